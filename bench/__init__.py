@@ -1,0 +1,1 @@
+"""Speed and memory figures, printed by `make bench` (never asserted in unit tests)."""
