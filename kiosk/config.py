@@ -1,0 +1,682 @@
+"""The kiosk's configuration: one TOML file, checked completely before anything starts.
+
+An unattended kiosk must not half-start on a typo. Every key is known here
+with its type, default and allowed values; `load()` turns the file into typed,
+frozen dataclasses or raises one :class:`ConfigError` whose message names the
+file and the key (``/etc/labyrinth-kiosk/config.toml: [buttons] pins.N3 = 17
+is already used by pins.E1``). The CLI turns that into exit status 2, which
+the systemd unit does not restart (``RestartPreventExitStatus=2``).
+
+`config.example.toml` at the top of the repository documents every key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PATH = Path("/etc/labyrinth-kiosk/config.toml")
+DEFAULT_STATE_DIR = Path("/var/lib/labyrinth-kiosk")
+
+#: The 12 insertion arrows, named as in RULES.md.
+ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
+#: The languages of the rulebooks.
+LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
+#: What may sit in a seat: a person or an AI level.
+SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
+#: Player counts per game (RULES.md: board game 1-4 incl. solo, card game 2-6).
+PLAYER_RANGE = {"labyrinth": (1, 4), "cards": (2, 6)}
+#: BCM numbers of the 40-pin header's GPIOs.
+GPIO_RANGE = (0, 27)
+#: Serial ports that use the header's UART pins (GPIO 14 TX, 15 RX).
+UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0", "/dev/ttyAMA10")
+
+DISPLAY_MODES = ("auto", "window", "fullscreen", "offscreen", "none")
+LAYOUTS = ("tabletop", "upright")
+GL_APIS = ("auto", "gl", "gles")
+ROTATIONS = (0, 90, 180, 270)
+PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
+RING_DRIVERS = ("none", "virtual", "wled", "adalight", "line")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+#: The default wiring (docs/wiring.md): arrows clockwise around the board.
+DEFAULT_PINS = MappingProxyType({
+    "N1": 4, "N3": 17, "N5": 27,
+    "E1": 22, "E3": 5, "E5": 6,
+    "S5": 13, "S3": 19, "S1": 26,
+    "W5": 16, "W3": 20, "W1": 21,
+})
+DEFAULT_ROTATE_PIN = 23
+DEFAULT_STAY_PIN = 24
+DEFAULT_RING_PORT = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0"
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the file and the key."""
+
+
+# --------------------------------------------------------------------- sections
+@dataclass(frozen=True)
+class DisplayConfig:
+    """How the kiosk draws: full screen on the Pi, a window on a desktop, or nothing."""
+
+    mode: str = "auto"
+    size: tuple[int, int] | None = None          # None: the screen's own size
+    rotation: int = 0
+    layout: str = "tabletop"
+    gl: str = "auto"
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """The 12 arcade buttons (BCM pin numbers), the optional extra buttons and their LEDs."""
+
+    pins: Mapping[str, int] = field(default_factory=lambda: DEFAULT_PINS)
+    rotate_pin: int | None = DEFAULT_ROTATE_PIN
+    stay_pin: int | None = DEFAULT_STAY_PIN
+    led_pins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    bounce_ms: int = 30
+    confirm_push: bool = True
+    pin_factory: str = "auto"
+
+    def used_pins(self) -> dict[int, str]:
+        """Every claimed GPIO with the key that claims it (for the hardware test page)."""
+        used: dict[int, str] = {}
+        for name, pin in self.pins.items():
+            used[pin] = f"pins.{name}"
+        for key in ("rotate_pin", "stay_pin"):
+            pin = getattr(self, key)
+            if pin is not None:
+                used[pin] = key
+        for name, pin in self.led_pins.items():
+            used[pin] = f"led_pins.{name}"
+        return used
+
+
+@dataclass(frozen=True)
+class RingConfig:
+    """The serial LED ring that shows whose turn it is."""
+
+    driver: str = "none"
+    port: str = DEFAULT_RING_PORT
+    baud: int = 115200
+    led_count: int = 24
+    offset: int = 0
+    reverse: bool = False
+    seat_segments: tuple[tuple[int, int], ...] | None = None   # (first LED, count) per seat
+    brightness: int = 160
+
+    def segment(self, seat: int) -> tuple[int, ...]:
+        """LED indices facing `seat` (0-3, clockwise from the top-left corner)."""
+        if self.seat_segments is not None:
+            first, count = self.seat_segments[seat]
+            return tuple((first + k) % self.led_count for k in range(count))
+        per = self.led_count // 4
+        start = seat * per
+        leds = []
+        for k in range(per):
+            i = start + k
+            if self.reverse:
+                i = -i
+            leds.append((i + self.offset) % self.led_count)
+        return tuple(leds)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What a new game looks like unless the visitors change it on the setup screen."""
+
+    game: str = "labyrinth"
+    players: int = 2
+    seats: tuple[str, ...] = ("human", "medium")
+    open_cards: bool = False
+    return_home: bool = True
+    language: str = "en"
+    first_player: int | None = None               # None: random
+    turn_limit: int = 0                           # 0: no limit
+    hints: bool | None = None                     # None: on in the children's variants
+
+
+@dataclass(frozen=True)
+class KioskConfig:
+    """Unattended operation: idle, attract mode, resume after a power cut, operator menu."""
+
+    idle_timeout_s: int = 90
+    idle_countdown_s: int = 15
+    attract: bool = True
+    resume_within_s: int = 1800
+    operator_pin: str = "2580"
+    ai_pace_ms: int = 800
+    log_level: str = "info"
+
+
+@dataclass(frozen=True)
+class PathsConfig:
+    """Where the kiosk writes: the saved game, its archive and the history."""
+
+    state_dir: Path = DEFAULT_STATE_DIR
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; `source` says where it came from (for messages)."""
+
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    ring: RingConfig = field(default_factory=RingConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    kiosk: KioskConfig = field(default_factory=KioskConfig)
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    source: str = "defaults"
+
+    def to_raw(self) -> dict[str, dict[str, Any]]:
+        """The configuration as TOML-shaped plain values (the inverse of `from_raw`)."""
+        raw: dict[str, dict[str, Any]] = {}
+        for name, spec in _SECTIONS.items():
+            section = getattr(self, name)
+            raw[name] = {key: f.dump(getattr(section, key)) for key, f in spec.fields.items()}
+        return raw
+
+
+# ------------------------------------------------------------------ field specs
+class _Bad(Exception):
+    """A value problem; the loader adds the file, section and key."""
+
+
+@dataclass(frozen=True)
+class _Field:
+    parse: Callable[[Any], Any]                  # TOML value -> typed value, raises _Bad
+    dump: Callable[[Any], Any] = lambda v: v     # typed value -> TOML value
+    from_text: Callable[[str], Any] | None = None  # a command-line string -> TOML value
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _int(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:
+    def parse(v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise _Bad(f"must be an integer, not {_type_name(v)}")
+        if lo is not None and v < lo:
+            raise _Bad(f"must be at least {lo}" if hi is None else f"must be {lo} to {hi}")
+        if hi is not None and v > hi:
+            raise _Bad(f"must be at most {hi}" if lo is None else f"must be {lo} to {hi}")
+        return v
+    return parse
+
+
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise _Bad(f"must be true or false, not {_type_name(v)}")
+    return v
+
+
+def _choice(options: tuple) -> Callable[[Any], Any]:
+    def parse(v: Any) -> Any:
+        if isinstance(v, bool) or type(v) not in {type(o) for o in options}:
+            kinds = " or ".join(sorted({_type_name(o) for o in options}))
+            raise _Bad(f"must be {kinds}, not {_type_name(v)}")
+        if v not in options:
+            hint = _suggest(str(v), [str(o) for o in options])
+            raise _Bad(f"must be one of {', '.join(map(str, options))}{hint}")
+        return v
+    return parse
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise _Bad(f"must be a string, not {_type_name(v)}")
+    return v
+
+
+def _gpio(v: Any) -> int:
+    return _int(*GPIO_RANGE)(v)
+
+
+def _optional_gpio(v: Any) -> int | None:
+    if v == "none":
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _Bad(f'must be a BCM pin number or "none", not {_type_name(v)}')
+    return _gpio(v)
+
+
+def _size(v: Any) -> tuple[int, int] | None:
+    if not isinstance(v, str):
+        raise _Bad(f'must be a string like "1280x800" or "auto", not {_type_name(v)}')
+    if v == "auto":
+        return None
+    m = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", v)
+    if not m:
+        raise _Bad('must be "WIDTHxHEIGHT" (e.g. "1280x800") or "auto"')
+    w, h = int(m.group(1)), int(m.group(2))
+    if not (64 <= w <= 8192 and 64 <= h <= 8192):
+        raise _Bad("must be 64 to 8192 pixels wide and high")
+    return (w, h)
+
+
+def _dump_size(v: tuple[int, int] | None) -> str:
+    return "auto" if v is None else f"{v[0]}x{v[1]}"
+
+
+def _pin_table(allowed: tuple[str, ...], require_all: bool) -> Callable[[Any], Mapping[str, int]]:
+    def parse(v: Any) -> Mapping[str, int]:
+        if not isinstance(v, dict):
+            raise _Bad(f"must be a table like {{ N1 = 4, N3 = 17 }}, not {_type_name(v)}")
+        out: dict[str, int] = {}
+        for name, pin in v.items():
+            if name not in allowed:
+                raise _Bad(f"has an unknown entry {name!r}{_suggest(name, allowed)}"
+                           f" (allowed: {' '.join(allowed)})")
+            try:
+                out[name] = _gpio(pin)
+            except _Bad as e:
+                raise _Bad(f"entry {name} = {pin!r} {e}") from None
+        missing = [a for a in allowed if a not in out]
+        if require_all and missing:
+            raise _Bad(f"lacks {', '.join(missing)}: all 12 arrows need a pin")
+        return MappingProxyType(out)
+    return parse
+
+
+def _seats(v: Any) -> tuple[str, ...]:
+    if not isinstance(v, list) or not v:
+        raise _Bad(f'must be a list like ["human", "hard"], not {_type_name(v)}')
+    for i, kind in enumerate(v):
+        if kind not in SEAT_KINDS:
+            raise _Bad(f"seat {i} is {kind!r}: each seat must be one of {', '.join(SEAT_KINDS)}"
+                       f"{_suggest(str(kind), SEAT_KINDS)}")
+    return tuple(v)
+
+
+def _first_player(v: Any) -> int | None:
+    if v == "random":
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _Bad('must be "random" or a seat index (0 is the first seat)')
+    if v < 0:
+        raise _Bad("must be 0 or more")
+    return v
+
+
+def _hints(v: Any) -> bool | None:
+    if v == "auto":
+        return None
+    if isinstance(v, bool):
+        return v
+    raise _Bad('must be true, false or "auto"')
+
+
+def _pin_code(v: Any) -> str:
+    if isinstance(v, int) and not isinstance(v, bool):
+        raise _Bad('must be a quoted string of digits (e.g. "2580"), so leading zeros survive')
+    if not isinstance(v, str) or not v.isascii() or not v.isdigit():
+        raise _Bad("must be a string of digits")
+    if not 4 <= len(v) <= 12:
+        raise _Bad("must have 4 to 12 digits")
+    return v
+
+
+def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
+    if v == "auto":
+        return None
+    if not isinstance(v, list) or not all(
+            isinstance(s, list) and len(s) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                        for x in s) for s in v):
+        raise _Bad('must be "auto" or a list of [first_led, count] pairs, one per seat')
+    if len(v) != 4:
+        raise _Bad("needs 4 segments, one per seat (clockwise from the top-left corner)")
+    return tuple((a, b) for a, b in v)
+
+
+def _path(v: Any) -> Path:
+    s = _str(v)
+    if not s.startswith("/"):
+        raise _Bad("must be an absolute path")
+    return Path(s)
+
+
+# command-line strings -> TOML values
+def _text_int(s: str) -> Any:
+    try:
+        return int(s)
+    except ValueError:
+        return s  # the parser names the problem
+
+
+def _text_bool(s: str) -> Any:
+    low = s.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    return s
+
+
+def _text_list(s: str) -> list[str]:
+    return [p.strip() for p in s.split(",") if p.strip()]
+
+
+def _text_int_or_word(s: str) -> Any:
+    return _text_int(s) if s.strip().lstrip("-").isdigit() else s
+
+
+def _text_hints(s: str) -> Any:
+    return "auto" if s.strip().lower() == "auto" else _text_bool(s)
+
+
+@dataclass(frozen=True)
+class _Section:
+    cls: type
+    fields: dict[str, _Field]
+
+
+_SECTIONS: dict[str, _Section] = {
+    "display": _Section(DisplayConfig, {
+        "mode": _Field(_choice(DISPLAY_MODES), from_text=str),
+        "size": _Field(_size, _dump_size, from_text=str),
+        "rotation": _Field(_choice(ROTATIONS), from_text=_text_int),
+        "layout": _Field(_choice(LAYOUTS), from_text=str),
+        "gl": _Field(_choice(GL_APIS), from_text=str),
+    }),
+    "buttons": _Section(ButtonsConfig, {
+        "pins": _Field(_pin_table(ARROWS, require_all=True), dict),
+        "rotate_pin": _Field(_optional_gpio, lambda v: "none" if v is None else v,
+                             from_text=_text_int_or_word),
+        "stay_pin": _Field(_optional_gpio, lambda v: "none" if v is None else v,
+                           from_text=_text_int_or_word),
+        "led_pins": _Field(_pin_table(ARROWS + ("rotate", "stay"), require_all=False), dict),
+        "bounce_ms": _Field(_int(0, 1000), from_text=_text_int),
+        "confirm_push": _Field(_bool, from_text=_text_bool),
+        "pin_factory": _Field(_choice(PIN_FACTORIES), from_text=str),
+    }),
+    "ring": _Section(RingConfig, {
+        "driver": _Field(_choice(RING_DRIVERS), from_text=str),
+        "port": _Field(_str, from_text=str),
+        "baud": _Field(_int(300, 4_000_000), from_text=_text_int),
+        "led_count": _Field(_int(4, 2048), from_text=_text_int),
+        "offset": _Field(_int(0), from_text=_text_int),
+        "reverse": _Field(_bool, from_text=_text_bool),
+        "seat_segments": _Field(_segments, lambda v: "auto" if v is None else [list(s) for s in v]),
+        "brightness": _Field(_int(0, 255), from_text=_text_int),
+    }),
+    "game": _Section(GameConfig, {
+        "game": _Field(_choice(tuple(PLAYER_RANGE)), from_text=str),
+        "players": _Field(_int(1), from_text=_text_int),
+        "seats": _Field(_seats, list, from_text=_text_list),
+        "open_cards": _Field(_bool, from_text=_text_bool),
+        "return_home": _Field(_bool, from_text=_text_bool),
+        "language": _Field(_choice(LANGUAGES), from_text=str),
+        "first_player": _Field(_first_player, lambda v: "random" if v is None else v,
+                               from_text=_text_int_or_word),
+        "turn_limit": _Field(_int(0), from_text=_text_int),
+        "hints": _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints),
+    }),
+    "kiosk": _Section(KioskConfig, {
+        "idle_timeout_s": _Field(_int(0), from_text=_text_int),
+        "idle_countdown_s": _Field(_int(0, 600), from_text=_text_int),
+        "attract": _Field(_bool, from_text=_text_bool),
+        "resume_within_s": _Field(_int(0), from_text=_text_int),
+        "operator_pin": _Field(_pin_code, from_text=str),
+        "ai_pace_ms": _Field(_int(0, 60_000), from_text=_text_int),
+        "log_level": _Field(_choice(LOG_LEVELS), from_text=str),
+    }),
+    "paths": _Section(PathsConfig, {
+        "state_dir": _Field(_path, str, from_text=str),
+    }),
+}
+
+# Dataclass fields and the schema must describe the same keys.
+for _name, _spec in _SECTIONS.items():
+    assert [f.name for f in fields(_spec.cls)] == list(_spec.fields), _name
+
+
+def _suggest(word: str, options) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _show(v: Any) -> str:
+    """A value as it would be written in TOML, for messages."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_show(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return repr(v)
+
+
+# ----------------------------------------------------------------------- loading
+def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
+    """Build and check a Config from TOML-shaped values; `source` prefixes every message."""
+
+    def fail(section: str, message: str) -> ConfigError:
+        return ConfigError(f"{source}: [{section}] {message}")
+
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{source}: must be a TOML document with tables")
+    for name, value in raw.items():
+        if name not in _SECTIONS:
+            raise ConfigError(f"{source}: unknown section [{name}]{_suggest(name, _SECTIONS)}"
+                              f" (known: {', '.join(_SECTIONS)})")
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{source}: {name} must be a table [{name}], not {_type_name(value)}")
+
+    sections: dict[str, Any] = {}
+    for name, spec in _SECTIONS.items():
+        given = raw.get(name, {})
+        for key in given:
+            if key not in spec.fields:
+                raise fail(name, f"unknown key {key!r}{_suggest(key, spec.fields)}"
+                                 f" (known: {', '.join(spec.fields)})")
+        values = {}
+        for key, f in spec.fields.items():
+            if key in given:
+                try:
+                    values[key] = f.parse(given[key])
+                except _Bad as e:
+                    raise fail(name, f"{key} = {_show(given[key])} {e}") from None
+        if name == "game":
+            _complete_seats(values, given, fail)
+        sections[name] = spec.cls(**values)
+
+    config = Config(**sections, source=source)
+    _check_across(config, raw, fail)
+    return config
+
+
+def _complete_seats(values: dict, given: Mapping, fail) -> None:
+    """`players` and `seats` describe the same thing: fill in whichever is missing."""
+    default = GameConfig()
+    game = values.get("game", default.game)
+    lo, hi = PLAYER_RANGE[game]
+    if "seats" in values and "players" not in values:
+        values["players"] = len(values["seats"])
+    players = values.get("players", default.players)
+    if not lo <= players <= hi:
+        key = "players" if "players" in given else "seats"
+        shown = given.get(key, players)
+        raise fail("game", f"{key} = {_show(shown)}: the {game} game is for {lo} to {hi} players")
+    if "seats" not in values:
+        values["seats"] = ("human",) + ("medium",) * (players - 1)
+    elif len(values["seats"]) != players:
+        raise fail("game", f"seats = {_show(list(values['seats']))} has {len(values['seats'])} "
+                           f"seats but players = {players}")
+    first = values.get("first_player")
+    if first is not None and first >= players:
+        raise fail("game", f"first_player = {first} does not exist with {players} players "
+                           f"(seats are numbered 0 to {players - 1})")
+
+
+def _check_across(config: Config, raw: Mapping, fail) -> None:
+    """Checks that involve several keys: one GPIO per job, segments inside the ring."""
+    b = config.buttons
+    claimed: dict[int, str] = {}
+
+    def claim(pin: int, key: str) -> None:
+        if pin in claimed:
+            raise fail("buttons", f"{key} = {pin} is already used by {claimed[pin]}")
+        claimed[pin] = key
+
+    r = config.ring
+    if r.driver in ("wled", "adalight", "line") and r.port in UART_PORTS:
+        claimed[14] = f"[ring] port = \"{r.port}\" (UART TX)"
+        claimed[15] = f"[ring] port = \"{r.port}\" (UART RX)"
+    for name in ARROWS:
+        claim(b.pins[name], f"pins.{name}")
+    for key in ("rotate_pin", "stay_pin"):
+        pin = getattr(b, key)
+        if pin is not None:
+            claim(pin, key)
+    for name, pin in b.led_pins.items():
+        claim(pin, f"led_pins.{name}")
+    for extra, key in (("rotate", "rotate_pin"), ("stay", "stay_pin")):
+        if extra in b.led_pins and getattr(b, key) is None:
+            raise fail("buttons", f"led_pins.{extra} = {b.led_pins[extra]} lights a button that "
+                                  f"does not exist ({key} is \"none\")")
+
+    if r.seat_segments is not None:
+        for seat, (first, count) in enumerate(r.seat_segments):
+            if not (0 <= first < r.led_count and 1 <= count <= r.led_count):
+                raise fail("ring", f"seat_segments = {_show([list(s) for s in r.seat_segments])}: "
+                                   f"seat {seat} [{first}, {count}] lies outside the "
+                                   f"{r.led_count} LEDs of led_count")
+    if r.offset >= r.led_count:
+        raise fail("ring", f"offset = {r.offset} must be smaller than led_count = {r.led_count}")
+    if r.seat_segments is None and r.led_count < 4:
+        raise fail("ring", f"led_count = {r.led_count} is too small for 4 seats")
+
+    k = config.kiosk
+    if 0 < k.idle_timeout_s <= k.idle_countdown_s:
+        raise fail("kiosk", f"idle_timeout_s = {k.idle_timeout_s} must be longer than "
+                            f"idle_countdown_s = {k.idle_countdown_s}")
+
+
+def load(path: str | Path | None = None) -> Config:
+    """Read and check the configuration file.
+
+    `path` None means the default path: when that file is missing the defaults
+    are used (with a log line). A path given explicitly must exist.
+    """
+    explicit = path is not None
+    p = Path(path) if explicit else DEFAULT_PATH
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{p}: no such configuration file") from None
+        log.info("no configuration file at %s: using the built-in defaults", p)
+        return Config(source="defaults")
+    except IsADirectoryError:
+        raise ConfigError(f"{p}: is a directory, not a configuration file") from None
+    except OSError as e:
+        raise ConfigError(f"{p}: cannot read the configuration file: {e.strerror or e}") from None
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+    config = from_raw(raw, str(p))
+    if config.kiosk.operator_pin == KioskConfig.operator_pin:
+        log.warning("%s: [kiosk] operator_pin is the default; set your own PIN", p)
+    return config
+
+
+def apply_overrides(config: Config, overrides: Mapping[str, Any]) -> Config:
+    """Return `config` with command-line overrides applied and checked again.
+
+    Keys are ``"section.key"`` (``"display.mode"``, ``"game.seats"``); values are
+    either TOML-shaped (``["human", "hard"]``) or command-line strings
+    (``"human,hard"``, ``"1280x800"``, ``"on"``). Setting ``game.seats`` alone
+    also sets ``game.players``; setting ``game.players`` alone resets the seats
+    to one person and AI opponents. ``None`` values are ignored, so an argparse
+    namespace with unset options can be passed through as a dict.
+    """
+    raw = config.to_raw()
+    touched: set[str] = set()
+    for dotted, value in overrides.items():
+        if value is None:
+            continue
+        section, _, key = dotted.partition(".")
+        spec = _SECTIONS.get(section)
+        if spec is None or key not in spec.fields:
+            known = [f"{s}.{k}" for s, sp in _SECTIONS.items() for k in sp.fields]
+            raise ConfigError(f"command line: unknown setting {dotted!r}{_suggest(dotted, known)}")
+        f = spec.fields[key]
+        if isinstance(value, str) and f.from_text is not None:
+            value = f.from_text(value)
+        elif isinstance(value, Path):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        raw[section][key] = value
+        touched.add(dotted)
+    if "game.seats" in touched and "game.players" not in touched:
+        raw["game"].pop("players")
+    elif "game.players" in touched and "game.seats" not in touched:
+        raw["game"].pop("seats")
+    if "game.game" in touched and not touched & {"game.players", "game.seats"}:
+        lo, hi = PLAYER_RANGE.get(raw["game"]["game"], (1, 6))
+        if not lo <= raw["game"]["players"] <= hi:
+            raw["game"]["players"] = lo
+            raw["game"].pop("seats")
+    first = raw["game"].get("first_player")
+    if isinstance(first, int) and "game.first_player" not in touched and \
+            touched & {"game.players", "game.seats", "game.game"}:
+        players = raw["game"].get("players") or len(raw["game"].get("seats") or ())
+        if first >= players:
+            raw["game"]["first_player"] = "random"
+    source = "command line" if config.source == "defaults" else f"{config.source} + command line"
+    return from_raw(raw, source)
+
+
+def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:
+    """`labyrinth-kiosk --check-config`: 0 and a summary if the file is usable, else 2 and why."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        config = load(path)
+    except ConfigError as e:
+        print(f"configuration error: {e}", file=err)
+        return 2
+    g, b, r = config.game, config.buttons, config.ring
+    print(f"{config.source}: OK", file=out)
+    print(f"  display {config.display.mode}, {_dump_size(config.display.size)}, "
+          f"{config.display.layout}; buttons on {len(b.used_pins())} GPIOs; ring {r.driver}"
+          + ("" if r.driver in ("none", "virtual") else f" on {r.port}"), file=out)
+    print(f"  {g.game}: {g.players} players ({', '.join(g.seats)}), language {g.language}; "
+          f"state in {config.paths.state_dir}", file=out)
+    return 0
+
+
+def default_example() -> str:
+    """The defaults as TOML, for comparing against config.example.toml in tests."""
+    lines = []
+    for name, section in Config().to_raw().items():
+        lines.append(f"[{name}]")
+        for key, value in section.items():
+            lines.append(f"{key} = {_show(value)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "ARROWS", "LANGUAGES", "SEAT_KINDS", "DEFAULT_PATH", "ConfigError", "Config",
+    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "PathsConfig",
+    "load", "from_raw", "apply_overrides", "check_config",
+]
