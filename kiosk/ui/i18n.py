@@ -1,0 +1,182 @@
+"""The kiosk's texts in the eight languages of the rulebooks, read from gettext .po catalogs.
+
+Why .po, parsed here: .po is the format every translator and tool (Poedit,
+Weblate, msgfmt) knows, so a museum can fix a word without touching code. The
+kiosk needs only the simple part of it (msgid/msgstr, comments, continued
+strings, C escapes): a 60-line reader is smaller than a new dependency and
+avoids a compile step (.mo files) in the build. Plural forms are not used: the
+texts put numbers after a colon ("Cards left: 3") so every language reads right.
+
+msgids are stable keys (``"play.choose_arrow"``); en.po holds the English text
+and is the fallback for a key missing in another catalog. ``{name}``
+placeholders are filled with :meth:`Translator.t` keyword arguments.
+
+This module imports no pyglet: the headless kiosk and the tests use it too.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from pathlib import Path
+
+#: The languages of the rulebooks, in the order the setup screen offers them.
+LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
+DEFAULT_LANGUAGE = "en"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+class CatalogError(ValueError):
+    """A .po file that cannot be read; the message names the file and the line."""
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_STRING = re.compile(r'^"((?:[^"\\]|\\.)*)"$')
+
+
+def _unquote(token: str, where: str) -> str:
+    m = _STRING.match(token)
+    if not m:
+        raise CatalogError(f"{where}: expected a quoted string, found {token!r}")
+    body = m.group(1)
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            nxt = body[i + 1]
+            if nxt not in _ESCAPES:
+                raise CatalogError(f"{where}: unknown escape \\{nxt}")
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
+    """The msgid -> msgstr pairs of a .po text (header and fuzzy-empty entries left out).
+
+    Supports comments, ``msgctxt`` (joined to the key as ``ctxt\\x04id``, as
+    gettext does), multi-line strings. Plural entries are refused: the kiosk
+    does not use them, and silently dropping one would hide a mistake.
+    """
+    entries: dict[str, str] = {}
+    field: str | None = None
+    cur: dict[str, str] = {}
+    start = 0  # line where the current entry began, for messages
+
+    def flush(lineno: int) -> None:
+        if "msgid" not in cur:
+            if cur:
+                raise CatalogError(f"{name}:{lineno}: msgstr without msgid")
+            return
+        if "msgstr" not in cur:
+            raise CatalogError(f"{name}:{lineno}: msgid {cur['msgid']!r} has no msgstr")
+        key = cur["msgid"] if "msgctxt" not in cur else f"{cur['msgctxt']}\x04{cur['msgid']}"
+        if key:  # the empty msgid is the header
+            if key in entries:
+                raise CatalogError(f"{name}:{start}: msgid {key!r} appears twice")
+            entries[key] = cur["msgstr"]
+        cur.clear()
+
+    lineno = 0
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        where = f"{name}:{lineno}"
+        if not line:
+            continue
+        if line.startswith("#"):
+            continue
+        if line.startswith('"'):
+            if field is None:
+                raise CatalogError(f"{where}: a continued string with nothing before it")
+            cur[field] += _unquote(line, where)
+            continue
+        keyword, _, rest = line.partition(" ")
+        if keyword in ("msgid_plural",) or keyword.startswith("msgstr["):
+            raise CatalogError(f"{where}: plural forms are not supported (write 'Label: {{n}}' instead)")
+        if keyword not in ("msgctxt", "msgid", "msgstr"):
+            raise CatalogError(f"{where}: unknown keyword {keyword!r}")
+        if keyword in ("msgctxt", "msgid") and ("msgstr" in cur):
+            flush(lineno)
+        if not cur:
+            start = lineno
+        if keyword in cur:
+            raise CatalogError(f"{where}: {keyword} given twice in one entry")
+        cur[keyword] = _unquote(rest.strip(), where)
+        field = keyword
+    flush(lineno + 1)
+    return entries
+
+
+@lru_cache(maxsize=None)
+def load_catalog(language: str, directory: Path = LOCALE_DIR) -> dict[str, str]:
+    """The catalog of `language` (read once, then cached)."""
+    if language not in LANGUAGES:
+        raise CatalogError(f"language {language!r} is not one of {', '.join(LANGUAGES)}")
+    path = Path(directory) / f"{language}.po"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise CatalogError(f"cannot read the {language} texts from {path}: {e.strerror}") from None
+    return parse_po(text, str(path))
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` fields of a text (what the test compares across catalogs)."""
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+
+
+def language_name(language: str) -> str:
+    """A language's own name ("Deutsch", "Eesti"), as a visitor looks for it."""
+    return load_catalog(language).get("language.name") or language
+
+
+class Translator:
+    """The active language's texts; English for a missing key, the key itself as a last resort."""
+
+    def __init__(self, language: str = DEFAULT_LANGUAGE, directory: Path = LOCALE_DIR):
+        self._dir = Path(directory)
+        self._fallback = load_catalog(DEFAULT_LANGUAGE, self._dir)
+        self.language = DEFAULT_LANGUAGE
+        self._catalog = self._fallback
+        self.set_language(language)
+
+    def set_language(self, language: str) -> None:
+        self._catalog = load_catalog(language, self._dir)
+        self.language = language
+
+    def has(self, key: str) -> bool:
+        return key in self._catalog or key in self._fallback
+
+    def t(self, key: str, language: str | None = None, **fields) -> str:
+        """The text for `key` with its ``{placeholders}`` filled from `fields`.
+
+        `language` picks another catalog for one text (the attract screen shows
+        "touch to play" in every language in turn).
+        """
+        catalog = self._catalog if language is None else load_catalog(language, self._dir)
+        text = catalog.get(key) or self._fallback.get(key) or key
+        if fields:
+            try:
+                text = text.format(**fields)
+            except (KeyError, IndexError, ValueError):
+                text = self._fallback.get(key, key).format_map(_Lenient(fields))
+        return text
+
+    __call__ = t
+
+    def treasure(self, name: str) -> str:
+        return self.t(f"treasure.{name}")
+
+    def colour(self, name: str) -> str:
+        return self.t(f"colour.{name}")
+
+
+class _Lenient(dict):
+    """format_map helper: an unknown field stays visible as {field} instead of crashing a frame."""
+
+    def __missing__(self, key):
+        return "{" + key + "}"
