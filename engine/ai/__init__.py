@@ -1,0 +1,36 @@
+"""Computer players for the sliding-maze game, by level: random, easy, medium, hard.
+
+    from engine.ai import make_ai
+    ai = make_ai("hard", seed=1)
+    shift, move = ai.choose(game)      # game in the shift phase
+    game.apply(shift); game.apply(move)
+
+Every level sees only what its player could know (see :mod:`engine.ai.base`),
+and the same seed gives the same decisions. docs/ai.md explains the levels.
+"""
+
+from __future__ import annotations
+
+from .base import AI, View
+from .greedy import EasyAI, MediumAI
+from .hard import HardAI
+from .random_player import RandomAI
+
+LEVELS: dict[str, type[AI]] = {
+    "random": RandomAI,
+    "easy": EasyAI,
+    "medium": MediumAI,
+    "hard": HardAI,
+}
+
+
+def make_ai(level: str, seed: int | None = None, **options) -> AI:
+    """A computer player of the named level; `options` go to its constructor (e.g. HardAI's clock)."""
+    try:
+        cls = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}") from None
+    return cls(seed, **options)
+
+
+__all__ = ["AI", "EasyAI", "HardAI", "LEVELS", "MediumAI", "RandomAI", "View", "make_ai"]

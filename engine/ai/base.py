@@ -1,0 +1,122 @@
+"""What a computer player may know, and the interface every level shares.
+
+An AI never reads the :class:`engine.Game` directly while it thinks: ``choose``
+first builds a :class:`View` holding only what the player to act could know at
+the table (RULES.md: each player knows only the top card of their own pile;
+with open cards, all of their own cards), and the search works on the view.
+So an AI cannot peek at an opponent's hidden target or at its own next card by
+accident; tests check that shuffling hidden cards never changes a decision.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.errors import IllegalAction
+from engine.game import Game, Move, Shift
+from engine.maze import CELLS, SIZE
+from engine.tiles import TREASURES
+
+from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, bits_of, flood, shifted, tiles_after
+
+_T_INDEX = {t: i for i, t in enumerate(TREASURES)}
+
+
+class View:
+    """The position as the player to act sees it. Cells are indices r * 7 + c; sets are bitboards."""
+
+    __slots__ = ("maze", "board", "me", "players", "cells", "homes", "cards_left", "banned",
+                 "targets", "target_bits", "target_in_spare", "unknown", "return_home", "open_cards")
+
+    def __init__(self, game: Game):
+        if game.phase != "shift":
+            raise IllegalAction(f"An AI chooses a turn at the start of it (shift phase); "
+                                f"the game is in the {game.phase!r} phase.")
+        rules = game.rules
+        self.open_cards = rules.open_cards
+        self.return_home = rules.return_home
+        self.maze = game.maze.copy()
+        self.board = tuple(self.maze._open)
+        self.me = game.current
+        self.players = len(game.players)
+        self.cells = [p.cell for p in game.players]
+        self.homes = [p.home[0] * SIZE + p.home[1] for p in game.players]
+        self.cards_left = [p.cards_left for p in game.players]
+        self.banned = OPPOSITE[game.last_insertion] if game.last_insertion else None
+        me = game.players[self.me]
+        # Known targets: the top card only, or every own card with open cards.
+        known = (me.cards if rules.open_cards else me.cards[:1])
+        self.targets = [_T_INDEX[t] for t in known]
+        found = {_T_INDEX[t] for p in game.players for t in p.found}
+        # Treasures that may be on someone's hidden card (an opponent's target, or one's own next card).
+        self.unknown = [i for i in range(len(TREASURES)) if i not in found and i not in self.targets]
+        self.target_bits, self.target_in_spare = self.treasure_bits(self.targets)
+        if not self.targets:
+            # All cards collected: the start corner is the target (a fixed tile, never moves).
+            self.target_bits, self.target_in_spare = (1 << self.homes[self.me]) if rules.return_home else 0, False
+
+    def treasure_bits(self, treasures) -> tuple[int, bool]:
+        """Cells holding any of the treasures, and whether one of them is the spare."""
+        where = self.maze.treasures
+        wanted = set(treasures)
+        bits = bits_of(i for i, t in enumerate(where) if t in wanted)
+        return bits, self.maze.spare_treasure in wanted
+
+    def remaining(self, player: int) -> int:
+        """How many collections the player still needs to win (cards, plus the way home)."""
+        return self.cards_left[player] + (1 if self.return_home else 0)
+
+    def order_after_me(self) -> list[int]:
+        """The other players in the order they play after the player to act."""
+        return [(self.me + k) % self.players for k in range(1, self.players)]
+
+
+class AI:
+    """Base class: ``choose(game) -> (Shift, Move)`` for the player to act.
+
+    The returned Move is a cell the pawn can reach after the Shift is applied
+    (possibly its own cell, meaning stay), so ``game.apply(shift); game.apply(move)``
+    is always legal. The same seed gives the same decisions.
+    """
+
+    level = "base"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> tuple[Shift, Move]:
+        view = View(game)
+        insertion, rotation, cell = self.decide(view)
+        return Shift(insertion, rotation), Move(CELLS[cell])
+
+    def decide(self, view: View) -> tuple[str, int, int]:
+        """(insertion, rotation, destination cell index) for the position seen in `view`."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed!r})"
+
+
+def first_ply(view: View):
+    """Every distinct legal shift with the player's pawn after it.
+
+    Yields (line, rotation, inserted mask, board after, pawn cell after, pawn reach,
+    target cells after, target in spare after).
+    """
+    me_cell = view.cells[view.me]
+    spare = view.maze.spare_mask
+    for name, line in LINES.items():
+        if name == view.banned:
+            continue
+        pawn = CARRY[name].get(me_cell, me_cell)
+        tb, ts = tiles_after(view.target_bits, view.target_in_spare, line)
+        for rotation, mask in ROTATIONS[spare]:
+            board = shifted(view.board, line, mask)
+            yield line, rotation, mask, board, pawn, flood(1 << pawn, board), tb, ts
+
+
+def manhattan(a: int, b: int) -> int:
+    ra, ca = divmod(a, SIZE)
+    rb, cb = divmod(b, SIZE)
+    return abs(ra - rb) + abs(ca - cb)

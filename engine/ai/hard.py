@@ -1,0 +1,292 @@
+"""Level `hard`: collect whenever possible, otherwise search two turns ahead and deny the leader.
+
+How it decides (all on bitboards, see :mod:`engine.ai.bits`):
+
+1. **Collect now.** Every distinct shift (44 at most, fewer when the spare is a
+   straight) is tried; if the target is reachable after any of them, the AI
+   collects. Among the collecting shifts it prefers the one that leaves it best
+   placed for its next card and the leading opponent worst placed.
+2. **Own next turn.** Otherwise, for every shift and every reachable cell it
+   counts how many of its next-turn shifts would reach the target from there
+   (one flood fill from the target per next shift, mapped back through the
+   shift, serves every cell at once). Cells from which no shift works are
+   scored by their distance to the nearest cell from which one does.
+3. **The opponents' replies.** The best candidates are then re-scored against
+   every shift the next opponent may play before the AI's next turn (which may
+   push the target away, carry the pawn, or forbid an insertion): the score is
+   the share of replies after which the target is still reachable. This is the
+   expensive part and runs best-first while the work budget (and, if a clock is
+   given, the time limit) lasts: an anytime search, not a fixed depth.
+4. **Denial.** Opponents' targets are hidden, so the AI models the leading
+   opponent's target as any treasure it could have (not yet found, not one of
+   its own known cards) -- or, once that opponent holds no cards, its start
+   corner. The threat of a shift is the chance that the opponent can then
+   collect on its next turn; it is subtracted with the same weight as the AI's
+   own chance (more with more at stake: a collection that wins the game).
+
+It never reads hidden cards: it works on a :class:`engine.ai.base.View`.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Callable
+
+from .base import AI, View, first_ply
+from .bits import (
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, shifted,
+    tile_mask_after, tiles_after, tiles_before,
+)
+
+# Scores: a probability of collecting next turn is in [0, 1]; cells from which
+# no next shift works get a small negative score by distance, so any real
+# chance beats them and the threat term still tells them apart.
+NEAR_STEP = 0.03
+WIN_STAKE = 3.0       # a collection that wins the game counts this much more
+
+
+class HardAI(AI):
+    """The strongest level. `budget` is the search work limit in flood fills (deterministic);
+    `clock` (a function returning seconds, e.g. ``time.monotonic``) with `time_limit`
+    (seconds) additionally stops the refinement when time runs out."""
+
+    level = "hard"
+
+    def __init__(self, seed: int | None = None, budget: int = 9000,
+                 clock: Callable[[], float] | None = None, time_limit: float = 0.25):
+        super().__init__(seed)
+        self.budget = budget
+        self.clock = clock
+        self.time_limit = time_limit
+        self.work = 0          # flood fills spent on the last decision (for benchmarks)
+        self._unknown = (0, False)
+
+    # ------------------------------------------------------------------ decision
+    def decide(self, view: View) -> tuple[str, int, int]:
+        started = self.clock() if self.clock else 0.0
+        self.work = 0
+        self._unknown = view.treasure_bits(view.unknown)
+        options = list(first_ply(view))
+        leader = self._leader(view)
+        stake_me = self._stake(view, view.me)
+        deny = self._deny_weight(view, leader)
+        threat = [self._threat(view, o, leader) for o in options] if deny else [0.0] * len(options)
+
+        collect = [(k, c) for k, o in enumerate(options) for c in cells_of(o[5] & o[6])]
+        if collect:
+            return self._best_collection(view, options, collect, threat, deny)
+
+        masks = view.maze.masks
+        solo = view.players == 1
+        base: list[tuple[float, int, int]] = []   # (score, option index, cell)
+        counts: dict[int, dict[int, int]] = {}
+        for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
+            spare = masks[line.out_cell]
+            banned = OPPOSITE[line.name] if solo else None
+            uses, union = self._next_turn_sets(board, tb, ts, spare, banned)
+            cells = cells_of(reach)
+            per = {}
+            for m in cells:
+                per[m] = sum((u >> m) & 1 for u in uses)
+            n = max(1, len(uses))
+            counts[k] = (per, n)
+            for m in cells:
+                if per[m]:
+                    value = stake_me * (per[m] / n)
+                else:
+                    value = -NEAR_STEP * self._steps(1 << m, union, tb)
+                base.append((value - deny * threat[k], k, m))
+        base.sort(key=lambda t: -t[0])
+
+        if solo or base[0][0] + deny * threat[base[0][1]] <= 0:
+            return self._pick(options, base)
+
+        # Best-first refinement against the next opponent's replies, within the budget.
+        order: list[int] = []
+        for score, k, m in base:
+            if score + deny * threat[k] > 0 and k not in order:
+                order.append(k)
+        refined: list[tuple[float, int, int]] = []
+        for k in order:
+            if refined and (self.work >= self.budget or self._late(started)):
+                break
+            o = options[k]
+            n_replies, hits = self._replies(view, o)
+            per, n = counts[k]
+            for m, h in hits.items():
+                # Surviving the reply counts most; more own ways to collect breaks ties
+                # (they also survive the other opponents' shifts better).
+                value = stake_me * (h / n_replies + 0.1 * per[m] / n)
+                refined.append((value - deny * threat[k], k, m))
+        refined.sort(key=lambda t: -t[0])
+        return self._pick(options, refined)
+
+    # ------------------------------------------------------------------ pieces
+    def _late(self, started: float) -> bool:
+        return bool(self.clock) and self.clock() - started > self.time_limit
+
+    def _pick(self, options, scored):
+        best = scored[0][0]
+        ties = [(k, m) for s, k, m in scored if s >= best - 1e-9]
+        k, m = ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+        line, rotation = options[k][0], options[k][1]
+        return line.name, rotation, m
+
+    @staticmethod
+    def _steps(cell_bit: int, union: int, tb: int) -> int:
+        """Steps (walls ignored) from a cell to the nearest cell that one shift would serve."""
+        goal, extra = (union, 0) if union else (tb, 13)
+        if not goal:
+            return 26
+        ring, d = goal, 0
+        while not ring & cell_bit and d < 13:
+            ring = dilate(ring)
+            d += 1
+        return d + extra
+
+    def _next_turn_sets(self, board, tb, ts, spare, banned):
+        """For each next shift: the cells from which the pawn would reach the target after it."""
+        uses = []
+        union = 0
+        for name, line in LINES.items():
+            if name == banned:
+                continue
+            tb2, _ = tiles_after(tb, ts, line)
+            for _r, mask in ROTATIONS[spare]:
+                if not tb2:
+                    uses.append(0)
+                    continue
+                u = pawns_before(flood(tb2, shifted(board, line, mask)), line)
+                self.work += 1
+                uses.append(u)
+                union |= u
+        return uses, union
+
+    def _replies(self, view: View, o) -> tuple[int, dict[int, int]]:
+        """Against each reply of the next opponent: from which of this option's cells the
+        target is still reachable on the AI's next turn. Returns (replies, hits per cell)."""
+        line_o, _rot, mask_o, board, _pawn, reach, tb, ts = o
+        masks = view.maze.masks
+        cells = cells_of(reach)
+        hits = dict.fromkeys(cells, 0)
+        replies = 0
+        spare1 = masks[line_o.out_cell]
+        for name_r, line_r in LINES.items():
+            if name_r == OPPOSITE[line_o.name]:
+                continue
+            tb_r, ts_r = tiles_after(tb, ts, line_r)
+            spare_r = tile_mask_after(masks, line_o, mask_o, line_r.out_cell)
+            carry = CARRY[name_r]
+            need = 0
+            for m in cells:
+                need |= 1 << carry.get(m, m)
+            banned = OPPOSITE[name_r]
+            for _rr, mask_r in ROTATIONS[spare1]:
+                replies += 1
+                board_r = shifted(board, line_r, mask_r)
+                served = 0
+                for name2, line2 in LINES.items():
+                    if name2 == banned:
+                        continue
+                    tb2, _ = tiles_after(tb_r, ts_r, line2)
+                    if not tb2:
+                        continue
+                    for _r2, mask2 in ROTATIONS[spare_r]:
+                        served |= pawns_before(flood(tb2, shifted(board_r, line2, mask2)), line2)
+                        self.work += 1
+                        if served & need == need:
+                            break
+                    if served & need == need:
+                        break
+                for m in cells:
+                    if (served >> carry.get(m, m)) & 1:
+                        hits[m] += 1
+        return replies, hits
+
+    def _best_collection(self, view: View, options, collect, threat, deny):
+        """Several ways to collect: prefer the one best for the next card and worst for the leader."""
+        if self._collection_wins(view):
+            k, m = collect[0]
+            return options[k][0].name, options[k][1], m
+        masks = view.maze.masks
+        stake_next = self._stake(view, view.me, after_collect=True)
+        scored = []
+        for k, m in collect:
+            line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
+            spare = masks[line.out_cell]
+            if view.open_cards and view.cards_left[view.me] > 1:
+                future = self._share(board, spare, m, tb & ~(1 << m), ts, None, 1)
+            elif view.cards_left[view.me] == 1 and view.return_home:
+                future = self._share(board, spare, m, 1 << view.homes[view.me], False, None, 1)
+            else:
+                # The next card is hidden: any treasure it could be, equally likely.
+                pb, ps = tiles_after(*self._unknown, line)
+                future = self._share(board, spare, m, pb, ps, None, 1)
+            scored.append((stake_next * 0.5 * future - deny * threat[k], k, m))
+        scored.sort(key=lambda t: -t[0])
+        return self._pick(options, scored)
+
+    def _share(self, board, spare, pawn, tbits, tspare, banned, holding) -> float:
+        """Chance that a player on `pawn` collects next turn when its target is any one of the
+        treasures in (tbits, tspare), equally likely; `holding` cards of them with open cards."""
+        total = tbits.bit_count() + (1 if tspare else 0)
+        if not total:
+            return 0.0
+        got_bits, got_spare = 0, False
+        for name, line in LINES.items():
+            if name == banned:
+                continue
+            tb2, _ = tiles_after(tbits, tspare, line)
+            p2 = CARRY[name].get(pawn, pawn)
+            for _r, mask in ROTATIONS[spare]:
+                hit = flood(1 << p2, shifted(board, line, mask)) & tb2
+                self.work += 1
+                if hit:
+                    back, from_spare = tiles_before(hit, line)
+                    got_bits |= back
+                    got_spare = got_spare or from_spare
+        got = (got_bits & tbits).bit_count() + (1 if got_spare and tspare else 0)
+        if holding <= 1:
+            return got / total
+        holding = min(holding, total)
+        return 1.0 - comb(total - got, holding) / comb(total, holding)
+
+    def _threat(self, view: View, o, j: int | None) -> float:
+        """Chance that opponent `j` collects on its next turn after this option, from what is known."""
+        if j is None:
+            return 0.0
+        line = o[0]
+        board = o[3]
+        pawn = CARRY[line.name].get(view.cells[j], view.cells[j])
+        spare = view.maze.masks[line.out_cell]
+        banned = OPPOSITE[line.name] if j == (view.me + 1) % view.players else None
+        if view.cards_left[j] == 0:
+            return self._share(board, spare, pawn, 1 << view.homes[j], False, banned, 1)
+        pb, ps = tiles_after(*self._unknown, line)
+        holding = view.cards_left[j] if view.open_cards else 1
+        return self._share(board, spare, pawn, pb, ps, banned, holding)
+
+    @staticmethod
+    def _leader(view: View) -> int | None:
+        """The opponent closest to winning (ties: the one who plays sooner)."""
+        others = view.order_after_me()
+        if not others:
+            return None
+        return min(others, key=view.remaining)
+
+    @staticmethod
+    def _stake(view: View, j: int, after_collect: bool = False) -> float:
+        """How much player j's next collection is worth: more when it wins the game."""
+        left = view.remaining(j) - (1 if after_collect else 0)
+        return WIN_STAKE if left == 1 else 1.0
+
+    def _deny_weight(self, view: View, j: int | None) -> float:
+        if j is None:
+            return 0.0
+        share = 1.0 if view.players == 2 else 0.6
+        return share * self._stake(view, j)
+
+    @staticmethod
+    def _collection_wins(view: View) -> bool:
+        left = view.cards_left[view.me]
+        return left == 0 or (left == 1 and not view.return_home)
