@@ -1,0 +1,16 @@
+"""The touchscreen kiosk's views (pyglet): ``run(kiosk, options)`` is the entry for display modes.
+
+See kiosk/ui/app.py for the window and loop, kiosk/ui/screen.py for the Screen
+base class, kiosk/ui/layout.py for geometry, kiosk/ui/play.py for the board.
+pyglet is imported lazily so ``--display none`` never needs a GL library.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def run(kiosk: Any, options: Any) -> int:
+    """Open the display given by `options` and run the kiosk in it until it stops; exit status."""
+    from .runner import run as _run
+    return _run(kiosk, options)

@@ -1,0 +1,224 @@
+"""Buttons, texts and panels that can be turned to face a seat.
+
+On a tabletop kiosk the players sit around a flat screen, so a panel meant for
+the player at the top edge is drawn upside down. A :class:`Frame` is a screen
+rectangle plus an angle (0 or 180): widgets are laid out in the frame's own
+coordinates (as its reader sees it: origin bottom-left, y up) and the frame
+maps them onto the screen. No GL state is involved, so everything stays in one
+batch and hit tests are plain rectangle checks.
+
+Touch targets: a Button is never smaller than ``layout.touch`` in either
+direction (48 px on 800x480) — the constructor grows it around its centre.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import pyglet
+from pyglet import shapes
+
+from .layout import Rect
+
+FONT = "DejaVu Sans"
+
+# A small palette shared by all screens (high contrast on a dark background).
+INK = (245, 240, 228)
+DIM = (150, 158, 170)
+PANEL = (38, 45, 56)
+PANEL_EDGE = (70, 80, 96)
+ACCENT = (255, 196, 64)
+BUTTON = (64, 110, 170)
+BUTTON_DOWN = (40, 70, 110)
+DISABLED = (60, 64, 72)
+DANGER = (210, 60, 60)
+
+
+class Frame:
+    """A rectangle on screen seen by a reader turned `angle` degrees (0 or 180)."""
+
+    def __init__(self, rect: Rect, angle: int = 0):
+        if angle not in (0, 180):
+            raise ValueError(f"a frame faces 0 or 180 degrees, not {angle}")
+        self.rect = Rect(*rect)
+        self.angle = angle
+
+    @property
+    def w(self) -> float:
+        return self.rect.w
+
+    @property
+    def h(self) -> float:
+        return self.rect.h
+
+    def point(self, u: float, v: float) -> tuple[float, float]:
+        """Local (u, v) -> screen (x, y)."""
+        r = self.rect
+        if self.angle == 180:
+            return (r.right - u, r.top - v)
+        return (r.x + u, r.y + v)
+
+    def area(self, local: Rect) -> Rect:
+        """A local rectangle -> the screen rectangle it covers."""
+        u, v, w, h = local
+        if self.angle == 180:
+            r = self.rect
+            return Rect(r.right - u - w, r.top - v - h, w, h)
+        return Rect(self.rect.x + u, self.rect.y + v, w, h)
+
+    def to_local(self, x: float, y: float) -> tuple[float, float]:
+        r = self.rect
+        if self.angle == 180:
+            return (r.right - x, r.top - y)
+        return (x - r.x, y - r.y)
+
+    def full(self) -> Rect:
+        return Rect(0, 0, self.rect.w, self.rect.h)
+
+
+def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group=None, *,
+          color=INK, anchor_x: str = "center", anchor_y: str = "center", bold: bool = False,
+          width: float | None = None, multiline: bool = False, align: str = "center") -> pyglet.text.Label:
+    """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font)."""
+    x, y = frame.point(u, v)
+    kw = {}
+    if width is not None:
+        kw = dict(width=max(1, int(width)), multiline=multiline)
+        if multiline:
+            kw["align"] = align
+    return pyglet.text.Label(text, font_name=FONT, font_size=max(1.0, size), bold=bold,
+                             x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
+                             rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
+                             batch=batch, group=group, **kw)
+
+
+def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) -> shapes.ShapeBase:
+    """A filled (optionally rounded) rectangle at a local position of `frame`."""
+    r = frame.area(local)
+    if radius > 0:
+        radius = min(radius, r.w / 2, r.h / 2)
+        return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color,
+                                       batch=batch, group=group)
+    return shapes.Rectangle(r.x, r.y, r.w, r.h, color=color, batch=batch, group=group)
+
+
+class Widget:
+    """Something tappable: a screen rectangle, enabled/visible flags, callbacks."""
+
+    def __init__(self, rect: Rect, on_tap: Callable[[], None] | None = None):
+        self.rect = Rect(*rect)
+        self.on_tap = on_tap
+        self.enabled = True
+        self.visible = True
+
+    def hit(self, x: float, y: float) -> bool:
+        return self.visible and self.rect.contains(x, y)
+
+    def tap(self) -> None:
+        if self.on_tap and self.enabled:
+            self.on_tap()
+
+    def press(self) -> None:
+        pass
+
+    def release(self) -> None:
+        pass
+
+    def delete(self) -> None:
+        pass
+
+
+class Button(Widget):
+    """A rounded button with a text (and optional icon drawer), turned with its frame.
+
+    `on_tap` runs on a tap; `on_hold(True/False)` when a finger goes down/up on it
+    (press-and-hold, e.g. the peek button).
+    """
+
+    def __init__(self, frame: Frame, local: Rect, text: str, batch, group=None, *,
+                 font_size: float = 12, on_tap: Callable[[], None] | None = None,
+                 on_hold: Callable[[bool], None] | None = None, min_size: float = 48,
+                 color=BUTTON, text_color=INK, radius: float | None = None):
+        u, v, w, h = local
+        if w < min_size:
+            u, w = u - (min_size - w) / 2, min_size
+        if h < min_size:
+            v, h = v - (min_size - h) / 2, min_size
+        local = Rect(u, v, w, h)
+        super().__init__(frame.area(local), on_tap)
+        self.frame, self.local = frame, local
+        self.on_hold = on_hold
+        self.color = color
+        self.held = False
+        self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)
+        fg = pyglet.graphics.Group(order=1, parent=group)
+        self._label = label(text, frame, u + w / 2, v + h / 2, font_size, batch, fg,
+                            color=text_color, bold=True, width=w - 8 if text else None)
+        self._label.multiline = False
+        self.fg_group = fg
+
+    @property
+    def text(self) -> str:
+        return self._label.text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        if value != self._label.text:
+            self._label.text = value
+
+    def set_enabled(self, on: bool) -> None:
+        self.enabled = on
+        self._bg.color = self.color if on else DISABLED
+        self._label.color = (*INK, 255) if on else (*DIM, 255)
+
+    def set_visible(self, on: bool) -> None:
+        self.visible = on
+        self._bg.visible = on
+        self._label.visible = on
+
+    def press(self) -> None:
+        self.held = True
+        self._bg.color = BUTTON_DOWN if self.color == BUTTON else tuple(int(c * 0.65) for c in self.color[:3])
+        if self.on_hold:
+            self.on_hold(True)
+
+    def release(self) -> None:
+        self.held = False
+        self._bg.color = self.color if self.enabled else DISABLED
+        if self.on_hold:
+            self.on_hold(False)
+
+    def delete(self) -> None:
+        self._bg.delete()
+        self._label.delete()
+
+
+class Hold:
+    """Press-and-hold state with a short-tap fallback: a tap keeps it on for `linger` seconds.
+
+    Children often tap instead of holding; the peek button then shows the target
+    briefly instead of doing nothing.
+    """
+
+    def __init__(self, linger: float = 1.5, clock: Callable[[], float] = time.monotonic):
+        self.linger = linger
+        self.clock = clock
+        self.down = False
+        self.until = 0.0
+
+    def set(self, down: bool) -> None:
+        self.down = down
+        if not down:
+            self.until = self.clock() + self.linger
+
+    def tap(self) -> None:
+        self.until = self.clock() + self.linger
+
+    def cancel(self) -> None:
+        self.down = False
+        self.until = 0.0
+
+    @property
+    def on(self) -> bool:
+        return self.down or self.clock() < self.until
