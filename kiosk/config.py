@@ -113,22 +113,8 @@ class RingConfig:
     offset: int = 0
     reverse: bool = False
     seat_segments: tuple[tuple[int, int], ...] | None = None   # (first LED, count) per seat
+    # hardware.ring_layout.RingLayout turns these into each seat's LEDs.
     brightness: int = 160
-
-    def segment(self, seat: int) -> tuple[int, ...]:
-        """LED indices facing `seat` (0-3, clockwise from the top-left corner)."""
-        if self.seat_segments is not None:
-            first, count = self.seat_segments[seat]
-            return tuple((first + k) % self.led_count for k in range(count))
-        per = self.led_count // 4
-        start = seat * per
-        leds = []
-        for k in range(per):
-            i = start + k
-            if self.reverse:
-                i = -i
-            leds.append((i + self.offset) % self.led_count)
-        return tuple(leds)
 
 
 @dataclass(frozen=True)
@@ -335,8 +321,8 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
             isinstance(s, list) and len(s) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
                                                         for x in s) for s in v):
         raise _Bad('must be "auto" or a list of [first_led, count] pairs, one per seat')
-    if len(v) != 4:
-        raise _Bad("needs 4 segments, one per seat (clockwise from the top-left corner)")
+    if not 1 <= len(v) <= 6:
+        raise _Bad("needs one segment per seat (4 for the board's corners, up to 6 for the card game)")
     return tuple((a, b) for a, b in v)
 
 

@@ -132,7 +132,7 @@ def test_default_operator_pin_is_warned_about(tmp_path, caplog):
     ('[ring]\ndriver = "wledd"\n', "(did you mean 'wled'?)"),
     ('[ring]\nbrightness = 300\n', "[ring] brightness = 300 must be 0 to 255"),
     ('[ring]\noffset = 30\n', "[ring] offset = 30 must be smaller than led_count = 24"),
-    ('[ring]\nseat_segments = [[0, 6], [6, 6], [12, 6]]\n', "needs 4 segments"),
+    ('[ring]\nseat_segments = []\n', "needs one segment per seat"),
     ('[ring]\nseat_segments = [[0, 6], [6, 6], [12, 6], [30, 6]]\n', "seat 3 [30, 6] lies outside the 24 LEDs"),
     ('[game]\nlanguage = "sv"\n', '[game] language = "sv" must be one of en, de, fr, it, nl, es, pt, et'),
     ('[game]\nplayers = 5\n', "[game] players = 5: the labyrinth game is for 1 to 4 players"),
@@ -200,19 +200,6 @@ def test_not_utf8(tmp_path):
 def test_a_directory_instead_of_a_file(tmp_path):
     with pytest.raises(ConfigError, match="is a directory"):
         cfg.load(tmp_path)
-
-
-# ------------------------------------------------------------ the ring segments
-def test_ring_segments_split_the_ring_between_the_four_seats():
-    ring = cfg.RingConfig(led_count=24)
-    assert ring.segment(0) == (0, 1, 2, 3, 4, 5)
-    assert ring.segment(3) == (18, 19, 20, 21, 22, 23)
-    shifted = cfg.RingConfig(led_count=24, offset=3)
-    assert shifted.segment(3) == (21, 22, 23, 0, 1, 2)
-    backwards = cfg.RingConfig(led_count=24, reverse=True)
-    assert backwards.segment(1) == (18, 17, 16, 15, 14, 13)
-    manual = cfg.RingConfig(led_count=24, seat_segments=((22, 4), (4, 2), (8, 2), (12, 2)))
-    assert manual.segment(0) == (22, 23, 0, 1)
 
 
 # ---------------------------------------------------------- command-line overrides
