@@ -272,3 +272,13 @@ def test_check_config_missing_explicit_file_exits_2(tmp_path):
     err = io.StringIO()
     assert cfg.check_config(tmp_path / "missing.toml", out=io.StringIO(), err=err) == 2
     assert "missing.toml: no such configuration file" in err.getvalue()
+
+
+def test_the_commented_examples_in_the_example_file_are_valid():
+    """Lines like '#   led_pins = {...}' are meant to be uncommented: they must load."""
+    examples = [line.lstrip("#").strip() for line in EXAMPLE.read_text().splitlines()
+                if re.match(r"^#\s+(led_pins|seat_segments) = ", line)]
+    assert len(examples) == 2
+    for line in examples:
+        section = "buttons" if line.startswith("led_pins") else "ring"
+        cfg.from_raw(tomllib.loads(f"[{section}]\n{line}\n"))
