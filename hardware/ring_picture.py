@@ -1,0 +1,97 @@
+"""What the LED ring should show, as a plain value, and how it looks per LED.
+
+A :class:`RingPicture` is everything a driver needs to bring a ring up to
+date: one value, compared by equality, so a driver resends only when it
+changes (or after a reconnect). :func:`render_frame` turns a picture into LED
+colours at a moment in time; the drivers that stream pixels (Adalight) and the
+virtual ring use it, the others (WLED, the line protocol) let the device run
+the animation itself.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+
+RGB = tuple[int, int, int]
+BLACK: RGB = (0, 0, 0)
+RED: RGB = (255, 0, 0)
+
+#: The kinds of picture.
+OFF, SEGMENT, FLASH, CELEBRATE, IDLE = "off", "segment", "flash", "celebrate", "idle"
+KINDS = (OFF, SEGMENT, FLASH, CELEBRATE, IDLE)
+
+FLASH_PERIOD = 0.2        # seconds: a flash blinks on for half of each period
+CELEBRATE_STEP = 0.1      # seconds per step of the running chase
+IDLE_CYCLE = 12.0         # seconds for the rainbow to go once round
+
+
+def check_colour(colour) -> RGB:
+    """An ``(r, g, b)`` tuple of 0-255 ints, or ValueError naming the value."""
+    try:
+        r, g, b = colour
+    except (TypeError, ValueError):
+        raise ValueError(f"a colour is (red, green, blue), not {colour!r}") from None
+    for v in (r, g, b):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
+            raise ValueError(f"colour values are whole numbers 0-255, not {colour!r}")
+    return (r, g, b)
+
+
+@dataclass(frozen=True)
+class RingPicture:
+    """One state of the ring.
+
+    - ``off``: all dark.
+    - ``segment``: ``count`` LEDs from ``start`` (wrapping) in ``colour``,
+      the rest dark (the current player's seat).
+    - ``flash``: the whole ring blinks ``colour`` for ``seconds``.
+    - ``celebrate``: a running chase in ``colour`` round the whole ring.
+    - ``idle``: a slow rainbow drifting round the ring.
+
+    ``since`` is the clock time an animation began (0 for still pictures, so
+    equal still pictures compare equal); ``brightness`` is 0-255.
+    """
+
+    kind: str = OFF
+    colour: RGB = BLACK
+    start: int = 0
+    count: int = 0
+    seconds: float = 0.0
+    since: float = 0.0
+    brightness: int = 255
+
+    @property
+    def animated(self) -> bool:
+        return self.kind in (FLASH, CELEBRATE, IDLE)
+
+
+def _scale(colour: RGB, brightness: int) -> RGB:
+    if brightness >= 255:
+        return colour
+    return tuple((c * brightness + 127) // 255 for c in colour)  # type: ignore[return-value]
+
+
+def render_frame(picture: RingPicture, led_count: int, now: float,
+                 apply_brightness: bool = True) -> list[RGB]:
+    """The colour of every LED of a ``led_count`` ring showing ``picture`` at ``now``."""
+    frame = [BLACK] * led_count
+    elapsed = max(0.0, now - picture.since)
+    kind = picture.kind
+    if kind == SEGMENT:
+        for i in range(min(picture.count, led_count)):
+            frame[(picture.start + i) % led_count] = picture.colour
+    elif kind == FLASH:
+        if (elapsed % FLASH_PERIOD) < FLASH_PERIOD / 2:
+            frame = [picture.colour] * led_count
+    elif kind == CELEBRATE:
+        step = int(elapsed / CELEBRATE_STEP)
+        frame = [picture.colour if (i + step) % 3 == 0 else BLACK for i in range(led_count)]
+    elif kind == IDLE:
+        drift = elapsed / IDLE_CYCLE
+        for i in range(led_count):
+            r, g, b = colorsys.hsv_to_rgb((i / led_count + drift) % 1.0, 1.0, 0.6)
+            frame[i] = (round(r * 255), round(g * 255), round(b * 255))
+    if apply_brightness:
+        frame = [_scale(c, picture.brightness) for c in frame]
+    return frame
