@@ -152,7 +152,20 @@ if command -v raspi-config >/dev/null 2>&1; then
     system raspi-config nonint do_blanking 1
 fi
 
-# 7. Check the configuration, enable and (re)start
+# 7. A keyboard plugged in by a visitor must not reboot the kiosk: no
+#    Ctrl+Alt+Del, no magic SysRq keys.
+say "keyboard reboot keys off"
+SYSCTL="$ROOT/etc/sysctl.d/90-labyrinth-kiosk.conf"
+if [ -f "$SYSCTL" ] && cmp -s "$SRC/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"; then
+    echo "magic SysRq already off ($SYSCTL)"
+else
+    run install -d -m 0755 "$ROOT/etc/sysctl.d"
+    run install -m 0644 "$SRC/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"
+    system sysctl -p "$SYSCTL"
+fi
+system systemctl mask ctrl-alt-del.target
+
+# 8. Check the configuration, enable and (re)start
 say "check the configuration"
 if [ -n "$ROOT" ] || { [ "$DRY_RUN" = 1 ] && [ ! -x "$VENV/bin/labyrinth-kiosk" ]; }; then
     echo "skipped: $VENV/bin/labyrinth-kiosk --check-config --config /etc/labyrinth-kiosk/config.toml"

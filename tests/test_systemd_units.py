@@ -186,7 +186,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     assert "dry run: nothing will be changed" in out
     for step in ("system packages", "user labyrinth in groups", "program in /opt/labyrinth-kiosk/venv",
                  "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking off",
-                 "enable the kiosk"):
+                 "keyboard reboot keys off", "enable the kiosk"):
         assert f"==> {step}" in out
     assert f"+ install -m 0644 {ROOT}/systemd/labyrinth-kiosk.service " \
            f"/etc/systemd/system/labyrinth-kiosk.service" in out
@@ -240,6 +240,7 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert cmdline.read_text() == ("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 "
                                    "rootwait quiet consoleblank=0\n")
     assert "skipped (--root): systemctl enable labyrinth-kiosk.service" in first.stdout
+    assert (root / "etc/sysctl.d/90-labyrinth-kiosk.conf").read_text().strip().endswith("kernel.sysrq = 0")
 
     # the operator edits the config; a second run (an update) must keep it
     edited = (etc / "config.toml").read_text().replace('operator_pin = "2580"', 'operator_pin = "0417"')
@@ -249,4 +250,5 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert second.returncode == 0, second.stderr
     assert "keeping the existing" in second.stdout
     assert "console blanking already off" in second.stdout
+    assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state
