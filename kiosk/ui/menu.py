@@ -1,0 +1,159 @@
+"""Small pieces shared by the menu screens (attract, setup, how-to, game over, operator).
+
+Why a design canvas: every menu is laid out once in "design units" — 800x480 px
+on the smallest landscape screen, ~480 units wide in portrait — and
+``Canvas.r()`` scales a unit rectangle to pixels. Fonts and touch targets then
+grow with the screen exactly like the play screen's (``Layout.scale``), and a
+menu that fits 800x480 fits every supported size.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import pyglet
+from pyglet import shapes
+
+from .layout import Layout, Rect
+from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
+
+GO = (46, 150, 84)            # the "start / play" button: green means go
+GO_DOWN = (30, 100, 56)
+TOGGLE_ON = (232, 178, 48)
+TOGGLE_OFF = (56, 64, 78)
+
+
+class Canvas:
+    """Design units -> pixels for one layout. ``W``/``H`` are the canvas size in units."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.s = layout.scale
+        self.W = layout.width / self.s
+        self.H = layout.height / self.s
+
+    def r(self, x: float, y: float, w: float, h: float) -> Rect:
+        """A unit rectangle (bottom-left x, y) in pixels."""
+        s = self.s
+        return Rect(x * s, y * s, w * s, h * s)
+
+    def px(self, n: float) -> float:
+        return n * self.s
+
+    def font(self, n: float) -> float:
+        """Points for text `n` units tall."""
+        return self.layout.font(n)
+
+    @property
+    def touch(self) -> float:
+        return self.layout.touch
+
+
+def fit_font(text: str, size: float, width: float, minimum: float = 7.0) -> float:
+    """A font size (points) at which `text` fits in `width` px (a rough DejaVu Sans width model).
+
+    Translations differ a lot in length ("Hint" vs "Suggerimento"); shrinking the
+    rare long one is better than cutting it.
+    """
+    if not text:
+        return size
+    # DejaVu Sans bold averages ~0.68 em per character; 1 pt = 4/3 px.
+    needed = len(text) * size * 4 / 3 * 0.68
+    if needed <= width:
+        return size
+    return max(minimum, size * width / needed)
+
+
+def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: str, batch, group=None, *,
+                size: float = 17, on_tap: Callable[[], None] | None = None, color=BUTTON,
+                text_color=INK) -> Button:
+    """A finger-sized button placed in design units, its text shrunk to fit, registered on `screen`."""
+    local = canvas.r(*rect_units)
+    pts = fit_font(text, canvas.font(size), local.w - canvas.px(12))
+    b = Button(frame, local, text, batch, group, font_size=pts, on_tap=on_tap,
+               min_size=canvas.touch, color=color, text_color=text_color)
+    return screen.add(b)
+
+
+class Toggle(Button):
+    """A variant switch: a check box plus a label, amber when on."""
+
+    def __init__(self, frame: Frame, local: Rect, text: str, on: bool, batch, group=None, *,
+                 font_size: float, on_change: Callable[[bool], None], min_size: float = 48):
+        self.on = on
+        self._on_change = on_change
+        super().__init__(frame, local, "", batch, group, font_size=font_size, on_tap=self._flip,
+                         min_size=min_size, color=TOGGLE_ON if on else TOGGLE_OFF)
+        u, v, w, h = self.local
+        side = min(h * 0.5, w * 0.2)
+        fg = self.fg_group
+        self._check_box = box(frame, Rect(u + h * 0.25, v + (h - side) / 2, side, side), INK, batch, fg,
+                              radius=side * 0.2)
+        fg2 = pyglet.graphics.Group(order=2, parent=group)
+        self._tick = label("\u2714", frame, u + h * 0.25 + side / 2, v + h / 2, font_size * 1.1, batch, fg2,
+                           color=(30, 30, 30), bold=True)
+        text_w = w - (h * 0.25 + side + h * 0.2) - 6
+        pts = fit_font(text, font_size, text_w)
+        self._text = label(text, frame, u + h * 0.25 + side + h * 0.2, v + h / 2, pts, batch, fg,
+                           anchor_x="left", bold=True, color=(25, 25, 25) if on else INK)
+        self._show()
+
+    def _flip(self) -> None:
+        self.on = not self.on
+        self.color = TOGGLE_ON if self.on else TOGGLE_OFF
+        self._bg.color = self.color
+        self._show()
+        self._on_change(self.on)
+
+    def _show(self) -> None:
+        self._tick.visible = self.on
+        self._text.color = (25, 25, 25, 255) if self.on else (*INK, 255)
+
+    def release(self) -> None:
+        super().release()
+        self._bg.color = self.color
+
+    def delete(self) -> None:
+        super().delete()
+        self._check_box.delete()
+        self._tick.delete()
+        self._text.delete()
+
+
+def panel(frame: Frame, rect: Rect, batch, group=None, color=PANEL, edge=PANEL_EDGE, radius: float = 10) -> list:
+    """A rounded panel with a thin edge (two shapes)."""
+    return [box(frame, rect.grow(2), edge, batch, group, radius=radius + 2),
+            box(frame, rect, color, batch, group, radius=radius)]
+
+
+def dim(layout: Layout, batch, group=None, alpha: int = 170) -> shapes.Rectangle:
+    """A translucent dark sheet over the whole window (for overlays)."""
+    return shapes.Rectangle(0, 0, layout.width, layout.height, color=(8, 10, 14, alpha), batch=batch, group=group)
+
+
+__all__ = ["Canvas", "Toggle", "make_button", "fit_font", "panel", "dim", "GO", "GO_DOWN",
+           "ACCENT", "DIM", "INK", "PANEL"]
+
+
+def config_value(ui, section: str, key: str, default):
+    """``[section] key`` of the kiosk's config, or `default` when there is none (tests, demos)."""
+    cfg = getattr(ui, "config", None) or getattr(getattr(ui, "kiosk", None), "config", None)
+    part = getattr(cfg, section, None)
+    value = getattr(part, key, None) if part is not None else None
+    return default if value is None else value
+
+
+def set_language(ui, language: str) -> None:
+    """Switch the UI's language (the app's hook if it has one, else its translator)."""
+    hook = getattr(ui, "set_language", None)
+    if callable(hook):
+        hook(language)
+        return
+    translator = getattr(ui, "translator", None)
+    if translator is not None:
+        translator.set_language(language)
+
+
+def current_language(ui) -> str:
+    translator = getattr(ui, "translator", None)
+    return getattr(ui, "language", None) or getattr(translator, "language", "en")

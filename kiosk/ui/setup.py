@@ -1,0 +1,346 @@
+"""The setup screen: how many players, who plays each seat, the easier rules, the language.
+
+One look, no menus to dig through: the player count, one card per seat (human
+or computer, and how strong), the two "younger children" variants plus hints,
+the language and a big green Start. Every control is at least a finger wide
+(48 px on 800x480). Defaults come from the config's ``[game]`` section and are
+restored whenever the screen is entered fresh (a new visitor); coming back
+from the how-to guide keeps the choices.
+
+Starting posts a :class:`NewGame` command; the session starts the game and the
+play screen shows it. The screen never touches game state itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import pyglet
+
+from engine.tiles import DEFAULT_SEATS
+from kiosk.events import GameSetup, NewGame, SeatSetup
+
+from .art import SEAT_COLORS, draw_pawn
+from .i18n import LANGUAGES, language_name
+from .layout import Rect
+from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, config_value, current_language, dim,
+                   fit_font, make_button, panel, set_language)
+from .screen import Screen, register
+from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, Frame, label
+
+LEVELS = ("easy", "medium", "hard")
+STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+COLOR_KEYS = ("red", "yellow", "green", "blue")
+
+
+@dataclass
+class Choices:
+    """What the visitor picked so far."""
+
+    players: int = 2
+    kinds: list[str] = field(default_factory=lambda: ["human", "medium", "medium", "medium"])
+    open_cards: bool = False
+    return_home: bool = True
+    hints: bool | None = None          # None: on exactly in the children's variants
+
+    @property
+    def hints_on(self) -> bool:
+        if self.hints is not None:
+            return self.hints
+        return self.open_cards or not self.return_home
+
+    def seats(self) -> tuple[int, ...]:
+        """The start corners used for this many players (the engine's default seating)."""
+        return DEFAULT_SEATS[self.players]
+
+    def game_setup(self) -> GameSetup:
+        return GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
+                         open_cards=self.open_cards, return_home=self.return_home)
+
+
+def choices_from_config(ui) -> Choices:
+    """The defaults an operator configured (``[game] players, seats, open_cards, return_home, hints``)."""
+    players = int(config_value(ui, "game", "players", 2))
+    players = min(4, max(1, players))
+    kinds = [k if k in ("human",) + LEVELS else ("easy" if k == "random" else "medium")
+             for k in config_value(ui, "game", "seats", ("human", "medium"))]
+    kinds = (kinds + ["medium"] * 4)[:4]
+    if "human" not in kinds[:players]:
+        kinds[0] = "human"
+    return Choices(players=players, kinds=kinds,
+                   open_cards=bool(config_value(ui, "game", "open_cards", False)),
+                   return_home=bool(config_value(ui, "game", "return_home", True)),
+                   hints=config_value(ui, "game", "hints", None))
+
+
+@register("setup")
+class SetupScreen(Screen):
+    """Players, seats, variants, language; Start posts NewGame."""
+
+    background = (24, 30, 40)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.choices: Choices | None = None
+        self.picking_language = False
+        self.quiet = 0.0                   # seconds without a touch (back to attract after idle)
+        self._shapes: list = []
+
+    # ------------------------------------------------------------ lifecycle
+    def enter(self, keep: bool = False, **kw) -> None:
+        if self.choices is None or not keep:
+            self.choices = choices_from_config(self.ui)
+        self.picking_language = False
+        self.quiet = 0.0
+        self._build()
+
+    def resize(self, layout) -> None:
+        if self.choices is None:
+            self.choices = choices_from_config(self.ui)
+        self._build()
+
+    def update(self, dt: float) -> None:
+        self.quiet += dt
+        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+            self.quiet = 0.0
+            self.ui.goto("attract")
+
+    def tap(self, x: float, y: float) -> bool:
+        self.quiet = 0.0
+        if self.picking_language:                   # only the picker answers; a tap beside it closes it
+            w = self.widget_at(x, y)
+            if w in self._picker:
+                w.tap()
+            else:
+                self.picking_language = False
+                self._build()
+            return True
+        return super().tap(x, y)
+
+    def press(self, x: float, y: float) -> None:
+        self.quiet = 0.0
+        super().press(x, y)
+
+    # ------------------------------------------------------------ actions
+    def set_players(self, n: int) -> None:
+        self.choices.players = n
+        if "human" not in self.choices.kinds[:n]:
+            self.choices.kinds[0] = "human"
+        self._build()
+
+    def set_kind(self, index: int, kind: str) -> None:
+        if kind == "computer":
+            kind = self.choices.kinds[index] if self.choices.kinds[index] in LEVELS else "medium"
+        self.choices.kinds[index] = kind
+        self._build()
+
+    def set_language(self, language: str) -> None:
+        set_language(self.ui, language)
+        self.picking_language = False
+        self._build()
+
+    def start(self) -> None:
+        setup = self.choices.game_setup()
+        self.ui.post(NewGame(setup))
+        self.ui.goto("play", hints=self.choices.hints_on)
+
+    def _toggle(self, name: str, on: bool) -> None:
+        if name == "no_return_home":
+            self.choices.return_home = not on
+        else:
+            setattr(self.choices, name, on)
+        self._build()
+
+    def _open_language(self) -> None:
+        self.picking_language = True
+        self._build()
+
+    # ------------------------------------------------------------ drawing
+    def _build(self) -> None:
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes = []
+        self._picker = []
+        self.batch = pyglet.graphics.Batch()
+        c = Canvas(self.layout)
+        frame = Frame(self.layout.screen, 0)
+        if c.W >= c.H:
+            self._build_landscape(c, frame)
+        else:
+            self._build_portrait(c, frame)
+        if self.picking_language:
+            self._build_language_picker(c, frame)
+
+    def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="left", bold=True, width=None):
+        pts = fit_font(text, c.font(size), c.px(width)) if width else c.font(size)
+        lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color,
+                    anchor_x=anchor_x, bold=bold)
+        self._shapes.append(lbl)
+        return lbl
+
+    _bg = pyglet.graphics.Group(order=0)
+    _fg = pyglet.graphics.Group(order=3)
+
+    def _top_bar(self, c, frame, x, y, w, h, stacked: bool) -> float:
+        """Game tabs and the language button; returns the y below them."""
+        t = self.t
+        tab_w = min(230, (w - 10) / 2)
+        make_button(self, c, frame, Rect(x, y, tab_w, h), t("setup.board_game"), self.batch, self._bg,
+                    size=18, color=ACCENT, text_color=(30, 30, 30), on_tap=lambda: None)
+        soon = make_button(self, c, frame, Rect(x + tab_w + 10, y, tab_w, h), "", self.batch, self._bg,
+                           size=15, color=DISABLED)
+        soon.enabled = False
+        self._text(c, frame, t("setup.card_game"), x + tab_w + 10 + tab_w / 2, y + h * 0.62, 15,
+                   color=DIM, anchor_x="center", width=tab_w - 12)
+        self._text(c, frame, t("setup.coming_soon"), x + tab_w + 10 + tab_w / 2, y + h * 0.26, 11,
+                   color=DIM, anchor_x="center", bold=False, width=tab_w - 12)
+        if stacked:
+            y -= h + 10
+            lang_x = x
+        else:
+            lang_x = x + w - 180
+        lw = 180 if not stacked else w
+        self._text(c, frame, t("setup.language"), lang_x + (0 if stacked else -8),
+                   y + h / 2, 14, color=DIM, anchor_x="left" if stacked else "right", bold=False)
+        bx = lang_x + (120 if stacked else 0)
+        make_button(self, c, frame, Rect(bx, y, lw - (120 if stacked else 0), h),
+                    language_name(current_language(self.ui)) + "  \u25be", self.batch, self._bg,
+                    size=17, on_tap=self._open_language)
+        return y
+
+    def _players_row(self, c, frame, x, y, w, h) -> None:
+        self._text(c, frame, self.t("setup.players"), x, y + h / 2, 18, width=118)
+        for n in range(1, 5):
+            on = n == self.choices.players
+            make_button(self, c, frame, Rect(x + 124 + (n - 1) * 70, y, 62, h), str(n), self.batch, self._bg,
+                        size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda n=n: self.set_players(n))
+
+    def _seat_card(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
+        """One player's card: pawn and colour name, human/computer, computer strength."""
+        t = self.t
+        kind = self.choices.kinds[index]
+        rgb = SEAT_COLORS[seat]
+        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
+        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
+                              radius=c.px(3))
+        top = y + h - 24
+        self._shapes += draw_pawn(self.batch, seat, c.px(x + 22), c.px(top), c.px(26), group=self._fg)
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, 17, color=rgb, width=w - 50)
+        pad, gap = 8, 6
+        seg_w = (w - 2 * pad - gap) / 2
+        seg_y = top - 20 - 48
+        is_ai = kind != "human"
+        for j, (key, value) in enumerate((("setup.human", "human"), ("setup.computer", "computer"))):
+            on = is_ai == (value == "computer")
+            make_button(self, c, frame, Rect(x + pad + j * (seg_w + gap), seg_y, seg_w, 48), t(key),
+                        self.batch, self._bg, size=15, color=ACCENT if on else TOGGLE_OFF,
+                        text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda v=value: self.set_kind(index, "human" if v == "human" else "computer"))
+        if is_ai:
+            lw = (w - 2 * pad - 2 * 4) / 3
+            for j, level in enumerate(LEVELS):
+                on = kind == level
+                make_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48),
+                            STARS[level], self.batch, self._bg, size=24 if j < 2 else 20,
+                            color=TOGGLE_ON if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                            on_tap=lambda lv=level: self.set_kind(index, lv))
+            self._text(c, frame, t(f"setup.level.{kind}"), x + w / 2, seg_y - 6 - 48 - 11, 12,
+                       color=INK, anchor_x="center", bold=False, width=w - 16)
+        else:
+            self._text(c, frame, "\u263a", x + w / 2, seg_y - 34, 34, color=DIM, anchor_x="center", bold=False)
+
+    def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
+        n = self.choices.players
+        seats = self.choices.seats()
+        rows = (n + cols - 1) // cols if cols < 4 else 1
+        gap = 10
+        cw = (w - gap * (cols - 1)) / cols
+        ch = (h - gap * (rows - 1)) / rows
+        used = min(n, cols)
+        x += (w - (used * cw + (used - 1) * gap)) / 2        # centre the cards in use
+        for i in range(n):
+            r, k = divmod(i, cols)
+            self._seat_card(c, frame, i, seats[i], x + k * (cw + gap), y + h - (r + 1) * ch - r * gap, cw, ch)
+
+    def _toggles(self, c, frame, x, y, w, h, stacked: bool) -> float:
+        t = self.t
+        items = (("open_cards", "setup.open_cards", self.choices.open_cards),
+                 ("no_return_home", "setup.no_return_home", not self.choices.return_home),
+                 ("hints", "setup.hints", self.choices.hints_on))
+        gap = 10
+        tw = w if stacked else (w - 2 * gap) / 3
+        for i, (name, key, on) in enumerate(items):
+            tx, ty = (x, y - i * (h + 22)) if stacked else (x + i * (tw + gap), y)
+            local = c.r(tx, ty, tw, h)
+            tog = Toggle(frame, local, t(key), on, self.batch, self._bg, font_size=c.font(16),
+                         on_change=lambda v, n=name: self._toggle(n, v), min_size=c.touch)
+            self.add(tog)
+            self._text(c, frame, t(key + ".help"), tx + tw / 2, ty - 10, 11, color=DIM,
+                       anchor_x="center", bold=False, width=tw)
+        return y - (2 * (h + 22) if stacked else 0)
+
+    def _bottom_row(self, c, frame, x, y, w, h) -> None:
+        t = self.t
+        make_button(self, c, frame, Rect(x, y, 110, h), "\u2039 " + t("common.back"), self.batch, self._bg,
+                    size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        hw = min(210, w - 110 - 200 - 30)
+        make_button(self, c, frame, Rect(x + 120, y, hw, h), "? " + t("howto.title"), self.batch, self._bg,
+                    size=16, on_tap=lambda: self.ui.goto("howto", then="setup"))
+        sw = min(240, w - 120 - hw - 10)
+        self.start_button = make_button(self, c, frame, Rect(x + w - sw, y, sw, h),
+                                        t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
+                                        color=GO, on_tap=self.start)
+
+    def _build_landscape(self, c: Canvas, frame: Frame) -> None:
+        m = 12
+        W, H = c.W, c.H
+        y = H - m - 48
+        self._top_bar(c, frame, m, y, W - 2 * m, 48, stacked=False)
+        y -= 10 + 50
+        self._players_row(c, frame, m, y, W - 2 * m, 50)
+        seats_h = 166
+        y -= 10 + seats_h
+        self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=4)
+        y -= 10 + 50
+        self._toggles(c, frame, m, y, W - 2 * m, 50, stacked=False)
+        self._bottom_row(c, frame, m, m, W - 2 * m, 54)
+
+    def _build_portrait(self, c: Canvas, frame: Frame) -> None:
+        m = 12
+        W, H = c.W, c.H
+        y = H - m - 50
+        y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
+        y -= 12 + 52
+        self._players_row(c, frame, m, y, W - 2 * m, 52)
+        seats_h = 2 * 166 + 10
+        y -= 12 + seats_h
+        self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=2)
+        y -= 12 + 52
+        self._toggles(c, frame, m, y, W - 2 * m, 52, stacked=True)
+        self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+
+    def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
+        top = pyglet.graphics.Group(order=10)
+        over = pyglet.graphics.Group(order=11)
+        self._shapes.append(dim(self.layout, self.batch, top, alpha=200))
+        cols = 2
+        rows = (len(LANGUAGES) + cols - 1) // cols
+        bw, bh, gap = min(220, (c.W - 60) / 2), 56, 10
+        w = cols * bw + (cols - 1) * gap + 40
+        h = rows * bh + (rows - 1) * gap + 80
+        x0, y0 = (c.W - w) / 2, (c.H - h) / 2
+        self._shapes += panel(frame, c.r(x0, y0, w, h), self.batch, over, radius=c.px(14))
+        lbl = label(self.t("setup.language"), frame, c.px(c.W / 2), c.px(y0 + h - 28), c.font(20), self.batch,
+                    pyglet.graphics.Group(order=12), bold=True)
+        self._shapes.append(lbl)
+        cur = current_language(self.ui)
+        for i, lang in enumerate(LANGUAGES):
+            r, k = divmod(i, cols)
+            on = lang == cur
+            self._picker.append(make_button(self, c, frame, Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap,
+                                             bw, bh),
+                        language_name(lang), self.batch, pyglet.graphics.Group(order=12), size=19,
+                        color=ACCENT if on else (64, 110, 170), text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda lang=lang: self.set_language(lang)))
