@@ -87,7 +87,7 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
         kw = dict(width=max(1, int(width)), multiline=multiline)
         if multiline:
             kw["align"] = align
-    return pyglet.text.Label(text, font_name=FONT, font_size=max(1.0, size), bold=bold,
+    return pyglet.text.Label(text, font_name=FONT, font_size=max(1.0, size), weight="bold" if bold else "normal",
                              x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
                              rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
                              batch=batch, group=group, **kw)

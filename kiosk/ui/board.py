@@ -1,0 +1,620 @@
+"""The board view: tiles, treasures, pawns, the 12 arrows and the spare preview, with animations.
+
+A view of events, never of the engine: it keeps the public picture (49 tiles,
+the spare, pawn cells, whose turn, phase, forbidden arrow, reachable cells)
+and changes it only as BoardShifted / PawnMoved / ... events say. Animations
+play one after the other from a queue, so a fast sequence of events (an AI
+turn in --fast mode, a push followed at once by the move phase) is still shown
+in order: the row slides in (0.3 s) carrying its pawns, then the pawn walks.
+
+Everything is sprites from the art atlas in one batch with ordered groups;
+moving a row is moving 8 tile sprites and their treasure sprites.
+Used by the play screen and (for the demo game behind it) the attract screen.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pyglet
+from pyglet import shapes
+
+from ..events import (BoardShifted, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated,
+                      TileInfo, TreasureFound, TurnChanged)
+from .art import SEAT_COLORS
+from .layout import ARROWS, Layout, Rect
+
+SLIDE_S = 0.30          # a row sliding in
+WALK_STEP_S = 0.12      # the pawn walking one cell
+TURN_S = 0.15           # the spare turning a quarter
+FOUND_S = 1.3           # the treasure-found moment
+
+BOARD_BG = (14, 17, 22)
+ARROW_ON = (255, 196, 64)
+ARROW_OFF = (84, 92, 108)
+FORBIDDEN = (230, 60, 60)
+REACH = (255, 236, 120)
+
+
+def rotate_openings(openings: str, turns: int) -> str:
+    sides = "NESW"
+    return "".join(sorted((sides[(sides.index(ch) + turns) % 4] for ch in openings), key=sides.index))
+
+
+def _ease(t: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return t * t * (3 - 2 * t)
+
+
+@dataclass
+class Model:
+    """The public picture of the game as the events tell it."""
+
+    tiles: list[TileInfo] = field(default_factory=lambda: [TileInfo("NS")] * 49)
+    spare: TileInfo = TileInfo("NS")
+    positions: list[tuple[int, int]] = field(default_factory=list)     # per player
+    seats: list[int] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    cards_left: list[int] = field(default_factory=list)
+    found: list[list[str]] = field(default_factory=list)
+    current: int = 0
+    phase: str = "shift"
+    forbidden: str | None = None
+    reachable: frozenset = frozenset()
+    preview: str | None = None
+    rotation: int = 0              # of the spare as shown (quarter turns since the turn began)
+    turn: int = 0
+    open_cards: bool = False
+    return_home: bool = True
+    hint: HintReady | None = None
+    started: bool = False
+
+    def tile(self, r: int, c: int) -> TileInfo:
+        return self.tiles[r * 7 + c]
+
+
+class BoardView:
+    """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
+
+    def __init__(self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0):
+        self.ui = ui
+        self.batch = batch
+        g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
+        self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, \
+            self.g_fx = g
+        self.model = Model()
+        self.queue: deque[Any] = deque()
+        self.anim: Callable[[float], bool] | None = None     # returns True while running
+        self.t = 0.0
+        self.cursor: tuple[int, int] | None = None
+        self.on_found: Callable[[TreasureFound], None] | None = None
+        self._shapes: list = []
+        self._tile_sprites: list[pyglet.sprite.Sprite] = []
+        self._treasure_sprites: list[pyglet.sprite.Sprite | None] = []
+        self._pawns: list[pyglet.sprite.Sprite] = []
+        self._dims: list = []
+        self._rings: list = []
+        self._arrows: dict[str, Any] = {}
+        self._crosses: list = []
+        self._preview_tile = None
+        self._preview_treasure = None
+        self._preview_frame = None
+        self._hint_marks: list = []
+        self._cursor_box = None
+        self._fx: list = []
+        self._homes: list = []
+        self._active_ring = None
+        self.layout: Layout | None = None
+
+    # ------------------------------------------------------------------ building
+    def resize(self, layout: Layout) -> None:
+        self.layout = layout
+        self.queue.clear()
+        self.anim = None
+        self._build()
+
+    def _clear(self) -> None:
+        for obj in (self._shapes + self._tile_sprites + [s for s in self._treasure_sprites if s] + self._pawns
+                    + self._dims + self._rings + list(self._arrows.values()) + self._crosses
+                    + self._hint_marks + self._fx + self._homes):
+            obj.delete()
+        for obj in (self._preview_tile, self._preview_treasure, self._preview_frame, self._cursor_box,
+                    self._active_ring):
+            if obj is not None:
+                obj.delete()
+        self._shapes, self._tile_sprites, self._treasure_sprites, self._pawns = [], [], [], []
+        self._dims, self._rings, self._arrows, self._crosses, self._hint_marks, self._fx = [], [], {}, [], [], []
+        self._homes = []
+        self._preview_tile = self._preview_treasure = self._preview_frame = self._cursor_box = None
+        self._active_ring = None
+
+    def _build(self) -> None:
+        self._clear()
+        L = self.layout
+        atlas = self.ui.atlas
+        self.scale = L.cell / atlas.px
+        b = L.board
+        pad = L.cell * 0.06
+        self._shapes.append(shapes.Rectangle(b.x - pad, b.y - pad, b.w + 2 * pad, b.h + 2 * pad,
+                                             color=BOARD_BG, batch=self.batch, group=self.g_bg))
+        for i in range(49):
+            r, c = divmod(i, 7)
+            x, y = L.cell_center(r, c)
+            s = pyglet.sprite.Sprite(atlas.tile("NS"), x, y, batch=self.batch, group=self.g_tiles)
+            s.scale = self.scale
+            self._tile_sprites.append(s)
+            self._treasure_sprites.append(None)
+            d = shapes.Rectangle(*L.cell_rect(r, c), color=(0, 0, 0, 150), batch=self.batch, group=self.g_dim)
+            d.visible = False
+            self._dims.append(d)
+        for name in ARROWS:
+            self._arrows[name] = self._arrow_shape(name)
+        self._preview_tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.batch, group=self.g_arrows)
+        self._preview_tile.scale = self.scale * 0.94
+        self._preview_tile.visible = False
+        self._preview_treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.batch,
+                                                      group=self.g_top)
+        self._preview_treasure.scale = self.scale * 0.6
+        self._preview_treasure.visible = False
+        self._preview_frame = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON,
+                                         batch=self.batch, group=self.g_top)
+        self._preview_frame.visible = False
+        self._cursor_box = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=(80, 200, 255),
+                                      batch=self.batch, group=self.g_top)
+        self._cursor_box.visible = False
+        self._active_ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.batch, group=self.g_dim)
+        self._active_ring.visible = False
+        self._sync_all()
+
+    def _arrow_shape(self, name: str):
+        L = self.layout
+        r = L.arrow_rect(name)
+        cx, cy = r.center
+        s = L.cell * 0.3
+        side = name[0]
+        # the triangle points into the board
+        if side == "N":
+            pts = [(cx - s, cy + s * 0.5), (cx + s, cy + s * 0.5), (cx, cy - s * 0.7)]
+        elif side == "S":
+            pts = [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s * 0.7)]
+        elif side == "W":
+            pts = [(cx - s * 0.5, cy - s), (cx - s * 0.5, cy + s), (cx + s * 0.7, cy)]
+        else:
+            pts = [(cx + s * 0.5, cy - s), (cx + s * 0.5, cy + s), (cx - s * 0.7, cy)]
+        return shapes.Triangle(*pts[0], *pts[1], *pts[2], color=ARROW_ON, batch=self.batch, group=self.g_arrows)
+
+    # ------------------------------------------------------------------ model -> sprites
+    def _set_tile(self, i: int, tile: TileInfo) -> None:
+        atlas = self.ui.atlas
+        spr = self._tile_sprites[i]
+        spr.image = atlas.tile(tile.openings)
+        spr.rotation = 0
+        old = self._treasure_sprites[i]
+        if tile.treasure:
+            if old is None:
+                old = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), spr.x, spr.y, batch=self.batch,
+                                           group=self.g_treasure)
+                old.scale = self.scale * 0.56
+                self._treasure_sprites[i] = old
+            else:
+                old.image = atlas.treasure(tile.treasure)
+                old.scale = self.scale * 0.56
+        elif old is not None:
+            old.delete()
+            self._treasure_sprites[i] = None
+
+    def _place_tile(self, i: int, x: float, y: float) -> None:
+        self._tile_sprites[i].position = (x, y, 0)
+        t = self._treasure_sprites[i]
+        if t is not None:
+            t.position = (x, y, 0)
+
+    def _sync_all(self) -> None:
+        if self.layout is None:
+            return
+        m = self.model
+        for i, tile in enumerate(m.tiles):
+            self._set_tile(i, tile)
+            self._place_tile(i, *self.layout.cell_center(*divmod(i, 7)))
+        self._sync_homes()
+        self._sync_pawns()
+        self._sync_arrows()
+        self._sync_preview()
+        self._sync_reach()
+        self._sync_hint()
+
+    def _sync_homes(self) -> None:
+        """Each player's start corner: a ring in their colour, so everyone knows where home is."""
+        for h in self._homes:
+            h.delete()
+        self._homes = []
+        L = self.layout
+        for seat in (self.model.seats if self.model.started else []):
+            r, c = ((0, 0), (0, 6), (6, 6), (6, 0))[seat]
+            x, y = L.cell_center(r, c)
+            self._homes.append(shapes.Arc(x, y, L.cell * 0.3, thickness=max(3, L.cell * 0.09),
+                                          color=SEAT_COLORS[seat], batch=self.batch, group=self.g_treasure))
+
+    def _sync_pawns(self) -> None:
+        m = self.model
+        atlas = self.ui.atlas
+        while len(self._pawns) > len(m.positions):
+            self._pawns.pop().delete()
+        while len(self._pawns) < len(m.positions):
+            s = pyglet.sprite.Sprite(atlas.pawn(m.seats[len(self._pawns)]), 0, 0, batch=self.batch,
+                                     group=self.g_pawns)
+            self._pawns.append(s)
+        for k, spr in enumerate(self._pawns):
+            spr.image = atlas.pawn(m.seats[k])
+            x, y, size = self._pawn_spot(k, m.positions[k])
+            spr.scale = size / atlas.px
+            spr.position = (x, y, 0)
+        self._sync_active_ring()
+
+    def _pawn_spot(self, k: int, cell: tuple[int, int]) -> tuple[float, float, float]:
+        """Where pawn k stands on `cell`: alone in the middle, several share the cell's quarters."""
+        m = self.model
+        L = self.layout
+        here = [j for j, p in enumerate(m.positions) if tuple(p) == tuple(cell)]
+        x, y = L.cell_center(*cell)
+        if len(here) <= 1:
+            return x, y, L.cell * 0.5
+        idx = here.index(k) if k in here else 0
+        dx, dy = ((-1, 1), (1, 1), (1, -1), (-1, -1))[m.seats[k] % 4] if len(here) > 2 else \
+            ((-1, 1), (1, -1))[idx % 2]
+        off = L.cell * 0.2
+        return x + dx * off, y + dy * off, L.cell * 0.4
+
+    def _sync_active_ring(self) -> None:
+        m = self.model
+        ring = self._active_ring
+        if ring is None:
+            return
+        if not m.started or not self._pawns or m.phase == "over":
+            ring.visible = False
+            return
+        spr = self._pawns[m.current]
+        ring.visible = True
+        ring.color = SEAT_COLORS[m.seats[m.current]]
+        ring.scale = self.layout.cell * 0.95 / self.ui.atlas.px
+        ring.position = (spr.x, spr.y, 0)
+
+    def _sync_arrows(self) -> None:
+        m = self.model
+        for c in self._crosses:
+            c.delete()
+        self._crosses = []
+        human = m.started and m.kinds and m.kinds[m.current] == "human"
+        for name, tri in self._arrows.items():
+            live = m.started and m.phase == "shift" and name != m.forbidden
+            tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
+            tri.visible = name != m.preview
+            if name == m.forbidden and m.started:
+                r = self.layout.arrow_rect(name)
+                cx, cy = r.center
+                s = self.layout.cell * 0.3
+                w = max(3, self.layout.px(5))
+                for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
+                    self._crosses.append(shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.batch,
+                                                     group=self.g_top))
+
+    def _sync_preview(self) -> None:
+        m = self.model
+        show = m.started and m.phase == "shift" and m.preview is not None
+        self._preview_tile.visible = self._preview_frame.visible = show
+        self._preview_treasure.visible = show and bool(m.spare.treasure)
+        if not show:
+            return
+        atlas = self.ui.atlas
+        r = self.layout.arrow_rect(m.preview)
+        cx, cy = r.center
+        openings = rotate_openings(m.spare.openings, 0)
+        self._preview_tile.image = atlas.tile(openings)
+        self._preview_tile.rotation = 0
+        self._preview_tile.position = (cx, cy, 0)
+        if m.spare.treasure:
+            self._preview_treasure.image = atlas.treasure(m.spare.treasure)
+            self._preview_treasure.position = (cx, cy, 0)
+        self._preview_frame.position = (r.x, r.y)
+
+    def _sync_reach(self) -> None:
+        m = self.model
+        on = m.started and m.phase == "move" and bool(m.reachable)
+        for i, d in enumerate(self._dims):
+            d.visible = on and divmod(i, 7) not in m.reachable
+
+    def _sync_hint(self) -> None:
+        for h in self._hint_marks:
+            h.delete()
+        self._hint_marks = []
+        m = self.model
+        hint = m.hint
+        if hint is None or not m.started or hint.player != m.current or m.phase != "shift":
+            return
+        L = self.layout
+        r = L.arrow_rect(hint.insertion)
+        self._hint_marks.append(shapes.Arc(*r.center, L.cell * 0.55, thickness=max(3, L.px(4)),
+                                           color=(90, 220, 255), batch=self.batch, group=self.g_fx))
+
+    def set_cursor(self, cell: tuple[int, int] | None) -> None:
+        self.cursor = cell
+        box = self._cursor_box
+        if box is None:
+            return
+        box.visible = cell is not None
+        if cell is not None:
+            r = self.layout.cell_rect(*cell)
+            box.position = (r.x, r.y)
+
+    # ------------------------------------------------------------------ events
+    def load(self, ev: GameStarted) -> None:
+        m = Model()
+        m.tiles = list(ev.board)
+        m.spare = ev.spare
+        m.positions = [tuple(p.position) for p in ev.players]
+        m.seats = [p.seat for p in ev.players]
+        m.kinds = [p.kind for p in ev.players]
+        m.cards_left = [p.cards_left for p in ev.players]
+        m.found = [list(p.found) for p in ev.players]
+        m.current, m.phase, m.forbidden, m.turn = ev.current, ev.phase, ev.forbidden, ev.turns
+        m.open_cards, m.return_home = ev.open_cards, ev.return_home
+        m.started = True
+        self.model = m
+        self.queue.clear()
+        self.anim = None
+        self._sync_all()
+
+    def on_event(self, ev: Any) -> None:
+        if isinstance(ev, GameStarted):
+            self.load(ev)
+            return
+        if isinstance(ev, (BoardShifted, PawnMoved, TreasureFound, TurnChanged, PreviewMoved, SpareRotated,
+                           HintReady)):
+            self.queue.append(ev)
+            self._next()
+
+    @property
+    def busy(self) -> bool:
+        return self.anim is not None or bool(self.queue)
+
+    def _next(self) -> None:
+        while self.anim is None and self.queue:
+            ev = self.queue.popleft()
+            self._apply(ev)
+
+    def _apply(self, ev: Any) -> None:
+        m = self.model
+        if isinstance(ev, TurnChanged):
+            if ev.player != m.current or ev.phase == "shift":
+                m.hint = None
+            m.current, m.phase, m.forbidden, m.turn = ev.player, ev.phase, ev.forbidden, ev.turn
+            m.reachable = frozenset(tuple(c) for c in ev.reachable)
+            if ev.phase == "shift":
+                m.preview, m.rotation = None, 0
+            self._sync_arrows()
+            self._sync_preview()
+            self._sync_reach()
+            self._sync_hint()
+            self._sync_active_ring()
+        elif isinstance(ev, PreviewMoved):
+            m.preview, m.rotation = ev.arrow, ev.rotation
+            self._spare_shown(ev.spare)
+            self._sync_arrows()
+            self._sync_preview()
+        elif isinstance(ev, SpareRotated):
+            m.rotation = ev.rotation
+            self._spare_shown(ev.spare)
+            self._start_turn_anim()
+        elif isinstance(ev, HintReady):
+            m.hint = ev
+            self._sync_hint()
+        elif isinstance(ev, BoardShifted):
+            self._start_slide(ev)
+        elif isinstance(ev, PawnMoved):
+            self._start_walk(ev)
+        elif isinstance(ev, TreasureFound):
+            self._start_found(ev)
+
+    def _spare_shown(self, spare: TileInfo) -> None:
+        self.model.spare = spare
+
+    # ------------------------------------------------------------------ animations
+    def update(self, dt: float) -> None:
+        self.t += dt
+        if self.anim is not None:
+            if not self.anim(dt):
+                self.anim = None
+                self._next()
+        if self._preview_frame is not None and self._preview_frame.visible:
+            a = 150 + int(105 * (0.5 + 0.5 * math.sin(self.t * 6)))
+            self._preview_frame.opacity = a
+        for h in self._hint_marks:
+            h.opacity = 120 + int(135 * (0.5 + 0.5 * math.sin(self.t * 5)))
+        if self._active_ring is not None and self._active_ring.visible:
+            self._active_ring.opacity = 150 + int(100 * (0.5 + 0.5 * math.sin(self.t * 4)))
+
+    def _timed(self, duration: float, step: Callable[[float], None], done: Callable[[], None]):
+        state = {"t": 0.0}
+
+        def run(dt: float) -> bool:
+            state["t"] += dt
+            k = min(1.0, state["t"] / duration) if duration > 0 else 1.0
+            step(k)
+            if k >= 1.0:
+                done()
+                return False
+            return True
+
+        return run
+
+    def _start_turn_anim(self) -> None:
+        m = self.model
+        spr = self._preview_tile
+        if not (m.preview and spr.visible):
+            self._sync_preview()
+            return
+        atlas = self.ui.atlas
+        # the preview shows the new orientation, turning in from a quarter back
+        spr.image = atlas.tile(m.spare.openings)
+
+        def step(k):
+            spr.rotation = -90 * (1 - _ease(k))
+
+        def done():
+            spr.rotation = 0
+            self._sync_preview()
+
+        self.anim = self._timed(TURN_S, step, done)
+
+    def _start_slide(self, ev: BoardShifted) -> None:
+        m = self.model
+        L = self.layout
+        line = [tuple(c) for c in ev.line]
+        entry = L.arrow_cell(ev.insertion)
+        exit_cell = (2 * line[-1][0] - line[-2][0], 2 * line[-1][1] - line[-2][1])
+        starts = [entry] + line
+        ends = line + [exit_cell]
+        idx = [r * 7 + c for r, c in line]
+        # the inserted tile uses the preview sprite
+        atlas = self.ui.atlas
+        pv, pt = self._preview_tile, self._preview_treasure
+        self._preview_frame.visible = False
+        pv.visible = True
+        pv.image = atlas.tile(ev.inserted.openings)
+        pv.rotation = 0
+        pv.scale = self.scale
+        pt.visible = bool(ev.inserted.treasure)
+        if ev.inserted.treasure:
+            pt.image = atlas.treasure(ev.inserted.treasure)
+            pt.scale = self.scale * 0.56
+        carried = {c.player: c for c in ev.pawns}
+        pawn_from = {k: L.cell_center(*m.positions[k]) for k in carried}
+        sprites = [(pv, pt)] + [(self._tile_sprites[i], self._treasure_sprites[i]) for i in idx]
+        pos_a = [L.cell_center(*c) for c in starts]
+        pos_b = [L.cell_center(*c) for c in ends]
+
+        def step(k):
+            e = _ease(k)
+            for (ts, tr), (ax, ay), (bx, by) in zip(sprites, pos_a, pos_b):
+                x, y = ax + (bx - ax) * e, ay + (by - ay) * e
+                ts.position = (x, y, 0)
+                if tr is not None:
+                    tr.position = (x, y, 0)
+            for pl, carry in carried.items():
+                ax, ay = pawn_from[pl]
+                bx, by = L.cell_center(*(exit_cell if carry.wrapped else carry.end))
+                self._pawns[pl].position = (ax + (bx - ax) * e, ay + (by - ay) * e, 0)
+
+        def done():
+            tiles = list(m.tiles)
+            for k in range(len(line) - 1, 0, -1):
+                tiles[idx[k]] = tiles[idx[k - 1]]
+            tiles[idx[0]] = ev.inserted
+            m.tiles = tiles
+            m.spare = ev.pushed_out
+            for c in ev.pawns:
+                m.positions[c.player] = tuple(c.end)
+            m.forbidden = ev.forbidden
+            m.preview, m.rotation, m.hint = None, 0, None
+            pv.scale = self.scale * 0.94
+            for i in idx:
+                self._set_tile(i, tiles[i])
+                self._place_tile(i, *L.cell_center(*divmod(i, 7)))
+            self._sync_pawns()
+            self._sync_arrows()
+            self._sync_preview()
+            self._sync_hint()
+
+        step(0.0)
+        self.anim = self._timed(SLIDE_S, step, done)
+
+    def _start_walk(self, ev: PawnMoved) -> None:
+        m = self.model
+        L = self.layout
+        path = [tuple(c) for c in ev.path]
+        spr = self._pawns[ev.player]
+        m.reachable = frozenset()
+        self._sync_reach()
+        if len(path) <= 1:
+            m.positions[ev.player] = path[-1] if path else m.positions[ev.player]
+            self._sync_pawns()
+            return
+        pts = [L.cell_center(*c) for c in path]
+        start = (spr.x, spr.y)
+        pts[0] = start
+        n = len(pts) - 1
+        size = L.cell * 0.5
+        spr.scale = size / self.ui.atlas.px
+
+        def step(k):
+            f = k * n
+            j = min(int(f), n - 1)
+            e = f - j
+            (ax, ay), (bx, by) = pts[j], pts[j + 1]
+            hop = math.sin(e * math.pi) * L.cell * 0.08
+            spr.position = (ax + (bx - ax) * e, ay + (by - ay) * e + hop, 0)
+            if self._active_ring is not None:
+                self._active_ring.position = (spr.x, spr.y - hop, 0)
+
+        def done():
+            m.positions[ev.player] = path[-1]
+            self._sync_pawns()
+
+        self.anim = self._timed(WALK_STEP_S * n, step, done)
+
+    def _start_found(self, ev: TreasureFound) -> None:
+        m = self.model
+        L = self.layout
+        atlas = self.ui.atlas
+        if 0 <= ev.player < len(m.found):
+            m.found[ev.player].append(ev.treasure)
+            m.cards_left[ev.player] = ev.cards_left
+        cell = m.positions[ev.player] if ev.player < len(m.positions) else (3, 3)
+        x0, y0 = L.cell_center(*cell)
+        seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
+        px, py = L.panel(seat).center
+        glow = pyglet.sprite.Sprite(atlas.glow, x0, y0, batch=self.batch, group=self.g_fx)
+        glow.color = (255, 230, 120)
+        icon = pyglet.sprite.Sprite(atlas.treasure(ev.treasure), x0, y0, batch=self.batch, group=self.g_fx)
+        self._fx += [glow, icon]
+        if self.on_found:
+            self.on_found(ev)
+
+        def step(k):
+            t = k * FOUND_S
+            if t < 0.4:
+                s = _ease(t / 0.4) * 1.8
+                x, y = x0, y0
+            elif t < 0.9:
+                s = 1.8 + 0.1 * math.sin((t - 0.4) * 12)
+                x, y = x0, y0
+            else:
+                e = _ease((t - 0.9) / 0.4)
+                s = 1.8 - 1.2 * e
+                x, y = x0 + (px - x0) * e, y0 + (py - y0) * e
+            icon.scale = max(0.01, L.cell * s / atlas.px)
+            icon.position = (x, y, 0)
+            glow.scale = max(0.01, L.cell * s * 1.6 / atlas.px)
+            glow.position = (x, y, 0)
+            glow.opacity = int(255 * (1 - max(0.0, (t - 0.9) / 0.4)))
+
+        def done():
+            for s in (glow, icon):
+                s.delete()
+                if s in self._fx:
+                    self._fx.remove(s)
+
+        step(0.0)
+        self.anim = self._timed(FOUND_S, step, done)
+
+    def finish_animations(self) -> None:
+        """Run every queued animation to its end at once (tests, screenshots on demand)."""
+        for _ in range(10_000):
+            if not self.busy:
+                break
+            if self.anim is not None and not self.anim(1e9):
+                self.anim = None
+            self._next()

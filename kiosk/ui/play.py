@@ -1,0 +1,278 @@
+"""The play screen: the board in the middle, a panel per player at their corner.
+
+Input becomes commands, nothing else: a tap on an arrow slot is SelectArrow
+(the same arrow again pushes, as with the arcade buttons), a tap on the spare
+is RotateSpare, a tap on a cell in the move phase is TapCell (on the own pawn:
+stay), the buttons post Stay and RequestHint. The session answers with events;
+the board view animates them; a refusal (IllegalInput) shows as a short
+message in the active player's panel.
+
+The secret target: the peek button shows it while held (a short tap shows it
+for 1.5 s, for children who tap); it is asked from ``Session.visible_cards``
+at that moment, never kept in the view. With open cards, the active player's
+remaining cards are shown on their turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pyglet
+from pyglet.window import key
+
+from ..events import (GameAbandoned, GameOver, GameStarted, IllegalInput, PreviewMoved, RequestHint, RotateSpare,
+                      SelectArrow, Stay, TapCell, TurnChanged)
+from .board import BoardView
+from .layout import Layout
+from .player_panel import PanelState, PlayerPanel
+from .screen import SCREENS, Screen, register
+from .widgets import Frame, Hold
+
+log = logging.getLogger(__name__)
+
+TOAST_S = 2.5
+GAMEOVER_DELAY_S = 1.6
+
+
+@register("play")
+class PlayScreen(Screen):
+    """The board game being played (by people, by AI seats, or both)."""
+
+    background = (24, 30, 38)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.board = BoardView(ui, self.batch)
+        self.panels: dict[int, PlayerPanel] = {}
+        self.panel_group = pyglet.graphics.Group(order=20)
+        self.peek = Hold(clock=ui.now)
+        self.toast = ""
+        self.toast_until = 0.0
+        self.toast_player: int | None = None
+        self._gameover: GameOver | None = None
+        self._gameover_at = 0.0
+        self._signature: Any = None
+        self.cursor: tuple[int, int] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def resize(self, layout: Layout) -> None:
+        self.board.resize(layout)
+        for p in self.panels.values():
+            p.delete()
+        self.panels = {}
+        self._signature = None
+        if self.board.model.started:
+            self._build_panels()
+
+    def enter(self, **kw: Any) -> None:
+        """Show the running game: take the public picture from the session (resume, late entry)."""
+        session = getattr(self.kiosk, "session", None)
+        game = getattr(session, "game", None)
+        if game is not None:
+            self.load_from_session(session)
+
+    def leave(self) -> None:
+        super().leave()
+        self.peek.cancel()
+
+    def load_from_session(self, session: Any) -> None:
+        g = session.game
+        snap: GameStarted = session.public_snapshot()
+        self.board.load(snap)
+        m = self.board.model
+        m.reachable = frozenset(g.reachable()) if g.phase == "move" else frozenset()
+        m.preview = session.preview
+        m.rotation = session.rotation
+        if session.preview is not None or session.rotation:
+            m.spare = session.spare_preview()
+        self.board._sync_all()
+        self._gameover = None
+        self._build_panels()
+
+    def _build_panels(self) -> None:
+        for p in self.panels.values():
+            p.delete()
+        self.panels = {}
+        L = self.layout
+        m = self.board.model
+        for idx, seat in enumerate(m.seats):
+            frame = Frame(L.panel(seat), L.facing(seat))
+            self.panels[idx] = PlayerPanel(
+                self.ui, self.batch, self.panel_group, frame,
+                on_rotate=lambda: self.ui.post(RotateSpare(1)),
+                on_peek=self._peek_hold, on_peek_tap=self.peek.tap,
+                on_hint=lambda: self.ui.post(RequestHint()),
+                on_stay=lambda: self.ui.post(Stay()))
+        self._signature = None
+        self._refresh_panels()
+
+    # ------------------------------------------------------------------ panels
+    def _peek_hold(self, down: bool) -> None:
+        self.peek.set(down)
+        self._refresh_panels()
+
+    @property
+    def hints_enabled(self) -> bool:
+        cfg = getattr(self.kiosk, "config", None)
+        game_cfg = getattr(cfg, "game", None)
+        m = self.board.model
+        hints = getattr(game_cfg, "hints", None)
+        setup = getattr(getattr(self.kiosk, "session", None), "setup", None)
+        hint_override = getattr(setup, "hints", None)
+        if hint_override is not None:
+            hints = hint_override
+        if hints is None:
+            return m.open_cards or not m.return_home
+        return bool(hints)
+
+    def _prompt(self, m) -> str:
+        kind = m.kinds[m.current] if m.kinds else "human"
+        if kind != "human":
+            return self.t("play.computer_thinking") if m.phase == "shift" and m.preview is None else ""
+        if m.phase == "shift":
+            if m.preview is None:
+                return self.t("play.rotate_and_push")
+            return self.t("play.push_again")
+        if m.phase == "move":
+            return self.t("play.walk")
+        return ""
+
+    def _panel_state(self, idx: int) -> PanelState:
+        m = self.board.model
+        active = idx == m.current and m.phase != "over"
+        session = getattr(self.kiosk, "session", None)
+        peek_on = active and self.peek.on and m.kinds[idx] == "human" and not m.open_cards
+        cards: tuple[str, ...] = ()
+        if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and session is not None:
+            try:
+                cards = tuple(session.visible_cards(idx))
+            except Exception:      # no game in the session (view lagging behind): show nothing secret
+                cards = ()
+        toast = self.toast if (self.toast and self.ui.now() < self.toast_until
+                               and (self.toast_player is None or self.toast_player == idx)) else ""
+        return PanelState(
+            seat=m.seats[idx], player=idx, kind=m.kinds[idx], cards_left=m.cards_left[idx],
+            found=tuple(m.found[idx]), active=active, phase=m.phase,
+            spare=(m.spare.openings, m.spare.treasure) if active else None,
+            peek=peek_on, cards=cards, open_cards=m.open_cards,
+            heading_home=m.cards_left[idx] == 0 and m.return_home,
+            hints=self.hints_enabled and m.kinds[idx] == "human",
+            prompt=self._prompt(m) if active else "", toast=toast)
+
+    def _refresh_panels(self) -> None:
+        m = self.board.model
+        if not m.started or not self.panels:
+            return
+        states = tuple(self._panel_state(i) for i in self.panels)
+        if states == self._signature:
+            return
+        self._signature = states
+        widgets = []
+        for i, st in zip(self.panels, states):
+            self.panels[i].show(st)
+            widgets.extend(self.panels[i].widgets)
+        held = self._held
+        self.widgets = widgets
+        if held is not None and held not in widgets:
+            # the panel was rebuilt under a holding finger: keep the hold on the new peek area
+            self._held = next((w for w in widgets if w.rect == held.rect), None)
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, ev: Any) -> None:
+        if isinstance(ev, GameStarted):
+            self.board.load(ev)
+            self._gameover = None
+            self.peek.cancel()
+            self._build_panels()
+            return
+        self.board.on_event(ev)
+        if isinstance(ev, TurnChanged) and ev.phase == "shift":
+            self.peek.cancel()
+        elif isinstance(ev, IllegalInput):
+            self._show_toast(self._reason_text(ev), ev.player)
+        elif isinstance(ev, GameOver):
+            self._gameover = ev
+            self._gameover_at = None
+        elif isinstance(ev, GameAbandoned):
+            if "attract" in SCREENS:
+                self.ui.goto("attract")
+
+    def _reason_text(self, ev: IllegalInput) -> str:
+        m = self.board.model
+        if ev.arrow is not None and ev.arrow == m.forbidden:
+            return self.t("play.blocked")
+        if m.kinds and m.kinds[m.current] != "human":
+            return self.t("play.computer_thinking")
+        if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == "move":
+            return self.t("play.walk")
+        if ev.command in ("tap_cell", "stay") and m.phase == "shift":
+            return self.t("play.rotate_and_push")
+        return ev.reason
+
+    def _show_toast(self, text: str, player: int | None) -> None:
+        self.toast = text
+        self.toast_player = player
+        self.toast_until = self.ui.now() + TOAST_S
+
+    # ------------------------------------------------------------------ frame
+    def update(self, dt: float) -> None:
+        self.board.update(dt)
+        self._refresh_panels()
+        if self._gameover is not None and not self.board.busy:
+            now = self.ui.now()
+            if self._gameover_at is None:
+                self._gameover_at = now + GAMEOVER_DELAY_S
+            elif now >= self._gameover_at and "gameover" in SCREENS:
+                ev, self._gameover = self._gameover, None
+                self.ui.goto("gameover", event=ev)
+
+    @property
+    def busy(self) -> bool:
+        return self.board.busy
+
+    # ------------------------------------------------------------------ fingers
+    def tap(self, x: float, y: float) -> bool:
+        if super().tap(x, y):
+            return True
+        m = self.board.model
+        if not m.started:
+            return False
+        L = self.layout
+        arrow = L.arrow_at(x, y)
+        if arrow is not None:
+            self.ui.post(SelectArrow(arrow))
+            return True
+        cell = L.cell_at(x, y)
+        if cell is not None:
+            if m.phase == "move":
+                self.ui.post(TapCell(cell))
+            else:
+                self.ui.post(TapCell(cell))   # the session explains: push the spare first
+            return True
+        return False
+
+    # ------------------------------------------------------------------ keys (desktop stand-ins)
+    def on_key(self, symbol: int, modifiers: int) -> bool:
+        moves = {key.UP: (-1, 0), key.DOWN: (1, 0), key.LEFT: (0, -1), key.RIGHT: (0, 1)}
+        if symbol in moves:
+            r, c = self.cursor or self.board.model.positions[self.board.model.current] \
+                if self.board.model.started else (3, 3)
+            dr, dc = moves[symbol]
+            self.cursor = (min(6, max(0, r + dr)), min(6, max(0, c + dc)))
+            self.board.set_cursor(self.cursor)
+            return True
+        if symbol in (key.ENTER, key.RETURN) and self.cursor is not None:
+            self.ui.post(TapCell(self.cursor))
+            return True
+        if symbol == key.P:
+            self._peek_hold(True)
+            return True
+        if symbol == key.H and self.hints_enabled:
+            self.ui.post(RequestHint(source="key"))
+            return True
+        return False
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if symbol == key.P:
+            self._peek_hold(False)
