@@ -419,7 +419,8 @@ _SECTIONS: dict[str, _Section] = {
         "log_level": _Field(_choice(LOG_LEVELS), from_text=str),
     }),
     "paths": _Section(PathsConfig, {
-        "state_dir": _Field(_path, str, from_text=str),
+        # on the command line a relative directory means one below the current directory
+        "state_dir": _Field(_path, str, from_text=lambda s: str(Path(s).absolute())),
     }),
 }
 
@@ -607,7 +608,7 @@ def apply_overrides(config: Config, overrides: Mapping[str, Any]) -> Config:
         if isinstance(value, str) and f.from_text is not None:
             value = f.from_text(value)
         elif isinstance(value, Path):
-            value = str(value)
+            value = str(value.absolute())
         elif isinstance(value, tuple):
             value = list(value)
         raw[section][key] = value

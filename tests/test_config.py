@@ -220,6 +220,12 @@ def test_overrides_from_command_line_strings():
     assert base.display.mode == "auto"  # the original is untouched
 
 
+def test_a_relative_state_dir_on_the_command_line_is_below_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cfg.apply_overrides(cfg.Config(), {"paths.state_dir": "state"}).paths.state_dir == tmp_path / "state"
+    assert cfg.apply_overrides(cfg.Config(), {"paths.state_dir": Path("s2")}).paths.state_dir == tmp_path / "s2"
+
+
 def test_overriding_seats_changes_the_player_count_and_keeps_first_player_valid(tmp_path):
     c = cfg.load(write(tmp_path, '[game]\nseats = ["human", "hard", "easy", "easy"]\nfirst_player = 3\n'))
     two = cfg.apply_overrides(c, {"game.seats": "hard,hard"})
