@@ -31,7 +31,7 @@ def adalight_frame(colours: list[RGB]) -> bytes:
 
 
 class AdalightDriver(SerialRingDriver):
-    """Streams pixel frames: 30 per second while animating, 1 per second when still."""
+    """Streams pixel frames: up to 30 a second while animating, 1 a second when still."""
 
     name = "adalight"
     keepalive = 1.0
@@ -39,6 +39,10 @@ class AdalightDriver(SerialRingDriver):
     def __init__(self, port: str, led_count: int, **kwargs) -> None:
         super().__init__(port, led_count, **kwargs)
         self._last_frame: list[RGB] | None = None
+        # Long rings at low baud rates cannot take 30 frames a second: use at
+        # most 80 % of the link (10 bits a byte) so writes never back up.
+        seconds_per_frame = (6 + 3 * led_count) * 10 / self.baud
+        self.frame_interval = max(1.0 / FRAMES_PER_SECOND, seconds_per_frame / 0.8)
 
     def open(self) -> None:
         self._last_frame = None
@@ -51,5 +55,5 @@ class AdalightDriver(SerialRingDriver):
             self._last_frame = frame
             self.mark_sent(picture, now)
         if picture.animated:
-            return 1.0 / FRAMES_PER_SECOND
+            return self.frame_interval
         return self.until_keepalive(now)

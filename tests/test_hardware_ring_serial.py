@@ -303,6 +303,12 @@ def test_adalight_animates_idle_with_many_frames():
         ring.close()
 
 
+def test_adalight_frame_rate_fits_the_link():
+    assert AdalightDriver("loop://", 24, baud=115200).frame_interval == pytest.approx(1 / 30)
+    slow = AdalightDriver("loop://", 300, baud=115200)
+    assert slow.frame_interval * 0.8 >= (6 + 900) * 10 / 115200
+
+
 # --- pseudo-terminal with a fake device -----------------------------------
 
 @pytest.mark.parametrize("kind", sorted(DRIVERS))
