@@ -157,3 +157,15 @@ def set_language(ui, language: str) -> None:
 def current_language(ui) -> str:
     translator = getattr(ui, "translator", None)
     return getattr(ui, "language", None) or getattr(translator, "language", "en")
+
+
+def picture(ui, kind: str, what, cx: float, cy: float, size: float, batch, group=None):
+    """A drawing from the UI's art atlas ("tile" openings, "treasure" name, "pawn" seat) as one sprite.
+
+    Sprites keep each drawing's own stroke order (shapes sharing a group do not).
+    """
+    atlas = ui.atlas
+    region = {"tile": atlas.tile, "treasure": atlas.treasure, "pawn": atlas.pawn}[kind](what)
+    s = pyglet.sprite.Sprite(region, cx, cy, batch=batch, group=group)
+    s.scale = size / atlas.px
+    return s

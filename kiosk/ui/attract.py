@@ -1,0 +1,250 @@
+"""The attract screen: computer players play a demo game while "touch to play" invites visitors.
+
+The demo is a real game: a private bus and session with four computer seats,
+drawn by the same board view as the play screen (kiosk/ui/board.py). It is
+private on purpose: the demo must not be saved, counted in the statistics,
+shown on the LED ring or resumed after a power cut — the kiosk's own session
+stays free for visitors. Its clock is virtual and advances with the frames, so
+the demo pauses when the screen is hidden and tests can drive it with ``dt``.
+
+"Touch to play" changes language every few seconds (all eight, each in its own
+words). In the tabletop layout it is written twice, once for each long side of
+the table. A tap anywhere opens the setup screen; "How to play" opens the guide;
+holding the top-left corner opens the operator menu.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pyglet
+from pyglet import shapes
+
+from kiosk.bus import Bus
+from kiosk.clock import VirtualClock
+from kiosk.events import GameSetup, SeatSetup
+
+from .i18n import LANGUAGES
+from .layout import Rect
+from .menu import Canvas, config_value, current_language, fit_font, make_button, set_language
+from .operator import CornerHold
+from .screen import Screen, register
+from .widgets import ACCENT, DIM, INK, Frame, label
+
+log = logging.getLogger(__name__)
+
+CYCLE_S = 3.0                   # each language's "touch to play" stays this long
+FADE_S = 0.35
+DEMO_KINDS = ("medium", "easy", "medium", "easy")
+DEMO_MAX_TURNS = 60             # a demo that drags on is replaced by a fresh one
+RESTART_S = 4.0                 # pause after a demo game ends
+
+
+class Demo:
+    """A private game between computer players: its own bus, virtual clock and session."""
+
+    def __init__(self, seed: int | None = None, kinds=DEMO_KINDS, pacing=None):
+        from kiosk.session import Session
+        self.bus = Bus()
+        self.clock = VirtualClock()
+        self.session = Session(self.bus, self.clock, pacing=pacing, save=None)
+        self.over_at: float | None = None
+        self.kinds = kinds
+        self._seed = seed
+
+    def start(self) -> None:
+        seed = self._seed if self._seed is not None else random.randrange(1 << 30)
+        self._seed = None
+        self.over_at = None
+        self.session.start(GameSetup(seats=tuple(SeatSetup(k) for k in self.kinds), seed=seed))
+
+    def advance(self, dt: float) -> None:
+        """Let `dt` seconds of demo time pass: timers, then the bus (bounded per frame)."""
+        self.clock.advance(min(dt, 0.25))
+        self.clock.run_due()
+        self.bus.dispatch_pending(max_count=64)
+        game = self.session.game
+        if game is None:
+            return
+        if game.phase == "over" or game.turns >= DEMO_MAX_TURNS:
+            if self.over_at is None:
+                self.over_at = self.clock.now()
+            elif self.clock.now() - self.over_at >= RESTART_S:
+                self.start()
+
+    def close(self) -> None:
+        self.session.abandon("demo closed")
+        self.session.close()
+
+
+@register("attract")
+class AttractScreen(Screen):
+    """The demo game behind an invitation to play."""
+
+    background = (14, 17, 22)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.demo: Demo | None = None
+        self.board = None
+        self.overlay = pyglet.graphics.Batch()
+        self.gesture = CornerHold(ui)
+        self.clock = 0.0                   # seconds since enter (language cycle)
+        self.lang_index = 0
+        self._unsub = None
+        self._shapes: list = []
+        self._invites: list = []
+        self.demo_seed: int | None = None   # tests fix the demo game
+
+    # ------------------------------------------------------------ lifecycle
+    def enter(self, **kw) -> None:
+        default = str(config_value(self.ui, "game", "language", "en"))
+        if default in LANGUAGES and current_language(self.ui) != default:
+            set_language(self.ui, default)      # a new visitor starts in the kiosk's language
+        self.clock = 0.0
+        self.lang_index = 0
+        self._start_demo()
+        self._build_overlay()
+
+    def leave(self) -> None:
+        super().leave()
+        self.gesture.release()
+        self._stop_demo()
+
+    def resize(self, layout) -> None:
+        if self.board is not None:
+            self.board.resize(layout)
+            game = self.demo.session.game if self.demo else None
+            if game is not None:
+                self.board.load(self.demo.session.public_snapshot())
+        self._build_overlay()
+
+    def _start_demo(self) -> None:
+        self._stop_demo()
+        from .board import BoardView
+        if self.board is None:
+            self.board = BoardView(self.ui, self.batch, base_order=0)
+            self.board.resize(self.layout)
+        self.demo = Demo(seed=self.demo_seed)
+        self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
+        try:
+            self.demo.start()
+        except Exception:                         # never let the demo keep visitors out
+            log.exception("demo game could not start")
+
+    def _stop_demo(self) -> None:
+        if self._unsub is not None:
+            self._unsub()
+            self._unsub = None
+        if self.demo is not None:
+            self.demo.close()
+            self.demo = None
+
+    def _on_demo_event(self, ev) -> None:
+        if self.board is not None:
+            self.board.on_event(ev)
+
+    # ------------------------------------------------------------ frame
+    def update(self, dt: float) -> None:
+        if self.gesture.update():
+            return
+        if self.demo is not None:
+            try:
+                self.demo.advance(dt)
+            except Exception:
+                log.exception("demo game failed; starting a new one")
+                self._start_demo()
+        if self.board is not None:
+            self.board.update(dt)
+        self.clock += dt
+        index = int(self.clock // CYCLE_S) % len(LANGUAGES)
+        phase = self.clock % CYCLE_S
+        if index != self.lang_index:
+            self.lang_index = index
+            self._set_invite_text()
+        fade = min(1.0, phase / FADE_S, (CYCLE_S - phase) / FADE_S)
+        for lbl in self._invites:
+            r, g, b, _ = lbl.color
+            lbl.color = (r, g, b, int(255 * max(0.0, fade)))
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.overlay.draw()
+
+    @property
+    def cycle_language(self) -> str:
+        return LANGUAGES[self.lang_index]
+
+    # ------------------------------------------------------------ fingers
+    def press(self, x: float, y: float) -> None:
+        self.gesture.press(x, y)
+        super().press(x, y)
+
+    def release(self, x: float, y: float) -> None:
+        self.gesture.release()
+        super().release(x, y)
+
+    def tap(self, x: float, y: float) -> bool:
+        if super().tap(x, y):
+            return True
+        self.ui.goto("setup")
+        return True
+
+    # ------------------------------------------------------------ overlay
+    def _invite(self) -> str:
+        return self.ui.translator.t("attract.touch_to_play", language=self.cycle_language) \
+            if hasattr(self.ui, "translator") else self.t("attract.touch_to_play")
+
+    def _set_invite_text(self) -> None:
+        text = self._invite()
+        for lbl, width in zip(self._invites, self._invite_widths):
+            lbl.font_size = fit_font(text, self._invite_size, width)
+            lbl.text = text
+
+    def _build_overlay(self) -> None:
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes, self._invites, self._invite_widths = [], [], []
+        self.overlay = batch = pyglet.graphics.Batch()
+        L = self.layout
+        c = Canvas(L)
+        back, front = pyglet.graphics.Group(order=30), pyglet.graphics.Group(order=31)
+        # bands: one facing each long side in tabletop, one in the middle upright
+        if L.tabletop:
+            # near the two long edges, over the arrow rows, so the demo board stays visible
+            bands = [(0, c.H * 0.14), (180, c.H * 0.86)] if c.W >= c.H else [(0, c.H * 0.2), (180, c.H * 0.8)]
+            band_h = 76 if c.W >= c.H else 92
+        else:
+            bands = [(0, c.H * 0.5)]
+            band_h = 92
+        self._invite_size = c.font(40)
+        for angle, cy in bands:
+            rect = c.r(0, cy - band_h / 2, c.W, band_h)
+            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 185), batch=batch, group=back))
+            self._shapes.append(shapes.Rectangle(rect.x, rect.y, rect.w, c.px(3), color=ACCENT,
+                                                 batch=batch, group=back))
+            self._shapes.append(shapes.Rectangle(rect.x, rect.top - c.px(3), rect.w, c.px(3), color=ACCENT,
+                                                 batch=batch, group=back))
+            frame = Frame(rect, angle)
+            width = rect.w - c.px(140)
+            lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True,
+                        color=INK)
+            self._invites.append(lbl)
+            self._invite_widths.append(width)
+            hand = label("\u261d", frame, c.px(40), rect.h / 2, c.font(44), batch, front, color=ACCENT)
+            self._shapes.append(hand)
+        self._set_invite_text()
+        frame = Frame(L.screen, 0)
+        t = self.t
+        self._shapes.append(label(t("attract.demo"), frame, L.width - c.px(12), L.height - c.px(16),
+                                  c.font(13), batch, front, color=DIM, anchor_x="right"))
+        if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
+            side = (L.width - L.ring.w) / 2 / c.s
+            bw = max(60.0, min(190.0, side - 16))
+            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)
+        else:
+            rect = Rect(c.W - 200, 10, 190, 54)
+        make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,
+                    size=17, on_tap=lambda: self.ui.goto("howto", then="attract"))

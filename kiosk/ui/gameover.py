@@ -1,0 +1,203 @@
+"""The game-over screen: who won, in how many turns, and every player's treasures.
+
+The winner's name is their pawn colour, written in that colour next to their
+pawn shape (so it reads for colour-blind players too), with a little confetti.
+Each player's found treasures are shown as the same drawings as on the board.
+"Play again" starts the same seats and rules with a new board; "Back to start"
+returns to the attract screen, as does a minute without a touch. In the
+tabletop layout the winner line is also written upside down for the far side.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pyglet
+from pyglet import shapes
+
+from kiosk.events import GameOver, NewGame
+
+from .art import SEAT_COLORS
+from .layout import Rect
+from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel, picture
+from .screen import Screen, register
+from .widgets import DIM, INK, Frame, label
+
+COLOR_KEYS = ("red", "yellow", "green", "blue")
+CONFETTI = 70
+
+
+@register("gameover")
+class GameOverScreen(Screen):
+    """Winner, turns, treasures; play again or back to start."""
+
+    background = (20, 24, 32)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.event: GameOver | None = None
+        self.players: list[tuple[int, str]] = []      # (seat, colour) per player
+        self.quiet = 0.0
+        self._shapes: list = []
+        self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
+        self._rng = random.Random(7)
+
+    # ------------------------------------------------------------ lifecycle
+    def enter(self, event: GameOver | None = None, **kw) -> None:
+        session = getattr(self.kiosk, "session", None)
+        game = getattr(session, "game", None)
+        if event is None and game is not None and game.phase == "over":
+            event = GameOver(game.winner, game.turns, tuple(tuple(p.found) for p in game.players),
+                             tuple(session.kinds))
+        self.event = event
+        if game is not None:
+            self.players = [(p.seat, p.color) for p in game.players]
+        elif event is not None:
+            from engine.tiles import DEFAULT_SEATS
+            seats = DEFAULT_SEATS[len(event.found)]
+            self.players = [(s, COLOR_KEYS[s]) for s in seats]
+        self.quiet = 0.0
+        self._build()
+
+    def resize(self, layout) -> None:
+        self._build()
+
+    def update(self, dt: float) -> None:
+        self.quiet += dt
+        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+            self.ui.goto("attract")
+            return
+        h = self.layout.height
+        for piece, vx, vy, spin in self._confetti:
+            x, y = piece.x + vx * dt, piece.y - vy * dt
+            if y < -20:
+                y = h + 10
+            piece.x, piece.y = x % self.layout.width, y
+            piece.rotation = (piece.rotation + spin * dt) % 360
+
+    def tap(self, x: float, y: float) -> bool:
+        self.quiet = 0.0
+        return super().tap(x, y)
+
+    # ------------------------------------------------------------ actions
+    def play_again(self) -> None:
+        session = getattr(self.kiosk, "session", None)
+        setup = getattr(session, "setup", None)
+        if setup is None:
+            self.ui.goto("setup")
+            return
+        from dataclasses import replace
+        self.ui.post(NewGame(replace(setup, seed=None)))
+        self.ui.goto("play")
+
+    # ------------------------------------------------------------ drawing
+    def _build(self) -> None:
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes, self._confetti = [], []
+        self.batch = pyglet.graphics.Batch()
+        ev = self.event
+        if ev is None:
+            return
+        L = self.layout
+        c = Canvas(L)
+        frame = Frame(L.screen, 0)
+        bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 2, 4))
+        t = self.t
+        winner_seat, winner_colour = self.players[ev.winner] if ev.winner is not None and \
+            ev.winner < len(self.players) else (0, "red")
+        rgb = SEAT_COLORS[winner_seat]
+        name = t(f"colour.{winner_colour}")
+        solo = len(ev.found) == 1
+        headline = t("gameover.solo", n=ev.turns) if solo else t("gameover.winner", player=name)
+        portrait = c.H > c.W
+        m = 12
+        # confetti behind everything
+        for _ in range(CONFETTI):
+            col = SEAT_COLORS[self._rng.randrange(4)] if self._rng.random() < 0.7 else (255, 236, 120)
+            piece = shapes.Rectangle(self._rng.uniform(0, L.width), self._rng.uniform(0, L.height),
+                                     c.px(7), c.px(12), color=col, batch=self.batch, group=bg)
+            piece.anchor_position = (c.px(3.5), c.px(6))
+            piece.opacity = 150
+            self._confetti.append((piece, self._rng.uniform(-20, 20) * c.s, self._rng.uniform(30, 80) * c.s,
+                                   self._rng.uniform(-180, 180)))
+        # the headline with the winner's pawn (and a copy for the far side in tabletop)
+        head_h = 92
+        head_y = c.H - m - head_h
+        top_taken = 0
+        if L.tabletop:
+            # the far side of the table gets the news too: a smaller upside-down line along the top edge
+            far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
+            self._headline(c, far, headline, winner_seat, rgb, mid, fg, size=24)
+            top_taken = 60
+        self._headline(c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seat,
+                       rgb, mid, fg)
+        turns = t("gameover.turns", n=ev.turns)
+        self._shapes.append(label(turns, frame, L.width / 2, c.px(head_y - top_taken - 4), c.font(18),
+                                  self.batch, fg, color=INK, bold=False))
+        # the treasures panel
+        btn_h = 58
+        area_top = head_y - top_taken - 26
+        avail = area_top - (m + btn_h + 14)
+        want = 44 + len(ev.found) * (84.0 if portrait else 64.0)
+        area_h = min(avail, want)
+        area = Rect(m, area_top - area_h - (avail - area_h) / 3, c.W - 2 * m, area_h)
+        self._shapes += panel(frame, c.r(*area), self.batch, mid, radius=c.px(12))
+        self._shapes.append(label(t("gameover.treasures"), frame, c.px(area.x + 16), c.px(area.top - 18),
+                                  c.font(15), self.batch, fg, color=DIM, anchor_x="left", bold=True))
+        rows = len(ev.found)
+        row_h = min(84.0 if portrait else 64.0, (area.h - 36) / max(1, rows))
+        for i, found in enumerate(ev.found):
+            seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
+            cy = area.top - 36 - (i + 0.5) * row_h
+            self._player_row(c, frame, area, cy, row_h, seat, colour, found, i == ev.winner, mid, fg,
+                             most=max(len(f) for f in ev.found))
+        # buttons
+        bw = min(300, (c.W - 2 * m - 12) / 2)
+        make_button(self, c, frame, Rect(m, m, bw, btn_h), "\u2039 " + t("gameover.back"), self.batch, fg,
+                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, btn_h), t("gameover.play_again") + "  \u25b6",
+                    self.batch, fg, size=20, color=GO, on_tap=self.play_again)
+
+    def _headline(self, c, frame, text, seat, rgb, mid, fg, size: float = 34) -> None:
+        """Crown, pawn and "<colour> wins!" centred in `frame`."""
+        items = []
+        w, h = frame.w, frame.h
+        pts = fit_font(text, c.font(size), w - c.px(150))
+        lbl = label(text, frame, w / 2 + c.px(28), h / 2, pts, self.batch, fg, color=rgb, bold=True)
+        items.append(lbl)
+        # crown and pawn left of the text
+        text_w = lbl.content_width
+        x = w / 2 + c.px(28) - text_w / 2 - c.px(34)
+        px_, py_ = frame.point(x, h / 2)
+        items.append(picture(self.ui, "pawn", seat, px_, py_, c.px(size * 1.1), self.batch, fg))
+        cx, cy = frame.point(x - c.px(size * 1.3), h / 2)
+        items.append(picture(self.ui, "treasure", "crown", cx, cy, c.px(size * 1.4), self.batch, fg))
+        self._shapes += items
+
+    def _player_row(self, c, frame, area, cy, row_h, seat, colour, found, winner, mid, fg, most: int) -> None:
+        x = area.x + 16
+        size = min(row_h * 0.8, 60)
+        self._shapes.append(picture(self.ui, "pawn", seat, c.px(x + size / 2), c.px(cy), c.px(size * 0.8),
+                                    self.batch, fg))
+        name = self.t(f"colour.{colour}")
+        self._shapes.append(label(name + ("  \u2605" if winner else ""), frame, c.px(x + size + 8), c.px(cy),
+                                  fit_font(name, c.font(16), c.px(110)), self.batch, fg,
+                                  color=SEAT_COLORS[seat], anchor_x="left", bold=True))
+        x0 = x + size + 8 + 112
+        room = area.right - 12 - x0
+        per_row = max(1, int(room // (size * 0.95)))
+        icon = min(size, room / max(1, min(most, per_row)) * 0.95)      # one icon size for every row
+        if most > per_row:     # a solo game: 24 treasures on two lines
+            icon = min(icon, row_h / 2 * 0.95)
+            per_row = max(1, int(room // icon))
+        for k, treasure in enumerate(found):
+            r, col = divmod(k, per_row)
+            lines = (len(found) + per_row - 1) // per_row
+            ty = cy + (lines - 1) * icon / 2 - r * icon
+            self._shapes.append(picture(self.ui, "treasure", treasure, c.px(x0 + (col + 0.5) * icon), c.px(ty),
+                                        c.px(icon * 0.92), self.batch, fg))
+        if not found:
+            self._shapes.append(label("\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(16), self.batch, fg,
+                                      color=DIM, anchor_x="left"))
