@@ -1,0 +1,323 @@
+"""How to play: six animated steps, one short sentence each, in under a minute.
+
+Reviews of digital editions say rules explained poorly is what hurts most, so
+this guide shows rather than tells: a small maze of real tiles from the board's
+own drawings, and each step animates one idea — turn the spare, push it in,
+walk the open paths, stop on your treasure, the no-push-back rule, hurry home.
+Each step lasts a few seconds and advances by itself; dots at the bottom show
+where you are; a tap anywhere goes to the next step; "Let's play!" at the end
+opens the setup screen. Text is one line per step, in the visitor's language.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pyglet
+from pyglet import shapes
+
+from .layout import Rect
+from .menu import GO, TOGGLE_OFF, Canvas, fit_font, make_button, picture
+from .screen import Screen, register
+from .widgets import ACCENT, DANGER, DIM, INK, Frame, label
+
+STEP_S = 6.5
+STEPS = ("howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
+
+# A 3 x 5 corner of a maze: openings per cell; one treasure, the pawn's home at the top-left.
+GRID = (("ES", "EW", "EW", "ESW", "SW"),
+        ("NS", "ES", "EW", "NS", "NS"),
+        ("NE", "NW", "ES", "NE", "NW"))
+TREASURE_CELL = (2, 3)
+TREASURE = "crown"
+WALK = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3))
+SPARE = "EW"
+
+
+def _ease(t: float) -> float:
+    t = min(1.0, max(0.0, t))
+    return t * t * (3 - 2 * t)
+
+
+def _rot(openings: str, turns: int) -> str:
+    sides = "NESW"
+    return "".join(sorted((sides[(sides.index(ch) + turns) % 4] for ch in openings), key=sides.index))
+
+
+@register("howto")
+class HowToScreen(Screen):
+    """The animated guide; ``enter(then="setup"|"attract")`` says where Back leads."""
+
+    background = (24, 30, 40)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.step = 0
+        self.t = 0.0
+        self.then = "attract"
+        self.quiet = 0.0
+        self._shapes: list = []
+        self._scene: dict = {}
+        self.stage = pyglet.graphics.Batch()
+
+    # ------------------------------------------------------------ lifecycle
+    def enter(self, then: str = "attract", **kw) -> None:
+        self.then = then if then in ("attract", "setup") else "attract"
+        self.quiet = 0.0
+        self.show_step(0)
+
+    def resize(self, layout) -> None:
+        self.show_step(self.step)
+
+    def update(self, dt: float) -> None:
+        self.t += dt
+        self.quiet += dt
+        if self.t >= STEP_S:
+            if self.step + 1 < len(STEPS):
+                self.show_step(self.step + 1)
+            elif self.quiet > STEP_S * 2:          # nobody is watching: back where we came from
+                self.ui.goto(self.then)
+                return
+            else:
+                self.t = 0.0                        # replay the last step until someone taps
+        self._animate()
+        self._progress()
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.stage.draw()
+
+    def tap(self, x: float, y: float) -> bool:
+        self.quiet = 0.0
+        if super().tap(x, y):
+            return True
+        self.next()
+        return True
+
+    # ------------------------------------------------------------ navigation
+    def next(self) -> None:
+        if self.step + 1 < len(STEPS):
+            self.show_step(self.step + 1)
+        else:
+            self.play()
+
+    def play(self) -> None:
+        self.ui.goto("setup", keep=self.then == "setup")
+
+    def back(self) -> None:
+        self.ui.goto(self.then, **({"keep": True} if self.then == "setup" else {}))
+
+    def show_step(self, step: int) -> None:
+        self.step = step
+        self.t = 0.0
+        self._build()
+
+    # ------------------------------------------------------------ chrome: caption, dots, buttons
+    def _build(self) -> None:
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes = []
+        self.batch = pyglet.graphics.Batch()
+        L = self.layout
+        c = self.c = Canvas(L)
+        frame = Frame(L.screen, 0)
+        bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
+        t = self.ui.t
+        m = 12
+        self._shapes.append(label(t("howto.title"), frame, c.px(m + 4), c.px(c.H - 24), c.font(15), self.batch, fg,
+                                  color=DIM, anchor_x="left", bold=True))
+        caption = t(STEPS[self.step])
+        portrait = c.H > c.W
+        cap_y = c.H - (96 if portrait else 62)
+        self.caption = label(caption, frame, c.px(c.W / 2), c.px(cap_y), fit_font(caption, c.font(28), c.px(c.W - 40)),
+                             self.batch, fg, bold=True, color=INK)
+        self._shapes.append(self.caption)
+        # step dots and the time bar under the current one
+        self._dots = []
+        n = len(STEPS)
+        gap = 30
+        x0 = c.W / 2 - gap * (n - 1) / 2
+        for i in range(n):
+            on = i == self.step
+            dot = shapes.Circle(c.px(x0 + i * gap), c.px(84 if not portrait else 96), c.px(9 if on else 6),
+                                color=ACCENT if i <= self.step else (80, 88, 100), batch=self.batch, group=fg)
+            self._dots.append(dot)
+            self._shapes.append(dot)
+        self._bar = shapes.Rectangle(c.px(x0 - 8), c.px((84 if not portrait else 96) - 20), 0, c.px(4),
+                                     color=ACCENT, batch=self.batch, group=fg)
+        self._bar_w = c.px(gap * (n - 1) + 16)
+        self._shapes.append(self._bar)
+        bh = 56
+        make_button(self, c, frame, Rect(m, m, 130, bh), "\u2039 " + t("common.back"), self.batch, bg, size=17,
+                    color=TOGGLE_OFF, on_tap=self.back)
+        last = self.step == len(STEPS) - 1
+        make_button(self, c, frame, Rect(c.W - m - 210, m, 210, bh),
+                    (t("howto.play") + "  \u25b6") if last else (t("howto.next") + "  \u203a"),
+                    self.batch, bg, size=19, color=GO if last else (64, 110, 170),
+                    on_tap=self.play if last else self.next)
+        # the stage between caption and dots
+        top = cap_y - 30
+        bottom = (84 if not portrait else 96) + 24
+        self.stage_rect = Rect(m, bottom, c.W - 2 * m, top - bottom)
+        self._build_scene()
+
+    def _progress(self) -> None:
+        frac = min(1.0, self.t / STEP_S)
+        self._bar.width = self._bar_w * (self.step + frac) / len(STEPS)
+
+    # ------------------------------------------------------------ the stage
+    def _cell_xy(self, r: float, col: float) -> tuple[float, float]:
+        """Pixel centre of grid cell (r, col); col -1 and 5 are the spaces beside the grid."""
+        S, gx, gy = self._S, self._gx, self._gy
+        return (gx + (col + 0.5) * S, gy + (2.5 - r) * S)
+
+    def _build_scene(self) -> None:
+        for obj in self._scene.get("all", []):
+            obj.delete()
+        self.stage = batch = pyglet.graphics.Batch()
+        c = self.c
+        st = self.stage_rect
+        S = min(c.px(st.w) / 7.4, c.px(st.h) / 3.3)
+        self._S = S
+        self._gx = c.px(st.cx) - 2.5 * S
+        self._gy = c.px(st.cy) - 1.5 * S
+        g_tiles, g_mark, g_items, g_top = (pyglet.graphics.Group(order=10 + k) for k in range(4))
+        scene = {"all": [], "tiles": {}}
+        ui = self.ui
+
+        def keep(obj):
+            scene["all"].append(obj)
+            return obj
+
+        for r, row in enumerate(GRID):
+            for col, openings in enumerate(row):
+                x, y = self._cell_xy(r, col)
+                scene["tiles"][(r, col)] = keep(picture(ui, "tile", openings, x, y, S, batch, g_tiles))
+        step = STEPS[self.step]
+        # the home corner: a ring in the pawn's colour
+        hx, hy = self._cell_xy(0, 0)
+        keep(shapes.Arc(hx, hy, S * 0.42, thickness=max(2, S * 0.06), color=(226, 54, 54), batch=batch,
+                        group=g_mark))
+        # the treasure (collected in step 4, so gone afterwards)
+        tx, ty = self._cell_xy(*TREASURE_CELL)
+        if step != "howto.home":
+            scene["treasure"] = keep(picture(ui, "treasure", TREASURE, tx, ty, S * 0.62, batch, g_items))
+        scene["pawn"] = keep(picture(ui, "pawn", 0, hx, hy, S * 0.55, batch, g_top))
+        if step in ("howto.rotate", "howto.push"):
+            sx, sy = self._cell_xy(1, -1.25)
+            scene["spare"] = keep(picture(ui, "tile", SPARE if step == "howto.push" else "ES", sx, sy, S, batch,
+                                          g_top))
+            ax, ay = self._cell_xy(1, -0.5)
+            scene["arrow"] = keep(shapes.Triangle(ax - S * 0.12, ay - S * 0.2, ax - S * 0.12, ay + S * 0.2,
+                                                  ax + S * 0.12, ay, color=ACCENT, batch=batch, group=g_top))
+        if step == "howto.rotate":
+            sx, sy = self._cell_xy(1, -1.25)
+            scene["ripple"] = keep(shapes.Arc(sx, sy, S * 0.3, thickness=max(2, S * 0.05), color=ACCENT,
+                                              batch=batch, group=g_top))
+            scene["finger"] = keep(pyglet.text.Label("\u261d", font_name="DejaVu Sans", font_size=S * 0.45,
+                                                     x=sx + S * 0.25, y=sy - S * 0.55, anchor_x="center",
+                                                     anchor_y="center", color=(255, 255, 255, 255), batch=batch,
+                                                     group=g_top))
+        if step == "howto.walk" or step == "howto.collect" or step == "howto.home":
+            path = WALK if step != "howto.home" else tuple(reversed(WALK))
+            scene["path"] = path
+            scene["glow"] = []
+            for cell in path:
+                x, y = self._cell_xy(*cell)
+                glow = keep(shapes.Rectangle(x - S * 0.5, y - S * 0.5, S, S, color=(255, 236, 120, 0), batch=batch,
+                                             group=g_mark))
+                scene["glow"].append(glow)
+        if step in ("howto.collect", "howto.home"):
+            start = WALK[-3] if step == "howto.collect" else TREASURE_CELL
+            scene["pawn"].position = (*self._cell_xy(*start), 0)
+        if step == "howto.collect":
+            # the card with the target, beside the maze
+            cx, cy = self._cell_xy(1, 5.9)
+            scene["card"] = keep(shapes.RoundedRectangle(cx - S * 0.4, cy - S * 0.55, S * 0.8, S * 1.1, S * 0.1,
+                                                         color=(250, 246, 232), batch=batch, group=g_mark))
+            scene["card_pic"] = keep(picture(ui, "treasure", TREASURE, cx, cy, S * 0.6, batch, g_items))
+            scene["tick"] = keep(pyglet.text.Label("\u2714", font_name="DejaVu Sans", font_size=S * 0.5,
+                                                   x=cx + S * 0.3, y=cy - S * 0.45, anchor_x="center",
+                                                   anchor_y="center", color=(46, 170, 84, 0), batch=batch,
+                                                   group=g_top))
+        if step == "howto.no_push_back":
+            # the row was pushed from the left; the tile that fell out waits on the right
+            out_x, out_y = self._cell_xy(1, 5.25)
+            scene["spare"] = keep(picture(ui, "tile", GRID[1][4], out_x, out_y, S, batch, g_top))
+            scene["spare_home"] = (out_x, out_y)
+            ax, ay = self._cell_xy(1, 4.5)
+            keep(shapes.Triangle(ax + S * 0.12, ay - S * 0.2, ax + S * 0.12, ay + S * 0.2, ax - S * 0.12, ay,
+                                 color=(120, 126, 140), batch=batch, group=g_top))
+            cross = [keep(shapes.Line(ax - S * 0.25, ay - S * 0.25, ax + S * 0.25, ay + S * 0.25,
+                                      thickness=max(3, S * 0.09), color=DANGER, batch=batch, group=g_top)),
+                     keep(shapes.Line(ax - S * 0.25, ay + S * 0.25, ax + S * 0.25, ay - S * 0.25,
+                                      thickness=max(3, S * 0.09), color=DANGER, batch=batch, group=g_top))]
+            scene["cross"] = cross
+        if step == "howto.home":
+            scene["crown"] = keep(picture(ui, "treasure", "crown", hx, hy + S * 0.55, S * 0.5, batch, g_top))
+            scene["crown"].opacity = 0
+        self._scene = scene
+        self._animate()
+
+    def _animate(self) -> None:
+        """Put the scene's moving parts where they are at time ``self.t`` of the step."""
+        sc, t, S = self._scene, self.t, getattr(self, "_S", 1)
+        step = STEPS[self.step]
+        if step == "howto.rotate":
+            # a tap every 1.4 s turns the spare a quarter, smoothly
+            period = 1.4
+            k, ph = divmod(t, period)
+            turn = k + _ease((ph - 0.2) / 0.35)
+            sc["spare"].rotation = 90 * turn
+            ripple = sc["ripple"]
+            grow = min(1.0, ph / 0.5)
+            ripple.radius = S * (0.2 + 0.35 * grow)
+            ripple.opacity = int(255 * (1 - grow))
+            sc["finger"].y = self._cell_xy(1, -1.25)[1] - S * (0.55 - 0.1 * (1 - grow))
+        elif step == "howto.push":
+            # wait, slide the middle row right by one cell, the last tile drops out; repeat
+            ph = t % 3.25
+            k = _ease((ph - 0.8) / 0.9)
+            sx, sy = self._cell_xy(1, -1.25)
+            ex, _ = self._cell_xy(1, 0)
+            sc["spare"].position = (sx + (ex - sx) * k, sy, 0)
+            for col in range(5):
+                x, y = self._cell_xy(1, col)
+                sc["tiles"][(1, col)].position = (x + S * k * (1.25 if col == 4 else 1.0), y, 0)
+            sc["tiles"][(1, 4)].opacity = int(255 * (1 - 0.5 * k))
+            sc["arrow"].opacity = int(255 * (0.5 + 0.5 * math.sin(t * 6)))
+        elif step in ("howto.walk", "howto.collect", "howto.home"):
+            path = sc["path"]
+            if step == "howto.collect":
+                path = path[-3:]
+            steps = len(path) - 1
+            walk_t = 0.55
+            k = max(0.0, t - 0.8) / walk_t
+            i = min(int(k), steps)
+            f = _ease(k - i) if i < steps else 0.0
+            a = self._cell_xy(*path[i])
+            b = self._cell_xy(*path[min(i + 1, steps)])
+            sc["pawn"].position = (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, 0)
+            lit = int(128 + 60 * math.sin(t * 5))
+            for cell, glow in zip(sc["path"], sc["glow"]):
+                on = cell in path
+                glow.opacity = lit if on and t < 0.8 + walk_t * steps + 0.3 else 0
+            arrived = t >= 0.8 + walk_t * steps
+            if step == "howto.collect":
+                pop = _ease((t - 0.8 - walk_t * steps) / 0.4) if arrived else 0.0
+                tr = sc["treasure"]
+                tr.scale = (S * 0.62 / self.ui.atlas.px) * (1 + 0.6 * pop)
+                tr.opacity = int(255 * (1 - max(0.0, pop - 0.5) * 2))
+                sc["tick"].color = (46, 170, 84, int(255 * pop))
+            if step == "howto.home":
+                sc["crown"].opacity = int(255 * _ease((t - 0.8 - walk_t * steps) / 0.5)) if arrived else 0
+        elif step == "howto.no_push_back":
+            # the tile tries to go back in, bumps against the crossed arrow, returns; the cross pulses
+            x0, y0 = sc["spare_home"]
+            ph = t % 2.0
+            bump = math.sin(min(1.0, ph / 0.6) * math.pi) * S * 0.35 if ph < 0.6 else 0.0
+            shake = math.sin(ph * 40) * S * 0.04 if 0.25 < ph < 0.6 else 0.0
+            sc["spare"].position = (x0 - bump + shake, y0, 0)
+            for line in sc["cross"]:
+                line.opacity = int(255 * (0.6 + 0.4 * math.sin(t * 6)))
