@@ -48,13 +48,16 @@ WIN_STAKE = 3.0       # a collection that wins the game counts this much more
 class HardAI(AI):
     """The strongest level. `budget` is the search work limit in flood fills (deterministic);
     `clock` (a function returning seconds, e.g. ``time.monotonic``) with `time_limit`
-    (seconds) additionally stops the refinement when time runs out."""
+    (seconds) additionally stops the refinement when time runs out. `denial` scales how
+    much the leading opponent's chance counts against its own (1.0: equally; 0: ignore)."""
 
     level = "hard"
 
     def __init__(self, seed: int | None = None, budget: int = 9000,
-                 clock: Callable[[], float] | None = None, time_limit: float = 0.25):
+                 clock: Callable[[], float] | None = None, time_limit: float = 0.25,
+                 denial: float = 1.0):
         super().__init__(seed)
+        self.denial = denial   # weight of the leader's chance against one's own (1.0: the same)
         self.budget = budget
         self.clock = clock
         self.time_limit = time_limit
@@ -284,7 +287,7 @@ class HardAI(AI):
         if j is None:
             return 0.0
         share = 1.0 if view.players == 2 else 0.6
-        return share * self._stake(view, j)
+        return self.denial * share * self._stake(view, j)
 
     @staticmethod
     def _collection_wins(view: View) -> bool:
