@@ -36,8 +36,9 @@ class Outcome:
     winners: list[int]                 # [] for a draw (turn cap reached, or nobody won)
     turns: int                         # turns played by all players together
     seat_turns: list[int]              # turns each seat played
-    decision_ms: list[list[float]]     # per seat, the time of each decision
+    decision_ms: list[list[float]]     # per seat, the wall-clock time of each decision
     capped: bool = False
+    decision_cpu_ms: list[list[float]] | None = None   # per seat, CPU time (unaffected by other load)
 
 
 @dataclass(frozen=True)
@@ -84,15 +85,18 @@ class LabyrinthRunner(Runner):
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
         times: list[list[float]] = [[] for _ in levels]
+        cpu: list[list[float]] = [[] for _ in levels]
         while game.phase != "over" and game.turns < spec.turn_cap:
             seat = game.current
-            start = timer()
+            start, start_cpu = timer(), time.process_time()
             shift, move = ais[seat].choose(game)
+            cpu[seat].append((time.process_time() - start_cpu) * 1000.0)
             times[seat].append((timer() - start) * 1000.0)
             game.apply(shift)
             game.apply(move)
         winners = [] if game.winner is None else [game.winner]
-        return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over")
+        return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
+                       decision_cpu_ms=cpu)
 
 
 class CardsRunner(Runner):
@@ -152,13 +156,17 @@ def play_one(spec: Spec, index: int) -> dict:
         "turns": outcome.turns,
         "entry_turns": {entries[s]: n for s, n in enumerate(outcome.seat_turns)},
         "decision_ms": {entries[s]: t for s, t in enumerate(outcome.decision_ms)},
+        "decision_cpu_ms": {entries[s]: t for s, t in enumerate(outcome.decision_cpu_ms or [])},
         "capped": outcome.capped,
     }
 
 
-def _play_chunk(job: tuple[Spec, list[int]]) -> list[dict]:
+def _play_chunk(job: tuple[Spec, list[int]]) -> tuple[list[dict], float]:
+    """Play some games in a worker: their records and the CPU seconds they took."""
     spec, indices = job
-    return [play_one(spec, i) for i in indices]
+    start = time.process_time()
+    records = [play_one(spec, i) for i in indices]
+    return records, time.process_time() - start
 
 
 # ----------------------------------------------------------------- statistics
@@ -195,7 +203,9 @@ class Summary:
     finished_turns: list[int] = field(default_factory=list)
     entry_turns: list[int] = field(default_factory=list)
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu_times: dict[str, list[float]] = field(default_factory=dict)
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     jobs: int = 1
 
     def __post_init__(self) -> None:
@@ -215,6 +225,8 @@ class Summary:
             self.entry_turns[int(e)] += n
         for e, t in record["decision_ms"].items():
             self.times.setdefault(self.spec.entries[int(e)], []).extend(t)
+        for e, t in record["decision_cpu_ms"].items():
+            self.cpu_times.setdefault(self.spec.entries[int(e)], []).extend(t)
 
     def to_json(self) -> dict:
         spec = self.spec
@@ -244,9 +256,14 @@ class Summary:
                                  "mean": sum(t) / len(t) if t else 0.0, "max": max(t, default=0.0),
                                  "decisions": len(t)}
                             for ai, t in sorted(self.times.items())},
+            # The same decisions in CPU time: what the AI costs when it has a core to itself.
+            "decision_cpu_ms": {ai: {"p50": percentile(t, 50), "p99": percentile(t, 99)}
+                                for ai, t in sorted(self.cpu_times.items())},
             "jobs": self.jobs,
             "seconds": self.seconds,
             "games_per_second_per_core": self.games / self.seconds / self.jobs if self.seconds else 0.0,
+            # Games per second of CPU time: the same figure on a machine shared with other work.
+            "games_per_cpu_second": self.games / self.cpu_seconds if self.cpu_seconds else 0.0,
         }
         if len(spec.entries) == 1:
             out["solo"] = {"finished": len(self.finished_turns), **_stats(self.finished_turns)}
@@ -280,10 +297,14 @@ def format_table(data: dict) -> str:
     if "solo" in data:
         s = data["solo"]
         lines.append(f"solo: {s['finished']} finished, turns to finish mean {s['mean']:.1f}  p50 {s['p50']:.0f}")
-    lines.append("decision time:  " + "   ".join(
+    lines.append("decision time (wall):  " + "   ".join(
         f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_ms"].items()))
+    if data["decision_cpu_ms"]:
+        lines.append("decision time (CPU):   " + "   ".join(
+            f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_cpu_ms"].items()))
     lines.append(f"{data['seconds']:.1f} s on {data['jobs']} jobs: "
-                 f"{data['games_per_second_per_core']:.2f} games per second per core")
+                 f"{data['games_per_second_per_core']:.2f} games per second per core "
+                 f"({data['games_per_cpu_second']:.2f} per CPU second)")
     return "\n".join(lines)
 
 
@@ -343,7 +364,8 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> 
         pool = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(jobs)
         results = pool.imap(_play_chunk, chunks)   # in order: the summary is the same for any jobs
     try:
-        for records in results:
+        for records, cpu in results:
+            summary.cpu_seconds += cpu
             for record in records:
                 summary.add(record)
             if progress:

@@ -15,7 +15,8 @@ from kiosk import sim
 def _figures(data: dict) -> dict:
     """The JSON without what depends on the machine (timings, jobs)."""
     data = dict(data)
-    for key in ("decision_ms", "seconds", "games_per_second_per_core", "jobs"):
+    for key in ("decision_ms", "decision_cpu_ms", "seconds", "games_per_second_per_core",
+                "games_per_cpu_second", "jobs"):
         data.pop(key)
     return data
 

@@ -1,0 +1,91 @@
+"""Benchmark of the computer players: decision time per level, search primitives, games per second.
+
+Run by ``make bench`` (``python -m bench`` calls every bench module's ``main``);
+alone: ``python -m bench.ai``. The goal for `hard` is a median under 100 ms and
+a 99th percentile under 500 ms on the development machine (a Raspberry Pi 4 is
+several times slower; the kiosk passes a clock so the search stops in time).
+Win rates are measured with ``labyrinth-sim``; see docs/ai.md.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine import Game
+from engine.ai import LEVELS, make_ai
+from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, shifted
+
+
+def _positions(players: int, games: int, seed: int) -> list[Game]:
+    """Shift-phase positions from games between hard players (the positions hard meets)."""
+    out = []
+    for k in range(games):
+        game = Game.new(players=players, seed=seed + k)
+        ais = [make_ai("hard", seed=seed + k * 10 + i) for i in range(players)]
+        while game.phase == "shift" and game.turns < 400:
+            out.append(game.copy())
+            shift, move = ais[game.current].choose(game)
+            game.apply(shift)
+            game.apply(move)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    data = sorted(values)
+    return data[min(len(data) - 1, int(round((len(data) - 1) * q / 100)))]
+
+
+def decision_times(positions: list[Game]) -> dict[str, tuple[float, float, float]]:
+    """(p50, p99, max) decision time in ms per level over the same positions."""
+    out = {}
+    for level in LEVELS:
+        ai = make_ai(level, seed=1)
+        times = []
+        for game in positions:
+            start = time.perf_counter()
+            ai.choose(game)
+            times.append((time.perf_counter() - start) * 1000)
+        out[level] = (_pct(times, 50), _pct(times, 99), max(times))
+    return out
+
+
+def primitive_cost(game: Game, repeat: int = 200) -> float:
+    """Microseconds for one search step: shift the open-side boards and flood from the pawn."""
+    board = tuple(game.maze._open)
+    steps = [(LINES[name], mask) for name in LINES for _r, mask in ROTATIONS[game.maze.spare_mask]]
+    cell = game.player.cell
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for line, mask in steps:
+            flood(1 << CARRY[line.name].get(cell, cell), shifted(board, line, mask))
+    return (time.perf_counter() - start) * 1e6 / (repeat * len(steps))
+
+
+def games_per_second(players: int, games: int) -> float:
+    """Whole games between hard players on one core."""
+    start = time.perf_counter()
+    for k in range(games):
+        game = Game.new(players=players, seed=900 + k)
+        ais = [make_ai("hard", seed=k * 10 + i) for i in range(players)]
+        while game.phase != "over" and game.turns < 1000:
+            shift, move = ais[game.current].choose(game)
+            game.apply(shift)
+            game.apply(move)
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    print("AI players (engine.ai)")
+    print(f"  search step (shift + flood fill): {primitive_cost(Game.new(players=2, seed=1)):.2f} us")
+    for players in (2, 4):
+        positions = _positions(players, games=3, seed=100 * players)
+        print(f"  decision time, {players} players, {len(positions)} positions from hard-vs-hard games:")
+        for level, (p50, p99, worst) in decision_times(positions).items():
+            goal = "   (goal p50 < 100, p99 < 500)" if level == "hard" else ""
+            print(f"    {level:<7} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   max {worst:7.2f} ms{goal}")
+    for players in (2, 4):
+        print(f"  hard-vs-hard, {players} players: {games_per_second(players, 3):.2f} games per second on one core")
+
+
+if __name__ == "__main__":
+    main()
