@@ -1,0 +1,25 @@
+"""The travel card game (RULES.md section 2): lay path cards, join treasures, take cards.
+
+Pure Python like the rest of ``engine``: no I/O, no clocks, no threads;
+randomness only from a seed.
+
+    from engine.cards import CardGame, Place, Take
+    game = CardGame.new(players=3, seed=7)
+    game.apply(game.legal_placements()[0])
+    if game.phase == "take":
+        game.apply(game.legal_takes()[0])      # the largest legal choice first
+
+AI players are in ``engine.cards.ai``; ``play_game`` plays a whole game
+between AIs (for the simulation command). See docs/card-game.md.
+"""
+
+from ..errors import IllegalAction, InvalidState
+from .deck import CARDS, SIDES, TREASURES, Card
+from .game import HAND_SIZE, PHASES, CardGame, CardRules, Discard, Place, Take
+from .paths import Placed
+from .play import play_game
+
+__all__ = [
+    "CARDS", "Card", "CardGame", "CardRules", "Discard", "HAND_SIZE", "IllegalAction", "InvalidState",
+    "PHASES", "Place", "Placed", "SIDES", "Take", "TREASURES", "play_game",
+]
