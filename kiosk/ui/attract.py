@@ -222,7 +222,7 @@ class AttractScreen(Screen):
         self._invite_size = c.font(40)
         for angle, cy in bands:
             rect = c.r(0, cy - band_h / 2, c.W, band_h)
-            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 185), batch=batch, group=back))
+            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 215), batch=batch, group=back))
             self._shapes.append(shapes.Rectangle(rect.x, rect.y, rect.w, c.px(3), color=ACCENT,
                                                  batch=batch, group=back))
             self._shapes.append(shapes.Rectangle(rect.x, rect.top - c.px(3), rect.w, c.px(3), color=ACCENT,
@@ -243,7 +243,7 @@ class AttractScreen(Screen):
         if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)
+            rect = Rect(c.W - bw - 8, c.H / 2 - 27 if L.tabletop else 10, bw, 54)
         else:
             rect = Rect(c.W - 200, 10, 190, 54)
         make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,

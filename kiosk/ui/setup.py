@@ -314,11 +314,12 @@ class SetupScreen(Screen):
         y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
         y -= 12 + 52
         self._players_row(c, frame, m, y, W - 2 * m, 52)
-        seats_h = 2 * 166 + 10
+        rows = (self.choices.players + 1) // 2
+        seats_h = rows * 166 + (rows - 1) * 10
         y -= 12 + seats_h
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=2)
-        y -= 12 + 52
-        self._toggles(c, frame, m, y, W - 2 * m, 52, stacked=True)
+        # the easier rules sit just above the bottom row, whatever the number of seats
+        self._toggles(c, frame, m, 60 + m + 24 + 2 * (52 + 22), W - 2 * m, 52, stacked=True)
         self._bottom_row(c, frame, m, m, W - 2 * m, 60)
 
     def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
