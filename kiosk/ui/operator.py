@@ -1,7 +1,7 @@
 """The operator menu: a hidden gesture, a PIN, then hardware test, statistics and quit.
 
 Visitors must not stumble into it, staff must find it without tools: press and
-hold the top-left corner for 3 seconds on the attract or setup screen
+hold the top-left corner for 3 seconds on the attract screen
 (:class:`CornerHold`), then type the PIN from the config (``[kiosk]
 operator_pin``) on a big keypad. Three wrong PINs lock the keypad for 30 s. The
 menu goes back to the attract screen after a minute without a touch, so it is
