@@ -1,0 +1,542 @@
+"""The game session: the only writer of game state.
+
+It listens on the bus for commands (arrow selected, spare rotated, cell tapped,
+stay, new game), turns them into engine actions, and posts events saying what
+happened. Humans and AI seats go through the very same commands: an AI turn is
+computed on a worker thread (which only posts its answer), then played here
+step by step — select the arrow, turn the spare, push, walk — paced by the
+clock so people can follow it (``Pacing.FAST`` for headless runs).
+
+Everything in this class runs on the main thread, inside bus dispatch or clock
+callbacks; that is why it needs no locks.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import itertools
+import logging
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
+
+from .bus import Bus
+from .clock import Clock, RealClock
+from .events import (
+    AbandonGame, AIDecided, AIThinking, BoardShifted, Command, GameAbandoned, GameOver, GameSetup,
+    GameStarted, HintReady, IllegalInput, NewGame, PawnCarry, PawnMoved, PlayerInfo, PreviewMoved,
+    PushArrow, RequestHint, RotateSpare, SeatSetup, SelectArrow, SpareRotated, Stay, TapCell,
+    TargetChanged, TileInfo, TreasureFound, TurnChanged, tile_info,
+)
+
+log = logging.getLogger(__name__)
+
+AI_LEVELS = ("random", "easy", "medium", "hard")
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """Pauses (seconds) that let people follow an AI turn and the animations."""
+
+    think: float = 1.0          # an AI seems to think at least this long
+    select: float = 0.7         # preview at the chosen arrow before turning the spare
+    rotate: float = 0.35        # between two quarter turns of the spare
+    push: float = 0.6           # before the push
+    after_shift: float = 0.7    # the row slides in, pawns are carried
+    walk_step: float = 0.18     # per cell of the pawn's walk
+    after_move: float = 0.5     # after the walk, before the next player acts
+
+    @classmethod
+    def fast(cls) -> "Pacing":
+        return cls(0, 0, 0, 0, 0, 0, 0)
+
+
+Pacing.FAST = Pacing.fast()   # type: ignore[attr-defined]
+
+# save(session, reason): reason is "start", "resume", "shift", "move", "over" or "abandon".
+SaveHook = Callable[["Session", str], None]
+
+
+def default_ai_factory(level: str, seed: int | None):
+    """The engine's AI players (``engine.ai.make_ai``)."""
+    from engine.ai import make_ai
+    return make_ai(level, seed=seed)
+
+
+class Session:
+    """Owns the running :class:`engine.Game`; commands in, events out (see docs/events.md)."""
+
+    def __init__(self, bus: Bus, clock: Clock | None = None, *, confirm_push: bool = True,
+                 pacing: Pacing | None = None, ai_factory: Callable[[str, int | None], Any] | None = None,
+                 save: SaveHook | None = None, hint_level: str = "medium",
+                 executor: concurrent.futures.Executor | None = None) -> None:
+        self.bus = bus
+        self.clock = clock or RealClock()
+        self.confirm_push = confirm_push
+        self.pacing = pacing or Pacing()
+        self.ai_factory = ai_factory or default_ai_factory
+        self.save = save
+        self.hint_level = hint_level
+        self._own_executor = executor is None
+        self._executor = executor or concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="ai")
+        self.game: Game | None = None
+        self.setup: GameSetup | None = None
+        self.game_id: str | None = None
+        self.started_at: float = 0.0        # wall-clock time.time() of the start
+        self._started_clock: float = 0.0    # self.clock time of the start
+        self.preview: str | None = None     # the arrow the spare is previewed at
+        self.rotation: int = 0              # quarter turns of the spare since the turn began
+        self._ais: dict[int, Any] = {}
+        self._token = itertools.count(1)
+        self._turn_token = 0                # changes with every turn, new game and abandon
+        self._ai_thinking_since: float | None = None
+        self._jobs = 0                      # worker jobs not yet answered
+        self._quiet_until = 0.0             # animations running until then (clock time)
+        self._timers: list = []
+        self._plan: tuple[int, list] = (0, [])   # (turn token, paced AI steps still to post)
+        self._subs = [
+            bus.subscribe(SelectArrow, self._handled(self._on_select)),
+            bus.subscribe(PushArrow, self._handled(self._on_push)),
+            bus.subscribe(RotateSpare, self._handled(self._on_rotate)),
+            bus.subscribe(TapCell, self._handled(self._on_tap)),
+            bus.subscribe(Stay, self._handled(self._on_stay)),
+            bus.subscribe(RequestHint, self._on_hint),
+            bus.subscribe(NewGame, lambda c: self.start(c.setup)),
+            bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
+            bus.subscribe(AIDecided, self._on_ai_decided),
+        ]
+
+    # ------------------------------------------------------------ queries (main thread)
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self.setup.kinds if self.setup else ()
+
+    def kind_of(self, player: int) -> str:
+        return self.kinds[player]
+
+    @property
+    def ai_turn(self) -> bool:
+        """True while an AI seat is to act (computing or playing its turn out)."""
+        g = self.game
+        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
+
+    @property
+    def busy(self) -> bool:
+        """True while the session will act without further input (AI turn, pending worker jobs)."""
+        return self.ai_turn or self._jobs > 0
+
+    def awaiting_human(self) -> bool:
+        """True when a human seat is to act and nothing else is pending."""
+        g = self.game
+        return (g is not None and g.phase != "over" and not self.busy)
+
+    def target_of(self, player: int) -> str | None:
+        """The secret target (top card) of `player`, or None when heading home. For the peek only."""
+        return self.game.players[player].target if self.game else None
+
+    def visible_cards(self, player: int) -> tuple[str, ...]:
+        """What `player` may look at now: the top card (classic) or all cards (open cards)."""
+        if not self.game:
+            return ()
+        p = self.game.players[player]
+        return tuple(p.cards) if self.game.rules.open_cards else tuple(p.cards[:1])
+
+    def spare_preview(self) -> TileInfo | None:
+        """The spare as shown now (turned by the pending rotation)."""
+        return tile_info(self.game.spare.rotated(self.rotation)) if self.game else None
+
+    def public_snapshot(self, resumed: bool = False) -> GameStarted:
+        g = self.game
+        assert g is not None
+        players = tuple(PlayerInfo(i, p.seat, p.color, self.kinds[i], p.home, p.position,
+                                   p.cards_left, tuple(p.found)) for i, p in enumerate(g.players))
+        board = tuple(tile_info(g.board[(r, c)]) for r in range(7) for c in range(7))
+        return GameStarted(g.seed, players, board, tile_info(g.spare), g.current, g.phase,
+                           g.forbidden, g.turns, g.rules.open_cards, g.rules.return_home, resumed)
+
+    def meta(self) -> dict[str, Any]:
+        """What a save needs besides the engine state: who plays which seat, since when."""
+        return {"game_id": self.game_id, "kinds": list(self.kinds), "started": self.started_at,
+                "setup": dataclasses.asdict(self.setup) if self.setup else None}
+
+    # ------------------------------------------------------------ starting and stopping
+    def start(self, setup: GameSetup) -> None:
+        """Start a new game (abandoning any running one)."""
+        if self.game is not None and self.game.phase != "over":
+            self.abandon("a new game was started")
+        seats = [s.seat for s in setup.seats]
+        if any(s is not None for s in seats) and None in seats:
+            raise ValueError("give a seat corner for every player or for none")
+        game = Game.new(players=len(setup.seats), seed=setup.seed,
+                        rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home),
+                        seats=None if None in seats else seats, first=setup.first)
+        self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
+
+    def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
+               started: float | None = None) -> None:
+        """Continue a saved game exactly where it stopped."""
+        if len(kinds) != len(game.players):
+            raise ValueError(f"{len(kinds)} seat kinds for {len(game.players)} players")
+        setup = GameSetup(seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
+                          seed=game.seed, first=0, open_cards=game.rules.open_cards,
+                          return_home=game.rules.return_home)
+        self._install(game, setup, game_id or uuid.uuid4().hex,
+                      started if started is not None else time.time(), resumed=True)
+
+    def _install(self, game: Game, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+        self._cancel_timers()
+        self.game, self.setup, self.game_id = game, setup, game_id
+        self.started_at = started
+        self._started_clock = self.clock.now()
+        self._quiet_until = self.clock.now()
+        self._ais = {}
+        for i, kind in enumerate(setup.kinds):
+            if kind != "human":
+                seed = None if game.seed is None else game.seed * 10 + i
+                self._ais[i] = self.ai_factory(kind, seed)
+        log.info("game %s %s: %s, seed %s", game_id[:8], "resumed" if resumed else "started",
+                 ",".join(setup.kinds), game.seed)
+        self.bus.post(self.public_snapshot(resumed))
+        self._save("resume" if resumed else "start")
+        self._turn_begins()
+
+    def abandon(self, reason: str = "") -> None:
+        """Stop the running game without a winner."""
+        if self.game is None:
+            return
+        self._cancel_timers()
+        self._new_turn_token()
+        was_over = self.game.phase == "over"
+        if not was_over:
+            self._save("abandon")
+            self.bus.post(GameAbandoned(reason or "abandoned"))
+            log.info("game %s abandoned: %s", (self.game_id or "")[:8], reason)
+        self.game = None
+        self.preview, self.rotation = None, 0
+
+    def close(self) -> None:
+        """Stop timers and the worker (at kiosk shutdown)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        for unsub in self._subs:
+            unsub()
+        if self._own_executor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------ turn flow
+    def _new_turn_token(self) -> int:
+        self._turn_token = next(self._token)
+        return self._turn_token
+
+    def _turn_begins(self, new_turn: bool = True) -> None:
+        """Announce whose turn and phase it is; at a new turn, hand an AI seat to the worker.
+
+        The turn token changes with every new turn (and new game, abandon), so
+        answers and paced steps meant for an earlier turn are dropped.
+        """
+        g = self.game
+        if g is None or g.phase == "over":
+            return
+        self.preview, self.rotation = None, 0
+        if new_turn:
+            self._new_turn_token()
+        kind = self.kinds[g.current]
+        reachable = tuple(sorted(g.reachable())) if g.phase == "move" else ()
+        self.bus.post(TurnChanged(g.current, g.phase, g.turns, g.forbidden, kind, reachable))
+        if kind != "human" and new_turn:
+            self._ask_ai(hint=False)
+
+    def _ask_ai(self, hint: bool) -> None:
+        g = self.game
+        assert g is not None
+        player, token = g.current, self._turn_token
+        level = self.hint_level if hint else self.kinds[player]
+        if hint:
+            ai = self._hint_ai()
+        else:
+            ai = self._ais[player]
+            self._ai_thinking_since = self.clock.now()
+            self.bus.post(AIThinking(player, level))
+        snapshot = g.copy()
+        self._jobs += 1
+        bus = self.bus
+
+        def think() -> None:
+            try:
+                if snapshot.phase == "shift":
+                    shift, move = ai.choose(snapshot)
+                    cell = move.cell
+                else:       # resumed in the move phase: only the walk is left
+                    shift, cell = Shift(snapshot.last_insertion or "N1", 0), _best_walk(snapshot)
+                bus.post(AIDecided(player, shift.insertion, shift.rotation, tuple(cell), token, hint))
+            except BaseException as exc:   # the worker must always answer
+                log.exception("AI %s failed", level)
+                bus.post(AIDecided(player, "", 0, (0, 0), token, hint, error=f"{type(exc).__name__}: {exc}"))
+
+        self._executor.submit(think)
+
+    def _hint_ai(self):
+        ai = getattr(self, "_hint_player", None)
+        if ai is None:
+            ai = self._hint_player = self.ai_factory(self.hint_level, None)
+        return ai
+
+    def _on_ai_decided(self, ev: AIDecided) -> None:
+        self._jobs = max(0, self._jobs - 1)
+        g = self.game
+        if g is None or ev.token != self._turn_token or ev.player != g.current:
+            log.debug("dropping a stale AI answer for player %s", ev.player)
+            return
+        if ev.hint:
+            if not ev.error and g.phase == "shift":
+                self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
+            return
+        insertion, rotation, cell = ev.insertion, ev.rotation, ev.cell
+        if ev.error or (g.phase == "shift" and (insertion not in INSERTIONS or insertion == g.forbidden)):
+            log.error("AI answer unusable (%s): playing a random legal turn instead", ev.error or insertion)
+            rng = random.Random()
+            shift = rng.choice(g.legal_shifts()) if g.phase == "shift" else Shift("N1")
+            insertion, rotation, cell = shift.insertion, shift.rotation, None
+        self._play_out(insertion, rotation % 4, cell)
+
+    def _play_out(self, insertion: str, rotation: int, cell) -> None:
+        """Play an AI decision through the same commands a person would send, paced."""
+        p = self.pacing
+        g = self.game
+        steps: list[tuple[float, Callable[[], Command | None]]] = []
+        now = self.clock.now()
+        first = max(p.think - (now - (self._ai_thinking_since or now)), self._quiet_until - now, 0.0)
+        if g.phase == "shift":
+            steps.append((first, lambda: SelectArrow(insertion, source="ai")))
+            for k in range(rotation):
+                steps.append((p.rotate if k else p.select, lambda: RotateSpare(1, source="ai")))
+            steps.append((p.push, lambda: SelectArrow(insertion, source="ai") if self.confirm_push
+                          else PushArrow(insertion, source="ai")))
+            first = p.after_shift
+        steps.append((first, lambda: self._ai_walk_command(cell)))
+        self._run_steps(self._turn_token, steps)
+
+    def _ai_walk_command(self, cell) -> Command:
+        g = self.game
+        if cell is None or tuple(cell) not in g.reachable():
+            cell = _best_walk(g)
+        return Stay(source="ai") if tuple(cell) == g.player.position else TapCell(tuple(cell), source="ai")
+
+    def _run_steps(self, token: int, steps: list) -> None:
+        """Start a paced plan: each step is posted `delay` after the previous one was handled."""
+        self._plan = (token, list(steps))
+        self._plan_next()
+
+    def _plan_next(self) -> None:
+        token, steps = self._plan
+        if not steps or self.game is None or token != self._turn_token:
+            self._plan = (0, [])
+            return
+        delay, make = steps.pop(0)
+
+        def fire() -> None:
+            if self.game is None or token != self._turn_token:
+                return
+            cmd = make()      # built now: it may depend on the state the previous step left
+            if cmd is not None:
+                self.bus.post(cmd)
+
+        self._timers = [t for t in self._timers if not t.cancelled]
+        self._timers.append(self.clock.call_later(delay, fire))
+
+    def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
+
+        def run(cmd) -> None:
+            try:
+                handler(cmd)
+            finally:
+                if getattr(cmd, "source", "") == "ai":
+                    self._plan_next()
+
+        return run
+
+    def _cancel_timers(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers.clear()
+        self._plan = (0, [])
+
+    # ------------------------------------------------------------ command handlers
+    def _refuse(self, cmd: Command, reason: str, arrow: str | None = None) -> None:
+        player = self.game.current if self.game is not None else None
+        log.debug("refused %s: %s", cmd.type, reason)
+        self.bus.post(IllegalInput(reason, cmd.type, player, arrow))
+
+    def _check_turn(self, cmd: Command, phase: str | None) -> bool:
+        """Common refusals: no game, game over, someone else's (AI) turn, wrong phase."""
+        g = self.game
+        if g is None:
+            self._refuse(cmd, "No game is running: start a new game first.")
+            return False
+        if g.phase == "over":
+            self._refuse(cmd, "The game is over: start a new game to play again.")
+            return False
+        source = getattr(cmd, "source", "")
+        kind = self.kinds[g.current]
+        if kind != "human" and source != "ai":
+            self._refuse(cmd, f"It is {g.player.color}'s turn (computer, {kind}): please wait.")
+            return False
+        if kind == "human" and source == "ai":
+            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.")
+            return False
+        if phase == "shift" and g.phase != "shift":
+            self._refuse(cmd, "The spare is already pushed in: now tap a cell to walk there, "
+                              "or your own pawn to stay.")
+            return False
+        if phase == "move" and g.phase != "move":
+            self._refuse(cmd, "First push the spare tile in at one of the arrows.")
+            return False
+        return True
+
+    def _check_arrow(self, cmd: Command, arrow: str | None) -> bool:
+        g = self.game
+        if arrow not in INSERTIONS:
+            self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.")
+            return False
+        if arrow == g.forbidden:
+            self._refuse(cmd, f"{arrow} would push straight back the tile just pushed in at "
+                              f"{OPPOSITE[arrow]}: choose another arrow.", arrow)
+            return False
+        return True
+
+    def _on_select(self, cmd: SelectArrow) -> None:
+        if not self._check_turn(cmd, "shift") or not self._check_arrow(cmd, cmd.arrow):
+            return
+        if cmd.arrow == self.preview or not self.confirm_push:
+            self._push(cmd, cmd.arrow)
+            return
+        self.preview = cmd.arrow
+        self.bus.post(PreviewMoved(self.game.current, cmd.arrow, self.rotation, self.spare_preview()))
+
+    def _on_push(self, cmd: PushArrow) -> None:
+        if not self._check_turn(cmd, "shift"):
+            return
+        arrow = cmd.arrow or self.preview
+        if arrow is None:
+            self._refuse(cmd, "Choose an arrow first: the spare goes in where you point.")
+            return
+        if self._check_arrow(cmd, arrow):
+            self._push(cmd, arrow)
+
+    def _on_rotate(self, cmd: RotateSpare) -> None:
+        if not self._check_turn(cmd, "shift"):
+            return
+        if not isinstance(cmd.turns, int) or isinstance(cmd.turns, bool):
+            self._refuse(cmd, f"Turn the spare by whole quarter turns, not {cmd.turns!r}.")
+            return
+        self.rotation = (self.rotation + cmd.turns) % 4
+        self.bus.post(SpareRotated(self.game.current, self.rotation, self.spare_preview()))
+
+    def _on_tap(self, cmd: TapCell) -> None:
+        if not self._check_turn(cmd, "move"):
+            return
+        try:
+            cell = tuple(int(v) for v in cmd.cell)
+        except (TypeError, ValueError):
+            cell = None
+        if cell is None or len(cell) != 2:
+            self._refuse(cmd, f"{cmd.cell!r} is not a cell of the board.")
+            return
+        self._walk(cmd, cell)
+
+    def _on_stay(self, cmd: Stay) -> None:
+        if self._check_turn(cmd, "move"):
+            self._walk(cmd, self.game.player.position)
+
+    def _on_hint(self, cmd: RequestHint) -> None:
+        if not self._check_turn(cmd, "shift"):
+            return
+        self._ask_ai(hint=True)
+
+    # ------------------------------------------------------------ committing actions
+    def _push(self, cmd: Command, arrow: str) -> None:
+        g = self.game
+        player = g.current
+        line_cells = _LINE_CELLS[arrow]
+        before = {i: p.position for i, p in enumerate(g.players)}
+        inserted = tile_info(g.spare.rotated(self.rotation))
+        try:
+            g.apply(Shift(arrow, self.rotation))
+        except IllegalAction as exc:
+            self._refuse(cmd, str(exc), arrow)
+            return
+        pawns = []
+        for i, p in enumerate(g.players):
+            if p.position != before[i]:
+                wrapped = before[i] == line_cells[-1]
+                pawns.append(PawnCarry(i, before[i], p.position, wrapped))
+        rotation = self.rotation
+        self.preview, self.rotation = None, 0
+        self.bus.post(BoardShifted(player, arrow, rotation, line_cells, inserted,
+                                   tile_info(g.spare), tuple(pawns), g.forbidden))
+        self._quiet_until = self.clock.now() + self.pacing.after_shift
+        self._save("shift")
+        self._turn_begins(new_turn=False)
+
+    def _walk(self, cmd: Command, cell: tuple[int, int]) -> None:
+        g = self.game
+        player = g.current
+        p = g.player
+        path = g.path_to(cell) if 0 <= cell[0] < 7 and 0 <= cell[1] < 7 else None
+        found_before = len(p.found)
+        cards_before = p.cards_left
+        try:
+            g.apply(Move(cell))
+        except IllegalAction as exc:
+            self._refuse(cmd, str(exc))
+            return
+        path = tuple(path or [cell])
+        self.bus.post(PawnMoved(player, path))
+        self._quiet_until = self.clock.now() + self.pacing.walk_step * (len(path) - 1) + self.pacing.after_move
+        for treasure in p.found[found_before:]:
+            self.bus.post(TreasureFound(player, treasure, p.cards_left))
+        if p.cards_left != cards_before and g.phase != "over":
+            self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
+        if g.phase == "over":
+            self._new_turn_token()
+            self._save("over")
+            self.bus.post(GameOver(g.winner, g.turns, tuple(tuple(q.found) for q in g.players),
+                                   self.kinds, round(self.clock.now() - self._started_clock, 3)))
+            log.info("game %s over: player %s (%s) won after %s turns", (self.game_id or "")[:8],
+                     g.winner, g.players[g.winner].color, g.turns)
+            return
+        self._save("move")
+        self._turn_begins()
+
+    def _save(self, reason: str) -> None:
+        if self.save is None:
+            return
+        try:
+            self.save(self, reason)
+        except Exception:
+            # The game goes on; the operator sees it in the journal.
+            log.exception("saving the game failed (%s)", reason)
+
+
+def _best_walk(game: Game) -> tuple[int, int]:
+    """A sensible walk when only the move is left: onto a target if reachable, else closest to it."""
+    reach = game.reachable()
+    p = game.player
+    goals = [game.treasure_cell(t) for t in game.targets()]
+    goals = [c for c in goals if c is not None] or [p.home]
+    return min(sorted(reach), key=lambda c: min(abs(c[0] - g[0]) + abs(c[1] - g[1]) for g in goals))
+
+
+def _lines() -> dict[str, tuple[tuple[int, int], ...]]:
+    from engine.maze import CELLS, INSERTION_LINES
+    return {name: tuple(CELLS[i] for i in cells) for name, (cells, _) in INSERTION_LINES.items()}
+
+
+_LINE_CELLS = _lines()
