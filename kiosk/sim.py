@@ -21,6 +21,7 @@ import json
 import math
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -350,6 +351,12 @@ class Progress:
 # ----------------------------------------------------------------- running
 
 
+def _worker_signals() -> None:
+    """Workers leave Ctrl-C to the main process, which then ends them; SIGTERM just ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> Summary:
     """Play `games` games over `jobs` processes and summarise them (order-independent)."""
     RUNNERS[spec.game].check(spec)
@@ -361,7 +368,8 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> 
         results = map(_play_chunk, chunks)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork").Pool(jobs)
+        context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
+        pool = context.Pool(jobs, initializer=_worker_signals)
         results = pool.imap(_play_chunk, chunks)   # in order: the summary is the same for any jobs
     try:
         for records, cpu in results:
@@ -448,6 +456,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
 def main(argv: Sequence[str] | None = None) -> int:
     args, spec = parse_args(argv)
     jobs = min(args.jobs, args.games)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        # Stopped by a service manager or `kill`: unwind so the worker processes are ended too.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     progress = None if args.quiet else Progress(args.games)
     try:
         summary = run(spec, args.games, jobs, progress)

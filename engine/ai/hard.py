@@ -101,18 +101,20 @@ class HardAI(AI):
                 base.append((value - deny * threat[k], k, m))
         base.sort(key=lambda t: -t[0])
 
-        if solo or base[0][0] + deny * threat[base[0][1]] <= 0:
-            return self._pick(options, base)
-
-        # Best-first refinement against the next opponent's replies, within the budget.
+        # Best-first refinement against the next opponent's replies, within the budget:
+        # the options with a real chance to collect next turn, best first.
         order: list[int] = []
         for score, k, m in base:
             if score + deny * threat[k] > 0 and k not in order:
                 order.append(k)
+        if solo or not order:
+            return self._pick(options, base)
         refined: list[tuple[float, int, int]] = []
+        done: set[int] = set()
         for k in order:
             if refined and (self.work >= self.budget or self._late(started)):
                 break
+            done.add(k)
             o = options[k]
             n_replies, hits = self._replies(view, o)
             per, n = counts[k]
@@ -121,6 +123,10 @@ class HardAI(AI):
                 # (they also survive the other opponents' shifts better).
                 value = stake_me * (h / n_replies + 0.1 * per[m] / n)
                 refined.append((value - deny * threat[k], k, m))
+        # Options without a chance to collect next turn compete on their base score (the
+        # distance term and the threat, e.g. a shift that blocks an opponent about to win);
+        # options left unrefined for lack of time are dropped (their score is not comparable).
+        refined += [b for b in base if b[1] not in done and b[1] not in order]
         refined.sort(key=lambda t: -t[0])
         return self._pick(options, refined)
 
