@@ -31,7 +31,8 @@ class Bus:
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter):
         self._queue: collections.deque[tuple[Message, float]] = collections.deque()
-        self._cond = threading.Condition(threading.Lock())
+        # An RLock, so a signal handler on the main thread may post() even mid-dispatch.
+        self._cond = threading.Condition(threading.RLock())
         self._clock = clock
         self._by_class: dict[type, list[Handler]] = {}
         self._by_name: dict[str, list[Handler]] = {}

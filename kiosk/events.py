@@ -27,6 +27,9 @@ from typing import Any, ClassVar
 
 Cell = tuple[int, int]
 
+#: The 12 arrows (insertion points), in the order RULES.md lists them.
+ARROWS_ORDER: tuple[str, ...] = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
+
 # The names of all message types, filled by the decorator below.
 REGISTRY: dict[str, type["Message"]] = {}
 

@@ -131,6 +131,11 @@ class Session:
         """True while the session will act without further input (AI turn, pending worker jobs)."""
         return self.ai_turn or self._jobs > 0
 
+    @property
+    def thinking(self) -> bool:
+        """True while a worker computes an AI turn or a hint (its answer will arrive on the bus)."""
+        return self._jobs > 0
+
     def awaiting_human(self) -> bool:
         """True when a human seat is to act and nothing else is pending."""
         g = self.game

@@ -1,0 +1,396 @@
+"""The Kiosk: bus + session + hardware + persistence wired together; one ``tick()`` per loop.
+
+Every way of running (full screen, window, offscreen, headless) builds one
+``Kiosk`` and calls ``tick()`` from its main loop: clock timers run, then the
+bus dispatches what is queued (within a time budget), then the systemd
+watchdog is pinged. The edges are chosen by options:
+
+- buttons: the real ``hardware.ArrowButtons`` on gpiozero's pin library, or on
+  its ``MockFactory`` (headless, ``--simulate``, off a Pi), posting
+  ``ButtonPressed`` from gpiozero's thread;
+- the LED ring: ``hardware.make_ring`` from config, or a virtual ring that
+  records its pictures (headless);
+- persistence: ``kiosk.persistence.GameStore`` in the state directory, saving
+  after every committed action; ``kiosk.history.History`` for finished games.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from engine import Game
+
+from .bus import Bus
+from .button_leds import ButtonLeds
+from .clock import Clock, RealClock, VirtualClock
+from .config import Config
+from .events import (ButtonPressed, GameOver, GameSetup, KioskStopping, NewGame, Quit, RotateSpare,
+                     SeatSetup, SelectArrow, Stay, TapCell)
+from .ring_view import RingView
+from .session import Pacing, Session
+
+log = logging.getLogger(__name__)
+
+GAME_NAME = "labyrinth"
+# Pauses of the default pacing that [kiosk] ai_pace_ms = 800 stands for.
+_DEFAULT_PACE_MS = 800
+
+
+@dataclass
+class KioskOptions:
+    """How this kiosk runs (the CLI fills it from the command line and the config)."""
+
+    fast: bool = False                   # virtual clock, no pacing (headless runs, tests)
+    mock_pins: bool = True               # gpiozero MockFactory instead of the configured pin library
+    ring: str | None = None              # ring driver override ("virtual", "none"); None: config
+    ring_object: Any = None              # a ready ring (tests)
+    state_dir: Path | None = None        # None: no saving
+    setup: GameSetup | None = None       # the game to start (headless); None: the UI decides
+    auto_play: bool = False              # start `setup` at once and again after each game
+    games: int | None = None             # stop after this many finished games
+    next_game_delay: float = 5.0         # pause between games with auto_play (0 with fast)
+    resume: bool = True                  # resume a recent saved game at start
+    persist_ai_games: bool = False       # also save games with no human seat (demo games)
+    record_ai_games: bool = False        # also put them in the history
+    show_ai_games_on_ring: bool = False
+    events_out: IO[str] | None = None    # a text file: every bus message as one JSON line
+    dispatch_budget_s: float = 0.008     # bus time per tick, so a flood cannot stall a frame
+    ai_executor: Any = None              # a concurrent.futures executor (tests)
+
+
+class Kiosk:
+    """The running application without its window. See the module docstring."""
+
+    def __init__(self, config: Config | None = None, options: KioskOptions | None = None, *,
+                 clock: Clock | None = None, pin_factory=None) -> None:
+        self.config = config or Config()
+        self.options = options or KioskOptions()
+        opts = self.options
+        self.clock = clock or (VirtualClock() if opts.fast else RealClock())
+        self.bus = Bus()
+        self.exit_status = 0
+        self.stopping = False
+        self.stopped = False
+        self.stop_reason = ""
+        self.games_finished = 0
+        self.button_test = False
+        self._next_game_timer = None
+        self._game_index = 0
+        self._closers: list = []
+        self._events_lock = threading.Lock()
+
+        if opts.events_out is not None:
+            self.bus.subscribe_all(self._write_event)
+
+        # persistence
+        self.store = None
+        self.history = None
+        if opts.state_dir is not None:
+            self._open_state_dir(Path(opts.state_dir))
+
+        # the session
+        pace = self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS
+        pacing = Pacing.FAST if opts.fast else _scaled(Pacing(), pace)
+        self.session = Session(self.bus, self.clock, confirm_push=self.config.buttons.confirm_push,
+                               pacing=pacing, save=self._save, executor=opts.ai_executor)
+        self._closers.append(self.session.close)
+
+        # hardware
+        self.pin_factory = pin_factory
+        self.buttons = None
+        self.leds = None
+        self._open_buttons()
+        self.ring = opts.ring_object if opts.ring_object is not None else self._open_ring()
+        self.ring_view = RingView(self.bus, self.ring, self.clock, show_ai_games=opts.show_ai_games_on_ring)
+        self.button_leds = ButtonLeds(self.bus, self.leds) if self.leds is not None else None
+
+        self.bus.subscribe(ButtonPressed, self._on_button)
+        self.bus.subscribe(GameOver, self._on_game_over)
+        self.bus.subscribe(Quit, lambda c: self.stop(c.reason or "quit", c.status))
+        self.bus.subscribe(NewGame, self._on_new_game)
+
+        # systemd watchdog (harmless outside systemd)
+        self.notifier = self.watchdog = None
+        try:
+            from .sdnotify import Notifier, Watchdog
+            self.notifier = Notifier()
+            self.watchdog = Watchdog(self.notifier)
+        except Exception:  # pragma: no cover - sd_notify is optional
+            log.debug("no sd_notify support", exc_info=True)
+
+    # ------------------------------------------------------------ set-up helpers
+    def _open_state_dir(self, state_dir: Path) -> None:
+        from .history import History
+        from .persistence import GameStore
+        try:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            probe = state_dir / ".writable"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as e:
+            log.warning("state directory %s is not writable (%s): games will not be saved",
+                        state_dir, e.strerror or e)
+            return
+        self.store = GameStore(state_dir, loaders={GAME_NAME: Game.from_dict},
+                               resume_within_s=self.config.kiosk.resume_within_s)
+        self.history = History(state_dir)
+
+    def _open_buttons(self) -> None:
+        from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
+        b = self.config.buttons
+        if self.pin_factory is None:
+            self.pin_factory, how = choose_pin_factory("mock" if self.options.mock_pins else b.pin_factory)
+            log.info("buttons: %s", how)
+        pins: dict[str, int] = dict(b.pins)
+        if b.rotate_pin is not None:
+            pins["rotate"] = b.rotate_pin
+        if b.stay_pin is not None:
+            pins["stay"] = b.stay_pin
+        bus = self.bus
+        self.buttons = ArrowButtons(pins, lambda name: bus.post(ButtonPressed(name)),
+                                    bounce=b.bounce_ms / 1000, clock=self.clock.now,
+                                    pin_factory=self.pin_factory)
+        self._closers.append(self.buttons.close)
+        if b.led_pins:
+            self.leds = ArrowLeds(dict(b.led_pins), pin_factory=self.pin_factory)
+            self._closers.append(self.leds.close)
+
+    def _open_ring(self):
+        from hardware import make_ring
+        r = self.config.ring
+        driver = self.options.ring or r.driver
+        try:
+            ring = make_ring(driver, r.port, baud=r.baud, led_count=r.led_count, offset=r.offset,
+                             reverse=r.reverse, seat_segments=list(r.seat_segments) if r.seat_segments else None,
+                             brightness=r.brightness)
+        except ValueError as e:
+            log.error("LED ring: %s; running without it", e)
+            ring = make_ring("none")
+        log.info("LED ring: %s", driver if driver in ("none", "virtual") else f"{driver} on {r.port}")
+        self._closers.append(ring.close)
+        return ring
+
+    # ------------------------------------------------------------ the loop
+    @property
+    def running(self) -> bool:
+        return not self.stopped
+
+    def start(self) -> None:
+        """Resume a recent saved game, or start the configured one (auto_play); tell systemd we're up."""
+        resumed = self.resume_saved() if self.options.resume else False
+        if not resumed and self.options.auto_play:
+            self.new_game()
+        if self.notifier is not None:
+            self.notifier.ready("playing" if self.session.game else "attract")
+
+    def tick(self, budget: float | None = None) -> int:
+        """One turn of the main loop: due timers, then queued messages; returns messages dispatched."""
+        self.clock.run_due()
+        n = self.bus.dispatch_pending(max_seconds=self.options.dispatch_budget_s if budget is None else budget)
+        if self.watchdog is not None:
+            self.watchdog.kick()
+        return n
+
+    def settled(self) -> bool:
+        """Nothing will happen without new input: bus empty, no AI acting, no game start pending."""
+        return (not self.bus.pending() and not self.session.busy
+                and self._next_game_timer is None)
+
+    def stop(self, reason: str = "", status: int = 0) -> None:
+        """Ask the loop to end (it finishes the current tick)."""
+        if self.stopping:
+            return
+        self.stopping = True
+        self.stop_reason = reason
+        self.exit_status = status
+        log.info("stopping: %s", reason or "asked to")
+        self.bus.post(KioskStopping(reason, status))
+
+    def close(self) -> None:
+        """Release the hardware and the worker; dispatch the last messages. Safe to call twice."""
+        if self.stopped:
+            return
+        if not self.stopping:
+            self.stop("closed")
+        try:
+            self.bus.dispatch_pending(max_count=10_000)
+        except RuntimeError:
+            pass
+        self.stopped = True
+        if self.notifier is not None:
+            self.notifier.stopping(self.stop_reason or "stopping")
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:
+                log.exception("closing %s failed", close)
+        if self.options.events_out is not None:
+            with self._events_lock:
+                self.options.events_out.flush()
+
+    def __enter__(self) -> "Kiosk":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ games
+    def next_setup(self) -> GameSetup:
+        """The setup of the next auto-played game: game k uses seed S + k (or a fresh random seed)."""
+        base = self.options.setup or GameSetup(seats=tuple(SeatSetup(k) for k in self.config.game.seats))
+        if base.seed is not None:
+            seed = base.seed + self._game_index
+        else:
+            seed = random.SystemRandom().randrange(2**31)
+        self._game_index += 1
+        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home)
+
+    def new_game(self, setup: GameSetup | None = None) -> None:
+        """Start a game now (via the bus, so it is logged like any command)."""
+        self._next_game_timer = None
+        self.bus.post(NewGame(setup or self.next_setup()))
+
+    def _on_new_game(self, cmd: NewGame) -> None:
+        if self._next_game_timer is not None:
+            self._next_game_timer.cancel()
+            self._next_game_timer = None
+
+    def resume_saved(self) -> bool:
+        """Continue the saved game if the store has a recent valid one."""
+        if self.store is None:
+            return False
+        saved = self.store.resume()
+        if saved is None or saved.game != GAME_NAME:
+            return False
+        kinds = saved.meta.get("kinds")
+        game = saved.state
+        if (not isinstance(kinds, list) or len(kinds) != len(game.players)
+                or not all(k in ("human", "random", "easy", "medium", "hard") for k in kinds)):
+            log.warning("the saved game does not say who plays which seat; all seats human")
+            kinds = ["human"] * len(game.players)
+        if game.phase == "over":
+            self.store.discard()
+            return False
+        self.session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at)
+        return True
+
+    def _persisted(self) -> bool:
+        return self.options.persist_ai_games or "human" in self.session.kinds
+
+    def _save(self, session: Session, reason: str) -> None:
+        """The session's hook after every committed action (runs on the main thread)."""
+        if self.store is None or not self._persisted():
+            return
+        if reason == "over":
+            self.store.discard()
+            return
+        if reason == "abandon":
+            self.store.archive("abandoned")
+            return
+        if reason == "resume":
+            return
+        self.store.save(GAME_NAME, session.game.to_dict(), meta=session.meta(),
+                        started_at=session.started_at)
+
+    def _on_game_over(self, ev: GameOver) -> None:
+        self.games_finished += 1
+        if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
+            from .history import GameRecord
+            g = self.session.game
+            variant = []
+            if g is not None and g.rules.open_cards:
+                variant.append("open_cards")
+            if g is not None and not g.rules.return_home:
+                variant.append("no_return_home")
+            self.history.append(GameRecord.make(game=GAME_NAME, seats=ev.kinds, winners=[ev.winner],
+                                                turns=ev.turns, duration_s=ev.duration, variant=variant))
+        if self.options.games is not None and self.games_finished >= self.options.games:
+            self.stop(f"{self.games_finished} game(s) finished")
+            return
+        if self.options.auto_play:
+            delay = 0.0 if self.options.fast else self.options.next_game_delay
+            self._next_game_timer = self.clock.call_later(delay, self.new_game)
+
+    # ------------------------------------------------------------ buttons and scripts
+    def _on_button(self, ev: ButtonPressed) -> None:
+        """A debounced physical press: an arrow, rotate or stay (unless the button test owns them)."""
+        if self.button_test:
+            return
+        if ev.button == "rotate":
+            self.bus.post(RotateSpare(1, source="button"))
+        elif ev.button == "stay":
+            self.bus.post(Stay(source="button"))
+        else:
+            self.bus.post(SelectArrow(ev.button, source="button"))
+
+    def set_button_test(self, on: bool) -> None:
+        """The operator's hardware test page: presses light up on screen but play nothing."""
+        self.button_test = bool(on)
+        if self.button_leds is not None:
+            self.button_leds.enabled = not on
+            if on and self.leds is not None:
+                self.leds.show(self.leds.names)
+            elif not on:
+                self.button_leds.refresh()
+
+    def test_ring(self, rgb) -> None:
+        """The operator's ring test: paint the whole ring; None gives it back to the game."""
+        if rgb is None:
+            self.ring_view.enabled = True
+            self.ring_view.refresh()
+            return
+        self.ring_view.enabled = False
+        n = self.config.ring.led_count
+        self.ring.show_segment(0, n, tuple(rgb))
+
+    def press_button(self, name: str, hold: float = 0.06, gap: float = 0.06) -> None:
+        """Press and release button `name` on its mock pin, honouring the debounce window."""
+        if self.buttons is None or name not in self.buttons.names:
+            raise ValueError(f"button {name} is not fitted (no pin for it in [buttons])")
+        bounce = self.config.buttons.bounce_ms / 1000
+        hold = max(hold, bounce * 1.5)
+        gap = max(gap, bounce * 1.5)
+        pin = self.buttons.pin_of(name)
+        if not hasattr(pin, "drive_low"):
+            raise ValueError("scripted button presses need mock pins (headless or --simulate)")
+        pin.drive_low()
+        self.clock.sleep(hold)
+        pin.drive_high()
+        self.clock.sleep(gap)
+
+    def script_input(self, step) -> None:
+        """Carry out one parsed script step (kiosk.script.Step) or a raw line."""
+        if isinstance(step, str):
+            from .script import parse_line
+            step = parse_line(step)
+            if step is None:
+                return
+        if step.verb == "button":
+            self.press_button(step.args[0])
+        elif step.verb == "tap":
+            self.bus.post(TapCell(tuple(step.args[0]), source="script"))
+        elif step.verb == "stay":
+            self.bus.post(Stay(source="script"))
+        elif step.verb == "wait":
+            self.clock.sleep(step.args[0] / 1000)
+        else:
+            raise ValueError(f"{step.text!r} cannot be played without a display")
+
+    apply_script_line = script_input
+
+    # ------------------------------------------------------------ the events file
+    def _write_event(self, msg) -> None:
+        line = msg.to_json()
+        with self._events_lock:
+            self.options.events_out.write(line + "\n")
+
+
+def _scaled(p: Pacing, factor: float) -> Pacing:
+    from dataclasses import fields, replace
+    return replace(p, **{f.name: getattr(p, f.name) * factor for f in fields(p)})

@@ -1,0 +1,168 @@
+"""Scripts of inputs: one input per line, for headless runs, tests and screenshots.
+
+    # comments and blank lines are ignored
+    button N3        # press and release the arcade button N3 (through the mock pins)
+    button rotate    # the rotate button; `button stay` the stay button
+    tap 2 4          # touch the cell at row 2, column 4
+    stay             # touch "stay" on the screen
+    wait 500         # let 500 ms pass
+
+``button`` lines drive the mock GPIO pins of the real button adapter (so its
+debounce runs), not the bus. Before each input the runner waits until the
+kiosk is *settled*: the bus is empty, no AI seat is acting and no game start
+is pending — so a script plays a human seat against AI seats without guessing
+how long the AI takes. A bad line is reported with its line number before
+anything runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hardware import BUTTON_NAMES
+
+VERBS = ("button", "tap", "stay", "wait", "tap-px")
+
+
+class ScriptError(ValueError):
+    """A script line that cannot be understood; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One input: ``verb`` with its arguments, and where it came from."""
+
+    verb: str
+    args: tuple
+    line: int
+    text: str
+    source: str = "script"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _button_name(word: str) -> str | None:
+    for name in BUTTON_NAMES:
+        if name.lower() == word.lower():
+            return name
+    return None
+
+
+def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool = False) -> Step | None:
+    """One line to a Step (None for blank/comment). ``pixels`` allows ``tap-px X Y`` (display modes)."""
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        return None
+    words = body.split()
+    verb = words[0].lower()
+    where = f"{source} line {line}"
+
+    def bad(why: str) -> ScriptError:
+        return ScriptError(f"{where}: {body!r}: {why}")
+
+    if verb == "button":
+        if len(words) != 2:
+            raise bad("write `button NAME` with one of " + " ".join(BUTTON_NAMES))
+        name = _button_name(words[1])
+        if name is None:
+            raise bad(f"unknown button {words[1]!r}; the buttons are " + " ".join(BUTTON_NAMES))
+        return Step("button", (name,), line, body, source)
+    if verb == "tap":
+        if len(words) != 3:
+            raise bad("write `tap ROW COL` (0-6 each)")
+        try:
+            r, c = int(words[1]), int(words[2])
+        except ValueError:
+            raise bad("row and column must be whole numbers 0-6") from None
+        if not (0 <= r < 7 and 0 <= c < 7):
+            raise bad("row and column must be 0-6")
+        return Step("tap", ((r, c),), line, body, source)
+    if verb == "stay":
+        if len(words) != 1:
+            raise bad("`stay` takes nothing after it")
+        return Step("stay", (), line, body, source)
+    if verb == "wait":
+        if len(words) != 2:
+            raise bad("write `wait MILLISECONDS`")
+        try:
+            ms = int(words[1])
+        except ValueError:
+            raise bad("the wait must be a whole number of milliseconds") from None
+        if ms < 0:
+            raise bad("the wait cannot be negative")
+        return Step("wait", (ms,), line, body, source)
+    if verb == "tap-px":
+        if not pixels:
+            raise bad("`tap-px` needs a display (use --display offscreen); headless runs use `tap ROW COL`")
+        if len(words) != 3:
+            raise bad("write `tap-px X Y` (pixels from the top-left)")
+        try:
+            x, y = float(words[1]), float(words[2])
+        except ValueError:
+            raise bad("X and Y must be numbers") from None
+        return Step("tap-px", (x, y), line, body, source)
+    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, tap ROW COL, stay, wait MS")
+
+
+def parse(text: str, source: str = "script", *, pixels: bool = False) -> list[Step]:
+    """All steps of a script; raises ScriptError naming the first bad line."""
+    steps = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        step = parse_line(raw, n, source, pixels=pixels)
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+def load(path: str | Path, *, pixels: bool = False) -> list[Step]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScriptError(f"{p}: cannot read the script: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ScriptError(f"{p}: not UTF-8 text (byte {e.start})") from None
+    return parse(text, str(p), pixels=pixels)
+
+
+class ScriptRunner:
+    """Feeds steps to a kiosk one at a time, each once the kiosk is settled.
+
+    The main loop calls :meth:`poll` every tick; it returns True when it did
+    something. ``wait`` steps hold the script for that long on the kiosk's
+    clock (virtual or real) while the loop keeps ticking.
+    """
+
+    def __init__(self, steps: list[Step]) -> None:
+        self.steps = list(steps)
+        self.index = 0
+        self.resume_at: float | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.steps) and self.resume_at is None
+
+    def wakeup(self) -> float | None:
+        """When a running ``wait`` ends (clock time), or None."""
+        return self.resume_at
+
+    def poll(self, kiosk) -> bool:
+        now = kiosk.clock.now()
+        if self.resume_at is not None:
+            if now < self.resume_at:
+                return False
+            self.resume_at = None
+        if self.index >= len(self.steps) or not kiosk.settled():
+            return False
+        step = self.steps[self.index]
+        self.index += 1
+        if step.verb == "wait":
+            self.resume_at = now + step.args[0] / 1000
+        else:
+            try:
+                kiosk.script_input(step)
+            except ValueError as e:
+                raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {e}") from None
+        return True
