@@ -53,6 +53,7 @@ class KioskOptions:
     state_dir: Path | None = None        # None: no saving
     setup: GameSetup | None = None       # the game to start (headless); None: the UI decides
     auto_play: bool = False              # start `setup` at once and again after each game
+    start_game: bool = False             # start `setup` once at start (display modes with --players)
     games: int | None = None             # stop after this many finished games
     next_game_delay: float = 5.0         # pause between games with auto_play (0 with fast)
     resume: bool = True                  # resume a recent saved game at start
@@ -184,7 +185,7 @@ class Kiosk:
     def start(self) -> None:
         """Resume a recent saved game, or start the configured one (auto_play); tell systemd we're up."""
         resumed = self.resume_saved() if self.options.resume else False
-        if not resumed and self.options.auto_play:
+        if not resumed and (self.options.auto_play or self.options.start_game):
             self.new_game()
         if self.notifier is not None:
             self.notifier.ready("playing" if self.session.game else "attract")

@@ -153,8 +153,9 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
     else:
         options = KioskOptions(fast=args.fast, mock_pins=args.simulate or config.buttons.pin_factory == "mock",
                                ring="virtual" if args.simulate else None,
-                               state_dir=config.paths.state_dir, setup=setup if args.players else None,
-                               auto_play=False, games=args.games, events_out=events_out)
+                               state_dir=config.paths.state_dir, setup=setup,
+                               start_game=bool(args.players), auto_play=False, games=args.games,
+                               events_out=events_out)
         # Offscreen runs step a virtual clock one frame at a time (see kiosk.ui.runner).
         from .clock import VirtualClock
         clock = VirtualClock() if display == "offscreen" else None

@@ -107,7 +107,7 @@ class Session:
             bus.subscribe(TapCell, self._handled(self._on_tap)),
             bus.subscribe(Stay, self._handled(self._on_stay)),
             bus.subscribe(RequestHint, self._on_hint),
-            bus.subscribe(NewGame, lambda c: self.start(c.setup)),
+            bus.subscribe(NewGame, self._on_new_game),
             bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
             bus.subscribe(AIDecided, self._on_ai_decided),
         ]
@@ -459,6 +459,12 @@ class Session:
     def _on_stay(self, cmd: Stay) -> None:
         if self._check_turn(cmd, "move"):
             self._walk(cmd, self.game.player.position)
+
+    def _on_new_game(self, cmd: NewGame) -> None:
+        try:
+            self.start(cmd.setup)
+        except ValueError as exc:
+            self._refuse(cmd, f"Cannot start this game: {exc}")
 
     def _on_hint(self, cmd: RequestHint) -> None:
         if not self._check_turn(cmd, "shift"):

@@ -478,3 +478,11 @@ def test_a_solo_ai_game_runs_to_the_end_and_the_events_replay_on_the_engine():
         assert "game is over" in out[-1].reason
     finally:
         rig.close()
+
+
+def test_an_impossible_setup_is_refused_not_crashed(rig):
+    from kiosk.events import SeatSetup
+    setup = GameSetup(seats=(SeatSetup("human", 0), SeatSetup("human", 0)))
+    out = rig.post(NewGame(setup))
+    assert isinstance(out[-1], IllegalInput) and "Cannot start this game" in out[-1].reason
+    assert rig.session.game is None and rig.bus.errors == 0
