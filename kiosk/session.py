@@ -173,14 +173,14 @@ class Session:
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
         """Start a new game (abandoning any running one)."""
-        if self.game is not None and self.game.phase != "over":
-            self.abandon("a new game was started")
         seats = [s.seat for s in setup.seats]
         if any(s is not None for s in seats) and None in seats:
             raise ValueError("give a seat corner for every player or for none")
         game = Game.new(players=len(setup.seats), seed=setup.seed,
                         rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home),
                         seats=None if None in seats else seats, first=setup.first)
+        if self.game is not None and self.game.phase != "over":
+            self.abandon("a new game was started")
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
