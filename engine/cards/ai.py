@@ -23,11 +23,17 @@ from __future__ import annotations
 import random
 from math import comb
 
-from .deck import CARDS, OPEN
+from .deck import CARDS, OPEN, SIDE_SEGMENT
 from .game import CardGame, Discard, Place, Take
 from .paths import Placed, Survey, removal_problem
 
 LEVELS = ("random", "easy", "hard")
+
+#: Per card, one rotation of each kind: rotations that put the same segments on the same
+#: sides (a cross turned, a straight turned half-way) lay the same paths.
+DISTINCT_ROTATIONS = tuple(
+    tuple(rot for rot in range(4) if SIDE_SEGMENT[card][rot] not in SIDE_SEGMENT[card][:rot])
+    for card in range(len(CARDS)))
 
 
 class CardAI:
@@ -142,6 +148,12 @@ class HardAI(CardAI):
             for comp in ports.values():
                 for name in survey.treasures[comp]:
                     cells_for.setdefault(name, set()).add(cell)
+        # The most cards with a treasure on one open path: the search below stops once a
+        # card reaches that for both its treasures (joining two paths could do better; rare).
+        most: dict[str, int] = {}
+        for comp in {comp for ports in survey.ports.values() for comp in ports.values()}:
+            for name, cards in survey.treasures[comp].items():
+                most[name] = max(most.get(name, 0), len(cards))
         memo: dict[int, int] = {}
 
         def reach(card: int) -> int:
@@ -149,10 +161,13 @@ class HardAI(CardAI):
                 return memo[card]
             best = 0
             a, b = CARDS[card].names
+            bound = most.get(a, 0) + most.get(b, 0)
             cells = cells_for.get(a, set()) | cells_for.get(b, set())
             for cell in cells:
+                if best >= bound:
+                    break
                 mask = sum(1 << s for s in survey.ports[cell])
-                for rot in range(4):
+                for rot in DISTINCT_ROTATIONS[card]:
                     if not OPEN[card][rot] & mask:
                         continue
                     joined = survey.matches(card, rot, cell)
@@ -198,6 +213,8 @@ class HardAI(CardAI):
         unseen = self._unseen(game)
         scored = []
         for place in game.legal_placements():
+            if place.rotation not in DISTINCT_ROTATIONS[place.card]:
+                continue  # lays the same paths as a rotation already weighed
             joined = survey.matches(place.card, place.rotation, place.cell)
             candidates = frozenset().union(*joined.values())
             layout = dict(game.layout)
