@@ -82,7 +82,7 @@ class HardAI(AI):
         masks = view.maze.masks
         solo = view.players == 1
         base: list[tuple[float, int, int]] = []   # (score, option index, cell)
-        counts: dict[int, dict[int, int]] = {}
+        counts: dict[int, tuple[dict[int, int], int]] = {}   # option -> (own next shifts per cell, of n)
         for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
             spare = masks[line.out_cell]
             banned = OPPOSITE[line.name] if solo else None
