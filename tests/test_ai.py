@@ -10,7 +10,6 @@ from engine import Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS, EasyAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.ai.base import View
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
-from engine.maze import CELLS, SIZE
 
 
 def positions(count: int, players: int = 2, rules: Rules | None = None, seed: int = 0):
