@@ -185,10 +185,11 @@ class Kiosk:
     def start(self) -> None:
         """Resume a recent saved game, or start the configured one (auto_play); tell systemd we're up."""
         resumed = self.resume_saved() if self.options.resume else False
-        if not resumed and (self.options.auto_play or self.options.start_game):
-            self.new_game()
+        starting = not resumed and (self.options.auto_play or self.options.start_game)
+        if starting:
+            self.new_game()     # posted: the session has no game until the bus dispatches it
         if self.notifier is not None:
-            self.notifier.ready("playing" if self.session.game else "attract")
+            self.notifier.ready("playing" if starting or self.session.game is not None else "attract")
 
     def tick(self, budget: float | None = None) -> int:
         """One turn of the main loop: due timers, then queued messages; returns messages dispatched."""
