@@ -206,9 +206,19 @@ def _duration(seconds: float | None) -> str:
 
 
 def print_stats(state_dir: Path | str, out=None) -> int:
-    """``labyrinth-kiosk --stats``: print the summary; exit status 0."""
+    """``labyrinth-kiosk --stats``: print which file was read and its summary; exit status 0.
+
+    Naming the file matters: a wrong ``--config`` or ``--state-dir`` would
+    otherwise look like a kiosk that never finished a game.
+    """
     import sys
-    print(format_summary(History(state_dir).summary()), file=out or sys.stdout)
+    out = out or sys.stdout
+    history = History(state_dir)
+    if not history.path.exists():
+        print(f"No finished games yet: there is no history file {history.path}", file=out)
+        return 0
+    print(f"History: {history.path}", file=out)
+    print(format_summary(history.summary()), file=out)
     return 0
 
 
