@@ -200,7 +200,7 @@ class CardGame:
         if self.phase == "discard":
             return "No card in your hand can be laid anywhere: discard one."
         card, rotation, cell = place.card, place.rotation, place.cell
-        if not isinstance(card, int) or card not in self.hand:
+        if not isinstance(card, int) or isinstance(card, bool) or card not in self.hand:
             return f"Card {card!r} is not in your hand (hand: {self.hand})."
         if not isinstance(rotation, int) or isinstance(rotation, bool) or not 0 <= rotation < 4:
             return f"Rotation must be 0 to 3 clockwise quarter turns, not {rotation!r}."
