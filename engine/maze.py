@@ -136,6 +136,11 @@ class Maze:
                 moved |= entry_bit
             boards[side] = (board & keep) | moved
 
+    @property
+    def open_sides(self) -> tuple[int, int, int, int]:
+        """Bitboards of the cells open to the N, E, S and W (read-only; for fast searches)."""
+        return tuple(self._open)
+
     def connections(self) -> tuple[int, int]:
         """(cells joined to their east neighbour, cells joined to their south neighbour)."""
         n, e, s, w = self._open

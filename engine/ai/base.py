@@ -36,7 +36,7 @@ class View:
         self.open_cards = rules.open_cards
         self.return_home = rules.return_home
         self.maze = game.maze.copy()
-        self.board = tuple(self.maze._open)
+        self.board = self.maze.open_sides
         self.me = game.current
         self.players = len(game.players)
         self.cells = [p.cell for p in game.players]
