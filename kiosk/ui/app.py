@@ -61,9 +61,9 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
     apis = {"gl": ["gl"], "gles": ["gles"], "auto": ["gl", "gles"]}[gl_api]
     last_error: Exception | None = None
     for api in apis:
+        # No multisampling: the drawings come antialiased from the atlas, and MSAA costs a
+        # software renderer (and a Pi's GPU) several times the fill rate.
         configs = [gl.Config(opengl_api=api, major_version=3, minor_version=0 if api == "gles" else 3,
-                             double_buffer=True, sample_buffers=1, samples=4),
-                   gl.Config(opengl_api=api, major_version=3, minor_version=0 if api == "gles" else 3,
                              double_buffer=True)]
         for config in configs:
             try:
@@ -330,4 +330,6 @@ def _import_screens() -> None:
             importlib.import_module(f"{__package__}.{mod}")
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}.{mod}":
-                raise
+                log.error("screen %r cannot be loaded: %s", mod, exc)
+        except Exception as exc:       # one broken screen must not stop the others (logged loudly)
+            log.exception("screen %r cannot be loaded: %s", mod, exc)

@@ -125,29 +125,33 @@ class PlayerPanel:
         for k, treasure in enumerate(st.found[-per_row:]):
             self._sprite(atlas.treasure(treasure), pad + icon / 2 + k * icon, y, icon * 0.95)
         block_top = y - icon / 2 - L.px(4)
+        wide = W > H * 1.15          # portrait screens: panels are wide and short
         if not st.active:
             if st.toast:
                 self._text(st.toast, W / 2, block_top / 2, 11, width=W - 2 * pad, multiline=True, color=ACCENT)
             return
-        self._build_active(st, block_top, pad)
+        if wide:
+            self._build_active(st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad)
+        else:
+            self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
-    def _build_active(self, st: PanelState, top: float, pad: float) -> None:
+    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float) -> None:
         L = self.ui.layout
         f = self.frame
-        W = f.w
+        W = region.w
         atlas = self.ui.atlas
-        # the prompt (or a refusal), at most two lines
+        # the prompt (or a refusal), at most three lines
         text = st.toast or st.prompt
         if text:
-            self._text(text, W / 2, top - L.px(2), 11, width=W - 2 * pad, multiline=True,
+            self._text(text, region.x + W / 2, top - L.px(2), 11, width=W - 2 * pad, multiline=True,
                        color=ACCENT if st.toast else INK, anchor_y="top")
         area_top = top - L.px(44)
-        area = Rect(pad, pad, W - 2 * pad, max(10.0, area_top - pad))
+        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, area_top - pad))
         human = st.kind == "human"
         col = area.w / 2 - L.px(3)
         btn_h = max(L.touch, min(area.h / 2 - L.px(3), L.px(56)))
         # left: the spare (tap to turn) in the shift phase
-        spare_size = min(col, area.h - L.px(16))
+        spare_size = max(L.touch, min(col, area.h - L.px(16)))
         if st.spare and st.phase == "shift":
             cu, cv = area.x + col / 2, area.y + area.h - spare_size / 2 - L.px(2)
             openings, treasure = st.spare

@@ -1,0 +1,230 @@
+"""Running the kiosk with a display: the pyglet loop, or the offscreen loop with scripts and screenshots.
+
+``run(kiosk, options)`` reads from `options` (an argparse namespace or anything
+with these attributes; missing ones take the defaults):
+
+* ``display``: "window", "fullscreen", "offscreen" ("auto" means fullscreen);
+* ``size``: (w, h) or "WxH" (None: 1280x800 in a window, the screen in full screen);
+* ``gl``: "auto", "gl" or "gles"; ``layout``: "tabletop" or "upright"; ``language``;
+* ``script``: a file of inputs (the headless format plus ``tap-px X Y``);
+* ``screenshot_dir``: offscreen only — a PNG after each scripted input (and of the first frame).
+
+Offscreen, frames are rendered as fast as possible and the kiosk's clock, when
+virtual, moves 1/60 s per frame, so a scripted run shows exactly what a
+person would have seen, without waiting for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+FRAME_S = 1 / 60
+SETTLE_MAX_S = 8.0          # a scripted input waits at most this long (virtual) for things to calm down
+
+
+def _opt(options: Any, name: str, default: Any = None) -> Any:
+    value = getattr(options, name, None)
+    return default if value is None else value
+
+
+def _size(value: Any) -> tuple[int, int] | None:
+    if value is None or value == "auto":
+        return None
+    if isinstance(value, str):
+        from .layout import parse_size
+        return parse_size(value)
+    return (int(value[0]), int(value[1]))
+
+
+def open_ui(kiosk: Any, options: Any):
+    """Make the window and the UI for `options` (see module docstring); returns the UI."""
+    t0 = time.perf_counter()
+    from .app import UI, make_window, prepare_pyglet
+    display = _opt(options, "display", "window")
+    if display == "auto":
+        display = "fullscreen"
+    cfg = getattr(getattr(kiosk, "config", None), "display", None)
+    gl_api = _opt(options, "gl", getattr(cfg, "gl", None) or "auto")
+    layout = _opt(options, "layout", getattr(cfg, "layout", None) or "tabletop")
+    size = _size(_opt(options, "size", getattr(cfg, "size", None)))
+    language = _opt(options, "language", getattr(getattr(getattr(kiosk, "config", None), "game", None),
+                                                   "language", None) or "en")
+    prepare_pyglet(display, gl_api)
+    window = make_window(display, size, gl_api)
+    ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None))
+    ui.display = display
+    ui.startup_s = time.perf_counter() - t0
+    log.info("display %s %dx%d, OpenGL%s, layout %s, ready in %.2f s", display, window.width, window.height,
+             " ES" if getattr(window, "gl_api", "gl") == "gles" else "", layout, ui.startup_s)
+    return ui
+
+
+def run(kiosk: Any, options: Any) -> int:
+    ui = open_ui(kiosk, options)
+    try:
+        if ui.display == "offscreen":
+            return run_offscreen(ui, kiosk, options)
+        return run_window(ui, kiosk)
+    finally:
+        ui.close()
+        ui.window.close()
+
+
+def _stopped(kiosk: Any) -> bool:
+    return bool(getattr(kiosk, "stopping", False) or getattr(kiosk, "stopped", False)
+                or getattr(kiosk, "running", True) is False)
+
+
+def run_window(ui, kiosk: Any) -> int:
+    """The pyglet event loop: the kiosk ticks and the screen animates every frame (60 Hz)."""
+    import pyglet
+
+    def frame(dt: float) -> None:
+        tick = getattr(kiosk, "tick", None)
+        if tick is not None:
+            tick()
+        if ui.screen is not None:
+            ui.screen.update(dt)
+        if _stopped(kiosk):
+            pyglet.app.exit()
+
+    pyglet.clock.schedule_interval(frame, FRAME_S)
+    pyglet.app.run(FRAME_S)
+    pyglet.clock.unschedule(frame)
+    return int(getattr(kiosk, "exit_status", 0) or 0)
+
+
+# ---------------------------------------------------------------------- offscreen
+class Offscreen:
+    """Drives the UI without a screen: frames on demand, a virtual clock, scripted inputs."""
+
+    def __init__(self, ui, kiosk: Any, screenshot_dir: str | Path | None = None, frame_s: float = FRAME_S):
+        self.ui = ui
+        self.frame_s = frame_s            # virtual time per frame (tests use bigger steps)
+        self.kiosk = kiosk
+        self.dir = Path(screenshot_dir) if screenshot_dir else None
+        self.shots = 0
+        clock = getattr(kiosk, "clock", None)
+        self.virtual = clock if getattr(clock, "virtual", False) else None
+
+    def frame(self, dt: float | None = None) -> None:
+        dt = self.frame_s if dt is None else dt
+        if self.virtual is not None:
+            self.virtual.advance(dt)
+        self.ui.step(dt)
+
+    def run_for(self, seconds: float) -> None:
+        for _ in range(max(1, round(seconds / self.frame_s))):
+            self.frame()
+
+    def calm(self) -> bool:
+        settled = getattr(self.kiosk, "settled", None)
+        if settled is not None:
+            return settled() and not self.ui.busy()
+        bus = getattr(self.kiosk, "bus", None)
+        if bus is not None and bus.pending():
+            return False
+        if self.ui.busy():
+            return False
+        session = getattr(self.kiosk, "session", None)
+        return not (session is not None and getattr(session, "busy", False))
+
+    def settle(self, max_s: float = SETTLE_MAX_S) -> None:
+        """Render frames until the bus is quiet, animations are done and no AI is acting."""
+        for _ in range(int(max_s / self.frame_s)):
+            self.frame()
+            if self.calm():
+                self.frame()
+                return
+
+    def shot(self, label: str) -> Path | None:
+        if self.dir is None:
+            return None
+        self.shots += 1
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label)[:40]
+        return self.ui.screenshot(self.dir / f"{self.shots:04d}-{safe}.png")
+
+    def do(self, line: Any) -> None:
+        """One scripted input: a kiosk.script Step or a line (docs/keys.md: the headless format + tap-px)."""
+        if not isinstance(line, str):         # a parsed kiosk.script.Step
+            step = line
+            if step.verb == "tap-px":
+                self.ui.tap_px(*step.args)
+            elif step.verb == "wait":
+                self.run_for(step.args[0] / 1000)
+                return
+            else:
+                self.kiosk.script_input(step)
+            self.settle()
+            return
+        words = line.split()
+        if not words:
+            return
+        verb = words[0].lower()
+        if verb == "tap-px":
+            if len(words) != 3:
+                raise ValueError(f"script: {line!r}: write tap-px X Y (pixels from the top-left)")
+            self.ui.tap_px(float(words[1]), float(words[2]))
+            self.settle()
+            return
+        if verb == "wait":
+            if len(words) != 2:
+                raise ValueError(f"script: {line!r}: write wait MILLISECONDS")
+            self.run_for(int(words[1]) / 1000)
+            return
+        apply = getattr(self.kiosk, "apply_script_line", None) or getattr(self.kiosk, "script_input", None)
+        if apply is not None:
+            apply(line)
+        elif verb == "button" and len(words) == 2:
+            self.ui.press_button(words[1])
+        elif verb == "tap" and len(words) == 3:
+            from ..events import TapCell
+            self.ui.post(TapCell((int(words[1]), int(words[2])), source="script"))
+        elif verb == "stay" and len(words) == 1:
+            from ..events import Stay
+            self.ui.post(Stay(source="script"))
+        else:
+            raise ValueError(f"script: {line!r} is not an input (button N, tap R C, stay, wait MS, tap-px X Y)")
+        self.settle()
+
+
+def read_script(path: str | Path) -> list[str]:
+    """The input lines of a script: blank lines and # comments dropped."""
+    lines = []
+    for raw in Path(path).read_text(encoding="utf-8").splitlines():
+        text = raw.split("#", 1)[0].strip()
+        if text:
+            lines.append(text)
+    return lines
+
+
+def run_offscreen(ui, kiosk: Any, options: Any) -> int:
+    runner = Offscreen(ui, kiosk, _opt(options, "screenshot_dir", None))
+    runner.settle(1.0)
+    runner.shot("start")
+    script = _opt(options, "script", None)
+    if script:
+        if hasattr(kiosk, "script_input"):
+            from ..script import load
+            steps = load(script, pixels=True)
+        else:
+            steps = read_script(script)
+        for n, step in enumerate(steps, 1):
+            runner.do(step)
+            runner.shot(f"{n}-{step}")
+            if _stopped(kiosk):
+                break
+        return int(getattr(kiosk, "exit_status", 0) or 0)
+    # no script: run like the kiosk until it stops, in real time
+    last = time.perf_counter()
+    while not _stopped(kiosk):
+        now = time.perf_counter()
+        runner.frame(now - last)
+        last = now
+        time.sleep(max(0.0, FRAME_S - (time.perf_counter() - now)))
+    return int(getattr(kiosk, "exit_status", 0) or 0)
