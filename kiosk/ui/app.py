@@ -220,6 +220,12 @@ class UI:
 
     # ---------------------------------------------------------------- events from the bus
     def _on_event(self, event: Any) -> None:
+        from ..events import GameStarted
+        if (isinstance(event, GameStarted) and any(p.kind == "human" for p in event.players)
+                and "play" in SCREENS and (self.screen is None or self.screen.name not in ("play", "operator"))):
+            # a game with people in it (setup, --players, a resumed save): show the board.
+            # All-computer games are the attract screen's demo and stay behind it.
+            self.goto("play")
         if self.screen is not None:
             self.screen.on_event(event)
         for name, screen in self._screens.items():     # background listeners (e.g. play keeps its model)
