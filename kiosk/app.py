@@ -28,6 +28,8 @@ from engine import Game
 
 from .bus import Bus
 from .button_leds import ButtonLeds
+from .card_events import CardGameOver, ConfirmTake, RotateHandCard
+from .card_session import CardPacing, CardSession
 from .clock import Clock, RealClock, VirtualClock
 from .config import Config
 from .events import (ButtonPressed, GameOver, GameSetup, KioskStopping, NewGame, Quit, RotateSpare,
@@ -101,6 +103,10 @@ class Kiosk:
         self.session = Session(self.bus, self.clock, confirm_push=self.config.buttons.confirm_push,
                                pacing=pacing, save=self._save, executor=opts.ai_executor)
         self._closers.append(self.session.close)
+        # the travel card game: a second session on the same bus, started by NewGame(game="cards")
+        self.card_session = CardSession(self.bus, self.clock, save=self._save, executor=opts.ai_executor,
+                                        pacing=CardPacing.FAST if opts.fast else _scaled(CardPacing(), pace))
+        self._closers.append(self.card_session.close)
 
         # hardware
         self.pin_factory = pin_factory
@@ -113,6 +119,7 @@ class Kiosk:
 
         self.bus.subscribe(ButtonPressed, self._on_button)
         self.bus.subscribe(GameOver, self._on_game_over)
+        self.bus.subscribe(CardGameOver, self._on_card_game_over)
         self.bus.subscribe(Quit, lambda c: self.stop(c.reason or "quit", c.status))
         self.bus.subscribe(NewGame, self._on_new_game)
 
@@ -138,7 +145,8 @@ class Kiosk:
             log.warning("state directory %s is not writable (%s): games will not be saved",
                         state_dir, e.strerror or e)
             return
-        self.store = GameStore(state_dir, loaders={GAME_NAME: Game.from_dict},
+        from engine.cards import CardGame
+        self.store = GameStore(state_dir, loaders={GAME_NAME: Game.from_dict, "cards": CardGame.from_dict},
                                resume_within_s=self.config.kiosk.resume_within_s)
         self.history = History(state_dir)
 
@@ -189,7 +197,8 @@ class Kiosk:
         if starting:
             self.new_game()     # posted: the session has no game until the bus dispatches it
         if self.notifier is not None:
-            self.notifier.ready("playing" if starting or self.session.game is not None else "attract")
+            playing = starting or self.session.game is not None or self.card_session.game is not None
+            self.notifier.ready("playing" if playing else "attract")
 
     def tick(self, budget: float | None = None) -> int:
         """One turn of the main loop: due timers, then queued messages; returns messages dispatched."""
@@ -201,7 +210,7 @@ class Kiosk:
 
     def settled(self) -> bool:
         """Nothing will happen without new input: bus empty, no AI acting, no game start pending."""
-        return (not self.bus.pending() and not self.session.busy
+        return (not self.bus.pending() and not self.session.busy and not self.card_session.busy
                 and self._next_game_timer is None)
 
     def stop(self, reason: str = "", status: int = 0) -> None:
@@ -251,7 +260,7 @@ class Kiosk:
         else:
             seed = random.SystemRandom().randrange(2**31)
         self._game_index += 1
-        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home)
+        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home, base.game)
 
     def new_game(self, setup: GameSetup | None = None) -> None:
         """Start a game now (via the bus, so it is logged like any command)."""
@@ -268,6 +277,8 @@ class Kiosk:
         if self.store is None:
             return False
         saved = self.store.resume()
+        if saved is not None and saved.game == "cards":
+            return self._resume_cards(saved)
         if saved is None or saved.game != GAME_NAME:
             return False
         kinds = saved.meta.get("kinds")
@@ -282,12 +293,28 @@ class Kiosk:
         self.session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at)
         return True
 
-    def _persisted(self) -> bool:
-        return self.options.persist_ai_games or "human" in self.session.kinds
+    def _resume_cards(self, saved) -> bool:
+        """Continue a saved card game (the save says ``"game": "cards"``)."""
+        from .card_session import AI_LEVELS
+        game = saved.state
+        kinds = saved.meta.get("kinds")
+        if (not isinstance(kinds, list) or len(kinds) != game.players
+                or not all(k == "human" or k in AI_LEVELS for k in kinds)):
+            log.warning("the saved card game does not say who plays which seat; all seats human")
+            kinds = ["human"] * game.players
+        if game.phase == "over":
+            self.store.discard()
+            return False
+        self.card_session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"),
+                                 started=saved.started_at)
+        return True
+
+    def _persisted(self, session=None) -> bool:
+        return self.options.persist_ai_games or "human" in (session or self.session).kinds
 
     def _save(self, session: Session, reason: str) -> None:
-        """The session's hook after every committed action (runs on the main thread)."""
-        if self.store is None or not self._persisted():
+        """A session's hook after every committed action (runs on the main thread)."""
+        if self.store is None or not self._persisted(session):
             return
         if reason == "over":
             self.store.discard()
@@ -297,7 +324,7 @@ class Kiosk:
             return
         if reason == "resume":
             return
-        self.store.save(GAME_NAME, session.game.to_dict(), meta=session.meta(),
+        self.store.save(getattr(session, "game_name", GAME_NAME), session.game.to_dict(), meta=session.meta(),
                         started_at=session.started_at)
 
     def _on_game_over(self, ev: GameOver) -> None:
@@ -312,6 +339,18 @@ class Kiosk:
                 variant.append("no_return_home")
             self.history.append(GameRecord.make(game=GAME_NAME, seats=ev.kinds, winners=[ev.winner],
                                                 turns=ev.turns, duration_s=ev.duration, variant=variant))
+        self._game_finished()
+
+    def _on_card_game_over(self, ev: CardGameOver) -> None:
+        self.games_finished += 1
+        if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
+            from .history import GameRecord
+            outcome = "blocked" if "no card could be laid" in ev.end else "won"
+            self.history.append(GameRecord.make(game="cards", seats=ev.kinds, winners=ev.winners,
+                                                turns=ev.turns, duration_s=ev.duration, outcome=outcome))
+        self._game_finished()
+
+    def _game_finished(self) -> None:
         if self.options.games is not None and self.games_finished >= self.options.games:
             self.stop(f"{self.games_finished} game(s) finished")
             return
@@ -323,6 +362,14 @@ class Kiosk:
     def _on_button(self, ev: ButtonPressed) -> None:
         """A debounced physical press: an arrow, rotate or stay (unless the button test owns them)."""
         if self.button_test:
+            return
+        cards = self.card_session.game
+        if cards is not None and cards.phase != "over":
+            # the card game: rotate turns the picked hand card, stay confirms the take; arrows do nothing
+            if ev.button == "rotate":
+                self.bus.post(RotateHandCard(1, source="button"))
+            elif ev.button == "stay":
+                self.bus.post(ConfirmTake(source="button"))
             return
         if ev.button == "rotate":
             self.bus.post(RotateSpare(1, source="button"))

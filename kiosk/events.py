@@ -141,6 +141,8 @@ class SeatSetup:
 
 
 SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
+CARD_SEAT_KINDS = ("human", "random", "easy", "hard")     # the card game's AI has no "medium"
+GAMES = ("labyrinth", "cards")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +154,17 @@ class GameSetup:
     first: int = 0                  # index of the player who starts
     open_cards: bool = False
     return_home: bool = True
+    game: str = "labyrinth"         # or "cards": the travel card game (kiosk/card_session.py)
 
     def __post_init__(self):
-        if not 1 <= len(self.seats) <= 4:
-            raise ValueError(f"a game needs 1 to 4 players, not {len(self.seats)}")
+        if self.game not in GAMES:
+            raise ValueError(f"game {self.game!r} is not one of {', '.join(GAMES)}")
+        low, high, kinds = (2, 6, CARD_SEAT_KINDS) if self.game == "cards" else (1, 4, SEAT_KINDS)
+        if not low <= len(self.seats) <= high:
+            raise ValueError(f"a {self.game} game needs {low} to {high} players, not {len(self.seats)}")
         for s in self.seats:
-            if s.kind not in SEAT_KINDS:
-                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(SEAT_KINDS)}")
+            if s.kind not in kinds:
+                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(kinds)}")
         if not 0 <= self.first < len(self.seats):
             raise ValueError(f"first player {self.first} does not exist with {len(self.seats)} players")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from .bus import Bus
+from .card_events import CardGameOver, CardGameStarted, CardTurnChanged
 from .clock import Clock
 from .events import (GameAbandoned, GameOver, GameStarted, IllegalInput, KioskStopping,
                      TurnChanged)
@@ -25,6 +26,8 @@ PAWN_RGB: dict[str, tuple[int, int, int]] = {
     "yellow": (255, 170, 0),
     "green": (0, 200, 0),
     "blue": (0, 60, 255),
+    "purple": (150, 0, 255),        # seats 5 and 6 of the card game
+    "turquoise": (0, 210, 160),
 }
 ILLEGAL_RGB = (255, 0, 0)
 
@@ -45,6 +48,7 @@ class RingView:
         self.idle_after_s = idle_after_s
         self.enabled = True             # False while the operator's ring test paints it
         self._seats: dict[int, tuple[int, str]] = {}   # player -> (seat, colour)
+        self._arcs = None               # card game: equal arcs per player (a RingLayout)
         self._following = False
         self._idle_timer = None
         self._last: tuple | None = None
@@ -53,6 +57,9 @@ class RingView:
             bus.subscribe(TurnChanged, self._on_turn),
             bus.subscribe(IllegalInput, self._on_illegal),
             bus.subscribe(GameOver, self._on_over),
+            bus.subscribe(CardGameStarted, self._on_cards_started),
+            bus.subscribe(CardTurnChanged, self._on_turn),
+            bus.subscribe(CardGameOver, self._on_cards_over),
             bus.subscribe(GameAbandoned, lambda e: self.idle()),
             bus.subscribe(KioskStopping, lambda e: self._call("off")),
         ]
@@ -93,6 +100,7 @@ class RingView:
     def _on_started(self, ev: GameStarted) -> None:
         self._cancel_idle()
         self._seats = {p.index: (p.seat, p.color) for p in ev.players}
+        self._arcs = None
         self._following = self.show_ai_games or any(p.kind == "human" for p in ev.players)
         if not self._following:
             self._call("idle")
@@ -101,7 +109,11 @@ class RingView:
         if not self._following or ev.player not in self._seats:
             return
         seat, colour = self._seats[ev.player]
-        self._call("show_seat", seat, PAWN_RGB.get(colour, (255, 255, 255)))
+        rgb = PAWN_RGB.get(colour, (255, 255, 255))
+        if self._arcs is not None:
+            self._call("show_segment", *self._arcs.segment(seat), rgb)
+        else:
+            self._call("show_seat", seat, rgb)
 
     def _on_illegal(self, ev: IllegalInput) -> None:
         if self._following or ev.command in ("select_arrow", "push_arrow", "rotate_spare",
@@ -116,6 +128,23 @@ class RingView:
         except Exception:
             log.exception("LED ring: flash failed")
 
+    def _on_cards_started(self, ev: CardGameStarted) -> None:
+        """The card game: 2-6 players round the table, the ring cut into one equal arc per player."""
+        self._cancel_idle()
+        self._seats = {p.index: (p.index, p.color) for p in ev.players}
+        self._arcs = _card_arcs(self.ring, len(ev.players))
+        self._following = self.show_ai_games or any(p.kind == "human" for p in ev.players)
+        if not self._following:
+            self._call("idle")
+
+    def _on_cards_over(self, ev: CardGameOver) -> None:
+        if not self._following:
+            return
+        _, colour = self._seats.get(ev.winners[0] if ev.winners else 0, (0, "red"))
+        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)))
+        self._cancel_idle()
+        self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
+
     def _on_over(self, ev: GameOver) -> None:
         if not self._following:
             return
@@ -123,3 +152,18 @@ class RingView:
         self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)))
         self._cancel_idle()
         self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
+
+
+def _card_arcs(ring, players: int):
+    """Equal arcs for `players` seats on `ring` (its LED count, offset and direction), or None.
+
+    The board game's seats are the board's four corners (possibly placed by
+    hand in ``[ring] seat_segments``); card players sit evenly round the table,
+    so the ring is cut anew. None when the ring does not say its layout (then
+    the seat arcs are used as they are).
+    """
+    from hardware.ring_layout import RingLayout
+    layout = getattr(ring, "layout", None)
+    if layout is None or layout.led_count < players:
+        return None
+    return RingLayout(layout.led_count, players, layout.offset, layout.reverse)

@@ -469,6 +469,10 @@ class Session:
             self._walk(cmd, self.game.player.position)
 
     def _on_new_game(self, cmd: NewGame) -> None:
+        if cmd.setup.game != "labyrinth":       # another game's session starts it (kiosk/card_session.py)
+            if self.game is not None:
+                self.abandon("another game was started")
+            return
         try:
             self.start(cmd.setup)
         except ValueError as exc:

@@ -1,0 +1,597 @@
+"""The card-game session: the only writer of the running :class:`engine.cards.CardGame`.
+
+The same principles as the board game's session (kiosk/session.py): it listens
+on the bus for commands (kiosk/card_events.py), turns them into engine
+actions, and posts events saying what happened. People and AI seats send the
+very same commands: an AI decision is computed on a worker thread (which only
+posts its answer), then played here step by step -- pick the hand card, turn
+it, lay it; tick the cards to take, confirm -- paced by the clock so people
+can follow it (``CardPacing.FAST`` for headless runs and tests).
+
+Hands are private on a shared screen. The session keeps the "hand-over"
+state: when a human seat follows another human, their hand stays hidden until
+they acknowledge the prompt (``HandOver``); ``visible_hand`` answers only for
+the human whose turn it is, after that. No event carries a hand card.
+
+Everything here runs on the main thread (bus dispatch, clock callbacks), so
+there are no locks. The game is saved after every committed action through
+the ``save(session, reason)`` hook (the kiosk writes it with ``"game":
+"cards"``).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import itertools
+import logging
+import random
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from engine.cards import CardGame, Discard, IllegalAction, Place, Take
+
+from .bus import Bus
+from .card_events import (
+    CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardPlayerInfo, CardsTaken,
+    CardTurnChanged, ConfirmTake, DiscardCard, HandChanged, HandOver, LaidCard, LayCard, RotateHandCard,
+    SelectHandCard, TakeChanged, ToggleTake,
+)
+from .clock import Clock, RealClock
+from .events import (AbandonGame, AIThinking, Command, GameAbandoned, GameSetup, IllegalInput, NewGame,
+                     SeatSetup)
+
+log = logging.getLogger(__name__)
+
+GAME_NAME = "cards"
+AI_LEVELS = ("random", "easy", "hard")
+#: Seat colours of the card game, in seat order (the board game has the first four).
+COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
+
+
+@dataclass(frozen=True)
+class CardPacing:
+    """Pauses (seconds) that let people follow an AI turn."""
+
+    think: float = 1.0          # an AI seems to think at least this long
+    select: float = 0.6         # the chosen hand card is shown before it turns
+    rotate: float = 0.35        # between two quarter turns
+    lay: float = 0.6            # before the card goes down
+    after_lay: float = 0.8      # the card slides in, the joined cards light up
+    toggle: float = 0.45        # between two cards ticked for taking
+    confirm: float = 0.7        # before the take is confirmed
+    after_take: float = 0.6     # the taken cards fly off
+
+    @classmethod
+    def fast(cls) -> "CardPacing":
+        return cls(0, 0, 0, 0, 0, 0, 0, 0)
+
+
+CardPacing.FAST = CardPacing.fast()   # type: ignore[attr-defined]
+
+# save(session, reason): "start", "resume", "lay", "take", "discard", "over" or "abandon".
+SaveHook = Callable[["CardSession", str], None]
+
+
+def default_ai_factory(level: str, seed: int | None):
+    """The engine's card AI players (``engine.cards.ai.make_ai``)."""
+    from engine.cards.ai import make_ai
+    return make_ai(level, seed)
+
+
+class CardSession:
+    """Owns the running card game; commands in, events out (docs/events.md, docs/card-game.md)."""
+
+    game_name = GAME_NAME
+
+    def __init__(self, bus: Bus, clock: Clock | None = None, *, pacing: CardPacing | None = None,
+                 ai_factory: Callable[[str, int | None], Any] | None = None, save: SaveHook | None = None,
+                 executor: concurrent.futures.Executor | None = None) -> None:
+        self.bus = bus
+        self.clock = clock or RealClock()
+        self.pacing = pacing or CardPacing()
+        self.ai_factory = ai_factory or default_ai_factory
+        self.save = save
+        self._own_executor = executor is None
+        self._executor = executor or concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="card-ai")
+        self.game: CardGame | None = None
+        self.setup: GameSetup | None = None
+        self.game_id: str | None = None
+        self.started_at: float = 0.0
+        self._started_clock: float = 0.0
+        self.selected: int | None = None     # hand position picked by the current player
+        self.rotation: int = 0               # quarter turns of the picked card
+        self.chosen: set[int] = set()        # cards ticked for taking (phase take)
+        self.handover: bool = False          # the hand-over prompt is up: the hand stays hidden
+        self._last_viewer: int | None = None # the human who saw their hand last
+        self._ais: dict[int, Any] = {}
+        self._token = itertools.count(1)
+        self._turn_token = 0
+        self._ai_thinking_since: float | None = None
+        self._jobs = 0
+        self._quiet_until = 0.0
+        self._timers: list = []
+        self._plan: tuple[int, list] = (0, [])
+        h = self._handled
+        self._subs = [
+            bus.subscribe(SelectHandCard, h(self._on_select)),
+            bus.subscribe(RotateHandCard, h(self._on_rotate)),
+            bus.subscribe(LayCard, h(self._on_lay)),
+            bus.subscribe(ToggleTake, h(self._on_toggle)),
+            bus.subscribe(ConfirmTake, h(self._on_confirm)),
+            bus.subscribe(DiscardCard, h(self._on_discard)),
+            bus.subscribe(HandOver, self._on_hand_over),
+            # By type name: name handlers run before class handlers, so a card game is abandoned (and
+            # its save archived) before the board session starts and saves its game, and the board
+            # session (subscribed by class, earlier) archives its game before this one saves.
+            bus.subscribe(NewGame.type, self._on_other_game),
+            bus.subscribe(NewGame, self._on_new_game),
+            bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
+            bus.subscribe(CardAIDecided, self._on_ai_decided),
+        ]
+
+    # ------------------------------------------------------------ queries (main thread)
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self.setup.kinds if self.setup else ()
+
+    def color_of(self, player: int) -> str:
+        return COLORS[player]
+
+    @property
+    def humans(self) -> int:
+        return sum(1 for k in self.kinds if k == "human")
+
+    @property
+    def ai_turn(self) -> bool:
+        g = self.game
+        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
+
+    @property
+    def busy(self) -> bool:
+        """True while the session will act without further input (AI turn, pending worker jobs)."""
+        return self.ai_turn or self._jobs > 0
+
+    @property
+    def thinking(self) -> bool:
+        return self._jobs > 0
+
+    def awaiting_human(self) -> bool:
+        g = self.game
+        return g is not None and g.phase != "over" and not self.busy
+
+    def visible_hand(self, player: int) -> tuple[int, ...]:
+        """The hand `player` may look at now: their own, on their turn, after the hand-over; else ()."""
+        g = self.game
+        if (g is None or g.phase == "over" or player != g.current or self.kinds[player] != "human"
+                or self.handover):
+            return ()
+        return tuple(g.hands[player])
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self.game.hands) if self.game else ()
+
+    def public_snapshot(self, resumed: bool = False) -> CardGameStarted:
+        g = self.game
+        assert g is not None
+        players = tuple(CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i]))
+                        for i in range(g.players))
+        layout = tuple(LaidCard(cell, p.card, p.rotation)
+                       for cell, p in sorted(g.layout.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+        return CardGameStarted(g.seed, players, layout, g.current, g.phase, g.turns, len(g.draw_pile),
+                               tuple(g.discards), g.placed, resumed)
+
+    def meta(self) -> dict[str, Any]:
+        """What a save needs besides the engine state: who plays which seat, since when."""
+        return {"game_id": self.game_id, "kinds": list(self.kinds), "started": self.started_at,
+                "setup": dataclasses.asdict(self.setup) if self.setup else None}
+
+    # ------------------------------------------------------------ starting and stopping
+    def start(self, setup: GameSetup) -> None:
+        """Start a new card game (abandoning a running one)."""
+        if setup.game != GAME_NAME:
+            raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
+        seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
+        game = CardGame.new(players=len(setup.seats), seed=seed, first=setup.first)
+        if self.game is not None and self.game.phase != "over":
+            self.abandon("a new game was started")
+        self._install(game, dataclasses.replace(setup, seed=seed), uuid.uuid4().hex, time.time(),
+                      resumed=False)
+
+    def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
+               started: float | None = None) -> None:
+        """Continue a saved card game exactly where it stopped."""
+        if len(kinds) != game.players:
+            raise ValueError(f"{len(kinds)} seat kinds for {game.players} players")
+        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME)
+        self._install(game, setup, game_id or uuid.uuid4().hex,
+                      started if started is not None else time.time(), resumed=True)
+
+    def _install(self, game: CardGame, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+        self._cancel_timers()
+        self.game, self.setup, self.game_id = game, setup, game_id
+        self.started_at = started
+        self._started_clock = self.clock.now()
+        self._quiet_until = self.clock.now()
+        self._last_viewer = None
+        self._ais = {}
+        for i, kind in enumerate(setup.kinds):
+            if kind != "human":
+                seed = None if game.seed is None else game.seed * 10 + i
+                self._ais[i] = self.ai_factory(kind, seed)
+        log.info("card game %s %s: %s, seed %s", game_id[:8], "resumed" if resumed else "started",
+                 ",".join(setup.kinds), game.seed)
+        self.bus.post(self.public_snapshot(resumed))
+        self._save("resume" if resumed else "start")
+        if game.phase == "over":
+            return
+        self._turn_begins(new_turn=True)
+
+    def abandon(self, reason: str = "") -> None:
+        """Stop the running card game without a winner."""
+        if self.game is None:
+            return
+        self._cancel_timers()
+        self._new_turn_token()
+        if self.game.phase != "over":
+            self._save("abandon")
+            self.bus.post(GameAbandoned(reason or "abandoned"))
+            log.info("card game %s abandoned: %s", (self.game_id or "")[:8], reason)
+        self.game = None
+        self.selected, self.rotation, self.chosen, self.handover = None, 0, set(), False
+
+    def close(self) -> None:
+        """Stop timers and the worker (at kiosk shutdown)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        for unsub in self._subs:
+            unsub()
+        if self._own_executor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------ turn flow
+    def _new_turn_token(self) -> int:
+        self._turn_token = next(self._token)
+        return self._turn_token
+
+    def _hand_changed(self, player: int) -> None:
+        g = self.game
+        sel = self.selected if player == g.current else None
+        self.bus.post(HandChanged(player, len(g.hands[player]), sel, self.rotation if sel is not None else 0,
+                                  bool(self.visible_hand(player))))
+
+    def _turn_begins(self, new_turn: bool) -> None:
+        """Announce whose decision it is; a human after another human gets the hand-over prompt first."""
+        g = self.game
+        if g is None or g.phase == "over":
+            return
+        if new_turn:
+            self._new_turn_token()
+            self.selected, self.rotation = None, 0
+        self.chosen = set()
+        kind = self.kinds[g.current]
+        if kind == "human":
+            if new_turn and self.humans >= 2 and g.current != self._last_viewer:
+                self.handover = True
+            if not self.handover:
+                self._last_viewer = g.current
+        else:
+            self.handover = False
+        cells = tuple(sorted(g.legal_cells())) if g.phase == "place" else ()
+        takeable = tuple(sorted(g.takeable())) if g.phase == "take" else ()
+        self.bus.post(CardTurnChanged(g.current, g.phase, g.turns, kind, len(g.draw_pile), self.handover,
+                                      cells, takeable))
+        self._hand_changed(g.current)
+        if kind != "human":
+            self._ask_ai()
+
+    def _ask_ai(self) -> None:
+        g = self.game
+        player, token = g.current, self._turn_token
+        ai = self._ais[player]
+        level = self.kinds[player]
+        if g.phase != "take":
+            self._ai_thinking_since = self.clock.now()
+            self.bus.post(AIThinking(player, level))
+        snapshot = g.copy()
+        self._jobs += 1
+        bus = self.bus
+
+        def think() -> None:
+            try:
+                action = ai.choose(snapshot)
+                if isinstance(action, Place):
+                    bus.post(CardAIDecided(player, "place", token, slot=snapshot.hand.index(action.card),
+                                           rotation=action.rotation, cell=tuple(action.cell)))
+                elif isinstance(action, Take):
+                    bus.post(CardAIDecided(player, "take", token, cards=tuple(sorted(action.cards))))
+                elif isinstance(action, Discard):
+                    bus.post(CardAIDecided(player, "discard", token, slot=snapshot.hand.index(action.card)))
+                else:
+                    raise TypeError(f"the AI answered {action!r}")
+            except BaseException as exc:   # the worker must always answer
+                log.exception("card AI %s failed", level)
+                bus.post(CardAIDecided(player, "", token, error=f"{type(exc).__name__}: {exc}"))
+
+        self._executor.submit(think)
+
+    def _on_ai_decided(self, ev: CardAIDecided) -> None:
+        self._jobs = max(0, self._jobs - 1)
+        g = self.game
+        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == "over":
+            log.debug("dropping a stale card AI answer for player %s", ev.player)
+            return
+        expected = {"place": "place", "take": "take", "discard": "discard"}[g.phase]
+        if ev.error or ev.action != expected:
+            log.error("card AI answer unusable (%s): playing a random legal action instead",
+                      ev.error or f"{ev.action} in phase {g.phase}")
+            action = random.Random().choice(g.legal_actions())
+            if isinstance(action, Place):
+                ev = CardAIDecided(ev.player, "place", ev.token, slot=g.hand.index(action.card),
+                                   rotation=action.rotation, cell=action.cell)
+            elif isinstance(action, Take):
+                ev = CardAIDecided(ev.player, "take", ev.token, cards=tuple(sorted(action.cards)))
+            else:
+                ev = CardAIDecided(ev.player, "discard", ev.token, slot=g.hand.index(action.card))
+        self._play_out(ev)
+
+    def _play_out(self, ev: CardAIDecided) -> None:
+        """Play an AI decision through the same commands a person would send, paced."""
+        p = self.pacing
+        now = self.clock.now()
+        first = max(p.think - (now - (self._ai_thinking_since or now)), self._quiet_until - now, 0.0)
+        steps: list[tuple[float, Callable[[], Command | None]]] = []
+        if ev.action == "place":
+            steps.append((first, lambda: SelectHandCard(ev.slot, source="ai")))
+            for k in range(ev.rotation % 4):
+                steps.append((p.rotate if k else p.select, lambda: RotateHandCard(1, source="ai")))
+            steps.append((p.lay, lambda: LayCard(tuple(ev.cell), source="ai")))
+        elif ev.action == "take":
+            first = max(self._quiet_until - now, 0.0)
+            for k, card in enumerate(ev.cards):
+                steps.append((first if k == 0 else p.toggle, lambda c=card: ToggleTake(c, source="ai")))
+            steps.append((p.confirm if ev.cards else max(first, p.confirm), lambda: ConfirmTake(source="ai")))
+        else:
+            steps.append((first, lambda: DiscardCard(ev.slot, source="ai")))
+        self._run_steps(self._turn_token, steps)
+
+    def _run_steps(self, token: int, steps: list) -> None:
+        self._plan = (token, list(steps))
+        self._plan_next()
+
+    def _plan_next(self) -> None:
+        token, steps = self._plan
+        if not steps or self.game is None or token != self._turn_token:
+            self._plan = (0, [])
+            return
+        delay, make = steps.pop(0)
+
+        def fire() -> None:
+            if self.game is None or token != self._turn_token:
+                return
+            cmd = make()
+            if cmd is not None:
+                self.bus.post(cmd)
+
+        self._timers = [t for t in self._timers if not t.cancelled]
+        self._timers.append(self.clock.call_later(delay, fire))
+
+    def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
+
+        def run(cmd) -> None:
+            try:
+                handler(cmd)
+            finally:
+                if getattr(cmd, "source", "") == "ai":
+                    self._plan_next()
+
+        return run
+
+    def _cancel_timers(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers.clear()
+        self._plan = (0, [])
+
+    # ------------------------------------------------------------ refusals
+    def _refuse(self, cmd: Command, reason: str) -> None:
+        player = self.game.current if self.game is not None else None
+        log.debug("refused %s: %s", cmd.type, reason)
+        self.bus.post(IllegalInput(reason, cmd.type, player))
+
+    def _check_turn(self, cmd: Command, phase: str) -> bool:
+        """Common refusals: no game, game over, an AI's turn, the hand-over not yet done, wrong phase."""
+        g = self.game
+        if g is None:
+            self._refuse(cmd, "No card game is running: start a new game first.")
+            return False
+        if g.phase == "over":
+            self._refuse(cmd, "The game is over: start a new game to play again.")
+            return False
+        source = getattr(cmd, "source", "")
+        kind = self.kinds[g.current]
+        colour = COLORS[g.current]
+        if kind != "human" and source != "ai":
+            self._refuse(cmd, f"It is {colour}'s turn (computer, {kind}): please wait.")
+            return False
+        if kind == "human" and source == "ai":
+            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.")
+            return False
+        if self.handover:
+            self._refuse(cmd, f"Pass the screen to {colour} first: {colour} taps when ready.")
+            return False
+        if g.phase != phase:
+            self._refuse(cmd, {
+                "take": "The card is laid: tick the joined cards you want to take, then confirm "
+                        "(or confirm without ticking to take none).",
+                "place": "Lay a card first: tap a card in your hand, then a highlighted place.",
+                "discard": "No card in your hand fits anywhere: tap one to discard it.",
+            }[g.phase])
+            return False
+        return True
+
+    def _slot(self, cmd: Command, slot: Any) -> int | None:
+        hand = self.game.hand
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
+            self._refuse(cmd, f"There is no card {slot!r} in your hand: you hold {len(hand)} card(s), "
+                              f"positions 0 to {len(hand) - 1}.")
+            return None
+        return slot
+
+    # ------------------------------------------------------------ command handlers
+    def _on_other_game(self, cmd: NewGame) -> None:
+        if cmd.setup.game != GAME_NAME and self.game is not None:
+            self.abandon("another game was started")
+
+    def _on_new_game(self, cmd: NewGame) -> None:
+        if cmd.setup.game != GAME_NAME:
+            return
+        try:
+            self.start(cmd.setup)
+        except ValueError as exc:
+            self._refuse(cmd, f"Cannot start this game: {exc}")
+
+    def _on_hand_over(self, cmd: HandOver) -> None:
+        g = self.game
+        if g is None or g.phase == "over" or not self.handover:
+            self._refuse(cmd, "No hand-over is due: play on.")
+            return
+        self.handover = False
+        self._last_viewer = g.current
+        self._hand_changed(g.current)
+
+    def _on_select(self, cmd: SelectHandCard) -> None:
+        if not self._check_turn(cmd, "place"):
+            return
+        slot = self._slot(cmd, cmd.slot)
+        if slot is None:
+            return
+        if slot == self.selected:
+            self.rotation = (self.rotation + 1) % 4
+        else:
+            self.selected, self.rotation = slot, 0
+        self._hand_changed(self.game.current)
+
+    def _on_rotate(self, cmd: RotateHandCard) -> None:
+        if not self._check_turn(cmd, "place"):
+            return
+        if self.selected is None:
+            self._refuse(cmd, "Tap a card in your hand first, then turn it.")
+            return
+        if not isinstance(cmd.turns, int) or isinstance(cmd.turns, bool):
+            self._refuse(cmd, f"Turn the card by whole quarter turns, not {cmd.turns!r}.")
+            return
+        self.rotation = (self.rotation + cmd.turns) % 4
+        self._hand_changed(self.game.current)
+
+    def _on_lay(self, cmd: LayCard) -> None:
+        if not self._check_turn(cmd, "place"):
+            return
+        g = self.game
+        if self.selected is None:
+            self._refuse(cmd, "Choose a card from your hand first, then tap a highlighted place.")
+            return
+        try:
+            cell = tuple(int(v) for v in cmd.cell)
+        except (TypeError, ValueError):
+            cell = ()
+        if len(cell) != 2:
+            self._refuse(cmd, f"{cmd.cell!r} is not a place on the table: give (x, y).")
+            return
+        player = g.current
+        place = Place(g.hand[self.selected], self.rotation, cell)
+        problem = g.placement_problem(place)
+        if problem:
+            self._refuse(cmd, problem)
+            return
+        joined = g.preview(place)
+        try:
+            g.apply(place)
+        except IllegalAction as exc:     # placement_problem said yes: should not happen
+            self._refuse(cmd, str(exc))
+            return
+        self.selected, self.rotation = None, 0
+        takeable = tuple(sorted(g.takeable())) if g.phase == "take" and g.current == player else ()
+        self.bus.post(CardLaid(player, place.card, place.rotation, cell,
+                               tuple((t, tuple(sorted(cs))) for t, cs in sorted(joined.items()) if cs),
+                               takeable))
+        self._quiet_until = self.clock.now() + self.pacing.after_lay
+        if g.phase == "take" and g.current == player and g.placed == cell:
+            self._save("lay")
+            self._turn_begins(new_turn=False)
+            return
+        self._turn_ends(player, "lay")
+
+    def _on_toggle(self, cmd: ToggleTake) -> None:
+        if not self._check_turn(cmd, "take"):
+            return
+        g = self.game
+        card = cmd.card
+        if card not in g.takeable():
+            self._refuse(cmd, "That card is not joined by a path to the same treasure on the card you laid.")
+            return
+        self.chosen ^= {card}
+        chosen = tuple(sorted(self.chosen))
+        self.bus.post(TakeChanged(g.current, chosen, g.take_problem(chosen) if chosen else None))
+
+    def _on_confirm(self, cmd: ConfirmTake) -> None:
+        if not self._check_turn(cmd, "take"):
+            return
+        g = self.game
+        player = g.current
+        chosen = frozenset(self.chosen)
+        problem = g.take_problem(chosen)
+        if problem:
+            self._refuse(cmd, problem)
+            return
+        cells = tuple(sorted((c for c, p in g.layout.items() if p.card in chosen), key=lambda c: (c[1], c[0])))
+        cards = tuple(g.layout[c].card for c in cells)
+        g.apply(Take(chosen))
+        self.chosen = set()
+        self.bus.post(CardsTaken(player, cards, cells, len(g.taken[player])))
+        self._quiet_until = self.clock.now() + (self.pacing.after_take if cards else 0.0)
+        self._turn_ends(player, "take")
+
+    def _on_discard(self, cmd: DiscardCard) -> None:
+        if not self._check_turn(cmd, "discard"):
+            return
+        g = self.game
+        slot = self._slot(cmd, cmd.slot)
+        if slot is None:
+            return
+        player, card = g.current, g.hand[slot]
+        try:
+            g.apply(Discard(card))
+        except IllegalAction as exc:
+            self._refuse(cmd, str(exc))
+            return
+        self.bus.post(CardDiscarded(player, card))
+        self._turn_ends(player, "discard")
+
+    # ------------------------------------------------------------ committing
+    def _turn_ends(self, player: int, reason: str) -> None:
+        """After a committed action that ended `player`'s turn: their hand was refilled; next turn or the end."""
+        g = self.game
+        self.selected, self.rotation, self.chosen = None, 0, set()
+        self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
+        if g.phase == "over":
+            self._new_turn_token()
+            self._save("over")
+            self.bus.post(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.end or "",
+                                       round(self.clock.now() - self._started_clock, 3)))
+            log.info("card game %s over: %s", (self.game_id or "")[:8], g.end)
+            return
+        self._save(reason)
+        self._turn_begins(new_turn=True)
+
+    def _save(self, reason: str) -> None:
+        if self.save is None:
+            return
+        try:
+            self.save(self, reason)
+        except Exception:
+            log.exception("saving the card game failed (%s)", reason)
