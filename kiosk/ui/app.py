@@ -226,6 +226,11 @@ class UI:
             # a game with people in it (setup, --players, a resumed save): show the board.
             # All-computer games are the attract screen's demo and stay behind it.
             self.goto("play")
+        from ..card_events import CardGameStarted
+        if (isinstance(event, CardGameStarted) and any(p.kind == "human" for p in event.players)
+                and "cards_play" in SCREENS and (self.screen is None
+                                                 or self.screen.name not in ("cards_play", "operator"))):
+            self.goto("cards_play")     # the same for the card game
         if self.screen is not None:
             self.screen.on_event(event)
         for name, screen in self._screens.items():     # background listeners (e.g. play keeps its model)
@@ -325,7 +330,7 @@ def _make_translator(language: str):
         return _Keys()
 
 
-_SCREEN_MODULES = ("play", "attract", "setup", "howto", "gameover", "idle", "operator")
+_SCREEN_MODULES = ("play", "attract", "setup", "howto", "gameover", "idle", "operator", "cards_play")
 
 
 def _import_screens() -> None:
