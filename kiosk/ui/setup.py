@@ -31,6 +31,9 @@ from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, Frame, label
 LEVELS = ("easy", "medium", "hard")
 STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
 COLOR_KEYS = ("red", "yellow", "green", "blue")
+CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players
+CARD_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
 @dataclass
@@ -42,6 +45,9 @@ class Choices:
     open_cards: bool = False
     return_home: bool = True
     hints: bool | None = None          # None: on exactly in the children's variants
+    game: str = "labyrinth"            # or "cards": the travel card game
+    card_players: int = 2
+    card_kinds: list[str] = field(default_factory=lambda: ["human"] + ["easy"] * 5)
 
     @property
     def hints_on(self) -> bool:
@@ -54,6 +60,8 @@ class Choices:
         return DEFAULT_SEATS[self.players]
 
     def game_setup(self) -> GameSetup:
+        if self.game == "cards":
+            return GameSetup(seats=tuple(SeatSetup(k) for k in self.card_kinds[:self.card_players]), game="cards")
         return GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
                          open_cards=self.open_cards, return_home=self.return_home)
 
@@ -122,7 +130,17 @@ class SetupScreen(Screen):
         super().press(x, y)
 
     # ------------------------------------------------------------ actions
+    def set_game(self, game: str) -> None:
+        self.choices.game = game
+        self._build()
+
     def set_players(self, n: int) -> None:
+        if self.choices.game == "cards":
+            self.choices.card_players = n
+            if "human" not in self.choices.card_kinds[:n]:
+                self.choices.card_kinds[0] = "human"
+            self._build()
+            return
         self.choices.players = n
         if "human" not in self.choices.kinds[:n]:
             self.choices.kinds[0] = "human"
@@ -142,6 +160,9 @@ class SetupScreen(Screen):
     def start(self) -> None:
         setup = self.choices.game_setup()
         self.ui.post(NewGame(setup))
+        if setup.game == "cards":
+            self.ui.goto("cards_play")
+            return
         self.ui.goto("play", hints=self.choices.hints_on)
 
     def _toggle(self, name: str, on: bool) -> None:
@@ -186,15 +207,11 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         tab_w = min(230, (w - 10) / 2)
-        make_button(self, c, frame, Rect(x, y, tab_w, h), t("setup.board_game"), self.batch, self._bg,
-                    size=18, color=ACCENT, text_color=(30, 30, 30), on_tap=lambda: None)
-        soon = make_button(self, c, frame, Rect(x + tab_w + 10, y, tab_w, h), "", self.batch, self._bg,
-                           size=15, color=DISABLED)
-        soon.enabled = False
-        self._text(c, frame, t("setup.card_game"), x + tab_w + 10 + tab_w / 2, y + h * 0.62, 15,
-                   color=DIM, anchor_x="center", width=tab_w - 12)
-        self._text(c, frame, t("setup.coming_soon"), x + tab_w + 10 + tab_w / 2, y + h * 0.26, 11,
-                   color=DIM, anchor_x="center", bold=False, width=tab_w - 12)
+        for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
+            on = self.choices.game == game
+            make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), t(key), self.batch, self._bg,
+                        size=18, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda game=game: self.set_game(game))
         if stacked:
             y -= h + 10
             lang_x = x
@@ -211,8 +228,14 @@ class SetupScreen(Screen):
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
         self._text(c, frame, self.t("setup.players"), x, y + h / 2, 18, width=118)
-        for n in range(1, 5):
-            on = n == self.choices.players
+        cards = self.choices.game == "cards"
+        for n in range(2, 7) if cards else range(1, 5):
+            on = n == (self.choices.card_players if cards else self.choices.players)
+            if cards:       # 2-6: five buttons from the same place as the board game's 1-4
+                make_button(self, c, frame, Rect(x + 124 + (n - 2) * 62, y, 56, h), str(n), self.batch, self._bg,
+                            size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
+                            on_tap=lambda n=n: self.set_players(n))
+                continue
             make_button(self, c, frame, Rect(x + 124 + (n - 1) * 70, y, 62, h), str(n), self.batch, self._bg,
                         size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda n=n: self.set_players(n))
@@ -293,6 +316,49 @@ class SetupScreen(Screen):
                                         t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
                                         color=GO, on_tap=self.start)
 
+    def _card_seat(self, c, frame, index: int, x, y, w, h) -> None:
+        """One card player: colour, then person / computer beginner / greedy / clever in one row."""
+        from .cards_play import player_rgb
+        t = self.t
+        kind = self.choices.card_kinds[index]
+        rgb = player_rgb(index)
+        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
+        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
+                              radius=c.px(3))
+        top = y + h - 22
+        self._shapes.append(pyglet.shapes.Circle(c.px(x + 18), c.px(top), c.px(9), color=rgb, batch=self.batch,
+                                                 group=self._fg))
+        name = t(f"colour.{CARD_COLOR_KEYS[index]}")
+        self._text(c, frame, name, x + 34, top, 16, color=rgb, width=w - 42)
+        level = t("setup.cards.level." + kind) if kind != "human" else t("setup.human")
+        self._text(c, frame, level, x + 10, top - 22, 12, color=INK, bold=False, width=w - 16)
+        pad, gap = 8, 4
+        options = ("human",) + CARD_LEVELS
+        bw = (w - 2 * pad - gap * (len(options) - 1)) / len(options)
+        for j, option in enumerate(options):
+            on = kind == option
+            text = "\u263a" if option == "human" else CARD_STARS[option]
+            make_button(self, c, frame, Rect(x + pad + j * (bw + gap), y + 8, bw, 48), text, self.batch, self._bg,
+                        size=22 if option != "hard" else 18, color=(ACCENT if option == "human" else TOGGLE_ON)
+                        if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda o=option: self.set_card_kind(index, o))
+
+    def set_card_kind(self, index: int, kind: str) -> None:
+        self.choices.card_kinds[index] = kind
+        self._build()
+
+    def _card_seats(self, c, frame, x, y, w, h, cols: int) -> None:
+        n = self.choices.card_players
+        cols = min(cols, n)
+        rows = (n + cols - 1) // cols
+        gap = 10
+        cw = (w - gap * (cols - 1)) / cols
+        ch = min(112, (h - gap * (rows - 1)) / rows)
+        top = y + h
+        for i in range(n):
+            r, k = divmod(i, cols)
+            self._card_seat(c, frame, i, x + k * (cw + gap), top - (r + 1) * ch - r * gap, cw, ch)
+
     def _build_landscape(self, c: Canvas, frame: Frame) -> None:
         m = 12
         W, H = c.W, c.H
@@ -300,6 +366,10 @@ class SetupScreen(Screen):
         self._top_bar(c, frame, m, y, W - 2 * m, 48, stacked=False)
         y -= 10 + 50
         self._players_row(c, frame, m, y, W - 2 * m, 50)
+        if self.choices.game == "cards":
+            self._card_seats(c, frame, m, m + 54 + 12, W - 2 * m, y - 10 - (m + 54 + 12), cols=3)
+            self._bottom_row(c, frame, m, m, W - 2 * m, 54)
+            return
         seats_h = 166
         y -= 10 + seats_h
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=4)
@@ -314,6 +384,10 @@ class SetupScreen(Screen):
         y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
         y -= 12 + 52
         self._players_row(c, frame, m, y, W - 2 * m, 52)
+        if self.choices.game == "cards":
+            self._card_seats(c, frame, m, m + 60 + 12, W - 2 * m, y - 12 - (m + 60 + 12), cols=2)
+            self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+            return
         rows = (self.choices.players + 1) // 2
         seats_h = rows * 166 + (rows - 1) * 10
         y -= 12 + seats_h

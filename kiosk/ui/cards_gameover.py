@@ -1,0 +1,136 @@
+"""The card game's game-over screen: who took the most cards (ties share the win), every score.
+
+A small variant of kiosk/ui/gameover.py for the card game: up to six players,
+several winners possible, scores are numbers of cards taken. "Play again"
+starts the same seats with a new shuffle; "Back to start" returns to the
+attract screen, as does a while without a touch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pyglet
+from pyglet import shapes
+
+from kiosk.card_events import CardGameOver
+from kiosk.events import NewGame
+
+from .layout import Rect
+from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
+from .screen import Screen, register
+from .widgets import DIM, INK, Frame, label
+
+COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
+
+
+@register("cards_gameover")
+class CardsGameOverScreen(Screen):
+    """Winners and cards taken; play again or back to start."""
+
+    background = (20, 24, 32)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.event: CardGameOver | None = None
+        self.quiet = 0.0
+        self._shapes: list = []
+
+    def enter(self, event: CardGameOver | None = None, **kw) -> None:
+        session = getattr(self.kiosk, "card_session", None)
+        game = getattr(session, "game", None)
+        if event is None and game is not None and game.phase == "over":
+            event = CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
+        self.event = event
+        self.quiet = 0.0
+        self._build()
+
+    def resize(self, layout) -> None:
+        self._build()
+
+    def update(self, dt: float) -> None:
+        self.quiet += dt
+        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+            self.ui.goto("attract")
+
+    def tap(self, x: float, y: float) -> bool:
+        self.quiet = 0.0
+        return super().tap(x, y)
+
+    def play_again(self) -> None:
+        setup = getattr(getattr(self.kiosk, "card_session", None), "setup", None)
+        if setup is None:
+            self.ui.goto("setup")
+            return
+        self.ui.post(NewGame(replace(setup, seed=None)))
+        self.ui.goto("cards_play")
+
+    def _build(self) -> None:
+        from .cards_play import player_rgb
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes = []
+        self.batch = pyglet.graphics.Batch()
+        ev = self.event
+        if ev is None:
+            return
+        L = self.layout
+        c = Canvas(L)
+        frame = Frame(L.screen, 0)
+        bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
+        t = self.t
+        names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]
+        if len(ev.winners) == 1:
+            headline = t("gameover.winner", player=names[ev.winners[0]])
+        elif ev.winners:
+            headline = t("cards.shared_win", players=", ".join(names[w] for w in ev.winners))
+        else:
+            headline = t("cards.no_winner")
+        rgb = player_rgb(ev.winners[0]) if len(ev.winners) == 1 else INK
+        m = 12
+        top = c.H - m
+        if L.tabletop:        # the far side of the table reads it too
+            far = Frame(c.r(m, top - 48, c.W - 2 * m, 48), 180)
+            self._shapes.append(label(headline, far, far.w / 2, far.h / 2,
+                                      fit_font(headline, c.font(22), c.px(c.W - 40)), self.batch, fg, color=rgb,
+                                      bold=True))
+            top -= 56
+        self._shapes.append(label(headline, frame, L.width / 2, c.px(top - 40),
+                                  fit_font(headline, c.font(32), c.px(c.W - 40)), self.batch, fg, color=rgb,
+                                  bold=True))
+        self._shapes.append(label(t("gameover.turns", n=ev.turns), frame, L.width / 2, c.px(top - 80), c.font(16),
+                                  self.batch, fg, color=DIM))
+        btn_h = 58
+        area_top = top - 100
+        n = len(ev.scores)
+        row_h = min(52.0, (area_top - (m + btn_h + 20) - 44) / n)
+        area_h = 44 + n * row_h
+        area = Rect(max(m, c.W / 2 - 260), area_top - area_h, min(c.W - 2 * m, 520), area_h)
+        self._shapes += panel(frame, c.r(*area), self.batch, bg, radius=c.px(12))
+        self._shapes.append(label(t("cards.taken"), frame, c.px(area.right - 16), c.px(area.top - 20),
+                                  c.font(14), self.batch, fg, color=DIM, anchor_x="right", bold=True))
+        best = max(ev.scores) if ev.scores else 0
+        for i, score in enumerate(ev.scores):
+            cy = area.top - 40 - (i + 0.5) * row_h
+            prgb = player_rgb(i)
+            self._shapes.append(shapes.Circle(c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb,
+                                              batch=self.batch, group=fg))
+            who = names[i] + ("  \u2605" if i in ev.winners else "")
+            kind = ev.kinds[i] if i < len(ev.kinds) else "human"
+            if kind != "human":
+                who += "  (" + t("setup.computer") + ")"
+            self._shapes.append(label(who, frame, c.px(area.x + 50), c.px(cy), fit_font(who, c.font(18), c.px(330)),
+                                      self.batch, fg, color=prgb, anchor_x="left", bold=True))
+            # a bar as long as the score, and the number
+            bar_w = 120 * score / best if best else 0
+            if bar_w:
+                self._shapes.append(shapes.Rectangle(c.px(area.right - 60 - bar_w), c.px(cy - 6), c.px(bar_w),
+                                                     c.px(12), color=prgb, batch=self.batch, group=fg))
+            self._shapes.append(label(str(score), frame, c.px(area.right - 16), c.px(cy), c.font(22), self.batch, fg,
+                                      color=INK, anchor_x="right", bold=True))
+        bw = min(300, (c.W - 2 * m - 12) / 2)
+        make_button(self, c, frame, Rect(m, m, bw, btn_h), "\u2039 " + t("gameover.back"), self.batch, fg,
+                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, btn_h), t("gameover.play_again") + "  \u25b6",
+                    self.batch, fg, size=20, color=GO, on_tap=self.play_again)

@@ -1,0 +1,588 @@
+"""The card game's play screen: the open layout, the scores, and the active player's hand.
+
+Input becomes commands (kiosk/card_events.py), nothing else: a tap on a hand
+card picks it (the picked card again turns it), the turn button turns it, a
+tap on a highlighted place lays it; after a placement that joins treasures the
+cards that may be taken light up, a tap ticks or unticks one, and the take
+button confirms (with none ticked it takes nothing). The session answers with
+events; the screen then redraws from the session's public state, so what is
+shown is always what the session holds.
+
+The layout lies on an unbounded grid: the view pans and zooms (smoothly) to
+fit every card and every place a card could go into the board area.
+
+Hands are private on a shared screen: only the hand of the human whose turn
+it is is shown, asked from ``CardSession.visible_hand`` at drawing time; when
+a human follows another human, a "Pass to <colour>" sheet covers the screen
+until the new player taps (``HandOver``). Computer hands are shown as backs.
+In the tabletop layout the hand panel and the hand-over sheet face the side
+the active player sits at.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pyglet
+from pyglet import shapes
+
+from engine.cards.deck import OPEN
+
+from ..card_events import (CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard,
+                           HandOver, LayCard, RotateHandCard, SelectHandCard, ToggleTake)
+from ..events import GameAbandoned, IllegalInput
+from .art.cards import CardAtlas
+from .layout import Layout, Rect
+from .menu import fit_font
+from .screen import SCREENS, Screen, register
+from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+
+TOAST_S = 3.0
+GAMEOVER_DELAY_S = 1.6
+#: Player colours on screen, seat order (kiosk/card_session.py COLORS).
+PLAYER_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236), (168, 92, 230), (40, 200, 180))
+FIT_GREEN = (60, 210, 110)
+TAKE_AMBER = (255, 196, 64)
+
+
+def player_rgb(i: int) -> tuple[int, int, int]:
+    return PLAYER_RGB[i % len(PLAYER_RGB)]
+
+
+class View:
+    """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px."""
+
+    def __init__(self):
+        self.cx = self.cy = 0.5
+        self.cell = 0.0
+        self.target = (0.5, 0.5, 0.0)
+
+    def aim(self, cells, rect: Rect, max_cell: float) -> None:
+        xs = [c[0] for c in cells] or [0, 1]
+        ys = [c[1] for c in cells] or [0, 1]
+        cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        cell = min(rect.w / (cols + 0.4), rect.h / (rows + 0.4), max_cell)
+        self.target = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, cell)
+        if self.cell <= 0:
+            self.cx, self.cy, self.cell = self.target
+
+    def step(self, dt: float) -> bool:
+        """Ease towards the target; True while still moving."""
+        tx, ty, tc = self.target
+        k = min(1.0, dt * 7.0)
+        moving = abs(tx - self.cx) + abs(ty - self.cy) > 0.01 or abs(tc - self.cell) > 0.5
+        if not moving:
+            self.cx, self.cy, self.cell = self.target
+            return False
+        self.cx += (tx - self.cx) * k
+        self.cy += (ty - self.cy) * k
+        self.cell += (tc - self.cell) * k
+        return True
+
+    def centre(self, rect: Rect, cell) -> tuple[float, float]:
+        """Screen centre of grid cell (x, y); the grid's y grows south, the screen's y up."""
+        return (rect.cx + (cell[0] - self.cx) * self.cell, rect.cy - (cell[1] - self.cy) * self.cell)
+
+    def cell_at(self, rect: Rect, x: float, y: float) -> tuple[int, int] | None:
+        if not rect.contains(x, y) or self.cell <= 0:
+            return None
+        return (math.floor((x - rect.cx) / self.cell + self.cx + 0.5),
+                math.floor(-(y - rect.cy) / self.cell + self.cy + 0.5))
+
+
+@register("cards_play")
+class CardsPlayScreen(Screen):
+    """The travel card game being played (people, computer seats, or both)."""
+
+    background = (24, 30, 38)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.view = View()
+        self.atlas: CardAtlas | None = None
+        self._atlas_px = 0
+        self._items: list = []            # shapes, labels, sprites of the current picture
+        self._board_sprites: dict = {}    # cell -> (sprite, rotation) for the view animation
+        self._board_marks: list = []      # (shape, cell, kind) highlights that follow the view
+        self._signature: Any = None
+        self._anims: dict = {}            # cell -> seconds left of the "just laid" pop
+        self._ghosts: list = []           # fading sprites of taken cards
+        self.toast = ""
+        self.toast_until = 0.0
+        self._over: CardGameOver | None = None
+        self._over_at: float | None = None
+        self.hand_widgets: list = []
+        self._compute_areas()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def session(self):
+        return getattr(self.kiosk, "card_session", None)
+
+    @property
+    def game(self):
+        s = self.session
+        return getattr(s, "game", None)
+
+    def facing(self, player: int | None) -> int:
+        """Text turned towards `player`'s side of the table (tabletop only): the first half sit far."""
+        g = self.game
+        if not self.layout.tabletop or player is None or g is None:
+            return 0
+        return 180 if player < (g.players + 1) // 2 else 0
+
+    def player_name(self, player: int) -> str:
+        return self.t(f"colour.{self.session.color_of(player)}")
+
+    # ------------------------------------------------------------------ lifecycle
+    def enter(self, **kw: Any) -> None:
+        self._over, self._over_at = None, None
+        self.view.cell = 0.0
+        self._signature = None
+        self._rebuild()
+
+    def leave(self) -> None:
+        super().leave()
+
+    def resize(self, layout: Layout) -> None:
+        self._compute_areas()
+        self.view.cell = 0.0
+        self._signature = None
+        self._rebuild()
+
+    def _compute_areas(self) -> None:
+        L = self.layout
+        m = L.px(8)
+        if L.portrait:
+            score_h = L.px(92)
+            hand_h = L.px(290)
+            self.scores_rect = Rect(m, L.height - m - score_h, L.width - 2 * m, score_h)
+            self.hand_rect = Rect(m, m, L.width - 2 * m, hand_h)
+            self.board_rect = Rect(0, self.hand_rect.top + m, L.width,
+                                   self.scores_rect.y - self.hand_rect.top - 2 * m)
+        else:
+            side = L.px(250)
+            score_h = L.px(196)
+            self.scores_rect = Rect(L.width - side - m, L.height - m - score_h, side, score_h)
+            self.hand_rect = Rect(L.width - side - m, m, side, self.scores_rect.y - 2 * m)
+            self.board_rect = Rect(0, 0, L.width - side - 2 * m, L.height)
+
+    def _atlas(self) -> CardAtlas:
+        px = int(min(256, max(96, self.layout.px(150))))
+        if self.atlas is None or self._atlas_px != px:
+            self.ui.window.switch_to()
+            self.atlas = CardAtlas(px, self.ui.window)
+            self._atlas_px = px
+        return self.atlas
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, ev: Any) -> None:
+        if isinstance(ev, CardGameStarted):
+            self._over, self._over_at = None, None
+            self._anims.clear()
+            self.view.cell = 0.0
+        elif isinstance(ev, CardLaid):
+            self._anims[tuple(ev.cell)] = 0.35
+        elif isinstance(ev, CardsTaken):
+            self._fade_out(ev)
+        elif isinstance(ev, IllegalInput):
+            self._show_toast(self._reason_text(ev))
+        elif isinstance(ev, CardGameOver):
+            self._over, self._over_at = ev, None
+        elif isinstance(ev, GameAbandoned):
+            if self.game is None and "attract" in SCREENS:
+                self.ui.goto("attract")
+                return
+        self._signature = None
+
+    def _reason_text(self, ev: IllegalInput) -> str:
+        s, g = self.session, self.game
+        if g is None:
+            return ev.reason
+        if s.kinds[g.current] != "human":
+            return self.t("cards.thinking", player=self.player_name(g.current))
+        if s.handover:
+            return self.t("cards.pass_to", player=self.player_name(g.current))
+        if ev.command == "lay_card":
+            return self.t("cards.pick_card") if s.selected is None else self.t("cards.no_fit")
+        if ev.command == "toggle_take":
+            return self.t("cards.not_joined")
+        if ev.command == "confirm_take":
+            return self.t("cards.cannot_take")
+        if ev.command in ("select_hand_card", "rotate_hand_card") and g.phase == "take":
+            return self.t("cards.take_choose")
+        return ev.reason
+
+    def _show_toast(self, text: str) -> None:
+        self.toast = text
+        self.toast_until = self.ui.now() + TOAST_S
+
+    def _fade_out(self, ev: CardsTaken) -> None:
+        atlas = self.atlas
+        if atlas is None or self.view.cell <= 0:
+            return
+        for cell, card in zip(ev.cells, ev.cards):
+            entry = self._board_sprites.get(tuple(cell))
+            if entry is None:
+                continue
+            sprite, rot = entry
+            ghost = pyglet.sprite.Sprite(atlas.face(card), sprite.x, sprite.y, batch=self.batch,
+                                         group=pyglet.graphics.Group(order=30))
+            ghost.scale, ghost.rotation = sprite.scale, sprite.rotation
+            self._ghosts.append([ghost, 0.5])
+
+    # ------------------------------------------------------------------ frame
+    def update(self, dt: float) -> None:
+        moving = self.view.step(dt)
+        for cell in list(self._anims):
+            self._anims[cell] -= dt
+            if self._anims[cell] <= 0:
+                del self._anims[cell]
+        for ghost in list(self._ghosts):
+            ghost[1] -= dt
+            if ghost[1] <= 0:
+                ghost[0].delete()
+                self._ghosts.remove(ghost)
+            else:
+                ghost[0].opacity = int(255 * ghost[1] / 0.5)
+                ghost[0].y += dt * self.layout.px(60)
+        if self.toast and self.ui.now() >= self.toast_until:
+            self.toast = ""
+            self._signature = None
+        sig = self._state_signature()
+        if sig != self._signature:
+            self._rebuild()
+        elif moving or self._anims:
+            self._place_board()
+        if self._over is not None and not self.busy:
+            now = self.ui.now()
+            if self._over_at is None:
+                self._over_at = now + GAMEOVER_DELAY_S
+            elif now >= self._over_at and "cards_gameover" in SCREENS:
+                ev, self._over = self._over, None
+                self.ui.goto("cards_gameover", event=ev)
+
+    @property
+    def busy(self) -> bool:
+        tx, ty, tc = self.view.target
+        return bool(self._anims or self._ghosts or abs(tc - self.view.cell) > 0.5
+                    or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01)
+
+    def _state_signature(self):
+        s, g = self.session, self.game
+        if g is None:
+            return None
+        hand = s.visible_hand(g.current)
+        return (tuple(sorted(g.layout.items())), g.phase, g.current, tuple(g.scores), s.hand_sizes(), hand,
+                s.selected, s.rotation, tuple(sorted(s.chosen)), s.handover, len(g.draw_pile), self.toast,
+                self.layout)
+
+    # ------------------------------------------------------------------ building the picture
+    def _clear(self) -> None:
+        for item in self._items:
+            item.delete()
+        self._items = []
+        self._board_sprites = {}
+        self._board_marks = []
+        self.clear_widgets()
+
+    def _rebuild(self) -> None:
+        self._signature = self._state_signature()
+        self._clear()
+        s, g = self.session, self.game
+        if g is None:
+            return
+        atlas = self._atlas()
+        L = self.layout
+        hand = s.visible_hand(g.current)
+        picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
+        cells = g.legal_cells() if g.phase == "place" else {}
+        self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
+        # the board: places a card could go, the cards, what may be taken
+        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
+        human = s.kinds[g.current] == "human" and not s.handover
+        for cell, mask in cells.items():
+            fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
+            self._mark(cell, "fit" if fits else "open", g_marks)
+        for cell, placed in g.layout.items():
+            sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
+            sprite.rotation = 90 * placed.rotation
+            self._items.append(sprite)
+            self._board_sprites[cell] = (sprite, placed.rotation)
+        if g.phase == "take":
+            self._mark(g.placed, "laid", g_over)
+            for card in g.takeable():
+                cell = g.cell_of(card)
+                self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
+        self._place_board()
+        self._build_scores()
+        self._build_hand(hand, picked)
+        if s.handover and g.phase != "over":
+            self._build_handover()
+
+    def _mark(self, cell, kind: str, group) -> None:
+        if kind == "fit":
+            shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 120), batch=self.batch, group=group)
+            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
+            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box")]
+            self._items += [shape, edge]
+        elif kind == "open":
+            fill = shapes.Rectangle(0, 0, 1, 1, color=(130, 140, 160, 30), batch=self.batch, group=group)
+            self._board_marks.append((fill, cell, "fill"))
+            self._items.append(fill)
+        elif kind == "laid":
+            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
+            self._board_marks.append((edge, cell, "box"))
+            self._items.append(edge)
+        elif kind in ("takeable", "chosen"):
+            if kind == "chosen":
+                fill = shapes.Rectangle(0, 0, 1, 1, color=(*TAKE_AMBER, 110), batch=self.batch, group=group)
+                tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+                mark = pyglet.text.Label("\u2714", font_name="DejaVu Sans", font_size=10, weight="bold",
+                                         color=(30, 30, 30, 255), anchor_x="center", anchor_y="center",
+                                         batch=self.batch, group=pyglet.graphics.Group(order=5))
+                self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
+                self._items += [fill, tick, mark]
+            edge = shapes.Box(0, 0, 1, 1, thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+            self._board_marks.append((edge, cell, "box"))
+            self._items.append(edge)
+
+    def _place_board(self) -> None:
+        """Put the board sprites and marks where the (moving) view says."""
+        atlas, v, r = self.atlas, self.view, self.board_rect
+        if atlas is None or v.cell <= 0:
+            return
+        c = v.cell
+        for cell, (sprite, _rot) in self._board_sprites.items():
+            x, y = v.centre(r, cell)
+            pop = self._anims.get(cell, 0.0)
+            sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
+            sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+        for shape, cell, kind in self._board_marks:
+            x, y = v.centre(r, cell)
+            if kind == "fill":
+                shape.position = (x - c * 0.47, y - c * 0.47)
+                shape.width = shape.height = c * 0.94
+            elif kind == "box":
+                shape.position = (x - c * 0.48, y - c * 0.48)
+                shape.width = shape.height = c * 0.96
+            elif kind == "tick":
+                shape.position = (x + c * 0.3, y + c * 0.3)
+                shape.radius = c * 0.14
+            else:
+                shape.position = (x + c * 0.3, y + c * 0.3, 0)
+                shape.font_size = max(6, c * 0.14)
+
+    def _build_scores(self) -> None:
+        s, g = self.session, self.game
+        L = self.layout
+        r = self.scores_rect
+        bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
+        frame = Frame(r, 0)
+        self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
+        n = g.players
+        cols = 3 if L.portrait else 1
+        rows = math.ceil(n / cols)
+        head = L.px(22)
+        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 6)
+        self._items.append(label(self.t("cards.pile", n=len(g.draw_pile)), frame, L.px(10), r.h - head / 2 - 2,
+                                 L.font(13), self.batch, fg, color=DIM, anchor_x="left"))
+        self._items.append(label(self.t("cards.taken"), frame, r.w - L.px(10), r.h - head / 2 - 2,
+                                 L.font(13), self.batch, fg, color=DIM, anchor_x="right"))
+        for i in range(n):
+            row, col = divmod(i, cols)
+            x0, y0 = col * rw, r.h - head - (row + 1) * rh
+            rgb = player_rgb(i)
+            active = i == g.current and g.phase != "over"
+            if active:
+                self._items.append(box(frame, Rect(x0 + 3, y0 + 2, rw - 6, rh - 4), tuple(v // 3 + 20 for v in rgb),
+                                       self.batch, bg, radius=L.px(6)))
+            cy = y0 + rh / 2
+            dot = rh * 0.28
+            self._items.append(shapes.Circle(*frame.point(x0 + L.px(8) + dot, cy), dot, color=rgb,
+                                             batch=self.batch, group=fg))
+            kind = s.kinds[i]
+            who = self.player_name(i) + ("" if kind == "human" else "  " + _stars(kind))
+            tx = x0 + L.px(14) + 2 * dot
+            self._items.append(label(who, frame, tx, cy, fit_font(who, L.font(15), rw - (tx - x0) - L.px(60)),
+                                     self.batch, fg, color=rgb if not active else INK, anchor_x="left", bold=active))
+            # hand size as little backs, then the cards taken
+            bw = rh * 0.32
+            for k in range(len(g.hands[i])):
+                sx, sy = frame.point(x0 + rw - L.px(46) - k * (bw * 0.7), cy)
+                self._items.append(shapes.Rectangle(sx - bw / 2, sy - bw * 0.65, bw, bw * 1.3, color=(40, 70, 128),
+                                                    batch=self.batch, group=fg))
+            self._items.append(label(str(g.scores[i]), frame, x0 + rw - L.px(10), cy, L.font(20), self.batch, fg,
+                                     color=INK, anchor_x="right", bold=True))
+
+    def _prompt(self, hand, picked) -> tuple[str, str]:
+        """The heading and the instruction for the active player."""
+        s, g = self.session, self.game
+        p = g.current
+        name = self.player_name(p)
+        if g.phase == "over":
+            return "", ""
+        if s.kinds[p] != "human":
+            return name, self.t("cards.thinking", player=name)
+        if s.handover:
+            return name, self.t("cards.pass_to", player=name)
+        head = self.t("cards.your_turn", player=name)
+        if g.phase == "take":
+            return head, self.t("cards.take_choose")
+        if g.phase == "discard":
+            return head, self.t("cards.discard")
+        if picked is None:
+            return head, self.t("cards.pick_card")
+        fits = any(OPEN[picked][s.rotation] & m for m in g.legal_cells().values())
+        return head, self.t("cards.lay_card") if fits else self.t("cards.turn_card")
+
+    def _build_hand(self, hand, picked) -> None:
+        s, g = self.session, self.game
+        L = self.layout
+        r = self.hand_rect
+        p = g.current
+        frame = Frame(r, self.facing(p))
+        bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
+        self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
+        if g.phase != "over":
+            self._items.append(box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid,
+                                   radius=L.px(3)))
+        head, text = self._prompt(hand, picked)
+        pad = L.px(10)
+        y = r.h - L.px(24)
+        self._items.append(label(head, frame, r.w / 2, y, fit_font(head, L.font(18), r.w - 2 * pad), self.batch, fg,
+                                 color=player_rgb(p), bold=True))
+        y -= L.px(14)
+        toast = self.toast
+        body = toast or text
+        self._items.append(label(body, frame, r.w / 2, y, L.font(13), self.batch, fg,
+                                 color=(255, 140, 120) if toast else INK, anchor_y="top", width=r.w - 2 * pad,
+                                 multiline=True))
+        # the buttons along the bottom
+        btn_h = L.px(50)
+        by = pad
+        take = g.phase == "take" and s.kinds[p] == "human" and not s.handover
+        if take:
+            chosen = tuple(sorted(s.chosen))
+            problem = g.take_problem(chosen) if chosen else None
+            text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
+            b = Button(frame, Rect(pad, by, r.w - 2 * pad, btn_h), text_b, self.batch, fg,
+                       font_size=fit_font(text_b, L.font(18), r.w - 4 * pad), min_size=L.touch,
+                       color=(46, 150, 84) if not problem else DISABLED, on_tap=lambda: self.ui.post(ConfirmTake()))
+            self._items.append(b)
+            self.add(b)
+        # the hand: two cards (faces for the player whose turn it is, else backs)
+        top = y - L.px(44)
+        bottom = by + btn_h + pad
+        size = min((r.w - 3 * pad) / 2, top - bottom)
+        if L.portrait:
+            size = min((r.w - 4 * pad) / 3, top - bottom)
+        n = len(g.hands[p])
+        shown = bool(hand)
+        turn_w = size if (L.portrait and shown and g.phase == "place") else 0
+        total = n * size + (n - 1) * pad + (turn_w + pad if turn_w else 0)
+        x = (r.w - total) / 2
+        cy = bottom + (top - bottom) / 2
+        atlas = self.atlas
+        for k in range(n):
+            cx = x + k * (size + pad) + size / 2
+            sx, sy = frame.point(cx, cy)
+            selected = shown and k == s.selected
+            if selected:
+                self._items.append(box(frame, Rect(cx - size / 2 - L.px(5), cy - size / 2 - L.px(5),
+                                                   size + L.px(10), size + L.px(10)), ACCENT, self.batch, mid,
+                                       radius=L.px(6)))
+            region = atlas.face(hand[k]) if shown else atlas.back
+            sprite = pyglet.sprite.Sprite(region, sx, sy, batch=self.batch, group=fg)
+            sprite.scale = size / atlas.px
+            sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
+            self._items.append(sprite)
+            if shown and s.kinds[p] == "human":
+                rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
+                if g.phase == "discard":
+                    w = Widget(rect, on_tap=lambda k=k: self.ui.post(DiscardCard(k)))
+                else:
+                    w = Widget(rect, on_tap=lambda k=k: self.ui.post(SelectHandCard(k)))
+                self.add(w)
+        if shown and g.phase == "place":
+            # the turn button: beside the cards in portrait, under them in landscape
+            if L.portrait:
+                rect = Rect(x + n * (size + pad), cy - btn_h / 2, turn_w, btn_h)
+            else:
+                rect = Rect(pad, by, r.w - 2 * pad, btn_h)
+            text_t = "\u27f3  " + self.t("cards.rotate")
+            b = Button(frame, rect, text_t, self.batch, fg, font_size=fit_font(text_t, L.font(18), rect.w - 2 * pad),
+                       min_size=L.touch, color=BUTTON if s.selected is not None else DISABLED,
+                       on_tap=lambda: self.ui.post(RotateHandCard()))
+            self._items.append(b)
+            self.add(b)
+
+    def _build_handover(self) -> None:
+        s, g = self.session, self.game
+        L = self.layout
+        p = g.current
+        top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
+        self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 235), batch=self.batch,
+                                            group=top))
+        w, h = min(L.width - L.px(40), L.px(520)), L.px(200)
+        frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
+        rgb = player_rgb(p)
+        self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
+        self._items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
+        text = self.t("cards.pass_to", player=self.player_name(p))
+        fg = pyglet.graphics.Group(order=42)
+        self._items.append(label(text, frame, w / 2, h - L.px(50), fit_font(text, L.font(26), w - L.px(30)),
+                                 self.batch, fg, color=rgb, bold=True))
+        hint = self.t("cards.hidden")
+        self._items.append(label(hint, frame, w / 2, h - L.px(92), fit_font(hint, L.font(14), w - L.px(30)),
+                                 self.batch, fg, color=DIM))
+        ready = self.t("cards.ready")
+        b = Button(frame, Rect(w / 2 - L.px(130), L.px(18), L.px(260), L.px(56)), ready, self.batch, fg,
+                   font_size=fit_font(ready, L.font(20), L.px(240)), min_size=L.touch, color=(46, 150, 84),
+                   on_tap=lambda: self.ui.post(HandOver()))
+        self._items.append(b)
+        # the whole screen answers while the sheet is up (a tap anywhere hands over)
+        self.clear_widgets()
+        self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
+
+    # ------------------------------------------------------------------ fingers
+    def tap(self, x: float, y: float) -> bool:
+        if super().tap(x, y):
+            return True
+        s, g = self.session, self.game
+        if g is None or g.phase == "over" or s.handover:
+            return False
+        cell = self.view.cell_at(self.board_rect, x, y)
+        if cell is None:
+            return False
+        if s.kinds[g.current] != "human":
+            self._show_toast(self.t("cards.thinking", player=self.player_name(g.current)))
+            return True
+        if g.phase == "place" and cell not in g.layout:
+            if cell in g.legal_cells() or s.selected is not None:
+                self.ui.post(LayCard(cell))
+            else:
+                self._show_toast(self.t("cards.pick_card"))
+            return True
+        if g.phase == "take" and cell in g.layout:
+            self.ui.post(ToggleTake(g.layout[cell].card))
+            return True
+        return False
+
+    # ------------------------------------------------------------------ tests and scripts
+    def cell_center(self, cell) -> tuple[float, float]:
+        """Where grid cell (x, y) is on screen now (window pixels, origin bottom-left)."""
+        return self.view.centre(self.board_rect, cell)
+
+    def hand_card_center(self, slot: int) -> tuple[float, float]:
+        """Where hand card `slot` is on screen (only while the hand is shown)."""
+        cards = [w for w in self.widgets if type(w) is Widget]
+        return cards[slot].rect.center
+
+
+def _stars(kind: str) -> str:
+    return {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
+
+
+from . import cards_gameover  # noqa: E402,F401  (registers the card game's game-over screen)
