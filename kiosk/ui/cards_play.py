@@ -256,10 +256,9 @@ class CardsPlayScreen(Screen):
         elif moving or self._anims:
             self._place_board()
         if self._over is not None and not self.busy:
-            now = self.ui.now()
-            if self._over_at is None:
-                self._over_at = now + GAMEOVER_DELAY_S
-            elif now >= self._over_at and "cards_gameover" in SCREENS:
+            # counted in frame time, so offscreen runs with a virtual clock see the same pause
+            self._over_at = (GAMEOVER_DELAY_S if self._over_at is None else self._over_at) - dt
+            if self._over_at <= 0 and "cards_gameover" in SCREENS:
                 ev, self._over = self._over, None
                 self.ui.goto("cards_gameover", event=ev)
 
@@ -523,7 +522,7 @@ class CardsPlayScreen(Screen):
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
-        self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 235), batch=self.batch,
+        self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch,
                                             group=top))
         w, h = min(L.width - L.px(40), L.px(520)), L.px(200)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))

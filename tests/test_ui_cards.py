@@ -1,0 +1,230 @@
+"""The card game's screens offscreen: a whole game played through taps (two people, hand-over
+between them), and the play screen rendered at 800x480, 1280x800 and 720x1280, tabletop and
+upright, checked pixel by pixel. PNGs go to pytest's tmp dir, or $UI_SHOTS_DIR to look at them.
+
+Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when none can be made.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engine.cards.deck import OPEN
+from kiosk.card_events import CardGameOver, CardLaid, CardsTaken, HandOver, LayCard, SelectHandCard
+from kiosk.events import GameSetup, IllegalInput, NewGame
+
+pytestmark = pytest.mark.display
+
+WALL = (44, 52, 66)
+
+
+class Pixels:
+    def __init__(self):
+        import pyglet
+        image = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
+        self.width = image.width
+        self.data = image.get_data("RGBA", image.width * 4)
+
+    def __call__(self, x: float, y: float) -> tuple[int, int, int]:
+        i = int(y) * self.width * 4 + int(x) * 4
+        return tuple(self.data[i:i + 3])
+
+
+def near(a, b, tol=40) -> bool:
+    return all(abs(p - q) <= tol for p, q in zip(a, b))
+
+
+@pytest.fixture(scope="module")
+def shots_dir(tmp_path_factory):
+    env = os.environ.get("UI_SHOTS_DIR")
+    if env:
+        Path(env).mkdir(parents=True, exist_ok=True)
+        return Path(env)
+    return tmp_path_factory.mktemp("ui_cards")
+
+
+def open_ui(size, layout="upright", tmp_path=None):
+    try:
+        from kiosk.ui.app import make_window, prepare_pyglet
+        prepare_pyglet("offscreen")
+        window = make_window("offscreen", size, "auto")
+    except Exception as exc:     # no EGL / no Mesa on this machine
+        pytest.skip(f"no offscreen OpenGL context: {exc}")
+    from kiosk.app import Kiosk, KioskOptions
+    from kiosk.ui.app import UI
+    from kiosk.ui.runner import Offscreen
+    kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=tmp_path))
+    seen = []
+    kiosk.bus.subscribe_all(seen.append)
+    ui = UI(kiosk, window, layout=layout, first="setup")
+    ui.off = Offscreen(ui, kiosk, frame_s=0.2)
+    ui.k, ui.seen = kiosk, seen
+    return ui
+
+
+def close_ui(ui):
+    ui.close()
+    ui.k.close()
+
+
+def start_from_setup(ui, players, kinds):
+    """Choose the card game, players and seats on the setup screen by tapping its buttons."""
+    setup = ui.screen
+    tab = next(w for w in setup.widgets if getattr(w, "text", "") == ui.t("setup.card_game"))
+    ui.tap(*tab.rect.center)
+    count = next(w for w in ui.screen.widgets if getattr(w, "text", "") == str(players))
+    ui.tap(*count.rect.center)
+    symbols = {"human": "\u263a", "random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+    for i, kind in enumerate(kinds):      # seat i's buttons are the i-th of each symbol
+        button = [w for w in ui.screen.widgets if getattr(w, "text", "") == symbols[kind]][i]
+        ui.tap(*button.rect.center)
+    assert ui.screen.choices.card_kinds[:players] == list(kinds)
+    start = next(w for w in ui.screen.widgets if ui.t("setup.start") in getattr(w, "text", ""))
+    ui.tap(*start.rect.center)
+    ui.off.settle()
+    assert ui.screen.name == "cards_play"
+
+
+def shown_faces(ui, cards) -> int:
+    """How many sprites on the play screen show one of `cards` face up."""
+    import pyglet
+    screen = ui.screen
+    faces = {id(screen.atlas.face(c)) for c in cards}
+    return sum(1 for s in screen._items if isinstance(s, pyglet.sprite.Sprite) and id(s.image) in faces)
+
+
+def play_turn_by_taps(ui):
+    """The current person's turn through taps: hand-over, pick, turn until it fits, lay, take."""
+    s, screen = ui.k.card_session, ui.screen
+    g = s.game
+    if s.handover:
+        assert shown_faces(ui, g.hand) == 0          # hidden behind the sheet
+        ui.tap(ui.layout.width / 2, ui.layout.height / 2)
+        ui.off.settle()
+        assert not s.handover
+    assert shown_faces(ui, g.hand) == len(g.hand)
+    for other in range(g.players):
+        if other != g.current:
+            assert shown_faces(ui, g.hands[other]) == 0
+    if g.phase == "discard":
+        ui.tap(*screen.hand_card_center(0))
+        ui.off.settle()
+        return
+    ui.tap(*screen.hand_card_center(0))
+    ui.off.settle()
+    for _ in range(4):
+        cells = [c for c, m in sorted(g.legal_cells().items()) if OPEN[g.hand[0]][s.rotation] & m]
+        if cells:
+            break
+        ui.tap(*screen.hand_card_center(0))         # the picked card again: a quarter turn
+        ui.off.settle()
+    ui.tap(*screen.cell_center(cells[0]))
+    ui.off.settle()
+    if g.phase == "take" and ui.screen.name == "cards_play":
+        best = g.legal_takes()[0]
+        for card in sorted(best.cards):
+            ui.tap(*screen.cell_center(g.cell_of(card)))
+            ui.off.settle()
+        button = next(w for w in screen.widgets if ui.t("cards.take_none") in w.text or "\u2714" in w.text)
+        ui.tap(*button.rect.center)
+        ui.off.settle()
+
+
+def test_two_people_play_a_whole_card_game_through_taps(tmp_path, shots_dir):
+    ui = open_ui((800, 480), "upright", tmp_path)
+    try:
+        start_from_setup(ui, 2, ["human", "human"])
+        s = ui.k.card_session
+        assert s.kinds == ("human", "human") and s.handover
+        ui.screenshot(shots_dir / "cards-handover-800x480.png")
+        turns = 0
+        while s.game.phase != "over":
+            play_turn_by_taps(ui)
+            turns += 1
+            assert turns < 80
+            if turns == 6:
+                ui.screenshot(shots_dir / "cards-midgame-800x480.png")
+        assert not [e for e in ui.seen if isinstance(e, IllegalInput)]
+        laid = [e for e in ui.seen if isinstance(e, CardLaid)]
+        assert len(laid) >= 40 and sum(e.cards != () for e in ui.seen if isinstance(e, CardsTaken)) >= 3
+        ui.off.run_for(3.0)
+        assert ui.screen.name == "cards_gameover"
+        over = [e for e in ui.seen if isinstance(e, CardGameOver)][-1]
+        assert over.winners == tuple(s.game.winners)
+        ui.screenshot(shots_dir / "cards-gameover-800x480.png")
+        # play again: the same seats, a new shuffle
+        again = next(w for w in ui.screen.widgets if ui.t("gameover.play_again") in w.text)
+        ui.tap(*again.rect.center)
+        ui.off.settle()
+        assert ui.screen.name == "cards_play" and s.game.turns == 0 and s.kinds == ("human", "human")
+    finally:
+        close_ui(ui)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (720, 1280)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
+    ui = open_ui(size, "tabletop", tmp_path)
+    try:
+        ui.post(NewGame(GameSetup.of("human,easy,hard,random,easy,human", seed=5, game="cards")))
+        ui.off.settle()
+        s = ui.k.card_session
+        assert ui.screen.name == "cards_play" and s.handover
+        ui.post(HandOver())
+        ui.off.settle()
+        g = s.game
+        # lay one card so the layout grows, let the computers play, pick a card for the next person
+        ui.post(SelectHandCard(0))
+        ui.off.settle()
+        rot_cells = [(r, c) for r in range(4) for c, m in sorted(g.legal_cells().items()) if OPEN[g.hand[0]][r] & m]
+        for _ in range(rot_cells[0][0]):
+            ui.tap(*ui.screen.hand_card_center(0))
+            ui.off.settle()
+        ui.post(LayCard(rot_cells[0][1]))
+        ui.off.settle()
+        if g.phase == "take":
+            from kiosk.card_events import ConfirmTake
+            ui.post(ConfirmTake())
+        ui.off.settle()
+        while s.busy or s.handover:
+            if s.handover:
+                ui.post(HandOver())
+            ui.off.settle()
+        assert g.current == 5 and g.phase in ("place", "discard")
+        ui.tap(*ui.screen.hand_card_center(0))
+        ui.off.settle()
+        for mode in ("tabletop", "upright"):
+            ui.set_layout_mode(mode)
+            ui.off.settle()
+            ui.off.frame()
+            path = ui.screenshot(shots_dir / f"cards-{size[0]}x{size[1]}-{mode}.png")
+            assert path.stat().st_size > 10_000
+            px = Pixels()
+            screen = ui.screen
+            # every card on the layout: wall near its corner (the rim is outside that point)
+            for cell, placed in g.layout.items():
+                x, y = screen.cell_center(cell)
+                c = screen.view.cell
+                assert near(px(x - c * 0.4, y - c * 0.4), WALL, 30), (mode, cell)
+            # the places where the picked card fits, as turned, are lit green
+            fits = [c for c, m in g.legal_cells().items() if OPEN[g.hand[0]][s.rotation] & m]
+            lit = [px(*screen.cell_center(c)) for c in fits]
+            assert lit and all(p[1] > p[0] + 40 and p[1] > p[2] + 20 for p in lit), (mode, lit)
+            # the picked hand card has the amber frame around it
+            hx, hy = screen.hand_card_center(0)
+            w = [wd for wd in screen.widgets if type(wd).__name__ == "Widget"][0].rect.w
+            assert near(px(hx - w / 2 - ui.layout.px(2), hy), (255, 196, 64), 50), mode
+            # the active player's colour heads the hand panel (turquoise, the sixth seat)
+            assert g.current == 5
+            # touch targets
+            for wd in screen.widgets:
+                assert wd.rect.w >= 48 and wd.rect.h >= 48, (mode, wd.rect)
+        # the card game-over screen at this size
+        ui.goto("cards_gameover", event=CardGameOver((1, 4), (9, 12, 3, 0, 12, 7), 47, s.kinds))
+        ui.off.frame()
+        ui.screenshot(shots_dir / f"cards-over-{size[0]}x{size[1]}.png")
+        assert len(ui.screen.widgets) == 2
+    finally:
+        close_ui(ui)
