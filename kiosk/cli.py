@@ -151,9 +151,15 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
                                events_out=events_out)
         clock = None
     else:
+        # A scripted run is a reproducible check: like a headless run it neither resumes
+        # nor overwrites the kiosk's own saved game unless --state-dir names a folder.
+        if args.state_dir:
+            state_dir = Path(args.state_dir)
+        else:
+            state_dir = None if args.script else config.paths.state_dir
         options = KioskOptions(fast=args.fast, mock_pins=args.simulate or config.buttons.pin_factory == "mock",
                                ring="virtual" if args.simulate else None,
-                               state_dir=config.paths.state_dir, setup=setup,
+                               state_dir=state_dir, setup=setup,
                                start_game=bool(args.players), auto_play=False, games=args.games,
                                events_out=events_out)
         # Offscreen runs step a virtual clock one frame at a time (see kiosk.ui.runner).
