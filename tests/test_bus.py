@@ -201,6 +201,22 @@ EXAMPLES: list[Message] = [
     KioskStopping("quit", 0),
 ]
 
+# The card game's messages share the registry (kiosk/card_events.py).
+from kiosk import card_events as ce  # noqa: E402
+
+EXAMPLES += [
+    NewGame(GameSetup.of("human,easy,hard", seed=2, game="cards")),
+    ce.SelectHandCard(1), ce.RotateHandCard(1, "button"), ce.LayCard((-1, 2)), ce.ToggleTake(17),
+    ce.ConfirmTake("ai"), ce.DiscardCard(0), ce.HandOver(),
+    ce.CardGameStarted(5, (ce.CardPlayerInfo(0, "red", "human", 2, 0), ce.CardPlayerInfo(1, "yellow", "easy", 2, 3)),
+                       (ce.LaidCard((0, 0), 12, 3), ce.LaidCard((1, 0), 40, 0)), 1, "take", 7, 30, (9,), (1, 0), True),
+    ce.CardTurnChanged(1, "place", 7, "easy", 30, False, ((2, 0), (-1, 0)), ()),
+    ce.HandChanged(0, 2, 1, 3, True), ce.CardLaid(0, 12, 1, (2, 0), (("moon", (4, 7)),), (4, 7)),
+    ce.TakeChanged(0, (4,), "Cannot take those: card 7 would be left alone."), ce.CardsTaken(0, (4, 7), ((3, 0), (3, 1)), 5),
+    ce.CardDiscarded(1, 22), ce.CardGameOver((0, 2), (9, 4, 9), 46, ("human", "easy", "hard"), "every card has been played", 301.5),
+    ce.CardAIDecided(1, "place", 8, slot=0, rotation=2, cell=(1, -1)), ce.CardAIDecided(1, "take", 9, cards=(3, 5)),
+]
+
 
 def test_examples_cover_every_message_type():
     assert {m.type for m in EXAMPLES} == set(REGISTRY)
