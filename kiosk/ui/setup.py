@@ -26,7 +26,7 @@ from .layout import Rect
 from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, config_value, current_language, dim,
                    fit_font, make_button, panel, set_language)
 from .screen import Screen, register
-from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, Frame, label
+from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 
 LEVELS = ("easy", "medium", "hard")
 STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
@@ -63,7 +63,7 @@ class Choices:
         if self.game == "cards":
             return GameSetup(seats=tuple(SeatSetup(k) for k in self.card_kinds[:self.card_players]), game="cards")
         return GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
-                         open_cards=self.open_cards, return_home=self.return_home)
+                         open_cards=self.open_cards, return_home=self.return_home, hints=self.hints_on)
 
 
 def choices_from_config(ui) -> Choices:
