@@ -11,6 +11,26 @@ Finger input: a mouse press is a finger down (``Screen.press``), the release
 is a finger up (``Screen.release``) followed by ``Screen.tap`` at the place the
 finger went down — unless it slid more than a finger's width away (a swipe is
 not a tap). No hover, no double-tap.
+
+Frames (see kiosk/ui/frame_cache.py): a screen that says what moves (it has
+``draw_static``/``draw_live`` and an ``animating`` flag) gets its still layers
+drawn once into a cache; each frame is then one blit plus what moves. The cache
+is redrawn only after ``invalidate(rect)`` -- called by the screen when a still
+layer changes (the board after a push, a panel whose content changed), by
+fingers on a widget, and in full on a screen change, layout or language -- and
+only inside the union of the rectangles given. When nothing changed and nothing
+moves, no frame is drawn at all: the window keeps the last one (``step``
+returns False and nothing is flipped); ``request_frame()`` asks for one frame
+without touching the cache (an overlay went away).
+
+Rotation (``[display] rotation``, degrees clockwise): the screens lay out for the
+turned size, the picture is turned with the window's view matrix, and touches
+are turned back (``to_logical``), so a panel mounted the other way works in any
+compositor (cage has no rotation option).
+
+Kiosk mode (full screen): no key and no window-close request leaves the app;
+only the operator menu (behind the PIN) quits. In a desktop window, closing the
+window and Ctrl+Q quit (docs/keys.md).
 """
 
 from __future__ import annotations
@@ -23,7 +43,8 @@ from typing import Any, Callable
 
 import pyglet
 
-from .layout import Layout
+from .frame_cache import FrameCache
+from .layout import Layout, Rect
 from .screen import SCREENS, Screen
 
 log = logging.getLogger(__name__)
@@ -83,6 +104,18 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
                        f"--display offscreen; offscreen needs libegl1 and libgles2 (Mesa).")
 
 
+ROTATIONS = (0, 90, 180, 270)
+
+
+def rotation_view(rotation: int, width: int, height: int):
+    """The view matrix that turns a picture laid out for the turned size by `rotation` degrees
+    clockwise onto a `width` x `height` framebuffer (x' = a*x + b*y + tx, y' = c*x + d*y + ty)."""
+    from pyglet.math import Mat4
+    a, b, c, d, tx, ty = {0: (1, 0, 0, 1, 0, 0), 90: (0, 1, -1, 0, 0, height),
+                          180: (-1, 0, 0, -1, width, height), 270: (0, -1, 1, 0, width, 0)}[rotation]
+    return Mat4(a, c, 0, 0, b, d, 0, 0, 0, 0, 1, 0, tx, ty, 0, 1)
+
+
 def prepare_pyglet(display: str, gl_api: str = "auto") -> None:
     """Set pyglet's global options; must run before any window is made."""
     if display == "offscreen":
@@ -100,12 +133,22 @@ class UI:
 
     def __init__(self, kiosk: Any, window: pyglet.window.Window, *, layout: str = "tabletop",
                  language: str = "en", translator: Any = None, first: str | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, rotation: int = 0, display: str = "window"):
+        if rotation not in ROTATIONS:
+            raise ValueError(f"display rotation {rotation!r}: use one of {', '.join(map(str, ROTATIONS))}")
         self.kiosk = kiosk
         self.window = window
+        self.display = display            # "fullscreen" is kiosk mode: nothing but the operator menu quits
+        self.rotation = rotation
         self.layout_mode = layout
-        self.layout = Layout(window.width, window.height, layout)
+        self.layout = Layout(*self._logical_size(window.width, window.height), layout)
         self.now = clock
+        self.cache = FrameCache()
+        self._dirty = True                # the cached still layers must be redrawn...
+        self._dirty_rects: list[Rect] | None = None   # ...only there (screen coordinates), None: all
+        self._cache_of: Screen | None = None   # the screen whose picture the cache holds
+        self._frame_due = True
+        self.skipped = 0                  # frames not drawn because nothing changed
         self._translator = translator if translator is not None else _make_translator(language)
         self._screens: dict[str, Screen] = {}
         self.screen: Screen | None = None
@@ -119,8 +162,89 @@ class UI:
         bus = getattr(kiosk, "bus", None)
         self._unsubscribe = bus.subscribe_all(self._on_event) if bus is not None else None
         window.push_handlers(self)
+        self._apply_view()
         _import_screens()
-        self.goto(first or ("attract" if "attract" in SCREENS else "play"))
+        from .idle import IdleWatch
+        from .operator import CornerHold
+        self.idle = IdleWatch(self)
+        self.gesture = CornerHold(self)
+        self.goto(first or self._first_screen())
+
+    def _first_screen(self) -> str:
+        """Play when the kiosk already runs a game with a person in it (resumed save, --players)."""
+        session = getattr(self.kiosk, "session", None)
+        game = getattr(session, "game", None)
+        if (game is not None and game.phase != "over" and "human" in getattr(session, "kinds", ())
+                and "play" in SCREENS):
+            return "play"
+        cards = getattr(getattr(self.kiosk, "card_session", None), "game", None)
+        if cards is not None and "cards_play" in SCREENS and "human" in getattr(self.kiosk.card_session,
+                                                                                "kinds", ()):
+            return "cards_play"
+        return "attract" if "attract" in SCREENS else "play"
+
+    # ---------------------------------------------------------------- rotation
+    def _logical_size(self, width: int, height: int) -> tuple[int, int]:
+        return (height, width) if self.rotation in (90, 270) else (width, height)
+
+    def _apply_view(self) -> None:
+        w, h = self.window.width, self.window.height
+        self.window.view = rotation_view(self.rotation, w, h)
+
+    def to_logical(self, x: float, y: float) -> tuple[float, float]:
+        """A window position (origin bottom-left, as pyglet reports it) -> the screens' coordinates."""
+        w, h = self.window.width, self.window.height
+        if self.rotation == 90:
+            return (h - y, x)
+        if self.rotation == 180:
+            return (w - x, h - y)
+        if self.rotation == 270:
+            return (y, w - x)
+        return (x, y)
+
+    @property
+    def locked(self) -> bool:
+        """Kiosk mode: the visitor cannot close, minimise or quit the app."""
+        return self.display == "fullscreen"
+
+    def invalidate(self, rect: Rect | None = None) -> None:
+        """The still picture changed (inside `rect`, screen coordinates; None: anywhere): redraw
+        that part of the cache before the next frame."""
+        if rect is None:
+            self._dirty, self._dirty_rects = True, None
+        elif not self._dirty:
+            self._dirty, self._dirty_rects = True, [Rect(*rect)]
+        elif self._dirty_rects is not None:
+            rect = Rect(*rect)
+            for k, a in enumerate(self._dirty_rects):       # merge with one it overlaps
+                if a.x < rect.right and rect.x < a.right and a.y < rect.top and rect.y < a.top:
+                    x0, y0 = min(a.x, rect.x), min(a.y, rect.y)
+                    self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0,
+                                                max(a.top, rect.top) - y0)
+                    return
+            if len(self._dirty_rects) >= 6:
+                self._dirty_rects = None                   # so many: redraw it all
+            else:
+                self._dirty_rects.append(rect)
+
+    def request_frame(self) -> None:
+        """Draw the next frame even if nothing in the cache changed (e.g. an overlay went away)."""
+        self._frame_due = True
+
+    def _device_area(self, rect: Rect, size: tuple[int, int]) -> tuple[int, int, int, int]:
+        """A screen rectangle -> the framebuffer pixels it covers (turned, scaled, 2 px margin, clipped)."""
+        w, h = self.window.width, self.window.height
+        x0, y0, x1, y1 = rect.x - 2, rect.y - 2, rect.right + 2, rect.top + 2
+        if self.rotation == 90:
+            x0, y0, x1, y1 = y0, h - x1, y1, h - x0
+        elif self.rotation == 180:
+            x0, y0, x1, y1 = w - x1, h - y1, w - x0, h - y0
+        elif self.rotation == 270:
+            x0, y0, x1, y1 = w - y1, x0, w - y0, x1
+        sx, sy = size[0] / w, size[1] / h
+        ix0, iy0 = max(0, int(x0 * sx)), max(0, int(y0 * sy))
+        ix1, iy1 = min(size[0], int(x1 * sx + 1)), min(size[1], int(y1 * sy + 1))
+        return (ix0, iy0, max(0, ix1 - ix0), max(0, iy1 - iy0))
 
     # ---------------------------------------------------------------- services for screens
     def t(self, key: str, **fields: Any) -> str:
@@ -158,10 +282,17 @@ class UI:
     def goto(self, name: str, **kw: Any) -> Screen:
         """Show screen `name` (created on first use); `kw` goes to its ``enter``."""
         screen = self.screen_named(name)
-        if self.screen is not None and self.screen is not screen:
-            self.screen.leave()
+        previous = self.screen
+        if previous is not None and previous is not screen:
+            previous.leave()
         self.screen = screen
         self._down = None
+        self._frame_due = True
+        gesture = getattr(self, "gesture", None)
+        if gesture is not None:
+            gesture.release()
+        if name == "operator" and previous is not None and previous.name != "operator":
+            kw.setdefault("back", previous.name)
         screen.enter(**kw)
         return screen
 
@@ -171,38 +302,87 @@ class UI:
             setter(language)
         for screen in self._screens.values():
             screen.resize(self.layout)
+        self.invalidate()
 
     def set_layout_mode(self, mode: str) -> None:
         self.layout_mode = mode
         self._relayout(self.window.width, self.window.height)
 
     # ---------------------------------------------------------------- the loop
-    def step(self, dt: float) -> None:
-        """One frame: run the kiosk (timers, bus), advance animations, draw."""
+    def step(self, dt: float) -> bool:
+        """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
+        operator gesture, then draw if anything changed. True if a frame was drawn."""
         tick = getattr(self.kiosk, "tick", None)
         if tick is not None:
             tick()
         if self.screen is not None:
             self.screen.update(dt)
+        self.idle.update(dt)
+        self.gesture.update()
+        return self.render()
+
+    def render(self, force: bool = False) -> bool:
+        """Draw a frame unless nothing changed and nothing moves (then the last frame stays)."""
+        if not (force or self.needs_frame()):
+            self.skipped += 1
+            return False
         self.draw()
+        return True
+
+    def needs_frame(self) -> bool:
+        screen = self.screen
+        if self._dirty or self._frame_due or screen is None or not _cached(screen) or self.idle.showing:
+            return True
+        return bool(getattr(screen, "animating", True))
 
     def draw(self) -> None:
+        """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;
+        screens that do not split their drawing are drawn in full."""
         self.window.switch_to()
-        bg = self.screen.background if self.screen is not None else (0, 0, 0)
-        pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
-        self.window.clear()
-        if self.screen is not None:
-            self.screen.draw()
+        screen = self.screen
+        bg = screen.background if screen is not None else (0, 0, 0)
+        size = tuple(self.window.get_framebuffer_size())
+        if screen is not None and _cached(screen) and self._cache_ready(screen, size, bg):
+            self.cache.blit()
+            screen.draw_live()
+        else:
+            pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
+            self.window.clear()
+            if screen is not None:
+                screen.draw()
+            self.cache.valid = False
+        self._dirty, self._dirty_rects, self._frame_due = False, None, False
+        self.idle.draw()
         self.frames += 1
 
-    def on_draw(self) -> None:       # pyglet window event (window/fullscreen modes)
+    def _cache_ready(self, screen: Screen, size: tuple[int, int], bg) -> bool:
+        """Bring the cache up to date for `screen` (in part if only a rectangle changed)."""
+        whole = self._cache_of is not screen or not self.cache.valid or self.cache.size != size
+        if not (whole or self._dirty):
+            return True
+        areas = None
+        if not whole and self._dirty_rects is not None:
+            areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
+            if not areas:
+                return True
+        if not self.cache.render(size, bg, screen.draw_static, areas):
+            return False
+        self._cache_of = screen
+        return True
+
+    def on_draw(self) -> None:       # pyglet window event (e.g. Window.draw): a whole frame
         self.draw()
+
+    def on_expose(self) -> None:     # the window was uncovered: the next frame must be drawn
+        self.invalidate()
 
     def screenshot(self, path: str | os.PathLike) -> Path:
         """Save what the last frame showed as a PNG."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         self.window.switch_to()
+        if self._dirty:
+            self.draw()          # the last frame is behind what the screens now hold
         pyglet.image.get_buffer_manager().get_color_buffer().save(str(path))
         return path
 
@@ -217,6 +397,8 @@ class UI:
         for screen in self._screens.values():
             screen.leave() if screen is self.screen else None
         self.window.remove_handlers(self)
+        self.window.switch_to()
+        self.cache.delete()
 
     # ---------------------------------------------------------------- events from the bus
     def _on_event(self, event: Any) -> None:
@@ -238,18 +420,33 @@ class UI:
                 screen.on_event(event)
 
     # ---------------------------------------------------------------- fingers (pyglet window events)
+    def _touch_widget(self, x: float, y: float) -> None:
+        """A finger on a widget may change how it looks (pressed colour): redraw it."""
+        w = self.screen.widget_at(x, y) if self.screen is not None else None
+        if w is None and self.screen is not None:
+            w = getattr(self.screen, "_held", None)
+        if w is not None:
+            self.invalidate(Rect(*w.rect))
+
     def finger_down(self, x: float, y: float) -> None:
+        self._touch_widget(x, y)
+        if self.idle.finger_down(x, y):      # the touch that dismisses "are you still there?"
+            return
         self.last_input = self.now()
         self._down = (x, y)
         if self.screen is not None:
+            if self.screen.name != "operator" and not _claims(self.screen, x, y):
+                self.gesture.press(x, y)     # the operator's hidden corner, on any screen
             self.screen.press(x, y)
 
     def finger_up(self, x: float, y: float) -> None:
-        self.last_input = self.now()
+        self._touch_widget(x, y)
+        self.gesture.release()
         down, self._down = self._down, None
         screen = self.screen
-        if screen is None:
+        if screen is None or down is None:      # no finger went down here (e.g. it woke the idle overlay)
             return
+        self.last_input = self.now()
         screen.release(x, y)
         if down is not None and abs(x - down[0]) + abs(y - down[1]) <= self.layout.touch and screen is self.screen:
             screen.tap(*down)
@@ -260,14 +457,15 @@ class UI:
         self.finger_up(x, y)
 
     def tap_px(self, x: float, y: float) -> None:
-        """A tap at screenshot pixel (x, y): origin top-left, as image viewers count."""
-        self.tap(x, self.window.height - 1 - y)
+        """A tap at screenshot pixel (x, y): origin top-left, as image viewers count (the panel's own
+        pixels: with a rotation, the screenshot shows the turned picture and the tap is turned back)."""
+        self.tap(*self.to_logical(x, self.window.height - 1 - y))
 
     def on_mouse_press(self, x, y, button, modifiers):
-        self.finger_down(x, y)
+        self.finger_down(*self.to_logical(x, y))
 
     def on_mouse_release(self, x, y, button, modifiers):
-        self.finger_up(x, y)
+        self.finger_up(*self.to_logical(x, y))
 
     def on_resize(self, width, height):
         self._relayout(width, height)
@@ -275,16 +473,21 @@ class UI:
     def _relayout(self, width: int, height: int) -> None:
         if width < 320 or height < 320:
             return
-        self.layout = Layout(width, height, self.layout_mode)
+        self._apply_view()
+        self.layout = Layout(*self._logical_size(width, height), self.layout_mode)
         for screen in self._screens.values():
             screen.resize(self.layout)
+        self.invalidate()
 
     # ---------------------------------------------------------------- keys stand in for buttons
     def on_key_press(self, symbol, modifiers):
         from pyglet.window import key
         self.last_input = self.now()
-        if symbol == key.Q and modifiers & key.MOD_CTRL:
-            self.request_quit()
+        if symbol in (key.Q, key.W) and modifiers & key.MOD_CTRL or symbol == key.F4 and modifiers & key.MOD_ALT:
+            if self.locked:
+                log.info("kiosk mode: %s ignored (only the operator menu quits)", key.symbol_string(symbol))
+            else:
+                self.request_quit()          # a developer's window
             return True
         if self.screen is not None and self.screen.on_key(symbol, modifiers):
             return True
@@ -292,13 +495,13 @@ class UI:
         if button is not None:
             self.press_button(button)
             return True
-        if symbol == key.ESCAPE:
-            return True          # a kiosk never closes on Escape
-        return None
+        # Every other key stops here, Escape included: pyglet's default closes the window on Escape.
+        return True
 
     def on_key_release(self, symbol, modifiers):
         if self.screen is not None and hasattr(self.screen, "on_key_release"):
             self.screen.on_key_release(symbol, modifiers)
+        return True
 
     def press_button(self, button: str) -> None:
         """A key standing in for an arcade button: the same command the debounced button sends."""
@@ -310,8 +513,33 @@ class UI:
         self.post(Quit("keyboard"))
 
     def on_close(self):
-        self.request_quit()
+        """The window manager asks to close (Alt+F4, the close button): only a desktop window quits."""
+        if self.locked:
+            log.info("kiosk mode: a request to close the window was ignored (only the operator menu quits)")
+        else:
+            self.request_quit()
         return True
+
+    def on_hide(self):
+        """Minimised (or hidden) by the compositor: in kiosk mode, come straight back."""
+        if self.locked:
+            log.info("kiosk mode: the window was hidden; showing it again")
+            self.window.set_visible(True)
+            self.window.activate()
+        return True
+
+
+def _cached(screen: Screen) -> bool:
+    """Does `screen` split its drawing into still layers (cached) and what moves?"""
+    return callable(getattr(screen, "draw_static", None)) and callable(getattr(screen, "draw_live", None))
+
+
+def _claims(screen: Screen, x: float, y: float) -> bool:
+    """Does a finger at (x, y) do something on `screen` (then it never counts for the operator gesture)?"""
+    claims = getattr(screen, "claims", None)
+    if callable(claims):
+        return bool(claims(x, y))
+    return screen.widget_at(x, y) is not None
 
 
 def _make_translator(language: str):

@@ -7,8 +7,14 @@ play one after the other from a queue, so a fast sequence of events (an AI
 turn in --fast mode, a push followed at once by the move phase) is still shown
 in order: the row slides in (0.3 s) carrying its pawns, then the pawn walks.
 
-Everything is sprites from the art atlas in one batch with ordered groups;
-moving a row is moving 8 tile sprites and their treasure sprites.
+Everything is sprites from the art atlas with ordered groups; moving a row is
+moving 8 tile sprites and their treasure sprites. Two batches: ``batch`` holds
+what stands still (board, tiles, treasures, home rings, the dimmed cells), which
+the play screen draws once into the frame cache; ``live`` holds what moves or
+pulses (pawns, arrows, the spare's preview, hint, fx) and is drawn every frame.
+During a slide the row's tiles move to ``live`` and come back when it lands;
+every change to the still part calls ``ui.invalidate()``. Without a ``live``
+batch (the attract screen's demo) everything is in one batch.
 Used by the play screen and (for the demo game behind it) the attract screen.
 """
 
@@ -79,9 +85,11 @@ class Model:
 class BoardView:
     """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
 
-    def __init__(self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0):
+    def __init__(self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0,
+                 live: pyglet.graphics.Batch | None = None):
         self.ui = ui
         self.batch = batch
+        self.live = live if live is not None else batch
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, \
             self.g_fx = g
@@ -115,6 +123,25 @@ class BoardView:
         self.queue.clear()
         self.anim = None
         self._build()
+
+    def _changed(self, rect: Rect | None = None) -> None:
+        """The still part changed (inside `rect`; default the board and its arrow ring): the frame
+        cache must be drawn again there."""
+        invalidate = getattr(self.ui, "invalidate", None)
+        if invalidate is not None and self.layout is not None:
+            invalidate(rect or self.layout.ring)
+
+    def _to(self, batch, *objs) -> None:
+        for obj in objs:
+            if obj is not None and obj.batch is not batch:
+                obj.batch = batch
+
+    @property
+    def animating(self) -> bool:
+        """Something on the board moves or pulses (a frame must be drawn)."""
+        return bool(self.busy or self._fx or self._hint_marks
+                    or (self._preview_frame is not None and self._preview_frame.visible)
+                    or (self._active_ring is not None and self._active_ring.visible))
 
     def _clear(self) -> None:
         for obj in (self._shapes + self._tile_sprites + [s for s in self._treasure_sprites if s] + self._pawns
@@ -152,20 +179,20 @@ class BoardView:
             self._dims.append(d)
         for name in ARROWS:
             self._arrows[name] = self._arrow_shape(name)
-        self._preview_tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.batch, group=self.g_arrows)
+        self._preview_tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
         self._preview_tile.scale = self.scale * 0.94
         self._preview_tile.visible = False
-        self._preview_treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.batch,
+        self._preview_treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.live,
                                                       group=self.g_top)
         self._preview_treasure.scale = self.scale * 0.6
         self._preview_treasure.visible = False
         self._preview_frame = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON,
-                                         batch=self.batch, group=self.g_top)
+                                         batch=self.live, group=self.g_top)
         self._preview_frame.visible = False
         self._cursor_box = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=(80, 200, 255),
-                                      batch=self.batch, group=self.g_top)
+                                      batch=self.live, group=self.g_top)
         self._cursor_box.visible = False
-        self._active_ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.batch, group=self.g_dim)
+        self._active_ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.live, group=self.g_dim)
         self._active_ring.visible = False
         self._sync_all()
 
@@ -184,7 +211,7 @@ class BoardView:
             pts = [(cx - s * 0.5, cy - s), (cx - s * 0.5, cy + s), (cx + s * 0.7, cy)]
         else:
             pts = [(cx + s * 0.5, cy - s), (cx + s * 0.5, cy + s), (cx - s * 0.7, cy)]
-        return shapes.Triangle(*pts[0], *pts[1], *pts[2], color=ARROW_ON, batch=self.batch, group=self.g_arrows)
+        return shapes.Triangle(*pts[0], *pts[1], *pts[2], color=ARROW_ON, batch=self.live, group=self.g_arrows)
 
     # ------------------------------------------------------------------ model -> sprites
     def _set_tile(self, i: int, tile: TileInfo) -> None:
@@ -215,7 +242,10 @@ class BoardView:
     def _sync_all(self) -> None:
         if self.layout is None:
             return
+        self._changed()
         m = self.model
+        for i in range(len(self._tile_sprites)):      # a slide cut short leaves its row live
+            self._to(self.batch, self._tile_sprites[i], self._treasure_sprites[i])
         for i, tile in enumerate(m.tiles):
             self._set_tile(i, tile)
             self._place_tile(i, *self.layout.cell_center(*divmod(i, 7)))
@@ -244,7 +274,7 @@ class BoardView:
         while len(self._pawns) > len(m.positions):
             self._pawns.pop().delete()
         while len(self._pawns) < len(m.positions):
-            s = pyglet.sprite.Sprite(atlas.pawn(m.seats[len(self._pawns)]), 0, 0, batch=self.batch,
+            s = pyglet.sprite.Sprite(atlas.pawn(m.seats[len(self._pawns)]), 0, 0, batch=self.live,
                                      group=self.g_pawns)
             self._pawns.append(s)
         for k, spr in enumerate(self._pawns):
@@ -298,7 +328,7 @@ class BoardView:
                 s = self.layout.cell * 0.3
                 w = max(3, self.layout.px(5))
                 for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
-                    self._crosses.append(shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.batch,
+                    self._crosses.append(shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live,
                                                      group=self.g_top))
 
     def _sync_preview(self) -> None:
@@ -323,8 +353,14 @@ class BoardView:
     def _sync_reach(self) -> None:
         m = self.model
         on = m.started and m.phase == "move" and bool(m.reachable)
+        changed = False
         for i, d in enumerate(self._dims):
-            d.visible = on and divmod(i, 7) not in m.reachable
+            visible = on and divmod(i, 7) not in m.reachable
+            if d.visible != visible:
+                d.visible = visible
+                changed = True
+        if changed:
+            self._changed()
 
     def _sync_hint(self) -> None:
         for h in self._hint_marks:
@@ -337,7 +373,7 @@ class BoardView:
         L = self.layout
         r = L.arrow_rect(hint.insertion)
         self._hint_marks.append(shapes.Arc(*r.center, L.cell * 0.55, thickness=max(3, L.px(4)),
-                                           color=(90, 220, 255), batch=self.batch, group=self.g_fx))
+                                           color=(90, 220, 255), batch=self.live, group=self.g_fx))
 
     def set_cursor(self, cell: tuple[int, int] | None) -> None:
         self.cursor = cell
@@ -493,6 +529,12 @@ class BoardView:
         carried = {c.player: c for c in ev.pawns}
         pawn_from = {k: L.cell_center(*m.positions[k]) for k in carried}
         sprites = [(pv, pt)] + [(self._tile_sprites[i], self._treasure_sprites[i]) for i in idx]
+        for ts, tr in sprites[1:]:
+            self._to(self.live, ts, tr)      # the row slides: drawn every frame, not in the cache
+        a, b = L.cell_rect(*entry), L.cell_rect(*exit_cell)
+        strip = Rect(min(a.x, b.x), min(a.y, b.y), max(a.right, b.right) - min(a.x, b.x),
+                     max(a.top, b.top) - min(a.y, b.y))
+        self._changed(strip)
         pos_a = [L.cell_center(*c) for c in starts]
         pos_b = [L.cell_center(*c) for c in ends]
 
@@ -509,6 +551,9 @@ class BoardView:
                 self._pawns[pl].position = (ax + (bx - ax) * e, ay + (by - ay) * e, 0)
 
         def done():
+            self._changed(strip)
+            for ts, tr in sprites[1:]:
+                self._to(self.batch, ts, tr)
             tiles = list(m.tiles)
             for k in range(len(line) - 1, 0, -1):
                 tiles[idx[k]] = tiles[idx[k - 1]]
@@ -576,9 +621,9 @@ class BoardView:
         x0, y0 = L.cell_center(*cell)
         seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
         px, py = L.panel(seat).center
-        glow = pyglet.sprite.Sprite(atlas.glow, x0, y0, batch=self.batch, group=self.g_fx)
+        glow = pyglet.sprite.Sprite(atlas.glow, x0, y0, batch=self.live, group=self.g_fx)
         glow.color = (255, 230, 120)
-        icon = pyglet.sprite.Sprite(atlas.treasure(ev.treasure), x0, y0, batch=self.batch, group=self.g_fx)
+        icon = pyglet.sprite.Sprite(atlas.treasure(ev.treasure), x0, y0, batch=self.live, group=self.g_fx)
         self._fx += [glow, icon]
         if self.on_found:
             self.on_found(ev)

@@ -74,7 +74,7 @@ class IdleWatch:
 
     # ------------------------------------------------------------ the hooks the UI calls
     def update(self, dt: float = 0.0) -> None:
-        player = self._waiting_human()
+        player = self._waiting_human() if self.timeout > 0 else None      # 0 = never
         now = self.ui.now()
         if player is None:
             self._awaiting_since = None
@@ -116,6 +116,10 @@ class IdleWatch:
         self._build(player)
 
     def hide(self) -> None:
+        if self.showing:
+            request = getattr(self.ui, "request_frame", None)
+            if request:
+                request()            # the frame under the overlay must be drawn again
         self.showing = False
 
     def expire(self) -> None:

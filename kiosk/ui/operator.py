@@ -1,11 +1,14 @@
 """The operator menu: a hidden gesture, a PIN, then hardware test, statistics and quit.
 
 Visitors must not stumble into it, staff must find it without tools: press and
-hold the top-left corner for 3 seconds on the attract screen
-(:class:`CornerHold`), then type the PIN from the config (``[kiosk]
+hold the top-left corner for 3 seconds on any screen (:class:`CornerHold`, run
+by the UI for every screen; a finger on something that plays -- a panel
+button, an arrow, a board cell -- never counts, so it never steals a tap or a
+peek from a game), then type the PIN from the config (``[kiosk]
 operator_pin``) on a big keypad. Three wrong PINs lock the keypad for 30 s. The
-menu goes back to the attract screen after a minute without a touch, so it is
-never left open for the next visitor.
+menu goes back (to the game it was opened from, if that still runs, else to
+the attract screen) after a minute without a touch, so it is never left open
+for the next visitor.
 
 Pages:
 - hardware test: the 12 arrow buttons (and rotate/stay) drawn around a board
@@ -99,7 +102,8 @@ class OperatorScreen(Screen):
         self._lights: dict[str, shapes.ShapeBase] = {}
 
     # ------------------------------------------------------------ lifecycle
-    def enter(self, **kw) -> None:
+    def enter(self, back: str = "attract", **kw) -> None:
+        self.back = back
         self.page = "pin"
         self.entered = ""
         self.message = ""
@@ -118,7 +122,7 @@ class OperatorScreen(Screen):
     def update(self, dt: float) -> None:
         now = self.ui.now()
         if now - self._last_touch >= TIMEOUT_S:
-            self.ui.goto("attract")
+            self.go_back()
             return
         if self.page == "pin" and self.locked_until and now >= self.locked_until:
             self.locked_until = 0.0
@@ -131,6 +135,18 @@ class OperatorScreen(Screen):
                 continue
             fresh = now - t < 0.6
             light.color = LIT if fresh else SEEN
+
+    def go_back(self) -> None:
+        """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
+        back = getattr(self, "back", "attract")
+        if back in ("play", "cards_play"):
+            session = getattr(self.kiosk, "session" if back == "play" else "card_session", None)
+            game = getattr(session, "game", None)
+            if game is None or getattr(game, "phase", "") == "over" or getattr(game, "over", False):
+                back = "attract"
+        elif back not in ("attract", "setup", "howto", "gameover"):
+            back = "attract"
+        self.ui.goto(back if back != "gameover" else "attract")
 
     def press(self, x: float, y: float) -> None:
         self._armed = True
@@ -297,7 +313,7 @@ class OperatorScreen(Screen):
             if self.locked:
                 b.set_enabled(False)
         make_button(self, c, frame, Rect(12, 12, 120, 52), "\u2039 " + self.t("common.back"), self.batch,
-                    self._bg, size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+                    self._bg, size=16, color=TOGGLE_OFF, on_tap=self.go_back)
 
     def _build_menu(self, c: Canvas, frame: Frame) -> None:
         W, H = c.W, c.H
@@ -333,7 +349,7 @@ class OperatorScreen(Screen):
             back_r = Rect(bottom.x, bottom.y + 66, bottom.w, 56)
             quit_r = Rect(bottom.x, bottom.y, bottom.w, 56)
         make_button(self, c, frame, back_r, "\u2039 " + t("gameover.back"), self.batch, self._bg, size=16,
-                    color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+                    color=TOGGLE_OFF, on_tap=self.go_back)
         make_button(self, c, frame, quit_r, t("operator.quit_confirm") if self.quit_armed else t("operator.quit"),
                     self.batch, self._bg, size=17, color=DANGER, on_tap=self.quit)
         self._shapes += panel(frame, c.r(*area), self.batch, self._bg, radius=c.px(12))

@@ -11,6 +11,10 @@ The secret target: the peek button shows it while held (a short tap shows it
 for 1.5 s, for children who tap); it is asked from ``Session.visible_cards``
 at that moment, never kept in the view. With open cards, the active player's
 remaining cards are shown on their turn.
+
+Drawing is split for the frame cache (kiosk/ui/app.py): ``draw_static`` is the
+board's still layers and the panels (drawn again only after ``ui.invalidate()``),
+``draw_live`` what moves or pulses; ``animating`` says whether a frame is needed.
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ class PlayScreen(Screen):
 
     def __init__(self, ui):
         super().__init__(ui)
-        self.board = BoardView(ui, self.batch)
+        self.live = pyglet.graphics.Batch()
+        self.board = BoardView(ui, self.batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
         self.panel_group = pyglet.graphics.Group(order=20)
         self.peek = Hold(clock=ui.now)
@@ -65,8 +70,11 @@ class PlayScreen(Screen):
         if self.board.model.started:
             self._build_panels()
 
-    def enter(self, **kw: Any) -> None:
-        """Show the running game: take the public picture from the session (resume, late entry)."""
+    def enter(self, hints: bool | None = None, **kw: Any) -> None:
+        """Show the running game: take the public picture from the session (resume, late entry).
+
+        `hints` (from the setup screen) is used when the game's setup does not say."""
+        self._hints_choice = hints
         session = getattr(self.kiosk, "session", None)
         game = getattr(session, "game", None)
         if game is not None:
@@ -118,9 +126,11 @@ class PlayScreen(Screen):
         game_cfg = getattr(cfg, "game", None)
         m = self.board.model
         hints = getattr(game_cfg, "hints", None)
+        if getattr(self, "_hints_choice", None) is not None:
+            hints = self._hints_choice
         setup = getattr(getattr(self.kiosk, "session", None), "setup", None)
         hint_override = getattr(setup, "hints", None)
-        if hint_override is not None:
+        if hint_override is not None:        # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
         if hints is None:
             return m.open_cards or not m.return_home
@@ -151,13 +161,13 @@ class PlayScreen(Screen):
                 cards = ()
         toast = self.toast if (self.toast and self.ui.now() < self.toast_until
                                and (self.toast_player is None or self.toast_player == idx)) else ""
-        return PanelState(
+        return PanelState(       # an idle panel shows no phase: it stays the same (and cached) all turn
             seat=m.seats[idx], player=idx, kind=m.kinds[idx], cards_left=m.cards_left[idx],
-            found=tuple(m.found[idx]), active=active, phase=m.phase,
+            found=tuple(m.found[idx]), active=active, phase=m.phase if active else "",
             spare=(m.spare.openings, m.spare.treasure) if active else None,
             peek=peek_on, cards=cards, open_cards=m.open_cards,
             heading_home=m.cards_left[idx] == 0 and m.return_home,
-            hints=self.hints_enabled and m.kinds[idx] == "human",
+            hints=active and self.hints_enabled and m.kinds[idx] == "human",
             prompt=self._prompt(m) if active else "", toast=toast)
 
     def _refresh_panels(self) -> None:
@@ -170,8 +180,11 @@ class PlayScreen(Screen):
         self._signature = states
         widgets = []
         for i, st in zip(self.panels, states):
-            self.panels[i].show(st)
-            widgets.extend(self.panels[i].widgets)
+            panel = self.panels[i]
+            if panel.state != st:
+                self.ui.invalidate(panel.frame.rect)      # only this panel's part of the cache
+            panel.show(st)
+            widgets.extend(panel.widgets)
         held = self._held
         self.widgets = widgets
         if held is not None and held not in widgets:
@@ -208,7 +221,11 @@ class PlayScreen(Screen):
             return self.t("play.walk")
         if ev.command in ("tap_cell", "stay") and m.phase == "shift":
             return self.t("play.rotate_and_push")
-        return ev.reason
+        code = getattr(ev, "code", "")
+        has = getattr(self.ui.translator, "has", None)
+        if code and has is not None and has(f"refusal.{code}"):
+            return self.t(f"refusal.{code}")
+        return ev.reason          # no translation for it: the session's English sentence
 
     def _show_toast(self, text: str, player: int | None) -> None:
         self.toast = text
@@ -230,6 +247,28 @@ class PlayScreen(Screen):
     @property
     def busy(self) -> bool:
         return self.board.busy
+
+    # ------------------------------------------------------------------ drawing (frame cache)
+    def draw_static(self) -> None:
+        self.batch.draw()
+
+    def draw_live(self) -> None:
+        self.live.draw()
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.live.draw()
+
+    @property
+    def animating(self) -> bool:
+        return self.board.animating
+
+    def claims(self, x: float, y: float) -> bool:
+        """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
+        if self.widget_at(x, y) is not None:
+            return True
+        return self.board.model.started and (self.layout.arrow_at(x, y) is not None
+                                             or self.layout.cell_at(x, y) is not None)
 
     # ------------------------------------------------------------------ fingers
     def tap(self, x: float, y: float) -> bool:

@@ -6,6 +6,7 @@ with these attributes; missing ones take the defaults):
 * ``display``: "window", "fullscreen", "offscreen" ("auto" means fullscreen);
 * ``size``: (w, h) or "WxH" (None: 1280x800 in a window, the screen in full screen);
 * ``gl``: "auto", "gl" or "gles"; ``layout``: "tabletop" or "upright"; ``language``;
+* ``rotation``: 0, 90, 180 or 270 degrees clockwise (default: the config's ``[display] rotation``);
 * ``script``: a file of inputs (the headless format plus ``tap-px X Y``);
 * ``screenshot_dir``: offscreen only — a PNG after each scripted input (and of the first frame).
 
@@ -54,13 +55,20 @@ def open_ui(kiosk: Any, options: Any):
     size = _size(_opt(options, "size", getattr(cfg, "size", None)))
     language = _opt(options, "language", getattr(getattr(getattr(kiosk, "config", None), "game", None),
                                                    "language", None) or "en")
+    rotation = int(_opt(options, "rotation", getattr(cfg, "rotation", None) or 0))
     prepare_pyglet(display, gl_api)
+    if size is not None and rotation in (90, 270) and display != "fullscreen":
+        size = (size[1], size[0])      # --size is the picture's size; the panel is turned
     window = make_window(display, size, gl_api)
-    ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None))
-    ui.display = display
+    clock = getattr(kiosk, "clock", None)
+    # offscreen the kiosk's clock is virtual: the UI's timers (idle, peek, gesture) run on it too
+    now = clock.now if getattr(clock, "virtual", False) and callable(getattr(clock, "now", None)) else time.monotonic
+    ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None),
+            rotation=rotation, display=display, clock=now)
     ui.startup_s = time.perf_counter() - t0
-    log.info("display %s %dx%d, OpenGL%s, layout %s, ready in %.2f s", display, window.width, window.height,
-             " ES" if getattr(window, "gl_api", "gl") == "gles" else "", layout, ui.startup_s)
+    log.info("display %s %dx%d, OpenGL%s, layout %s, rotation %d, ready in %.2f s", display, window.width,
+             window.height, " ES" if getattr(window, "gl_api", "gl") == "gles" else "", layout, rotation,
+             ui.startup_s)
     return ui
 
 
@@ -72,7 +80,11 @@ def run(kiosk: Any, options: Any) -> int:
         return run_window(ui, kiosk)
     finally:
         ui.close()
-        ui.window.close()
+        if ui.display != "offscreen":
+            ui.window.close()
+        # Offscreen the EGL surface is left to the process exit: Mesa's eglTerminate/context
+        # teardown has been seen to take ~11 s after a run with many textures, and nothing is
+        # lost by not closing a window nobody sees (screenshots are written and closed already).
 
 
 def _stopped(kiosk: Any) -> bool:
@@ -81,20 +93,19 @@ def _stopped(kiosk: Any) -> bool:
 
 
 def run_window(ui, kiosk: Any) -> int:
-    """The pyglet event loop: the kiosk ticks and the screen animates every frame (60 Hz)."""
+    """The pyglet event loop at 60 Hz: the kiosk ticks, the screen animates, and a frame is drawn and
+    flipped only when something changed (pyglet's own redraw is off: ``app.run(None)``). A frame
+    not drawn is not flipped either, so the front buffer keeps showing the last one."""
     import pyglet
 
     def frame(dt: float) -> None:
-        tick = getattr(kiosk, "tick", None)
-        if tick is not None:
-            tick()
-        if ui.screen is not None:
-            ui.screen.update(dt)
+        if ui.step(dt):
+            ui.window.flip()
         if _stopped(kiosk):
             pyglet.app.exit()
 
     pyglet.clock.schedule_interval(frame, FRAME_S)
-    pyglet.app.run(FRAME_S)
+    pyglet.app.run(None)
     pyglet.clock.unschedule(frame)
     return int(getattr(kiosk, "exit_status", 0) or 0)
 
