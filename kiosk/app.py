@@ -260,7 +260,7 @@ class Kiosk:
         else:
             seed = random.SystemRandom().randrange(2**31)
         self._game_index += 1
-        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home, base.game)
+        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home, base.game, base.hints)
 
     def new_game(self, setup: GameSetup | None = None) -> None:
         """Start a game now (via the bus, so it is logged like any command)."""
@@ -290,7 +290,10 @@ class Kiosk:
         if game.phase == "over":
             self.store.discard()
             return False
-        self.session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at)
+        saved_setup = saved.meta.get("setup")
+        hints = saved_setup.get("hints") if isinstance(saved_setup, dict) else None
+        self.session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
+                            hints=hints)
         return True
 
     def _resume_cards(self, saved) -> bool:

@@ -155,6 +155,7 @@ class GameSetup:
     open_cards: bool = False
     return_home: bool = True
     game: str = "labyrinth"         # or "cards": the travel card game (kiosk/card_session.py)
+    hints: bool | None = None       # the hint button; None: the config's choice ([game] hints)
 
     def __post_init__(self):
         if self.game not in GAMES:
@@ -394,12 +395,14 @@ class TurnChanged(Event):
 
 @message("illegal_input")
 class IllegalInput(Event):
-    """An input was refused; nothing changed. `reason` is written for the visitor."""
+    """An input was refused; nothing changed. `reason` is written for the visitor (in English);
+    `code` names the refusal for translations (``refusal.<code>`` in kiosk/locale), "" if none."""
 
     reason: str
     command: str                   # the refused command's type, e.g. "select_arrow"
     player: int | None = None
     arrow: str | None = None       # the arrow involved, if any (the ring flashes, the LED blinks)
+    code: str = ""                 # e.g. "push_back", "unreachable" (docs/events.md)
 
 
 @message("game_over")

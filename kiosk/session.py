@@ -192,13 +192,13 @@ class Session:
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None) -> None:
-        """Continue a saved game exactly where it stopped."""
+               started: float | None = None, hints: bool | None = None) -> None:
+        """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice)."""
         if len(kinds) != len(game.players):
             raise ValueError(f"{len(kinds)} seat kinds for {len(game.players)} players")
         setup = GameSetup(seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
                           seed=game.seed, first=0, open_cards=game.rules.open_cards,
-                          return_home=game.rules.return_home)
+                          return_home=game.rules.return_home, hints=hints if isinstance(hints, bool) else None)
         self._install(game, setup, game_id or uuid.uuid4().hex,
                       started if started is not None else time.time(), resumed=True)
 
@@ -382,45 +382,47 @@ class Session:
         self._plan = (0, [])
 
     # ------------------------------------------------------------ command handlers
-    def _refuse(self, cmd: Command, reason: str, arrow: str | None = None) -> None:
+    def _refuse(self, cmd: Command, reason: str, arrow: str | None = None, code: str = "refused") -> None:
         player = self.game.current if self.game is not None else None
         log.debug("refused %s: %s", cmd.type, reason)
-        self.bus.post(IllegalInput(reason, cmd.type, player, arrow))
+        self.bus.post(IllegalInput(reason, cmd.type, player, arrow, code))
 
     def _check_turn(self, cmd: Command, phase: str | None) -> bool:
         """Common refusals: no game, game over, someone else's (AI) turn, wrong phase."""
         g = self.game
         if g is None:
-            self._refuse(cmd, "No game is running: start a new game first.")
+            self._refuse(cmd, "No game is running: start a new game first.", code="no_game")
             return False
         if g.phase == "over":
-            self._refuse(cmd, "The game is over: start a new game to play again.")
+            self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
             return False
         source = getattr(cmd, "source", "")
         kind = self.kinds[g.current]
         if kind != "human" and source != "ai":
-            self._refuse(cmd, f"It is {g.player.color}'s turn (computer, {kind}): please wait.")
+            self._refuse(cmd, f"It is {g.player.color}'s turn (computer, {kind}): please wait.",
+                         code="computer_turn")
             return False
         if kind == "human" and source == "ai":
-            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.")
+            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
             return False
         if phase == "shift" and g.phase != "shift":
             self._refuse(cmd, "The spare is already pushed in: now tap a cell to walk there, "
-                              "or your own pawn to stay.")
+                              "or your own pawn to stay.", code="already_pushed")
             return False
         if phase == "move" and g.phase != "move":
-            self._refuse(cmd, "First push the spare tile in at one of the arrows.")
+            self._refuse(cmd, "First push the spare tile in at one of the arrows.", code="push_first")
             return False
         return True
 
     def _check_arrow(self, cmd: Command, arrow: str | None) -> bool:
         g = self.game
         if arrow not in INSERTIONS:
-            self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.")
+            self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.",
+                         code="not_an_arrow")
             return False
         if arrow == g.forbidden:
             self._refuse(cmd, f"{arrow} would push straight back the tile just pushed in at "
-                              f"{OPPOSITE[arrow]}: choose another arrow.", arrow)
+                              f"{OPPOSITE[arrow]}: choose another arrow.", arrow, code="push_back")
             return False
         return True
 
@@ -438,7 +440,7 @@ class Session:
             return
         arrow = cmd.arrow or self.preview
         if arrow is None:
-            self._refuse(cmd, "Choose an arrow first: the spare goes in where you point.")
+            self._refuse(cmd, "Choose an arrow first: the spare goes in where you point.", code="choose_arrow")
             return
         if self._check_arrow(cmd, arrow):
             self._push(cmd, arrow)
@@ -447,7 +449,7 @@ class Session:
         if not self._check_turn(cmd, "shift"):
             return
         if not isinstance(cmd.turns, int) or isinstance(cmd.turns, bool):
-            self._refuse(cmd, f"Turn the spare by whole quarter turns, not {cmd.turns!r}.")
+            self._refuse(cmd, f"Turn the spare by whole quarter turns, not {cmd.turns!r}.", code="whole_turns")
             return
         self.rotation = (self.rotation + cmd.turns) % 4
         self.bus.post(SpareRotated(self.game.current, self.rotation, self.spare_preview()))
@@ -460,7 +462,7 @@ class Session:
         except (TypeError, ValueError):
             cell = None
         if cell is None or len(cell) != 2:
-            self._refuse(cmd, f"{cmd.cell!r} is not a cell of the board.")
+            self._refuse(cmd, f"{cmd.cell!r} is not a cell of the board.", code="not_a_cell")
             return
         self._walk(cmd, cell)
 
@@ -476,7 +478,7 @@ class Session:
         try:
             self.start(cmd.setup)
         except ValueError as exc:
-            self._refuse(cmd, f"Cannot start this game: {exc}")
+            self._refuse(cmd, f"Cannot start this game: {exc}", code="bad_setup")
 
     def _on_hint(self, cmd: RequestHint) -> None:
         if not self._check_turn(cmd, "shift"):
@@ -493,7 +495,7 @@ class Session:
         try:
             g.apply(Shift(arrow, self.rotation))
         except IllegalAction as exc:
-            self._refuse(cmd, str(exc), arrow)
+            self._refuse(cmd, str(exc), arrow, code="push_refused")
             return
         pawns = []
         for i, p in enumerate(g.players):
@@ -518,7 +520,8 @@ class Session:
         try:
             g.apply(Move(cell))
         except IllegalAction as exc:
-            self._refuse(cmd, str(exc))
+            on_board = 0 <= cell[0] < 7 and 0 <= cell[1] < 7
+            self._refuse(cmd, str(exc), code="unreachable" if on_board else "not_a_cell")
             return
         path = tuple(path or [cell])
         self.bus.post(PawnMoved(player, path))
