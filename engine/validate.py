@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from .checks import check_header, check_switches, need
 from .errors import InvalidState
 from .maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
 from .tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
@@ -22,93 +23,82 @@ def _shape(mask: int) -> int:
     return min(ROTATED[mask])
 
 
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidState(message)
-
-
 def _tile(value: Any, where: str) -> tuple[int, int]:
-    _need(isinstance(value, (list, tuple)) and len(value) == 2, f"{where}: expected [openings, treasure]")
+    need(isinstance(value, (list, tuple)) and len(value) == 2, f"{where}: expected [openings, treasure]")
     openings, treasure = value
-    _need(isinstance(openings, str), f"{where}: openings must be a string")
+    need(isinstance(openings, str), f"{where}: openings must be a string")
     try:
         mask = mask_of(openings)
     except ValueError as exc:
         raise InvalidState(f"{where}: {exc}") from None
-    _need(len(openings) == bin(mask).count("1") and openings == "".join(s for s in "NESW" if s in openings),
-          f"{where}: openings {openings!r} must list sides once, in NESW order")
-    _need(bin(mask).count("1") in (2, 3), f"{where}: a tile has 2 or 3 openings, not {openings!r}")
+    need(len(openings) == bin(mask).count("1") and openings == "".join(s for s in "NESW" if s in openings),
+         f"{where}: openings {openings!r} must list sides once, in NESW order")
+    need(bin(mask).count("1") in (2, 3), f"{where}: a tile has 2 or 3 openings, not {openings!r}")
     if treasure is None:
         return mask, -1
-    _need(treasure in TREASURES, f"{where}: unknown treasure {treasure!r}")
+    need(treasure in TREASURES, f"{where}: unknown treasure {treasure!r}")
     return mask, TREASURES.index(treasure)
 
 
 def game_from_dict(cls, data: Any):
     from .game import GAME_NAME, PHASES, Game, Player, Rules
 
-    _need(isinstance(data, dict), "a saved game must be a JSON object")
-    _need(data.get("game") == GAME_NAME, f"not a {GAME_NAME} save (game={data.get('game')!r})")
-    _need(data.get("version") == FORMAT_VERSION,
-          f"save format version {data.get('version')!r} is not supported (expected {FORMAT_VERSION})")
-    missing = {"rules", "board", "spare", "players", "current", "phase", "last_insertion",
-               "winner", "turns"} - data.keys()
-    _need(not missing, f"save is missing {', '.join(sorted(missing))}")
+    check_header(data, GAME_NAME, FORMAT_VERSION, ("rules", "board", "spare", "players", "current", "phase",
+                                                  "last_insertion", "winner", "turns"), what=GAME_NAME)
 
     rules = data["rules"]
-    _need(isinstance(rules, dict) and set(rules) <= {"open_cards", "return_home"}
-          and all(isinstance(v, bool) for v in rules.values()), "rules must be open_cards/return_home booleans")
+    check_switches(rules, ("open_cards", "return_home"), "rules must be open_cards/return_home booleans")
 
     board = data["board"]
-    _need(isinstance(board, list) and len(board) == SIZE * SIZE, "board must list 49 tiles")
+    need(isinstance(board, list) and len(board) == SIZE * SIZE, "board must list 49 tiles")
     tiles = [_tile(t, f"board cell {divmod(i, SIZE)}") for i, t in enumerate(board)]
     spare = _tile(data["spare"], "spare")
     for (r, c), openings, treasure in FIXED_TILES:
         i = r * SIZE + c
         want = (mask_of(openings), TREASURES.index(treasure) if treasure else -1)
-        _need(tiles[i] == want, f"fixed tile at {(r, c)} must be {openings} with {treasure}")
+        need(tiles[i] == want, f"fixed tile at {(r, c)} must be {openings} with {treasure}")
     fixed_cells = {r * SIZE + c for (r, c), _, _ in FIXED_TILES}
     loose = [tiles[i] for i in range(SIZE * SIZE) if i not in fixed_cells] + [spare]
     have = Counter((_shape(m), t) for m, t in loose)
     want = Counter((_shape(mask_of(o)), TREASURES.index(t) if t else -1) for o, t in movable_tiles())
-    _need(have == want, "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
+    need(have == want, "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
 
     players_data = data["players"]
-    _need(isinstance(players_data, list) and 1 <= len(players_data) <= 4, "a game has 1 to 4 players")
+    need(isinstance(players_data, list) and 1 <= len(players_data) <= 4, "a game has 1 to 4 players")
     players = []
     dealt: list[str] = []
     for k, pd in enumerate(players_data):
         where = f"player {k}"
-        _need(isinstance(pd, dict), f"{where}: expected an object")
+        need(isinstance(pd, dict), f"{where}: expected an object")
         seat = pd.get("seat")
-        _need(isinstance(seat, int) and 0 <= seat < 4, f"{where}: seat must be 0-3")
-        _need(pd.get("color") in (None, SEATS[seat][0]), f"{where}: seat {seat} plays {SEATS[seat][0]}")
+        need(isinstance(seat, int) and 0 <= seat < 4, f"{where}: seat must be 0-3")
+        need(pd.get("color") in (None, SEATS[seat][0]), f"{where}: seat {seat} plays {SEATS[seat][0]}")
         pos = pd.get("position")
-        _need(isinstance(pos, (list, tuple)) and len(pos) == 2
-              and all(isinstance(v, int) and 0 <= v < SIZE for v in pos), f"{where}: position off the board")
+        need(isinstance(pos, (list, tuple)) and len(pos) == 2
+             and all(isinstance(v, int) and 0 <= v < SIZE for v in pos), f"{where}: position off the board")
         cards, found = pd.get("cards"), pd.get("found")
-        _need(isinstance(cards, list) and isinstance(found, list), f"{where}: cards and found must be lists")
-        _need(all(t in TREASURES for t in cards + found), f"{where}: unknown treasure in cards")
+        need(isinstance(cards, list) and isinstance(found, list), f"{where}: cards and found must be lists")
+        need(all(t in TREASURES for t in cards + found), f"{where}: unknown treasure in cards")
         dealt += cards + found
         players.append(Player(seat, pos[0] * SIZE + pos[1], list(cards), list(found)))
-    _need(len({p.seat for p in players}) == len(players), "two players share a seat")
-    _need(sorted(dealt) == sorted(TREASURES), "every treasure card must be dealt exactly once")
+    need(len({p.seat for p in players}) == len(players), "two players share a seat")
+    need(sorted(dealt) == sorted(TREASURES), "every treasure card must be dealt exactly once")
     per = len(TREASURES) // len(players)
-    _need(all(p.cards_left + len(p.found) == per for p in players),
-          f"each of {len(players)} players must hold {per} cards in all")
+    need(all(p.cards_left + len(p.found) == per for p in players),
+         f"each of {len(players)} players must hold {per} cards in all")
 
     phase, current, winner = data["phase"], data["current"], data["winner"]
-    _need(phase in PHASES, f"phase must be one of {PHASES}")
-    _need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
+    need(phase in PHASES, f"phase must be one of {PHASES}")
+    need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
     if phase == "over":
-        _need(winner == current, "a finished game must name the current player as winner")
+        need(winner == current, "a finished game must name the current player as winner")
     else:
-        _need(winner is None, "only a finished game has a winner")
+        need(winner is None, "only a finished game has a winner")
     last = data["last_insertion"]
-    _need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
-    _need(not (phase == "move" and last is None), "the move phase follows a shift")
+    need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
+    need(not (phase == "move" and last is None), "the move phase follows a shift")
     turns = data["turns"]
-    _need(isinstance(turns, int) and turns >= 0, "turns must be a whole number")
+    need(isinstance(turns, int) and turns >= 0, "turns must be a whole number")
 
     game = Game.__new__(Game)
     game.rules = Rules(**rules)

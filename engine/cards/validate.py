@@ -10,14 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..errors import InvalidState
+from ..checks import check_header, check_switches, need
 from .deck import CARDS, DECK_NAME
 from .paths import Placed, edge_neighbours, layout_problem
-
-
-def _need(cond: bool, message: str) -> None:
-    if not cond:
-        raise InvalidState(message)
 
 
 def _is_int(v: Any) -> bool:
@@ -25,47 +20,42 @@ def _is_int(v: Any) -> bool:
 
 
 def _card_list(value: Any, where: str) -> list[int]:
-    _need(isinstance(value, list) and all(_is_int(c) and 0 <= c < len(CARDS) for c in value),
-          f"{where} must be a list of card ids 0-{len(CARDS) - 1}")
+    need(isinstance(value, list) and all(_is_int(c) and 0 <= c < len(CARDS) for c in value),
+         f"{where} must be a list of card ids 0-{len(CARDS) - 1}")
     return list(value)
 
 
 def card_game_from_dict(cls, data: Any):
     from .game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
 
-    _need(isinstance(data, dict), "a saved game must be a JSON object")
-    _need(data.get("game") == GAME_NAME, f"not a card-game save (game={data.get('game')!r})")
-    _need(data.get("version") == FORMAT_VERSION,
-          f"save format version {data.get('version')!r} is not supported (expected {FORMAT_VERSION})")
-    missing = {"deck", "rules", "layout", "hands", "draw_pile", "taken", "discards", "current",
-               "phase", "placed", "stuck", "turns", "end"} - data.keys()
-    _need(not missing, f"save is missing {', '.join(sorted(missing))}")
-    _need(data["deck"] == DECK_NAME, f"unknown deck {data['deck']!r} (this version has {DECK_NAME!r})")
+    check_header(data, GAME_NAME, FORMAT_VERSION, ("deck", "rules", "layout", "hands", "draw_pile", "taken",
+                                                  "discards", "current", "phase", "placed", "stuck", "turns",
+                                                  "end"), what="card-game")
+    need(data["deck"] == DECK_NAME, f"unknown deck {data['deck']!r} (this version has {DECK_NAME!r})")
     rules = data["rules"]
-    _need(isinstance(rules, dict) and set(rules) <= {"keep_connected"}
-          and all(isinstance(v, bool) for v in rules.values()), "rules must be {keep_connected: bool}")
+    check_switches(rules, ("keep_connected",), "rules must be {keep_connected: bool}")
 
     layout: dict[tuple[int, int], Placed] = {}
-    _need(isinstance(data["layout"], list), "layout must be a list of [x, y, card, rotation]")
+    need(isinstance(data["layout"], list), "layout must be a list of [x, y, card, rotation]")
     for entry in data["layout"]:
-        _need(isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry),
-              f"layout entry {entry!r} must be [x, y, card, rotation] (whole numbers)")
+        need(isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry),
+             f"layout entry {entry!r} must be [x, y, card, rotation] (whole numbers)")
         x, y, card, rot = entry
-        _need(0 <= card < len(CARDS), f"layout entry {entry!r}: no card {card}")
-        _need(0 <= rot < 4, f"layout entry {entry!r}: rotation must be 0-3")
-        _need((x, y) not in layout, f"layout has two cards at {(x, y)}")
+        need(0 <= card < len(CARDS), f"layout entry {entry!r}: no card {card}")
+        need(0 <= rot < 4, f"layout entry {entry!r}: rotation must be 0-3")
+        need((x, y) not in layout, f"layout has two cards at {(x, y)}")
         layout[(x, y)] = Placed(card, rot)
-    _need(len(layout) >= 2, "the layout has at least 2 cards")
+    need(len(layout) >= 2, "the layout has at least 2 cards")
     problem = layout_problem(layout, rules.get("keep_connected", False))
-    _need(problem is None, f"layout breaks the rules: {problem}")
+    need(problem is None, f"layout breaks the rules: {problem}")
 
     hands = data["hands"]
-    _need(isinstance(hands, list) and MIN_PLAYERS <= len(hands) <= MAX_PLAYERS,
-          f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} hands")
+    need(isinstance(hands, list) and MIN_PLAYERS <= len(hands) <= MAX_PLAYERS,
+         f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} hands")
     hands = [_card_list(h, f"hand {i}") for i, h in enumerate(hands)]
-    _need(all(len(h) <= HAND_SIZE for h in hands), f"a hand holds at most {HAND_SIZE} cards")
+    need(all(len(h) <= HAND_SIZE for h in hands), f"a hand holds at most {HAND_SIZE} cards")
     taken = data["taken"]
-    _need(isinstance(taken, list) and len(taken) == len(hands), "taken must list one pile per player")
+    need(isinstance(taken, list) and len(taken) == len(hands), "taken must list one pile per player")
     taken = [_card_list(t, f"taken pile {i}") for i, t in enumerate(taken)]
     pile = _card_list(data["draw_pile"], "draw_pile")
     discards = _card_list(data["discards"], "discards")
@@ -73,30 +63,30 @@ def card_game_from_dict(cls, data: Any):
     everywhere += [c for h in hands for c in h] + [c for t in taken for c in t]
     counts = Counter(everywhere)
     doubled = sorted(c for c, n in counts.items() if n > 1)
-    _need(not doubled, f"card(s) {doubled} are in two places")
+    need(not doubled, f"card(s) {doubled} are in two places")
     lost = sorted(set(range(len(CARDS))) - set(counts))
-    _need(not lost, f"card(s) {lost} are missing")
+    need(not lost, f"card(s) {lost} are missing")
     if pile and data.get("phase") != "over":
         # The player who has just laid a card (phase take) draws at the end of the turn.
         full = [len(h) + (i == data.get("current") and data.get("phase") == "take") for i, h in enumerate(hands)]
-        _need(all(k == HAND_SIZE for k in full), "with cards left to draw every hand holds 2 cards")
+        need(all(k == HAND_SIZE for k in full), "with cards left to draw every hand holds 2 cards")
 
     n = len(hands)
     current, phase, turns, end = data["current"], data["phase"], data["turns"], data["end"]
-    _need(_is_int(current) and 0 <= current < n, f"current player {current!r} does not exist")
-    _need(phase in PHASES, f"phase {phase!r} is not one of {', '.join(PHASES)}")
-    _need(_is_int(turns) and turns >= 0, "turns must be a whole number >= 0")
+    need(_is_int(current) and 0 <= current < n, f"current player {current!r} does not exist")
+    need(phase in PHASES, f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    need(_is_int(turns) and turns >= 0, "turns must be a whole number >= 0")
     stuck = data["stuck"]
-    _need(isinstance(stuck, list) and all(_is_int(s) and 0 <= s < n for s in stuck), "stuck must list players")
+    need(isinstance(stuck, list) and all(_is_int(s) and 0 <= s < n for s in stuck), "stuck must list players")
     placed = data["placed"]
     if phase == "take":
-        _need(isinstance(placed, list) and len(placed) == 2 and tuple(placed) in layout,
-              "in phase take, placed must be the cell of a laid card")
+        need(isinstance(placed, list) and len(placed) == 2 and tuple(placed) in layout,
+             "in phase take, placed must be the cell of a laid card")
         placed = tuple(placed)
     else:
-        _need(placed is None, f"placed must be null in phase {phase}")
-    _need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
-    _need(end is None or isinstance(end, str), "end must be a sentence")
+        need(placed is None, f"placed must be null in phase {phase}")
+    need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
+    need(end is None or isinstance(end, str), "end must be a sentence")
 
     game = cls.__new__(cls)
     game.rules = CardRules(**rules)
@@ -113,10 +103,10 @@ def card_game_from_dict(cls, data: Any):
     game.turns = turns
     game.end = end
     if phase in ("place", "discard"):
-        _need(bool(hands[current]), "the player to act holds no card")
-        _need(game.can_place() == (phase == "place"),
-              "phase must be place when a card can be laid, discard when none can")
+        need(bool(hands[current]), "the player to act holds no card")
+        need(game.can_place() == (phase == "place"),
+             "phase must be place when a card can be laid, discard when none can")
     if phase == "take":
-        _need(edge_neighbours(layout, placed) != [] and len(game.legal_takes()) > 1,
-              "phase take needs cards that may be taken")
+        need(edge_neighbours(layout, placed) != [] and len(game.legal_takes()) > 1,
+             "phase take needs cards that may be taken")
     return game
