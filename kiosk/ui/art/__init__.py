@@ -14,12 +14,9 @@ opening, so the paths read at a glance. Pawns: a colour plus a shape per seat
 
 from __future__ import annotations
 
-import math
-
 import pyglet
-from pyglet import gl
-from pyglet.math import Mat4
 
+from .bake import bake
 from .pen import OUTLINE, Pen
 from .treasures import DRAWINGS, treasure_pen
 
@@ -113,62 +110,23 @@ class Atlas:
         self.pad = pad = max(4, px // 8)
         names = [("tile", m) for m in range(16)] + [("treasure", n) for n in DRAWINGS] + \
                 [("pawn", s) for s in range(4)] + [("glow", 0)]
-        slot = px + 2 * pad
-        cols = max(1, min(len(names), 4096 // slot, math.ceil(math.sqrt(len(names)))))
-        rows = math.ceil(len(names) / cols)
-        width, height = cols * slot, rows * slot
-        self.texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
-                                                   mag_filter=gl.GL_LINEAR)
-        batch = pyglet.graphics.Batch()
-        keep = []
-        centres = {}
-        for i, key in enumerate(names):
-            cx = (i % cols) * slot + pad + px / 2
-            cy = (i // cols) * slot + pad + px / 2
-            centres[key] = (cx, cy)
-            kind, what = key
-            if kind == "tile":
-                if what:
-                    openings = "".join(ch for ch, bit in SIDE_BITS.items() if what & bit)
-                    keep += draw_tile(batch, cx, cy, px, openings)
-            elif kind == "treasure":
-                keep += draw_treasure(batch, what, cx, cy, px)
-            elif kind == "pawn":
-                keep += draw_pawn(batch, what, cx, cy, px * 0.98)
-            else:   # a soft glow disc used for highlights: concentric translucent circles
-                for k in range(8, 0, -1):
-                    keep.append(pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40),
-                                                     batch=batch))
-        self._render(batch, width, height)
-        del keep
-        self._regions = {}
-        for key, (cx, cy) in centres.items():
-            region = self.texture.get_region(int(cx - px / 2), int(cy - px / 2), px, px)
-            region.anchor_x = region.anchor_y = px // 2
-            self._regions[key] = region
+        self.texture, self._regions = bake(names, px, pad, window, self._draw)
 
-    def _render(self, batch, width, height) -> None:
-        window = self.window
-        fbo = pyglet.image.Framebuffer()
-        fbo.attach_texture(self.texture)
-        fbo.bind()
-        viewport = (gl.GLint * 4)()
-        gl.glGetIntegerv(gl.GL_VIEWPORT, viewport)
-        gl.glViewport(0, 0, width, height)
-        gl.glClearColor(0, 0, 0, 0)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
-        if window is not None:
-            old_proj, old_view = window.projection, window.view
-            window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
-            window.view = Mat4()
-        batch.draw()
-        fbo.unbind()
-        gl.glViewport(*viewport)
-        if window is not None:
-            window.projection, window.view = old_proj, old_view
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
-        gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
-        fbo.delete()
+    def _draw(self, batch, key, cx: float, cy: float) -> list:
+        px = self.px
+        kind, what = key
+        if kind == "tile":
+            if not what:
+                return []
+            openings = "".join(ch for ch, bit in SIDE_BITS.items() if what & bit)
+            return draw_tile(batch, cx, cy, px, openings)
+        if kind == "treasure":
+            return draw_treasure(batch, what, cx, cy, px)
+        if kind == "pawn":
+            return draw_pawn(batch, what, cx, cy, px * 0.98)
+        # a soft glow disc used for highlights: concentric translucent circles
+        return [pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40), batch=batch)
+                for k in range(8, 0, -1)]
 
     def tile(self, openings: str):
         return self._regions[("tile", mask_of(openings))]

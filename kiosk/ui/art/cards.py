@@ -19,10 +19,10 @@ from __future__ import annotations
 import math
 
 import pyglet
-from pyglet import gl
 
 from engine.cards import CARDS
 
+from .bake import bake
 from .pen import Pen
 
 WALL = (44, 52, 66)
@@ -395,37 +395,19 @@ class CardAtlas:
     """
 
     def __init__(self, px: int, window):
-        from . import Atlas
         self.window = window
         self.px = px = max(32, int(px))
         pad = max(2, px // 16)
         names = [("face", i) for i in range(len(CARDS))] + [("back", 0)] + [("icon", n) for n in DRAWINGS]
-        slot = px + 2 * pad
-        cols = max(1, min(len(names), 4096 // slot, math.ceil(math.sqrt(len(names)))))
-        rows = math.ceil(len(names) / cols)
-        width, height = cols * slot, rows * slot
-        self.texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
-                                                   mag_filter=gl.GL_LINEAR)
-        batch = pyglet.graphics.Batch()
-        keep, centres = [], {}
-        for i, key in enumerate(names):
-            cx = (i % cols) * slot + pad + px / 2
-            cy = (i // cols) * slot + pad + px / 2
-            centres[key] = (cx, cy)
-            kind, what = key
-            if kind == "face":
-                keep += draw_card(batch, what, cx, cy, px)
-            elif kind == "back":
-                keep += draw_back(batch, cx, cy, px)
-            else:
-                keep += draw_icon(batch, what, cx, cy, px * 0.96)
-        Atlas._render(self, batch, width, height)
-        del keep
-        self._regions = {}
-        for key, (cx, cy) in centres.items():
-            region = self.texture.get_region(int(cx - px / 2), int(cy - px / 2), px, px)
-            region.anchor_x = region.anchor_y = px // 2
-            self._regions[key] = region
+        self.texture, self._regions = bake(names, px, pad, window, self._draw)
+
+    def _draw(self, batch, key, cx: float, cy: float) -> list:
+        kind, what = key
+        if kind == "face":
+            return draw_card(batch, what, cx, cy, self.px)
+        if kind == "back":
+            return draw_back(batch, cx, cy, self.px)
+        return draw_icon(batch, what, cx, cy, self.px * 0.96)
 
     def face(self, card_id: int):
         return self._regions[("face", card_id)]

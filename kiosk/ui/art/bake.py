@@ -1,0 +1,73 @@
+"""Drawing a set of pictures once into one texture, cut into regions (both atlases use it).
+
+The board's Atlas (tiles, treasures, pawns) and the card game's CardAtlas
+(faces, back, icons) are built the same way: each drawing gets a square slot
+with a margin, all of them are drawn as shapes into a framebuffer-backed
+texture in one batch, mipmaps are made (cheap antialiasing when sampled
+down), and each slot becomes a region anchored at its centre, for a Sprite.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Hashable, Sequence
+
+import pyglet
+from pyglet import gl
+from pyglet.math import Mat4
+
+
+def bake(keys: Sequence[Hashable], px: int, pad: int, window,
+         draw: Callable[[object, Hashable, float, float], list]) -> tuple[pyglet.image.Texture, dict]:
+    """Draw every key `px` pixels big into one texture; returns it and its regions by key.
+
+    `draw(batch, key, cx, cy)` adds the drawing of `key` centred at (cx, cy) to the
+    batch and returns its shapes (kept alive until the batch has been drawn).
+    `window` is the one whose GL context is current (its projection is borrowed).
+    """
+    slot = px + 2 * pad
+    cols = max(1, min(len(keys), 4096 // slot, math.ceil(math.sqrt(len(keys)))))
+    rows = math.ceil(len(keys) / cols)
+    width, height = cols * slot, rows * slot
+    texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
+                                          mag_filter=gl.GL_LINEAR)
+    batch = pyglet.graphics.Batch()
+    keep = []
+    centres = {}
+    for i, key in enumerate(keys):
+        cx = (i % cols) * slot + pad + px / 2
+        cy = (i // cols) * slot + pad + px / 2
+        centres[key] = (cx, cy)
+        keep += draw(batch, key, cx, cy)
+    render(texture, window, batch, width, height)
+    del keep
+    regions = {}
+    for key, (cx, cy) in centres.items():
+        region = texture.get_region(int(cx - px / 2), int(cy - px / 2), px, px)
+        region.anchor_x = region.anchor_y = px // 2
+        regions[key] = region
+    return texture, regions
+
+
+def render(texture, window, batch, width: int, height: int) -> None:
+    """Draw `batch` into `texture` (width x height) through a framebuffer, then make its mipmaps."""
+    fbo = pyglet.image.Framebuffer()
+    fbo.attach_texture(texture)
+    fbo.bind()
+    viewport = (gl.GLint * 4)()
+    gl.glGetIntegerv(gl.GL_VIEWPORT, viewport)
+    gl.glViewport(0, 0, width, height)
+    gl.glClearColor(0, 0, 0, 0)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+    if window is not None:
+        old_proj, old_view = window.projection, window.view
+        window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
+        window.view = Mat4()
+    batch.draw()
+    fbo.unbind()
+    gl.glViewport(*viewport)
+    if window is not None:
+        window.projection, window.view = old_proj, old_view
+    gl.glBindTexture(gl.GL_TEXTURE_2D, texture.id)
+    gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+    fbo.delete()
