@@ -8,33 +8,26 @@ attract screen, as does a while without a touch.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pyglet
 from pyglet import shapes
 
 from kiosk.card_events import CardGameOver
-from kiosk.events import NewGame
 
+from .game_end import GameEndScreen
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
-from .screen import Screen, register
+from .menu import Canvas, clear_drawing, fit_font, panel
+from .screen import register
 from .widgets import DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
 @register("cards_gameover")
-class CardsGameOverScreen(Screen):
+class CardsGameOverScreen(GameEndScreen):
     """Winners and cards taken; play again or back to start."""
 
-    background = (20, 24, 32)
-
-    def __init__(self, ui):
-        super().__init__(ui)
-        self.event: CardGameOver | None = None
-        self.quiet = 0.0
-        self._shapes: list = []
+    session_attr = "card_session"
+    play_screen = "cards_play"
 
     def enter(self, event: CardGameOver | None = None, **kw) -> None:
         session = getattr(self.kiosk, "card_session", None)
@@ -45,33 +38,9 @@ class CardsGameOverScreen(Screen):
         self.quiet = 0.0
         self._build()
 
-    def resize(self, layout) -> None:
-        self._build()
-
-    def update(self, dt: float) -> None:
-        self.quiet += dt
-        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
-            self.ui.goto("attract")
-
-    def tap(self, x: float, y: float) -> bool:
-        self.quiet = 0.0
-        return super().tap(x, y)
-
-    def play_again(self) -> None:
-        setup = getattr(getattr(self.kiosk, "card_session", None), "setup", None)
-        if setup is None:
-            self.ui.goto("setup")
-            return
-        self.ui.post(NewGame(replace(setup, seed=None)))
-        self.ui.goto("cards_play")
-
     def _build(self) -> None:
         from .cards_play import player_rgb
-        self.clear_widgets()
-        for s in self._shapes:
-            s.delete()
-        self._shapes = []
-        self.batch = pyglet.graphics.Batch()
+        clear_drawing(self)
         ev = self.event
         if ev is None:
             return
@@ -129,8 +98,4 @@ class CardsGameOverScreen(Screen):
                                                      c.px(12), color=prgb, batch=self.batch, group=fg))
             self._shapes.append(label(str(score), frame, c.px(area.right - 16), c.px(cy), c.font(22), self.batch, fg,
                                       color=INK, anchor_x="right", bold=True))
-        bw = min(300, (c.W - 2 * m - 12) / 2)
-        make_button(self, c, frame, Rect(m, m, bw, btn_h), "\u2039 " + t("gameover.back"), self.batch, fg,
-                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, btn_h), t("gameover.play_again") + "  \u25b6",
-                    self.batch, fg, size=20, color=GO, on_tap=self.play_again)
+        self.add_buttons(c, frame, m, btn_h, fg)

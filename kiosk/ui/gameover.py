@@ -15,12 +15,13 @@ import random
 import pyglet
 from pyglet import shapes
 
-from kiosk.events import GameOver, NewGame
+from kiosk.events import GameOver
 
 from .art import SEAT_COLORS
+from .game_end import GameEndScreen
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel, picture
-from .screen import Screen, register
+from .menu import Canvas, clear_drawing, fit_font, panel, picture
+from .screen import register
 from .widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
@@ -28,17 +29,12 @@ CONFETTI = 70
 
 
 @register("gameover")
-class GameOverScreen(Screen):
+class GameOverScreen(GameEndScreen):
     """Winner, turns, treasures; play again or back to start."""
-
-    background = (20, 24, 32)
 
     def __init__(self, ui):
         super().__init__(ui)
-        self.event: GameOver | None = None
         self.players: list[tuple[int, str]] = []      # (seat, colour) per player
-        self.quiet = 0.0
-        self._shapes: list = []
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
         self._rng = random.Random(7)
 
@@ -59,13 +55,8 @@ class GameOverScreen(Screen):
         self.quiet = 0.0
         self._build()
 
-    def resize(self, layout) -> None:
-        self._build()
-
     def update(self, dt: float) -> None:
-        self.quiet += dt
-        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
-            self.ui.goto("attract")
+        if self.back_when_idle(dt):
             return
         h = self.layout.height
         for piece, vx, vy, spin in self._confetti:
@@ -75,28 +66,10 @@ class GameOverScreen(Screen):
             piece.x, piece.y = x % self.layout.width, y
             piece.rotation = (piece.rotation + spin * dt) % 360
 
-    def tap(self, x: float, y: float) -> bool:
-        self.quiet = 0.0
-        return super().tap(x, y)
-
-    # ------------------------------------------------------------ actions
-    def play_again(self) -> None:
-        session = getattr(self.kiosk, "session", None)
-        setup = getattr(session, "setup", None)
-        if setup is None:
-            self.ui.goto("setup")
-            return
-        from dataclasses import replace
-        self.ui.post(NewGame(replace(setup, seed=None)))
-        self.ui.goto("play")
-
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
-        self.clear_widgets()
-        for s in self._shapes:
-            s.delete()
-        self._shapes, self._confetti = [], []
-        self.batch = pyglet.graphics.Batch()
+        clear_drawing(self)
+        self._confetti = []
         ev = self.event
         if ev is None:
             return
@@ -153,12 +126,7 @@ class GameOverScreen(Screen):
             cy = area.top - 36 - (i + 0.5) * row_h
             self._player_row(c, frame, area, cy, row_h, seat, colour, found, i == ev.winner, mid, fg,
                              most=max(len(f) for f in ev.found))
-        # buttons
-        bw = min(300, (c.W - 2 * m - 12) / 2)
-        make_button(self, c, frame, Rect(m, m, bw, btn_h), "\u2039 " + t("gameover.back"), self.batch, fg,
-                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, btn_h), t("gameover.play_again") + "  \u25b6",
-                    self.batch, fg, size=20, color=GO, on_tap=self.play_again)
+        self.add_buttons(c, frame, m, btn_h, fg)
 
     def _headline(self, c, frame, text, seat, rgb, mid, fg, size: float = 34) -> None:
         """Crown, pawn and "<colour> wins!" centred in `frame`."""

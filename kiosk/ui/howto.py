@@ -17,7 +17,7 @@ import pyglet
 from pyglet import shapes
 
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, fit_font, make_button, picture
+from .menu import GO, TOGGLE_OFF, Canvas, clear_drawing, fit_font, make_button, picture
 from .screen import Screen, register
 from .widgets import ACCENT, DANGER, DIM, INK, Frame, label
 
@@ -114,11 +114,7 @@ class HowToScreen(Screen):
 
     # ------------------------------------------------------------ chrome: caption, dots, buttons
     def _build(self) -> None:
-        self.clear_widgets()
-        for s in self._shapes:
-            s.delete()
-        self._shapes = []
-        self.batch = pyglet.graphics.Batch()
+        clear_drawing(self)
         L = self.layout
         c = self.c = Canvas(L)
         frame = Frame(L.screen, 0)

@@ -126,12 +126,24 @@ def panel(frame: Frame, rect: Rect, batch, group=None, color=PANEL, edge=PANEL_E
             box(frame, rect, color, batch, group, radius=radius)]
 
 
+def clear_drawing(screen) -> None:
+    """Drop a menu screen's widgets and shapes (``screen._shapes``) and give it an empty batch.
+
+    Menu screens draw themselves again from scratch on every change (enter, resize, a choice).
+    """
+    screen.clear_widgets()
+    for s in screen._shapes:
+        s.delete()
+    screen._shapes = []
+    screen.batch = pyglet.graphics.Batch()
+
+
 def dim(layout: Layout, batch, group=None, alpha: int = 170) -> shapes.Rectangle:
     """A translucent dark sheet over the whole window (for overlays)."""
     return shapes.Rectangle(0, 0, layout.width, layout.height, color=(8, 10, 14, alpha), batch=batch, group=group)
 
 
-__all__ = ["Canvas", "Toggle", "make_button", "fit_font", "panel", "dim", "GO", "GO_DOWN",
+__all__ = ["Canvas", "Toggle", "make_button", "fit_font", "panel", "clear_drawing", "dim", "GO", "GO_DOWN",
            "ACCENT", "DIM", "INK", "PANEL"]
 
 

@@ -23,7 +23,7 @@ from kiosk.events import GameSetup, NewGame, SeatSetup
 from .art import SEAT_COLORS, draw_pawn
 from .i18n import LANGUAGES, language_name
 from .layout import Rect
-from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, config_value, current_language, dim,
+from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, clear_drawing, config_value, current_language, dim,
                    fit_font, make_button, panel, set_language)
 from .screen import Screen, register
 from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
@@ -178,12 +178,8 @@ class SetupScreen(Screen):
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
-        self.clear_widgets()
-        for s in self._shapes:
-            s.delete()
-        self._shapes = []
+        clear_drawing(self)
         self._picker = []
-        self.batch = pyglet.graphics.Batch()
         c = Canvas(self.layout)
         frame = Frame(self.layout.screen, 0)
         if c.W >= c.H:

@@ -1,0 +1,70 @@
+"""What both game-over screens share (kiosk/ui/gameover.py, kiosk/ui/cards_gameover.py).
+
+After a game the screen waits for the players: "Play again" starts the same
+seats with a new shuffle, "Back to start" returns to the attract screen, and
+so does a while without a touch (``[kiosk] idle_timeout_s``). Each game's
+screen only draws its own results between the headline and the buttons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kiosk.events import NewGame
+
+from .layout import Rect
+from .menu import GO, TOGGLE_OFF, Canvas, config_value, make_button
+from .screen import Screen
+from .widgets import Frame
+
+
+class GameEndScreen(Screen):
+    """Base of the game-over screens: idle back to start, play again, the two buttons."""
+
+    background = (20, 24, 32)
+    session_attr = "session"        # the kiosk's attribute holding this game's session
+    play_screen = "play"            # where "Play again" goes
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.event = None
+        self.quiet = 0.0
+        self._shapes: list = []
+
+    def resize(self, layout) -> None:
+        self._build()
+
+    def _build(self) -> None:
+        """Draw the screen for ``self.event`` (each game's own)."""
+
+    def update(self, dt: float) -> None:
+        self.back_when_idle(dt)
+
+    def back_when_idle(self, dt: float) -> bool:
+        """Count `dt` seconds without a touch; True (and back to start) once the idle time is over."""
+        self.quiet += dt
+        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+            self.ui.goto("attract")
+            return True
+        return False
+
+    def tap(self, x: float, y: float) -> bool:
+        self.quiet = 0.0
+        return super().tap(x, y)
+
+    def play_again(self) -> None:
+        setup = getattr(getattr(self.kiosk, self.session_attr, None), "setup", None)
+        if setup is None:
+            self.ui.goto("setup")
+            return
+        self.ui.post(NewGame(replace(setup, seed=None)))
+        self.ui.goto(self.play_screen)
+
+    def add_buttons(self, c: Canvas, frame: Frame, m: float, height: float, group) -> None:
+        """"Back to start" bottom left, "Play again" bottom right, `m` units from the edges."""
+        t = self.t
+        bw = min(300, (c.W - 2 * m - 12) / 2)
+        make_button(self, c, frame, Rect(m, m, bw, height), "\u2039 " + t("gameover.back"), self.batch, group,
+                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, height), t("gameover.play_again") + "  \u25b6",
+                    self.batch, group, size=20, color=GO, on_tap=self.play_again)
