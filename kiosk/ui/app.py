@@ -177,6 +177,12 @@ class UI:
         if (game is not None and game.phase != "over" and "human" in getattr(session, "kinds", ())
                 and "play" in SCREENS):
             return "play"
+        options = getattr(self.kiosk, "options", None)      # --players: the game is posted, not started yet
+        setup = getattr(options, "setup", None)
+        if getattr(options, "start_game", False) and setup is not None and "human" in setup.kinds:
+            name = "cards_play" if setup.game == "cards" else "play"
+            if name in SCREENS:
+                return name
         cards = getattr(getattr(self.kiosk, "card_session", None), "game", None)
         if cards is not None and "cards_play" in SCREENS and "human" in getattr(self.kiosk.card_session,
                                                                                 "kinds", ()):
@@ -350,7 +356,6 @@ class UI:
             self.window.clear()
             if screen is not None:
                 screen.draw()
-            self.cache.valid = False
         self._dirty, self._dirty_rects, self._frame_due = False, None, False
         self.idle.draw()
         self.frames += 1

@@ -37,6 +37,8 @@ SLIDE_S = 0.30          # a row sliding in
 WALK_STEP_S = 0.12      # the pawn walking one cell
 TURN_S = 0.15           # the spare turning a quarter
 FOUND_S = 1.3           # the treasure-found moment
+PULSE_S = 8.0           # the active ring, the preview frame and the hint pulse this long after a change,
+                        # then hold still (a kiosk waiting for a thinking child draws no frames)
 
 BOARD_BG = (14, 17, 22)
 ARROW_ON = (255, 196, 64)
@@ -97,6 +99,8 @@ class BoardView:
         self.queue: deque[Any] = deque()
         self.anim: Callable[[float], bool] | None = None     # returns True while running
         self.t = 0.0
+        self.calm_at = PULSE_S          # self.t when the pulses stop (set again by every change)
+        self._calm = False
         self.cursor: tuple[int, int] | None = None
         self.on_found: Callable[[TreasureFound], None] | None = None
         self._shapes: list = []
@@ -139,9 +143,15 @@ class BoardView:
     @property
     def animating(self) -> bool:
         """Something on the board moves or pulses (a frame must be drawn)."""
-        return bool(self.busy or self._fx or self._hint_marks
-                    or (self._preview_frame is not None and self._preview_frame.visible)
-                    or (self._active_ring is not None and self._active_ring.visible))
+        if self.busy or self._fx:
+            return True
+        return self.t < self.calm_at and bool(
+            self._hint_marks or (self._preview_frame is not None and self._preview_frame.visible)
+            or (self._active_ring is not None and self._active_ring.visible))
+
+    def wake(self) -> None:
+        """Something happened: pulse again for a while."""
+        self.calm_at = self.t + PULSE_S
 
     def _clear(self) -> None:
         for obj in (self._shapes + self._tile_sprites + [s for s in self._treasure_sprites if s] + self._pawns
@@ -399,6 +409,7 @@ class BoardView:
         m.open_cards, m.return_home = ev.open_cards, ev.return_home
         m.started = True
         self.model = m
+        self.wake()
         self.queue.clear()
         self.anim = None
         self._sync_all()
@@ -423,6 +434,7 @@ class BoardView:
 
     def _apply(self, ev: Any) -> None:
         m = self.model
+        self.wake()
         if isinstance(ev, TurnChanged):
             if ev.player != m.current or ev.phase == "shift":
                 m.hint = None
@@ -464,13 +476,19 @@ class BoardView:
             if not self.anim(dt):
                 self.anim = None
                 self._next()
+        calm = self.t >= self.calm_at        # pulses hold still at full strength
+        if calm != self._calm:
+            self._calm = calm
+            request = getattr(self.ui, "request_frame", None)
+            if calm and request is not None:
+                request()                    # one more frame shows them still
         if self._preview_frame is not None and self._preview_frame.visible:
-            a = 150 + int(105 * (0.5 + 0.5 * math.sin(self.t * 6)))
+            a = 255 if calm else 150 + int(105 * (0.5 + 0.5 * math.sin(self.t * 6)))
             self._preview_frame.opacity = a
         for h in self._hint_marks:
-            h.opacity = 120 + int(135 * (0.5 + 0.5 * math.sin(self.t * 5)))
+            h.opacity = 255 if calm else 120 + int(135 * (0.5 + 0.5 * math.sin(self.t * 5)))
         if self._active_ring is not None and self._active_ring.visible:
-            self._active_ring.opacity = 150 + int(100 * (0.5 + 0.5 * math.sin(self.t * 4)))
+            self._active_ring.opacity = 250 if calm else 150 + int(100 * (0.5 + 0.5 * math.sin(self.t * 4)))
 
     def _timed(self, duration: float, step: Callable[[float], None], done: Callable[[], None]):
         state = {"t": 0.0}

@@ -271,6 +271,10 @@ class PlayScreen(Screen):
                                              or self.layout.cell_at(x, y) is not None)
 
     # ------------------------------------------------------------------ fingers
+    def press(self, x: float, y: float) -> None:
+        self.board.wake()
+        super().press(x, y)
+
     def tap(self, x: float, y: float) -> bool:
         if super().tap(x, y):
             return True
@@ -293,6 +297,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ keys (desktop stand-ins)
     def on_key(self, symbol: int, modifiers: int) -> bool:
+        self.board.wake()
         moves = {key.UP: (-1, 0), key.DOWN: (1, 0), key.LEFT: (0, -1), key.RIGHT: (0, 1)}
         if symbol in moves:
             r, c = self.cursor or self.board.model.positions[self.board.model.current] \
