@@ -7,52 +7,21 @@ Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when no
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from engine.cards.deck import OPEN
 from kiosk.card_events import CardGameOver, CardLaid, CardsTaken, HandOver, LayCard, SelectHandCard
 from kiosk.events import GameSetup, IllegalInput, NewGame
 
+from .offscreen import Pixels, near, offscreen_window
+
 pytestmark = pytest.mark.display
 
 WALL = (44, 52, 66)
 
 
-class Pixels:
-    def __init__(self):
-        import pyglet
-        image = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
-        self.width = image.width
-        self.data = image.get_data("RGBA", image.width * 4)
-
-    def __call__(self, x: float, y: float) -> tuple[int, int, int]:
-        i = int(y) * self.width * 4 + int(x) * 4
-        return tuple(self.data[i:i + 3])
-
-
-def near(a, b, tol=40) -> bool:
-    return all(abs(p - q) <= tol for p, q in zip(a, b))
-
-
-@pytest.fixture(scope="module")
-def shots_dir(tmp_path_factory):
-    env = os.environ.get("UI_SHOTS_DIR")
-    if env:
-        Path(env).mkdir(parents=True, exist_ok=True)
-        return Path(env)
-    return tmp_path_factory.mktemp("ui_cards")
-
-
 def open_ui(size, layout="upright", tmp_path=None):
-    try:
-        from kiosk.ui.app import make_window, prepare_pyglet
-        prepare_pyglet("offscreen")
-        window = make_window("offscreen", size, "auto")
-    except Exception as exc:     # no EGL / no Mesa on this machine
-        pytest.skip(f"no offscreen OpenGL context: {exc}")
+    window = offscreen_window(size)
     from kiosk.app import Kiosk, KioskOptions
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen

@@ -16,6 +16,8 @@ from kiosk.events import (BoardShifted, GameSetup, IllegalInput, NewGame, PawnMo
                           TreasureFound)
 from kiosk.session import Pacing, Session
 
+from .offscreen import offscreen_window
+
 pytestmark = pytest.mark.display
 
 
@@ -40,13 +42,7 @@ class MiniKiosk:
 
 @pytest.fixture(scope="module")
 def window():
-    try:
-        from kiosk.ui.app import make_window, prepare_pyglet
-        prepare_pyglet("offscreen")
-        win = make_window("offscreen", (1280, 800), "auto")
-    except Exception as exc:     # no EGL / no Mesa on this machine
-        pytest.skip(f"no offscreen OpenGL context: {exc}")
-    yield win
+    yield offscreen_window((1280, 800))
     # not closed: closing an EGL window takes seconds in Mesa; the process exit frees it
 
 

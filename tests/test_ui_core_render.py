@@ -5,7 +5,6 @@ the board, the arrows and the pawns must be.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,50 +14,16 @@ from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
 from kiosk.ui.board import ARROW_ON, FORBIDDEN
 from kiosk.ui.layout import SIZES
 
+from .offscreen import Pixels, near, offscreen_window
 from .test_ui_core import MiniKiosk
 
 pytestmark = pytest.mark.display
 
 
-class Pixels:
-    """The colour buffer read once (RGBA, the buffer's own format: no slow conversion)."""
-
-    def __init__(self, image):
-        self.width = image.width
-        self.data = image.get_data("RGBA", image.width * 4)
-
-    def __call__(self, x: float, y: float) -> tuple[int, int, int]:
-        i = int(y) * self.width * 4 + int(x) * 4
-        return tuple(self.data[i:i + 3])
-
-
-def _pixel(pixels, x: float, y: float) -> tuple[int, int, int]:
-    """Colour at window pixel (x, y) (origin bottom-left)."""
-    return pixels(x, y)
-
-
-def _near(a, b, tol=40) -> bool:
-    return all(abs(p - q) <= tol for p, q in zip(a, b))
-
-
-@pytest.fixture(scope="module")
-def shots_dir(tmp_path_factory):
-    env = os.environ.get("UI_SHOTS_DIR")
-    if env:
-        Path(env).mkdir(parents=True, exist_ok=True)
-        return Path(env)
-    return tmp_path_factory.mktemp("ui_shots")
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_play_screen_at_every_size_and_layout(size, shots_dir):
-    try:
-        from kiosk.ui.app import UI, make_window, prepare_pyglet
-        prepare_pyglet("offscreen")
-        window = make_window("offscreen", size, "auto")
-    except Exception as exc:
-        pytest.skip(f"no offscreen OpenGL context: {exc}")
-    import pyglet
+    window = offscreen_window(size)
+    from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
     kiosk = MiniKiosk()
     ui = UI(kiosk, window, layout="tabletop", first="play")
@@ -84,24 +49,24 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
             L = ui.layout
             path = ui.screenshot(shots_dir / f"play-{size[0]}x{size[1]}-{mode}.png")
             assert path.stat().st_size > 10_000
-            image = Pixels(pyglet.image.get_buffer_manager().get_color_buffer().get_image_data())
+            image = Pixels()
             # arrows: a live arrow is drawn in the arrow colour, the forbidden one crossed in red
             for name in live:
                 r = L.arrow_rect(name)
-                assert _near(_pixel(image, r.cx, r.cy), ARROW_ON, 60), (mode, name)
+                assert near(image(r.cx, r.cy), ARROW_ON, 60), (mode, name)
             r = L.arrow_rect(forbidden)
-            assert _near(_pixel(image, r.cx, r.cy), FORBIDDEN, 60)
+            assert near(image(r.cx, r.cy), FORBIDDEN, 60)
             # the board: every tile shows either a wall or a corridor at a point off its centre
-            board = [_pixel(image, *L.cell_rect(r_, c_).center) for r_ in range(7) for c_ in range(7)]
-            assert sum(_near(px, CORRIDOR, 50) for px in board) > 5
+            board = [image(*L.cell_rect(r_, c_).center) for r_ in range(7) for c_ in range(7)]
+            assert sum(near(px, CORRIDOR, 50) for px in board) > 5
             corner = L.cell_rect(3, 3)
-            assert _near(_pixel(image, corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40)
+            assert near(image(corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40)
             # pawns: each seat's colour near its pawn's place (the centre holds a white dot)
             m = ui.screen.board.model
             for k, seat in enumerate(m.seats):
                 spr = ui.screen.board._pawns[k]
                 x, y = spr.x, spr.y - L.cell * 0.12
-                assert _near(_pixel(image, x, y), SEAT_COLORS[seat], 70), (mode, seat)
+                assert near(image(x, y), SEAT_COLORS[seat], 70), (mode, seat)
             # touch targets on the smallest screen
             for w in ui.screen.widgets:
                 assert w.rect.w >= 48 and w.rect.h >= 48, (mode, w.rect)

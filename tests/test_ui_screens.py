@@ -19,6 +19,8 @@ from kiosk.config import Config
 from kiosk.events import AbandonGame, ButtonPressed, GameOver, GameSetup, NewGame, Quit
 from kiosk.session import Pacing, Session
 
+from .offscreen import offscreen_window
+
 pytestmark = pytest.mark.display
 
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
@@ -67,12 +69,7 @@ _windows: dict = {}
 
 def window_of(size):
     if size not in _windows:
-        try:
-            from kiosk.ui.app import make_window, prepare_pyglet
-            prepare_pyglet("offscreen")
-            _windows[size] = make_window("offscreen", size, "auto")
-        except Exception as exc:      # no EGL / no Mesa on this machine
-            pytest.skip(f"no offscreen OpenGL context: {exc}")
+        _windows[size] = offscreen_window(size)
     return _windows[size]
 
 
