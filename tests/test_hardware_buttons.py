@@ -12,6 +12,8 @@ from hardware.buttons import ARROWS, DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS, Arro
 from hardware.debounce import Debouncer
 from hardware.pins import choose_pin_factory, lgpio_workdir_problem, pin_key
 
+from .waiting import wait_for
+
 
 class FakeClock:
     def __init__(self) -> None:
@@ -207,15 +209,6 @@ def leds(factory):
 
 def lit_pins(leds):
     return {name for name in leds.names if leds.pin_of(name).state}
-
-
-def wait_for(predicate, timeout=2.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 def test_leds_start_dark_and_show_exactly_the_lit_set(leds):

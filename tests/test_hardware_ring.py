@@ -16,16 +16,9 @@ from hardware.ring_picture import (BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, 
                                    check_colour, render_frame)
 from hardware.ring_virtual import VirtualRing
 
+from .waiting import wait_for
+
 BLUE, GREEN, YELLOW = (0, 0, 255), (0, 200, 0), (255, 200, 0)
-
-
-def wait_for(predicate, timeout=2.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 @pytest.fixture

@@ -23,17 +23,10 @@ from hardware.ring_adalight import AdalightDriver
 from hardware.ring_line import LineDriver
 from hardware.ring_wled import WledDriver
 
+from .waiting import wait_for
+
 LEDS = 24
 BLACK, BLUE, GREEN, RED = (0, 0, 0), (0, 0, 255), (0, 200, 0), (255, 0, 0)
-
-
-def wait_for(predicate, timeout=2.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 def seat_leds(ring, seat, colour):
