@@ -82,6 +82,9 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
           width: float | None = None, multiline: bool = False, align: str = "center") -> pyglet.text.Label:
     """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font)."""
     x, y = frame.point(u, v)
+    # whole pixels: pyglet draws glyphs at a half-pixel position with their thin strokes washed out
+    # (worst on a screen turned 90 degrees, where the layout's x becomes the panel's y)
+    x, y = round(x), round(y)
     kw = {}
     if width is not None:
         kw = dict(width=max(1, int(width)), multiline=multiline)
