@@ -29,14 +29,8 @@ class CardsGameOverScreen(GameEndScreen):
     session_attr = "card_session"
     play_screen = "cards_play"
 
-    def enter(self, event: CardGameOver | None = None, **kw) -> None:
-        session = getattr(self.kiosk, "card_session", None)
-        game = getattr(session, "game", None)
-        if event is None and game is not None and game.phase == "over":
-            event = CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
-        self.event = event
-        self.quiet = 0.0
-        self._build()
+    def event_of(self, game, session) -> CardGameOver:
+        return CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
 
     def _build(self) -> None:
         from .cards_play import player_rgb

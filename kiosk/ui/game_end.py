@@ -31,6 +31,24 @@ class GameEndScreen(Screen):
         self.quiet = 0.0
         self._shapes: list = []
 
+    def enter(self, event=None, **kw) -> None:
+        """Show `event`, or the result of the session's finished game when none is given."""
+        session = getattr(self.kiosk, self.session_attr, None)
+        game = getattr(session, "game", None)
+        if event is None and game is not None and game.phase == "over":
+            event = self.event_of(game, session)
+        self.event = event
+        self.prepare(game, event)
+        self.quiet = 0.0
+        self._build()
+
+    def event_of(self, game, session):
+        """The game-over event of a finished `game` (each game's own)."""
+        raise NotImplementedError
+
+    def prepare(self, game, event) -> None:
+        """Note what drawing needs besides the event, before ``_build`` (optional)."""
+
     def resize(self, layout) -> None:
         self._build()
 

@@ -39,21 +39,17 @@ class GameOverScreen(GameEndScreen):
         self._rng = random.Random(7)
 
     # ------------------------------------------------------------ lifecycle
-    def enter(self, event: GameOver | None = None, **kw) -> None:
-        session = getattr(self.kiosk, "session", None)
-        game = getattr(session, "game", None)
-        if event is None and game is not None and game.phase == "over":
-            event = GameOver(game.winner, game.turns, tuple(tuple(p.found) for p in game.players),
-                             tuple(session.kinds))
-        self.event = event
+    def event_of(self, game, session) -> GameOver:
+        return GameOver(game.winner, game.turns, tuple(tuple(p.found) for p in game.players), tuple(session.kinds))
+
+    def prepare(self, game, event: GameOver | None) -> None:
+        """Each player's seat and colour: from the game, else the usual seats for that many players."""
         if game is not None:
             self.players = [(p.seat, p.color) for p in game.players]
         elif event is not None:
             from engine.tiles import DEFAULT_SEATS
             seats = DEFAULT_SEATS[len(event.found)]
             self.players = [(s, COLOR_KEYS[s]) for s in seats]
-        self.quiet = 0.0
-        self._build()
 
     def update(self, dt: float) -> None:
         if self.back_when_idle(dt):
