@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> None:
             idle.append(took)
 
     shift_frames = []
+    move_frames = []
     g = kiosk.session.game
     arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
     for k in range(8):
@@ -96,6 +97,11 @@ def main(argv: list[str] | None = None) -> None:
         took = frame()                   # the row has landed: the cache is drawn again
         if took is not None:
             shift_frames.append(took)
+        if k == 0:                       # the move phase: reachable cells lit, the rest dimmed
+            for _ in range(120):
+                took = frame()
+                if took is not None:
+                    move_frames.append(took)
         kiosk.bus.post(Stay())
         for _ in range(3):
             frame()
@@ -144,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {verdict(startup < 3)})")
     print(f"ui frame, game on screen: median {med * ms:.2f} ms, "
           f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)})")
+    if move_frames:
+        print(f"ui frame, move phase (cells dimmed): median {statistics.median(move_frames) * ms:.2f} ms "
+              f"over {len(move_frames)} frames")
     print(f"ui shift animation: {len(shift_frames)} frames, median {statistics.median(shift_frames) * ms:.2f} ms, "
           f"worst {worst * ms:.2f} ms (goal worst < 33 ms: {verdict(worst < 0.033)})")
     print(f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "

@@ -9,9 +9,10 @@ in order: the row slides in (0.3 s) carrying its pawns, then the pawn walks.
 
 Everything is sprites from the art atlas with ordered groups; moving a row is
 moving 8 tile sprites and their treasure sprites. Two batches: ``batch`` holds
-what stands still (board, tiles, treasures, home rings, the dimmed cells), which
-the play screen draws once into the frame cache; ``live`` holds what moves or
-pulses (pawns, arrows, the spare's preview, hint, fx) and is drawn every frame.
+what stands still (board, tiles, treasures, home rings), which the play screen
+draws once into the frame cache; ``live`` holds what moves or pulses (pawns,
+arrows, the spare's preview, hint, fx) and the dimmed cells of the move phase
+(drawn over the cache, so the phase changing never redraws the whole board).
 During a slide the row's tiles move to ``live`` and come back when it lands;
 every change to the still part calls ``ui.invalidate()``. Without a ``live``
 batch (the attract screen's demo) everything is in one batch.
@@ -184,7 +185,7 @@ class BoardView:
             s.scale = self.scale
             self._tile_sprites.append(s)
             self._treasure_sprites.append(None)
-            d = shapes.Rectangle(*L.cell_rect(r, c), color=(0, 0, 0, 150), batch=self.batch, group=self.g_dim)
+            d = shapes.Rectangle(*L.cell_rect(r, c), color=(0, 0, 0, 150), batch=self.live, group=self.g_dim)
             d.visible = False
             self._dims.append(d)
         for name in ARROWS:
@@ -370,7 +371,9 @@ class BoardView:
                 d.visible = visible
                 changed = True
         if changed:
-            self._changed()
+            request = getattr(self.ui, "request_frame", None)
+            if request is not None:
+                request()
 
     def _sync_hint(self) -> None:
         for h in self._hint_marks:
