@@ -456,5 +456,12 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     ui.step(0.02)
     assert ui.screen.name == "operator"
     ui.finger_up(*free[0])
+    arrow = "E3" if ui.k.session.game.forbidden != "E3" else "W3"
+    ui.post(PushArrow(arrow))                     # the game moves on behind the menu
+    ui.off.settle()
     ui.screen.go_back()                           # back to the game, which still runs
     assert ui.screen.name == "play" and ui.k.session.game is not None
+    ui.off.settle()
+    ui.draw()
+    assert differing(pixels(ui), full_redraw(ui)) < ui.window.width * ui.window.height * 0.001, \
+        "the cached picture caught up with what happened behind the menu"

@@ -356,6 +356,8 @@ class UI:
             self.window.clear()
             if screen is not None:
                 screen.draw()
+            if screen is not self._cache_of:
+                self._cache_of = None      # changes to the cached screen meanwhile were not recorded
         self._dirty, self._dirty_rects, self._frame_due = False, None, False
         self.idle.draw()
         self.frames += 1
