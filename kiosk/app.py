@@ -99,13 +99,13 @@ class Kiosk:
 
         # the session
         pace = self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS
-        pacing = Pacing.FAST if opts.fast else _scaled(Pacing(), pace)
+        pacing = Pacing.FAST if opts.fast else Pacing().scaled(pace)
         self.session = Session(self.bus, self.clock, confirm_push=self.config.buttons.confirm_push,
                                pacing=pacing, save=self._save, executor=opts.ai_executor)
         self._closers.append(self.session.close)
         # the travel card game: a second session on the same bus, started by NewGame(game="cards")
         self.card_session = CardSession(self.bus, self.clock, save=self._save, executor=opts.ai_executor,
-                                        pacing=CardPacing.FAST if opts.fast else _scaled(CardPacing(), pace))
+                                        pacing=CardPacing.FAST if opts.fast else CardPacing().scaled(pace))
         self._closers.append(self.card_session.close)
 
         # hardware
@@ -273,43 +273,28 @@ class Kiosk:
             self._next_game_timer = None
 
     def resume_saved(self) -> bool:
-        """Continue the saved game if the store has a recent valid one."""
+        """Continue the saved game (either kind: the save says which) if the store has a recent valid one."""
         if self.store is None:
             return False
         saved = self.store.resume()
-        if saved is not None and saved.game == "cards":
-            return self._resume_cards(saved)
-        if saved is None or saved.game != GAME_NAME:
+        session = {GAME_NAME: self.session, "cards": self.card_session}.get(saved.game) if saved else None
+        if session is None:
             return False
-        kinds = saved.meta.get("kinds")
         game = saved.state
-        if (not isinstance(kinds, list) or len(kinds) != len(game.players)
-                or not all(k in ("human", "random", "easy", "medium", "hard") for k in kinds)):
-            log.warning("the saved game does not say who plays which seat; all seats human")
-            kinds = ["human"] * len(game.players)
+        players = game.players if isinstance(game.players, int) else len(game.players)
+        kinds = saved.meta.get("kinds")
+        if (not isinstance(kinds, list) or len(kinds) != players
+                or not all(k == "human" or k in session.ai_levels for k in kinds)):
+            log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
+            kinds = ["human"] * players
         if game.phase == "over":
             self.store.discard()
             return False
-        saved_setup = saved.meta.get("setup")
-        hints = saved_setup.get("hints") if isinstance(saved_setup, dict) else None
-        self.session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
-                            hints=hints)
-        return True
-
-    def _resume_cards(self, saved) -> bool:
-        """Continue a saved card game (the save says ``"game": "cards"``)."""
-        from .card_session import AI_LEVELS
-        game = saved.state
-        kinds = saved.meta.get("kinds")
-        if (not isinstance(kinds, list) or len(kinds) != game.players
-                or not all(k == "human" or k in AI_LEVELS for k in kinds)):
-            log.warning("the saved card game does not say who plays which seat; all seats human")
-            kinds = ["human"] * game.players
-        if game.phase == "over":
-            self.store.discard()
-            return False
-        self.card_session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"),
-                                 started=saved.started_at)
+        extra = {}
+        if session is self.session:
+            saved_setup = saved.meta.get("setup")
+            extra["hints"] = saved_setup.get("hints") if isinstance(saved_setup, dict) else None
+        session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at, **extra)
         return True
 
     def _persisted(self, session=None) -> bool:
@@ -327,7 +312,7 @@ class Kiosk:
             return
         if reason == "resume":
             return
-        self.store.save(getattr(session, "game_name", GAME_NAME), session.game.to_dict(), meta=session.meta(),
+        self.store.save(session.game_name, session.game.to_dict(), meta=session.meta(),
                         started_at=session.started_at)
 
     def _on_game_over(self, ev: GameOver) -> None:
@@ -442,7 +427,3 @@ class Kiosk:
         with self._events_lock:
             self.options.events_out.write(line + "\n")
 
-
-def _scaled(p: Pacing, factor: float) -> Pacing:
-    from dataclasses import fields, replace
-    return replace(p, **{f.name: getattr(p, f.name) * factor for f in fields(p)})

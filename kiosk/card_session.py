@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import itertools
 import logging
 import random
-import time
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -39,9 +36,9 @@ from .card_events import (
     CardTurnChanged, ConfirmTake, DiscardCard, HandChanged, HandOver, LaidCard, LayCard, RotateHandCard,
     SelectHandCard, TakeChanged, ToggleTake,
 )
-from .clock import Clock, RealClock
-from .events import (AbandonGame, AIThinking, Command, GameAbandoned, GameSetup, IllegalInput, NewGame,
-                     SeatSetup)
+from .clock import Clock
+from .events import AIThinking, Command, GameSetup, SeatSetup
+from .session_base import GameSession, PacingBase, Step
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +49,7 @@ COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
 @dataclass(frozen=True)
-class CardPacing:
+class CardPacing(PacingBase):
     """Pauses (seconds) that let people follow an AI turn."""
 
     think: float = 1.0          # an AI seems to think at least this long
@@ -63,10 +60,6 @@ class CardPacing:
     toggle: float = 0.45        # between two cards ticked for taking
     confirm: float = 0.7        # before the take is confirmed
     after_take: float = 0.6     # the taken cards fly off
-
-    @classmethod
-    def fast(cls) -> "CardPacing":
-        return cls(0, 0, 0, 0, 0, 0, 0, 0)
 
 
 CardPacing.FAST = CardPacing.fast()   # type: ignore[attr-defined]
@@ -81,87 +74,37 @@ def default_ai_factory(level: str, seed: int | None):
     return make_ai(level, seed)
 
 
-class CardSession:
-    """Owns the running card game; commands in, events out (docs/events.md, docs/card-game.md)."""
+class CardSession(GameSession):
+    """Owns the running card game; commands in, events out (docs/events.md, docs/card-game.md).
+
+    The life cycle, the AI worker, pacing, saving and the common refusals are
+    :class:`kiosk.session_base.GameSession`'s; this class adds the card game's
+    commands, turn flow and the hand-over between people.
+    """
 
     game_name = GAME_NAME
+    noun = "card game"
+    ai_levels = AI_LEVELS
+    worker_name = "card-ai"
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, pacing: CardPacing | None = None,
                  ai_factory: Callable[[str, int | None], Any] | None = None, save: SaveHook | None = None,
                  executor: concurrent.futures.Executor | None = None) -> None:
-        self.bus = bus
-        self.clock = clock or RealClock()
-        self.pacing = pacing or CardPacing()
-        self.ai_factory = ai_factory or default_ai_factory
-        self.save = save
-        self._own_executor = executor is None
-        self._executor = executor or concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="card-ai")
+        super().__init__(bus, clock, pacing=pacing or CardPacing(), ai_factory=ai_factory or default_ai_factory,
+                         save=save, executor=executor)
         self.game: CardGame | None = None
-        self.setup: GameSetup | None = None
-        self.game_id: str | None = None
-        self.started_at: float = 0.0
-        self._started_clock: float = 0.0
         self.selected: int | None = None     # hand position picked by the current player
         self.rotation: int = 0               # quarter turns of the picked card
         self.chosen: set[int] = set()        # cards ticked for taking (phase take)
         self.handover: bool = False          # the hand-over prompt is up: the hand stays hidden
         self._last_viewer: int | None = None # the human who saw their hand last
-        self._ais: dict[int, Any] = {}
-        self._token = itertools.count(1)
-        self._turn_token = 0
-        self._ai_thinking_since: float | None = None
-        self._jobs = 0
-        self._quiet_until = 0.0
-        self._timers: list = []
-        self._plan: tuple[int, list] = (0, [])
-        h = self._handled
-        self._subs = [
-            bus.subscribe(SelectHandCard, h(self._on_select)),
-            bus.subscribe(RotateHandCard, h(self._on_rotate)),
-            bus.subscribe(LayCard, h(self._on_lay)),
-            bus.subscribe(ToggleTake, h(self._on_toggle)),
-            bus.subscribe(ConfirmTake, h(self._on_confirm)),
-            bus.subscribe(DiscardCard, h(self._on_discard)),
-            bus.subscribe(HandOver, self._on_hand_over),
-            # By type name: name handlers run before class handlers, so a card game is abandoned (and
-            # its save archived) before the board session starts and saves its game, and the board
-            # session (subscribed by class, earlier) archives its game before this one saves.
-            bus.subscribe(NewGame.type, self._on_other_game),
-            bus.subscribe(NewGame, self._on_new_game),
-            bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
-            bus.subscribe(CardAIDecided, self._on_ai_decided),
-        ]
+        self._subscribe({SelectHandCard: self._on_select, RotateHandCard: self._on_rotate, LayCard: self._on_lay,
+                         ToggleTake: self._on_toggle, ConfirmTake: self._on_confirm, DiscardCard: self._on_discard},
+                        {HandOver: self._on_hand_over}, CardAIDecided)
 
     # ------------------------------------------------------------ queries (main thread)
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return self.setup.kinds if self.setup else ()
-
     def color_of(self, player: int) -> str:
         return COLORS[player]
-
-    @property
-    def humans(self) -> int:
-        return sum(1 for k in self.kinds if k == "human")
-
-    @property
-    def ai_turn(self) -> bool:
-        g = self.game
-        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
-
-    @property
-    def busy(self) -> bool:
-        """True while the session will act without further input (AI turn, pending worker jobs)."""
-        return self.ai_turn or self._jobs > 0
-
-    @property
-    def thinking(self) -> bool:
-        return self._jobs > 0
-
-    def awaiting_human(self) -> bool:
-        g = self.game
-        return g is not None and g.phase != "over" and not self.busy
 
     def visible_hand(self, player: int) -> tuple[int, ...]:
         """The hand `player` may look at now: their own, on their turn, after the hand-over; else ()."""
@@ -184,11 +127,6 @@ class CardSession:
         return CardGameStarted(g.seed, players, layout, g.current, g.phase, g.turns, len(g.draw_pile),
                                tuple(g.discards), g.placed, resumed)
 
-    def meta(self) -> dict[str, Any]:
-        """What a save needs besides the engine state: who plays which seat, since when."""
-        return {"game_id": self.game_id, "kinds": list(self.kinds), "started": self.started_at,
-                "setup": dataclasses.asdict(self.setup) if self.setup else None}
-
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
         """Start a new card game (abandoning a running one)."""
@@ -196,10 +134,7 @@ class CardSession:
             raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
         seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
         game = CardGame.new(players=len(setup.seats), seed=seed, first=setup.first)
-        if self.game is not None and self.game.phase != "over":
-            self.abandon("a new game was started")
-        self._install(game, dataclasses.replace(setup, seed=seed), uuid.uuid4().hex, time.time(),
-                      resumed=False)
+        self._begin(game, dataclasses.replace(setup, seed=seed))
 
     def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
                started: float | None = None) -> None:
@@ -207,56 +142,15 @@ class CardSession:
         if len(kinds) != game.players:
             raise ValueError(f"{len(kinds)} seat kinds for {game.players} players")
         setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME)
-        self._install(game, setup, game_id or uuid.uuid4().hex,
-                      started if started is not None else time.time(), resumed=True)
+        self._continue(game, setup, game_id, started)
 
-    def _install(self, game: CardGame, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
-        self._cancel_timers()
-        self.game, self.setup, self.game_id = game, setup, game_id
-        self.started_at = started
-        self._started_clock = self.clock.now()
-        self._quiet_until = self.clock.now()
+    def _game_installed(self) -> None:
         self._last_viewer = None
-        self._ais = {}
-        for i, kind in enumerate(setup.kinds):
-            if kind != "human":
-                seed = None if game.seed is None else game.seed * 10 + i
-                self._ais[i] = self.ai_factory(kind, seed)
-        log.info("card game %s %s: %s, seed %s", game_id[:8], "resumed" if resumed else "started",
-                 ",".join(setup.kinds), game.seed)
-        self.bus.post(self.public_snapshot(resumed))
-        self._save("resume" if resumed else "start")
-        if game.phase == "over":
-            return
-        self._turn_begins(new_turn=True)
 
-    def abandon(self, reason: str = "") -> None:
-        """Stop the running card game without a winner."""
-        if self.game is None:
-            return
-        self._cancel_timers()
-        self._new_turn_token()
-        if self.game.phase != "over":
-            self._save("abandon")
-            self.bus.post(GameAbandoned(reason or "abandoned"))
-            log.info("card game %s abandoned: %s", (self.game_id or "")[:8], reason)
-        self.game = None
+    def _reset_turn_state(self) -> None:
         self.selected, self.rotation, self.chosen, self.handover = None, 0, set(), False
 
-    def close(self) -> None:
-        """Stop timers and the worker (at kiosk shutdown)."""
-        self._cancel_timers()
-        self._new_turn_token()
-        for unsub in self._subs:
-            unsub()
-        if self._own_executor:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-
     # ------------------------------------------------------------ turn flow
-    def _new_turn_token(self) -> int:
-        self._turn_token = next(self._token)
-        return self._turn_token
-
     def _hand_changed(self, player: int) -> None:
         g = self.game
         sel = self.selected if player == g.current else None
@@ -297,131 +191,45 @@ class CardSession:
             self._ai_thinking_since = self.clock.now()
             self.bus.post(AIThinking(player, level))
         snapshot = g.copy()
-        self._jobs += 1
-        bus = self.bus
-
-        def think() -> None:
-            try:
-                action = ai.choose(snapshot)
-                if isinstance(action, Place):
-                    bus.post(CardAIDecided(player, "place", token, slot=snapshot.hand.index(action.card),
-                                           rotation=action.rotation, cell=tuple(action.cell)))
-                elif isinstance(action, Take):
-                    bus.post(CardAIDecided(player, "take", token, cards=tuple(sorted(action.cards))))
-                elif isinstance(action, Discard):
-                    bus.post(CardAIDecided(player, "discard", token, slot=snapshot.hand.index(action.card)))
-                else:
-                    raise TypeError(f"the AI answered {action!r}")
-            except BaseException as exc:   # the worker must always answer
-                log.exception("card AI %s failed", level)
-                bus.post(CardAIDecided(player, "", token, error=f"{type(exc).__name__}: {exc}"))
-
-        self._executor.submit(think)
+        self._submit(lambda: _decision(player, token, snapshot, ai.choose(snapshot)),
+                     lambda error: CardAIDecided(player, "", token, error=error), f"card AI {level}")
 
     def _on_ai_decided(self, ev: CardAIDecided) -> None:
-        self._jobs = max(0, self._jobs - 1)
-        g = self.game
-        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == "over":
-            log.debug("dropping a stale card AI answer for player %s", ev.player)
+        if not self._answer_is_current(ev):
             return
-        expected = {"place": "place", "take": "take", "discard": "discard"}[g.phase]
-        if ev.error or ev.action != expected:
+        g = self.game
+        if ev.error or ev.action != g.phase:
             log.error("card AI answer unusable (%s): playing a random legal action instead",
                       ev.error or f"{ev.action} in phase {g.phase}")
-            action = random.Random().choice(g.legal_actions())
-            if isinstance(action, Place):
-                ev = CardAIDecided(ev.player, "place", ev.token, slot=g.hand.index(action.card),
-                                   rotation=action.rotation, cell=action.cell)
-            elif isinstance(action, Take):
-                ev = CardAIDecided(ev.player, "take", ev.token, cards=tuple(sorted(action.cards)))
-            else:
-                ev = CardAIDecided(ev.player, "discard", ev.token, slot=g.hand.index(action.card))
+            ev = _decision(ev.player, ev.token, g, random.Random().choice(g.legal_actions()))
         self._play_out(ev)
 
     def _play_out(self, ev: CardAIDecided) -> None:
         """Play an AI decision through the same commands a person would send, paced."""
         p = self.pacing
-        now = self.clock.now()
-        first = max(p.think - (now - (self._ai_thinking_since or now)), self._quiet_until - now, 0.0)
-        steps: list[tuple[float, Callable[[], Command | None]]] = []
+        steps: list[Step] = []
         if ev.action == "place":
-            steps.append((first, lambda: SelectHandCard(ev.slot, source="ai")))
+            steps.append((self._first_delay(), lambda: SelectHandCard(ev.slot, source="ai")))
             for k in range(ev.rotation % 4):
                 steps.append((p.rotate if k else p.select, lambda: RotateHandCard(1, source="ai")))
             steps.append((p.lay, lambda: LayCard(tuple(ev.cell), source="ai")))
         elif ev.action == "take":
-            first = max(self._quiet_until - now, 0.0)
+            first = self._first_delay(think=False)
             for k, card in enumerate(ev.cards):
                 steps.append((first if k == 0 else p.toggle, lambda c=card: ToggleTake(c, source="ai")))
             steps.append((p.confirm if ev.cards else max(first, p.confirm), lambda: ConfirmTake(source="ai")))
         else:
-            steps.append((first, lambda: DiscardCard(ev.slot, source="ai")))
-        self._run_steps(self._turn_token, steps)
-
-    def _run_steps(self, token: int, steps: list) -> None:
-        self._plan = (token, list(steps))
-        self._plan_next()
-
-    def _plan_next(self) -> None:
-        token, steps = self._plan
-        if not steps or self.game is None or token != self._turn_token:
-            self._plan = (0, [])
-            return
-        delay, make = steps.pop(0)
-
-        def fire() -> None:
-            if self.game is None or token != self._turn_token:
-                return
-            cmd = make()
-            if cmd is not None:
-                self.bus.post(cmd)
-
-        self._timers = [t for t in self._timers if not t.cancelled]
-        self._timers.append(self.clock.call_later(delay, fire))
-
-    def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
-        """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
-
-        def run(cmd) -> None:
-            try:
-                handler(cmd)
-            finally:
-                if getattr(cmd, "source", "") == "ai":
-                    self._plan_next()
-
-        return run
-
-    def _cancel_timers(self) -> None:
-        for t in self._timers:
-            t.cancel()
-        self._timers.clear()
-        self._plan = (0, [])
+            steps.append((self._first_delay(), lambda: DiscardCard(ev.slot, source="ai")))
+        self._run_steps(steps)
 
     # ------------------------------------------------------------ refusals
-    def _refuse(self, cmd: Command, reason: str) -> None:
-        player = self.game.current if self.game is not None else None
-        log.debug("refused %s: %s", cmd.type, reason)
-        self.bus.post(IllegalInput(reason, cmd.type, player))
-
     def _check_turn(self, cmd: Command, phase: str) -> bool:
-        """Common refusals: no game, game over, an AI's turn, the hand-over not yet done, wrong phase."""
+        """Common refusals (no game, game over, someone else's turn), the hand-over not yet done, wrong phase."""
+        if not self._check_player(cmd):
+            return False
         g = self.game
-        if g is None:
-            self._refuse(cmd, "No card game is running: start a new game first.")
-            return False
-        if g.phase == "over":
-            self._refuse(cmd, "The game is over: start a new game to play again.")
-            return False
-        source = getattr(cmd, "source", "")
-        kind = self.kinds[g.current]
-        colour = COLORS[g.current]
-        if kind != "human" and source != "ai":
-            self._refuse(cmd, f"It is {colour}'s turn (computer, {kind}): please wait.")
-            return False
-        if kind == "human" and source == "ai":
-            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.")
-            return False
         if self.handover:
+            colour = COLORS[g.current]
             self._refuse(cmd, f"Pass the screen to {colour} first: {colour} taps when ready.")
             return False
         if g.phase != phase:
@@ -443,18 +251,6 @@ class CardSession:
         return slot
 
     # ------------------------------------------------------------ command handlers
-    def _on_other_game(self, cmd: NewGame) -> None:
-        if cmd.setup.game != GAME_NAME and self.game is not None:
-            self.abandon("another game was started")
-
-    def _on_new_game(self, cmd: NewGame) -> None:
-        if cmd.setup.game != GAME_NAME:
-            return
-        try:
-            self.start(cmd.setup)
-        except ValueError as exc:
-            self._refuse(cmd, f"Cannot start this game: {exc}")
-
     def _on_hand_over(self, cmd: HandOver) -> None:
         g = self.game
         if g is None or g.phase == "over" or not self.handover:
@@ -579,19 +375,21 @@ class CardSession:
         self.selected, self.rotation, self.chosen = None, 0, set()
         self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
         if g.phase == "over":
-            self._new_turn_token()
-            self._save("over")
-            self.bus.post(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.end or "",
-                                       round(self.clock.now() - self._started_clock, 3)))
+            self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.end or "",
+                                          self._duration))
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.end)
             return
         self._save(reason)
         self._turn_begins(new_turn=True)
 
-    def _save(self, reason: str) -> None:
-        if self.save is None:
-            return
-        try:
-            self.save(self, reason)
-        except Exception:
-            log.exception("saving the card game failed (%s)", reason)
+
+def _decision(player: int, token: int, game: CardGame, action) -> CardAIDecided:
+    """An engine action as the worker's answer; a hand card is named by its position, never its id."""
+    if isinstance(action, Place):
+        return CardAIDecided(player, "place", token, slot=game.hand.index(action.card),
+                             rotation=action.rotation, cell=tuple(action.cell))
+    if isinstance(action, Take):
+        return CardAIDecided(player, "take", token, cards=tuple(sorted(action.cards)))
+    if isinstance(action, Discard):
+        return CardAIDecided(player, "discard", token, slot=game.hand.index(action.card))
+    raise TypeError(f"the AI answered {action!r}")

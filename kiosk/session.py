@@ -14,33 +14,30 @@ callbacks; that is why it needs no locks.
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
-import itertools
 import logging
 import random
-import time
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
 
 from .bus import Bus
-from .clock import Clock, RealClock
+from .clock import Clock
 from .events import (
-    AbandonGame, AIDecided, AIThinking, BoardShifted, Command, GameAbandoned, GameOver, GameSetup,
-    GameStarted, HintReady, IllegalInput, NewGame, PawnCarry, PawnMoved, PlayerInfo, PreviewMoved,
-    PushArrow, RequestHint, RotateSpare, SeatSetup, SelectArrow, SpareRotated, Stay, TapCell,
-    TargetChanged, TileInfo, TreasureFound, TurnChanged, tile_info,
+    AIDecided, AIThinking, BoardShifted, Command, GameOver, GameSetup, GameStarted, HintReady, NewGame,
+    PawnCarry, PawnMoved, PlayerInfo, PreviewMoved, PushArrow, RequestHint, RotateSpare, SeatSetup,
+    SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TileInfo, TreasureFound, TurnChanged, tile_info,
 )
+from .session_base import GameSession, PacingBase, Step
 
 log = logging.getLogger(__name__)
 
 AI_LEVELS = ("random", "easy", "medium", "hard")
+GAME_NAME = "labyrinth"
 
 
 @dataclass(frozen=True)
-class Pacing:
+class Pacing(PacingBase):
     """Pauses (seconds) that let people follow an AI turn and the animations."""
 
     think: float = 1.0          # an AI seems to think at least this long
@@ -50,10 +47,6 @@ class Pacing:
     after_shift: float = 0.7    # the row slides in, pawns are carried
     walk_step: float = 0.18     # per cell of the pawn's walk
     after_move: float = 0.5     # after the walk, before the next player acts
-
-    @classmethod
-    def fast(cls) -> "Pacing":
-        return cls(0, 0, 0, 0, 0, 0, 0)
 
 
 Pacing.FAST = Pacing.fast()   # type: ignore[attr-defined]
@@ -76,78 +69,37 @@ def default_ai_factory(level: str, seed: int | None):
     return make_ai(level, seed=seed)
 
 
-class Session:
-    """Owns the running :class:`engine.Game`; commands in, events out (see docs/events.md)."""
+class Session(GameSession):
+    """Owns the running :class:`engine.Game`; commands in, events out (see docs/events.md).
+
+    The life cycle, the AI worker, pacing, saving and the common refusals are
+    :class:`kiosk.session_base.GameSession`'s; this class adds the board game's
+    commands and turn flow.
+    """
+
+    game_name = GAME_NAME
+    noun = "game"
+    ai_levels = AI_LEVELS
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, confirm_push: bool = True,
                  pacing: Pacing | None = None, ai_factory: Callable[[str, int | None], Any] | None = None,
                  save: SaveHook | None = None, hint_level: str = "medium",
                  executor: concurrent.futures.Executor | None = None) -> None:
-        self.bus = bus
-        self.clock = clock or RealClock()
+        super().__init__(bus, clock, pacing=pacing or Pacing(), ai_factory=ai_factory or default_ai_factory,
+                         save=save, executor=executor)
         self.confirm_push = confirm_push
-        self.pacing = pacing or Pacing()
-        self.ai_factory = ai_factory or default_ai_factory
-        self.save = save
         self.hint_level = hint_level
-        self._own_executor = executor is None
-        self._executor = executor or concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="ai")
         self.game: Game | None = None
-        self.setup: GameSetup | None = None
-        self.game_id: str | None = None
-        self.started_at: float = 0.0        # wall-clock time.time() of the start
-        self._started_clock: float = 0.0    # self.clock time of the start
         self.preview: str | None = None     # the arrow the spare is previewed at
         self.rotation: int = 0              # quarter turns of the spare since the turn began
-        self._ais: dict[int, Any] = {}
-        self._token = itertools.count(1)
-        self._turn_token = 0                # changes with every turn, new game and abandon
-        self._ai_thinking_since: float | None = None
-        self._jobs = 0                      # worker jobs not yet answered
-        self._quiet_until = 0.0             # animations running until then (clock time)
-        self._timers: list = []
-        self._plan: tuple[int, list] = (0, [])   # (turn token, paced AI steps still to post)
-        self._subs = [
-            bus.subscribe(SelectArrow, self._handled(self._on_select)),
-            bus.subscribe(PushArrow, self._handled(self._on_push)),
-            bus.subscribe(RotateSpare, self._handled(self._on_rotate)),
-            bus.subscribe(TapCell, self._handled(self._on_tap)),
-            bus.subscribe(Stay, self._handled(self._on_stay)),
-            bus.subscribe(RequestHint, self._on_hint),
-            bus.subscribe(NewGame, self._on_new_game),
-            bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
-            bus.subscribe(AIDecided, self._on_ai_decided),
-        ]
+        self._hint_player = None
+        self._subscribe({SelectArrow: self._on_select, PushArrow: self._on_push, RotateSpare: self._on_rotate,
+                         TapCell: self._on_tap, Stay: self._on_stay},
+                        {RequestHint: self._on_hint}, AIDecided)
 
     # ------------------------------------------------------------ queries (main thread)
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return self.setup.kinds if self.setup else ()
-
-    def kind_of(self, player: int) -> str:
-        return self.kinds[player]
-
-    @property
-    def ai_turn(self) -> bool:
-        """True while an AI seat is to act (computing or playing its turn out)."""
-        g = self.game
-        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
-
-    @property
-    def busy(self) -> bool:
-        """True while the session will act without further input (AI turn, pending worker jobs)."""
-        return self.ai_turn or self._jobs > 0
-
-    @property
-    def thinking(self) -> bool:
-        """True while a worker computes an AI turn or a hint (its answer will arrive on the bus)."""
-        return self._jobs > 0
-
-    def awaiting_human(self) -> bool:
-        """True when a human seat is to act and nothing else is pending."""
-        g = self.game
-        return (g is not None and g.phase != "over" and not self.busy)
+    def color_of(self, player: int) -> str:
+        return self.game.players[player].color
 
     def target_of(self, player: int) -> str | None:
         """The secret target (top card) of `player`, or None when heading home. For the peek only."""
@@ -173,11 +125,6 @@ class Session:
         return GameStarted(g.seed, players, board, tile_info(g.spare), g.current, g.phase,
                            g.forbidden, g.turns, g.rules.open_cards, g.rules.return_home, resumed)
 
-    def meta(self) -> dict[str, Any]:
-        """What a save needs besides the engine state: who plays which seat, since when."""
-        return {"game_id": self.game_id, "kinds": list(self.kinds), "started": self.started_at,
-                "setup": dataclasses.asdict(self.setup) if self.setup else None}
-
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
         """Start a new game (abandoning any running one)."""
@@ -187,9 +134,7 @@ class Session:
         game = Game.new(players=len(setup.seats), seed=setup.seed,
                         rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home),
                         seats=None if None in seats else seats, first=setup.first)
-        if self.game is not None and self.game.phase != "over":
-            self.abandon("a new game was started")
-        self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
+        self._begin(game, setup)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
                started: float | None = None, hints: bool | None = None) -> None:
@@ -199,54 +144,12 @@ class Session:
         setup = GameSetup(seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
                           seed=game.seed, first=0, open_cards=game.rules.open_cards,
                           return_home=game.rules.return_home, hints=hints if isinstance(hints, bool) else None)
-        self._install(game, setup, game_id or uuid.uuid4().hex,
-                      started if started is not None else time.time(), resumed=True)
+        self._continue(game, setup, game_id, started)
 
-    def _install(self, game: Game, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
-        self._cancel_timers()
-        self.game, self.setup, self.game_id = game, setup, game_id
-        self.started_at = started
-        self._started_clock = self.clock.now()
-        self._quiet_until = self.clock.now()
-        self._ais = {}
-        for i, kind in enumerate(setup.kinds):
-            if kind != "human":
-                seed = None if game.seed is None else game.seed * 10 + i
-                self._ais[i] = self.ai_factory(kind, seed)
-        log.info("game %s %s: %s, seed %s", game_id[:8], "resumed" if resumed else "started",
-                 ",".join(setup.kinds), game.seed)
-        self.bus.post(self.public_snapshot(resumed))
-        self._save("resume" if resumed else "start")
-        self._turn_begins()
-
-    def abandon(self, reason: str = "") -> None:
-        """Stop the running game without a winner."""
-        if self.game is None:
-            return
-        self._cancel_timers()
-        self._new_turn_token()
-        was_over = self.game.phase == "over"
-        if not was_over:
-            self._save("abandon")
-            self.bus.post(GameAbandoned(reason or "abandoned"))
-            log.info("game %s abandoned: %s", (self.game_id or "")[:8], reason)
-        self.game = None
+    def _reset_turn_state(self) -> None:
         self.preview, self.rotation = None, 0
 
-    def close(self) -> None:
-        """Stop timers and the worker (at kiosk shutdown)."""
-        self._cancel_timers()
-        self._new_turn_token()
-        for unsub in self._subs:
-            unsub()
-        if self._own_executor:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-
     # ------------------------------------------------------------ turn flow
-    def _new_turn_token(self) -> int:
-        self._turn_token = next(self._token)
-        return self._turn_token
-
     def _turn_begins(self, new_turn: bool = True) -> None:
         """Announce whose turn and phase it is; at a new turn, hand an AI seat to the worker.
 
@@ -277,35 +180,27 @@ class Session:
             self._ai_thinking_since = self.clock.now()
             self.bus.post(AIThinking(player, level))
         snapshot = g.copy()
-        self._jobs += 1
-        bus = self.bus
 
-        def think() -> None:
-            try:
-                if snapshot.phase == "shift":
-                    shift, move = ai.choose(snapshot)
-                    cell = move.cell
-                else:       # resumed in the move phase: only the walk is left
-                    shift, cell = Shift(snapshot.last_insertion or "N1", 0), _best_walk(snapshot)
-                bus.post(AIDecided(player, shift.insertion, shift.rotation, tuple(cell), token, hint))
-            except BaseException as exc:   # the worker must always answer
-                log.exception("AI %s failed", level)
-                bus.post(AIDecided(player, "", 0, (0, 0), token, hint, error=f"{type(exc).__name__}: {exc}"))
+        def think() -> AIDecided:
+            if snapshot.phase == "shift":
+                shift, move = ai.choose(snapshot)
+                cell = move.cell
+            else:       # resumed in the move phase: only the walk is left
+                shift, cell = Shift(snapshot.last_insertion or "N1", 0), _best_walk(snapshot)
+            return AIDecided(player, shift.insertion, shift.rotation, tuple(cell), token, hint)
 
-        self._executor.submit(think)
+        self._submit(think, lambda error: AIDecided(player, "", 0, (0, 0), token, hint, error=error),
+                     f"AI {level}")
 
     def _hint_ai(self):
-        ai = getattr(self, "_hint_player", None)
-        if ai is None:
-            ai = self._hint_player = self.ai_factory(self.hint_level, None)
-        return ai
+        if self._hint_player is None:
+            self._hint_player = self.ai_factory(self.hint_level, None)
+        return self._hint_player
 
     def _on_ai_decided(self, ev: AIDecided) -> None:
-        self._jobs = max(0, self._jobs - 1)
-        g = self.game
-        if g is None or ev.token != self._turn_token or ev.player != g.current:
-            log.debug("dropping a stale AI answer for player %s", ev.player)
+        if not self._answer_is_current(ev):
             return
+        g = self.game
         if ev.hint:
             if not ev.error and g.phase == "shift":
                 self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
@@ -322,9 +217,8 @@ class Session:
         """Play an AI decision through the same commands a person would send, paced."""
         p = self.pacing
         g = self.game
-        steps: list[tuple[float, Callable[[], Command | None]]] = []
-        now = self.clock.now()
-        first = max(p.think - (now - (self._ai_thinking_since or now)), self._quiet_until - now, 0.0)
+        steps: list[Step] = []
+        first = self._first_delay()
         if g.phase == "shift":
             steps.append((first, lambda: SelectArrow(insertion, source="ai")))
             for k in range(rotation):
@@ -333,7 +227,7 @@ class Session:
                           else PushArrow(insertion, source="ai")))
             first = p.after_shift
         steps.append((first, lambda: self._ai_walk_command(cell)))
-        self._run_steps(self._turn_token, steps)
+        self._run_steps(steps)
 
     def _ai_walk_command(self, cell) -> Command:
         g = self.game
@@ -341,70 +235,12 @@ class Session:
             cell = _best_walk(g)
         return Stay(source="ai") if tuple(cell) == g.player.position else TapCell(tuple(cell), source="ai")
 
-    def _run_steps(self, token: int, steps: list) -> None:
-        """Start a paced plan: each step is posted `delay` after the previous one was handled."""
-        self._plan = (token, list(steps))
-        self._plan_next()
-
-    def _plan_next(self) -> None:
-        token, steps = self._plan
-        if not steps or self.game is None or token != self._turn_token:
-            self._plan = (0, [])
-            return
-        delay, make = steps.pop(0)
-
-        def fire() -> None:
-            if self.game is None or token != self._turn_token:
-                return
-            cmd = make()      # built now: it may depend on the state the previous step left
-            if cmd is not None:
-                self.bus.post(cmd)
-
-        self._timers = [t for t in self._timers if not t.cancelled]
-        self._timers.append(self.clock.call_later(delay, fire))
-
-    def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
-        """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
-
-        def run(cmd) -> None:
-            try:
-                handler(cmd)
-            finally:
-                if getattr(cmd, "source", "") == "ai":
-                    self._plan_next()
-
-        return run
-
-    def _cancel_timers(self) -> None:
-        for t in self._timers:
-            t.cancel()
-        self._timers.clear()
-        self._plan = (0, [])
-
-    # ------------------------------------------------------------ command handlers
-    def _refuse(self, cmd: Command, reason: str, arrow: str | None = None, code: str = "refused") -> None:
-        player = self.game.current if self.game is not None else None
-        log.debug("refused %s: %s", cmd.type, reason)
-        self.bus.post(IllegalInput(reason, cmd.type, player, arrow, code))
-
+    # ------------------------------------------------------------ refusals
     def _check_turn(self, cmd: Command, phase: str | None) -> bool:
-        """Common refusals: no game, game over, someone else's (AI) turn, wrong phase."""
+        """Common refusals (no game, game over, someone else's turn), then the wrong phase."""
+        if not self._check_player(cmd):
+            return False
         g = self.game
-        if g is None:
-            self._refuse(cmd, "No game is running: start a new game first.", code="no_game")
-            return False
-        if g.phase == "over":
-            self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
-            return False
-        source = getattr(cmd, "source", "")
-        kind = self.kinds[g.current]
-        if kind != "human" and source != "ai":
-            self._refuse(cmd, f"It is {g.player.color}'s turn (computer, {kind}): please wait.",
-                         code="computer_turn")
-            return False
-        if kind == "human" and source == "ai":
-            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
-            return False
         if phase == "shift" and g.phase != "shift":
             self._refuse(cmd, "The spare is already pushed in: now tap a cell to walk there, "
                               "or your own pawn to stay.", code="already_pushed")
@@ -426,6 +262,7 @@ class Session:
             return False
         return True
 
+    # ------------------------------------------------------------ command handlers
     def _on_select(self, cmd: SelectArrow) -> None:
         if not self._check_turn(cmd, "shift") or not self._check_arrow(cmd, cmd.arrow):
             return
@@ -469,16 +306,6 @@ class Session:
     def _on_stay(self, cmd: Stay) -> None:
         if self._check_turn(cmd, "move"):
             self._walk(cmd, self.game.player.position)
-
-    def _on_new_game(self, cmd: NewGame) -> None:
-        if cmd.setup.game != "labyrinth":       # another game's session starts it (kiosk/card_session.py)
-            if self.game is not None:
-                self.abandon("another game was started")
-            return
-        try:
-            self.start(cmd.setup)
-        except ValueError as exc:
-            self._refuse(cmd, f"Cannot start this game: {exc}", code="bad_setup")
 
     def _on_hint(self, cmd: RequestHint) -> None:
         if not self._check_turn(cmd, "shift"):
@@ -531,24 +358,13 @@ class Session:
         if p.cards_left != cards_before and g.phase != "over":
             self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
         if g.phase == "over":
-            self._new_turn_token()
-            self._save("over")
-            self.bus.post(GameOver(g.winner, g.turns, tuple(tuple(q.found) for q in g.players),
-                                   self.kinds, round(self.clock.now() - self._started_clock, 3)))
+            self._game_ended(GameOver(g.winner, g.turns, tuple(tuple(q.found) for q in g.players),
+                                      self.kinds, self._duration))
             log.info("game %s over: player %s (%s) won after %s turns", (self.game_id or "")[:8],
                      g.winner, g.players[g.winner].color, g.turns)
             return
         self._save("move")
         self._turn_begins()
-
-    def _save(self, reason: str) -> None:
-        if self.save is None:
-            return
-        try:
-            self.save(self, reason)
-        except Exception:
-            # The game goes on; the operator sees it in the journal.
-            log.exception("saving the game failed (%s)", reason)
 
 
 def _best_walk(game: Game) -> tuple[int, int]:
