@@ -230,15 +230,11 @@ class CardSession(GameSession):
         g = self.game
         if self.handover:
             colour = COLORS[g.current]
-            self._refuse(cmd, f"Pass the screen to {colour} first: {colour} taps when ready.")
+            self._refuse(cmd, f"Pass the screen to {colour} first: {colour} taps when ready.", code="pass_screen")
             return False
         if g.phase != phase:
-            self._refuse(cmd, {
-                "take": "The card is laid: tick the joined cards you want to take, then confirm "
-                        "(or confirm without ticking to take none).",
-                "place": "Lay a card first: tap a card in your hand, then a highlighted place.",
-                "discard": "No card in your hand fits anywhere: tap one to discard it.",
-            }[g.phase])
+            reason, code = _WRONG_PHASE[g.phase]
+            self._refuse(cmd, reason, code=code)
             return False
         return True
 
@@ -246,7 +242,7 @@ class CardSession(GameSession):
         hand = self.game.hand
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
             self._refuse(cmd, f"There is no card {slot!r} in your hand: you hold {len(hand)} card(s), "
-                              f"positions 0 to {len(hand) - 1}.")
+                              f"positions 0 to {len(hand) - 1}.", code="no_such_card")
             return None
         return slot
 
@@ -254,7 +250,7 @@ class CardSession(GameSession):
     def _on_hand_over(self, cmd: HandOver) -> None:
         g = self.game
         if g is None or g.phase == "over" or not self.handover:
-            self._refuse(cmd, "No hand-over is due: play on.")
+            self._refuse(cmd, "No hand-over is due: play on.", code="no_hand_over")
             return
         self.handover = False
         self._last_viewer = g.current
@@ -276,10 +272,10 @@ class CardSession(GameSession):
         if not self._check_turn(cmd, "place"):
             return
         if self.selected is None:
-            self._refuse(cmd, "Tap a card in your hand first, then turn it.")
+            self._refuse(cmd, "Tap a card in your hand first, then turn it.", code="pick_card_first")
             return
         if not isinstance(cmd.turns, int) or isinstance(cmd.turns, bool):
-            self._refuse(cmd, f"Turn the card by whole quarter turns, not {cmd.turns!r}.")
+            self._refuse(cmd, f"Turn the card by whole quarter turns, not {cmd.turns!r}.", code="card_whole_turns")
             return
         self.rotation = (self.rotation + cmd.turns) % 4
         self._hand_changed(self.game.current)
@@ -289,20 +285,21 @@ class CardSession(GameSession):
             return
         g = self.game
         if self.selected is None:
-            self._refuse(cmd, "Choose a card from your hand first, then tap a highlighted place.")
+            self._refuse(cmd, "Choose a card from your hand first, then tap a highlighted place.",
+                         code="pick_card_first")
             return
         try:
             cell = tuple(int(v) for v in cmd.cell)
         except (TypeError, ValueError):
             cell = ()
         if len(cell) != 2:
-            self._refuse(cmd, f"{cmd.cell!r} is not a place on the table: give (x, y).")
+            self._refuse(cmd, f"{cmd.cell!r} is not a place on the table: give (x, y).", code="not_a_place")
             return
         player = g.current
         place = Place(g.hand[self.selected], self.rotation, cell)
         problem = g.placement_problem(place)
         if problem:
-            self._refuse(cmd, problem)
+            self._refuse(cmd, problem, code=_placement_code(g, cell))
             return
         joined = g.preview(place)
         try:
@@ -328,7 +325,8 @@ class CardSession(GameSession):
         g = self.game
         card = cmd.card
         if card not in g.takeable():
-            self._refuse(cmd, "That card is not joined by a path to the same treasure on the card you laid.")
+            self._refuse(cmd, "That card is not joined by a path to the same treasure on the card you laid.",
+                         code="not_joined")
             return
         self.chosen ^= {card}
         chosen = tuple(sorted(self.chosen))
@@ -342,7 +340,7 @@ class CardSession(GameSession):
         chosen = frozenset(self.chosen)
         problem = g.take_problem(chosen)
         if problem:
-            self._refuse(cmd, problem)
+            self._refuse(cmd, problem, code="cannot_take")
             return
         cells = tuple(sorted((c for c, p in g.layout.items() if p.card in chosen), key=lambda c: (c[1], c[0])))
         cards = tuple(g.layout[c].card for c in cells)
@@ -381,6 +379,25 @@ class CardSession(GameSession):
             return
         self._save(reason)
         self._turn_begins(new_turn=True)
+
+
+#: The refusal of an input meant for another phase: (reason, code) by the phase the game is in.
+_WRONG_PHASE = {
+    "take": ("The card is laid: tick the joined cards you want to take, then confirm "
+             "(or confirm without ticking to take none).", "take_now"),
+    "place": ("Lay a card first: tap a card in your hand, then a highlighted place.", "lay_first"),
+    "discard": ("No card in your hand fits anywhere: tap one to discard it.", "discard_now"),
+}
+
+
+def _placement_code(game: CardGame, cell: tuple[int, int]) -> str:
+    """The refusal code of a placement the engine refused at `cell` (phase place, a hand card)."""
+    if cell in game.layout:
+        return "cell_taken"
+    x, y = cell
+    if not any(n in game.layout for n in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))):
+        return "not_next_to_layout"
+    return "no_opening_meets"
 
 
 def _decision(player: int, token: int, game: CardGame, action) -> CardAIDecided:

@@ -459,3 +459,79 @@ def test_the_ring_lights_one_equal_arc_per_card_player():
     finally:
         view.close()
         r.session.close()
+
+
+# ---------------------------------------------------------------- refusal codes
+
+def codes(events):
+    return [(e.command, e.code) for e in events if isinstance(e, IllegalInput)]
+
+
+def unfitting(game):
+    """(slot, rotation, cell): a hand card turned so that it meets no opening at an empty place by the layout."""
+    for slot, card in enumerate(game.hand):
+        for cell, mask in sorted(game.legal_cells().items()):
+            for rot in range(4):
+                if not OPEN[card][rot] & mask:
+                    return slot, rot, cell
+    raise AssertionError("every card fits everywhere")
+
+
+def test_every_card_refusal_carries_a_stable_code(rig):
+    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "no_game")]
+    game = start(rig, "human,easy", seed=4)
+    assert codes(rig.post(LayCard((5, 5)), RotateHandCard())) == [("lay_card", "pick_card_first"),
+                                                                    ("rotate_hand_card", "pick_card_first")]
+    assert codes(rig.post(SelectHandCard(2))) == [("select_hand_card", "no_such_card")]
+    rig.post(SelectHandCard(0))
+    assert codes(rig.post(RotateHandCard(0.5))) == [("rotate_hand_card", "card_whole_turns")]
+    assert codes(rig.post(LayCard("x"))) == [("lay_card", "not_a_place")]
+    assert codes(rig.post(LayCard((9, 9)))) == [("lay_card", "not_next_to_layout")]
+    assert codes(rig.post(LayCard((0, 0)))) == [("lay_card", "cell_taken")]
+    slot, rot, cell = unfitting(game)
+    rig.post(SelectHandCard(slot))
+    for _ in range((rot - rig.session.rotation) % 4):
+        rig.post(RotateHandCard())
+    assert codes(rig.post(LayCard(cell))) == [("lay_card", "no_opening_meets")]
+    out = codes(rig.post(ToggleTake(game.layout[(0, 0)].card), ConfirmTake(), DiscardCard(0)))
+    assert out == [("toggle_take", "lay_first"), ("confirm_take", "lay_first"), ("discard_card", "lay_first")]
+    assert codes(rig.post(HandOver())) == [("hand_over", "no_hand_over")]
+    assert codes(rig.post(LayCard((0, 0), source="ai"))) == [("lay_card", "not_computer_turn")]
+    # a person during the computer's turn, then the screen not yet handed over
+    rig.bus.post(NewGame(GameSetup.of("easy,human", seed=4, game="cards")))
+    rig.bus.post(SelectHandCard(0))
+    assert ("select_hand_card", "computer_turn") in codes(rig.post())
+    start(rig, "human,human", seed=9)
+    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "pass_screen")]
+    # the take: a card not joined, a take that leaves a card alone, a hand card meanwhile
+    taking, bad = take_position()
+    rig.session.resume(taking.copy(), ("human", "human"))
+    rig.run()
+    rig.post(HandOver())
+    outsider = next(p.card for p in taking.layout.values() if p.card not in taking.takeable())
+    assert codes(rig.post(ToggleTake(outsider))) == [("toggle_take", "not_joined")]
+    rig.post(ToggleTake(bad))
+    assert codes(rig.post(ConfirmTake())) == [("confirm_take", "cannot_take")]
+    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "take_now")]
+    # the end
+    start(rig, "easy,hard", seed=6)
+    rig.run(lambda: rig.game.phase == "over")
+    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "game_over")]
+
+
+def test_every_card_refusal_code_is_translated_in_every_catalog():
+    """The codes the card session (and the base it shares with the board game) can send, read from the source."""
+    import re
+    from pathlib import Path
+
+    from kiosk import card_session
+    from kiosk.ui.i18n import LANGUAGES, load_catalog
+    root = Path(card_session.__file__).parent
+    source = (root / "card_session.py").read_text() + (root / "session_base.py").read_text()
+    sent = set(re.findall(r'code="(\w+)"', source)) | set(re.findall(r'return "(\w+)"', source))
+    sent |= {code for _, code in card_session._WRONG_PHASE.values()} | {"refused"}      # refused: the default
+    assert {"pass_screen", "take_now", "lay_first", "discard_now", "cannot_take"} <= sent
+    for lang in LANGUAGES:
+        catalog = load_catalog(lang)
+        missing = sorted(code for code in sent if f"refusal.{code}" not in catalog)
+        assert not missing, f"{lang}.po has no translation for refusal codes {missing}"

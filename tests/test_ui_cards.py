@@ -197,3 +197,29 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
         assert len(ui.screen.widgets) == 2
     finally:
         close_ui(ui)
+
+
+def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
+    from kiosk.card_events import RotateHandCard
+    from kiosk.ui.i18n import load_catalog
+    ui = open_ui((800, 480), "upright", tmp_path)
+    try:
+        ui.set_language("de")
+        de = load_catalog("de")
+        ui.post(NewGame(GameSetup.of("human,easy", seed=4, game="cards")))
+        ui.off.settle()
+        assert ui.screen.name == "cards_play"
+        ui.post(RotateHandCard())                  # no card picked yet
+        ui.off.settle()
+        refused = [e for e in ui.seen if isinstance(e, IllegalInput)][-1]
+        assert refused.code == "pick_card_first"
+        assert ui.screen.toast == de["refusal.pick_card_first"]
+        ui.post(SelectHandCard(0))
+        ui.post(LayCard((9, 9)))                   # far from the layout
+        ui.off.settle()
+        assert ui.screen.toast == de["refusal.not_next_to_layout"]
+        ui.post(HandOver())                        # no hand-over with one person
+        ui.off.settle()
+        assert ui.screen.toast == de["refusal.no_hand_over"]
+    finally:
+        close_ui(ui)

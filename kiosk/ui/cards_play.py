@@ -197,22 +197,21 @@ class CardsPlayScreen(Screen):
         self._signature = None
 
     def _reason_text(self, ev: IllegalInput) -> str:
+        """A refusal in the screen's language: by its code (``refusal.<code>``, kiosk/card_session.py).
+
+        Two refusals say more with the player's name: a computer is playing, or
+        the screen must be handed over first.
+        """
         s, g = self.session, self.game
-        if g is None:
-            return ev.reason
-        if s.kinds[g.current] != "human":
-            return self.t("cards.thinking", player=self.player_name(g.current))
-        if s.handover:
-            return self.t("cards.pass_to", player=self.player_name(g.current))
-        if ev.command == "lay_card":
-            return self.t("cards.pick_card") if s.selected is None else self.t("cards.no_fit")
-        if ev.command == "toggle_take":
-            return self.t("cards.not_joined")
-        if ev.command == "confirm_take":
-            return self.t("cards.cannot_take")
-        if ev.command in ("select_hand_card", "rotate_hand_card") and g.phase == "take":
-            return self.t("cards.take_choose")
-        return ev.reason
+        if g is not None and g.phase != "over":
+            if ev.code == "computer_turn" or (s.kinds[g.current] != "human" and not ev.code):
+                return self.t("cards.thinking", player=self.player_name(g.current))
+            if ev.code == "pass_screen":
+                return self.t("cards.pass_to", player=self.player_name(g.current))
+        has = getattr(self.ui.translator, "has", None)
+        if ev.code and has is not None and has(f"refusal.{ev.code}"):
+            return self.t(f"refusal.{ev.code}")
+        return ev.reason          # no translation for it: the session's English sentence
 
     def _show_toast(self, text: str) -> None:
         self.toast = text
