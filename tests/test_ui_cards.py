@@ -223,3 +223,100 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
         assert ui.screen.toast == de["refusal.no_hand_over"]
     finally:
         close_ui(ui)
+
+
+class Now:
+    """The UI's clock, moved by hand (the idle countdown reads ui.now())."""
+
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_path):
+    from dataclasses import replace
+
+    from kiosk.app import Kiosk, KioskOptions
+    from kiosk.config import Config
+    from kiosk.events import AbandonGame, GameAbandoned
+    from kiosk.ui.app import UI
+    from kiosk.ui.runner import Offscreen
+    window = offscreen_window((800, 480))
+    base = Config()
+    config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
+    kiosk = Kiosk(config, KioskOptions(fast=True, ring="none", state_dir=tmp_path, start_game=True,
+                                       setup=GameSetup.of("human,human", seed=4, game="cards")))
+    seen = []
+    kiosk.bus.subscribe_all(seen.append)
+    kiosk.start()
+    now = Now()
+    ui = UI(kiosk, window, layout="tabletop", first=None, clock=now)
+    ui.off = Offscreen(ui, kiosk, frame_s=0.2)
+    try:
+        ui.off.settle()
+        s = kiosk.card_session
+        assert ui.screen.name == "cards_play" and s.handover
+        assert (tmp_path / "current-game.json").exists()
+        # the hand-over sheet waits for a person too
+        now.t += 29
+        ui.step(0.02)
+        assert not ui.idle.showing
+        now.t += 2
+        ui.step(0.02)
+        assert ui.idle.showing
+        # a tap dismisses the countdown and is used up: the sheet is still there
+        ui.tap(ui.layout.width / 2, ui.layout.height / 2)
+        ui.off.settle()
+        assert not ui.idle.showing and s.handover
+        assert not [e for e in seen if isinstance(e, HandOver)]
+        ui.tap(ui.layout.width / 2, ui.layout.height / 2)     # now it hands over
+        ui.off.settle()
+        assert not s.handover and s.visible_hand(0)
+        # the player, looking at the cards, walks away
+        now.t += 31
+        ui.step(0.02)
+        assert ui.idle.showing
+        now.t += 10.5
+        ui.step(0.02)
+        ui.off.settle()
+        assert ui.screen.name == "attract"
+        assert [e for e in seen if isinstance(e, AbandonGame)][-1].reason == "idle"
+        assert [e for e in seen if isinstance(e, GameAbandoned)]
+        assert s.game is None
+        assert not (tmp_path / "current-game.json").exists()
+        archived = list((tmp_path / "archive").iterdir())
+        assert archived and '"cards"' in archived[0].read_text()
+    finally:
+        ui.close()
+        kiosk.close()
+
+
+def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
+    from dataclasses import replace
+
+    from kiosk.app import Kiosk, KioskOptions
+    from kiosk.card_session import CardPacing
+    from kiosk.config import Config
+    from kiosk.ui.app import UI
+    from kiosk.ui.runner import Offscreen
+    window = offscreen_window((800, 480))
+    base = Config()
+    config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
+    kiosk = Kiosk(config, KioskOptions(fast=True, ring="none"))
+    now = Now()
+    ui = UI(kiosk, window, layout="upright", first="attract", clock=now)
+    ui.off = Offscreen(ui, kiosk, frame_s=0.2)
+    try:
+        kiosk.card_session.pacing = CardPacing(think=100.0)     # the computer takes its (virtual) time
+        ui.post(NewGame(GameSetup.of("easy,human", seed=4, game="cards")))
+        ui.off.frame()
+        ui.off.frame()
+        assert ui.screen.name == "cards_play" and kiosk.card_session.ai_turn
+        now.t += 60
+        ui.step(0.02)
+        assert not ui.idle.showing and kiosk.card_session.game is not None
+    finally:
+        ui.close()
+        kiosk.close()

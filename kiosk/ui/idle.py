@@ -1,6 +1,7 @@
 """'Are you still there?': a human game left alone goes back to the attract screen.
 
-Visitors walk away mid-game. When a human player should act and nobody has
+Visitors walk away mid-game. When a human player should act (in the board game
+or the card game, also while a card game's hand-over prompt waits) and nobody has
 touched the screen (or pressed a button) for ``[kiosk] idle_timeout_s``, a
 countdown of ``idle_countdown_s`` appears over the board, turned towards the
 player whose turn it is. A tap anywhere hides it and play goes on; at zero the
@@ -48,12 +49,19 @@ class IdleWatch:
         self._built_for: tuple | None = None
 
     # ------------------------------------------------------------ what counts as a human game waiting
-    def _waiting_human(self) -> int | None:
-        """The index of the human player who should act now, or None."""
+    def _session(self):
+        """The session of the game on screen: the board game's or the card game's; None elsewhere."""
         screen = getattr(self.ui, "screen", None)
-        if screen is None or getattr(screen, "name", "") != "play":
-            return None
-        session = getattr(self.ui.kiosk, "session", None)
+        name = getattr(screen, "name", "")
+        if name == "play":
+            return getattr(self.ui.kiosk, "session", None)
+        if name == "cards_play":
+            return getattr(self.ui.kiosk, "card_session", None)
+        return None
+
+    def _waiting_human(self) -> int | None:
+        """The index of the human player who should act now (also behind a card game's hand-over), or None."""
+        session = self._session()
         game = getattr(session, "game", None)
         if game is None or game.phase == "over":
             return None
@@ -63,6 +71,14 @@ class IdleWatch:
         if game.current >= len(kinds) or kinds[game.current] != "human":
             return None
         return game.current
+
+    def _facing(self, player: int) -> int:
+        """The angle the overlay is turned by: towards `player`'s side of the table."""
+        screen = self.ui.screen
+        if getattr(screen, "name", "") == "cards_play":
+            return screen.facing(player)
+        game = self._session().game
+        return self.ui.layout.facing(game.players[player].seat)
 
     def idle_for(self) -> float:
         start = max(self.ui.last_input, self._awaiting_since or 0.0)
@@ -139,9 +155,7 @@ class IdleWatch:
         c = Canvas(layout)
         back, front = pyglet.graphics.Group(order=20), pyglet.graphics.Group(order=21)
         self._shapes.append(dim(layout, batch, back, alpha=190))
-        session = self.ui.kiosk.session
-        seat = session.game.players[player].seat if session.game else None
-        angle = layout.facing(seat)
+        angle = self._facing(player)
         w, h = min(c.W - 40, 460), min(c.H - 40, 300)
         frame = Frame(c.r((c.W - w) / 2, (c.H - h) / 2, w, h), angle)
         full = frame.full()
