@@ -11,7 +11,9 @@ can follow it (``CardPacing.FAST`` for headless runs and tests).
 Hands are private on a shared screen. The session keeps the "hand-over"
 state: when a human seat follows another human, their hand stays hidden until
 they acknowledge the prompt (``HandOver``); ``visible_hand`` answers only for
-the human whose turn it is, after that. No event carries a hand card.
+the human whose turn it is, after that. The first person of a new game has
+nobody to hand over from and sees their hand at once; a resumed game starts
+with the prompt. No event carries a hand card.
 
 Everything here runs on the main thread (bus dispatch, clock callbacks), so
 there are no locks. The game is saved after every committed action through
@@ -97,7 +99,7 @@ class CardSession(GameSession):
         self.rotation: int = 0               # quarter turns of the picked card
         self.chosen: set[int] = set()        # cards ticked for taking (phase take)
         self.handover: bool = False          # the hand-over prompt is up: the hand stays hidden
-        self._last_viewer: int | None = None # the human who saw their hand last
+        self._last_viewer: int | None = None # the human who saw their hand last (None: nobody yet)
         self._subscribe({SelectHandCard: self._on_select, RotateHandCard: self._on_rotate, LayCard: self._on_lay,
                          ToggleTake: self._on_toggle, ConfirmTake: self._on_confirm, DiscardCard: self._on_discard},
                         {HandOver: self._on_hand_over}, CardAIDecided)
@@ -144,8 +146,10 @@ class CardSession(GameSession):
         setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME)
         self._continue(game, setup, game_id, started)
 
-    def _game_installed(self) -> None:
-        self._last_viewer = None
+    def _game_installed(self, resumed: bool) -> None:
+        # A new game: nobody has seen a hand, so the first person needs no hand-over. A resumed game:
+        # whoever stands at the screen now may not be the player to act, so the hand-over comes first.
+        self._last_viewer = _SOMEONE if resumed else None
 
     def _reset_turn_state(self) -> None:
         self.selected, self.rotation, self.chosen, self.handover = None, 0, set(), False
@@ -158,7 +162,11 @@ class CardSession(GameSession):
                                   bool(self.visible_hand(player))))
 
     def _turn_begins(self, new_turn: bool) -> None:
-        """Announce whose decision it is; a human after another human gets the hand-over prompt first."""
+        """Announce whose decision it is; a human after another human gets the hand-over prompt first.
+
+        Only between two different people: the first person of a new game (even after computer
+        turns) sees their hand at once; in a resumed game the first person gets the prompt too.
+        """
         g = self.game
         if g is None or g.phase == "over":
             return
@@ -168,7 +176,7 @@ class CardSession(GameSession):
         self.chosen = set()
         kind = self.kinds[g.current]
         if kind == "human":
-            if new_turn and self.humans >= 2 and g.current != self._last_viewer:
+            if new_turn and self.humans >= 2 and self._last_viewer is not None and g.current != self._last_viewer:
                 self.handover = True
             if not self.handover:
                 self._last_viewer = g.current
@@ -380,6 +388,9 @@ class CardSession(GameSession):
         self._save(reason)
         self._turn_begins(new_turn=True)
 
+
+#: ``_last_viewer`` of a resumed game: someone (unknown) may have seen a hand.
+_SOMEONE = -1
 
 #: The refusal of an input meant for another phase: (reason, code) by the phase the game is in.
 _WRONG_PHASE = {

@@ -175,7 +175,7 @@ class GameSession:
         self.started_at = started
         self._started_clock = self.clock.now()
         self._quiet_until = self.clock.now()
-        self._game_installed()
+        self._game_installed(resumed)
         self._ais = {}
         for i, kind in enumerate(setup.kinds):
             if kind != "human":
@@ -187,8 +187,8 @@ class GameSession:
         self._save("resume" if resumed else "start")
         self._turn_begins(new_turn=True)
 
-    def _game_installed(self) -> None:
-        """Hook: a game was just installed (before its snapshot is posted)."""
+    def _game_installed(self, resumed: bool) -> None:
+        """Hook: a game was just started or resumed (before its snapshot is posted)."""
 
     def abandon(self, reason: str = "") -> None:
         """Stop the running game without a winner (its save is archived through the hook)."""

@@ -99,7 +99,6 @@ def test_a_card_game_starts_as_the_engine_deals_it_and_announces_only_public_thi
 
 def test_a_human_turn_through_commands_is_the_engine_turn(rig):
     game = start(rig, "human,human", seed=4)
-    rig.post(HandOver())               # two people: the first one also takes the screen
     expected = game.copy()
     place = lay(rig, slot=1)
     laid = rig.of(CardLaid)[-1]
@@ -198,10 +197,8 @@ def test_taking_ticks_cards_refuses_a_take_that_leaves_a_card_alone_and_takes_a_
 def test_two_humans_hand_over_between_turns_and_the_hand_stays_hidden_until_then(rig):
     game = start(rig, "human,human", seed=9)
     s = rig.session
-    assert rig.of(CardTurnChanged)[-1].handover and s.visible_hand(0) == ()
-    out = reasons(rig.post(SelectHandCard(0)))
-    assert "Pass the screen to red first" in out[0][1]
-    rig.post(HandOver())
+    # the first person of a new game has nobody to hand over from: their hand shows at once
+    assert not rig.of(CardTurnChanged)[-1].handover
     assert s.visible_hand(0) == tuple(game.hands[0]) and s.visible_hand(1) == ()
     assert rig.of(HandChanged)[-1].shown
     lay(rig, 0)
@@ -210,8 +207,31 @@ def test_two_humans_hand_over_between_turns_and_the_hand_stays_hidden_until_then
     turn = rig.of(CardTurnChanged)[-1]
     assert turn.player == 1 and turn.handover
     assert s.visible_hand(1) == () and s.visible_hand(0) == ()
+    assert not rig.of(HandChanged)[-1].shown
+    out = reasons(rig.post(SelectHandCard(0)))
+    assert "Pass the screen to yellow first" in out[0][1]
     rig.post(HandOver())
-    assert s.visible_hand(1) == tuple(rig.game.hands[1])
+    assert s.visible_hand(1) == tuple(rig.game.hands[1]) and s.visible_hand(0) == ()
+    assert rig.of(HandChanged)[-1].shown
+
+
+def test_the_first_person_after_computer_turns_gets_no_hand_over_but_the_next_person_does(rig):
+    start(rig, "easy,human,human", seed=3)
+    rig.run(lambda: rig.game.current == 1 and rig.session.awaiting_human())
+    assert not rig.session.handover and rig.session.visible_hand(1)
+    lay(rig, 0)
+    if rig.game.phase == "take":
+        rig.post(ConfirmTake())
+    assert rig.game.current == 2 and rig.session.handover and rig.session.visible_hand(2) == ()
+
+
+def test_a_resumed_game_of_two_people_starts_behind_the_hand_over(rig):
+    game = CardGame.new(players=2, seed=9)
+    rig.session.resume(game.copy(), ("human", "human"))
+    rig.run()
+    assert rig.session.handover and rig.session.visible_hand(0) == ()
+    rig.post(HandOver())
+    assert rig.session.visible_hand(0) == tuple(game.hands[0])
 
 
 def test_one_person_against_computers_gets_no_hand_over_and_never_sees_a_computer_hand(rig):
@@ -501,12 +521,12 @@ def test_every_card_refusal_carries_a_stable_code(rig):
     rig.bus.post(NewGame(GameSetup.of("easy,human", seed=4, game="cards")))
     rig.bus.post(SelectHandCard(0))
     assert ("select_hand_card", "computer_turn") in codes(rig.post())
-    start(rig, "human,human", seed=9)
-    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "pass_screen")]
-    # the take: a card not joined, a take that leaves a card alone, a hand card meanwhile
+    # the take (a resumed game of two people: the screen is handed over first), a card not joined,
+    # a take that leaves a card alone, a hand card meanwhile
     taking, bad = take_position()
     rig.session.resume(taking.copy(), ("human", "human"))
     rig.run()
+    assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "pass_screen")]
     rig.post(HandOver())
     outsider = next(p.card for p in taking.layout.values() if p.card not in taking.takeable())
     assert codes(rig.post(ToggleTake(outsider))) == [("toggle_take", "not_joined")]

@@ -107,13 +107,16 @@ def test_two_people_play_a_whole_card_game_through_taps(tmp_path, shots_dir):
     try:
         start_from_setup(ui, 2, ["human", "human"])
         s = ui.k.card_session
-        assert s.kinds == ("human", "human") and s.handover
-        ui.screenshot(shots_dir / "cards-handover-800x480.png")
+        assert s.kinds == ("human", "human")
+        assert not s.handover           # the first person of a new game has nobody to hand over from
         turns = 0
         while s.game.phase != "over":
             play_turn_by_taps(ui)
             turns += 1
             assert turns < 80
+            if turns == 1:
+                assert s.handover and s.game.current == 1      # between two people: the sheet
+                ui.screenshot(shots_dir / "cards-handover-800x480.png")
             if turns == 6:
                 ui.screenshot(shots_dir / "cards-midgame-800x480.png")
         assert not [e for e in ui.seen if isinstance(e, IllegalInput)]
@@ -140,9 +143,7 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
         ui.post(NewGame(GameSetup.of("human,easy,hard,random,easy,human", seed=5, game="cards")))
         ui.off.settle()
         s = ui.k.card_session
-        assert ui.screen.name == "cards_play" and s.handover
-        ui.post(HandOver())
-        ui.off.settle()
+        assert ui.screen.name == "cards_play" and not s.handover      # the first person: no hand-over
         g = s.game
         # lay one card so the layout grows, let the computers play, pick a card for the next person
         ui.post(SelectHandCard(0))
@@ -254,27 +255,35 @@ def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_pa
     now = Now()
     ui = UI(kiosk, window, layout="tabletop", first=None, clock=now)
     ui.off = Offscreen(ui, kiosk, frame_s=0.2)
+    ui.k = kiosk
     try:
         ui.off.settle()
         s = kiosk.card_session
-        assert ui.screen.name == "cards_play" and s.handover
+        assert ui.screen.name == "cards_play" and not s.handover
         assert (tmp_path / "current-game.json").exists()
-        # the hand-over sheet waits for a person too
+        # the first person, looking at the cards, does nothing for a while
         now.t += 29
         ui.step(0.02)
         assert not ui.idle.showing
         now.t += 2
         ui.step(0.02)
         assert ui.idle.showing
-        # a tap dismisses the countdown and is used up: the sheet is still there
-        ui.tap(ui.layout.width / 2, ui.layout.height / 2)
+        # a tap dismisses the countdown and is used up (it picks no card)
+        x, y = ui.screen.hand_card_center(0)
+        ui.tap(x, y)
+        ui.off.settle()
+        assert not ui.idle.showing and s.selected is None
+        assert not [e for e in seen if isinstance(e, SelectHandCard)]
+        play_turn_by_taps(ui)
+        # the hand-over sheet for the second person waits for a person too
+        assert s.handover and s.game.current == 1
+        now.t += 31
+        ui.step(0.02)
+        assert ui.idle.showing
+        ui.tap(ui.layout.width / 2, ui.layout.height / 2)       # dismisses, does not hand over
         ui.off.settle()
         assert not ui.idle.showing and s.handover
-        assert not [e for e in seen if isinstance(e, HandOver)]
-        ui.tap(ui.layout.width / 2, ui.layout.height / 2)     # now it hands over
-        ui.off.settle()
-        assert not s.handover and s.visible_hand(0)
-        # the player, looking at the cards, walks away
+        # nobody comes
         now.t += 31
         ui.step(0.02)
         assert ui.idle.showing
