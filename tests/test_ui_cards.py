@@ -7,8 +7,11 @@ Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when no
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from engine.cards import CardGame
 from engine.cards.deck import OPEN
 from kiosk.card_events import CardGameOver, CardLaid, CardsTaken, HandOver, LayCard, SelectHandCard
 from kiosk.events import GameSetup, IllegalInput, NewGame
@@ -18,6 +21,9 @@ from .offscreen import Pixels, near, offscreen_window
 pytestmark = pytest.mark.display
 
 WALL = (44, 52, 66)
+#: The two-person game played through taps: with the test's way of playing it lays all 46 cards and
+#: takes 8 times (a fixed seed: with the setup screen's random seed some games took too few).
+GAME_SEED = 13
 
 
 def open_ui(size, layout="upright", tmp_path=None):
@@ -108,6 +114,11 @@ def test_two_people_play_a_whole_card_game_through_taps(tmp_path, shots_dir):
         start_from_setup(ui, 2, ["human", "human"])
         s = ui.k.card_session
         assert s.kinds == ("human", "human")
+        # The same seats on a fixed shuffle, so the game (and what is counted below) is the same every
+        # run: the setup screen's random seed left too few takes about one run in four.
+        ui.post(NewGame(replace(s.setup, seed=GAME_SEED)))
+        ui.off.settle()
+        assert ui.screen.name == "cards_play" and s.game == CardGame.new(players=2, seed=GAME_SEED)
         assert not s.handover           # the first person of a new game has nobody to hand over from
         turns = 0
         while s.game.phase != "over":
