@@ -50,24 +50,40 @@ def bake(keys: Sequence[Hashable], px: int, pad: int, window,
 
 
 def render(texture, window, batch, width: int, height: int) -> None:
-    """Draw `batch` into `texture` (width x height) through a framebuffer, then make its mipmaps."""
-    fbo = pyglet.image.Framebuffer()
-    fbo.attach_texture(texture)
-    fbo.bind()
-    viewport = (gl.GLint * 4)()
-    gl.glGetIntegerv(gl.GL_VIEWPORT, viewport)
-    gl.glViewport(0, 0, width, height)
-    gl.glClearColor(0, 0, 0, 0)
-    gl.glClear(gl.GL_COLOR_BUFFER_BIT)
-    if window is not None:
-        old_proj, old_view = window.projection, window.view
-        window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
-        window.view = Mat4()
-    batch.draw()
-    fbo.unbind()
-    gl.glViewport(*viewport)
-    if window is not None:
-        window.projection, window.view = old_proj, old_view
+    """Draw `batch` into `texture` (width x height) through a framebuffer, then make its mipmaps.
+
+    The texture is attached with ``glFramebufferTexture2D`` (OpenGL ES 3.0, GL 3.0), not with
+    pyglet's ``Framebuffer.attach_texture``: that calls ``glFramebufferTexture``, which only
+    OpenGL ES 3.2 has, and a Raspberry Pi 4/5 offers ES 3.1.
+    """
+    previous = gl.GLint(0)
+    gl.glGetIntegerv(gl.GL_FRAMEBUFFER_BINDING, previous)
+    fbo = gl.GLuint(0)
+    gl.glGenFramebuffers(1, fbo)
+    try:
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+        gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, texture.id, 0)
+        status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
+        if status != gl.GL_FRAMEBUFFER_COMPLETE:
+            raise RuntimeError(f"cannot draw the art into a {width}x{height} texture: framebuffer "
+                               f"incomplete (status 0x{status:x})")
+        viewport = (gl.GLint * 4)()
+        gl.glGetIntegerv(gl.GL_VIEWPORT, viewport)
+        gl.glViewport(0, 0, width, height)
+        gl.glClearColor(0, 0, 0, 0)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+        if window is not None:
+            old_proj, old_view = window.projection, window.view
+            window.projection = Mat4.orthogonal_projection(0, width, 0, height, -255, 255)
+            window.view = Mat4()
+        try:
+            batch.draw()
+        finally:
+            gl.glViewport(*viewport)
+            if window is not None:
+                window.projection, window.view = old_proj, old_view
+    finally:
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, previous.value)
+        gl.glDeleteFramebuffers(1, fbo)
     gl.glBindTexture(gl.GL_TEXTURE_2D, texture.id)
     gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
-    fbo.delete()
