@@ -8,7 +8,8 @@ points that both OpenGL ES 3.1 and OpenGL 3.3 core have (``ES31_AND_GL33``): any
 raises and is recorded, wherever pyglet or the kiosk imported it from. ``debug_gl`` is on,
 so an enum ES does not accept (a texture format, a filter) raises too. The child builds the
 atlas and the frame cache, renders the play screen at 800x480 (the Pi's 7" display),
-saves a screenshot and checks its pixels; the parent reads its report.
+saves a screenshot and checks its pixels, then shows every other screen and the card game's
+play screen (its own atlas); the parent reads its report.
 
 Run the child alone to look at the picture: ``python -m tests.test_ui_gles DIR``.
 Skips with the reason when no OpenGL ES context can be made.
@@ -197,6 +198,28 @@ def child(out_dir: Path) -> dict:
     report["differing"] = sum(1 for i in range(0, len(full), 4)
                               if max(abs(cached[i + k] - full[i + k]) for k in range(3)) > 24)
 
+    # every other screen, and the card game (its own atlas) on the whole kiosk
+    import tempfile
+
+    from kiosk.app import Kiosk, KioskOptions
+    from kiosk.ui.screen import SCREENS
+    for name in sorted(SCREENS):
+        ui.goto(name)
+        off.frame()
+        off.frame()
+    ui.close()
+    kiosk.session.close()
+    with tempfile.TemporaryDirectory() as state:
+        cards = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=Path(state)))
+        ui = UI(cards, window, layout="tabletop", first="setup")
+        off = Offscreen(ui, cards, frame_s=0.2)
+        ui.post(NewGame(GameSetup.of("human,human", game="cards", seed=13)))
+        off.settle()
+        report["card_screen"] = ui.screen.name
+        ui.screenshot(out_dir / "cards-800x480-gles31.png")
+        ui.close()
+        cards.close()
+    report["screens"] = sorted(SCREENS)
     report["refused"] = list(refused)
     # a control: the guard does catch what pyglet's own Framebuffer.attach_texture calls
     try:
@@ -210,7 +233,6 @@ def child(out_dir: Path) -> dict:
     except gl.GLException as exc:
         report["debug_gl"] = f"GLException: {exc}"
     report["called"] = sorted(called)
-    kiosk.session.close()
     return report
 
 
@@ -230,7 +252,8 @@ def test_the_play_screen_needs_only_opengl_es_3_1(shots_dir):
     called = set(report["called"])
     assert {"glFramebufferTexture2D", "glGenerateMipmap", "glRenderbufferStorage", "glBlitFramebuffer",
             "glScissor"} <= called, "the atlas and the frame cache were built and used"
-    assert report["atlas"]
+    assert report["atlas"] and report["card_screen"] == "cards_play"
+    assert len(report["screens"]) >= 8, report["screens"]
     cache = report["cache"]
     assert cache["broken"] is None and cache["renders"] >= 2 and cache["partial"] >= 1, cache
     px = report["pixels"]
