@@ -28,7 +28,8 @@ from engine import Game
 
 from .bus import Bus
 from .button_leds import ButtonLeds
-from .card_events import CardGameOver, ConfirmTake, RotateHandCard
+from .card_events import (CardGameOver, ConfirmTake, DiscardCard, HandOver, LayCard, RotateHandCard, SelectHandCard,
+                          ToggleTake)
 from .card_session import CardPacing, CardSession
 from .clock import Clock, RealClock, VirtualClock
 from .config import Config
@@ -207,6 +208,11 @@ class Kiosk:
         if self.watchdog is not None:
             self.watchdog.kick()
         return n
+
+    @property
+    def game_session(self):
+        """The session whose game runs (or ran last): the card game's while it has one, else the board game's."""
+        return self.card_session if self.card_session.game is not None else self.session
 
     def settled(self) -> bool:
         """Nothing will happen without new input: bus empty, no AI acting, no game start pending."""
@@ -408,14 +414,30 @@ class Kiosk:
             step = parse_line(step)
             if step is None:
                 return
+        post = self.bus.post
         if step.verb == "button":
             self.press_button(step.args[0])
         elif step.verb == "tap":
-            self.bus.post(TapCell(tuple(step.args[0]), source="script"))
+            post(TapCell(tuple(step.args[0]), source="script"))
         elif step.verb == "stay":
-            self.bus.post(Stay(source="script"))
+            post(Stay(source="script"))
         elif step.verb == "wait":
             self.clock.sleep(step.args[0] / 1000)
+        elif step.verb == "card":
+            post(SelectHandCard(step.args[0], source="script"))
+        elif step.verb == "rotate":
+            post(RotateHandCard(1, source="script"))
+        elif step.verb == "lay":
+            post(LayCard(tuple(step.args[0]), source="script"))
+        elif step.verb == "take":
+            # exactly the cards named: tick or untick only what differs from the ticks now, then confirm
+            for card in sorted(set(step.args[0]) ^ self.card_session.chosen):
+                post(ToggleTake(card, source="script"))
+            post(ConfirmTake(source="script"))
+        elif step.verb == "discard":
+            post(DiscardCard(step.args[0], source="script"))
+        elif step.verb == "ready":
+            post(HandOver(source="script"))
         else:
             raise ValueError(f"{step.text!r} cannot be played without a display")
 

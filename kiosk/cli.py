@@ -4,6 +4,7 @@
     labyrinth-kiosk --simulate             # simulated hardware: a window, or AI-vs-AI in the terminal
     labyrinth-kiosk --display none --players human,hard --seed 3 --script inputs.txt \\
                     --events-out events.jsonl --games 1 --fast --state-dir /tmp/state
+    labyrinth-kiosk --display none --game cards --players hard,easy,random --seed 7 --games 2 --fast
     labyrinth-kiosk --check-config         # validate the config file and exit (0 ok, 2 bad)
     labyrinth-kiosk --stats                # summary of the finished games
 
@@ -24,6 +25,7 @@ from typing import Sequence
 log = logging.getLogger("kiosk")
 
 DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
+GAMES = ("labyrinth", "cards")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,13 +43,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gl", choices=("auto", "gl", "gles"), help="OpenGL API (gles on a Pi)")
     p.add_argument("--layout", choices=("tabletop", "upright"), help="screen layout")
     p.add_argument("--language", help="language of the texts (en, de, fr, it, nl, es, pt, et)")
+    p.add_argument("--game", choices=GAMES,
+                   help="labyrinth (the board game, default) or cards (the travel card game, 2-6 players)")
     p.add_argument("--players", metavar="KINDS",
-                   help="seats as a comma-separated list of human, random, easy, medium, hard")
+                   help="seats as a comma-separated list of human, random, easy, medium, hard "
+                        "(cards: human, random, easy, hard)")
     p.add_argument("--seed", type=int, help="seed of the first game (game k of a run uses seed+k)")
     p.add_argument("--first", type=int, metavar="N", help="index of the player who starts (default 0)")
     p.add_argument("--open-cards", action="store_true", help="variant: all own cards visible")
     p.add_argument("--no-return-home", action="store_true", help="variant: win on the last card")
-    p.add_argument("--script", metavar="FILE", help="a file of inputs, one per line (button N3, tap R C, stay, wait MS)")
+    p.add_argument("--script", metavar="FILE",
+                   help="a file of inputs, one per line (button N3, tap R C, stay, wait MS; "
+                        "cards: card K, rotate, lay X Y, take ID.../none, discard K, ready)")
     p.add_argument("--events-out", metavar="FILE", help="write every bus message as one JSON line")
     p.add_argument("--games", type=int, metavar="N", help="stop after N finished games (default: run on)")
     p.add_argument("--fast", action="store_true", help="no pacing for human eyes; virtual clock")
@@ -109,13 +116,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, config, display: str) -> int:
     from .app import Kiosk, KioskOptions
     from .events import GameSetup, Quit, SeatSetup
+    from .card_script import wrong_game
     from .script import ScriptError, load as load_script
 
     headless = display == "none"
+    game = args.game or "labyrinth"
     steps = None
     if args.script:
         try:
             steps = load_script(args.script, pixels=not headless)
+            for step in steps:
+                why = wrong_game(step.verb, game)
+                if why:
+                    raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {why}")
         except ScriptError as e:
             print(f"script error: {e}", file=sys.stderr)
             return 2
@@ -126,11 +139,14 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
         kinds = [k if k != "human" else "medium" for k in kinds]
         if len(kinds) < 2:
             kinds = ["medium", "hard"]
+    if game == "cards" and not args.players:
+        # [game] seats are the board game's: its "medium" computer is the card game's "easy"
+        kinds = [k if k != "medium" else "easy" for k in kinds] + ["easy"] * max(0, 2 - len(kinds))
     first = args.first if args.first is not None else (config.game.first_player or 0)
     try:
         setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=args.seed, first=first,
                           open_cards=args.open_cards or config.game.open_cards,
-                          return_home=not args.no_return_home and config.game.return_home)
+                          return_home=not args.no_return_home and config.game.return_home, game=game)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -67,6 +67,8 @@ class Message:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> "Message":
         """Rebuild a message written by ``to_dict`` (lists back to tuples, nested records back)."""
+        if data.get("type") not in REGISTRY:
+            from . import card_events  # noqa: F401  (registers the card game's messages on first use)
         try:
             cls = REGISTRY[data["type"]]
         except KeyError:

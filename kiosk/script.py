@@ -7,6 +7,9 @@
     stay             # touch "stay" on the screen
     wait 500         # let 500 ms pass
 
+The card game's lines (``card K``, ``rotate``, ``lay X Y``, ``take ...``,
+``discard K``, ``ready``) are read by kiosk/card_script.py.
+
 ``button`` lines drive the mock GPIO pins of the real button adapter (so its
 debounce runs), not the bus. Before each input the runner waits until the
 kiosk is *settled*: the bus is empty, no AI seat is acting and no game start
@@ -22,7 +25,9 @@ from pathlib import Path
 
 from hardware import BUTTON_NAMES
 
-VERBS = ("button", "tap", "stay", "wait", "tap-px")
+from .card_script import CARD_VERBS, parse_card_words
+
+VERBS = ("button", "tap", "stay", "wait", "tap-px") + CARD_VERBS
 
 
 class ScriptError(ValueError):
@@ -103,7 +108,10 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
         except ValueError:
             raise bad("X and Y must be numbers") from None
         return Step("tap-px", (x, y), line, body, source)
-    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, tap ROW COL, stay, wait MS")
+    if verb in CARD_VERBS:         # the card game's lines (kiosk/card_script.py)
+        return Step(verb, parse_card_words(words, bad), line, body, source)
+    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, tap ROW COL, stay, wait MS "
+              "(card game: card K, rotate, lay X Y, take ID.../none, discard K, ready)")
 
 
 def parse(text: str, source: str = "script", *, pixels: bool = False) -> list[Step]:

@@ -1,0 +1,71 @@
+"""Script lines for the card game (docs/headless.md), one input of a person per line.
+
+    card K           # pick hand card K (0 = the first card, 1 = the second), as `slot` in the events
+    rotate           # turn the picked card a quarter clockwise
+    lay X Y          # lay the picked card, as turned, on cell (X, Y) of the layout (may be negative)
+    take 17 23       # take exactly these joined cards (deck ids) ...
+    take none        # ... or none of them
+    discard K        # no card fits anywhere: discard hand card K
+    ready            # the next person has the screen (the "Pass to ..." prompt)
+
+``wait MS`` and ``button rotate`` / ``button stay`` work as in the board game's
+scripts (kiosk/script.py, which reads these lines through :func:`parse_card_words`).
+The kiosk turns each line into the same commands the card screen posts
+(:meth:`kiosk.app.Kiosk.script_input`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+#: The card game's script verbs (the board game's are in kiosk/script.py).
+CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
+#: The board game's inputs, refused in a card game's script and the other way round (see `wrong_game`).
+BOARD_VERBS = ("tap", "stay")
+USAGE = "card K, rotate, lay X Y, take ID... / take none, discard K, ready"
+
+
+def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple:
+    """The arguments of a card-game line split into `words` (verb first); raises ``bad(why)``."""
+    verb, rest = words[0].lower(), words[1:]
+
+    def whole(word: str, what: str) -> int:
+        try:
+            return int(word)
+        except ValueError:
+            raise bad(f"{what} must be a whole number, not {word!r}") from None
+
+    if verb in ("rotate", "ready"):
+        if rest:
+            raise bad(f"`{verb}` takes nothing after it")
+        return ()
+    if verb in ("card", "discard"):
+        if len(rest) != 1:
+            raise bad(f"write `{verb} K` with the hand position K (0 for the first card, 1 for the second)")
+        slot = whole(rest[0], "the hand position")
+        if slot < 0:
+            raise bad("the hand position cannot be negative (0 is the first card)")
+        return (slot,)
+    if verb == "lay":
+        if len(rest) != 2:
+            raise bad("write `lay X Y` (a cell of the layout, x to the east, y to the south)")
+        return ((whole(rest[0], "X"), whole(rest[1], "Y")),)
+    if verb == "take":
+        if not rest:
+            raise bad("write `take ID ...` with the deck ids of the cards to take, or `take none`")
+        if len(rest) == 1 and rest[0].lower() == "none":
+            return ((),)
+        cards = tuple(whole(w, "a card id") for w in rest)
+        if len(set(cards)) != len(cards):
+            raise bad("a card is named twice")
+        return (cards,)
+    raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
+
+
+def wrong_game(verb: str, game: str) -> str | None:
+    """Why an input line of the other game cannot be played in `game` (None when it belongs)."""
+    if game == "cards" and verb in BOARD_VERBS:
+        return f"`{verb}` is a board-game input; a card game's script uses: {USAGE}"
+    if game != "cards" and verb in CARD_VERBS:
+        return f"`{verb}` is a card-game input (run it with --game cards); the board game uses tap R C, stay"
+    return None
