@@ -3,7 +3,8 @@
 Why an atlas: the board has 49 tiles plus the spare, each with corridors and a
 treasure icon of a dozen strokes. Drawing those as hundreds of shapes would
 have to move every stroke when a row slides; drawn once into a texture (at
-twice the display size, then sampled down with mipmaps — cheap antialiasing),
+twice the display size, then sampled down from the nearest mipmap level — cheap
+antialiasing; see bake.py for why not plain linear or trilinear),
 each tile is one sprite, and sliding a row is moving eight sprites. All of it
 is GLES 3 compatible (framebuffer object, RGBA8 texture, glGenerateMipmap).
 
