@@ -9,6 +9,7 @@ Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when no
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from dataclasses import replace
@@ -17,57 +18,22 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
 from kiosk.config import Config
 from kiosk.events import (AbandonGame, GameAbandoned, GameSetup, IllegalInput, NewGame, PushArrow, Quit,
                           SelectArrow, Stay, TapCell)
-from kiosk.session import Pacing, Session
+
+from .offscreen import offscreen_window
+from .test_ui_core import MiniKiosk
+from .test_ui_screens import Now
 
 pytestmark = pytest.mark.display
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class MiniKiosk:
-    """The real bus, clock and session, ticked by the UI like the kiosk does."""
-
-    def __init__(self, config=None):
-        self.clock = VirtualClock()
-        self.bus = Bus()
-        self.session = Session(self.bus, self.clock, pacing=Pacing.FAST)
-        self.config = config
-        self.seen: list = []
-        self.bus.subscribe_all(self.seen.append)
-
-    def tick(self):
-        self.clock.run_due()
-        self.bus.dispatch_pending()
-
-    def of(self, cls):
-        return [e for e in self.seen if isinstance(e, cls)]
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
-_windows: dict = {}
-
-
-def window_of(size):
-    if size not in _windows:
-        try:
-            from kiosk.ui.app import make_window, prepare_pyglet
-            prepare_pyglet("offscreen")
-            _windows[size] = make_window("offscreen", size, "auto")
-        except Exception as exc:      # no EGL / no Mesa on this machine
-            pytest.skip(f"no offscreen OpenGL context: {exc}")
-    return _windows[size]
+#: One offscreen window per size, kept for the whole run (closing an EGL window takes seconds).
+window_of = functools.cache(offscreen_window)
 
 
 @pytest.fixture
@@ -384,7 +350,9 @@ def test_hint_default_follows_the_variant_and_the_config(make):
     assert ui.screen.hints_enabled
     base = Config()
     config = replace(base, game=replace(base.game, hints=False))
-    forced = make(kiosk=MiniKiosk(config))
+    kiosk = MiniKiosk()
+    kiosk.config = config
+    forced = make(kiosk=kiosk)
     start(forced, "human,human", open_cards=True)
     assert not forced.screen.hints_enabled        # the operator forced them off
 
