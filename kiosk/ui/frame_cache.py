@@ -14,7 +14,10 @@ part: a change to one player's panel redraws only that panel's rectangle
 outside, so such an update costs a fraction of a full redraw.
 
 Only OpenGL ES 3.0 / OpenGL 3.0 calls: ``glRenderbufferStorage(GL_RGBA8)``,
-``glFramebufferRenderbuffer``, ``glBlitFramebuffer`` (the Pi 4/5 give GLES 3.1).
+``glFramebufferRenderbuffer``, ``glBlitFramebuffer`` (the Pi 4/5 give GLES 3.1;
+tests/test_ui_gles.py refuses every other entry point). The window must not be
+multisampled: OpenGL ES refuses a blit into a multisampled framebuffer (the
+app asks for no multisampling).
 Alpha is never written into the cache (it stays 1 from the clear), so the
 copied picture is opaque whatever was blended into it, as a screenshot expects.
 """
