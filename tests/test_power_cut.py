@@ -74,7 +74,8 @@ class Unusable(AssertionError):
     pass
 
 
-def load_save(state: Path, scratch: Path) -> dict | None:
+def load_save(state: Path, scratch: Path, game: str = "labyrinth", cls=Game,
+              players: tuple = PLAYERS) -> dict | None:
     """The save's wrapper, after proving the kiosk's own loader accepts it; None if there is none.
 
     The check runs on a copy of the state directory, so the copy's clean-up
@@ -91,13 +92,13 @@ def load_save(state: Path, scratch: Path) -> dict | None:
     if scratch.exists():
         shutil.rmtree(scratch)
     shutil.copytree(state, scratch)
-    store = GameStore(scratch, loaders={"labyrinth": Game.from_dict}, resume_within_s=10 ** 9)
+    store = GameStore(scratch, loaders={game: cls.from_dict}, resume_within_s=10 ** 9)
     resumed = store.resume()
     if resumed is None:
         raise Unusable(f"the kiosk's loader refuses the save: {store.last_setaside}")
-    assert resumed.game == "labyrinth" and isinstance(resumed.state, Game)
+    assert resumed.game == game and isinstance(resumed.state, cls)
     assert resumed.state.to_dict() == wrapper["state"], "the loader changed the state"
-    assert list(resumed.meta.get("kinds", [])) == list(PLAYERS)
+    assert list(resumed.meta.get("kinds", [])) == list(players)
     return wrapper
 
 

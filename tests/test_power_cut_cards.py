@@ -23,10 +23,8 @@ directory, kills it after a seeded random delay, and checks that
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -35,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.cards import CardGame, Discard, Place, Take
-from kiosk.persistence import SAVE_NAME, GameStore
 
 from .test_power_cut import KILL_DELAY_S, KILL_SEED, ROOT, Tally, Unusable, kiosk_env, read_events
+from .test_power_cut import load_save as load_checked_save
 
 PLAYERS = ("hard", "easy", "random")
 GAME_SEED = 11
@@ -54,25 +52,7 @@ def kiosk_command(state: Path, events: Path, config: Path) -> list[str]:
 
 def load_save(state: Path, scratch: Path) -> dict | None:
     """The save's wrapper once the kiosk's own loader accepts it (checked on a copy); None if there is none."""
-    path = state / SAVE_NAME
-    if not path.exists():
-        return None
-    raw = path.read_bytes()
-    try:
-        wrapper = json.loads(raw)
-    except ValueError as e:
-        raise Unusable(f"the save is not valid JSON ({e}): {raw[:200]!r}") from None
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(state, scratch)
-    store = GameStore(scratch, loaders={"cards": CardGame.from_dict}, resume_within_s=10 ** 9)
-    resumed = store.resume()
-    if resumed is None:
-        raise Unusable(f"the kiosk's loader refuses the save: {store.last_setaside}")
-    assert resumed.game == "cards" and isinstance(resumed.state, CardGame)
-    assert resumed.state.to_dict() == wrapper["state"], "the loader changed the state"
-    assert list(resumed.meta.get("kinds", [])) == list(PLAYERS)
-    return wrapper
+    return load_checked_save(state, scratch, game="cards", cls=CardGame, players=PLAYERS)
 
 
 def check_snapshot(ev: dict, saved: CardGame) -> None:
