@@ -107,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             log.warning("no display ($DISPLAY / $WAYLAND_DISPLAY unset): running headless")
             display = "none"
     args.display = display
+    if display in ("window", "fullscreen") and (args.script or args.screenshot_dir):
+        log.warning("--script and --screenshot-dir drive the offscreen and headless modes only; "
+                    "a %s run ignores them (use --display offscreen)", display)
     try:
         return _run(args, config, display)
     except KeyboardInterrupt:
