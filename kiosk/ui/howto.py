@@ -44,11 +44,20 @@ def _rot(openings: str, turns: int) -> str:
     return "".join(sorted((sides[(sides.index(ch) + turns) % 4] for ch in openings), key=sides.index))
 
 
-@register("howto")
-class HowToScreen(Screen):
-    """The animated guide; ``enter(then="setup"|"attract")`` says where Back leads."""
+class GuideScreen(Screen):
+    """An animated guide: ``steps`` caption keys shown one after another, ``step_s`` seconds each.
+
+    Shared by the board game's and the card game's how-to: the caption, the step
+    dots with their time bar, Back / Next / "Let's play!", auto-advance and
+    tap-for-next live here; a subclass draws the stage (``_build_scene``) and
+    moves it (``_animate``). ``enter(then="setup"|"attract")`` says where Back leads.
+    """
 
     background = (24, 30, 40)
+    steps: tuple[str, ...] = ()
+    step_s = STEP_S
+    title_key = "howto.title"
+    notes: dict[str, str] = {}       # step key -> a smaller second line under its caption
 
     def __init__(self, ui):
         super().__init__(ui)
@@ -72,10 +81,10 @@ class HowToScreen(Screen):
     def update(self, dt: float) -> None:
         self.t += dt
         self.quiet += dt
-        if self.t >= STEP_S:
-            if self.step + 1 < len(STEPS):
+        if self.t >= self.step_s:
+            if self.step + 1 < len(self.steps):
                 self.show_step(self.step + 1)
-            elif self.quiet > STEP_S * 2:          # nobody is watching: back where we came from
+            elif self.quiet > self.step_s * 2:     # nobody is watching: back where we came from
                 self.ui.goto(self.then)
                 return
             else:
@@ -96,7 +105,7 @@ class HowToScreen(Screen):
 
     # ------------------------------------------------------------ navigation
     def next(self) -> None:
-        if self.step + 1 < len(STEPS):
+        if self.step + 1 < len(self.steps):
             self.show_step(self.step + 1)
         else:
             self.play()
@@ -121,46 +130,68 @@ class HowToScreen(Screen):
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
         t = self.ui.t
         m = 12
-        self._shapes.append(label(t("howto.title"), frame, c.px(m + 4), c.px(c.H - 24), c.font(15), self.batch, fg,
-                                  color=DIM, anchor_x="left", bold=True))
-        caption = t(STEPS[self.step])
+        self._shapes.append(label(t(self.title_key), frame, c.px(m + 4), c.px(c.H - 24), c.font(15), self.batch,
+                                  fg, color=DIM, anchor_x="left", bold=True))
+        caption = t(self.steps[self.step])
         portrait = c.H > c.W
         cap_y = c.H - (96 if portrait else 62)
         self.caption = label(caption, frame, c.px(c.W / 2), c.px(cap_y), fit_font(caption, c.font(28), c.px(c.W - 40)),
                              self.batch, fg, bold=True, color=INK)
         self._shapes.append(self.caption)
+        note_key = self.notes.get(self.steps[self.step])
+        if note_key:
+            note = t(note_key)
+            self._shapes.append(label(note, frame, c.px(c.W / 2), c.px(cap_y - 34),
+                                      fit_font(note, c.font(19), c.px(c.W - 40)), self.batch, fg, color=ACCENT,
+                                      bold=True))
+            cap_y -= 30
         # step dots and the time bar under the current one
         self._dots = []
-        n = len(STEPS)
+        n = len(self.steps)
         gap = 30
         x0 = c.W / 2 - gap * (n - 1) / 2
+        dot_y = 84 if not portrait else 96
         for i in range(n):
             on = i == self.step
-            dot = shapes.Circle(c.px(x0 + i * gap), c.px(84 if not portrait else 96), c.px(9 if on else 6),
+            dot = shapes.Circle(c.px(x0 + i * gap), c.px(dot_y), c.px(9 if on else 6),
                                 color=ACCENT if i <= self.step else (80, 88, 100), batch=self.batch, group=fg)
             self._dots.append(dot)
             self._shapes.append(dot)
-        self._bar = shapes.Rectangle(c.px(x0 - 8), c.px((84 if not portrait else 96) - 20), 0, c.px(4),
-                                     color=ACCENT, batch=self.batch, group=fg)
+        self._bar = shapes.Rectangle(c.px(x0 - 8), c.px(dot_y - 20), 0, c.px(4), color=ACCENT, batch=self.batch,
+                                     group=fg)
         self._bar_w = c.px(gap * (n - 1) + 16)
         self._shapes.append(self._bar)
         bh = 56
         make_button(self, c, frame, Rect(m, m, 130, bh), "\u2039 " + t("common.back"), self.batch, bg, size=17,
                     color=TOGGLE_OFF, on_tap=self.back)
-        last = self.step == len(STEPS) - 1
+        last = self.step == n - 1
         make_button(self, c, frame, Rect(c.W - m - 210, m, 210, bh),
                     (t("howto.play") + "  \u25b6") if last else (t("howto.next") + "  \u203a"),
                     self.batch, bg, size=19, color=GO if last else (64, 110, 170),
                     on_tap=self.play if last else self.next)
         # the stage between caption and dots
         top = cap_y - 30
-        bottom = (84 if not portrait else 96) + 24
+        bottom = dot_y + 24
         self.stage_rect = Rect(m, bottom, c.W - 2 * m, top - bottom)
         self._build_scene()
 
     def _progress(self) -> None:
-        frac = min(1.0, self.t / STEP_S)
-        self._bar.width = self._bar_w * (self.step + frac) / len(STEPS)
+        frac = min(1.0, self.t / self.step_s)
+        self._bar.width = self._bar_w * (self.step + frac) / len(self.steps)
+
+    # ------------------------------------------------------------ the stage: a subclass's own
+    def _build_scene(self) -> None:
+        raise NotImplementedError
+
+    def _animate(self) -> None:
+        raise NotImplementedError
+
+
+@register("howto")
+class HowToScreen(GuideScreen):
+    """The board game's guide: a corner of a maze, the spare, a pawn and a treasure."""
+
+    steps = STEPS
 
     # ------------------------------------------------------------ the stage
     def _cell_xy(self, r: float, col: float) -> tuple[float, float]:
@@ -190,7 +221,7 @@ class HowToScreen(Screen):
             for col, openings in enumerate(row):
                 x, y = self._cell_xy(r, col)
                 scene["tiles"][(r, col)] = keep(picture(ui, "tile", openings, x, y, S, batch, g_tiles))
-        step = STEPS[self.step]
+        step = self.steps[self.step]
         # the home corner: a ring in the pawn's colour
         hx, hy = self._cell_xy(0, 0)
         keep(shapes.Arc(hx, hy, S * 0.42, thickness=max(2, S * 0.06), color=(226, 54, 54), batch=batch,
@@ -259,7 +290,7 @@ class HowToScreen(Screen):
     def _animate(self) -> None:
         """Put the scene's moving parts where they are at time ``self.t`` of the step."""
         sc, t, S = self._scene, self.t, getattr(self, "_S", 1)
-        step = STEPS[self.step]
+        step = self.steps[self.step]
         if step == "howto.rotate":
             # a tap every 1.4 s turns the spare a quarter, smoothly
             period = 1.4

@@ -20,6 +20,7 @@ import pyglet
 from engine.tiles import DEFAULT_SEATS
 from kiosk.events import GameSetup, NewGame, SeatSetup
 
+from . import cards_howto  # noqa: F401  (registers "cards_howto", opened by the How-to button on the card tab)
 from .art import SEAT_COLORS, draw_pawn
 from .i18n import LANGUAGES, language_name
 from .layout import Rect
@@ -130,6 +131,10 @@ class SetupScreen(Screen):
         super().press(x, y)
 
     # ------------------------------------------------------------ actions
+    def open_howto(self) -> None:
+        """The how-to of the game whose tab is selected."""
+        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup")
+
     def set_game(self, game: str) -> None:
         self.choices.game = game
         self._build()
@@ -306,7 +311,7 @@ class SetupScreen(Screen):
                     size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
         hw = min(210, w - 110 - 200 - 30)
         make_button(self, c, frame, Rect(x + 120, y, hw, h), "? " + t("howto.title"), self.batch, self._bg,
-                    size=16, on_tap=lambda: self.ui.goto("howto", then="setup"))
+                    size=16, on_tap=self.open_howto)
         sw = min(240, w - 120 - hw - 10)
         self.start_button = make_button(self, c, frame, Rect(x + w - sw, y, sw, h),
                                         t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
