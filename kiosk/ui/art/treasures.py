@@ -82,16 +82,26 @@ def crown(p: Pen):
 
 
 def dragon(p: Pen):
-    # a dragon's head in profile breathing fire
-    p.poly([(-0.2, -0.3), (0.7, -0.85), (1.0, -0.6), (0.55, -0.25), (1.0, 0.1), (0.7, 0.35),
-            (0.5, -0.05)], (255, 120, 30))
-    p.poly([(-0.9, -0.9), (-0.55, 0.2), (-0.45, 0.75), (-0.2, 0.55), (0.1, 0.6), (0.45, 0.25),
-            (0.55, 0.0), (0.5, -0.18), (0.0, -0.22), (-0.2, -0.45), (-0.35, -0.9)], GREEN)
-    p.poly([(-0.45, 0.7), (-0.7, 0.98), (-0.3, 0.6)], GREEN_DARK)
-    p.poly([(-0.2, 0.55), (-0.25, 0.9), (0.0, 0.58)], GREEN_DARK)
-    p.circle(0.02, 0.3, 0.09, (255, 230, 60), False)
-    p.circle(0.04, 0.3, 0.04, BLACK, False)
-    p.line(0.1, -0.02, 0.5, -0.1, 0.05, GREEN_DARK, False)
+    # a bold green dragon head in profile, facing right: a curved horn, a spiky neck, a big eye
+    # and a flame out of its open jaws (the lizard is a whole body seen from above, no fire)
+    horn = (244, 230, 190)
+    p.poly([(-0.35, 0.5), (-0.7, 0.78), (-0.98, 0.8), (-0.72, 0.62), (-0.5, 0.36)], horn)
+    for (x, y) in ((-0.78, 0.12), (-0.8, -0.28), (-0.7, -0.66)):            # the spikes down the neck
+        p.poly([(x + 0.14, y + 0.16), (x - 0.2, y + 0.02), (x + 0.12, y - 0.16)], GREEN_DARK)
+    p.poly([(-0.72, -0.98), (-0.2, -0.98), (-0.05, -0.3), (-0.62, 0.25)], GREEN)          # neck
+    p.poly([(-0.66, 0.28), (-0.45, 0.58), (-0.1, 0.66), (0.2, 0.52), (0.6, 0.38), (0.7, 0.22),
+            (0.56, 0.1), (0.05, 0.06), (-0.05, -0.3), (-0.5, -0.1)], GREEN)               # head, upper jaw
+    p.poly([(0.02, 0.0), (0.5, -0.14), (0.46, -0.3), (0.0, -0.34)], GREEN)                 # lower jaw
+    p.poly([(0.22, 0.08), (0.3, -0.02), (0.36, 0.08)], WHITE, False)                       # a tooth
+    p.poly([(0.42, 0.3), (0.5, 0.34), (0.52, 0.27)], GREEN_DARK, False)                    # nostril
+    # fire out of the open mouth
+    p.poly([(0.5, -0.04), (0.78, 0.22), (0.98, 0.12), (0.84, -0.04), (1.0, -0.2), (0.78, -0.34),
+            (0.52, -0.16)], (255, 120, 30))
+    p.poly([(0.56, -0.08), (0.76, 0.06), (0.84, -0.06), (0.76, -0.2)], (255, 222, 60), False)
+    # the eye as polygons: a batch draws circles before polygons, so a circle would sit under the head
+    p.poly([(-0.08 + 0.14 * math.cos(k * math.tau / 14), 0.36 + 0.13 * math.sin(k * math.tau / 14))
+            for k in range(14)], (255, 230, 60))
+    p.poly([(-0.04, 0.47), (0.0, 0.36), (-0.04, 0.25), (-0.08, 0.36)], BLACK, False)
 
 
 def emerald(p: Pen):
