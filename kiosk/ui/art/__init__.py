@@ -82,19 +82,21 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=Non
     return out
 
 
-def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True) -> list:
+def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True,
+                  ordered: bool = False) -> list:
     """Treasure `name` as shapes, on a light medallion unless `medallion` is False."""
     out = []
     if medallion:
         out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=MEDALLION_RIM, batch=batch, group=group))
         out.append(pyglet.shapes.Circle(cx, cy, size * 0.45, color=MEDALLION, batch=batch, group=group))
         size *= 0.78
-    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group))
+    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group, ordered=ordered))
     return out
 
 
-def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None) -> list:
-    return pawn_pen(seat).draw(batch, cx, cy, size, group=group, outline_px=max(1.5, size * 0.08))
+def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = False) -> list:
+    return pawn_pen(seat).draw(batch, cx, cy, size, group=group, outline_px=max(1.5, size * 0.08),
+                               ordered=ordered)
 
 
 class Atlas:
@@ -122,9 +124,9 @@ class Atlas:
             openings = "".join(ch for ch, bit in SIDE_BITS.items() if what & bit)
             return draw_tile(batch, cx, cy, px, openings)
         if kind == "treasure":
-            return draw_treasure(batch, what, cx, cy, px)
+            return draw_treasure(batch, what, cx, cy, px, ordered=True)
         if kind == "pawn":
-            return draw_pawn(batch, what, cx, cy, px * 0.98)
+            return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True)
         # a soft glow disc used for highlights: concentric translucent circles
         return [pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40), batch=batch)
                 for k in range(8, 0, -1)]

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from pyglet import shapes
+from pyglet import graphics  # a lazy proxy: importing pyglet.graphics itself would start GL before headless is chosen
 
 OUTLINE = (24, 22, 28)
 
@@ -64,10 +65,12 @@ class Pen:
 
     # ------------------------------------------------------------ output
     def draw(self, batch, cx: float, cy: float, size: float, group=None, outline_px: float | None = None,
-             rotation: float = 0.0) -> list:
+             rotation: float = 0.0, ordered: bool = False) -> list:
         """Draw into `batch` centred at (cx, cy), the unit box spanning `size` px; returns the shapes.
 
         `rotation` turns the whole drawing (degrees, counter-clockwise) about its centre.
+        `ordered` gives every stroke its own ordered group, so the painter's order is exact;
+        it is meant for a batch drawn once (the atlas bake), not for a long-lived one.
         """
         half = size / 2
         o = (outline_px if outline_px is not None else max(1.0, size * 0.035)) / half
@@ -76,14 +79,20 @@ class Pen:
         def pt(x, y):
             return (cx + (x * cos_a - y * sin_a) * half, cy + (x * sin_a + y * cos_a) * half)
 
+        # A batch draws shapes of different kinds (circles, polygons, lines) in an order of
+        # its own within one group; with `ordered`, one child group per stroke keeps the
+        # painter's order the drawing was written in (an eye drawn last stays on the head).
         out = []
+        layer = 0
         for stage in ("outline", "fill"):
             for op in self.ops:
                 if stage == "outline" and not op.outline:
                     continue
                 grow = o if stage == "outline" else 0.0
                 color = OUTLINE if stage == "outline" else op.color
-                out.extend(self._emit(op, grow, color, pt, half, batch, group, rotation))
+                where = graphics.Group(order=layer, parent=group) if ordered else group
+                layer += 1
+                out.extend(self._emit(op, grow, color, pt, half, batch, where, rotation))
         return out
 
     @staticmethod
