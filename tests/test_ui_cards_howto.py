@@ -16,26 +16,12 @@ import pytest
 from engine.cards import CardGame, Place
 from engine.cards.deck import CARDS
 
-from .test_ui_screens import _button, colours_in, make_ui, pixels, rgb_at, save_png, tap_widget
+from .test_ui_screens import _button, colours_in, pixels, rgb_at, save_png, tap_widget
+from .test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
 
 pytestmark = pytest.mark.display
 
 SIZES = ((800, 480), (1280, 800), (720, 1280))
-
-
-@pytest.fixture
-def ui():
-    made = []
-
-    def factory(**kw):
-        u = make_ui(**kw)
-        made.append(u)
-        return u
-
-    yield factory
-    for u in made:
-        u.close()
-        u.k.session.close()
 
 
 def test_the_example_is_a_legal_join_and_take():
