@@ -95,7 +95,7 @@ class LabyrinthRunner(Runner):
             times[seat].append((timer() - start) * 1000.0)
             game.apply(shift)
             game.apply(move)
-        winners = [] if game.winner is None else [game.winner]
+        winners = list(game.winners)
         return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
                        decision_cpu_ms=cpu)
 
