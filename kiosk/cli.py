@@ -33,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="labyrinth-kiosk",
         description="The sliding-maze game kiosk: touchscreen, arcade buttons, LED ring.",
         epilog="Headless runs and scripts: docs/headless.md. Bus events: docs/events.md.")
+    from .version import version_action
+    version_action(p)
     p.add_argument("--config", metavar="PATH", help="configuration file (default /etc/labyrinth-kiosk/config.toml)")
     p.add_argument("--check-config", action="store_true", help="validate the configuration and exit")
     p.add_argument("--stats", action="store_true", help="print the summary of finished games and exit")
@@ -74,8 +76,8 @@ def _has_display() -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=(args.log_level or "info").upper(),
-                        format="%(levelname)s %(name)s: %(message)s")
+    from . import logs
+    logs.setup((args.log_level or "info").upper())
 
     from .config import ConfigError, apply_overrides, check_config, load
     if args.check_config:
@@ -96,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return print_stats(config.paths.state_dir)
     if args.games is not None and args.games < 1:
         parser.error("--games must be 1 or more")
+    from .version import version
+    log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
     display = args.display
     if display is None:
