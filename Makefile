@@ -6,7 +6,7 @@ PY       := $(VENV)/bin/python
 # Xvfb as a fallback display, socat for pseudo-terminal serial tests.
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core
 
-.PHONY: run test bench venv system-packages clean
+.PHONY: run test bench bundle venv system-packages clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -41,5 +41,10 @@ run: venv
 bench: venv
 	$(PY) -m bench
 
+# The offline install bundle: dist/labyrinth-kiosk-<version>.tar.gz with every
+# wheel and a manifest of hashes (docs/install.md, "Offline install").
+bundle: venv
+	PYTHON=$(PY) bash systemd/make-bundle.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

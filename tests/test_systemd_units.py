@@ -8,6 +8,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -185,14 +186,16 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     out = done.stdout
     assert "dry run: nothing will be changed" in out
     for step in ("system packages", "user labyrinth in groups", "program in /opt/labyrinth-kiosk/venv",
-                 "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking off",
+                 "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking and serial console off",
                  "keyboard reboot keys off", "enable the kiosk"):
         assert f"==> {step}" in out
     assert f"+ install -m 0644 {ROOT}/systemd/labyrinth-kiosk.service " \
            f"/etc/systemd/system/labyrinth-kiosk.service" in out
     assert "+ systemctl enable labyrinth-kiosk.service" in out
-    if not Path("/opt/labyrinth-kiosk/venv/bin/python").exists():
-        assert "+ python3 -m venv --system-site-packages /opt/labyrinth-kiosk/venv" in out
+    # the program goes into a release folder of its own, beside the running one
+    assert re.search(r"\+ python3 -m venv --without-pip --system-site-packages "
+                     r"/opt/labyrinth-kiosk/releases/\d+\.\d+\.\d+-\d{8}T\d{6}\n", out)
+    assert "with a new random operator PIN" in out or "keeping the existing" in out
     if subprocess.run(["id", "labyrinth"], capture_output=True).returncode != 0:
         assert "+ useradd --system" in out
     # every command is shown, none is run
@@ -201,19 +204,36 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
 
 def test_dry_run_needs_no_root_but_a_real_run_does():
     prefix: list[str] = []
+    script = INSTALL
+    copy = None
     if os.geteuid() == 0:  # drop to an unprivileged user for this one
         if shutil.which("runuser") is None:
             pytest.skip("running as root without runuser")
         prefix = ["runuser", "-u", "nobody", "--"]
+        # The checkout may sit in a folder only root can enter (a clone into a fresh
+        # `mktemp -d`): give nobody a readable copy of what the installer reads.
+        copy = Path(tempfile.mkdtemp(prefix="install-as-nobody-"))
+        copy.chmod(0o755)
+        for rel in ("systemd", "kiosk/version.py", "config.example.toml", "pyproject.toml"):
+            target = copy / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree if (ROOT / rel).is_dir() else shutil.copy2)(ROOT / rel, target)
+        for p in [copy, *copy.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        script = copy / "systemd" / "install.sh"
 
     def run(*args):
-        return subprocess.run([*prefix, "bash", str(INSTALL), *args], capture_output=True,
-                              text=True, timeout=60)
-    dry = run("--dry-run")
-    assert dry.returncode == 0, dry.stderr
-    assert "+ systemctl enable labyrinth-kiosk.service" in dry.stdout
-    done = run()
-    assert done.returncode == 1 and "run as root" in done.stderr
+        return subprocess.run([*prefix, "bash", str(script), *args], capture_output=True,
+                              text=True, timeout=60, cwd="/")
+    try:
+        dry = run("--dry-run")
+        assert dry.returncode == 0, dry.stderr
+        assert "+ systemctl enable labyrinth-kiosk.service" in dry.stdout
+        done = run()
+        assert done.returncode == 1 and "run as root" in done.stderr
+    finally:
+        if copy is not None:
+            shutil.rmtree(copy)
 
 
 def test_unknown_option_is_refused():
@@ -235,20 +255,26 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     first = run_install("--root", str(root))
     assert first.returncode == 0, first.stderr
     etc = root / "etc" / "labyrinth-kiosk"
-    assert (etc / "config.toml").read_text() == (ROOT / "config.example.toml").read_text()
+    # the example, with a random PIN instead of the example's, readable by root and the kiosk only
+    pin = re.search(r"The operator PIN of this kiosk is:\s+(\d{6})\n", first.stdout).group(1)
+    example = (ROOT / "config.example.toml").read_text()
+    assert (etc / "config.toml").read_text() == example.replace('operator_pin = "2580"', f'operator_pin = "{pin}"')
+    assert (etc / "config.toml").stat().st_mode & 0o777 == 0o640
     assert (root / "etc/systemd/system/labyrinth-kiosk.service").read_text() == UNIT.read_text()
-    assert cmdline.read_text() == ("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 "
-                                   "rootwait quiet consoleblank=0\n")
+    # blanking off, and the serial console on the header's UART gone
+    assert cmdline.read_text() == "console=tty1 root=PARTUUID=1234-02 rootwait quiet consoleblank=0\n"
     assert "skipped (--root): systemctl enable labyrinth-kiosk.service" in first.stdout
     assert (root / "etc/sysctl.d/90-labyrinth-kiosk.conf").read_text().strip().endswith("kernel.sysrq = 0")
 
     # the operator edits the config; a second run (an update) must keep it
-    edited = (etc / "config.toml").read_text().replace('operator_pin = "2580"', 'operator_pin = "0417"')
+    edited = (etc / "config.toml").read_text().replace(f'operator_pin = "{pin}"', 'operator_pin = "0417"')
     (etc / "config.toml").write_text(edited)
     state = snapshot(root)
     second = run_install("--root", str(root))
     assert second.returncode == 0, second.stderr
     assert "keeping the existing" in second.stdout
     assert "console blanking already off" in second.stdout
+    assert "no serial console in" in second.stdout
+    assert "operator PIN" not in second.stdout              # shown once, at the first install
     assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state
