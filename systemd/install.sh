@@ -78,7 +78,10 @@ fi
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KIOSK_USER=labyrinth
-GROUPS_NEEDED="gpio dialout video input render"
+GROUPS_NEEDED="gpio dialout video render audio"
+# Not input: cage gets the touchscreen through seatd, and a member of input can
+# read every keyboard; installations from before 0.2.0 had it.
+GROUPS_REMOVED="input"
 PREFIX=/opt/labyrinth-kiosk
 VENV="$PREFIX/venv"
 # Where releases live: below --root only when this run installs a program there.
@@ -268,6 +271,11 @@ if ! id "$KIOSK_USER" >/dev/null 2>&1; then
         --shell /usr/sbin/nologin --comment "Labyrinth kiosk" "$KIOSK_USER"
 fi
 system usermod --append --groups "$(echo $GROUPS_NEEDED | tr ' ' ,)" "$KIOSK_USER"
+for g in $GROUPS_REMOVED; do
+    if id -nG "$KIOSK_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$g"; then
+        system gpasswd --delete "$KIOSK_USER" "$g"
+    fi
+done
 
 # 3. The program: a new release folder beside the running one, a venv that
 #    also sees the system's python3-lgpio (--system-site-packages).
