@@ -128,3 +128,50 @@ def test_without_a_state_directory_the_count_lives_in_memory(tmp_path):
     g = guard(None, c)
     fail_until_locked(g)
     assert g.locked and list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------ on the operator screen
+@pytest.mark.display
+def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
+    pytest.importorskip("pyglet")
+    from kiosk.history import History
+
+    from .test_ui_screens import make_ui
+
+    def open_pad():
+        u = make_ui(size=(800, 480), layout="tabletop", first="attract")
+        u.k.history = History(tmp_path)         # the kiosk's state directory
+        u.goto("operator")
+        u.screen._armed = True
+        return u
+
+    def typed(u, pin):
+        for d in pin:
+            u.screen.key(d)
+        u.screen.key("ok")
+
+    u = open_pad()
+    for _ in range(FREE_TRIES):
+        typed(u, "9999")
+    assert u.screen.locked and u.screen.guard.remaining() == FIRST_LOCK_S
+    u.clock.t += FIRST_LOCK_S
+    u.step(0.02)
+    typed(u, "9999")                             # the 4th wrong PIN: twice as long
+    assert u.screen.guard.remaining() == 2 * FIRST_LOCK_S
+    u.close()
+    u.k.session.close()
+    # the kiosk restarts: the pad is still locked, the right PIN is not even looked at
+    u2 = open_pad()
+    try:
+        assert u2.screen.locked
+        typed(u2, "2580")
+        assert u2.screen.page == "pin"
+        for _ in range(2):                       # an operator waits at the pad (touching it now and then)
+            u2.clock.t += FIRST_LOCK_S
+            u2.screen.press(1, 1)
+            u2.step(0.02)
+        typed(u2, "2580")
+        assert u2.screen.page == "hardware"
+    finally:
+        u2.close()
+        u2.k.session.close()

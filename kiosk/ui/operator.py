@@ -95,6 +95,7 @@ class OperatorScreen(Screen):
         self.message = ""
         self.guard = _guard(ui)
         self._shown_locked = False      # the pad was drawn locked: redraw when the lock ends
+        self._shown_countdown = ""
         self.quit_armed = False
         self.pressed: dict[str, float] = {}     # button -> when it was last pressed
         self.ring_index = -1
@@ -129,6 +130,8 @@ class OperatorScreen(Screen):
         if self.page == "pin" and self._shown_locked and not self.locked:
             self.message = ""
             self._build()
+        elif self.page == "pin" and self._shown_locked and _countdown(self.guard.remaining()) != self._shown_countdown:
+            self._build()           # the countdown ticks
         for name, light in self._lights.items():
             t = self.pressed.get(name)
             if t is None:
@@ -294,7 +297,8 @@ class OperatorScreen(Screen):
         self._text(c, frame, shown.strip(), W / 2, top + 32, 20)
         self._shown_locked = self.locked
         if self.locked:
-            msg = f"{self.t('operator.wrong_pin')}  \u23f3 {_countdown(self.guard.remaining())}"
+            self._shown_countdown = _countdown(self.guard.remaining())
+            msg = f"{self.t('operator.wrong_pin')}  \u2013  {self._shown_countdown}"
         else:
             msg = self.message
         if msg:
@@ -351,8 +355,12 @@ class OperatorScreen(Screen):
                     self.batch, self._bg, size=17, color=DANGER, on_tap=self.quit)
         self._shapes += panel(frame, c.r(*area), self.batch, self._bg, radius=c.px(12))
         # which release runs: what an operator reads out when reporting a problem
-        self._text(c, frame, f"v{running_version()}", area.right - 10, area.y + 12, 11, color=DIM,
-                   anchor_x="right", bold=False)
+        if portrait:
+            self._text(c, frame, f"v{running_version()}", area.right - 10, area.top + 4, 10, color=DIM,
+                       anchor_x="right", bold=False)
+        else:
+            self._text(c, frame, f"labyrinth-kiosk {running_version()}", 12 + 200 / 2, H - 56, 11, color=DIM,
+                       bold=False, width=200)
         if self.page == "hardware":
             self._build_hardware(c, frame, area)
         else:
