@@ -419,8 +419,36 @@ class OperatorScreen(Screen):
         make_button(self, c, frame, Rect(rx0, area.y + 12, rw, 56), t("operator.ring_test"), self.batch,
                     self._bg, size=15, on_tap=self.cycle_ring)
 
+    def chart_data(self):
+        """The numbers for the charts (kiosk/stats_charts.py), or None without a readable history."""
+        try:
+            history = getattr(self.kiosk, "history", None)
+            if history is None:
+                from kiosk.history import History
+                state_dir = config_value(self.ui, "paths", "state_dir", None)
+                if state_dir is None:
+                    return None
+                history = History(state_dir)
+            from kiosk.stats_charts import chart_data
+            return chart_data(history.read()[0])
+        except Exception as exc:
+            log.warning("statistics charts unavailable: %s", exc)
+            return None
+
     def _build_stats(self, c: Canvas, frame: Frame, area: Rect) -> None:
         lines = self.statistics()
+        data = self.chart_data()
+        self.chart_bars = 0
+        if data is not None and data.games:
+            # the four summary lines in two rows on top, the charts below them
+            half = (area.w - 32) / 2
+            for i, line in enumerate(lines[:4]):
+                row, col = divmod(i, 2)
+                self._text(c, frame, line, area.x + 16 + col * (half + 8), area.top - 22 - row * 26, 13,
+                           anchor_x="left", bold=i == 0, width=half)
+            from .stats_charts import draw
+            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - 86), data)
+            return
         y = area.top - 30
         for i, line in enumerate(lines):
             self._text(c, frame, line, area.x + 20, y, 17 if i < 4 else 14, anchor_x="left",
