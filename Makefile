@@ -3,8 +3,11 @@ VENV     ?= .venv
 PYTHON   ?= python3
 PY       := $(VENV)/bin/python
 # What the test suite needs from Debian: offscreen OpenGL (EGL + GLES + Mesa),
-# Xvfb as a fallback display, socat for pseudo-terminal serial tests.
-APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core
+# Xvfb as a fallback display, socat for pseudo-terminal serial tests; pip for
+# the release venvs of the offline-update test (install.sh uses the system's
+# pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks.
+APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core \
+                python3-pip systemd libseccomp2
 
 .PHONY: run test bench bundle venv system-packages clean
 
