@@ -295,6 +295,9 @@ else
         OLD="before-releases"
         run mkdir -p "$RELEASES"
         run mv -T "$VENV" "$RELEASES/$OLD"
+        # its scripts start with #!$VENV/bin/python, which is about to mean the new release
+        run find "$RELEASES/$OLD/bin" -maxdepth 1 -type f -exec \
+            sed -i "1s|^#!$VENV/bin/python|#!$RELEASES/$OLD/bin/python|" {} +
         link "$VENV" "$OLD"
     fi
     run mkdir -p "$RELEASES"
