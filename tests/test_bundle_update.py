@@ -97,7 +97,7 @@ def install(root: Path, *args: str) -> subprocess.CompletedProcess:
                https_proxy=DEAD, HTTP_PROXY=DEAD, HTTPS_PROXY=DEAD, PIP_FIND_LINKS="")
     fake = f"{sys.executable} {FAKE} {root}"
     return subprocess.run([*offline_prefix(), "bash", str(INSTALL), "--root", str(root), "--systemctl", fake,
-                           "--ready-timeout", "60", "--settle", "1", "--no-compile", *args],
+                           "--ready-timeout", "60", "--settle", "0", "--no-compile", *args],
                           capture_output=True, text=True, timeout=240, env=env)
 
 
