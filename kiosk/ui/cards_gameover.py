@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
-from kiosk.card_events import CardGameOver
+from kiosk.games.cards.events import CardGameOver
 
 from .game_end import GameEndScreen
 from .layout import Rect

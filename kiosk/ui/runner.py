@@ -142,8 +142,8 @@ class Offscreen:
             return False
         if self.ui.busy():
             return False
-        session = getattr(self.kiosk, "session", None)
-        return not (session is not None and getattr(session, "busy", False))
+        sessions = getattr(self.kiosk, "sessions", {}).values()
+        return not any(getattr(session, "busy", False) for session in sessions)
 
     def settle(self, max_s: float = SETTLE_MAX_S) -> None:
         """Render frames until the bus is quiet, animations are done and no AI is acting."""
@@ -194,10 +194,10 @@ class Offscreen:
         elif verb == "button" and len(words) == 2:
             self.ui.press_button(words[1])
         elif verb == "tap" and len(words) == 3:
-            from ..events import TapCell
+            from kiosk.games.labyrinth.events import TapCell
             self.ui.post(TapCell((int(words[1]), int(words[2])), source="script"))
         elif verb == "stay" and len(words) == 1:
-            from ..events import Stay
+            from kiosk.games.labyrinth.events import Stay
             self.ui.post(Stay(source="script"))
         else:
             raise ValueError(f"script: {line!r} is not an input (button N, tap R C, stay, wait MS, tap-px X Y)")
