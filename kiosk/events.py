@@ -62,7 +62,7 @@ class Message:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: ``{"type": ..., field: value}``; tuples become lists."""
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(typing.cast(Any, self)):      # every message is a dataclass
             out[f.name] = _encode(getattr(self, f.name))
         return out
 
@@ -84,7 +84,7 @@ class Message:
             raise ValueError(f"unknown message type {data.get('type')!r}") from None
         hints = typing.get_type_hints(cls)
         kwargs = {f.name: _decode(data[f.name], hints[f.name])
-                  for f in dataclasses.fields(cls) if f.name in data}
+                  for f in dataclasses.fields(typing.cast(Any, cls)) if f.name in data}
         return cls(**kwargs)
 
 

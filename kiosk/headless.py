@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 
 from .app import Kiosk
+from .clock import VirtualClock
 from .events import GameAbandoned, GameBegan, GameEnded, IllegalInput, Message
 from .script import ScriptRunner, Step
 
@@ -42,12 +43,13 @@ def run(kiosk: Kiosk, steps: list[Step] | None = None, *, narrate: bool = False)
             if clock.run_due():
                 continue
             nxt = clock.next_due()
-            if runner is not None and runner.wakeup() is not None:
-                nxt = runner.wakeup() if nxt is None else min(nxt, runner.wakeup())
+            wake = runner.wakeup() if runner is not None else None
+            if wake is not None:
+                nxt = wake if nxt is None else min(nxt, wake)
             if kiosk.thinking:   # an AI worker's answer arrives on the bus
                 bus.wait(IDLE_WAIT_S)
                 continue
-            if clock.virtual:
+            if isinstance(clock, VirtualClock):
                 if nxt is not None:
                     clock.advance_to(nxt)
                     continue

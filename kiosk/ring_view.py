@@ -11,6 +11,7 @@ Every call into the ring is non-blocking (its own thread talks to the device).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from .bus import Bus
 from .clock import Clock
@@ -48,7 +49,7 @@ class RingView:
         self._seats: dict[int, tuple[int, str]] = {}   # player -> (seat, colour)
         self._arcs = None               # card game: equal arcs per player (a RingLayout)
         self._following = False
-        self._idle_timer = None
+        self._idle_timer: Any = None    # the clock's timer that idles the ring after a celebration
         self._last: tuple | None = None
         self._subs = [
             bus.subscribe(GameBegan, self._on_started),

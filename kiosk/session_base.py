@@ -46,8 +46,8 @@ class PacingBase:
 
     def scaled(self, factor: float):
         """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
-        return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor
-                                            for f in dataclasses.fields(self)})
+        me: Any = self          # a pacing is a frozen dataclass
+        return dataclasses.replace(me, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(me)})
 
 
 class GameSession:

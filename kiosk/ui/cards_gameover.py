@@ -26,7 +26,7 @@ COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 class CardsGameOverScreen(GameEndScreen):
     """Winners and cards taken; play again or back to start."""
 
-    session_attr = "card_session"
+    game_name = "cards"
     play_screen = "cards_play"
 
     def event_of(self, game, session) -> CardGameOver:

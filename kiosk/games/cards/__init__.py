@@ -23,7 +23,7 @@ def _load(data: Any):
 
 def _session(opts: SessionOptions):
     from .session import CardPacing, CardSession
-    pacing = CardPacing.FAST if opts.fast else CardPacing().scaled(opts.pace)
+    pacing = CardPacing.fast() if opts.fast else CardPacing().scaled(opts.pace)
     return CardSession(opts.bus, opts.clock, save=opts.save, executor=opts.executor, pacing=pacing)
 
 

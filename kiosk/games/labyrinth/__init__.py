@@ -23,7 +23,7 @@ def _load(data: Any):
 
 def _session(opts: SessionOptions):
     from .session import Pacing, Session
-    pacing = Pacing.FAST if opts.fast else Pacing().scaled(opts.pace)
+    pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
     return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save,
                    executor=opts.executor)
