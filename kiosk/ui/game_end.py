@@ -1,4 +1,4 @@
-"""What both game-over screens share (kiosk/ui/gameover.py, kiosk/ui/cards_gameover.py).
+"""What every game's game-over screen shares (each game names its own, GameType.over_screen).
 
 After a game the screen waits for the players: "Play again" starts the same
 seats with a new shuffle, "Back to start" returns to the attract screen, and
@@ -22,7 +22,7 @@ class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
     background = (20, 24, 32)
-    game_name = "labyrinth"         # the game (kiosk.games) whose session this screen reads
+    game_name = ""                  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"            # where "Play again" goes
 
     def __init__(self, ui):

@@ -32,6 +32,8 @@ CONFETTI = 70
 class GameOverScreen(GameEndScreen):
     """Winner, turns, treasures; play again or back to start."""
 
+    game_name = "labyrinth"
+
     def __init__(self, ui):
         super().__init__(ui)
         self.players: list[tuple[int, str]] = []      # (seat, colour) per player

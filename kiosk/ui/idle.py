@@ -71,8 +71,9 @@ class IdleWatch:
     def _facing(self, player: int) -> int:
         """The angle the overlay is turned by: towards `player`'s side of the table."""
         screen = self.ui.screen
-        if getattr(screen, "name", "") == "cards_play":
-            return screen.facing(player)
+        facing = getattr(screen, "facing", None)      # a game screen that seats players its own way
+        if facing is not None:
+            return facing(player)
         game = self._session().game
         return self.ui.layout.facing(game.players[player].seat)
 
