@@ -104,3 +104,10 @@ def test_random_first_gives_each_auto_game_its_own_first_player():
 def test_bad_game_keys_are_refused(tmp_path, text, message):
     with pytest.raises(cfg.ConfigError, match=message):
         load(tmp_path, text)
+
+
+def test_the_default_game_does_not_depend_on_which_game_was_imported_first():
+    code = "import kiosk.games.cards.session; from kiosk import games; print(games.default(), games.names())"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[0] == "labyrinth"

@@ -181,15 +181,21 @@ def get(name: str) -> GameType:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(names())}") from None
 
 
-def names() -> tuple[str, ...]:
-    """The registered games' names, the built-in ones first."""
-    _load()
-    return tuple(_GAMES)
+def _order(game: GameType) -> tuple[int, str]:
+    """Built-in games in BUILT_IN order (whichever was imported first), then the others by name."""
+    module = f"{__name__}.{game.name}"
+    return (BUILT_IN.index(module), "") if module in BUILT_IN else (len(BUILT_IN), game.name)
 
 
 def all_games() -> tuple[GameType, ...]:
+    """The registered games, the built-in ones first (the setup screen's and --game's order)."""
     _load()
-    return tuple(_GAMES.values())
+    return tuple(sorted(_GAMES.values(), key=_order))
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, the built-in ones first."""
+    return tuple(g.name for g in all_games())
 
 
 def of_event(event: Any) -> GameType:
