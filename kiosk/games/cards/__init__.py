@@ -51,7 +51,7 @@ def _sim():
 
 GAME = register_game(GameType(
     name=GAME_NAME,
-    title="Labyrinth card game",
+    title="the travel card game",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     ai_levels=tuple(LEVELS),
     load=_load,

@@ -64,7 +64,7 @@ def _sim():
 
 GAME = register_game(GameType(
     name=GAME_NAME,
-    title="Labyrinth",
+    title="the sliding maze",
     players=(1, 4),
     ai_levels=tuple(LEVELS),
     load=_load,
