@@ -222,7 +222,9 @@ EXAMPLES += [
 
 
 def test_examples_cover_every_message_type():
-    assert {m.type for m in EXAMPLES} == set(REGISTRY)
+    # the kiosk's own messages (a test may register a game of its own: tests/test_third_game.py)
+    shipped = {name for name, cls in REGISTRY.items() if cls.__module__.startswith("kiosk.")}
+    assert {m.type for m in EXAMPLES} == shipped
 
 
 @pytest.mark.parametrize("msg", EXAMPLES, ids=lambda m: m.type)
