@@ -22,7 +22,7 @@ import itertools
 import logging
 import time
 import uuid
-from typing import Any, Callable, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, TypeVar
 
 from .bus import Bus
 from .clock import Clock, RealClock, Timer
@@ -68,10 +68,11 @@ class PacingBase:
 class GameSession(Generic[G]):
     """Game life cycle, AI worker, paced play-out, saving and common refusals for one game kind.
 
-    A subclass names its engine state (``GameSession[Game]``), sets ``game_name`` (the ``GameSetup.game`` it plays, also the
-    save's ``"game"``), ``noun`` (how its refusals and log lines name it),
-    ``ai_levels`` (its computer seat kinds), and
-    implements ``start``, ``public_snapshot``, ``color_of`` and ``_turn_begins``;
+    A subclass names its engine state (``GameSession[Game]``), sets
+    ``game_name`` (the ``GameSetup.game`` it plays, also the save's
+    ``"game"``), ``noun`` (how its refusals and log lines name it),
+    ``ai_levels`` (its computer seat kinds), and implements ``start``,
+    ``resume``, ``public_snapshot``, ``color_of`` and ``_turn_begins``;
     ``_reset_turn_state`` clears its per-turn input state.
     """
 
@@ -184,6 +185,11 @@ class GameSession(Generic[G]):
 
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
+        raise NotImplementedError
+
+    def resume(self, game: G, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
+               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
+        """Continue a saved `game` exactly where it stopped (`meta`: what the save says besides the state)."""
         raise NotImplementedError
 
     def _begin(self, game: G, setup: GameSetup) -> None:

@@ -29,7 +29,7 @@ import functools
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
 
@@ -140,7 +140,7 @@ class CardSession(GameSession[CardGame]):
         self._begin(game, dataclasses.replace(setup, seed=seed))
 
     def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, meta: dict | None = None) -> None:
+               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
         """Continue a saved card game exactly where it stopped."""
         if len(kinds) != game.num_players:
             raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")

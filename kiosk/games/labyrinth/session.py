@@ -17,7 +17,7 @@ import concurrent.futures
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
 
@@ -142,7 +142,7 @@ class Session(GameSession[Game]):
         self._begin(game, setup)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, hints: bool | None = None, meta: dict | None = None) -> None:
+               started: float | None = None, hints: bool | None = None, meta: Mapping[str, Any] | None = None) -> None:
         """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice,
         else read from the save's `meta`)."""
         saved_setup = (meta or {}).get("setup")
