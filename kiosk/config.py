@@ -558,7 +558,7 @@ def load(path: str | Path | None = None) -> Config:
     are used (with a log line). A path given explicitly must exist.
     """
     explicit = path is not None
-    p = Path(path) if explicit else DEFAULT_PATH
+    p = Path(path) if path is not None else DEFAULT_PATH
     try:
         data = p.read_bytes()
     except FileNotFoundError:
