@@ -342,8 +342,8 @@ def make_ring(driver: str = "none", port: str | None = None, *, baud: int = 1152
 
     if seat_segments == "auto":
         seat_segments = None
-    layout = RingLayout(led_count, seat_count, offset, bool(reverse),
-                        tuple(tuple(s) for s in seat_segments) if seat_segments else None)
+    layout = RingLayout(led_count, seat_count, offset, bool(reverse),       # it checks the segments
+                        tuple(seat_segments) if seat_segments else None)
     _check_brightness(brightness)
     if driver == "none":
         return NoRing(layout)
