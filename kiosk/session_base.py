@@ -22,7 +22,7 @@ import itertools
 import logging
 import time
 import uuid
-from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
 from .bus import Bus
 from .clock import Clock, RealClock, Timer
@@ -53,16 +53,16 @@ class PacingBase:
     """Mixin of the frozen pacing dataclasses: every field is a pause in seconds."""
 
     __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]   # set by @dataclass on the subclass
 
     @classmethod
-    def fast(cls):
+    def fast(cls) -> Self:
         """No pauses at all (headless runs, tests)."""
         return cls(**{f.name: 0 for f in dataclasses.fields(cls)})
 
-    def scaled(self, factor: float):
+    def scaled(self, factor: float) -> Self:
         """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
-        me: Any = self          # a pacing is a frozen dataclass
-        return dataclasses.replace(me, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(me)})
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(self)})
 
 
 class GameSession(Generic[G]):
