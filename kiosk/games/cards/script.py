@@ -17,71 +17,52 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+#: The card game's script verbs (the kiosk's own and other games' are elsewhere).
+CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
 USAGE = "card K, rotate, lay X Y, take ID... / take none, discard K, ready"
 
-#: Makes the exception a malformed line raises, from why it is malformed.
-Bad = Callable[[str], Exception]
 
-
-def parse_card_words(words: list[str], bad: Bad) -> tuple:
+def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple:
     """The arguments of a card-game line split into `words` (verb first); raises ``bad(why)``."""
     verb, rest = words[0].lower(), words[1:]
-    parse = _PARSERS.get(verb)
-    if parse is None:
-        raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
-    return parse(verb, rest, bad)
+
+    def whole(word: str, what: str) -> int:
+        try:
+            return int(word)
+        except ValueError:
+            raise bad(f"{what} must be a whole number, not {word!r}") from None
+
+    if verb in ("rotate", "ready"):
+        if rest:
+            raise bad(f"`{verb}` takes nothing after it")
+        return ()
+    if verb in ("card", "discard"):
+        if len(rest) != 1:
+            raise bad(f"write `{verb} K` with the hand position K (0 for the first card, 1 for the second)")
+        slot = whole(rest[0], "the hand position")
+        if slot < 0:
+            raise bad("the hand position cannot be negative (0 is the first card)")
+        return (slot,)
+    if verb == "lay":
+        if len(rest) != 2:
+            raise bad("write `lay X Y` (a cell of the layout, x to the east, y to the south)")
+        return ((whole(rest[0], "X"), whole(rest[1], "Y")),)
+    if verb == "take":
+        return (_cards_to_take(rest, bad, whole),)
+    raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
 
 
-def _whole(word: str, what: str, bad: Bad) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise bad(f"{what} must be a whole number, not {word!r}") from None
-
-
-def _nothing(verb: str, rest: list[str], bad: Bad) -> tuple:
-    """``rotate``, ``ready``."""
-    if rest:
-        raise bad(f"`{verb}` takes nothing after it")
-    return ()
-
-
-def _hand_position(verb: str, rest: list[str], bad: Bad) -> tuple:
-    """``card K``, ``discard K``."""
-    if len(rest) != 1:
-        raise bad(f"write `{verb} K` with the hand position K (0 for the first card, 1 for the second)")
-    slot = _whole(rest[0], "the hand position", bad)
-    if slot < 0:
-        raise bad("the hand position cannot be negative (0 is the first card)")
-    return (slot,)
-
-
-def _cell(verb: str, rest: list[str], bad: Bad) -> tuple:
-    """``lay X Y``."""
-    if len(rest) != 2:
-        raise bad("write `lay X Y` (a cell of the layout, x to the east, y to the south)")
-    return ((_whole(rest[0], "X", bad), _whole(rest[1], "Y", bad)),)
-
-
-def _cards(verb: str, rest: list[str], bad: Bad) -> tuple:
-    """``take ID ...``, ``take none``."""
+def _cards_to_take(rest: list[str], bad: Callable[[str], Exception],
+                   whole: Callable[[str, str], int]) -> tuple[int, ...]:
+    """The deck ids after ``take`` (``take none``: no card)."""
     if not rest:
         raise bad("write `take ID ...` with the deck ids of the cards to take, or `take none`")
     if len(rest) == 1 and rest[0].lower() == "none":
-        return ((),)
-    cards = tuple(_whole(w, "a card id", bad) for w in rest)
+        return ()
+    cards = tuple(whole(w, "a card id") for w in rest)
     if len(set(cards)) != len(cards):
         raise bad("a card is named twice")
-    return (cards,)
-
-
-#: Each verb's reader of the words after it.
-_PARSERS: dict[str, Callable[[str, list[str], Bad], tuple]] = {
-    "card": _hand_position, "rotate": _nothing, "lay": _cell, "take": _cards, "discard": _hand_position,
-    "ready": _nothing,
-}
-#: The card game's script verbs (the kiosk's own and other games' are elsewhere).
-CARD_VERBS = tuple(_PARSERS)
+    return cards
 
 
 def play(session: Any, verb: str, args: tuple) -> list:
