@@ -16,12 +16,58 @@ whether its goal is met.
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import time
 from typing import Any
 
-MS = 1000
+import statistics
+import time
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    ap = argparse.ArgumentParser(prog="bench.ui", description="UI frame times and input latency, offscreen")
+    ap.add_argument("--gl", choices=("auto", "gl", "gles"), default="auto")
+    ap.add_argument("--size", default="1280x800")
+    ap.add_argument("--no-cache", action="store_true", help="draw every layer every frame (the old way)")
+    args = ap.parse_args(argv or [])        # `python -m bench` calls main() with no arguments
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    t0 = time.perf_counter()
+    o = Offscreen((width, height), args.gl, cache=not args.no_cache)
+
+    from kiosk.events import GameSetup, NewGame
+    o.kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    o.frame()
+    startup = time.perf_counter() - t0
+
+    o.frames(30)                        # warm caches (glyphs, shaders)
+    idle = o.frames(240)
+    shift_frames, move_frames = _shifts(o)
+    latencies = _latencies(o)
+    # a person thinking: 20 s (of animation time) with no input; pulses hold still after 8 s
+    waiting_drawn = len(o.frames(1200))
+    o.kiosk.sessions["labyrinth"].close()
+
+    ms = 1000
+
+    def verdict(ok: bool) -> str:
+        return "goal met" if ok else "GOAL MISSED"
+
+    api = "OpenGL ES" if getattr(o.window, "gl_api", "gl") == "gles" else "OpenGL"
+    mode = "no cache" if o.ui.cache.broken else "frame cache"
+    med = statistics.median(idle)
+    worst = max(shift_frames)
+    print(f"ui offscreen {width}x{height}, {api}, {mode}; {len(idle)} + {len(shift_frames)} frames drawn, "
+          f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times")
+    print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {verdict(startup < 3)})")
+    print(f"ui frame, game on screen: median {med * ms:.2f} ms, "
+          f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)})")
+    if move_frames:
+        print(f"ui frame, move phase (cells dimmed): median {statistics.median(move_frames) * ms:.2f} ms "
+              f"over {len(move_frames)} frames")
+    print(f"ui shift animation: {len(shift_frames)} frames, median {statistics.median(shift_frames) * ms:.2f} ms, "
+          f"worst {worst * ms:.2f} ms (goal worst < 33 ms: {verdict(worst < 0.033)})")
+    print(f"ui waiting 20 s for a person: {waiting_drawn} of 1200 frames drawn, the rest skipped")
+    print(f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "
+          f"worst {max(latencies) * ms:.1f} ms (goal < 50 ms: {verdict(max(latencies) < 0.05)})")
 
 
 class Offscreen:
@@ -69,52 +115,6 @@ class Offscreen:
         if not isinstance(screen, PlayScreen):
             raise RuntimeError(f"the play screen is not showing ({type(screen).__name__})")
         return screen.board
-
-
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="bench.ui", description="UI frame times and input latency, offscreen")
-    ap.add_argument("--gl", choices=("auto", "gl", "gles"), default="auto")
-    ap.add_argument("--size", default="1280x800")
-    ap.add_argument("--no-cache", action="store_true", help="draw every layer every frame (the old way)")
-    args = ap.parse_args(argv or [])        # `python -m bench` calls main() with no arguments
-    width, height = (int(v) for v in args.size.lower().split("x"))
-    t0 = time.perf_counter()
-    o = Offscreen((width, height), args.gl, cache=not args.no_cache)
-
-    from kiosk.events import GameSetup, NewGame
-    o.kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
-    o.frame()
-    startup = time.perf_counter() - t0
-
-    o.frames(30)                        # warm caches (glyphs, shaders)
-    idle = o.frames(240)
-    shift_frames, move_frames = _shifts(o)
-    latencies = _latencies(o)
-    # a person thinking: 20 s (of animation time) with no input; pulses hold still after 8 s
-    waiting_drawn = len(o.frames(1200))
-    o.kiosk.sessions["labyrinth"].close()
-
-    api = "OpenGL ES" if getattr(o.window, "gl_api", "gl") == "gles" else "OpenGL"
-    mode = "no cache" if o.ui.cache.broken else "frame cache"
-    med = statistics.median(idle)
-    worst = max(shift_frames)
-    print(f"ui offscreen {width}x{height}, {api}, {mode}; {len(idle)} + {len(shift_frames)} frames drawn, "
-          f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times")
-    print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {_verdict(startup < 3)})")
-    print(f"ui frame, game on screen: median {med * MS:.2f} ms, "
-          f"p95 {sorted(idle)[int(len(idle) * 0.95)] * MS:.2f} ms (goal median < 8 ms: {_verdict(med < 0.008)})")
-    if move_frames:
-        print(f"ui frame, move phase (cells dimmed): median {statistics.median(move_frames) * MS:.2f} ms "
-              f"over {len(move_frames)} frames")
-    print(f"ui shift animation: {len(shift_frames)} frames, median {statistics.median(shift_frames) * MS:.2f} ms, "
-          f"worst {worst * MS:.2f} ms (goal worst < 33 ms: {_verdict(worst < 0.033)})")
-    print(f"ui waiting 20 s for a person: {waiting_drawn} of 1200 frames drawn, the rest skipped")
-    print(f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * MS:.1f} ms, "
-          f"worst {max(latencies) * MS:.1f} ms (goal < 50 ms: {_verdict(max(latencies) < 0.05)})")
-
-
-def _verdict(ok: bool) -> str:
-    return "goal met" if ok else "GOAL MISSED"
 
 
 def _shifts(o: Offscreen) -> tuple[list[float], list[float]]:
