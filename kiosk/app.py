@@ -310,7 +310,7 @@ class Kiosk:
         if self.store is None:
             return False
         saved = self.store.resume()
-        session = self.sessions.get(saved.game) if saved is not None else None
+        session = self.sessions.get(saved.game) if saved else None
         if saved is None or session is None:
             return False
         game = saved.state
@@ -332,7 +332,7 @@ class Kiosk:
 
     def _save(self, session: GameSession, reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
-        if self.store is None or session.game is None or not self._persisted(session):
+        if self.store is None or not self._persisted(session):
             return
         if reason == "over":
             self.store.discard()
@@ -340,7 +340,7 @@ class Kiosk:
         if reason == "abandon":
             self.store.archive("abandoned")
             return
-        if reason == "resume":
+        if reason == "resume" or session.game is None:
             return
         self.store.save(session.game_name, session.game.to_dict(), meta=session.meta(),
                         started_at=session.started_at)
