@@ -124,7 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
-    display = args.display = _display(args, config)
+    display = _display(args, config)
+    args.display = display
     if display in ("window", "fullscreen") and (args.script or args.screenshot_dir):
         log.warning("--script and --screenshot-dir drive the offscreen and headless modes only; "
                     "a %s run ignores them (use --display offscreen)", display)
