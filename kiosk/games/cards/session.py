@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
+from engine.cards.ai import LEVELS
+from engine.cards.game import GAME_NAME
 
 from ...bus import Bus
 from ...clock import Clock
@@ -45,8 +47,6 @@ from .events import (
 
 log = logging.getLogger(__name__)
 
-GAME_NAME = "cards"
-AI_LEVELS = ("random", "easy", "hard")
 #: Seat colours of the card game, in seat order (the board game has the first four).
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
@@ -89,7 +89,7 @@ class CardSession(GameSession[CardGame]):
 
     game_name = GAME_NAME
     noun = "card game"
-    ai_levels = AI_LEVELS
+    ai_levels = LEVELS
     worker_name = "card-ai"
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, pacing: CardPacing | None = None,

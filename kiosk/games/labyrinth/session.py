@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
 from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
+from engine.ai import LEVELS
+from engine.game import GAME_NAME
 
 from ...bus import Bus
 from ...clock import Clock
@@ -32,9 +34,6 @@ from .events import (
 )
 
 log = logging.getLogger(__name__)
-
-AI_LEVELS = ("random", "easy", "medium", "hard")
-GAME_NAME = "labyrinth"
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class Session(GameSession[Game]):
 
     game_name = GAME_NAME
     noun = "game"
-    ai_levels = AI_LEVELS
+    ai_levels = tuple(LEVELS)
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, confirm_push: bool = True,
                  pacing: Pacing | None = None, ai_factory: Callable[[str, int | None], Any] | None = None,
