@@ -182,7 +182,7 @@ class Kiosk:
             self._closers.append(self.leds.close)
 
     def _open_ring(self):
-        from hardware import make_ring
+        from hardware import SERIAL_RING_DRIVERS, make_ring
         r = self.config.ring
         driver = self.options.ring or r.driver
         try:
@@ -192,7 +192,7 @@ class Kiosk:
         except ValueError as e:
             log.error("LED ring: %s; running without it", e)
             ring = make_ring("none")
-        log.info("LED ring: %s", driver if driver in ("none", "virtual") else f"{driver} on {r.port}")
+        log.info("LED ring: %s", f"{driver} on {r.port}" if driver in SERIAL_RING_DRIVERS else driver)
         self._closers.append(ring.close)
         return ring
 
