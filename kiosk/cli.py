@@ -40,6 +40,7 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 def build_parser() -> argparse.ArgumentParser:
     from . import games
+    from .config import LANGUAGES
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
     lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
     p = argparse.ArgumentParser(
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", metavar="WxH", help="window or offscreen size, e.g. 1280x800")
     p.add_argument("--gl", choices=("auto", "gl", "gles"), help="OpenGL API (gles on a Pi)")
     p.add_argument("--layout", choices=("tabletop", "upright"), help="screen layout")
-    p.add_argument("--language", help="language of the texts (en, de, fr, it, nl, es, pt, et)")
+    p.add_argument("--language", help=f"language of the texts ({', '.join(LANGUAGES)})")
     p.add_argument("--game", choices=games.names(),
                    help="which game: " + ", ".join(f"{g.name} ({g.title}, {g.players[0]}-{g.players[1]} players)"
                                                    for g in games.all_games())
