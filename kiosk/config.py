@@ -38,7 +38,7 @@ ARROWS = INSERTIONS
 LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 #: What may sit in a seat: a person or an AI level of any registered game (kiosk.games;
 #: a game maps another game's level to its own, e.g. the card game plays "medium" as "easy").
-SEAT_KINDS = tuple(dict.fromkeys(k for g in games.all_games() for k in g.seat_kinds))
+SEAT_KINDS = games.seat_kinds()
 #: Player counts per game, from the registry (docs/rules.md: board game 1-4 incl. solo, card game 2-6).
 PLAYER_RANGE = MappingProxyType({g.name: g.players for g in games.all_games()})
 #: BCM numbers of the 40-pin header's GPIOs.

@@ -250,6 +250,12 @@ def names() -> tuple[str, ...]:
     return tuple(g.name for g in all_games())
 
 
+def seat_kinds() -> tuple[str, ...]:
+    """Every seat kind of every registered game: a person first, then the AI levels, weakest first
+    (the config's seats, the history's and the statistics' order)."""
+    return tuple(dict.fromkeys(k for g in all_games() for k in g.seat_kinds))
+
+
 def of_event(event: Any) -> GameType:
     """The game whose messages module defines `event`'s class."""
     module = type(event).__module__
