@@ -32,7 +32,7 @@ ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5"
 #: The languages of the rulebooks.
 LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 #: What may sit in a seat: a person or an AI level.
-SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
+SEAT_KINDS = ("human", "random", "easy", "medium", "hard", "expert", "fair")
 #: Player counts per game (RULES.md: board game 1-4 incl. solo, card game 2-6).
 PLAYER_RANGE = {"labyrinth": (1, 4), "cards": (2, 6)}
 #: BCM numbers of the 40-pin header's GPIOs.

@@ -173,7 +173,7 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None,
     )
 
 
-_KIND_ORDER = ("human", "random", "easy", "medium", "hard")
+_KIND_ORDER = ("human", "random", "easy", "medium", "hard", "expert", "fair")
 
 
 def format_summary(s: Summary, days: int = 14) -> str:
