@@ -1,40 +1,40 @@
 """Level `fair`: a computer player for mixed tables that plays to keep the game close.
 
 Families asked for an opponent that neither crushes a child nor bores a grown-up.
-`fair` looks at the score each turn -- how many collections it still needs
-against the opponent closest to winning -- and sets its strength by it:
+`fair` looks at the score each turn -- its lead in collections over the opponent
+closest to winning (negative when behind) -- and at how the game has gone so far
+(on how many of its turns it led), and mixes two kinds of turn:
 
-* **behind**: it plays as `expert` (search, denial, blocking a player about to win);
-* **level**: it matches the opponents' pace. It counts how often the leading
-  opponent has collected per turn so far (public: cards left and turns played)
-  and plays an `expert` turn with the probability that gives about that pace
-  (an `expert` collects on about PACE_EXPERT of its turns); its other turns are
-  *kind* turns;
-* **ahead**: kind turns only. A kind turn plays the shift that most helps the
-  opponent furthest behind reach its target (belief-weighted, as `expert` reads
-  targets) and then walks its own pawn towards its target without taking it:
-  `fair` waits for the others to catch up.
+* an **expert turn** (search, denial, blocking a player about to win): always
+  when behind, never when ahead, and when level with a probability that falls
+  with the share of its earlier turns on which it led (LEVEL_STRENGTH times
+  one minus that share). So it is stronger when behind, gentler when ahead,
+  and when level it is matched to the table: against players it keeps leading
+  (a child) it plays fewer expert turns than against players it trails;
+* a **kind turn**: the shift that most helps the opponent furthest behind reach
+  its target (belief-weighted, as `expert` reads targets), then its own pawn as
+  `medium` would move it under that shift (onto its target if it can).
 
-Kind turns speed the trailing player up instead of slowing the game down, so
-games stay about as long as the opponent's own games (docs/ai.md has the
-measured win rates and game lengths against easy, medium and hard). Same seed,
-same decisions.
+Both kinds of turn keep collecting, and kind turns speed the trailing player up,
+so games stay as short as the opponent's own games (docs/ai.md has the measured
+win rates and game lengths against easy, medium and hard). Same seed, same
+decisions.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from engine.tiles import TREASURES
-
 from .base import View, first_ply
 from .bits import cells_of
 from .expert import ExpertAI
 from .greedy import distance
 
-EVEN_DENIAL = 0.5     # denial weight of its expert turns when level on collections
-PACE_EXPERT = 0.55    # collections per turn of an expert against an expert (measured)
-PACE_PRIOR = (2, 5)   # the opponents' pace starts as 2 collections in 5 turns
+# When level on collections, the chance of an expert turn is LEVEL_STRENGTH * (1 - share of its
+# earlier turns on which it led), the share counted from a prior of AHEAD_PRIOR: a table it has
+# mostly led gets a gentler `fair`, one it has trailed a full-strength one.
+LEVEL_STRENGTH = 1.1
+AHEAD_PRIOR = (1, 3)
 
 
 class FairAI(ExpertAI):
@@ -55,27 +55,25 @@ class FairAI(ExpertAI):
             return 0
         return min(view.remaining(j) for j in others) - view.remaining(view.me)
 
-    @staticmethod
-    def pace(view: View) -> float:
-        """The leading opponent's collections per turn so far (public), from a modest prior."""
-        others = view.order_after_me()
-        if not others:
-            return PACE_EXPERT
-        j = min(others, key=view.remaining)
-        found = len(TREASURES) // view.players - view.cards_left[j]
-        turns = view.turns // view.players
-        return (found + PACE_PRIOR[0]) / (turns + PACE_PRIOR[1])
+    def strength(self, view: View) -> float:
+        """The chance that this turn is an expert turn (the rest are kind turns)."""
+        gap = self.lead(view)
+        if gap != 0:
+            return 1.0 if gap < 0 else 0.0
+        memory = self.memory
+        led = (memory.turns_ahead + AHEAD_PRIOR[0]) / (memory.turns_seen + AHEAD_PRIOR[1])
+        return min(1.0, LEVEL_STRENGTH * (1.0 - led))
 
     def decide(self, view: View) -> tuple[str, int, int]:
-        gap = self.lead(view)
-        if gap > 0 or (gap == 0 and self.rng.random() >= self.pace(view) / PACE_EXPERT):
+        strength = self.strength(view)
+        if strength < 1.0 and self.rng.random() >= strength:
             self.kind_turns += 1
             return self._kind(view)
-        self.denial = 1.0 if gap < 0 else EVEN_DENIAL
         return super().decide(view)
 
     def _kind(self, view: View) -> tuple[str, int, int]:
-        """The shift that most helps the trailing opponent; then a greedy move of its own."""
+        """The shift that most helps the trailing opponent; then its own pawn as `medium` would
+        move it under that shift (onto its target if it can, else closest to it)."""
         self.work = 0
         self.memory.observe(view)
         self._unknown = view.treasure_bits(view.unknown)
@@ -88,10 +86,7 @@ class FairAI(ExpertAI):
         pool = [k for k, h in enumerate(help_) if h >= best - 1e-9]
         k = pool[self.rng.randrange(len(pool))]
         line, rotation, mask, board, _pawn, reach, tb, _ts = options[k]
-        # Towards its own target but not onto it (with every reachable cell a target: stay).
-        pawn = options[k][4]
-        walk = reach & ~tb or (1 << pawn)
-        _d, near = distance(walk, tb)
+        _d, near = distance(reach, tb)
         near_cells = cells_of(near)
         cell = near_cells[self.rng.randrange(len(near_cells))]
         self.memory.chose(view, line, mask, cell, board)

@@ -62,6 +62,7 @@ class HardAI(AI):
     much the leading opponent's chance counts against its own (1.0: equally; 0: ignore)."""
 
     level = "hard"
+    future_weight = 0.5    # when collecting: weight of the chance to collect the next card next turn
 
     def __init__(self, seed: int | None = None, budget: int = 9000,
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25,
@@ -273,7 +274,7 @@ class HardAI(AI):
                 # The next card is hidden: any treasure it could be, equally likely.
                 pb, ps = tiles_after(*self._unknown, line)
                 future = self._share(board, spare, m, pb, ps, None, 1)
-            scored.append((stake_next * 0.5 * future - threat[k], k, m))
+            scored.append((stake_next * self.future_weight * future - threat[k], k, m))
         scored.sort(key=lambda t: -t[0])
         return self._pick(scored)
 

@@ -11,7 +11,8 @@ decision of its own player and keeps:
   often each position it produced by its own move (board, spare, pawns) occurred.
   The strong levels penalise moves that recreate a position, so two strong
   players do not push the same arrow back and forth for ever;
-* **progress**: how many of its own turns passed since it last collected;
+* **progress**: how many of its own turns passed since it last collected, and on
+  how many of its turns it led on collections (how the game is going);
 * **beliefs**: per opponent, a weight for every treasure that could be its target.
   An opponent who could have reached a treasure and did not take it is unlikely to
   hold it; one who ended far from a treasure though it could have come closer is
@@ -35,9 +36,9 @@ from engine.maze import SIZE
 # (the levels here always take a reachable target; a person may overlook it) ...
 MISSED_IN_REACH = 0.05
 # ... for a treasure that another of its shifts would have brought within reach ...
-MISSED_BY_SHIFT = 0.3
+MISSED_BY_SHIFT = 0.05
 # ... and per step it ended further from a treasure than it could have (walls ignored).
-STEP_LIKELIHOOD = 0.6
+STEP_LIKELIHOOD = 0.75
 FLOOR = 0.15   # a far end never rules a treasure out completely (it may plan two turns ahead)
 
 
@@ -56,6 +57,8 @@ class Memory:
         self.produced: dict[tuple, int] = {}    # positions right after this player's moves
         self.loop = 0                           # earlier visits of the position now
         self.stuck = 0                          # own turns since the last own collection
+        self.turns_seen = 0                     # own turns so far ...
+        self.turns_ahead = 0                    # ... and how many of them it led on collections
         self.beliefs: dict[int, dict[int, float]] = {}
         self._cards_left: list[int] = []
         self._pending = None                    # the position after the own last move (2 players)
@@ -84,6 +87,10 @@ class Memory:
             self.stuck += 1
         else:
             self.stuck = 0
+        self.turns_seen += 1
+        others = view.order_after_me()
+        if others and min(view.remaining(j) for j in others) > view.remaining(view.me):
+            self.turns_ahead += 1
         key = position_key(view.board, view.maze.spare_mask, view.cells)
         self.loop = self.visits.get(key, 0)
         self.visits[key] = self.loop + 1
