@@ -425,7 +425,7 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
     assert looping >= 3
 
 
-def test_fair_plays_as_expert_when_behind():
+def test_fair_plays_as_expert_when_behind_at_a_table_it_has_trailed():
     checked = 0
     for game in positions(20, players=2, seed=57):
         me, opp = game.player, game.players[1 - game.current]
@@ -433,7 +433,10 @@ def test_fair_plays_as_expert_when_behind():
             continue
         opp.found.extend(opp.cards[:2])        # the opponent is two collections ahead
         del opp.cards[:2]
-        assert FairAI(4).choose(game) == ExpertAI(4).choose(game)
+        fair = FairAI(4)
+        fair.memory.turns_seen = 12          # it has trailed all game: full firmness
+        assert fair.firmness() == 1.0
+        assert fair.choose(game) == ExpertAI(4).choose(game)
         checked += 1
     assert checked >= 10
 
@@ -468,13 +471,13 @@ def test_fair_helps_when_ahead():
 
 
 def test_fair_strength_follows_the_score():
-    """Always expert when behind, never when ahead; when level, gentler at a table it has
-    mostly led than at one it has trailed."""
+    """Always expert turns when behind, never when ahead; when level, gentler at a table it
+    has mostly led than at one it has trailed (and it stops blocking there)."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
     trailed = fair.strength(View(game))
-    fair.memory.turns_ahead = 10
+    fair.memory.turns_ahead = 8
     led = fair.strength(View(game))
     assert led < 0.5 < trailed
     me, opp = game.player, game.players[1 - game.current]

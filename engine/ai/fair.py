@@ -7,10 +7,13 @@ closest to winning (negative when behind) -- and at how the game has gone so far
 
 * an **expert turn** (search, denial, blocking a player about to win): always
   when behind, never when ahead, and when level with a probability that falls
-  with the share of its earlier turns on which it led (LEVEL_STRENGTH times
-  one minus that share). So it is stronger when behind, gentler when ahead,
-  and when level it is matched to the table: against players it keeps leading
-  (a child) it plays fewer expert turns than against players it trails;
+  with the share of its earlier turns on which it led (its *firmness*:
+  LEVEL_STRENGTH times one minus twice that share, in [0, 1]). Its expert
+  turns spoil the leader's chances with the firmness as weight and block a
+  player about to win only while the firmness is at least BLOCK_FROM. So it is
+  stronger when behind, gentler when ahead, and matched to the table: against
+  players it keeps leading (a child) it plays fewer and kinder expert turns
+  than against players it trails;
 * a **kind turn**: the shift that most helps the opponent furthest behind reach
   its target (belief-weighted, as `expert` reads targets), then its own pawn as
   `medium` would move it under that shift (onto its target if it can).
@@ -30,11 +33,14 @@ from .bits import cells_of
 from .expert import ExpertAI
 from .greedy import distance
 
-# When level on collections, the chance of an expert turn is LEVEL_STRENGTH * (1 - share of its
-# earlier turns on which it led), the share counted from a prior of AHEAD_PRIOR: a table it has
+# How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
+# When level on collections, the chance of an expert turn is LEVEL_STRENGTH * (1 - 2 * share);
+# expert turns spoil the leader with weight LEVEL_STRENGTH * (1 - 2 * share) (at most 1) and
+# block a player about to win only while that weight is at least BLOCK_FROM: a table it has
 # mostly led gets a gentler `fair`, one it has trailed a full-strength one.
-LEVEL_STRENGTH = 1.1
 AHEAD_PRIOR = (1, 3)
+LEVEL_STRENGTH = 1.5
+BLOCK_FROM = 0.5
 
 
 class FairAI(ExpertAI):
@@ -57,19 +63,36 @@ class FairAI(ExpertAI):
 
     def strength(self, view: View) -> float:
         """The chance that this turn is an expert turn (the rest are kind turns)."""
+        if view.players == 1:
+            return 1.0          # solo: nobody to be kind to
         gap = self.lead(view)
         if gap != 0:
             return 1.0 if gap < 0 else 0.0
+        return self.firmness()
+
+    def firmness(self) -> float:
+        """LEVEL_STRENGTH * (1 - 2 * share of turns led), in [0, 1]: how hard it plays when
+        level, and how much its expert turns spoil and block."""
+        return min(1.0, max(0.0, LEVEL_STRENGTH * (1.0 - 2.0 * self.led())))
+
+    def led(self) -> float:
+        """The share of its earlier turns (in this game) on which it led on collections."""
         memory = self.memory
-        led = (memory.turns_ahead + AHEAD_PRIOR[0]) / (memory.turns_seen + AHEAD_PRIOR[1])
-        return min(1.0, LEVEL_STRENGTH * (1.0 - led))
+        return (memory.turns_ahead + AHEAD_PRIOR[0]) / (memory.turns_seen + AHEAD_PRIOR[1])
 
     def decide(self, view: View) -> tuple[str, int, int]:
         strength = self.strength(view)
         if strength < 1.0 and self.rng.random() >= strength:
             self.kind_turns += 1
             return self._kind(view)
+        self.denial = self.firmness()
         return super().decide(view)
+
+    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+        total, danger = super()._threats(view, options)
+        if self.denial < BLOCK_FROM:
+            danger = [0.0] * len(danger)      # gentle: lets a player it has mostly led win
+        return total, danger
 
     def _kind(self, view: View) -> tuple[str, int, int]:
         """The shift that most helps the trailing opponent; then its own pawn as `medium` would

@@ -24,6 +24,15 @@ How it decides (all on bitboards, see :mod:`engine.ai.bits`):
    collect on its next turn; it is subtracted with the same weight as the AI's
    own chance (more with more at stake: a collection that wins the game).
 
+5. **Block before collecting.** When every collecting shift leaves an opponent
+   who needs one more collection a chance to win next turn that another shift
+   would cut (by BLOCK_MARGIN or more), it plays among the safest shifts instead
+   (collecting if one of them allows it). A winning collection always comes first.
+6. **Games end.** A move that recreates a position it produced before loses
+   REPEAT per earlier time, and the longer it goes without collecting (or the
+   more often the position at its turn has been seen), the more its distance
+   term counts and the less its non-winning denial does (:mod:`engine.ai.memory`).
+
 It never reads hidden cards: it works on a :class:`engine.ai.base.View`.
 """
 
