@@ -103,7 +103,7 @@ def test_same_seed_same_decisions(level):
 
 
 def test_unknown_level_is_refused_with_the_names():
-    with pytest.raises(ValueError, match="random, easy, medium, hard"):
+    with pytest.raises(ValueError, match="random, easy, medium, hard, expert, fair"):
         make_ai("grandmaster")
 
 
