@@ -12,6 +12,7 @@ def plot(data: dict, path: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     players = data["players"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=100)
@@ -21,9 +22,11 @@ def plot(data: dict, path: str) -> None:
     highs = [100 * (p["ci95"][1] - p["win_rate"]) for p in players]
     xs = range(len(players))
     left.bar(xs, rates, color="#4c78a8", yerr=[lows, highs], capsize=6, ecolor="#222222")
-    for x, rate, p in zip(xs, rates, players):
-        left.text(x, min(rate + 100 * (p["ci95"][1] - p["win_rate"]) + 2, 104), f"{rate:.1f}%",
-                  ha="center", va="bottom", fontsize=9)
+    for x, rate in zip(xs, rates):
+        # Inside the bar (clear of the interval's whiskers); above it when the bar is too short.
+        inside = rate >= 12
+        left.text(x - 0.2, rate / 2 if inside else rate + 1, f"{rate:.1f}%", ha="center",
+                  va="center" if inside else "bottom", fontsize=10, color="white" if inside else "#222222")
     if len(players) > 1:
         left.axhline(100 / len(players), color="#888888", linestyle="--", linewidth=1, label="equal share")
         left.legend(loc="upper right", fontsize=8)
@@ -43,6 +46,7 @@ def plot(data: dict, path: str) -> None:
         right.axvline(t["p50"], color="#222222", linewidth=1, label=f"median {t['p50']:.0f}")
         right.axvline(t["p99"], color="#222222", linestyle=":", linewidth=1, label=f"p99 {t['p99']:.0f}")
         right.legend(loc="upper right", fontsize=8)
+    right.yaxis.set_major_locator(MaxNLocator(integer=True))
     right.set_xlabel("turns per game (all players)")
     right.set_ylabel("games")
     right.set_title("Game length")
