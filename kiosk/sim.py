@@ -779,6 +779,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     parser.add_argument("--checkpoint", metavar="FILE", default=None,
                         help="save progress to FILE and resume from it when it exists (default with "
                              "--json FILE: FILE.checkpoint, removed when the run completes)")
+    parser.add_argument("--checkpoint-every", type=float, default=5.0, metavar="SECONDS",
+                        help="how often the checkpoint is saved (default 5 s; also on Ctrl-C and at the end)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
                              "(needs the 'cluster' extra: pip install 'labyrinth-kiosk[cluster]')")
@@ -887,7 +889,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             workers = ClusterWorkers(args.scheduler)
             jobs = workers.slots
         summary = run(spec, planned, jobs, progress, span=span, resume=resume, workers=workers,
-                      records=args.records, checkpoint=save if args.checkpoint else None)
+                      records=args.records, checkpoint=save if args.checkpoint else None,
+                      checkpoint_every=args.checkpoint_every)
     except KeyboardInterrupt as exc:
         partial = getattr(exc, "summary", None)
         print("\ninterrupted", file=sys.stderr)

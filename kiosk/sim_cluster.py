@@ -9,18 +9,21 @@ Every worker needs this project installed (the same version) to import
 
 from __future__ import annotations
 
+#: Seconds to wait for the scheduler to answer.
+CONNECT_TIMEOUT = 30.0
+
 
 class ClusterWorkers:
     """Submits chunks to the Dask scheduler at `address` (needs the `distributed` package)."""
 
-    def __init__(self, address: str, timeout: float = 30.0):
+    def __init__(self, address: str, timeout: float | None = None):
         try:
             from distributed import Client
         except ImportError:
             raise ImportError("--scheduler needs the 'distributed' package: "
                               "pip install 'labyrinth-kiosk[cluster]'") from None
         try:
-            self.client = Client(address, timeout=timeout)
+            self.client = Client(address, timeout=timeout or CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise OSError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
         threads = sum(self.client.nthreads().values())
