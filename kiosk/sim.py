@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -624,6 +625,42 @@ class _Waiting:
                 continue
 
 
+class _CtrlCGuard:
+    """Holds Ctrl-C back while the summary is being merged or saved, then raises it.
+
+    Elsewhere Ctrl-C interrupts at once (also a game being played in this
+    process). Only the main thread can have signal handlers; elsewhere it does nothing.
+    """
+
+    def __init__(self):
+        self.busy = self.pending = self.installed = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._on_sigint)
+            self.installed = True
+
+    def _on_sigint(self, signum, frame) -> None:
+        if self.busy:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self):
+        self.busy = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.busy = False
+        if self.pending and exc[0] is None:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.old if self.old is not None else signal.default_int_handler)
+            self.installed = False
+
+
 def chunk_size(games: int, slots: int) -> int:
     return max(1, min(25, games // (slots * 8) or 1))
 
@@ -672,18 +709,20 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
                 return
             window.append(workers.submit(job))
 
+    guard = _CtrlCGuard()
     try:
         fill()
         while window:
             part = window.popleft().result()
             fill()
-            summary.merge(part)
-            summary.seconds = seconds_before + time.perf_counter() - started
+            with guard:   # a half-merged summary must never be saved
+                summary.merge(part)
+                summary.seconds = seconds_before + time.perf_counter() - started
+                if checkpoint and time.monotonic() - last_save >= checkpoint_every:
+                    checkpoint(summary)
+                    last_save = time.monotonic()
             if progress:
                 progress.update(part.games)
-            if checkpoint and time.monotonic() - last_save >= checkpoint_every:
-                checkpoint(summary)
-                last_save = time.monotonic()
     except KeyboardInterrupt as exc:
         summary.seconds = seconds_before + time.perf_counter() - started
         if checkpoint:
@@ -691,6 +730,7 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
         exc.summary = summary
         raise
     finally:
+        guard.close()
         if own:
             workers.close()
         if progress:
