@@ -168,7 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--turn", type=int, default=None, help="show only the position after this turn")
     parser.add_argument("--all", action="store_true", help="print every position without waiting")
     parser.add_argument("--analyze", action="store_true",
-                        help="mark missed collections, opponents let win, and far weaker shifts")
+                        help="mark missed collections, opponents let win, and far weaker shifts "
+                             "(card game: bigger takes that were there)")
     parser.add_argument("--level", default=None, help="the AI level that suggests turns (default: the strongest)")
     parser.add_argument("--json", action="store_true", help="with --analyze: print the marks as JSON")
     args = parser.parse_args(argv)

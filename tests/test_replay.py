@@ -155,5 +155,21 @@ def test_card_records_step_too(tmp_path, capsys):
     assert replay.main([str(path), "--all"]) == 0
     out = capsys.readouterr().out
     assert "draw pile" in out and "p3" in out
-    assert replay.main([str(path), "--analyze"]) == 2
-    assert "sliding-maze" in capsys.readouterr().err
+    assert replay.main([str(path), "--analyze"]) == 0
+    assert "analysis by" in capsys.readouterr().out
+
+
+def test_card_analysis_finds_bigger_takes_that_were_there():
+    from engine.records.analysis import MISSED_TAKE
+    from engine.records.cards import play_turn
+    _, recorder = play_cards(3, 6)
+    record = read_record(recorder.text())
+    marks = analyze(record)
+    assert marks and {m.kind for m in marks} == {MISSED_TAKE}
+    for m in marks:
+        before, turn = _before(record, m.turn)
+        trial = before.copy()
+        play_turn(trial, m.suggestion.split())            # the suggested turn is legal ...
+        player = before.current
+        taken = len(trial.taken[player]) - len(before.taken[player])
+        assert taken == m.details["best"] > m.details["took"]    # ... and takes more
