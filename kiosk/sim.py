@@ -82,7 +82,8 @@ def turn_limit_options(rules_class, limit: int) -> dict:
 
 def ended_by_limit(state) -> bool:
     """Whether a finished game was ended by its turn limit rather than won."""
-    return state.phase == "over" and str(getattr(state, "end", "") or "").replace("_", " ") == "turn limit"
+    from engine.records.notation import end_words
+    return state.phase == "over" and end_words(state, "") == "turn limit"
 
 
 class Runner:

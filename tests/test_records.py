@@ -89,7 +89,7 @@ def test_the_header_says_who_played_and_how_it_ended():
     assert tags["Game"] == "labyrinth" and tags["Rules"] == "open-cards"
     assert tags["Players"] == "red:medium green:easy" and record.levels == ["medium", "easy"]
     assert tags["Seed"] == str(game.seed) and tags["Date"] == "2026-11-30"
-    assert tags["Result"] == game.players[game.winner].color and tags["End"] == "won"
+    assert tags["Result"] == game.players[game.winner].color and tags["End"] == "home"
     assert tags["Turns"] == str(game.turns) == str(len(record.turns))
     lines = [line for line in recorder.text().splitlines() if re.match(r"\d+\. ", line)]
     assert lines[-1].endswith(" wins")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..game import Game, Move, Rules, Shift
 from ..maze import INSERTIONS, ROTATED, mask_of, openings_of
 from ..tiles import SEATS, TREASURES
-from .notation import NOBODY, UNFINISHED, needs_start_tag, seed_of, start_json, start_position
+from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, start_json, start_position
 
 KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
@@ -95,8 +95,8 @@ def result_tags(state: Game) -> dict[str, str]:
     if state.phase != "over":
         return {"Result": UNFINISHED}
     won = winners(state)
-    end = getattr(state, "end", None) or ("won" if won else "over")
-    return {"Result": " ".join(state.players[i].color for i in won) or NOBODY, "End": str(end)}
+    end = end_words(state, "home" if won else "over")
+    return {"Result": " ".join(state.players[i].color for i in won) or NOBODY, "End": end}
 
 
 def turn_text(before: Game, actions: tuple, after: Game) -> str:

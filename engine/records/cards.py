@@ -11,7 +11,7 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 from __future__ import annotations
 
 from ..cards import CARDS, CardGame, CardRules, Discard, Place, Take
-from .notation import NOBODY, UNFINISHED, needs_start_tag, seed_of, start_json, start_position
+from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, start_json, start_position
 
 KIND = "cards"
 TAKE, DISCARD = "take", "discard"
@@ -88,7 +88,8 @@ def result_tags(state: CardGame) -> dict[str, str]:
     if state.phase != "over":
         return {"Result": UNFINISHED}
     won = state.winners
-    return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY, "End": str(state.end or "over")}
+    return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY,
+            "End": end_words(state, str(getattr(state, "end", None) or "over"))}
 
 
 def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:

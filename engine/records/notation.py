@@ -306,6 +306,15 @@ def needs_start_tag(state) -> bool:
     return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0
 
 
+def end_words(state, fallback: str) -> str:
+    """Why a finished game ended, in words: the engine's termination ("home", "turn limit", ...)."""
+    outcome = getattr(state, "outcome", None)
+    termination = getattr(outcome, "termination", None)
+    if termination is not None:
+        return str(getattr(termination, "value", termination)).replace("_", " ")
+    return fallback
+
+
 def start_json(state) -> str:
     return json.dumps(state.to_dict(), separators=(",", ":"))
 
