@@ -129,6 +129,18 @@ class Recorder:
         self._pending: list = []
         self._turns_at_start = self.state.turns
 
+    @classmethod
+    def continuing(cls, record: "Record") -> "Recorder":
+        """A recorder that goes on where `record` ends (a resumed game continues its record)."""
+        new = cls.__new__(cls)
+        new.codec = record.codec
+        new.state = record.final()
+        new.tags = {k: v for k, v in record.tags.items() if k not in ("Result", "End", "Turns")}
+        new.turns = list(record.turns)
+        new._pending = []
+        new._turns_at_start = record.start().turns
+        return new
+
     def apply(self, action) -> None:
         """Record one action (raises IllegalAction, like the engine, if it is not legal here)."""
         player, turns = self.state.current, self.state.turns
