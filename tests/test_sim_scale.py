@@ -255,3 +255,24 @@ def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
     monkeypatch.setattr(sim_cluster, "CONNECT_TIMEOUT", 2.0)
     assert sim.main([*BASE, "--scheduler", "tcp://127.0.0.1:9", "--games", "2"]) == 1
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_turn_limit_ends_games_with_winners_and_is_reported(tmp_path):
+    from engine import Rules
+    if "turn_limit" not in Rules.__dataclass_fields__:
+        pytest.skip("the engine has no turn limit yet")
+    folder = tmp_path / "records"
+    data = run_json(["--games", "4", "--ai", "medium,easy", "--turn-limit", "12", "--quiet", "--jobs", "1",
+                     "--records", str(folder)], tmp_path / "t.json")
+    assert data["turn_limit"] == 12 and data["turns"]["max"] <= 12
+    assert data["draws"] == 0 and sum(p["wins"] for p in data["players"]) >= data["games"]
+    limited = 0
+    for f in folder.iterdir():
+        record = read_record(f.read_text())
+        final = record.final()
+        if record.tags["End"] == "turn limit":
+            limited += 1
+            found = [len(p.found) for p in final.players]
+            assert {final.players[i].color for i, n in enumerate(found) if n == max(found)} == \
+                set(record.tags["Result"].split())
+    assert limited == data["turn_limit_games"] > 0
