@@ -167,6 +167,99 @@ def margin(final) -> int:
     return top - max(rest) if rest else 0
 
 
+class Recording:
+    """Follows the game of one session and keeps its record on the shelf.
+
+    The kiosk calls :meth:`begin` when a game starts (with its start position),
+    :meth:`step` after every action the session committed (the session's save
+    hook), :meth:`resume` when a saved game is resumed, and :meth:`end` when the
+    game is over or abandoned. The action is read off the change of state
+    (:func:`infer_action`), so the sessions need no recording code of their own.
+    """
+
+    def __init__(self, shelf: RecordShelf):
+        self.shelf = shelf
+        self.recorder: Recorder | None = None
+
+    def begin(self, start, levels) -> None:
+        self.recorder = self.shelf.start(start, levels)
+
+    def resume(self, state, levels) -> None:
+        self.recorder = self.shelf.resume(state, levels)
+
+    def step(self, state) -> None:
+        """The session's game after one more committed action."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        before_turns = len(recorder.turns)
+        if not follow(recorder, state):
+            log.warning("the game record lost track of the game: recording afresh from here")
+            levels = [part.partition(":")[2] for part in recorder.tags.get("Players", "").split()]
+            self.recorder = self.shelf.start(state, levels)
+            return
+        if len(recorder.turns) != before_turns and state.phase != "over":
+            self.shelf.save_current(recorder)
+
+    def end(self, state=None, abandoned: bool = False) -> Path | None:
+        """File the record of a finished game (an abandoned one is dropped)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return None
+        if abandoned:
+            self.shelf.discard_current()
+            return None
+        if state is not None and recorder.state != state:
+            follow(recorder, state)
+        return self.shelf.finish(recorder)
+
+
+def infer_action(before, after):
+    """The one action that took the game from `before` to `after` (None if it cannot be told)."""
+    if hasattr(before, "maze"):
+        from engine import Move, Shift
+        from engine.maze import CELLS, INSERTION_LINES, ROTATED
+        if before.phase == "shift" and after.last_insertion:
+            name = after.last_insertion
+            mask = after.maze.masks[INSERTION_LINES[name][0][0]]
+            turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
+            return Shift(name, turns[0]) if turns else None
+        if before.phase == "move":
+            return Move(CELLS[after.players[before.current].cell])
+        return None
+    from engine.cards import Discard, Place, Take
+    if before.phase == "place":
+        new = [cell for cell in after.layout if cell not in before.layout]
+        if len(new) != 1:
+            return None
+        placed = after.layout[new[0]]
+        return Place(placed.card, placed.rotation, new[0])
+    if before.phase == "take":
+        kept = {p.card for p in after.layout.values()}
+        return Take(p.card for p in before.layout.values() if p.card not in kept)
+    if before.phase == "discard" and after.discards:
+        return Discard(after.discards[-1])
+    return None
+
+
+def follow(recorder: Recorder, state) -> bool:
+    """Record the action that leads from the recorder's game to `state`; True when they agree."""
+    if recorder.state == state:
+        return True
+    action = infer_action(recorder.state, state)
+    if action is not None:
+        trial = recorder.state.copy()
+        try:
+            trial.apply(action)
+        except ValueError:
+            action = None
+        else:
+            if trial == state:
+                recorder.apply(action)
+                return True
+    return catch_up(recorder, state)
+
+
 def catch_up(recorder: Recorder, state) -> bool:
     """Bring a recorder to `state`, which may be one action further (a turn begun before the
     power cut: the shift was saved, the record had only whole turns). True when they agree."""
@@ -191,4 +284,5 @@ def _actions(state) -> list:
     return state.legal_actions()
 
 
-__all__ = ["RecordShelf", "catch_up", "margin", "CURRENT_NAME", "RECORDS_DIR"]
+__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action",
+           "margin"]

@@ -101,3 +101,45 @@ def test_the_best_of_the_day_has_people_then_the_closest_finish(tmp_path):
     assert margin(finals[path.name]) == closest and path.name in humans
     assert "human" in record.levels
     assert shelf.best_of_day(date(2026, 12, 1)) is None
+
+
+def test_recording_reads_every_action_off_the_change_of_state(tmp_path):
+    """As in the kiosk: the recording sees the start, then the game after each committed action."""
+    from kiosk.game_records import Recording
+    shelf = RecordShelf(tmp_path)
+    recording = Recording(shelf)
+    game = Game.new(players=3, seed=21)
+    recording.begin(game.copy(), ["human", "medium", "easy"])
+    ais = [make_ai(level, seed=k) for k, level in enumerate(["hard", "medium", "easy"])]
+    while game.phase != "over":
+        for action in ais[game.current].choose(game):
+            game.apply(action)
+            recording.step(game)
+    path = recording.end(game)
+    assert read_record(path.read_text()).final() == game
+
+    cards = CardGame.new(players=4, seed=5)
+    recording.begin(cards.copy(), ["human", "easy", "random", "hard"])
+    players = [card_ai(level, k) for k, level in enumerate(["easy", "easy", "random", "hard"])]
+    while cards.phase != "over":
+        cards.apply(players[cards.current].choose(cards))
+        recording.step(cards)
+    path = recording.end(cards)
+    record = read_record(path.read_text())
+    assert record.final() == cards and record.levels == ["human", "easy", "random", "hard"]
+
+
+def test_an_abandoned_game_leaves_no_record(tmp_path):
+    from kiosk.game_records import Recording
+    shelf = RecordShelf(tmp_path)
+    recording = Recording(shelf)
+    game = Game.new(players=2, seed=2)
+    recording.begin(game.copy(), ["human", "medium"])
+    ai = make_ai("medium", seed=1)
+    for _ in range(3):
+        for action in ai.choose(game):
+            game.apply(action)
+            recording.step(game)
+    assert (tmp_path / CURRENT_NAME).exists()
+    assert recording.end(game, abandoned=True) is None
+    assert not (tmp_path / CURRENT_NAME).exists() and shelf.files() == []
