@@ -159,9 +159,7 @@ def margin(final) -> int:
         scores = [len(p.found) + (0 if p.cards else 1) for p in final.players]
     else:
         scores = list(final.scores)
-    winners = set(getattr(final, "winners", ()) or ())
-    if not winners and getattr(final, "winner", None) is not None:
-        winners = {final.winner}
+    winners = set(final.winners)
     top = max((scores[i] for i in winners), default=max(scores))
     rest = [s for i, s in enumerate(scores) if i not in winners]
     return top - max(rest) if rest else 0

@@ -71,19 +71,10 @@ class Spec:
     turn_limit: int = 0                # the game's own turn limit (0: none); unlike turn_cap it has winners
 
 
-def turn_limit_options(rules_class, limit: int) -> dict:
-    """Keyword arguments giving a rules object the turn limit (RULES.md section 3)."""
-    if not limit:
-        return {}
-    if "turn_limit" not in getattr(rules_class, "__dataclass_fields__", {}):
-        raise ValueError("--turn-limit: this engine has no turn limit yet")
-    return {"turn_limit": limit}
-
-
 def ended_by_limit(state) -> bool:
-    """Whether a finished game was ended by its turn limit rather than won."""
-    from engine.records.notation import end_words
-    return state.phase == "over" and end_words(state, "") == "turn limit"
+    """Whether a finished game was ended by its turn limit rather than by its own rules."""
+    from engine.outcome import Termination
+    return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
 
 class Runner:
@@ -112,15 +103,10 @@ class LabyrinthRunner(Runner):
     min_players, max_players = 1, 4
     default_turn_cap = 1000
 
-    def check(self, spec):
-        from engine import Rules
-        turn_limit_options(Rules, spec.turn_limit)
-
     def play(self, levels, seed, spec, timer, record=None):
         from engine import Game, Rules
         from engine.ai import make_ai
-        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home,
-                      **turn_limit_options(Rules, spec.turn_limit))
+        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         recorder = _recorder(game, levels, record)
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
@@ -137,9 +123,7 @@ class LabyrinthRunner(Runner):
             if recorder:
                 recorder.apply(shift)
                 recorder.apply(move)
-        shared = getattr(game, "winners", None)
-        winners = list(shared) if isinstance(shared, (list, tuple)) and shared else (
-            [] if game.winner is None else [game.winner])
+        winners = list(game.winners)
         return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
                        decision_cpu_ms=cpu, limited=ended_by_limit(game),
                        record=recorder.text() if recorder else None)
@@ -156,13 +140,11 @@ class CardsRunner(Runner):
     def check(self, spec):
         if spec.open_cards or not spec.return_home:
             raise ValueError("--open-cards and --no-return are variants of the maze game, not of the card game")
-        from engine.cards import CardRules
-        turn_limit_options(CardRules, spec.turn_limit)
 
     def play(self, levels, seed, spec, timer, record=None):
         from engine.cards import CardGame, CardRules, play_game
         from engine.cards.ai import make_ai
-        rules = CardRules(**turn_limit_options(CardRules, spec.turn_limit))
+        rules = CardRules(turn_limit=spec.turn_limit)
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
         recorder = _recorder(CardGame.new(players=len(levels), seed=seed, rules=rules), levels, record)
         if recorder:
@@ -176,7 +158,8 @@ class CardsRunner(Runner):
             times[d["seat"]].append(d["seconds"] * 1000.0)
             if d["phase"] == "place":
                 turns[d["seat"]] += 1
-        limited = str(result.get("end") or "").replace("_", " ") == "turn limit"
+        from engine.outcome import Termination
+        limited = result["end"] == Termination.TURN_LIMIT.value
         return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"],
                        limited=limited, record=recorder.text() if recorder else None)
 

@@ -258,9 +258,6 @@ def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
 
 
 def test_turn_limit_ends_games_with_winners_and_is_reported(tmp_path):
-    from engine import Rules
-    if "turn_limit" not in Rules.__dataclass_fields__:
-        pytest.skip("the engine has no turn limit yet")
     folder = tmp_path / "records"
     data = run_json(["--games", "4", "--ai", "medium,easy", "--turn-limit", "12", "--quiet", "--jobs", "1",
                      "--records", str(folder)], tmp_path / "t.json")

@@ -95,7 +95,7 @@ def analyze_turn(before: Game, actions, after: Game, number: int, level: str,
     name = before.players[me].color
     played = shift_words(before, shift, move)
     collected = len(after.players[me].found) > len(before.players[me].found) or (
-        after.phase == "over" and after.winner == me)
+        after.phase == "over" and me in after.winners)
     marks = []
     view = View(before)
     options = list(first_ply(view))

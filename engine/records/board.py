@@ -39,19 +39,13 @@ def rules_from_text(text: str, turn_limit: int) -> Rules:
     unknown = words - {"open-cards", "no-return"}
     if unknown:
         raise ValueError(f"unknown rule {sorted(unknown)[0]!r} (known: classic, open-cards, no-return)")
-    options = {"open_cards": "open-cards" in words, "return_home": "no-return" not in words}
-    if turn_limit:
-        if "turn_limit" not in Rules.__dataclass_fields__:
-            raise ValueError("this engine has no turn limit")
-        options["turn_limit"] = turn_limit
-    return Rules(**options)
+    return Rules(open_cards="open-cards" in words, return_home="no-return" not in words, turn_limit=turn_limit)
 
 
 def start_tags(state: Game) -> dict[str, str]:
     tags = {"Rules": rules_text(state.rules)}
-    limit = getattr(state.rules, "turn_limit", 0) or 0
-    if limit:
-        tags["TurnLimit"] = str(limit)
+    if state.rules.turn_limit:
+        tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = state.player.color
     if needs_start_tag(state):
         if state.seed is not None:
@@ -85,10 +79,7 @@ def start(tags: dict[str, str]) -> Game:
 
 def winners(state: Game) -> list[int]:
     """The winning players of a finished game (several when a turn limit ends in a tie)."""
-    shared = getattr(state, "winners", None)
-    if isinstance(shared, (list, tuple)) and shared:
-        return list(shared)
-    return [] if state.winner is None else [state.winner]
+    return list(state.winners)
 
 
 def result_tags(state: Game) -> dict[str, str]:

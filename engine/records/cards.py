@@ -43,9 +43,8 @@ def player_name(state: CardGame, index: int) -> str:
 
 def start_tags(state: CardGame) -> dict[str, str]:
     tags = {"Rules": "keep-connected" if state.rules.keep_connected else "classic"}
-    limit = getattr(state.rules, "turn_limit", 0) or 0
-    if limit:
-        tags["TurnLimit"] = str(limit)
+    if state.rules.turn_limit:
+        tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = player_name(state, state.current)
     if needs_start_tag(state):
         if state.seed is not None:
@@ -72,24 +71,18 @@ def start(tags: dict[str, str]) -> CardGame:
     words = set(tags.get("Rules", "classic").split()) - {"classic"}
     if words - {"keep-connected"}:
         raise ValueError(f"unknown rule {sorted(words - {'keep-connected'})[0]!r} (known: classic, keep-connected)")
-    options = {"keep_connected": "keep-connected" in words}
     limit = tags.get("TurnLimit", "0")
     if not limit.isdigit():
         raise ValueError(f"TurnLimit {limit!r} is not a whole number")
-    if int(limit):
-        if "turn_limit" not in CardRules.__dataclass_fields__:
-            raise ValueError("this engine has no turn limit")
-        options["turn_limit"] = int(limit)
-    return CardGame.new(players=len(names), seed=seed_of(tags), rules=CardRules(**options),
-                        first=names.index(first))
+    rules = CardRules(keep_connected="keep-connected" in words, turn_limit=int(limit))
+    return CardGame.new(players=len(names), seed=seed_of(tags), rules=rules, first=names.index(first))
 
 
 def result_tags(state: CardGame) -> dict[str, str]:
     if state.phase != "over":
         return {"Result": UNFINISHED}
     won = state.winners
-    return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY,
-            "End": end_words(state, str(getattr(state, "end", None) or "over"))}
+    return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY, "End": end_words(state, "over")}
 
 
 def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:

@@ -320,11 +320,9 @@ def needs_start_tag(state) -> bool:
 
 def end_words(state, fallback: str) -> str:
     """Why a finished game ended, in words: the engine's termination ("home", "turn limit", ...)."""
-    outcome = getattr(state, "outcome", None)
-    termination = getattr(outcome, "termination", None)
-    if termination is not None:
-        return str(getattr(termination, "value", termination)).replace("_", " ")
-    return fallback
+    if state.outcome is None:
+        return fallback
+    return state.outcome.termination.value.replace("_", " ")
 
 
 def start_json(state) -> str:
