@@ -5,7 +5,7 @@ second) with ``kiosk.sim.run`` on two worker processes and samples the parent's
 resident memory (VmRSS, and the peak VmHWM) as the games come in. With
 streaming statistics the curve is flat: the parent holds histograms, not games.
 
-    python -m bench.sim_memory                    # 10,000 games (part of `make bench`)
+    python -m bench.sim_memory                    # 2,000 games (part of `make bench`)
     nice -n 10 python -m bench.sim_memory --games 100000
 """
 
@@ -17,7 +17,7 @@ import time
 
 from kiosk import sim
 
-DEFAULT_GAMES = 10_000
+DEFAULT_GAMES = 2_000
 
 
 def rss_kib() -> tuple[int, int]:
