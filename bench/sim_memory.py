@@ -55,19 +55,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.sim_memory")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ai", default="medium,easy",
+                        help="the levels (default medium,easy); e.g. random with --turn-cap 2 for a quick "
+                             "look at a million results arriving in the parent")
+    parser.add_argument("--turn-cap", type=int, default=1000)
     args = parser.parse_args([] if argv is None else argv)
-    spec = sim.Spec(game="labyrinth", entries=("medium", "easy"), seed=1, turn_cap=1000, rotate=True,
-                    paired=True)
+    entries = tuple(args.ai.split(","))
+    entries = entries * 2 if len(entries) == 1 else entries
+    spec = sim.Spec(game="labyrinth", entries=entries, seed=1, turn_cap=args.turn_cap, rotate=True,
+                    paired=len(set(entries)) > 1)
     now, peak = rss_kib()
-    print(f"labyrinth-sim parent memory, medium vs easy, {args.games:,} games on {args.jobs} workers "
-          f"(before: RSS {now / 1024:.1f} MB)")
+    print(f"labyrinth-sim parent memory, {' vs '.join(entries)}, turn cap {args.turn_cap}, {args.games:,} games "
+          f"on {args.jobs} workers (before: RSS {now / 1024:.1f} MB)")
     sampler = Sampler(args.games)
     summary = sim.run(spec, args.games, args.jobs, sampler)
     data = summary.to_json()
     first, last = sampler.samples[0], sampler.samples[-1]
     growth = (last[1] - first[1]) / max(1, last[0] - first[0]) * 1024
     print(f"  growth {growth:.1f} bytes per game between {first[0]:,} and {last[0]:,} games; "
-          f"{data['games_per_cpu_second']:.0f} games per CPU second; medium wins "
+          f"{data['games_per_cpu_second']:.0f} games per CPU second; {entries[0]} wins "
           f"{data['players'][0]['win_rate']:.1%}")
 
 
