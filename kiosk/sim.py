@@ -185,7 +185,15 @@ def _recorder(state, levels, tags: dict | None):
     return Recorder(state, list(levels), **tags)
 
 
-RUNNERS: dict[str, Runner] = {r.name: r for r in (LabyrinthRunner(), CardsRunner())}
+def runners() -> dict[str, Runner]:
+    """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
+    from . import games
+    return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
+
+
+def _default_game() -> str:
+    from . import games
+    return games.default()
 
 
 def derive(seed: int, *parts) -> int:
@@ -217,7 +225,7 @@ def record_name(spec: Spec, index: int) -> str:
 
 def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
     """Play game `index` and return its record (entries instead of seats)."""
-    runner = RUNNERS[spec.game]
+    runner = runners()[spec.game]
     entries = seating(spec, index)
     tags = None
     if records is not None:
@@ -672,7 +680,7 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
     Ctrl-C the summary of the finished chunks is passed to `checkpoint` and the
     KeyboardInterrupt goes on with ``.summary`` attached.
     """
-    RUNNERS[spec.game].check(spec)
+    runners()[spec.game].check(spec)
     start, stop = span or (0, games)
     summary = resume or Summary(spec)
     summary.jobs = jobs
@@ -766,7 +774,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         prog="labyrinth-sim",
         description="Play many games between computer players and report win rates, game length "
                     "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.")
-    parser.add_argument("--game", choices=sorted(RUNNERS), default="labyrinth",
+    from .version import version_action
+    version_action(parser)
+    parser.add_argument("--game", choices=sorted(runners()), default=_default_game(),
                         help="which game: the sliding maze (default) or the travel card game")
     parser.add_argument("--games", type=int, default=100,
                         help="number of games (default 100; with paired deals rounded up to whole deals)")
@@ -816,7 +826,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     args = parser.parse_args(argv)
 
-    runner = RUNNERS[args.game]
+    runner = runners()[args.game]
     names = [n.strip() for n in args.ai.split(",")] if args.ai else None
     players = args.players if args.players is not None else (len(names) if names else 2)
     if not runner.min_players <= players <= runner.max_players:

@@ -29,8 +29,10 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
-from ..events import (BoardShifted, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated,
-                      TileInfo, TreasureFound, TurnChanged)
+from kiosk.games.labyrinth.events import (
+    BoardShifted, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo, TreasureFound,
+    TurnChanged,
+)
 from .art import SEAT_COLORS
 from .layout import ARROWS, Layout, Rect
 
