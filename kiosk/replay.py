@@ -20,7 +20,7 @@ import sys
 from typing import Sequence
 
 from engine.cards.deck import CARDS, OPEN
-from engine.maze import CELLS, SIZE, openings_of
+from engine.maze import SIZE, openings_of
 from engine.records import Record, RecordError, read_record
 from engine.records.cards import card_name, player_name as card_player
 from engine.tiles import TREASURES

@@ -769,6 +769,42 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
+def _entries(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Namespace) -> list[str]:
+    """The level of each player, from --ai and --players (parser.error names what does not fit)."""
+    names = [n.strip() for n in args.ai.split(",")] if args.ai else None
+    players = args.players if args.players is not None else (len(names) if names else 2)
+    if not runner.min_players <= players <= runner.max_players:
+        parser.error(f"--players {players}: the {runner.name} game takes "
+                     f"{runner.min_players} to {runner.max_players} players")
+    if names is None:
+        names = (["hard", "medium", "easy", "random"] if runner.name == "labyrinth" else ["hard", "easy", "random"])
+        names = (names * players)[:players]
+    elif len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        parser.error(f"--ai names {len(names)} AIs but --players is {players}: give one name per player "
+                     f"or a single name for all")
+    for n in names:
+        if n not in runner.levels:
+            parser.error(f"--ai: unknown level {n!r} for the {runner.name} game; "
+                         f"choose from {', '.join(runner.levels)}")
+    return names
+
+
+def _check_numbers(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Namespace) -> int:
+    """Check the counts and limits; returns the turn cap."""
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    cap = args.turn_cap if args.turn_cap is not None else runner.default_turn_cap
+    if cap < 1:
+        parser.error("--turn-cap must be at least 1")
+    if args.turn_limit < 0:
+        parser.error("--turn-limit must be 0 (none) or more")
+    return cap
+
+
 def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Spec]:
     parser = argparse.ArgumentParser(
         prog="labyrinth-sim",
@@ -827,32 +863,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     args = parser.parse_args(argv)
 
     runner = runners()[args.game]
-    names = [n.strip() for n in args.ai.split(",")] if args.ai else None
-    players = args.players if args.players is not None else (len(names) if names else 2)
-    if not runner.min_players <= players <= runner.max_players:
-        parser.error(f"--players {players}: the {runner.name} game takes "
-                     f"{runner.min_players} to {runner.max_players} players")
-    if names is None:
-        names = (["hard", "medium", "easy", "random"] if runner.name == "labyrinth" else ["hard", "easy", "random"])
-        names = (names * players)[:players]
-    elif len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        parser.error(f"--ai names {len(names)} AIs but --players is {players}: give one name per player "
-                     f"or a single name for all")
-    for n in names:
-        if n not in runner.levels:
-            parser.error(f"--ai: unknown level {n!r} for the {runner.name} game; "
-                         f"choose from {', '.join(runner.levels)}")
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
-    cap = args.turn_cap if args.turn_cap is not None else runner.default_turn_cap
-    if cap < 1:
-        parser.error("--turn-cap must be at least 1")
-    if args.turn_limit < 0:
-        parser.error("--turn-limit must be 0 (none) or more")
+    names = _entries(parser, runner, args)
+    cap = _check_numbers(parser, runner, args)
     paired = args.paired
     if paired is None:
         paired = args.rotate and len(set(names)) > 1
@@ -884,37 +896,58 @@ def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
     return summary
 
 
+class _Stop(Exception):
+    """Ends the command with an exit status after its message was printed."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
+def _fail(message: str, status: int) -> _Stop:
+    print(f"labyrinth-sim: {message}", file=sys.stderr)
+    return _Stop(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["merge"]:
         return merge_main(argv[1:])
     args, spec = parse_args(argv)
-    planned = args.games
-    span = shard_range(spec, planned, args.shard)
-    shard = f"{args.shard[0]}/{args.shard[1]}" if args.shard else None
-    jobs = max(1, min(args.jobs, span[1] - span[0]))
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         # Stopped by a service manager or `kill`: unwind so the worker processes are ended too.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
+        return _sweep(args, spec)
+    except _Stop as stop:
+        return stop.status
+
+
+def _prepare(args: argparse.Namespace, spec: Spec, planned: int) -> Summary | None:
+    """The checkpoint to resume from (if any) and the records folder; _Stop on trouble."""
+    try:
         resume = _load_checkpoint(args.checkpoint, spec, planned) if args.checkpoint else None
     except ValueError as exc:
-        print(f"labyrinth-sim: {exc}", file=sys.stderr)
-        return 2
+        raise _fail(str(exc), 2) from None
     if resume is not None and not args.quiet:
         print(f"resuming from {args.checkpoint}: {resume.games} games already played", file=sys.stderr)
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
         except OSError as exc:
-            print(f"labyrinth-sim: cannot create {args.records}: {exc.strerror}", file=sys.stderr)
-            return 1
-    total = span[1] - span[0]
-    progress = None if args.quiet else Progress(total, done=resume.games if resume else 0)
+            raise _fail(f"cannot create {args.records}: {exc.strerror}", 1) from None
+    return resume
+
+
+def _sweep(args: argparse.Namespace, spec: Spec) -> int:
+    planned = args.games
+    span = shard_range(spec, planned, args.shard)
+    shard = f"{args.shard[0]}/{args.shard[1]}" if args.shard else None
+    jobs = max(1, min(args.jobs, span[1] - span[0]))
+    resume = _prepare(args, spec, planned)
+    progress = None if args.quiet else Progress(span[1] - span[0], done=resume.games if resume else 0)
 
     def save(summary: Summary) -> None:
-        if args.checkpoint:
-            write_json(args.checkpoint, summary.to_json(planned, shard))
+        write_json(args.checkpoint, summary.to_json(planned, shard))
 
     workers = None
     try:
@@ -926,20 +959,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                       records=args.records, checkpoint=save if args.checkpoint else None,
                       checkpoint_every=args.checkpoint_every)
     except KeyboardInterrupt as exc:
-        partial = getattr(exc, "summary", None)
-        print("\ninterrupted", file=sys.stderr)
-        if partial is not None and partial.games:
-            print(format_table(partial.to_json(planned, shard)))
-            if args.checkpoint:
-                print(f"{partial.games} games saved in {args.checkpoint}: run the same command again "
-                      "to go on", file=sys.stderr)
+        _interrupted(getattr(exc, "summary", None), args, planned, shard)
         return 130
     except ImportError as exc:
-        print(f"labyrinth-sim: {exc}", file=sys.stderr)
-        return 2
+        raise _fail(str(exc), 2) from None
     except OSError as exc:
-        print(f"labyrinth-sim: {exc}", file=sys.stderr)
-        return 1
+        raise _fail(str(exc), 1) from None
     finally:
         if workers is not None:
             workers.close()
@@ -949,6 +974,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.remove(args.checkpoint)
     return status
+
+
+def _interrupted(partial: Summary | None, args: argparse.Namespace, planned: int, shard: str | None) -> None:
+    print("\ninterrupted", file=sys.stderr)
+    if partial is not None and partial.games:
+        print(format_table(partial.to_json(planned, shard)))
+        if args.checkpoint:
+            print(f"{partial.games} games saved in {args.checkpoint}: run the same command again "
+                  "to go on", file=sys.stderr)
 
 
 def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:

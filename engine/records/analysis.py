@@ -144,15 +144,14 @@ def _target_words(state: Game, shift: Shift, cell: int) -> str:
 def next_turn_chance(view: View, options, shift: Shift, move: Move) -> float:
     """The share of next-turn shifts after which the target is reachable from where `move` ends."""
     mask = ROTATED[view.maze.spare_mask][shift.rotation % 4]
-    for line, _rot, m, board, _pawn, _reach, tb, ts in options:
-        if line.name == shift.insertion and m == mask:
-            break
-    else:
+    option = next((o for o in options if o[0].name == shift.insertion and o[2] == mask), None)
+    if option is None:
         return 0.0
+    line, board, tb, ts = option[0], option[3], option[6], option[7]
     cell = move.cell[0] * SIZE + move.cell[1]
     spare = view.maze.masks[line.out_cell]
     served = total = 0
-    for name2, line2 in LINES.items():
+    for line2 in LINES.values():
         tb2, _ = tiles_after(tb, ts, line2)
         for _r, mask2 in ROTATIONS[spare]:
             total += 1

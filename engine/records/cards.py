@@ -115,9 +115,9 @@ def play_turn(state: CardGame, words: list[str]) -> list:
     if words[0] == DISCARD:
         if len(words) != 2:
             raise ValueError("'discard' is followed by exactly one card")
-        action = Discard(card_id(words[1]))
-        state.apply(action)
-        return [action]
+        discard = Discard(card_id(words[1]))
+        state.apply(discard)
+        return [discard]
     if len(words) < 3:
         raise ValueError("a turn needs a card, its rotation and a cell, e.g. 'lamp-leaf r1 2,-1'")
     card, rot, where, *rest = words
@@ -132,9 +132,9 @@ def play_turn(state: CardGame, words: list[str]) -> list:
     if rest and not taken:
         raise ValueError("'take' names no cards")
     if state.phase == "take":
-        action = Take(taken)
-        state.apply(action)
-        actions.append(action)
+        take = Take(taken)
+        state.apply(take)
+        actions.append(take)
     elif taken:
         raise ValueError("no card could be taken after that card was laid")
     return actions

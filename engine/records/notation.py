@@ -241,29 +241,33 @@ def read_record(text: str) -> Record:
             raise RecordError(f"Players lists {' '.join(listed) or 'nobody'} but the game has "
                               f"{' '.join(names)}")
     for line_no, line in body:
-        line, _, comment = line.partition("#")
-        match = _TURN.match(line.strip())
-        expected = state.turns + 1
-        if not match:
-            raise RecordError(f"not a turn line: {line.strip()[:60]!r} (expected '{expected}. <player> ...')",
-                              turn=expected, line=line_no)
-        number, name, rest = int(match.group(1)), match.group(2), match.group(3)
-        if number != expected:
-            raise RecordError(f"numbered {number}, but turn {expected} comes next (a turn is missing or "
-                              "out of order)", turn=expected, line=line_no)
-        if state.phase == "over":
-            raise RecordError("the game was already over", turn=number, line=line_no)
-        if name != names[state.current]:
-            raise RecordError(f"{name} is named, but it is {names[state.current]}'s turn",
-                              turn=number, line=line_no)
-        player = state.current
-        try:
-            actions = codec.play_turn(state, rest.split())
-        except (IllegalAction, InvalidState, ValueError) as exc:
-            raise RecordError(str(exc), turn=number, line=line_no) from None
-        record.turns.append(Turn(number, player, tuple(actions), comment.strip()))
+        record.turns.append(_read_turn(codec, state, names, line_no, line))
     _check_result(record, codec, state)
     return record
+
+
+def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
+    """One turn line, played on `state`; RecordError names the turn when it does not fit."""
+    line, _, comment = line.partition("#")
+    match = _TURN.match(line.strip())
+    expected = state.turns + 1
+    if not match:
+        raise RecordError(f"not a turn line: {line.strip()[:60]!r} (expected '{expected}. <player> ...')",
+                          turn=expected, line=line_no)
+    number, name, rest = int(match.group(1)), match.group(2), match.group(3)
+    if number != expected:
+        raise RecordError(f"numbered {number}, but turn {expected} comes next (a turn is missing or "
+                          "out of order)", turn=expected, line=line_no)
+    if state.phase == "over":
+        raise RecordError("the game was already over", turn=number, line=line_no)
+    if name != names[state.current]:
+        raise RecordError(f"{name} is named, but it is {names[state.current]}'s turn", turn=number, line=line_no)
+    player = state.current
+    try:
+        actions = codec.play_turn(state, rest.split())
+    except (IllegalAction, InvalidState, ValueError) as exc:
+        raise RecordError(str(exc), turn=number, line=line_no) from None
+    return Turn(number, player, tuple(actions), comment.strip())
 
 
 def _check_result(record: Record, codec, state) -> None:
