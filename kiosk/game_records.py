@@ -38,6 +38,18 @@ class RecordShelf:
         self.folder = self.state_dir / RECORDS_DIR
         self.keep = keep
         self.max_bytes = max_bytes
+        self._remove_stale_temporaries()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Temporary files of a record write cut short by a crash: never complete, never needed."""
+        patterns = ((self.state_dir, f".{CURRENT_NAME}.*.tmp"), (self.folder, ".*.tmp"))
+        for folder, pattern in patterns:
+            try:
+                for tmp in folder.glob(pattern):
+                    log.info("removing %s left by an interrupted record write", tmp.name)
+                    tmp.unlink()
+            except OSError as exc:
+                log.warning("could not remove stale temporary files in %s: %s", folder, exc)
 
     @property
     def current_path(self) -> Path:

@@ -143,3 +143,14 @@ def test_an_abandoned_game_leaves_no_record(tmp_path):
     assert (tmp_path / CURRENT_NAME).exists()
     assert recording.end(game, abandoned=True) is None
     assert not (tmp_path / CURRENT_NAME).exists() and shelf.files() == []
+
+
+def test_temporaries_of_an_interrupted_record_write_go_at_start(tmp_path):
+    (tmp_path / "records").mkdir()
+    left = [tmp_path / f".{CURRENT_NAME}.x1.tmp", tmp_path / "records" / ".2026-11-30_150405-cards.txt.y2.tmp"]
+    for path in left:
+        path.write_text("half a record")
+    keep = tmp_path / ".current-game.json.z3.tmp"        # the game store's own: not ours to remove
+    keep.write_text("{")
+    RecordShelf(tmp_path)
+    assert not any(p.exists() for p in left) and keep.exists()
