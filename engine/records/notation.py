@@ -126,7 +126,9 @@ class Recorder:
         self.tags["Players"] = " ".join(f"{n}:{lv}" for n, lv in zip(names, levels))
         self.tags.update({k: str(v) for k, v in tags.items()})
         self.turns: list[Turn] = []
+        self.lines: list[str] = []     # the turn lines so far (written as the turns end: no replays)
         self._pending: list = []
+        self._before = self.state
         self._turns_at_start = self.state.turns
 
     @classmethod
@@ -137,17 +139,23 @@ class Recorder:
         new.state = record.final()
         new.tags = {k: v for k, v in record.tags.items() if k not in ("Result", "End", "Turns")}
         new.turns = list(record.turns)
+        new.lines = turn_lines(record)
         new._pending = []
+        new._before = new.state
         new._turns_at_start = record.start().turns
         return new
 
     def apply(self, action) -> None:
         """Record one action (raises IllegalAction, like the engine, if it is not legal here)."""
         player, turns = self.state.current, self.state.turns
+        before = self.state.copy() if not self._pending else self._before
         self.state.apply(action)
+        self._before = before
         self._pending.append(action)
         if self.state.turns != turns or self.state.phase == "over":
-            self.turns.append(Turn(turns + 1, player, tuple(self._pending)))
+            turn = Turn(turns + 1, player, tuple(self._pending))
+            self.turns.append(turn)
+            self.lines.append(_turn_line(self.codec, before, turn, self.state))
             self._pending = []
 
     def record(self) -> Record:
@@ -157,7 +165,8 @@ class Recorder:
         return Record(_ordered(tags), list(self.turns))
 
     def text(self) -> str:
-        return format_record(self.record())
+        record = self.record()
+        return "\n".join([*_tag_lines(record.tags), "", *self.lines]) + "\n"
 
 
 # ----------------------------------------------------------------- writing
@@ -173,23 +182,30 @@ def _ordered(tags: dict[str, str]) -> dict[str, str]:
     return first
 
 
-def format_record(record: Record) -> str:
-    """The notation of a record; turns are written from a replay, so they are checked too."""
-    codec = record.codec
-    lines = [f"[{k} {_quote(v)}]" for k, v in _ordered(record.tags).items()]
-    lines.append("")
+def _tag_lines(tags: dict[str, str]) -> list[str]:
+    return [f"[{k} {_quote(v)}]" for k, v in _ordered(tags).items()]
+
+
+def _turn_line(codec, before, turn: Turn, after) -> str:
+    line = f"{turn.number}. {codec.player_name(before, turn.player)} {codec.turn_text(before, turn.actions, after)}"
+    return line + (f"  # {turn.comment}" if turn.comment else "")
+
+
+def turn_lines(record: Record) -> list[str]:
+    """The turn lines of a record, written from a replay (so they are checked too)."""
+    lines = []
     state = record.start()
     for turn in record.turns:
         before = state.copy()
         for action in turn.actions:
             state.apply(action)
-        body = codec.turn_text(before, turn.actions, state)
-        name = codec.player_name(before, turn.player)
-        line = f"{turn.number}. {name} {body}"
-        if turn.comment:
-            line += f"  # {turn.comment}"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+        lines.append(_turn_line(record.codec, before, turn, state))
+    return lines
+
+
+def format_record(record: Record) -> str:
+    """The notation of a record; turns are written from a replay, so they are checked too."""
+    return "\n".join([*_tag_lines(record.tags), "", *turn_lines(record)]) + "\n"
 
 
 # ----------------------------------------------------------------- reading
