@@ -193,6 +193,7 @@ class Recording:
 
     def begin(self, start, levels) -> None:
         self.recorder = self.shelf.start(start, levels)
+        self.shelf.save_current(self.recorder)     # so a game cut off in its first turn resumes its record
 
     def resume(self, state, levels) -> None:
         self.recorder = self.shelf.resume(state, levels)
@@ -207,6 +208,7 @@ class Recording:
             log.warning("the game record lost track of the game: recording afresh from here")
             levels = [part.partition(":")[2] for part in recorder.tags.get("Players", "").split()]
             self.recorder = self.shelf.start(state, levels)
+            self.shelf.save_current(self.recorder)
             return
         if len(recorder.turns) != before_turns and state.phase != "over":
             self.shelf.save_current(recorder)

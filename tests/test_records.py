@@ -237,3 +237,32 @@ def test_header_problems_are_named():
     assert "Seed" in str(_refused('[Game "labyrinth"]\n[Players "red:hard green:easy"]\n'))
     assert "not a pawn colour" in str(_refused('[Game "labyrinth"]\n[Players "pink:hard"]\n[Seed "1"]\n'))
     assert "unknown rule" in str(_refused('[Game "labyrinth"]\n[Rules "fast"]\n[Players "red:x"]\n[Seed "1"]\n'))
+
+
+def test_a_record_may_begin_in_the_middle_of_a_turn():
+    """A kiosk game resumed after its shift, with no record to continue: the first line is '- -' and a cell."""
+    from engine import Move
+    game = Game.new(players=2, seed=6)
+    shift, _ = make_ai("medium", seed=1).choose(game)
+    game.apply(shift)
+    recorder = Recorder(game, ["human", "medium"])
+    stay = Move(game.player.position)
+    game.apply(stay)
+    recorder.apply(stay)
+    for action in make_ai("medium", seed=2).choose(game):
+        game.apply(action)
+        recorder.apply(action)
+    text = recorder.text()
+    assert "\n1. red - - " in text
+    assert read_record(text).final() == game
+    cards = CardGame.new(players=2, seed=3)
+    while cards.phase != "take":
+        cards.apply(card_ai("easy", 1).choose(cards))
+    recorder = Recorder(cards, ["human", "easy"])
+    while len(recorder.turns) < 2 or cards.phase == "take":     # whole turns: the record holds no half turn
+        action = card_ai("easy", 2).choose(cards)
+        cards.apply(action)
+        recorder.apply(action)
+    text = recorder.text()
+    assert re.search(r"\n\d+\. p\d - ", text)
+    assert read_record(text).final() == cards

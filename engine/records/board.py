@@ -17,6 +17,7 @@ from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, s
 KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
 WIN_MARK = "wins"
+BEGUN = "-"            # in place of the shift of a turn begun before the record began
 #: Rules tag words for the variants (RULES.md section 1, "Variants").
 VARIANT_WORDS = {"open_cards": "open-cards", "return_home": "no-return"}
 
@@ -91,9 +92,14 @@ def result_tags(state: Game) -> dict[str, str]:
 
 
 def turn_text(before: Game, actions: tuple, after: Game) -> str:
-    shift, *rest = actions
-    spare = ROTATED[before.maze.spare_mask][shift.rotation % 4]
-    words = [shift.insertion, openings_of(spare)]
+    if isinstance(actions[0], Move):
+        # A record that begins in the middle of a turn (after its shift): "- -" stands for the shift.
+        words = [BEGUN, BEGUN]
+        rest = list(actions)
+    else:
+        shift, *rest = actions
+        spare = ROTATED[before.maze.spare_mask][shift.rotation % 4]
+        words = [shift.insertion, openings_of(spare)]
     if rest:
         r, c = rest[0].cell
         words.append(f"{r},{c}")
@@ -116,6 +122,12 @@ def play_turn(state: Game, words: list[str]) -> list:
     if len(words) < 3:
         raise ValueError("a turn needs an insertion, the spare's openings and a cell, e.g. 'N3 ES 2,3'")
     insertion, openings, where, *marks = words
+    if insertion == BEGUN and openings == BEGUN and state.phase == "move":
+        player, before = state.current, len(state.players[state.current].found)
+        move = Move(_cell(where))
+        state.apply(move)
+        _check_marks(state, player, before, marks)
+        return [move]
     if insertion not in INSERTIONS:
         raise ValueError(f"{insertion!r} is not an insertion point ({' '.join(INSERTIONS)})")
     try:
@@ -133,6 +145,12 @@ def play_turn(state: Game, words: list[str]) -> list:
     shift, move = Shift(insertion, turns[0]), Move(_cell(where))
     state.apply(shift)
     state.apply(move)
+    _check_marks(state, player, before, marks)
+    return [shift, move]
+
+
+def _check_marks(state: Game, player: int, before: int, marks: list[str]) -> None:
+    """The +treasure and wins marks of a turn line must be what the turn gave."""
     got = [f"+{t}" for t in state.players[player].found[before:]]
     if state.phase == "over" and player in winners(state):
         got.append(WIN_MARK)
@@ -142,4 +160,3 @@ def play_turn(state: Game, words: list[str]) -> list:
     if sorted(marks) != sorted(got):
         said = " ".join(marks) or "nothing"
         raise ValueError(f"the line says {said} but the turn gives {' '.join(got) or 'nothing'}")
-    return [shift, move]

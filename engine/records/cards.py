@@ -15,6 +15,7 @@ from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, s
 
 KIND = "cards"
 TAKE, DISCARD = "take", "discard"
+BEGUN = "-"            # in place of the card laid in a turn begun before the record began
 _BY_NAME = {}
 for _card in CARDS:
     a, b = _card.names
@@ -89,9 +90,12 @@ def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:
     first = actions[0]
     if isinstance(first, Discard):
         return f"{DISCARD} {card_name(first.card)}"
-    x, y = first.cell
-    words = [card_name(first.card), f"r{first.rotation}", f"{x},{y}"]
-    for action in actions[1:]:
+    if isinstance(first, Take):
+        words = [BEGUN]
+    else:
+        x, y = first.cell
+        words = [card_name(first.card), f"r{first.rotation}", f"{x},{y}"]
+    for action in actions[(0 if isinstance(first, Take) else 1):]:
         if isinstance(action, Take) and action.cards:
             words.append(TAKE)
             words += [card_name(c) for c in sorted(action.cards)]
@@ -112,6 +116,12 @@ def play_turn(state: CardGame, words: list[str]) -> list:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if not words:
         raise ValueError("an empty turn: write the card, its rotation and its cell, or 'discard' and a card")
+    if words[0] == BEGUN and state.phase == "take":
+        if words[1:2] not in ([], [TAKE]):
+            raise ValueError("after '-' only 'take' and the cards taken may follow")
+        take = Take(card_id(w) for w in words[2:])
+        state.apply(take)
+        return [take]
     if words[0] == DISCARD:
         if len(words) != 2:
             raise ValueError("'discard' is followed by exactly one card")

@@ -335,7 +335,8 @@ def seed_of(tags: dict[str, str]) -> int:
 
 def needs_start_tag(state) -> bool:
     """A seed alone rebuilds only a fresh game set up from an integer seed."""
-    return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0
+    mid_turn = state.phase in ("move", "take")     # a turn begun: its first action is not in the record
+    return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0 or mid_turn
 
 
 def end_words(state, fallback: str) -> str:
