@@ -356,7 +356,7 @@ class Summary:
             for level, d in theirs.items():
                 mine.setdefault(level, Durations()).merge(d)
         if other.longest is not None:
-            self._longest(tuple(other.longest))
+            self._longest((other.longest[0], other.longest[1]))
         self.seconds += other.seconds
         self.cpu_seconds += other.cpu_seconds
 
@@ -719,7 +719,7 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
         summary.seconds = seconds_before + time.perf_counter() - started
         if checkpoint:
             checkpoint(summary)
-        exc.summary = summary
+        exc.summary = summary  # type: ignore[attr-defined]  # main() shows and saves what was played
         raise
     finally:
         guard.close()
@@ -759,9 +759,9 @@ def read_result(path: str) -> dict:
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    i, sep, n = text.partition("/")
+    first, sep, second = text.partition("/")
     try:
-        i, n = int(i), int(n)
+        i, n = int(first), int(second)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: write I/N, e.g. 2/4 for the second of four shards") from None
     if not sep or n < 1 or not 1 <= i <= n:
@@ -835,10 +835,10 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
                        help="rotate the AIs one seat per game (default)")
     seats.add_argument("--no-rotate-seats", dest="rotate", action="store_false",
                        help="keep each AI in its seat (seat 0 always starts)")
-    paired = parser.add_mutually_exclusive_group()
-    paired.add_argument("--paired", dest="paired", action="store_true", default=None,
+    pairing = parser.add_mutually_exclusive_group()
+    pairing.add_argument("--paired", dest="paired", action="store_true", default=None,
                         help="play every deal from every seat rotation (default when the levels differ)")
-    paired.add_argument("--no-paired", dest="paired", action="store_false",
+    pairing.add_argument("--no-paired", dest="paired", action="store_false",
                         help="a fresh deal for every game")
     parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
     parser.add_argument("--no-return", action="store_true",
@@ -865,9 +865,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     runner = runners()[args.game]
     names = _entries(parser, runner, args)
     cap = _check_numbers(parser, runner, args)
-    paired = args.paired
-    if paired is None:
-        paired = args.rotate and len(set(names)) > 1
+    paired: bool = args.paired if args.paired is not None else (args.rotate and len(set(names)) > 1)
     if paired and not args.rotate:
         parser.error("--paired plays every seat rotation: it cannot go with --no-rotate-seats")
     if paired and args.games % len(names):
@@ -1017,7 +1015,7 @@ def merge_main(argv: Sequence[str]) -> int:
     parser.add_argument("--plot", metavar="FILE.png", default=None, help="draw the merged figures")
     args = parser.parse_args(argv)
     total: Summary | None = None
-    planned = None
+    planned: int | None = None
     try:
         for path in args.files:
             data = read_result(path)
@@ -1038,6 +1036,7 @@ def merge_main(argv: Sequence[str]) -> int:
     except ValueError as exc:
         print(f"labyrinth-sim merge: {exc}", file=sys.stderr)
         return 2
+    assert total is not None and planned is not None      # argparse asks for one file at least
     gaps = missing(total.ranges, 0, planned)
     if gaps:
         print("labyrinth-sim merge: incomplete, games missing: "
