@@ -74,6 +74,7 @@ class DisplayConfig:
     rotation: int = 0
     layout: str = "tabletop"
     gl: str = "auto"
+    high_contrast: bool = False                   # stronger path/wall contrast, thicker outlines
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,15 @@ class KioskConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    """The sound cues (kiosk/sound): on or off, how loud, and when the attract jingle stays silent."""
+
+    enabled: bool = True
+    volume: int = 70                              # percent
+    quiet_hours: tuple[int, int] | None = None    # (start, end) minutes after midnight; None: never
+
+
+@dataclass(frozen=True)
 class PathsConfig:
     """Where the kiosk writes: the saved game, its archive and the history."""
 
@@ -161,6 +171,7 @@ class Config:
     ring: RingConfig = field(default_factory=RingConfig)
     game: GameConfig = field(default_factory=GameConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: str = "defaults"
 
@@ -326,6 +337,21 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
     return tuple((a, b) for a, b in v)
 
 
+def _quiet_hours(v: Any) -> tuple[int, int] | None:
+    from .sound import parse_quiet_hours      # one parser for the config and the sound module
+    if not isinstance(v, str):
+        raise _Bad(f"must be a string like \"22:00-08:00\" or \"none\", not {_type_name(v)}")
+    try:
+        return parse_quiet_hours(v)
+    except ValueError as exc:
+        raise _Bad(str(exc).split(": ", 1)[-1]) from None
+
+
+def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
+    from .sound import format_quiet_hours
+    return format_quiet_hours(v)
+
+
 def _path(v: Any) -> Path:
     s = _str(v)
     if not s.startswith("/"):
@@ -375,6 +401,7 @@ _SECTIONS: dict[str, _Section] = {
         "rotation": _Field(_choice(ROTATIONS), from_text=_text_int),
         "layout": _Field(_choice(LAYOUTS), from_text=str),
         "gl": _Field(_choice(GL_APIS), from_text=str),
+        "high_contrast": _Field(_bool, from_text=_text_bool),
     }),
     "buttons": _Section(ButtonsConfig, {
         "pins": _Field(_pin_table(ARROWS, require_all=True), dict),
@@ -417,6 +444,11 @@ _SECTIONS: dict[str, _Section] = {
         "operator_pin": _Field(_pin_code, from_text=str),
         "ai_pace_ms": _Field(_int(0, 60_000), from_text=_text_int),
         "log_level": _Field(_choice(LOG_LEVELS), from_text=str),
+    }),
+    "sound": _Section(SoundConfig, {
+        "enabled": _Field(_bool, from_text=_text_bool),
+        "volume": _Field(_int(0, 100), from_text=_text_int),
+        "quiet_hours": _Field(_quiet_hours, _dump_quiet_hours, from_text=str),
     }),
     "paths": _Section(PathsConfig, {
         # on the command line a relative directory means one below the current directory
@@ -664,6 +696,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS", "LANGUAGES", "SEAT_KINDS", "DEFAULT_PATH", "ConfigError", "Config",
-    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "PathsConfig",
+    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "SoundConfig", "PathsConfig",
     "load", "from_raw", "apply_overrides", "check_config",
 ]
