@@ -159,6 +159,7 @@ class UI:
         self._down: tuple[float, float] | None = None
         self._keys = _key_table()
         self._cursor: tuple[int, int] | None = None
+        self.screen_listeners: list[Callable[[str], None]] = []   # told each screen shown (the sound)
         bus = getattr(kiosk, "bus", None)
         self._unsubscribe = bus.subscribe_all(self._on_event) if bus is not None else None
         window.push_handlers(self)
@@ -268,11 +269,26 @@ class UI:
         """The drawings at the current cell size (rebuilt when the layout's cell size changes)."""
         from .art import Atlas
         px = int(self.layout.cell * 2 + 0.5)
-        if self._atlas is None or self._atlas_px != px:
+        contrast = self.high_contrast
+        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast:
             self.window.switch_to()
-            self._atlas = Atlas(px, self.window)
+            self._atlas = Atlas(px, self.window, high_contrast=contrast)
             self._atlas_px = px
         return self._atlas
+
+    @property
+    def high_contrast(self) -> bool:
+        """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
+        chosen = getattr(self, "_high_contrast", None)
+        if chosen is not None:
+            return chosen
+        display = getattr(getattr(self.kiosk, "config", None), "display", None)
+        return bool(getattr(display, "high_contrast", False))
+
+    def set_high_contrast(self, on: bool) -> None:
+        """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
+        self._high_contrast = bool(on)
+        self._relayout(self.window.width, self.window.height)
 
     def screen_named(self, name: str) -> Screen:
         screen = self._screens.get(name)
@@ -300,6 +316,8 @@ class UI:
         if name == "operator" and previous is not None and previous.name != "operator":
             kw.setdefault("back", previous.name)
         screen.enter(**kw)
+        for listener in self.screen_listeners:
+            listener(name)
         return screen
 
     def set_language(self, language: str) -> None:
