@@ -48,6 +48,11 @@ FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
 
 
+def is_fixed(i: int) -> bool:
+    """Cell i (row * 7 + col) holds a fixed tile: even row and even column (RULES.md), drawn as stone."""
+    return (i // 7) % 2 == 0 and (i % 7) % 2 == 0
+
+
 def rotate_openings(openings: str, turns: int) -> str:
     sides = "NESW"
     return "".join(sorted((sides[(sides.index(ch) + turns) % 4] for ch in openings), key=sides.index))
@@ -228,7 +233,7 @@ class BoardView:
     def _set_tile(self, i: int, tile: TileInfo) -> None:
         atlas = self.ui.atlas
         spr = self._tile_sprites[i]
-        spr.image = atlas.tile(tile.openings)
+        spr.image = atlas.tile(tile.openings, fixed=is_fixed(i))
         spr.rotation = 0
         old = self._treasure_sprites[i]
         if tile.treasure:
