@@ -3,8 +3,9 @@ VENV     ?= .venv
 PYTHON   ?= python3
 PY       := $(VENV)/bin/python
 # What the test suite needs from Debian: offscreen OpenGL (EGL + GLES + Mesa),
-# Xvfb as a fallback display, socat for pseudo-terminal serial tests.
-APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core
+# Xvfb as a fallback display, socat for pseudo-terminal serial tests, a PulseAudio
+# server, parec and sox for the sound tests (a null sink: no sound card needed).
+APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core pulseaudio pulseaudio-utils sox
 
 .PHONY: run test bench venv system-packages clean
 
