@@ -165,6 +165,19 @@ else
 fi
 system systemctl mask ctrl-alt-del.target
 
+# 7b. Sound (kiosk/sound): PulseAudio for the service user, started on demand by
+#     libpulse inside the unit's runtime directory, playing to the Pi's HDMI or
+#     headphone output through ALSA; the user needs the audio group for /dev/snd.
+#     A Pi with a desktop session and PipeWire works too (pipewire-pulse).
+say "sound: PulseAudio for $KIOSK_USER"
+if dpkg -s pulseaudio >/dev/null 2>&1 || dpkg -s pipewire-pulse >/dev/null 2>&1; then
+    echo "a PulseAudio server is installed"
+else
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pulseaudio
+fi
+getent group audio >/dev/null || system groupadd --system audio
+system usermod --append --groups audio "$KIOSK_USER"
+
 # 8. Check the configuration, enable and (re)start
 say "check the configuration"
 if [ -n "$ROOT" ] || { [ "$DRY_RUN" = 1 ] && [ ! -x "$VENV/bin/labyrinth-kiosk" ]; }; then

@@ -66,7 +66,7 @@ def test_notify_watchdog_and_restart_policy(unit):
 def test_dedicated_user_and_device_groups(unit):
     assert one(unit, "Service", "User") == "labyrinth"
     groups = set(one(unit, "Service", "SupplementaryGroups").split())
-    assert groups == {"gpio", "dialout", "video", "input", "render"}
+    assert groups == {"gpio", "dialout", "video", "input", "render", "audio"}
 
 
 def test_state_and_writable_working_directory(unit):

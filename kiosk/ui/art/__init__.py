@@ -25,10 +25,8 @@ from .tiles import HIGH_CONTRAST, NORMAL
 from .tiles import draw_tile as _draw_tile
 from .treasures import DRAWINGS, treasure_pen
 
-WALL = (44, 52, 66)
-WALL_EDGE = (30, 35, 45)
-WALL_LIGHT = (58, 68, 84)
-CORRIDOR = (243, 233, 207)
+WALL = NORMAL.wall            # a hedge: what a tile shows off its path
+CORRIDOR = NORMAL.path        # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
 
