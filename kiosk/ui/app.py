@@ -70,7 +70,7 @@ def _key_table() -> dict[int, str]:
 
 
 def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto",
-                caption: str = "Labyrinth") -> pyglet.window.Window:
+                caption: str | None = None) -> pyglet.window.Window:
     """Create the window for `display` ("window", "fullscreen", "offscreen").
 
     ``pyglet.options`` must already say headless for offscreen (see ``prepare_pyglet``).
@@ -79,6 +79,8 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
     """
     from pyglet import gl
 
+    from ..product import PRODUCT_NAME
+    caption = caption or PRODUCT_NAME
     apis = {"gl": ["gl"], "gles": ["gles"], "auto": ["gl", "gles"]}[gl_api]
     last_error: Exception | None = None
     for api in apis:

@@ -250,10 +250,17 @@ class AttractScreen(Screen):
                 right = Rect(L.width - c.px(8) - col_w, L.height - left.top, col_w, box_h)
                 draw_wordmark(self.ui, Frame(right, 180), batch, mark, self._shapes)
         else:
+            # above the board; on a table turned to the far side, and again below the board for the
+            # near side, between the bottom band and the how-to button
             box = Rect(L.width * 0.2, L.ring.top + c.px(8), L.width * 0.6,
                        min(L.height - L.ring.top - c.px(16), L.width * 0.45))
             if box.h > c.px(60):
-                draw_wordmark(self.ui, Frame(box, 0), batch, mark, self._shapes)
+                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
+            if L.tabletop:
+                y0 = c.px(10 + 54 + 8)
+                low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
+                if low_box.h > c.px(60):
+                    draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t

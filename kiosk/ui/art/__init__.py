@@ -109,7 +109,11 @@ class Atlas:
         self.high_contrast = high_contrast
         self.px = px = max(16, int(px))
         self.pad = pad = max(4, px // 8)
-        names = [("tile", m) for m in range(16)] + [("fixed", m) for m in range(16)] + \
+        # tiles with two or more openings (all the game has); fixed ones are only corners and T's
+        movable = [m for m in range(16) if bin(m).count("1") >= 2]
+        fixed = [m for m in movable if bin(m).count("1") == 3 or m not in (5, 10)]
+        fixed = [m for m in fixed if m != 15]
+        names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
                 [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
         self.texture, self._regions = bake(names, px, pad, window, self._draw)
 
@@ -131,7 +135,8 @@ class Atlas:
                 for k in range(8, 0, -1)]
 
     def tile(self, openings: str, fixed: bool = False):
-        return self._regions[("fixed" if fixed else "tile", mask_of(openings))]
+        region = self._regions.get(("fixed" if fixed else "tile", mask_of(openings)))
+        return region if region is not None else self._regions[("tile", 15)]    # no such tile in the game
 
     def treasure(self, name: str):
         return self._regions[("treasure", name)]

@@ -93,13 +93,17 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed:
     # wall texture: leaf clumps on hedges, blocks and cracks on stone
     ix, iy, iw = inner
     if fixed:
-        for k in range(10):
+        for k in range(6):
             bx, by = ix + rnd.uniform(0.05, 0.8) * iw, iy + rnd.uniform(0.05, 0.8) * iw
             _rect(out, batch, g_wall, bx, by, iw * rnd.uniform(0.12, 0.2), iw * 0.05, p.stone_dark)
     else:
-        for k in range(26):
-            lx, ly = ix + rnd.uniform(0.06, 0.94) * iw, iy + rnd.uniform(0.06, 0.94) * iw
-            _circle(out, batch, g_wall, lx, ly, iw * rnd.uniform(0.05, 0.08),
+        # one clump in each corner (the path never covers those) and a few more: few shapes, as
+        # each costs time in the bake at start-up
+        corners = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
+        spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
+        for k, (u, v) in enumerate(spots):
+            lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
+            _circle(out, batch, g_wall, lx, ly, iw * rnd.uniform(0.07, 0.1),
                     p.leaf_dark if k % 2 else p.leaf_light)
     # the path: a verge (darker border) under the sand, from the centre out through each opening
     w = s * 0.36

@@ -1,4 +1,4 @@
-"""The product's wordmark: our own name, "Shifting Maze", over an emblem of three maze tiles.
+"""The product's wordmark: our own name (kiosk/product.py) over an emblem of three maze tiles.
 
 Drawn from the atlas (three tiles in a row, a path running through them, a
 pawn on the middle one) and two bold text lines with a dark drop shadow, so
@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pyglet
 
+from ...product import PRODUCT_NAME
 from ..menu import fit_font
 from ..widgets import Frame, label
-
-PRODUCT_NAME = "Shifting Maze"
 WORD_COLOR = (255, 226, 150)
 SHADOW = (10, 12, 18)
 
