@@ -89,8 +89,10 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
     return out
 
 
-def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = False,
+def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = True,
               high_contrast: bool = False) -> list:
+    """A pawn as shapes; `ordered` (the default) keeps its sheen and dot (circles) over its body (a
+    polygon for most seats), which a batch would otherwise draw first."""
     return pawn_pen(seat, high_contrast).draw(batch, cx, cy, size, group=group,
                                               outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
                                               ordered=ordered)
