@@ -159,6 +159,8 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
     for size, layout in (((800, 480), "tabletop"), ((1280, 800), "upright"), ((720, 1280), "tabletop")):
         u = ui(size=size, layout=layout, first="attract")
         scr = u.screen
+        scr.demo_seed = 5                 # the same demo game every time
+        scr._start_demo()
         settle(u, 1.5, 0.1)
         texts = [getattr(s, "text", "") for s in scr._shapes]
         for word in PRODUCT_NAME.upper().split():
@@ -172,7 +174,8 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         px = pixels(u)
         save_png(shots_dir / f"attract-{size[0]}x{size[1]}-{layout}.png", px)
         for r, c in ((0, 0), (0, 6), (6, 0), (6, 6)):               # the start corners: stone tiles
-            p = rgb_at(px, *wall_point(L, r, c))
+            cell = L.cell_rect(r, c)          # a point on the wall clear of the rivet, the pawn, the home ring
+            p = rgb_at(px, cell.x + cell.w * 0.1, cell.y + cell.h * 0.22)
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
 
@@ -204,3 +207,40 @@ def test_operator_page_changes_volume_mute_and_contrast(ui):
     u.sound = None
     op.open_page("settings")
     assert any("Sound is off" in getattr(s, "text", "") for s in op._shapes)
+
+
+def _texture_pixels(texture) -> bytes:
+    """A texture's pixels, read through a framebuffer (as the bake does)."""
+    from pyglet import gl
+    fbo = gl.GLuint(0)
+    gl.glGenFramebuffers(1, fbo)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+    gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, texture.id, 0)
+    buf = (gl.GLubyte * (texture.width * texture.height * 4))()
+    gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+    gl.glReadPixels(0, 0, texture.width, texture.height, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, buf)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
+    gl.glDeleteFramebuffers(1, fbo)
+    return bytes(buf)
+
+
+def test_the_baked_atlas_is_kept_on_disk_and_loaded_the_same(tmp_path, monkeypatch):
+    from kiosk.ui.art import Atlas
+    from .test_ui_screens import window_of
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    window = window_of((800, 480))
+    window.switch_to()
+    first = Atlas(64, window)
+    files = list((tmp_path / "labyrinth-kiosk" / "atlas").glob("board-64-n-*.rgba"))
+    assert len(files) == 1
+    drawn = []
+    monkeypatch.setattr(Atlas, "_draw", lambda self, *a: drawn.append(a) or [])
+    second = Atlas(64, window)
+    assert drawn == []                                   # loaded, not drawn again
+    assert _texture_pixels(second.texture) == _texture_pixels(first.texture)
+    Atlas(64, window, high_contrast=True)                # another palette is another picture
+    assert drawn
+    files[0].write_bytes(b"broken")                      # a damaged cache is drawn again
+    drawn.clear()
+    Atlas(64, window)
+    assert drawn

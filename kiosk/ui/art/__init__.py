@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import pyglet
 
-from .bake import bake
+from . import bake as _bake_module, pen as _pen_module, tiles as _tiles_module, treasures as _treasures_module
+from .bake import bake, source_digest
 from .pen import OUTLINE, Pen
 from .tiles import HIGH_CONTRAST, NORMAL
 from .tiles import draw_tile as _draw_tile
@@ -117,7 +118,8 @@ class Atlas:
         fixed = [m for m in fixed if m != 15]
         names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
                 [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
-        self.texture, self._regions = bake(names, px, pad, window, self._draw)
+        self.texture, self._regions = bake(names, px, pad, window, self._draw,
+                                           cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}")
 
     def _draw(self, batch, key, cx: float, cy: float) -> list:
         px = self.px
@@ -153,3 +155,7 @@ class Atlas:
 
 __all__ = ["Atlas", "draw_tile", "draw_treasure", "draw_pawn", "pawn_pen", "treasure_pen",
            "SEAT_COLORS", "SEAT_SHAPES", "COLOR_NAMES", "CORRIDOR", "WALL", "OUTLINE", "DRAWINGS"]
+
+# a cached atlas (kiosk/ui/art/bake.py) belongs to this version of the drawings
+_DIGEST = source_digest(__file__, _bake_module.__file__, _pen_module.__file__, _tiles_module.__file__,
+                        _treasures_module.__file__)
