@@ -122,7 +122,7 @@ def test_events_become_cues_in_the_order_the_board_animates_them(monkeypatch):
     bus.post(GameOver(0, 5, ((), ())))
     bus.dispatch_pending()
     assert queued == [("turn", 0.0), ("arrow", 0.0), ("blocked", 0.0), ("push", 0.0),
-                      ("step", 0.3), ("step", 0.42), ("treasure", 0.54), ("won", 1.84)]
+                      ("step", 0.3), ("step", 0.42), ("treasure", 0.6), ("won", 1.9)]
 
 
 def wait_for(condition, seconds=5.0):

@@ -156,7 +156,8 @@ def test_found_treasure_turns_a_card_at_the_panel_and_the_winner_gets_confetti(u
 
 def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, shots_dir):
     from kiosk.ui.art.wordmark import PRODUCT_NAME
-    for size, layout in (((800, 480), "tabletop"), ((1280, 800), "upright"), ((720, 1280), "tabletop")):
+    for size, layout in (((800, 480), "tabletop"), ((800, 480), "upright"), ((1280, 800), "upright"),
+                         ((720, 1280), "tabletop"), ((720, 1280), "upright")):
         u = ui(size=size, layout=layout, first="attract")
         scr = u.screen
         scr.demo_seed = 5                 # the same demo game every time
@@ -166,10 +167,14 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         for word in PRODUCT_NAME.upper().split():
             assert texts.count(word) >= 2, (size, layout)          # the word and its shadow
         L = u.layout
-        for band in scr._invites:
-            # every invite's band lies outside the board: the cells (and start corners) stay in sight
-            y = band.y
-            assert not (L.board.y < y < L.board.top), (size, layout)
+        for band in scr._bands:
+            # every invite's band lies outside the board (the cells and start corners stay in sight)
+            # and clear of the buttons
+            assert band.top <= L.board.y + 1 or band.y >= L.board.top - 1, (size, layout, band)
+            for w in scr.widgets:
+                r = w.rect
+                assert r.right <= band.x or r.x >= band.right or r.top <= band.y or r.y >= band.top, \
+                    (size, layout, band, r)
         u.render(force=True)
         px = pixels(u)
         save_png(shots_dir / f"attract-{size[0]}x{size[1]}-{layout}.png", px)

@@ -41,7 +41,10 @@ ATTRACT_REPEAT_S = 300.0    # the jingle again after this long on the attract sc
 SLIDE_S = 0.30
 WALK_STEP_S = 0.12
 FOUND_S = 1.3
+ARRIVE_GAP_S = 0.06        # after the last step, a breath before a treasure's or a turn's cue
 BLOCKED_CODES = ("push_back", "push_refused")
+RHYTHM_SLACK_S = 0.02      # a cue started later than this shifts the ones close behind it...
+RHYTHM_SPAN_S = 2.0        # ...that are due within this long after it
 LATE_S = 0.5                # a cue this late (the device still opening) is dropped: a late sound confuses
 
 
@@ -241,6 +244,8 @@ class Sound:
         self._free_at = at + WALK_STEP_S * max(0, steps)
         for k in range(steps):
             self.cue("step", at + k * WALK_STEP_S)
+        if steps:
+            self._free_at += ARRIVE_GAP_S
 
     def screen_shown(self, name: str) -> None:
         """The UI shows screen `name`: the attract screen gets its jingle (not in quiet hours)."""
@@ -301,9 +306,15 @@ class Sound:
                 if wait > 0:
                     self._lock.wait(wait)
                 ready = []
-                while self._due and self._due[0][0] <= self.now() + 0.005:
+                if self._due and self._due[0][0] <= self.now() + 0.005:
                     at, _, name = heapq.heappop(self._due)
                     ready.append((at, name))
+                    late = self.now() - at
+                    if late > RHYTHM_SLACK_S:
+                        # this thread woke late (a busy CPU): what follows closely moves along, so a
+                        # walk's steps keep their beat instead of sounding all at once
+                        self._due = [(t + late if t < at + RHYTHM_SPAN_S else t, k, n) for t, k, n in self._due]
+                        heapq.heapify(self._due)
             if self._screen == "attract":
                 self._attract_due()
             for at, name in ready:

@@ -365,6 +365,9 @@ class UI:
         """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;
         screens that do not split their drawing are drawn in full."""
         self.window.switch_to()
+        # this window's matrices: several windows in one process (the tests) share the binding point
+        # of their matrix block, and an atlas loaded from disk (no bake) would not have bound it again
+        self.window.view = self.window.view
         screen = self.screen
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())

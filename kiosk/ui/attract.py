@@ -218,6 +218,7 @@ class AttractScreen(Screen):
         high = Rect(0, board.top, L.width, ring.top - board.top)
         bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
         self._invite_size = min(c.font(40), low.h * 0.5)
+        self._bands = [rect for _, rect in bands]
         for angle, rect in bands:
             self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
             for y in (rect.y, rect.top - c.px(3)):
@@ -269,7 +270,7 @@ class AttractScreen(Screen):
         if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 27 if L.tabletop else 10, bw, 54)
+            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)      # mid-height: clear of the bottom band
         else:
             rect = Rect(c.W - 200, 10, 190, 54)
         make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,
