@@ -3,11 +3,14 @@ VENV     ?= .venv
 PYTHON   ?= python3
 PY       := $(VENV)/bin/python
 # What the test suite needs from Debian: offscreen OpenGL (EGL + GLES + Mesa),
-# Xvfb as a fallback display, socat for pseudo-terminal serial tests, a PulseAudio
-# server, parec and sox for the sound tests (a null sink: no sound card needed).
-APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core pulseaudio pulseaudio-utils sox
+# Xvfb as a fallback display, socat for pseudo-terminal serial tests; pip for
+# the release venvs of the offline-update test (install.sh uses the system's
+# pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks; a
+# PulseAudio server, parec and sox for the sound tests (a null sink: no sound card).
+APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core \
+                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox
 
-.PHONY: run test bench venv system-packages clean
+.PHONY: run test bench bundle venv system-packages clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -42,5 +45,10 @@ run: venv
 bench: venv
 	$(PY) -m bench
 
+# The offline install bundle: dist/labyrinth-kiosk-<version>.tar.gz with every
+# wheel and a manifest of hashes (docs/install.md, "Offline install").
+bundle: venv
+	PYTHON=$(PY) bash systemd/make-bundle.sh
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -11,9 +11,10 @@ Pure Python: no I/O, no clocks, no threads; randomness only from a seed.
 from .errors import IllegalAction, InvalidState
 from .game import Board, Game, Move, Player, Rules, Shift, Tile
 from .maze import INSERTIONS, OPPOSITE
+from .outcome import Outcome, Termination
 from .tiles import SEATS, TREASURES
 
 __all__ = [
     "Board", "Game", "IllegalAction", "INSERTIONS", "InvalidState", "Move", "OPPOSITE",
-    "Player", "Rules", "SEATS", "Shift", "Tile", "TREASURES",
+    "Outcome", "Player", "Rules", "SEATS", "Shift", "Tile", "TREASURES", "Termination",
 ]

@@ -18,20 +18,48 @@ def need(cond: bool, message: str) -> None:
         raise InvalidState(message)
 
 
-def check_header(data: Any, game: str, version: int, fields: Iterable[str], what: str) -> None:
-    """`data` is a JSON object saved by `game` in format `version`, with every one of `fields`.
+def check_header(data: Any, game: str, version: int, fields: Iterable[str], what: str,
+                 older: Iterable[int] = ()) -> int:
+    """`data` is a JSON object saved by `game` in format `version` (or one of the `older`
+    formats still read), with every one of `fields`. Returns the format version found.
 
     `what` names the game in the refusal ("not a <what> save").
     """
     need(isinstance(data, dict), "a saved game must be a JSON object")
     need(data.get("game") == game, f"not a {what} save (game={data.get('game')!r})")
-    need(data.get("version") == version,
-         f"save format version {data.get('version')!r} is not supported (expected {version})")
+    found = data.get("version")
+    need(found == version or (found in tuple(older) and not isinstance(found, bool)),
+         f"save format version {found!r} is not supported (expected {version})")
     missing = set(fields) - data.keys()
     need(not missing, f"save is missing {', '.join(sorted(missing))}")
+    return found
 
 
 def check_switches(rules: Any, names: Iterable[str], message: str) -> None:
     """`rules` is an object whose keys are some of `names`, every value a boolean."""
     need(isinstance(rules, dict) and set(rules) <= set(names)
          and all(isinstance(v, bool) for v in rules.values()), message)
+
+
+def check_rules(rules: Any, switches: Iterable[str], message: str) -> dict[str, Any]:
+    """`rules` holds some of the boolean `switches` and, optionally, ``turn_limit`` (a whole
+    number >= 0, docs/rules.md section 3). Returns them as keyword arguments."""
+    need(isinstance(rules, dict), message)
+    rules = dict(rules)
+    limit = rules.pop("turn_limit", 0)
+    need(isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0,
+         f"turn_limit must be a whole number >= 0, not {limit!r}")
+    check_switches(rules, switches, message)
+    return {**rules, "turn_limit": limit}
+
+
+def read_outcome(data: dict, phase_over: bool, players: int) -> Any:
+    """The saved ``outcome`` field: None while running, an Outcome with known seats once over."""
+    from .outcome import Outcome
+    raw = data.get("outcome")
+    need((raw is None) != phase_over, "a finished game, and only a finished game, has an outcome")
+    if raw is None:
+        return None
+    outcome = Outcome.from_dict(raw)
+    need(all(0 <= w < players for w in outcome.winners), f"outcome names a winner out of {players} players")
+    return outcome

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
 from .errors import IllegalAction, InvalidState
+from .outcome import Outcome, Termination, check_turn_limit, most
 from .maze import (
     CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of,
 )
 from .tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
 
-FORMAT_VERSION = 1
+#: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
+FORMAT_VERSION = 2
 GAME_NAME = "labyrinth"
 PHASES = ("shift", "move", "over")
 _TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
@@ -29,10 +31,18 @@ _TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
 
 @dataclass(frozen=True)
 class Rules:
-    """Variants from the 'younger children' section of the rulebooks (both may be combined)."""
+    """Variants from the 'younger children' section of the rulebooks (both may be combined),
+    and the kiosk's turn limit (docs/rules.md sections 1 and 3)."""
 
     open_cards: bool = False   # players see all their cards; any remaining treasure collects
     return_home: bool = True   # False: a player wins the moment their last card is collected
+    turn_limit: int = 0        # >0: the game ends when this many turns are played; most treasures wins
+
+    def __post_init__(self) -> None:
+        check_turn_limit(self.turn_limit)
+
+    def to_dict(self) -> dict:
+        return {"open_cards": self.open_cards, "return_home": self.return_home, "turn_limit": self.turn_limit}
 
 
 @dataclass(frozen=True)
@@ -134,7 +144,7 @@ class Game:
     """The whole state of one game. Create with :meth:`Game.new` or :meth:`Game.from_dict`."""
 
     __slots__ = ("rules", "maze", "players", "current", "phase", "last_insertion",
-                 "winner", "turns", "seed")
+                 "outcome", "turns", "seed")
 
     # ---------------------------------------------------------------- setup
     @classmethod
@@ -181,12 +191,27 @@ class Game:
         game.current = first
         game.phase = "shift"
         game.last_insertion = None
-        game.winner = None
+        game.outcome = None
         game.turns = 0
         game.seed = seed
         return game
 
     # ------------------------------------------------------------ reading
+    @property
+    def num_players(self) -> int:
+        """How many play (``players`` lists their pawns)."""
+        return len(self.players)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning players' indexes once the game is over (ties share); () before."""
+        return () if self.outcome is None else self.outcome.winners
+
+    @property
+    def winner(self) -> int | None:
+        """The single winner, or None while running or when the win is shared."""
+        return None if self.outcome is None else self.outcome.winner
+
     @property
     def board(self) -> Board:
         return Board(self.maze)
@@ -236,6 +261,10 @@ class Game:
         if self.phase != "move":
             return []
         return [Move(c) for c in sorted(self.reachable())]
+
+    def legal_actions(self) -> list[Shift | Move]:
+        """Every legal action now: the shifts in phase "shift", the moves in phase "move"."""
+        return self.legal_shifts() + self.legal_moves()
 
     def path_to(self, cell: tuple[int, int]) -> list[tuple[int, int]] | None:
         """A shortest walk of the current pawn to `cell` (both ends included), or None."""
@@ -302,16 +331,19 @@ class Game:
                 p.cards.remove(treasure)
                 p.found.append(treasure)
                 if not p.cards and not self.rules.return_home:
-                    return self._finish()
+                    return self._finish(Termination.HOME, (self.current,))
         if not p.cards and self.rules.return_home and p.cell == p.home[0] * SIZE + p.home[1]:
-            return self._finish()
+            return self._finish(Termination.HOME, (self.current,))
+        if self.rules.turn_limit and self.turns + 1 >= self.rules.turn_limit:
+            return self._finish(Termination.TURN_LIMIT, most([len(q.found) for q in self.players]))
         self.turns += 1
         self.current = (self.current + 1) % len(self.players)
         self.phase = "shift"
 
-    def _finish(self) -> None:
+    def _finish(self, termination: Termination, winners: tuple[int, ...]) -> None:
+        """End the game (the turn that ended it counts as played; `current` stays its player)."""
         self.turns += 1
-        self.winner = self.current
+        self.outcome = Outcome(termination, winners)
         self.phase = "over"
 
     # ------------------------------------------------------------ copies and saves
@@ -324,7 +356,7 @@ class Game:
         new.current = self.current
         new.phase = self.phase
         new.last_insertion = self.last_insertion
-        new.winner = self.winner
+        new.outcome = self.outcome
         new.turns = self.turns
         new.seed = self.seed
         return new
@@ -336,7 +368,7 @@ class Game:
             "game": GAME_NAME,
             "version": FORMAT_VERSION,
             "seed": self.seed,
-            "rules": {"open_cards": self.rules.open_cards, "return_home": self.rules.return_home},
+            "rules": self.rules.to_dict(),
             "board": [[openings_of(m.masks[i]), TREASURES[t] if t >= 0 else None]
                       for i, t in enumerate(m.treasures)],
             "spare": [openings_of(m.spare_mask), TREASURES[m.spare_treasure] if m.spare_treasure >= 0 else None],
@@ -345,7 +377,7 @@ class Game:
             "current": self.current,
             "phase": self.phase,
             "last_insertion": self.last_insertion,
-            "winner": self.winner,
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "turns": self.turns,
         }
 
@@ -362,7 +394,7 @@ class Game:
 
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self.turns} {self.phase} "
-                f"current={self.current} winner={self.winner}>")
+                f"current={self.current} winners={self.winners}>")
 
 
 from .maze import INSERTION_LINES as _IL  # noqa: E402

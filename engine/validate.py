@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .checks import check_header, check_switches, need
+from .checks import check_header, check_rules, need, read_outcome
 from .errors import InvalidState
+from .outcome import Outcome, Termination, most
 from .maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
 from .tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
 
-FORMAT_VERSION = 1
 
 
 def _shape(mask: int) -> int:
@@ -41,13 +41,16 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
 
 
 def game_from_dict(cls, data: Any):
-    from .game import GAME_NAME, PHASES, Game, Player, Rules
+    from .game import FORMAT_VERSION, GAME_NAME, PHASES, Game, Player, Rules
 
+    # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".
+    last_field = "winner" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(data, GAME_NAME, FORMAT_VERSION, ("rules", "board", "spare", "players", "current", "phase",
-                                                  "last_insertion", "winner", "turns"), what=GAME_NAME)
+                                                  "last_insertion", last_field, "turns"), what=GAME_NAME,
+                 older=(1,))
 
-    rules = data["rules"]
-    check_switches(rules, ("open_cards", "return_home"), "rules must be open_cards/return_home booleans")
+    rules = check_rules(data["rules"], ("open_cards", "return_home"),
+                        "rules must be open_cards/return_home booleans and a turn_limit")
 
     board = data["board"]
     need(isinstance(board, list) and len(board) == SIZE * SIZE, "board must list 49 tiles")
@@ -87,18 +90,32 @@ def game_from_dict(cls, data: Any):
     need(all(p.cards_left + len(p.found) == per for p in players),
          f"each of {len(players)} players must hold {per} cards in all")
 
-    phase, current, winner = data["phase"], data["current"], data["winner"]
+    phase, current = data["phase"], data["current"]
     need(phase in PHASES, f"phase must be one of {PHASES}")
     need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
-    if phase == "over":
-        need(winner == current, "a finished game must name the current player as winner")
+    turns = data["turns"]
+    need(isinstance(turns, int) and turns >= 0, "turns must be a whole number")
+    need(phase == "over" or not rules["turn_limit"] or turns < rules["turn_limit"],
+         f"a running game has played fewer turns than the turn limit {rules['turn_limit']}")
+    if data["version"] == 1:
+        winner = data["winner"]
+        if phase == "over":
+            need(winner == current, "a finished game must name the current player as winner")
+        else:
+            need(winner is None, "only a finished game has a winner")
+        outcome = Outcome(Termination.HOME, (winner,)) if phase == "over" else None
     else:
-        need(winner is None, "only a finished game has a winner")
+        outcome = read_outcome(data, phase == "over", len(players))
+        if outcome is not None and outcome.termination is Termination.HOME:
+            need(outcome.winners == (current,), "a game won by reaching home names the current player as winner")
+        elif outcome is not None:
+            need(outcome.termination is Termination.TURN_LIMIT, f"a board game cannot end by {outcome.termination.value}")
+            need(0 < rules["turn_limit"] <= turns, "a game ended by the turn limit has played that many turns")
+            need(outcome.winners == most([len(p.found) for p in players]),
+                 "after the turn limit the players with the most treasures win")
     last = data["last_insertion"]
     need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
     need(not (phase == "move" and last is None), "the move phase follows a shift")
-    turns = data["turns"]
-    need(isinstance(turns, int) and turns >= 0, "turns must be a whole number")
 
     game = Game.__new__(Game)
     game.rules = Rules(**rules)
@@ -107,7 +124,7 @@ def game_from_dict(cls, data: Any):
     game.current = current
     game.phase = phase
     game.last_insertion = last
-    game.winner = winner
+    game.outcome = outcome
     game.turns = turns
     game.seed = data.get("seed")
     return game

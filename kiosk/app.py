@@ -339,7 +339,7 @@ class Kiosk:
         self.games_finished += 1
         if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
             from .history import GameRecord
-            outcome = "blocked" if "no card could be laid" in ev.end else "won"
+            outcome = {"blocked": "blocked", "turn_limit": "turn_limit"}.get(ev.end, "won")
             self.history.append(GameRecord.make(game="cards", seats=ev.kinds, winners=ev.winners,
                                                 turns=ev.turns, duration_s=ev.duration, outcome=outcome))
         self._game_finished()

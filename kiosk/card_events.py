@@ -218,7 +218,7 @@ class CardGameOver(Event):
     scores: tuple[int, ...]
     turns: int
     kinds: tuple[str, ...] = ()
-    end: str = ""
+    end: str = ""                  # why it ended: an engine.Termination value
     duration: float = 0.0
 
 

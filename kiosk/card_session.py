@@ -381,9 +381,9 @@ class CardSession(GameSession):
         self.selected, self.rotation, self.chosen = None, 0, set()
         self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
         if g.phase == "over":
-            self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.end or "",
-                                          self._duration))
-            log.info("card game %s over: %s", (self.game_id or "")[:8], g.end)
+            self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds,
+                                          g.outcome.termination.value, self._duration))
+            log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
             return
         self._save(reason)
         self._turn_begins(new_turn=True)

@@ -7,6 +7,7 @@
     labyrinth-kiosk --display none --game cards --players hard,easy,random --seed 7 --games 2 --fast
     labyrinth-kiosk --check-config         # validate the config file and exit (0 ok, 2 bad)
     labyrinth-kiosk --stats                # summary of the finished games
+    labyrinth-kiosk --stats --state-dir DIR --export games.csv   # ... and every game for a spreadsheet
 
 Exit status: 0 normal end, 1 failure at run time, 2 bad configuration or
 command line (the systemd unit does not restart on 2).
@@ -33,9 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="labyrinth-kiosk",
         description="The sliding-maze game kiosk: touchscreen, arcade buttons, LED ring.",
         epilog="Headless runs and scripts: docs/headless.md. Bus events: docs/events.md.")
+    from .version import version_action
+    version_action(p)
     p.add_argument("--config", metavar="PATH", help="configuration file (default /etc/labyrinth-kiosk/config.toml)")
     p.add_argument("--check-config", action="store_true", help="validate the configuration and exit")
-    p.add_argument("--stats", action="store_true", help="print the summary of finished games and exit")
+    p.add_argument("--stats", action="store_true",
+                   help="print the summary of finished games and exit (the history in the state directory: "
+                        "[paths] state_dir of --config, or --state-dir)")
+    p.add_argument("--export", metavar="FILE",
+                   help="with --stats: also write every finished game to FILE.csv (a spreadsheet) or FILE.json")
     p.add_argument("--display", choices=DISPLAYS,
                    help="window, fullscreen, offscreen (no screen, for screenshots), none (headless), "
                         "auto (full screen where a display exists)")
@@ -58,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--events-out", metavar="FILE", help="write every bus message as one JSON line")
     p.add_argument("--games", type=int, metavar="N", help="stop after N finished games (default: run on)")
     p.add_argument("--fast", action="store_true", help="no pacing for human eyes; virtual clock")
-    p.add_argument("--state-dir", metavar="DIR", help="where the current game is saved after every action")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the current game is saved after every action and the history kept "
+                        "(overrides [paths] state_dir; --stats reads the history there)")
     p.add_argument("--screenshot-dir", metavar="DIR", help="offscreen: a PNG after each scripted input")
     p.add_argument("--simulate", action="store_true",
                    help="simulated hardware (mock pins, virtual ring): a window if there is a display, "
@@ -76,8 +85,8 @@ def _has_display() -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=(args.log_level or "info").upper(),
-                        format="%(levelname)s %(name)s: %(message)s")
+    from . import logs
+    logs.setup((args.log_level or "info").upper())
 
     from .config import ConfigError, apply_overrides, check_config, load
     if args.check_config:
@@ -93,11 +102,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.log_level is None:
         logging.getLogger().setLevel(config.kiosk.log_level.upper())
+    if args.export and not args.stats:
+        parser.error("--export goes with --stats (labyrinth-kiosk --stats --export FILE.csv)")
     if args.stats:
         from .history import print_stats
-        return print_stats(config.paths.state_dir)
+        status = print_stats(config.paths.state_dir)
+        if args.export:
+            from .stats_export import ExportError, export
+            try:
+                games, _ = export(config.paths.state_dir, args.export)
+            except ExportError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
+            print(f"Exported {games} game(s) to {args.export}")
+        return status
     if args.games is not None and args.games < 1:
         parser.error("--games must be 1 or more")
+    from .version import version
+    log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
     display = args.display
     if display is None:

@@ -360,8 +360,8 @@ class Session(GameSession):
         if g.phase == "over":
             self._game_ended(GameOver(g.winner, g.turns, tuple(tuple(q.found) for q in g.players),
                                       self.kinds, self._duration))
-            log.info("game %s over: player %s (%s) won after %s turns", (self.game_id or "")[:8],
-                     g.winner, g.players[g.winner].color, g.turns)
+            log.info("game %s over (%s): player(s) %s won after %s turns", (self.game_id or "")[:8],
+                     g.outcome.termination.value, list(g.winners), g.turns)
             return
         self._save("move")
         self._turn_begins()

@@ -95,7 +95,7 @@ class LabyrinthRunner(Runner):
             times[seat].append((timer() - start) * 1000.0)
             game.apply(shift)
             game.apply(move)
-        winners = [] if game.winner is None else [game.winner]
+        winners = list(game.winners)
         return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
                        decision_cpu_ms=cpu)
 
@@ -393,6 +393,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         prog="labyrinth-sim",
         description="Play many games between computer players and report win rates, game length "
                     "and decision times.")
+    from .version import version_action
+    version_action(parser)
     parser.add_argument("--game", choices=sorted(RUNNERS), default="labyrinth",
                         help="which game: the sliding maze (default) or the travel card game")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")

@@ -1,47 +1,95 @@
 #!/bin/bash
 # Install (or update) the Labyrinth kiosk on Raspberry Pi OS Bookworm (Lite or desktop).
 #
-#   sudo systemd/install.sh            install or update, then (re)start the kiosk
-#   systemd/install.sh --dry-run       print every step without changing anything
+#   sudo systemd/install.sh                  install or update from this checkout (needs the network)
+#   sudo systemd/install.sh --bundle FILE    install or update from an offline bundle (no network)
+#   sudo systemd/install.sh --rollback       go back to the release that ran before
+#   systemd/install.sh --dry-run             print every step without changing anything
 #
-# Safe to run again: existing users, groups, the venv and /etc/labyrinth-kiosk/config.toml
-# are kept; the program, the unit file and the example config are updated.
-# See docs/install.md.
+# Every install puts the program in a release folder of its own beside the
+# running one (/opt/labyrinth-kiosk/releases/<id>), checks the configuration
+# with it, switches the link /opt/labyrinth-kiosk/venv over, restarts the
+# kiosk and waits for it to report ready; if it does not within
+# --ready-timeout seconds, the previous release is switched back and
+# restarted. Safe to run again: existing users, groups, the state directory and
+# /etc/labyrinth-kiosk/config.toml are kept. See docs/install.md.
 set -euo pipefail
 
 usage() {
     cat <<'USAGE'
-Usage: install.sh [--dry-run] [--no-start] [--root DIR] [--help]
+Usage: install.sh [--bundle FILE | --rollback] [--dry-run] [--no-start] [--root DIR]
+                  [--ready-timeout S] [--keep-serial-console] [--help]
 
-  --dry-run   print what would be done, change nothing (no root needed)
-  --no-start  install and enable, but do not (re)start the kiosk now
-  --root DIR  install the files (config, unit, boot command line) below DIR
-              instead of /, and skip packages, users, the venv and systemctl;
-              for staging and for testing this script
+  --bundle FILE        install the release in FILE (made by `make bundle`) with no network
+  --rollback           switch back to the previous release and restart it
+  --dry-run            print what would be done, change nothing (no root needed)
+  --no-start           install and enable, but do not (re)start the kiosk now
+  --ready-timeout S    seconds a new release has to report ready before it is
+                       rolled back (default 120, the unit's TimeoutStartSec)
+  --no-compile         do not byte-compile the Python files (a faster install,
+                       a slower first start; for tests)
+  --keep-serial-console  leave a serial console on GPIO 14/15 in cmdline.txt
+                       (by default it is removed: the LED ring may use that UART)
+  --root DIR           install the files (config, unit, boot command line) below DIR
+                       instead of /, and skip packages, users and systemctl; with
+                       --bundle or --rollback the releases go below DIR too;
+                       for staging and for testing this script
+  --systemctl CMD      with --root: a command standing in for systemctl (tests)
 USAGE
 }
 
 DRY_RUN=0
 START=1
 ROOT=""
+BUNDLE=""
+ROLLBACK=0
+READY_TIMEOUT=120
+SETTLE_S=5
+KEEP_SERIAL_CONSOLE=0
+COMPILE=--compile
+FAKE_SYSTEMCTL=""
+need_arg() { [ "$2" -ge 2 ] || { echo "install.sh: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --no-start) START=0 ;;
-        --root) [ $# -ge 2 ] || { echo "install.sh: --root needs a directory" >&2; exit 2; }
-                ROOT="${2%/}"; shift ;;
+        --root) need_arg "$1" $#; ROOT="${2%/}"; shift ;;
         --root=*) ROOT="${1#--root=}"; ROOT="${ROOT%/}" ;;
+        --bundle) need_arg "$1" $#; BUNDLE="$2"; shift ;;
+        --bundle=*) BUNDLE="${1#--bundle=}" ;;
+        --rollback) ROLLBACK=1 ;;
+        --ready-timeout) need_arg "$1" $#; READY_TIMEOUT="$2"; shift ;;
+        --settle) need_arg "$1" $#; SETTLE_S="$2"; shift ;;
+        --keep-serial-console) KEEP_SERIAL_CONSOLE=1 ;;
+        --no-compile) COMPILE=--no-compile ;;
+        --systemctl) need_arg "$1" $#; FAKE_SYSTEMCTL="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
     shift
 done
+case "$READY_TIMEOUT$SETTLE_S" in *[!0-9]*|"") echo "install.sh: --ready-timeout and --settle take whole seconds" >&2; exit 2 ;; esac
+if [ -n "$BUNDLE" ] && [ "$ROLLBACK" = 1 ]; then
+    echo "install.sh: --bundle and --rollback exclude each other" >&2; exit 2
+fi
+if [ -n "$FAKE_SYSTEMCTL" ] && [ -z "$ROOT" ]; then
+    echo "install.sh: --systemctl is for staging with --root only" >&2; exit 2
+fi
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 KIOSK_USER=labyrinth
-GROUPS_NEEDED="gpio dialout video input render"
+GROUPS_NEEDED="gpio dialout video render audio"
+# Not input: cage gets the touchscreen through seatd, and a member of input can
+# read every keyboard; installations from before 0.2.0 had it.
+GROUPS_REMOVED="input"
 PREFIX=/opt/labyrinth-kiosk
 VENV="$PREFIX/venv"
+# Where releases live: below --root only when this run installs a program there.
+if [ -n "$ROOT" ] && { [ -n "$BUNDLE" ] || [ "$ROLLBACK" = 1 ]; }; then
+    PREFIX="$ROOT$PREFIX"; VENV="$PREFIX/venv"
+fi
+RELEASES="$PREFIX/releases"
+PREVIOUS="$PREFIX/previous"
 ETC="$ROOT/etc/labyrinth-kiosk"
 UNIT_DIR="$ROOT/etc/systemd/system"
 UNIT=labyrinth-kiosk.service
@@ -66,14 +114,124 @@ system() {  # steps that change the running system: skipped with --root
         run "$@"
     fi
 }
+sysd() {  # systemctl, or the stand-in given with --systemctl when staging
+    if [ -n "$FAKE_SYSTEMCTL" ]; then
+        run $FAKE_SYSTEMCTL "$@"
+    else
+        system systemctl "$@"
+    fi
+}
+can_restart() { [ "$DRY_RUN" = 0 ] && { [ -z "$ROOT" ] || [ -n "$FAKE_SYSTEMCTL" ]; }; }
 
 if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run as root (sudo $0), or try --dry-run first" >&2
     exit 1
 fi
-[ -f "$SRC/pyproject.toml" ] && [ -f "$SRC/config.example.toml" ] || {
-    echo "install.sh: cannot find the project next to this script (in $SRC)" >&2; exit 1; }
 [ "$DRY_RUN" = 1 ] && say "dry run: nothing will be changed"
+
+# ------------------------------------------------------------------ releases
+current_release() { [ -L "$VENV" ] && basename "$(readlink "$VENV")" || true; }
+previous_release() { [ -L "$PREVIOUS" ] && basename "$(readlink "$PREVIOUS")" || true; }
+link() {  # link NAME RELEASE-ID: repoint NAME atomically (a new link renamed over the old)
+    run ln -sfn "releases/$2" "$1.new"
+    run mv -T "$1.new" "$1"
+}
+switch_to() {  # switch_to NEW PREVIOUS
+    link "$VENV" "$1"
+    if [ -n "$2" ]; then link "$PREVIOUS" "$2"; else run rm -f "$PREVIOUS"; fi
+}
+# Restart the kiosk and wait until it reports ready (Type=notify: systemctl
+# restart returns when READY=1 arrives, fails when the kiosk exits first), then
+# check that it is still running a few seconds later.
+restart_and_wait() {
+    local rc=0
+    run $ARG_TIMEOUT "$READY_TIMEOUT" ${FAKE_SYSTEMCTL:-systemctl} restart "$UNIT" || rc=$?
+    if [ "$rc" != 0 ]; then
+        [ "$rc" = 124 ] && echo "no READY from the kiosk within ${READY_TIMEOUT}s" \
+                        || echo "the kiosk failed to start (systemctl restart: status $rc)"
+        return 1
+    fi
+    [ "$DRY_RUN" = 1 ] || sleep "$SETTLE_S"
+    if ! run ${FAKE_SYSTEMCTL:-systemctl} is-active --quiet "$UNIT"; then
+        echo "the kiosk reported ready but stopped within ${SETTLE_S}s"
+        return 1
+    fi
+}
+ARG_TIMEOUT=timeout
+prune_releases() {  # keep the running one, the previous one and the newest other
+    [ -d "$RELEASES" ] || return 0
+    local cur prev kept=0
+    cur="$(current_release)"; prev="$(previous_release)"
+    for r in $(ls -1t "$RELEASES"); do
+        if [ "$r" = "$cur" ] || [ "$r" = "$prev" ]; then continue; fi
+        kept=$((kept + 1))
+        [ "$kept" -le 1 ] && continue
+        run rm -rf "${RELEASES:?}/$r"
+    done
+}
+
+# ------------------------------------------------------------------ --rollback
+if [ "$ROLLBACK" = 1 ]; then
+    say "roll back"
+    cur="$(current_release)"; prev="$(previous_release)"
+    if [ -z "$prev" ] || [ ! -x "$RELEASES/$prev/bin/labyrinth-kiosk" ]; then
+        echo "install.sh: no previous release to go back to (in $RELEASES)" >&2; exit 1
+    fi
+    echo "running: ${cur:-none}; going back to: $prev"
+    if [ "$DRY_RUN" = 0 ] && [ -f "$ROOT/etc/labyrinth-kiosk/config.toml" ] && \
+       ! "$RELEASES/$prev/bin/labyrinth-kiosk" --check-config --config "$ROOT/etc/labyrinth-kiosk/config.toml" >/dev/null; then
+        echo "install.sh: release $prev refuses /etc/labyrinth-kiosk/config.toml (see above); nothing changed" >&2
+        exit 2
+    fi
+    switch_to "$prev" "$cur"
+    if can_restart && [ "$START" = 1 ]; then
+        if ! restart_and_wait; then
+            echo "install.sh: release $prev did not come up either; see journalctl -u labyrinth-kiosk -b" >&2
+            exit 1
+        fi
+        echo "release $prev runs; roll forward again with: install.sh --rollback"
+    fi
+    say "done"
+    exit 0
+fi
+
+# ------------------------------------------------------------------ --bundle: unpack and verify
+FILES="$SRC"       # where the unit, the sysctl file and the example config come from
+if [ -n "$BUNDLE" ]; then
+    say "bundle $BUNDLE"
+    [ -f "$BUNDLE" ] || { echo "install.sh: no bundle file $BUNDLE" >&2; exit 2; }
+    UNPACK="$(mktemp -d)"
+    trap 'rm -rf "$UNPACK"' EXIT
+    # one top folder, no absolute paths, nothing that climbs out of it, no links
+    if tar -tvzf "$BUNDLE" 2>/dev/null | grep -qvE '^[-d]'; then
+        echo "install.sh: $BUNDLE holds links or devices; not a kiosk bundle" >&2; exit 2
+    fi
+    names="$(tar -tzf "$BUNDLE" 2>/dev/null)" || { echo "install.sh: $BUNDLE is not a .tar.gz archive" >&2; exit 2; }
+    tops="$(printf '%s\n' "$names" | cut -d/ -f1 | sort -u)"
+    if [ "$(printf '%s\n' "$tops" | wc -l)" != 1 ] || ! printf '%s' "$tops" | grep -qE '^labyrinth-kiosk-[0-9A-Za-z.+_-]+$' \
+       || printf '%s\n' "$names" | grep -qE '(^/|(^|/)\.\.(/|$))'; then
+        echo "install.sh: $BUNDLE is not laid out as a kiosk bundle (one folder labyrinth-kiosk-VERSION)" >&2; exit 2
+    fi
+    tar -xzf "$BUNDLE" -C "$UNPACK" --no-same-owner --no-same-permissions
+    FILES="$UNPACK/$tops"
+    [ -f "$FILES/MANIFEST.sha256" ] || { echo "install.sh: $BUNDLE has no MANIFEST.sha256" >&2; exit 2; }
+    if ! ( cd "$FILES" && sha256sum --check --strict --quiet MANIFEST.sha256 ); then
+        echo "install.sh: $BUNDLE does not match its manifest (damaged copy?); nothing changed" >&2; exit 2
+    fi
+    listed="$(cut -c67- "$FILES/MANIFEST.sha256" | LC_ALL=C sort)"
+    present="$( cd "$FILES" && find . -type f ! -name MANIFEST.sha256 | sed 's|^\./||' | LC_ALL=C sort)"
+    if [ "$listed" != "$present" ]; then
+        echo "install.sh: $BUNDLE holds files its manifest does not list; nothing changed" >&2; exit 2
+    fi
+    VERSION="$(sed -n 's/^version=//p' "$FILES/BUNDLE")"
+    RELEASE="$VERSION-$(sha256sum "$BUNDLE" | cut -c1-12)"
+    echo "labyrinth-kiosk $VERSION, manifest checked ($(wc -l < "$FILES/MANIFEST.sha256") files)"
+else
+    VERSION="$(sed -n 's/^__version__ = "\([^"]*\)"$/\1/p' "$SRC/kiosk/version.py")"
+    RELEASE="$VERSION-$(date -u +%Y%m%dT%H%M%S)"
+fi
+[ -f "$FILES/config.example.toml" ] && [ -f "$FILES/systemd/$UNIT" ] || {
+    echo "install.sh: cannot find the project next to this script (in $FILES)" >&2; exit 1; }
 
 # 1. System packages
 say "system packages"
@@ -89,7 +247,11 @@ else
             missing="$missing $p"
         fi
     done
-    if [ -n "$missing" ]; then
+    if [ -n "$missing" ] && [ -n "$BUNDLE" ]; then
+        echo "install.sh: missing Debian packages:$missing" >&2
+        echo "  an offline install cannot fetch them; install them first (e.g. from a local apt mirror)" >&2
+        [ "$DRY_RUN" = 1 ] || exit 1
+    elif [ -n "$missing" ]; then
         run apt-get update
         run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
     else
@@ -109,44 +271,127 @@ if ! id "$KIOSK_USER" >/dev/null 2>&1; then
         --shell /usr/sbin/nologin --comment "Labyrinth kiosk" "$KIOSK_USER"
 fi
 system usermod --append --groups "$(echo $GROUPS_NEEDED | tr ' ' ,)" "$KIOSK_USER"
+for g in $GROUPS_REMOVED; do
+    if id -nG "$KIOSK_USER" 2>/dev/null | tr ' ' '\n' | grep -qx "$g"; then
+        system gpasswd --delete "$KIOSK_USER" "$g"
+    fi
+done
 
-# 3. The program in its own venv; --system-site-packages lets it use python3-lgpio.
-say "program in $VENV"
-if [ ! -x "$VENV/bin/python" ]; then
-    system python3 -m venv --system-site-packages "$VENV"
+# 3. The program: a new release folder beside the running one, a venv that
+#    also sees the system's python3-lgpio (--system-site-packages).
+say "program in $VENV (release $RELEASE)"
+REL="$RELEASES/$RELEASE"
+OLD="$(current_release)"
+PROGRAM=1
+if [ -n "$ROOT" ] && [ -z "$BUNDLE" ]; then
+    echo "skipped (--root): a release venv in $REL with pip install $SRC"
+    PROGRAM=0
+elif [ "$OLD" = "$RELEASE" ]; then
+    echo "release $RELEASE is already the running one"
+    PROGRAM=0
+else
+    # an installation from before releases: its venv becomes a release of its own
+    if [ -d "$VENV" ] && [ ! -L "$VENV" ]; then
+        OLD="before-releases"
+        run mkdir -p "$RELEASES"
+        run mv -T "$VENV" "$RELEASES/$OLD"
+        # its scripts start with #!$VENV/bin/python, which is about to mean the new release
+        run find "$RELEASES/$OLD/bin" -maxdepth 1 -type f -exec \
+            sed -i "1s|^#!$VENV/bin/python|#!$RELEASES/$OLD/bin/python|" {} +
+        link "$VENV" "$OLD"
+    fi
+    run mkdir -p "$RELEASES"
+    run rm -rf "$REL"
+    run python3 -m venv --without-pip --system-site-packages "$REL"
+    # pip from the system (python3-pip) installs into the venv; the bundled one if there is none
+    if [ "$DRY_RUN" = 0 ] && ! "$REL/bin/python" -m pip --version >/dev/null 2>&1; then
+        run "$REL/bin/python" -m ensurepip --default-pip >/dev/null
+    fi
+    if [ -n "$BUNDLE" ]; then
+        # no index, no configuration, only the bundle's wheels, each checked against its hash
+        run env PIP_CONFIG_FILE=/dev/null "$REL/bin/python" -m pip --isolated install --quiet \
+            --no-index --find-links "$FILES/wheels" --require-hashes --ignore-installed $COMPILE \
+            --no-cache-dir --no-warn-script-location --disable-pip-version-check -r "$FILES/requirements.txt"
+    else
+        run "$REL/bin/python" -m pip install --quiet --ignore-installed --disable-pip-version-check "$SRC"
+    fi
+    if [ "$DRY_RUN" = 0 ]; then
+        got="$("$REL/bin/labyrinth-kiosk" --version)"
+        [ "$got" = "labyrinth-kiosk $VERSION" ] || {
+            echo "install.sh: the new release says '$got', expected labyrinth-kiosk $VERSION" >&2; exit 1; }
+        echo "installed $got in $REL"
+    fi
 fi
-system "$VENV/bin/pip" install --quiet --upgrade pip
-system "$VENV/bin/pip" install --quiet --upgrade "$SRC"
 
-# 4. Configuration: the example is always refreshed, config.toml never overwritten.
+# 4. Configuration: the example is always refreshed, config.toml never
+#    overwritten. A new config.toml gets a random operator PIN, shown once, and
+#    is readable by root and the kiosk's group only (it holds the PIN).
 say "configuration in $ETC"
 run install -d -m 0755 "$ETC"
-run install -m 0644 "$SRC/config.example.toml" "$ETC/config.example.toml"
+run install -m 0644 "$FILES/config.example.toml" "$ETC/config.example.toml"
+if [ -n "$ROOT" ]; then OWNER=(); else OWNER=(-o root -g "$KIOSK_USER"); fi
 if [ -e "$ETC/config.toml" ]; then
     echo "keeping the existing $ETC/config.toml (compare with config.example.toml for new keys)"
+    if [ -z "$ROOT" ]; then
+        run chown "root:$KIOSK_USER" "$ETC/config.toml"
+    fi
+    run chmod 0640 "$ETC/config.toml"
+elif [ "$DRY_RUN" = 1 ]; then
+    echo "+ install -m 0640 ${OWNER[*]} (config.example.toml with a new random operator PIN) $ETC/config.toml"
 else
-    run install -m 0644 "$SRC/config.example.toml" "$ETC/config.toml"
+    PIN="$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')"
+    PIN="$(printf '%06d' $((PIN % 1000000)))"
+    NEW_CONFIG="$(mktemp)"
+    sed -E "s/^operator_pin = \"[0-9]+\"/operator_pin = \"$PIN\"/" "$FILES/config.example.toml" > "$NEW_CONFIG"
+    grep -q "^operator_pin = \"$PIN\"" "$NEW_CONFIG" || {
+        rm -f "$NEW_CONFIG"; echo "install.sh: config.example.toml has no operator_pin line" >&2; exit 1; }
+    run install -m 0640 "${OWNER[@]}" "$NEW_CONFIG" "$ETC/config.toml"
+    rm -f "$NEW_CONFIG"
+    echo
+    echo "    The operator PIN of this kiosk is:  $PIN"
+    echo "    Write it down now: it is not shown again. It opens the operator menu"
+    echo "    (hold the top-left corner 3 s); change it with [kiosk] operator_pin in"
+    echo "    $ETC/config.toml."
+    echo
 fi
 
 # 5. The unit
 say "systemd unit $UNIT"
 run install -d -m 0755 "$UNIT_DIR"
-run install -m 0644 "$SRC/systemd/$UNIT" "$UNIT_DIR/$UNIT"
+run install -m 0644 "$FILES/systemd/$UNIT" "$UNIT_DIR/$UNIT"
 
 # 6. Screen blanking off: the console (kernel command line) and, on the desktop
 #    image, the compositor's (raspi-config). cage itself never blanks.
-say "screen blanking off"
+#    The serial console on GPIO 14/15 goes too (unless --keep-serial-console):
+#    the LED ring may use that UART, and nobody should get a login prompt on
+#    the header's pins.
+say "screen blanking and serial console off"
 CMDLINE=""
 for c in "$ROOT/boot/firmware/cmdline.txt" "$ROOT/boot/cmdline.txt"; do
     if [ -f "$c" ]; then CMDLINE="$c"; break; fi
 done
 if [ -z "$CMDLINE" ]; then
     echo "no cmdline.txt found (not a Raspberry Pi?): console blanking left as it is"
-elif grep -qE '(^| )consoleblank=0( |$)' "$CMDLINE"; then
-    echo "console blanking already off in $CMDLINE"
 else
-    # cmdline.txt is one line; drop any other consoleblank= and append ours.
-    run sed -i -E -e 's/(^| )consoleblank=[0-9]+//g' -e '1 s/[[:space:]]*$/ consoleblank=0/' "$CMDLINE"
+    if grep -qE '(^| )consoleblank=0( |$)' "$CMDLINE"; then
+        echo "console blanking already off in $CMDLINE"
+    else
+        # cmdline.txt is one line; drop any other consoleblank= and append ours.
+        run sed -i -E -e 's/(^| )consoleblank=[0-9]+//g' -e '1 s/[[:space:]]*$/ consoleblank=0/' "$CMDLINE"
+    fi
+    SERIAL_CONSOLE='(^| )console=(serial0|serial1|ttyAMA0|ttyS0)(,[0-9a-z]+)?( |$)'
+    if [ "$KEEP_SERIAL_CONSOLE" = 1 ]; then
+        echo "serial console left as it is (--keep-serial-console)"
+    elif grep -qE "$SERIAL_CONSOLE" "$CMDLINE"; then
+        run sed -i -E -e 's/(^| )console=(serial0|serial1|ttyAMA0|ttyS0)(,[0-9a-z]+)?( |$)/\1/g' \
+            -e 's/^ +//' -e 's/  +/ /g' "$CMDLINE"
+        echo "serial console removed from $CMDLINE (takes effect at the next boot)"
+    else
+        echo "no serial console in $CMDLINE"
+    fi
+fi
+if [ "$KEEP_SERIAL_CONSOLE" = 0 ]; then
+    system systemctl mask serial-getty@serial0.service serial-getty@ttyAMA0.service serial-getty@ttyS0.service
 fi
 if command -v raspi-config >/dev/null 2>&1; then
     system raspi-config nonint do_blanking 1
@@ -156,49 +401,75 @@ fi
 #    Ctrl+Alt+Del, no magic SysRq keys.
 say "keyboard reboot keys off"
 SYSCTL="$ROOT/etc/sysctl.d/90-labyrinth-kiosk.conf"
-if [ -f "$SYSCTL" ] && cmp -s "$SRC/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"; then
+if [ -f "$SYSCTL" ] && cmp -s "$FILES/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"; then
     echo "magic SysRq already off ($SYSCTL)"
 else
     run install -d -m 0755 "$ROOT/etc/sysctl.d"
-    run install -m 0644 "$SRC/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"
+    run install -m 0644 "$FILES/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"
     system sysctl -p "$SYSCTL"
 fi
 system systemctl mask ctrl-alt-del.target
 
-# 7b. Sound (kiosk/sound): PulseAudio for the service user, started on demand by
-#     libpulse inside the unit's runtime directory, playing to the Pi's HDMI or
-#     headphone output through ALSA; the user needs the audio group for /dev/snd.
-#     A Pi with a desktop session and PipeWire works too (pipewire-pulse).
-say "sound: PulseAudio for $KIOSK_USER"
+# 7b. Sound (kiosk/sound): a PulseAudio server for the service user (in the audio
+#     group, see GROUPS_NEEDED), started on demand by libpulse in the unit's
+#     runtime directory and playing through ALSA to the Pi's HDMI or headphone
+#     output. A desktop image's PipeWire (pipewire-pulse) serves as well.
+say "sound: a PulseAudio server"
 if dpkg -s pulseaudio >/dev/null 2>&1 || dpkg -s pipewire-pulse >/dev/null 2>&1; then
     echo "a PulseAudio server is installed"
 else
     system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pulseaudio
 fi
-getent group audio >/dev/null || system groupadd --system audio
-system usermod --append --groups audio "$KIOSK_USER"
 
-# 8. Check the configuration, enable and (re)start
+# 8. Check the configuration with the new release, switch over, restart, and
+#    go back when the new release does not come up.
 say "check the configuration"
-if [ -n "$ROOT" ] || { [ "$DRY_RUN" = 1 ] && [ ! -x "$VENV/bin/labyrinth-kiosk" ]; }; then
-    echo "skipped: $VENV/bin/labyrinth-kiosk --check-config --config /etc/labyrinth-kiosk/config.toml"
+CHECKER="$REL/bin/labyrinth-kiosk"
+[ "$PROGRAM" = 1 ] || CHECKER="$VENV/bin/labyrinth-kiosk"
+if [ "$DRY_RUN" = 1 ] || [ ! -x "$CHECKER" ]; then
+    echo "skipped: $CHECKER --check-config --config /etc/labyrinth-kiosk/config.toml"
 else
-    run "$VENV/bin/labyrinth-kiosk" --check-config --config /etc/labyrinth-kiosk/config.toml || {
-        echo "install.sh: fix /etc/labyrinth-kiosk/config.toml, then run this script again" >&2
+    "$CHECKER" --check-config --config "$ETC/config.toml" || {
+        echo "install.sh: fix /etc/labyrinth-kiosk/config.toml, then run this script again" \
+             "(the running release was left as it is)" >&2
         exit 2; }
 fi
 
+if [ "$PROGRAM" = 1 ]; then
+    say "switch to release $RELEASE"
+    OLD_PREVIOUS="$(previous_release)"
+    switch_to "$RELEASE" "$OLD"
+fi
+
 say "enable the kiosk"
-system systemctl daemon-reload
-system systemctl enable seatd.service
-system systemctl enable "$UNIT"
+sysd daemon-reload
+sysd enable seatd.service
+sysd enable "$UNIT"
 if [ "$START" = 1 ]; then
-    system systemctl restart seatd.service
-    system systemctl restart "$UNIT"
-    if [ -z "$ROOT" ] && [ "$DRY_RUN" = 0 ]; then
-        echo "started; follow it with: journalctl -u labyrinth-kiosk -f"
+    sysd restart seatd.service
+    if can_restart; then
+        if ! restart_and_wait; then
+            if [ "$PROGRAM" = 1 ] && [ -n "$OLD" ]; then
+                say "release $RELEASE did not come up: back to $OLD"
+                switch_to "$OLD" "$OLD_PREVIOUS"
+                if restart_and_wait; then
+                    echo "install.sh: rolled back to $OLD, which runs again; the failed release stays in" \
+                         "$REL for a post-mortem (journalctl -u labyrinth-kiosk -b)" >&2
+                else
+                    echo "install.sh: rolled back to $OLD, but it does not come up either;" \
+                         "see journalctl -u labyrinth-kiosk -b" >&2
+                fi
+            else
+                echo "install.sh: the kiosk does not come up; see journalctl -u labyrinth-kiosk -b" >&2
+            fi
+            exit 1
+        fi
+        echo "release $(current_release) runs; follow it with: journalctl -u labyrinth-kiosk -f"
+    else
+        sysd restart "$UNIT"
     fi
 else
     echo "not started (--no-start); it starts at the next boot"
 fi
+prune_releases
 say "done"

@@ -323,7 +323,7 @@ def test_computer_games_run_to_the_end_like_the_engine_and_tell_the_winners(rig)
     over = rig.of(CardGameOver)[-1]
     g = rig.game
     assert over.winners == tuple(g.winners) and over.scores == tuple(g.scores) and over.turns == g.turns
-    assert over.kinds == ("hard", "easy", "random") and over.end == g.end
+    assert over.kinds == ("hard", "easy", "random") and over.end == g.outcome.termination.value
     # the same game replayed from the events alone
     replay = CardGame.new(players=3, seed=8)
     for e in rig.seen:

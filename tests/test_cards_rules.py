@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from engine.cards import CARDS, CardGame, CardRules, Discard, IllegalAction, InvalidState, Place, Take
+from engine.cards import CARDS, CardGame, CardRules, Discard, IllegalAction, InvalidState, Place, Take, Termination
 from engine.cards.game import START_CELLS
 from engine.cards.paths import frontier, joined_cards, open_ports
 
@@ -68,7 +68,7 @@ def test_setup_deals_two_each_and_lays_a_two_by_two_square(players):
     assert all(len(h) == 2 for h in game.hands)
     assert len(game.draw_pile) == 50 - 4 - 2 * players
     assert game.phase == "place" and game.current == 0 and game.scores == [0] * players
-    assert game.winners == []
+    assert game.winners == ()
 
 
 @pytest.mark.parametrize("players", [1, 7, 0, "2"])
@@ -229,7 +229,7 @@ def test_with_keep_connected_taking_may_not_split_the_layout():
     game.apply(Place(25, 0, (0, 1)))
     # Nothing can be taken, so the turn ends straight away.
     assert game.phase == "place" and game.current == 1 and game.taken == [[], []]
-    assert game.to_dict()["rules"] == {"keep_connected": True}
+    assert game.to_dict()["rules"] == {"keep_connected": True, "turn_limit": 0}
 
 
 def test_taking_nothing_is_allowed():
@@ -257,8 +257,8 @@ def test_with_the_pile_empty_play_goes_on_until_every_hand_is_empty_and_ties_sha
     assert game.current == 0
     game.apply(Place(3, 0, (0, 1)))          # corner N-E below the cross: joins no bell or boot
     assert game.phase == "over", game
-    assert game.end == "every card has been played"
-    assert game.scores == [3, 3] and game.winners == [0, 1]
+    assert game.outcome.termination is Termination.CARDS_PLAYED
+    assert game.scores == [3, 3] and game.winners == (0, 1)
     refused(game, Place(3, 0, (1, 1)), "game is over")
     refused(game, Take(), "game is over")
 
@@ -275,7 +275,7 @@ def test_most_cards_taken_wins():
     game.apply(game.legal_placements()[0])
     if game.phase == "take":
         game.apply(game.legal_takes()[0])
-    assert game.phase == "over" and game.scores[1] <= 2 and game.winners == [0]
+    assert game.phase == "over" and game.scores[1] <= 2 and game.winners == (0,)
 
 
 ENCLOSED = {(0, 0): (3, 1), (1, 0): (4, 2), (0, 1): (5, 0), (1, 1): (20, 3)}
@@ -293,8 +293,8 @@ def test_no_legal_placement_means_discard_and_draw_and_a_full_round_ends_the_gam
     game.apply(Discard(14))
     game.apply(Discard(0))
     assert game.current == 1 and game.phase == "over"
-    assert game.end == "a full round passed in which no card could be laid"
-    assert game.winners == [0, 1, 2]
+    assert game.outcome.termination is Termination.BLOCKED
+    assert game.winners == (0, 1, 2)
 
 
 def test_can_place_does_not_depend_on_the_card():
@@ -341,7 +341,7 @@ def test_copy_is_independent():
     (lambda d: d.update(phase="dance"), "phase 'dance'"),
     (lambda d: d.update(current=5), "current player 5"),
     (lambda d: d.pop("taken"), "missing taken"),
-    (lambda d: d.update(phase="over"), "end says why"),
+    (lambda d: d.update(phase="over"), "only a finished game, has an outcome"),
 ])
 def test_damaged_saves_are_refused_with_a_reason(change, words):
     data = CardGame.new(players=2, seed=8).to_dict()

@@ -105,7 +105,7 @@ def saved():
     (lambda d: d["players"][0]["cards"].append("bat"), "exactly once"),
     (lambda d: d["players"][0].update(seat=1, color="yellow"), "share a seat"),
     (lambda d: d["players"][0].update(seat=1), "plays yellow"),
-    (lambda d: d.update(winner=0), "winner"),
+    (lambda d: d.update(outcome={"termination": "home", "winners": [0]}), "outcome"),
     (lambda d: d.update(last_insertion="Q9"), "insertion"),
     (lambda d: d.update(rules={"open_cards": "yes"}), "rules"),
 ])

@@ -59,7 +59,7 @@ def check_against_engine(events) -> list[CardGame]:
         elif t == "card_game_over":
             assert game.phase == "over"
             assert (tuple(e.winners), tuple(e.scores), e.turns, e.end) == (
-                tuple(game.winners), tuple(game.scores), game.turns, game.end)
+                tuple(game.winners), tuple(game.scores), game.turns, game.outcome.termination.value)
     return games
 
 

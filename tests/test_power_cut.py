@@ -99,7 +99,8 @@ def test_sigkill_at_random_moments_never_loses_or_spoils_the_game(tmp_path, caps
         tally.failures.append(f"orderly restart: {e}")
 
     with capsys.disabled():
-        print(f"\npower cut: {tally.runs} runs (SIGKILL after {KILL_DELAY_S[0]}-{KILL_DELAY_S[1]} s, "
+        print(f"\npower cut: {tally.runs} runs (SIGKILL in start-up or {KILL_DELAY_S[0]}-{KILL_DELAY_S[1]} s "
+              f"after the game was announced, "
               f"kill seed {KILL_SEED}), {len(tally.failures)} failures, "
               f"{time.monotonic() - started:.0f} s; {len(records)} games in the history")
         for what, n in sorted(tally.seen.items()):

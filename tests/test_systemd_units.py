@@ -8,6 +8,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,11 @@ def test_notify_watchdog_and_restart_policy(unit):
 def test_dedicated_user_and_device_groups(unit):
     assert one(unit, "Service", "User") == "labyrinth"
     groups = set(one(unit, "Service", "SupplementaryGroups").split())
-    assert groups == {"gpio", "dialout", "video", "input", "render", "audio"}
+    # not input: cage gets the touchscreen through seatd; input would let the kiosk read every keyboard
+    assert groups == {"gpio", "dialout", "video", "render", "audio"}
+    install = INSTALL.read_text()
+    assert f'GROUPS_NEEDED="{one(unit, "Service", "SupplementaryGroups")}"' in install
+    assert 'GROUPS_REMOVED="input"' in install
 
 
 def test_state_and_writable_working_directory(unit):
@@ -86,6 +91,39 @@ def test_hardening_that_leaves_the_devices_alone(unit):
     # ProtectHome=yes hides /run/user: the Wayland socket must live elsewhere
     env = dict(e.split("=", 1) for e in s["Environment"])
     assert env["XDG_RUNTIME_DIR"] == f"/run/{one(unit, 'Service', 'RuntimeDirectory')}"
+
+
+def test_the_second_block_of_hardening(unit):
+    """Issue 16's list, each set the way that keeps GPIO, serial, GPU and sound working."""
+    expected = {"CapabilityBoundingSet": "", "AmbientCapabilities": "", "ProtectKernelTunables": "yes",
+                "ProtectKernelLogs": "yes", "ProtectHostname": "yes", "ProtectProc": "invisible",
+                "RestrictNamespaces": "yes", "RestrictRealtime": "yes", "SystemCallArchitectures": "native",
+                "SystemCallFilter": "@system-service", "SystemCallErrorNumber": "EPERM", "UMask": "0077",
+                "PrivateMounts": "yes", "RemoveIPC": "yes"}
+    assert {k: one(unit, "Service", k) for k in expected} == expected
+    # these would hide /proc/cpuinfo (Pi model for gpiozero) or imply a device allow-list
+    for breaks in ("ProcSubset", "ProtectClock", "PrivateNetwork", "PrivateUsers"):
+        assert breaks not in unit["Service"], breaks
+
+
+def exposure(unit_text: str, tmp_path: Path) -> float:
+    copy = tmp_path / UNIT.name
+    copy.write_text(unit_text)
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(copy)], capture_output=True,
+                          text=True, timeout=60)
+    m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    if m is None:
+        pytest.skip(f"systemd-analyze security --offline cannot run here: {done.stderr.strip()[:200]}")
+    return float(m.group(1))
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
+def test_systemd_analyze_security_rates_the_unit_4_5_or_better(tmp_path):
+    assert exposure(UNIT.read_text(), tmp_path) <= 4.5
+    # the measure can fail: without the second block the unit is back at the old rating
+    first_block_only = re.sub(r"# The second block:.*?\nUMask=0077\n", "", UNIT.read_text(), flags=re.S)
+    assert "\nCapabilityBoundingSet=" not in first_block_only
+    assert exposure(first_block_only, tmp_path) > 7
 
 
 def test_no_network(unit):
@@ -185,14 +223,16 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     out = done.stdout
     assert "dry run: nothing will be changed" in out
     for step in ("system packages", "user labyrinth in groups", "program in /opt/labyrinth-kiosk/venv",
-                 "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking off",
+                 "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking and serial console off",
                  "keyboard reboot keys off", "enable the kiosk"):
         assert f"==> {step}" in out
     assert f"+ install -m 0644 {ROOT}/systemd/labyrinth-kiosk.service " \
            f"/etc/systemd/system/labyrinth-kiosk.service" in out
     assert "+ systemctl enable labyrinth-kiosk.service" in out
-    if not Path("/opt/labyrinth-kiosk/venv/bin/python").exists():
-        assert "+ python3 -m venv --system-site-packages /opt/labyrinth-kiosk/venv" in out
+    # the program goes into a release folder of its own, beside the running one
+    assert re.search(r"\+ python3 -m venv --without-pip --system-site-packages "
+                     r"/opt/labyrinth-kiosk/releases/\d+\.\d+\.\d+-\d{8}T\d{6}\n", out)
+    assert "with a new random operator PIN" in out or "keeping the existing" in out
     if subprocess.run(["id", "labyrinth"], capture_output=True).returncode != 0:
         assert "+ useradd --system" in out
     # every command is shown, none is run
@@ -201,19 +241,36 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
 
 def test_dry_run_needs_no_root_but_a_real_run_does():
     prefix: list[str] = []
+    script = INSTALL
+    copy = None
     if os.geteuid() == 0:  # drop to an unprivileged user for this one
         if shutil.which("runuser") is None:
             pytest.skip("running as root without runuser")
         prefix = ["runuser", "-u", "nobody", "--"]
+        # The checkout may sit in a folder only root can enter (a clone into a fresh
+        # `mktemp -d`): give nobody a readable copy of what the installer reads.
+        copy = Path(tempfile.mkdtemp(prefix="install-as-nobody-"))
+        copy.chmod(0o755)
+        for rel in ("systemd", "kiosk/version.py", "config.example.toml", "pyproject.toml"):
+            target = copy / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree if (ROOT / rel).is_dir() else shutil.copy2)(ROOT / rel, target)
+        for p in [copy, *copy.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        script = copy / "systemd" / "install.sh"
 
     def run(*args):
-        return subprocess.run([*prefix, "bash", str(INSTALL), *args], capture_output=True,
-                              text=True, timeout=60)
-    dry = run("--dry-run")
-    assert dry.returncode == 0, dry.stderr
-    assert "+ systemctl enable labyrinth-kiosk.service" in dry.stdout
-    done = run()
-    assert done.returncode == 1 and "run as root" in done.stderr
+        return subprocess.run([*prefix, "bash", str(script), *args], capture_output=True,
+                              text=True, timeout=60, cwd="/")
+    try:
+        dry = run("--dry-run")
+        assert dry.returncode == 0, dry.stderr
+        assert "+ systemctl enable labyrinth-kiosk.service" in dry.stdout
+        done = run()
+        assert done.returncode == 1 and "run as root" in done.stderr
+    finally:
+        if copy is not None:
+            shutil.rmtree(copy)
 
 
 def test_unknown_option_is_refused():
@@ -235,20 +292,26 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     first = run_install("--root", str(root))
     assert first.returncode == 0, first.stderr
     etc = root / "etc" / "labyrinth-kiosk"
-    assert (etc / "config.toml").read_text() == (ROOT / "config.example.toml").read_text()
+    # the example, with a random PIN instead of the example's, readable by root and the kiosk only
+    pin = re.search(r"The operator PIN of this kiosk is:\s+(\d{6})\n", first.stdout).group(1)
+    example = (ROOT / "config.example.toml").read_text()
+    assert (etc / "config.toml").read_text() == example.replace('operator_pin = "2580"', f'operator_pin = "{pin}"')
+    assert (etc / "config.toml").stat().st_mode & 0o777 == 0o640
     assert (root / "etc/systemd/system/labyrinth-kiosk.service").read_text() == UNIT.read_text()
-    assert cmdline.read_text() == ("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 "
-                                   "rootwait quiet consoleblank=0\n")
+    # blanking off, and the serial console on the header's UART gone
+    assert cmdline.read_text() == "console=tty1 root=PARTUUID=1234-02 rootwait quiet consoleblank=0\n"
     assert "skipped (--root): systemctl enable labyrinth-kiosk.service" in first.stdout
     assert (root / "etc/sysctl.d/90-labyrinth-kiosk.conf").read_text().strip().endswith("kernel.sysrq = 0")
 
     # the operator edits the config; a second run (an update) must keep it
-    edited = (etc / "config.toml").read_text().replace('operator_pin = "2580"', 'operator_pin = "0417"')
+    edited = (etc / "config.toml").read_text().replace(f'operator_pin = "{pin}"', 'operator_pin = "0417"')
     (etc / "config.toml").write_text(edited)
     state = snapshot(root)
     second = run_install("--root", str(root))
     assert second.returncode == 0, second.stderr
     assert "keeping the existing" in second.stdout
     assert "console blanking already off" in second.stdout
+    assert "no serial console in" in second.stdout
+    assert "operator PIN" not in second.stdout              # shown once, at the first install
     assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state

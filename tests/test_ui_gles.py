@@ -131,7 +131,6 @@ def child(out_dir: Path) -> dict:
 
     import pyglet
     pyglet.options["headless"] = True
-    pyglet.options["opengl_api"] = "gles"
     pyglet.options["shadow_window"] = False
     pyglet.options["debug_gl"] = True           # every GL error raises at the call that made it
 

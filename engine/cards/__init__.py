@@ -14,6 +14,7 @@ between AIs (for the simulation command). See docs/card-game.md.
 """
 
 from ..errors import IllegalAction, InvalidState
+from ..outcome import Outcome, Termination
 from .deck import CARDS, SIDES, TREASURES, Card
 from .game import HAND_SIZE, PHASES, CardGame, CardRules, Discard, Place, Take
 from .paths import Placed
@@ -21,5 +22,5 @@ from .play import play_game
 
 __all__ = [
     "CARDS", "Card", "CardGame", "CardRules", "Discard", "HAND_SIZE", "IllegalAction", "InvalidState",
-    "PHASES", "Place", "Placed", "SIDES", "Take", "TREASURES", "play_game",
+    "Outcome", "PHASES", "Place", "Placed", "SIDES", "Take", "TREASURES", "Termination", "play_game",
 ]

@@ -17,7 +17,9 @@ A turn is one of:
 
 At the end of a turn the player draws back up to 2 cards; the next player
 holding cards is to act. The game is over (phase ``"over"``) when every hand
-is empty, or when a full round passed in which nobody could lay a card.
+is empty, when a full round passed in which nobody could lay a card, or when
+the number of turns played reaches ``CardRules.turn_limit`` (docs/rules.md
+sections 2 and 3); ``outcome`` then says why and who won.
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ from itertools import combinations
 from typing import Iterable
 
 from ..errors import IllegalAction, InvalidState
+from ..outcome import Outcome, Termination, check_turn_limit, most
 from .deck import CARDS, DECK_NAME, OPEN
 from .paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
 
-FORMAT_VERSION = 1
+#: 2 added the turn limit to the rules and saves "outcome" instead of an "end" sentence;
+#: version 1 saves still load.
+FORMAT_VERSION = 2
 GAME_NAME = "cards"
 PHASES = ("place", "take", "discard", "over")
 HAND_SIZE = 2
@@ -47,9 +52,18 @@ class CardRules:
     ``keep_connected``: besides "every card left touches another along a full
     side", also require the cards left to stay one group (the stricter reading
     of the original text; off by default, see docs/card-game.md).
+    ``turn_limit``: >0 ends the game when that many turns are played, scored as
+    usual (docs/rules.md section 3).
     """
 
     keep_connected: bool = False
+    turn_limit: int = 0
+
+    def __post_init__(self) -> None:
+        check_turn_limit(self.turn_limit)
+
+    def to_dict(self) -> dict:
+        return {"keep_connected": self.keep_connected, "turn_limit": self.turn_limit}
 
 
 @dataclass(frozen=True)
@@ -89,11 +103,11 @@ class CardGame:
     player], ``draw_pile`` (card ids, the last one is drawn first), ``taken``
     [card ids per player, in the order taken], ``discards``, ``current``,
     ``phase``, ``placed`` (cell of the card laid this turn, in phase "take"),
-    ``turns`` (finished turns), ``end`` (why the game ended, or None).
+    ``turns`` (finished turns), ``outcome`` (why the game ended and who won, or None).
     """
 
     __slots__ = ("rules", "seed", "layout", "hands", "draw_pile", "taken", "discards",
-                 "current", "phase", "placed", "stuck", "turns", "end")
+                 "current", "phase", "placed", "stuck", "turns", "outcome")
 
     # ---------------------------------------------------------------- setup
     @classmethod
@@ -131,13 +145,19 @@ class CardGame:
         game.placed = None
         game.stuck = set()
         game.turns = 0
-        game.end = None
+        game.outcome = None
         game._start_turn()
         return game
 
     # ------------------------------------------------------------ reading
     @property
+    def num_players(self) -> int:
+        """How many play (the same name on every game's state)."""
+        return len(self.hands)
+
+    @property
     def players(self) -> int:
+        """How many play (older name of :attr:`num_players`)."""
         return len(self.hands)
 
     @property
@@ -151,12 +171,9 @@ class CardGame:
         return [len(t) for t in self.taken]
 
     @property
-    def winners(self) -> list[int]:
-        """The players with the most cards taken once the game is over (ties share); [] before."""
-        if self.phase != "over":
-            return []
-        best = max(self.scores)
-        return [i for i, s in enumerate(self.scores) if s == best]
+    def winners(self) -> tuple[int, ...]:
+        """The players with the most cards taken once the game is over (ties share); () before."""
+        return () if self.outcome is None else self.outcome.winners
 
     def cell_of(self, card: int) -> Cell | None:
         """Where card `card` lies on the layout, or None."""
@@ -327,23 +344,26 @@ class CardGame:
         for k in range(1, n + 1):
             seat = (self.current + k) % n
             if self.hands[seat]:
+                if self.rules.turn_limit and self.turns >= self.rules.turn_limit:
+                    return self._finish(Termination.TURN_LIMIT)
                 self.current = seat
                 self._start_turn()
                 return
-        self._finish("every card has been played")
+        self._finish(Termination.CARDS_PLAYED)
 
     def _start_turn(self) -> None:
         if self.can_place():
             self.phase = "place"
         elif self.current in self.stuck:
-            self._finish("a full round passed in which no card could be laid")
+            self._finish(Termination.BLOCKED)
         else:
             self.phase = "discard"
 
-    def _finish(self, reason: str) -> None:
+    def _finish(self, termination: Termination) -> None:
+        """End the game; most cards taken wins, ties share (docs/rules.md section 2)."""
         self.phase = "over"
         self.placed = None
-        self.end = reason
+        self.outcome = Outcome(termination, most(self.scores))
 
     # ------------------------------------------------------------ copies and saves
     def copy(self) -> "CardGame":
@@ -361,7 +381,7 @@ class CardGame:
         new.placed = self.placed
         new.stuck = set(self.stuck)
         new.turns = self.turns
-        new.end = self.end
+        new.outcome = self.outcome
         return new
 
     def to_dict(self) -> dict:
@@ -371,7 +391,7 @@ class CardGame:
             "version": FORMAT_VERSION,
             "deck": DECK_NAME,
             "seed": self.seed,
-            "rules": {"keep_connected": self.rules.keep_connected},
+            "rules": self.rules.to_dict(),
             "layout": [[x, y, p.card, p.rotation]
                        for (x, y), p in sorted(self.layout.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
             "hands": [h[:] for h in self.hands],
@@ -383,7 +403,7 @@ class CardGame:
             "placed": None if self.placed is None else list(self.placed),
             "stuck": sorted(self.stuck),
             "turns": self.turns,
-            "end": self.end,
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
         }
 
     @classmethod

@@ -18,7 +18,7 @@ def play_game(ais: Sequence, seed: int, turn_cap: int = 500, rules: CardRules | 
     Result keys: ``game`` ("cards"), ``seed``, ``players``, ``levels`` (each AI's
     ``level``), ``winners`` (seats; ties share; [] when the turn cap stopped the
     game), ``scores`` (cards taken per seat), ``turns``, ``capped``, ``end``
-    (why it ended), ``placements`` (cards laid), ``scoring_turns`` (turns in
+    (why it ended: a Termination value, or None), ``placements`` (cards laid), ``scoring_turns`` (turns in
     which cards were taken), ``taken`` (total cards taken), ``discards``,
     ``decisions`` (one ``{"seat", "phase", "seconds"}`` per choose call when
     `timer` is given, else []), ``illegal`` (None, or the first refused
@@ -51,11 +51,11 @@ def play_game(ais: Sequence, seed: int, turn_cap: int = 500, rules: CardRules | 
         "seed": seed,
         "players": len(ais),
         "levels": [getattr(ai, "level", type(ai).__name__) for ai in ais],
-        "winners": game.winners,
+        "winners": list(game.winners),
         "scores": game.scores,
         "turns": game.turns,
         "capped": not over and illegal is None,
-        "end": game.end,
+        "end": None if game.outcome is None else game.outcome.termination.value,
         "placements": placements,
         "scoring_turns": scoring,
         "taken": sum(game.scores),

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..checks import check_header, check_switches, need
+from ..checks import check_header, check_rules, need, read_outcome
+from ..outcome import Outcome, Termination, most
 from .deck import CARDS, DECK_NAME
 from .paths import Placed, edge_neighbours, layout_problem
 
@@ -25,15 +26,23 @@ def _card_list(value: Any, where: str) -> list[int]:
     return list(value)
 
 
+#: Version 1 saved why the game ended as one of these sentences.
+_V1_ENDS = {
+    "every card has been played": Termination.CARDS_PLAYED,
+    "a full round passed in which no card could be laid": Termination.BLOCKED,
+}
+
+
 def card_game_from_dict(cls, data: Any):
     from .game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
 
+    # Version 1 had no turn limit and saved an "end" sentence where version 2 saves "outcome".
+    last_field = "end" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(data, GAME_NAME, FORMAT_VERSION, ("deck", "rules", "layout", "hands", "draw_pile", "taken",
                                                   "discards", "current", "phase", "placed", "stuck", "turns",
-                                                  "end"), what="card-game")
+                                                  last_field), what="card-game", older=(1,))
     need(data["deck"] == DECK_NAME, f"unknown deck {data['deck']!r} (this version has {DECK_NAME!r})")
-    rules = data["rules"]
-    check_switches(rules, ("keep_connected",), "rules must be {keep_connected: bool}")
+    rules = check_rules(data["rules"], ("keep_connected",), "rules must be {keep_connected: bool, turn_limit}")
 
     layout: dict[tuple[int, int], Placed] = {}
     need(isinstance(data["layout"], list), "layout must be a list of [x, y, card, rotation]")
@@ -72,7 +81,7 @@ def card_game_from_dict(cls, data: Any):
         need(all(k == HAND_SIZE for k in full), "with cards left to draw every hand holds 2 cards")
 
     n = len(hands)
-    current, phase, turns, end = data["current"], data["phase"], data["turns"], data["end"]
+    current, phase, turns = data["current"], data["phase"], data["turns"]
     need(_is_int(current) and 0 <= current < n, f"current player {current!r} does not exist")
     need(phase in PHASES, f"phase {phase!r} is not one of {', '.join(PHASES)}")
     need(_is_int(turns) and turns >= 0, "turns must be a whole number >= 0")
@@ -85,8 +94,22 @@ def card_game_from_dict(cls, data: Any):
         placed = tuple(placed)
     else:
         need(placed is None, f"placed must be null in phase {phase}")
-    need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
-    need(end is None or isinstance(end, str), "end must be a sentence")
+    limit = rules["turn_limit"]
+    need(phase == "over" or not limit or turns < limit,
+         f"a running game has played fewer turns than the turn limit {limit}")
+    if data["version"] == 1:
+        end = data["end"]
+        need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
+        need(end is None or end in _V1_ENDS, f"end {end!r} is not a reason this game ends")
+        outcome = None if end is None else Outcome(_V1_ENDS[end], most([len(t) for t in taken]))
+    else:
+        outcome = read_outcome(data, phase == "over", n)
+        if outcome is not None:
+            need(outcome.termination in (Termination.CARDS_PLAYED, Termination.BLOCKED, Termination.TURN_LIMIT),
+                 f"a card game cannot end by {outcome.termination.value}")
+            need(outcome.termination is not Termination.TURN_LIMIT or 0 < limit <= turns,
+                 "a game ended by the turn limit has played that many turns")
+            need(outcome.winners == most([len(t) for t in taken]), "the players with the most cards taken win")
 
     game = cls.__new__(cls)
     game.rules = CardRules(**rules)
@@ -101,7 +124,7 @@ def card_game_from_dict(cls, data: Any):
     game.placed = placed
     game.stuck = set(stuck)
     game.turns = turns
-    game.end = end
+    game.outcome = outcome
     if phase in ("place", "discard"):
         need(bool(hands[current]), "the player to act holds no card")
         need(game.can_place() == (phase == "place"),

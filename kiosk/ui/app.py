@@ -26,7 +26,7 @@ without touching the cache (an overlay went away).
 Rotation (``[display] rotation``, degrees clockwise): the screens lay out for the
 turned size, the picture is turned with the window's view matrix, and touches
 are turned back (``to_logical``), so a panel mounted the other way works in any
-compositor (cage has no rotation option).
+compositor (and the same way in all of them; see docs/install.md).
 
 Kiosk mode (full screen): no key and no window-close request leaves the app;
 only the operator menu (behind the PIN) quits. In a desktop window, closing the
@@ -122,8 +122,8 @@ def prepare_pyglet(display: str, gl_api: str = "auto") -> None:
     """Set pyglet's global options; must run before any window is made."""
     if display == "offscreen":
         pyglet.options["headless"] = True
-    if gl_api == "gles":
-        pyglet.options["opengl_api"] = "gles"
+    # The OpenGL ES choice is made per window (gl.Config(opengl_api=...) in make_window):
+    # pyglet 2.x has no global "opengl_api" option.
     pyglet.options["debug_gl"] = False
     pyglet.options["shadow_window"] = False
 

@@ -56,7 +56,10 @@ def _unquote(token: str, where: str) -> str:
 
 
 def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
-    """The msgid -> msgstr pairs of a .po text (header and fuzzy-empty entries left out).
+    """The msgid -> msgstr pairs of a .po text (the header and fuzzy entries left out).
+
+    A ``#, fuzzy`` entry is a guess by a tool that no translator has checked;
+    GNU gettext never shows one, and neither do we (the English text shows).
 
     Supports comments, ``msgctxt`` (joined to the key as ``ctxt\\x04id``, as
     gettext does), multi-line strings. Plural entries are refused: the kiosk
@@ -66,6 +69,8 @@ def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
     field: str | None = None
     cur: dict[str, str] = {}
     start = 0  # line where the current entry began, for messages
+    fuzzy_next = False   # a "#, fuzzy" flag line was read: it belongs to the next entry
+    fuzzy = False        # the current entry is fuzzy
 
     def flush(lineno: int) -> None:
         if "msgid" not in cur:
@@ -75,7 +80,7 @@ def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
         if "msgstr" not in cur:
             raise CatalogError(f"{name}:{lineno}: msgid {cur['msgid']!r} has no msgstr")
         key = cur["msgid"] if "msgctxt" not in cur else f"{cur['msgctxt']}\x04{cur['msgid']}"
-        if key:  # the empty msgid is the header
+        if key and not fuzzy:  # the empty msgid is the header
             if key in entries:
                 raise CatalogError(f"{name}:{start}: msgid {key!r} appears twice")
             entries[key] = cur["msgstr"]
@@ -88,6 +93,10 @@ def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
         if not line:
             continue
         if line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in (f.strip() for f in line[2:].split(",")):
+                if "msgstr" in cur:
+                    flush(lineno)
+                fuzzy_next = True
             continue
         if line.startswith('"'):
             if field is None:
@@ -103,6 +112,7 @@ def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
             flush(lineno)
         if not cur:
             start = lineno
+            fuzzy, fuzzy_next = fuzzy_next, False
         if keyword in cur:
             raise CatalogError(f"{where}: {keyword} given twice in one entry")
         cur[keyword] = _unquote(rest.strip(), where)

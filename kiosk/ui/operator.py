@@ -5,7 +5,9 @@ hold the top-left corner for 3 seconds on any screen (:class:`CornerHold`, run
 by the UI for every screen; a finger on something that plays -- a panel
 button, an arrow, a board cell -- never counts, so it never steals a tap or a
 peek from a game), then type the PIN from the config (``[kiosk]
-operator_pin``) on a big keypad. Three wrong PINs lock the keypad for 30 s. The
+operator_pin``) on a big keypad. Three wrong PINs lock the keypad for 30 s, each
+further wrong PIN doubles the lock up to hours, and the count survives a
+restart (kiosk/pin.py). The
 menu goes back (to the game it was opened from, if that still runs, else to
 the attract screen) after a minute without a touch, so it is never left open
 for the next visitor.
@@ -32,6 +34,8 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.events import ButtonPressed, Quit
+from kiosk.pin import PinGuard
+from kiosk.version import version as running_version
 
 from .art import SEAT_COLORS
 from .layout import ARROWS, Rect
@@ -42,8 +46,6 @@ from .widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 log = logging.getLogger(__name__)
 
 HOLD_S = 3.0             # press-and-hold time on the corner
-LOCK_AFTER = 3           # wrong PINs before the keypad locks
-LOCK_S = 30.0
 TIMEOUT_S = 60.0         # untouched operator menu returns to attract
 RING_COLOURS = (SEAT_COLORS[0], SEAT_COLORS[1], SEAT_COLORS[2], SEAT_COLORS[3], (255, 255, 255), (0, 0, 0))
 LIT = (90, 230, 120)
@@ -92,8 +94,9 @@ class OperatorScreen(Screen):
         self.page = "pin"               # pin | hardware | stats
         self.entered = ""
         self.message = ""
-        self.wrong = 0
-        self.locked_until = 0.0
+        self.guard = _guard(ui)
+        self._shown_locked = False      # the pad was drawn locked: redraw when the lock ends
+        self._shown_countdown = ""
         self.quit_armed = False
         self.pressed: dict[str, float] = {}     # button -> when it was last pressed
         self.ring_index = -1
@@ -125,11 +128,11 @@ class OperatorScreen(Screen):
         if now - self._last_touch >= TIMEOUT_S:
             self.go_back()
             return
-        if self.page == "pin" and self.locked_until and now >= self.locked_until:
-            self.locked_until = 0.0
-            self.wrong = 0
+        if self.page == "pin" and self._shown_locked and not self.locked:
             self.message = ""
             self._build()
+        elif self.page == "pin" and self._shown_locked and _countdown(self.guard.remaining()) != self._shown_countdown:
+            self._build()           # the countdown ticks
         for name, light in self._lights.items():
             t = self.pressed.get(name)
             if t is None:
@@ -172,7 +175,7 @@ class OperatorScreen(Screen):
 
     @property
     def locked(self) -> bool:
-        return self.ui.now() < self.locked_until
+        return self.guard.locked
 
     def key(self, k: str) -> None:
         if self.locked:
@@ -188,17 +191,13 @@ class OperatorScreen(Screen):
         self._build()
 
     def submit(self) -> None:
-        if self.entered == self.pin:
-            self.wrong = 0
+        verdict = self.guard.check(self.entered, self.pin)
+        self.entered = ""
+        if verdict == "ok":
             self.message = ""
             self.open_page("hardware")
             return
-        self.wrong += 1
-        self.entered = ""
         self.message = self.t("operator.wrong_pin")
-        log.warning("operator menu: wrong PIN (%d in a row)", self.wrong)
-        if self.wrong >= LOCK_AFTER:
-            self.locked_until = self.ui.now() + LOCK_S
         self._build()
 
     # ------------------------------------------------------------ pages
@@ -297,8 +296,10 @@ class OperatorScreen(Screen):
         shown = "\u25cf " * len(self.entered) if self.entered else "\u2013"
         self._shapes += panel(frame, c.r(x0, top + 12, pad_w, 40), self.batch, self._bg, radius=c.px(8))
         self._text(c, frame, shown.strip(), W / 2, top + 32, 20)
+        self._shown_locked = self.locked
         if self.locked:
-            msg = f"{self.t('operator.wrong_pin')}  \u23f3 {math.ceil(self.locked_until - self.ui.now())} s"
+            self._shown_countdown = _countdown(self.guard.remaining())
+            msg = f"{self.t('operator.wrong_pin')}  \u2013  {self._shown_countdown}"
         else:
             msg = self.message
         if msg:
@@ -355,6 +356,13 @@ class OperatorScreen(Screen):
         make_button(self, c, frame, quit_r, t("operator.quit_confirm") if self.quit_armed else t("operator.quit"),
                     self.batch, self._bg, size=17, color=DANGER, on_tap=self.quit)
         self._shapes += panel(frame, c.r(*area), self.batch, self._bg, radius=c.px(12))
+        # which release runs: what an operator reads out when reporting a problem
+        if portrait:
+            self._text(c, frame, f"v{running_version()}", area.right - 10, area.top + 4, 10, color=DIM,
+                       anchor_x="right", bold=False)
+        else:
+            self._text(c, frame, f"labyrinth-kiosk {running_version()}", 12 + 200 / 2, H - 56, 11, color=DIM,
+                       bold=False, width=200)
         if self.page == "hardware":
             self._build_hardware(c, frame, area)
         elif self.page == "settings":
@@ -416,13 +424,57 @@ class OperatorScreen(Screen):
         make_button(self, c, frame, Rect(rx0, area.y + 12, rw, 56), t("operator.ring_test"), self.batch,
                     self._bg, size=15, on_tap=self.cycle_ring)
 
+    def chart_data(self):
+        """The numbers for the charts (kiosk/stats_charts.py), or None without a readable history."""
+        try:
+            history = getattr(self.kiosk, "history", None)
+            if history is None:
+                from kiosk.history import History
+                state_dir = config_value(self.ui, "paths", "state_dir", None)
+                if state_dir is None:
+                    return None
+                history = History(state_dir)
+            from kiosk.stats_charts import chart_data
+            return chart_data(history.read()[0])
+        except Exception as exc:
+            log.warning("statistics charts unavailable: %s", exc)
+            return None
+
     def _build_stats(self, c: Canvas, frame: Frame, area: Rect) -> None:
         lines = self.statistics()
+        data = self.chart_data()
+        self.chart_bars = 0
+        if data is not None and data.games:
+            # the four summary lines in two rows on top, the charts below them
+            half = (area.w - 32) / 2
+            for i, line in enumerate(lines[:4]):
+                row, col = divmod(i, 2)
+                self._text(c, frame, line, area.x + 16 + col * (half + 8), area.top - 22 - row * 26, 13,
+                           anchor_x="left", bold=i == 0, width=half)
+            from .stats_charts import draw
+            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - 86), data)
+            return
         y = area.top - 30
         for i, line in enumerate(lines):
             self._text(c, frame, line, area.x + 20, y, 17 if i < 4 else 14, anchor_x="left",
                        bold=i == 0, color=INK if i < 4 else DIM, width=area.w - 40)
             y -= 36 if i < 4 else 26
+
+
+def _guard(ui) -> PinGuard:
+    """The PIN guard on the UI's clock, kept in the kiosk's state directory when it has one
+    (a kiosk without saving, e.g. a scripted run, keeps the count in memory only)."""
+    history = getattr(getattr(ui, "kiosk", None), "history", None)
+    path = getattr(history, "path", None)
+    return PinGuard(path.parent if path is not None else None, clock=ui.now)
+
+
+def _countdown(seconds: float) -> str:
+    s = math.ceil(seconds)
+    if s < 120:
+        return f"{s} s"
+    m = math.ceil(s / 60)
+    return f"{m} min" if m < 120 else f"{m // 60} h {m % 60:02d} min"
 
 
 def _arrow_cell(name: str) -> tuple[int, int]:
