@@ -151,7 +151,7 @@ def test_mute_volume_and_no_device_mean_silence(monkeypatch, caplog):
     assert out.plays == [("arrow", 0.4), ("step", 0.55)]
     caplog.set_level("INFO")
     silent = Sound(None, SoundSettings(), output=FakeOutput(ok=False))
-    silent._thread.join(5)
+    wait_for(lambda: silent._thread is None)           # the thread gives up and says so once
     assert not silent.cue("won")
     assert [r.getMessage() for r in caplog.records if "sound off" in r.getMessage()] == ["sound off: fake"]
     silent.close()
@@ -271,11 +271,14 @@ def check_heard(rec, samples, report, attract=True):
     assert [name for _, name in report["played"]] == want
     heard = onsets(samples)
     assert [name for _, name in heard] == want, heard
-    # line the recording up with the game's clock (parec's own start-up delay is unknown)
+    # line the recording up with the game's clock (parec's own start-up delay is unknown): each
+    # sound starts when the kiosk started it, give or take a new stream's start (tens of ms on a
+    # busy CPU)
     played = [t for t, _ in report["played"]]
-    offset = min((h - (p - rec.started) for (h, _), p in zip(heard, played)))
+    lags = sorted(h - (p - rec.started) for (h, _), p in zip(heard, played))
+    offset = lags[len(lags) // 2]
     for (h, name), p in zip(heard, played):
-        assert abs(h - (p - rec.started) - offset) < 0.08, (name, h, p - rec.started, offset)
+        assert abs(h - (p - rec.started) - offset) < 0.12, (name, h, p - rec.started, offset)
     # each cue came right after the input that caused it
     marks = report["marks"]
     by_label: dict[str, list[float]] = {}

@@ -225,27 +225,26 @@ class Sound:
             self._unsubscribe.append(bus.subscribe(kind, handler))
 
     def _reset_timeline(self) -> None:
-        self._free_at = self.now()
+        with self._lock:
+            self._free_at = self.now()
 
     def _after(self, name: str, lasts: float) -> None:
         """Cue `name` when the animations before it are done; what follows waits `lasts` more."""
-        at = max(self.now(), self._free_at)
-        self._free_at = at + lasts
+        with self._lock:                 # the sound thread moves the timeline when it runs late
+            at = max(self.now(), self._free_at)
+            self._free_at = at + lasts
         self.cue(name, at)
 
     def _on_shift(self, ev: Any) -> None:
-        at = max(self.now(), self._free_at)
-        self._free_at = at + SLIDE_S
-        self.cue("push", at)
+        self._after("push", SLIDE_S)
 
     def _on_walk(self, ev: Any) -> None:
         steps = len(ev.path) - 1
-        at = max(self.now(), self._free_at)
-        self._free_at = at + WALK_STEP_S * max(0, steps)
+        with self._lock:
+            at = max(self.now(), self._free_at)
+            self._free_at = at + (WALK_STEP_S * steps + ARRIVE_GAP_S if steps > 0 else 0.0)
         for k in range(steps):
             self.cue("step", at + k * WALK_STEP_S)
-        if steps:
-            self._free_at += ARRIVE_GAP_S
 
     def screen_shown(self, name: str) -> None:
         """The UI shows screen `name`: the attract screen gets its jingle (not in quiet hours)."""
@@ -315,6 +314,8 @@ class Sound:
                         # walk's steps keep their beat instead of sounding all at once
                         self._due = [(t + late if t < at + RHYTHM_SPAN_S else t, k, n) for t, k, n in self._due]
                         heapq.heapify(self._due)
+                        if self._free_at > at:
+                            self._free_at += late     # and so do the cues of events still to come
             if self._screen == "attract":
                 self._attract_due()
             for at, name in ready:

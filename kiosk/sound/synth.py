@@ -107,7 +107,7 @@ def _compose(name: str) -> list[float]:
         _note(b, 0.0, A3, 0.16, 0.7, decay=12, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
         _note(b, 0.17, G3, 0.22, 0.7, decay=10, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
     elif name == "step":
-        _note(b, 0.0, D5, 0.05, 0.45, decay=70, partials=((1, 1.0), (2.76, 0.15)))
+        _note(b, 0.0, D5, 0.04, 0.45, decay=80, partials=((1, 1.0), (2.76, 0.15)))
     elif name == "treasure":
         for k, f in enumerate((C5, E5, G5, C6)):
             _note(b, k * 0.09, f, 0.45 - k * 0.05, 0.42, decay=7)
