@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+from collections import deque
 import threading
 import time
 from dataclasses import dataclass
@@ -41,7 +42,8 @@ ATTRACT_REPEAT_S = 300.0    # the jingle again after this long on the attract sc
 SLIDE_S = 0.30
 WALK_STEP_S = 0.12
 FOUND_S = 1.3
-ARRIVE_GAP_S = 0.06        # after the last step, a breath before a treasure's or a turn's cue
+ARRIVE_GAP_S = 0.25        # after the last step, a breath before a treasure's or a turn's cue
+                           # (the pawn lands, the treasure pops, then the chime: each heard apart)
 BLOCKED_CODES = ("push_back", "push_refused")
 RHYTHM_SLACK_S = 0.02      # a cue started later than this shifts the ones close behind it...
 RHYTHM_SPAN_S = 2.0        # ...that are due within this long after it
@@ -174,7 +176,7 @@ class Sound:
         self.volume = max(0, min(100, int(self.settings.volume)))
         self.now = now
         self.wall = wall
-        self.played: list[tuple[float, str]] = []       # (time, cue) as started: tests, logs
+        self.played: deque[tuple[float, str]] = deque(maxlen=500)   # (time, cue) as started, the latest
         self._output = output if output is not None else PygletOutput()
         self._due: list[tuple[float, int, str]] = []
         self._seq = 0
