@@ -10,7 +10,14 @@ PY       := $(VENV)/bin/python
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core \
                 python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox
 
-.PHONY: run test bench bundle venv system-packages clean
+# Type-checked with mypy today: the engine, the game registry, the bus and its messages, the
+# game-agnostic consumers and the UI contract. The sessions, app, config and screens follow once
+# their Optional game states are guarded (mypy reports about 300 findings there today).
+TYPED := engine kiosk/games/__init__.py kiosk/games/labyrinth/__init__.py kiosk/games/cards/__init__.py \
+         kiosk/ui/contract.py kiosk/testing.py kiosk/bus.py kiosk/events.py kiosk/session_base.py \
+         kiosk/ring_view.py kiosk/headless.py kiosk/script.py
+
+.PHONY: run test lint bench bundle venv system-packages clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
@@ -34,7 +41,13 @@ system-packages:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "missing Debian packages (install them as root):$$missing"; fi; fi
 
-test: venv system-packages
+# ruff (pyproject.toml [tool.ruff]) on the whole tree, then mypy on $(TYPED).
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --follow-imports=silent $(TYPED)
+
+# lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths)
+test: venv system-packages lint
 	$(PY) -m pytest -q
 
 # Starts the kiosk with simulated hardware: a window where there is a display,

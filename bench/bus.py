@@ -29,7 +29,7 @@ def _us(values) -> str:
 
 def same_thread(n: int = 20_000) -> list[float]:
     from kiosk.bus import Bus
-    from kiosk.events import TapCell
+    from kiosk.games.labyrinth.events import TapCell
     bus = Bus()
     lat: list[float] = []
     bus.subscribe(TapCell, lambda m: None)
@@ -67,7 +67,7 @@ def across_threads(n: int = 2_000, gap: float = 0.0005) -> list[float]:
 
 def throughput(n: int = 200_000) -> tuple[float, float]:
     from kiosk.bus import Bus
-    from kiosk.events import Stay
+    from kiosk.games.labyrinth.events import Stay
     bus = Bus()
     count = [0]
 
@@ -89,7 +89,7 @@ def throughput(n: int = 200_000) -> tuple[float, float]:
 
 def threaded_posts(threads: int = 4, per: int = 50_000) -> float:
     from kiosk.bus import Bus
-    from kiosk.events import Stay
+    from kiosk.games.labyrinth.events import Stay
     bus = Bus()
     msg = Stay()
     workers = [threading.Thread(target=lambda: [bus.post(msg) for _ in range(per)]) for _ in range(threads)]
@@ -105,8 +105,9 @@ def command_round_trip(n: int = 2_000) -> list[float]:
     """SelectArrow -> PreviewMoved handled, through the real session and engine."""
     from kiosk.bus import Bus
     from kiosk.clock import VirtualClock
-    from kiosk.events import GameSetup, NewGame, PreviewMoved, SelectArrow
-    from kiosk.session import Pacing, Session
+    from kiosk.events import GameSetup, NewGame
+    from kiosk.games.labyrinth.events import PreviewMoved, SelectArrow
+    from kiosk.games.labyrinth.session import Pacing, Session
     bus = Bus()
     session = Session(bus, VirtualClock(), pacing=Pacing.FAST)
     seen = []

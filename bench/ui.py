@@ -64,25 +64,12 @@ def main(argv: list[str] | None = None) -> None:
     prepare_pyglet("offscreen", args.gl)
     from pyglet import gl
 
-    from kiosk.bus import Bus
     from kiosk.clock import RealClock
-    from kiosk.events import ButtonPressed, GameSetup, NewGame, PushArrow, SelectArrow, Stay
-    from kiosk.session import Pacing, Session
+    from kiosk.events import ButtonPressed, GameSetup, NewGame
+    from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay
+    from kiosk.testing import MiniKiosk
 
-    class BenchKiosk:
-        def __init__(self):
-            self.clock = RealClock()
-            self.bus = Bus()
-            self.session = Session(self.bus, self.clock, pacing=Pacing.FAST)
-            self.config = None
-            # what the kiosk does with a debounced button press
-            self.bus.subscribe(ButtonPressed, lambda c: self.bus.post(SelectArrow(c.button, source="button")))
-
-        def tick(self):
-            self.clock.run_due()
-            self.bus.dispatch_pending()
-
-    kiosk = BenchKiosk()
+    kiosk = MiniKiosk(clock=RealClock())
     window = make_window("offscreen", (width, height), args.gl)
     ui = UI(kiosk, window, layout="tabletop", first="play")
     if args.no_cache:
@@ -113,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
 
     shift_frames = []
     move_frames = []
-    g = kiosk.session.game
+    g = kiosk.sessions["labyrinth"].game
     arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
     for k in range(8):
         arrow = next(a for a in arrows[k:] + arrows if a != g.forbidden)
@@ -168,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     # a person thinking: 20 s (of animation time) with no input; pulses hold still after 8 s
     waiting = [frame() for _ in range(1200)]
     waiting_drawn = sum(1 for w in waiting if w is not None)
-    kiosk.session.close()
+    kiosk.sessions["labyrinth"].close()
 
     ms = 1000
 

@@ -1,4 +1,4 @@
-"""The sliding-maze game: state, legal actions, apply (RULES.md section 1).
+"""The sliding-maze game: state, legal actions, apply (docs/rules.md section 1).
 
 In the spirit of python-chess and OpenSpiel: one mutable state object with
 ``legal_shifts()``, ``reachable()``, ``apply(action)``, ``copy()`` and
@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
-from .errors import IllegalAction, InvalidState
+from .errors import IllegalAction
 from .outcome import Outcome, Termination, check_turn_limit, most
 from .maze import (
     CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of,
@@ -145,12 +145,21 @@ class Game:
 
     __slots__ = ("rules", "maze", "players", "current", "phase", "last_insertion",
                  "outcome", "turns", "seed")
+    rules: Rules
+    maze: Maze
+    players: list[Player]
+    current: int
+    phase: str
+    last_insertion: str | None
+    outcome: Outcome | None
+    turns: int
+    seed: int | None
 
     # ---------------------------------------------------------------- setup
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, rules: Rules | None = None,
             seats: Sequence[int] | None = None, first: int = 0) -> "Game":
-        """Set up a game (RULES.md 'Setup'). Every random choice comes from `seed`.
+        """Set up a game (docs/rules.md 'Setup'). Every random choice comes from `seed`.
 
         `seats` picks the start corners (default: diagonal for 2 players);
         `first` is the index of the player who starts.
@@ -390,7 +399,7 @@ class Game:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __repr__(self) -> str:
         return (f"<Game {len(self.players)}p turn {self.turns} {self.phase} "

@@ -139,7 +139,8 @@ class Maze:
     @property
     def open_sides(self) -> tuple[int, int, int, int]:
         """Bitboards of the cells open to the N, E, S and W (read-only; for fast searches)."""
-        return tuple(self._open)
+        n, e, s, w = self._open
+        return n, e, s, w
 
     def connections(self) -> tuple[int, int]:
         """(cells joined to their east neighbour, cells joined to their south neighbour)."""

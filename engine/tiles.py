@@ -6,7 +6,7 @@ treasures) is a change here and nowhere else.
 
 from __future__ import annotations
 
-# Our own generic treasures (RULES.md, "Default generic treasures").
+# Our own generic treasures (docs/rules.md, "Default generic treasures").
 TREASURES: tuple[str, ...] = (
     "bat", "book", "candlestick", "chest", "crown", "dragon",
     "emerald", "genie", "ghost", "gold", "helmet", "keys",
@@ -50,7 +50,7 @@ SEATS: tuple[tuple[str, tuple[int, int]], ...] = (
     ("blue", (6, 0)),
 )
 
-# Default seats by number of players (RULES.md: 2 players sit diagonally).
+# Default seats by number of players (docs/rules.md: 2 players sit diagonally).
 DEFAULT_SEATS: dict[int, tuple[int, ...]] = {
     1: (0,),
     2: (0, 2),

@@ -62,9 +62,10 @@ def game_from_dict(cls, data: Any):
         need(tiles[i] == want, f"fixed tile at {(r, c)} must be {openings} with {treasure}")
     fixed_cells = {r * SIZE + c for (r, c), _, _ in FIXED_TILES}
     loose = [tiles[i] for i in range(SIZE * SIZE) if i not in fixed_cells] + [spare]
-    have = Counter((_shape(m), t) for m, t in loose)
-    want = Counter((_shape(mask_of(o)), TREASURES.index(t) if t else -1) for o, t in movable_tiles())
-    need(have == want, "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
+    have_tiles = Counter((_shape(m), t) for m, t in loose)
+    want_tiles = Counter((_shape(mask_of(o)), TREASURES.index(t) if t else -1) for o, t in movable_tiles())
+    need(have_tiles == want_tiles,
+         "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
 
     players_data = data["players"]
     need(isinstance(players_data, list) and 1 <= len(players_data) <= 4, "a game has 1 to 4 players")
@@ -109,7 +110,8 @@ def game_from_dict(cls, data: Any):
         if outcome is not None and outcome.termination is Termination.HOME:
             need(outcome.winners == (current,), "a game won by reaching home names the current player as winner")
         elif outcome is not None:
-            need(outcome.termination is Termination.TURN_LIMIT, f"a board game cannot end by {outcome.termination.value}")
+            need(outcome.termination is Termination.TURN_LIMIT,
+                 f"a board game cannot end by {outcome.termination.value}")
             need(0 < rules["turn_limit"] <= turns, "a game ended by the turn limit has played that many turns")
             need(outcome.winners == most([len(p.found) for p in players]),
                  "after the turn limit the players with the most treasures win")

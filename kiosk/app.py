@@ -12,35 +12,37 @@ watchdog is pinged. The edges are chosen by options:
   records its pictures (headless);
 - persistence: ``kiosk.persistence.GameStore`` in the state directory, saving
   after every committed action; ``kiosk.history.History`` for finished games.
+
+The games come from the registry (kiosk.games): one session per registered
+game on the same bus, started by ``NewGame(setup)`` with ``setup.game`` its
+name. The kiosk names no game: the life-cycle events every game shares
+(kiosk.events: GameBegan, TurnBegan, GameEnded) are all it listens to.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import threading
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from engine import Game
+from engine.outcome import Termination
 
+from . import games
 from .bus import Bus
-from .button_leds import ButtonLeds
-from .card_events import (CardGameOver, ConfirmTake, DiscardCard, HandOver, LayCard, RotateHandCard, SelectHandCard,
-                          ToggleTake)
-from .card_session import CardPacing, CardSession
 from .clock import Clock, RealClock, VirtualClock
 from .config import Config
-from .events import (ButtonPressed, GameOver, GameSetup, KioskStopping, NewGame, Quit, RotateSpare,
-                     SeatSetup, SelectArrow, Stay, TapCell)
+from .events import ButtonPressed, GameEnded, GameSetup, KioskStopping, NewGame, Quit, SeatSetup
 from .ring_view import RingView
-from .session import Pacing, Session
+from .session_base import GameSession
 
 log = logging.getLogger(__name__)
 
-GAME_NAME = "labyrinth"
+#: How the history names the way a game ended (kiosk/history.py).
+HISTORY_OUTCOME = {Termination.BLOCKED: "blocked", Termination.TURN_LIMIT: "turn_limit"}
 # Pauses of the default pacing that [kiosk] ai_pace_ms = 800 stands for.
 _DEFAULT_PACE_MS = 800
 
@@ -66,6 +68,7 @@ class KioskOptions:
     events_out: IO[str] | None = None    # a text file: every bus message as one JSON line
     dispatch_budget_s: float = 0.008     # bus time per tick, so a flood cannot stall a frame
     ai_executor: Any = None              # a concurrent.futures executor (tests)
+    random_first: bool = False           # each game's first player from [game] first_player (random)
 
 
 class Kiosk:
@@ -98,16 +101,14 @@ class Kiosk:
         if opts.state_dir is not None:
             self._open_state_dir(Path(opts.state_dir))
 
-        # the session
-        pace = self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS
-        pacing = Pacing.FAST if opts.fast else Pacing().scaled(pace)
-        self.session = Session(self.bus, self.clock, confirm_push=self.config.buttons.confirm_push,
-                               pacing=pacing, save=self._save, executor=opts.ai_executor)
-        self._closers.append(self.session.close)
-        # the travel card game: a second session on the same bus, started by NewGame(game="cards")
-        self.card_session = CardSession(self.bus, self.clock, save=self._save, executor=opts.ai_executor,
-                                        pacing=CardPacing.FAST if opts.fast else CardPacing().scaled(pace))
-        self._closers.append(self.card_session.close)
+        # one session per registered game, on the same bus; NewGame(setup) starts setup.game's
+        session_options = games.SessionOptions(
+            self.bus, self.clock, fast=opts.fast, pace=self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS,
+            save=self._save, executor=opts.ai_executor, config=self.config)
+        self.sessions: dict[str, GameSession] = {}
+        for game in games.all_games():
+            session = self.sessions[game.name] = game.session(session_options)
+            self._closers.append(session.close)
 
         # hardware
         self.pin_factory = pin_factory
@@ -116,11 +117,12 @@ class Kiosk:
         self._open_buttons()
         self.ring = opts.ring_object if opts.ring_object is not None else self._open_ring()
         self.ring_view = RingView(self.bus, self.ring, self.clock, show_ai_games=opts.show_ai_games_on_ring)
-        self.button_leds = ButtonLeds(self.bus, self.leds) if self.leds is not None else None
+        # the games' button LED views (the board game lights the arrows it allows)
+        self.button_views = [g.button_leds(self.bus, self.leds) for g in games.all_games()
+                             if g.button_leds is not None] if self.leds is not None else []
 
         self.bus.subscribe(ButtonPressed, self._on_button)
-        self.bus.subscribe(GameOver, self._on_game_over)
-        self.bus.subscribe(CardGameOver, self._on_card_game_over)
+        self.bus.subscribe(GameEnded, self._on_game_over)
         self.bus.subscribe(Quit, lambda c: self.stop(c.reason or "quit", c.status))
         self.bus.subscribe(NewGame, self._on_new_game)
 
@@ -146,8 +148,7 @@ class Kiosk:
             log.warning("state directory %s is not writable (%s): games will not be saved",
                         state_dir, e.strerror or e)
             return
-        from engine.cards import CardGame
-        self.store = GameStore(state_dir, loaders={GAME_NAME: Game.from_dict, "cards": CardGame.from_dict},
+        self.store = GameStore(state_dir, loaders={g.name: g.load for g in games.all_games()},
                                resume_within_s=self.config.kiosk.resume_within_s)
         self.history = History(state_dir)
 
@@ -198,7 +199,7 @@ class Kiosk:
         if starting:
             self.new_game()     # posted: the session has no game until the bus dispatches it
         if self.notifier is not None:
-            playing = starting or self.session.game is not None or self.card_session.game is not None
+            playing = starting or any(s.game is not None for s in self.sessions.values())
             self.notifier.ready("playing" if playing else "attract")
 
     def tick(self, budget: float | None = None) -> int:
@@ -210,13 +211,21 @@ class Kiosk:
         return n
 
     @property
-    def game_session(self):
-        """The session whose game runs (or ran last): the card game's while it has one, else the board game's."""
-        return self.card_session if self.card_session.game is not None else self.session
+    def game_session(self) -> GameSession:
+        """The session whose game runs (or ran last); with none, the default game's."""
+        for session in self.sessions.values():
+            if session.game is not None:
+                return session
+        return self.sessions[games.default()]
+
+    @property
+    def thinking(self) -> bool:
+        """An AI worker is computing (its answer will arrive on the bus)."""
+        return any(s.thinking for s in self.sessions.values())
 
     def settled(self) -> bool:
         """Nothing will happen without new input: bus empty, no AI acting, no game start pending."""
-        return (not self.bus.pending() and not self.session.busy and not self.card_session.busy
+        return (not self.bus.pending() and not any(s.busy for s in self.sessions.values())
                 and self._next_game_timer is None)
 
     def stop(self, reason: str = "", status: int = 0) -> None:
@@ -260,13 +269,22 @@ class Kiosk:
     # ------------------------------------------------------------ games
     def next_setup(self) -> GameSetup:
         """The setup of the next auto-played game: game k uses seed S + k (or a fresh random seed)."""
-        base = self.options.setup or GameSetup(seats=tuple(SeatSetup(k) for k in self.config.game.seats))
+        base = self.options.setup or setup_from_config(self.config)
         if base.seed is not None:
             seed = base.seed + self._game_index
         else:
             seed = random.SystemRandom().randrange(2**31)
         self._game_index += 1
-        return GameSetup(base.seats, seed, base.first, base.open_cards, base.return_home, base.game, base.hints)
+        first = self.first_player(len(base.seats)) if self.options.random_first else base.first
+        return dataclasses.replace(base, seed=seed, first=first)
+
+    def first_player(self, players: int) -> int:
+        """Who starts a game the kiosk sets up: ``[game] first_player``, by default a random seat
+        (docs/rules.md section 3)."""
+        first = self.config.game.first_player
+        if first is None or first >= players:
+            return random.SystemRandom().randrange(players)
+        return first
 
     def new_game(self, setup: GameSetup | None = None) -> None:
         """Start a game now (via the bus, so it is logged like any command)."""
@@ -283,11 +301,11 @@ class Kiosk:
         if self.store is None:
             return False
         saved = self.store.resume()
-        session = {GAME_NAME: self.session, "cards": self.card_session}.get(saved.game) if saved else None
+        session = self.sessions.get(saved.game) if saved else None
         if session is None:
             return False
         game = saved.state
-        players = game.players if isinstance(game.players, int) else len(game.players)
+        players = game.num_players
         kinds = saved.meta.get("kinds")
         if (not isinstance(kinds, list) or len(kinds) != players
                 or not all(k == "human" or k in session.ai_levels for k in kinds)):
@@ -296,17 +314,14 @@ class Kiosk:
         if game.phase == "over":
             self.store.discard()
             return False
-        extra = {}
-        if session is self.session:
-            saved_setup = saved.meta.get("setup")
-            extra["hints"] = saved_setup.get("hints") if isinstance(saved_setup, dict) else None
-        session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at, **extra)
+        session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
+                       meta=saved.meta)
         return True
 
-    def _persisted(self, session=None) -> bool:
-        return self.options.persist_ai_games or "human" in (session or self.session).kinds
+    def _persisted(self, session: GameSession) -> bool:
+        return self.options.persist_ai_games or "human" in session.kinds
 
-    def _save(self, session: Session, reason: str) -> None:
+    def _save(self, session: GameSession, reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
         if self.store is None or not self._persisted(session):
             return
@@ -321,27 +336,17 @@ class Kiosk:
         self.store.save(session.game_name, session.game.to_dict(), meta=session.meta(),
                         started_at=session.started_at)
 
-    def _on_game_over(self, ev: GameOver) -> None:
+    def _on_game_over(self, ev: GameEnded) -> None:
+        """Any game ended: count it, put it in the history, start the next one (auto play)."""
         self.games_finished += 1
         if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
             from .history import GameRecord
-            g = self.session.game
-            variant = []
-            if g is not None and g.rules.open_cards:
-                variant.append("open_cards")
-            if g is not None and not g.rules.return_home:
-                variant.append("no_return_home")
-            self.history.append(GameRecord.make(game=GAME_NAME, seats=ev.kinds, winners=[ev.winner],
-                                                turns=ev.turns, duration_s=ev.duration, variant=variant))
-        self._game_finished()
-
-    def _on_card_game_over(self, ev: CardGameOver) -> None:
-        self.games_finished += 1
-        if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
-            from .history import GameRecord
-            outcome = {"blocked": "blocked", "turn_limit": "turn_limit"}.get(ev.end, "won")
-            self.history.append(GameRecord.make(game="cards", seats=ev.kinds, winners=ev.winners,
-                                                turns=ev.turns, duration_s=ev.duration, outcome=outcome))
+            session = self.game_session
+            kind = games.get(session.game_name)
+            variant = kind.variant(session.game) if session.game is not None else ()
+            self.history.append(GameRecord.make(game=kind.name, seats=ev.kinds, winners=ev.winners,
+                                                turns=ev.turns, duration_s=ev.duration, variant=variant,
+                                                outcome=HISTORY_OUTCOME.get(ev.termination, "won")))
         self._game_finished()
 
     def _game_finished(self) -> None:
@@ -357,30 +362,22 @@ class Kiosk:
         """A debounced physical press: an arrow, rotate or stay (unless the button test owns them)."""
         if self.button_test:
             return
-        cards = self.card_session.game
-        if cards is not None and cards.phase != "over":
-            # the card game: rotate turns the picked hand card, stay confirms the take; arrows do nothing
-            if ev.button == "rotate":
-                self.bus.post(RotateHandCard(1, source="button"))
-            elif ev.button == "stay":
-                self.bus.post(ConfirmTake(source="button"))
-            return
-        if ev.button == "rotate":
-            self.bus.post(RotateSpare(1, source="button"))
-        elif ev.button == "stay":
-            self.bus.post(Stay(source="button"))
-        else:
-            self.bus.post(SelectArrow(ev.button, source="button"))
+        session = self.game_session
+        button = games.get(session.game_name).button
+        command = button(session, ev.button) if button is not None else None
+        if command is not None:
+            self.bus.post(command)
 
     def set_button_test(self, on: bool) -> None:
         """The operator's hardware test page: presses light up on screen but play nothing."""
         self.button_test = bool(on)
-        if self.button_leds is not None:
-            self.button_leds.enabled = not on
-            if on and self.leds is not None:
-                self.leds.show(self.leds.names)
-            elif not on:
-                self.button_leds.refresh()
+        for view in self.button_views:
+            view.enabled = not on
+        if on and self.leds is not None:
+            self.leds.show(self.leds.names)
+        elif not on:
+            for view in self.button_views:
+                view.refresh()
 
     def test_ring(self, rgb) -> None:
         """The operator's ring test: paint the whole ring; None gives it back to the game."""
@@ -414,32 +411,16 @@ class Kiosk:
             step = parse_line(step)
             if step is None:
                 return
-        post = self.bus.post
         if step.verb == "button":
             self.press_button(step.args[0])
-        elif step.verb == "tap":
-            post(TapCell(tuple(step.args[0]), source="script"))
-        elif step.verb == "stay":
-            post(Stay(source="script"))
         elif step.verb == "wait":
             self.clock.sleep(step.args[0] / 1000)
-        elif step.verb == "card":
-            post(SelectHandCard(step.args[0], source="script"))
-        elif step.verb == "rotate":
-            post(RotateHandCard(1, source="script"))
-        elif step.verb == "lay":
-            post(LayCard(tuple(step.args[0]), source="script"))
-        elif step.verb == "take":
-            # exactly the cards named: tick or untick only what differs from the ticks now, then confirm
-            for card in sorted(set(step.args[0]) ^ self.card_session.chosen):
-                post(ToggleTake(card, source="script"))
-            post(ConfirmTake(source="script"))
-        elif step.verb == "discard":
-            post(DiscardCard(step.args[0], source="script"))
-        elif step.verb == "ready":
-            post(HandOver(source="script"))
         else:
-            raise ValueError(f"{step.text!r} cannot be played without a display")
+            session = self.game_session
+            script = games.get(session.game_name).script
+            if script is None or step.verb not in script.verbs:
+                raise ValueError(f"{step.text!r} cannot be played without a display")
+            self.bus.post_all(script.play(session, step.verb, step.args))
 
     apply_script_line = script_input
 
@@ -449,3 +430,12 @@ class Kiosk:
         with self._events_lock:
             self.options.events_out.write(line + "\n")
 
+
+def setup_from_config(config: Config) -> GameSetup:
+    """The game ``[game]`` describes: its game, seats, variants and turn limit (docs/keys.md)."""
+    c = config.game
+    kind = games.get(c.game)
+    return GameSetup(seats=tuple(SeatSetup(kind.seat_kind(k)) for k in c.seats), game=kind.name,
+                     open_cards=c.open_cards and "open_cards" in kind.variants,
+                     return_home=c.return_home or "return_home" not in kind.variants, turn_limit=c.turn_limit,
+                     first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0)

@@ -17,13 +17,14 @@ import collections
 import logging
 import threading
 import time
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar, overload
 
 from .events import Message
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Message], None]
+_M = TypeVar("_M", bound=Message)
 
 
 class Bus:
@@ -70,7 +71,13 @@ class Bus:
             return bool(self._queue)
 
     # ------------------------------------------------------------ subscribing (main thread)
-    def subscribe(self, kind: type[Message] | str, handler: Handler) -> Callable[[], None]:
+    @overload
+    def subscribe(self, kind: type[_M], handler: Callable[[_M], None]) -> Callable[[], None]: ...
+
+    @overload
+    def subscribe(self, kind: str, handler: Callable[[Any], None]) -> Callable[[], None]: ...
+
+    def subscribe(self, kind: Any, handler: Any) -> Callable[[], None]:
         """Call `handler(msg)` for messages of class `kind` (subclasses included) or type name.
 
         ``kind`` may be a base class (``Event``, ``Command``) to get a whole family.

@@ -26,10 +26,12 @@ from typing import Sequence
 log = logging.getLogger("kiosk")
 
 DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
-GAMES = ("labyrinth", "cards")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import games
+    kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
+    lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
     p = argparse.ArgumentParser(
         prog="labyrinth-kiosk",
         description="The sliding-maze game kiosk: touchscreen, arcade buttons, LED ring.",
@@ -50,18 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--gl", choices=("auto", "gl", "gles"), help="OpenGL API (gles on a Pi)")
     p.add_argument("--layout", choices=("tabletop", "upright"), help="screen layout")
     p.add_argument("--language", help="language of the texts (en, de, fr, it, nl, es, pt, et)")
-    p.add_argument("--game", choices=GAMES,
-                   help="labyrinth (the board game, default) or cards (the travel card game, 2-6 players)")
-    p.add_argument("--players", metavar="KINDS",
-                   help="seats as a comma-separated list of human, random, easy, medium, hard "
-                        "(cards: human, random, easy, hard)")
+    p.add_argument("--game", choices=games.names(),
+                   help="which game: " + ", ".join(f"{g.name} ({g.title}, {g.players[0]}-{g.players[1]} players)"
+                                                   for g in games.all_games())
+                        + "; default: [game] game of the config")
+    p.add_argument("--players", metavar="KINDS", help=f"seats as a comma-separated list of ({kinds})")
     p.add_argument("--seed", type=int, help="seed of the first game (game k of a run uses seed+k)")
-    p.add_argument("--first", type=int, metavar="N", help="index of the player who starts (default 0)")
+    p.add_argument("--first", type=int, metavar="N",
+                   help="index of the player who starts (default: [game] first_player; random in a "
+                        "display mode, 0 in a headless run, so that scripts replay)")
+    p.add_argument("--turn-limit", type=int, metavar="N",
+                   help="end each game after N turns, most treasures / cards wins (default: [game] turn_limit)")
     p.add_argument("--open-cards", action="store_true", help="variant: all own cards visible")
     p.add_argument("--no-return-home", action="store_true", help="variant: win on the last card")
     p.add_argument("--script", metavar="FILE",
-                   help="a file of inputs, one per line (button N3, tap R C, stay, wait MS; "
-                        "cards: card K, rotate, lay X Y, take ID.../none, discard K, ready)")
+                   help=f"a file of inputs, one per line (button NAME, wait MS; {lines})")
     p.add_argument("--events-out", metavar="FILE", help="write every bus message as one JSON line")
     p.add_argument("--games", type=int, metavar="N", help="stop after N finished games (default: run on)")
     p.add_argument("--fast", action="store_true", help="no pacing for human eyes; virtual clock")
@@ -142,12 +147,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, config, display: str) -> int:
     from .app import Kiosk, KioskOptions
+    from . import games
     from .events import GameSetup, Quit, SeatSetup
-    from .card_script import wrong_game
-    from .script import ScriptError, load as load_script
+    from .script import ScriptError, wrong_game
+    from .script import load as load_script
 
     headless = display == "none"
-    game = args.game or "labyrinth"
+    kind = games.get(args.game or config.game.game)
+    game = kind.name
     steps = None
     if args.script:
         try:
@@ -166,14 +173,18 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
         kinds = [k if k != "human" else "medium" for k in kinds]
         if len(kinds) < 2:
             kinds = ["medium", "hard"]
-    if game == "cards" and not args.players:
-        # [game] seats are the board game's: its "medium" computer is the card game's "easy"
-        kinds = [k if k != "medium" else "easy" for k in kinds] + ["easy"] * max(0, 2 - len(kinds))
-    first = args.first if args.first is not None else (config.game.first_player or 0)
+    if not args.players:
+        # [game] seats may name another game's computer (cards has no "medium": its "easy")
+        kinds = [kind.seat_kind(k) for k in kinds]
+        kinds += [next((k for k in kinds if k != "human"), kind.ai_levels[0])] * max(0, kind.players[0] - len(kinds))
+    first = args.first if args.first is not None else config.game.first_player
+    turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
+    # the config's variants apply to the games that have them; asked for on the command line, to any
+    open_cards = args.open_cards or ("open_cards" in kind.variants and config.game.open_cards)
+    return_home = not args.no_return_home and ("return_home" not in kind.variants or config.game.return_home)
     try:
-        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=args.seed, first=first,
-                          open_cards=args.open_cards or config.game.open_cards,
-                          return_home=not args.no_return_home and config.game.return_home, game=game)
+        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=args.seed, first=first or 0,
+                          open_cards=open_cards, return_home=return_home, game=game, turn_limit=turn_limit)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -204,7 +215,7 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
                                ring="virtual" if args.simulate else None,
                                state_dir=state_dir, setup=setup,
                                start_game=bool(args.players), auto_play=False, games=args.games,
-                               events_out=events_out)
+                               events_out=events_out, random_first=first is None)
         # Offscreen runs step a virtual clock one frame at a time (see kiosk.ui.runner).
         from .clock import VirtualClock
         clock = VirtualClock() if display == "offscreen" else None

@@ -22,19 +22,24 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from engine.maze import INSERTIONS
+
+from . import games
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = Path("/etc/labyrinth-kiosk/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/labyrinth-kiosk")
 
-#: The 12 insertion arrows, named as in RULES.md.
-ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
+#: The 12 insertion arrows, named as in docs/rules.md (declared once, in the engine).
+ARROWS = INSERTIONS
 #: The languages of the rulebooks.
 LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
-#: What may sit in a seat: a person or an AI level.
-SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
-#: Player counts per game (RULES.md: board game 1-4 incl. solo, card game 2-6).
-PLAYER_RANGE = {"labyrinth": (1, 4), "cards": (2, 6)}
+#: What may sit in a seat: a person or an AI level of any registered game (kiosk.games;
+#: a game maps another game's level to its own, e.g. the card game plays "medium" as "easy").
+SEAT_KINDS = tuple(dict.fromkeys(k for g in games.all_games() for k in g.seat_kinds))
+#: Player counts per game, from the registry (docs/rules.md: board game 1-4 incl. solo, card game 2-6).
+PLAYER_RANGE = MappingProxyType({g.name: g.players for g in games.all_games()})
 #: BCM numbers of the 40-pin header's GPIOs.
 GPIO_RANGE = (0, 27)
 #: Serial ports that use the header's UART pins (GPIO 14 TX, 15 RX).
@@ -65,29 +70,51 @@ class ConfigError(ValueError):
 
 
 # --------------------------------------------------------------------- sections
+def key(*, default: Any = None, factory: Callable[[], Any] | None = None, schema: Callable[[], Any]) -> Any:
+    """A config key: its default and its schema (how TOML and command-line values are read and
+    written, a ``_Field``), declared once on the dataclass field as mopidy's ConfigValue does.
+    `schema` is called once the checks below are defined."""
+    if factory is not None:
+        return field(default_factory=factory, metadata={"schema": schema})
+    return field(default=default, metadata={"schema": schema})
+
+
 @dataclass(frozen=True)
 class DisplayConfig:
     """How the kiosk draws: full screen on the Pi, a window on a desktop, or nothing."""
 
-    mode: str = "auto"
-    size: tuple[int, int] | None = None          # None: the screen's own size
-    rotation: int = 0
-    layout: str = "tabletop"
-    gl: str = "auto"
-    high_contrast: bool = False                   # stronger path/wall contrast, thicker outlines
+    mode: str = key(default="auto",
+        schema=lambda: _Field(_choice(DISPLAY_MODES), from_text=str))
+    size: tuple[int, int] | None = key(default=None,          # None: the screen's own size
+        schema=lambda: _Field(_size, _dump_size, from_text=str))
+    rotation: int = key(default=0,
+        schema=lambda: _Field(_choice(ROTATIONS), from_text=_text_int))
+    layout: str = key(default="tabletop",
+        schema=lambda: _Field(_choice(LAYOUTS), from_text=str))
+    gl: str = key(default="auto",
+        schema=lambda: _Field(_choice(GL_APIS), from_text=str))
+    high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
+        schema=lambda: _Field(_bool, from_text=_text_bool))
 
 
 @dataclass(frozen=True)
 class ButtonsConfig:
     """The 12 arcade buttons (BCM pin numbers), the optional extra buttons and their LEDs."""
 
-    pins: Mapping[str, int] = field(default_factory=lambda: DEFAULT_PINS)
-    rotate_pin: int | None = DEFAULT_ROTATE_PIN
-    stay_pin: int | None = DEFAULT_STAY_PIN
-    led_pins: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    bounce_ms: int = 30
-    confirm_push: bool = True
-    pin_factory: str = "auto"
+    pins: Mapping[str, int] = key(factory=lambda: DEFAULT_PINS,
+        schema=lambda: _Field(_pin_table(ARROWS, require_all=True), dict))
+    rotate_pin: int | None = key(default=DEFAULT_ROTATE_PIN,
+        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word))
+    stay_pin: int | None = key(default=DEFAULT_STAY_PIN,
+        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word))
+    led_pins: Mapping[str, int] = key(factory=lambda: MappingProxyType({}),
+        schema=lambda: _Field(_pin_table(ARROWS + ("rotate", "stay"), require_all=False), dict))
+    bounce_ms: int = key(default=30,
+        schema=lambda: _Field(_int(0, 1000), from_text=_text_int))
+    confirm_push: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    pin_factory: str = key(default="auto",
+        schema=lambda: _Field(_choice(PIN_FACTORIES), from_text=str))
 
     def used_pins(self) -> dict[int, str]:
         """Every claimed GPIO with the key that claims it (for the hardware test page)."""
@@ -107,59 +134,87 @@ class ButtonsConfig:
 class RingConfig:
     """The serial LED ring that shows whose turn it is."""
 
-    driver: str = "none"
-    port: str = DEFAULT_RING_PORT
-    baud: int = 115200
-    led_count: int = 24
-    offset: int = 0
-    reverse: bool = False
-    seat_segments: tuple[tuple[int, int], ...] | None = None   # (first LED, count) per seat
+    driver: str = key(default="none",
+        schema=lambda: _Field(_choice(RING_DRIVERS), from_text=str))
+    port: str = key(default=DEFAULT_RING_PORT,
+        schema=lambda: _Field(_str, from_text=str))
+    baud: int = key(default=115200,
+        schema=lambda: _Field(_int(300, 4_000_000), from_text=_text_int))
+    led_count: int = key(default=24,
+        schema=lambda: _Field(_int(4, 2048), from_text=_text_int))
+    offset: int = key(default=0,
+        schema=lambda: _Field(_int(0), from_text=_text_int))
+    reverse: bool = key(default=False,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    seat_segments: tuple[tuple[int, int], ...] | None = key(default=None,   # (first LED, count) per seat
+        schema=lambda: _Field(_segments, lambda v: "auto" if v is None else [list(s) for s in v]))
     # hardware.ring_layout.RingLayout turns these into each seat's LEDs.
-    brightness: int = 160
+    brightness: int = key(default=160,
+        schema=lambda: _Field(_int(0, 255), from_text=_text_int))
 
 
 @dataclass(frozen=True)
 class GameConfig:
     """What a new game looks like unless the visitors change it on the setup screen."""
 
-    game: str = "labyrinth"
-    players: int = 2
-    seats: tuple[str, ...] = ("human", "medium")
-    open_cards: bool = False
-    return_home: bool = True
-    language: str = "en"
-    first_player: int | None = None               # None: random
-    turn_limit: int = 0                           # 0: no limit
-    hints: bool | None = None                     # None: on in the children's variants
+    game: str = key(factory=lambda: games.default(),
+        schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
+    players: int = key(default=2,
+        schema=lambda: _Field(_int(1), from_text=_text_int))
+    seats: tuple[str, ...] = key(default=("human", "medium"),
+        schema=lambda: _Field(_seats, list, from_text=_text_list))
+    open_cards: bool = key(default=False,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    return_home: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    language: str = key(default="en",
+        schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
+    first_player: int | None = key(default=None,               # None: random
+        schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word))
+    turn_limit: int = key(default=0,                           # 0: no limit
+        schema=lambda: _Field(_int(0), from_text=_text_int))
+    hints: bool | None = key(default=None,                     # None: on in the children's variants
+        schema=lambda: _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints))
 
 
 @dataclass(frozen=True)
 class KioskConfig:
     """Unattended operation: idle, attract mode, resume after a power cut, operator menu."""
 
-    idle_timeout_s: int = 90
-    idle_countdown_s: int = 15
-    attract: bool = True
-    resume_within_s: int = 1800
-    operator_pin: str = "2580"
-    ai_pace_ms: int = 800
-    log_level: str = "info"
+    idle_timeout_s: int = key(default=90,
+        schema=lambda: _Field(_int(0), from_text=_text_int))
+    idle_countdown_s: int = key(default=15,
+        schema=lambda: _Field(_int(0, 600), from_text=_text_int))
+    attract: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    resume_within_s: int = key(default=1800,
+        schema=lambda: _Field(_int(0), from_text=_text_int))
+    operator_pin: str = key(default="2580",
+        schema=lambda: _Field(_pin_code, from_text=str))
+    ai_pace_ms: int = key(default=800,
+        schema=lambda: _Field(_int(0, 60_000), from_text=_text_int))
+    log_level: str = key(default="info",
+        schema=lambda: _Field(_choice(LOG_LEVELS), from_text=str))
 
 
 @dataclass(frozen=True)
 class SoundConfig:
     """The sound cues (kiosk/sound): on or off, how loud, and when the attract jingle stays silent."""
 
-    enabled: bool = True
-    volume: int = 70                              # percent
-    quiet_hours: tuple[int, int] | None = None    # (start, end) minutes after midnight; None: never
+    enabled: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    volume: int = key(default=70,                   # percent
+        schema=lambda: _Field(_int(0, 100), from_text=_text_int))
+    quiet_hours: tuple[int, int] | None = key(default=None,   # (start, end) minutes after midnight; None: never
+        schema=lambda: _Field(_quiet_hours, _dump_quiet_hours, from_text=str))
 
 
 @dataclass(frozen=True)
 class PathsConfig:
     """Where the kiosk writes: the saved game, its archive and the history."""
 
-    state_dir: Path = DEFAULT_STATE_DIR
+    state_dir: Path = key(default=DEFAULT_STATE_DIR,
+        schema=lambda: _Field(_path, str, from_text=lambda s: str(Path(s).absolute())))
 
 
 @dataclass(frozen=True)
@@ -394,71 +449,13 @@ class _Section:
     fields: dict[str, _Field]
 
 
+#: The sections, each key's schema read from its dataclass field (declared once, there).
 _SECTIONS: dict[str, _Section] = {
-    "display": _Section(DisplayConfig, {
-        "mode": _Field(_choice(DISPLAY_MODES), from_text=str),
-        "size": _Field(_size, _dump_size, from_text=str),
-        "rotation": _Field(_choice(ROTATIONS), from_text=_text_int),
-        "layout": _Field(_choice(LAYOUTS), from_text=str),
-        "gl": _Field(_choice(GL_APIS), from_text=str),
-        "high_contrast": _Field(_bool, from_text=_text_bool),
-    }),
-    "buttons": _Section(ButtonsConfig, {
-        "pins": _Field(_pin_table(ARROWS, require_all=True), dict),
-        "rotate_pin": _Field(_optional_gpio, lambda v: "none" if v is None else v,
-                             from_text=_text_int_or_word),
-        "stay_pin": _Field(_optional_gpio, lambda v: "none" if v is None else v,
-                           from_text=_text_int_or_word),
-        "led_pins": _Field(_pin_table(ARROWS + ("rotate", "stay"), require_all=False), dict),
-        "bounce_ms": _Field(_int(0, 1000), from_text=_text_int),
-        "confirm_push": _Field(_bool, from_text=_text_bool),
-        "pin_factory": _Field(_choice(PIN_FACTORIES), from_text=str),
-    }),
-    "ring": _Section(RingConfig, {
-        "driver": _Field(_choice(RING_DRIVERS), from_text=str),
-        "port": _Field(_str, from_text=str),
-        "baud": _Field(_int(300, 4_000_000), from_text=_text_int),
-        "led_count": _Field(_int(4, 2048), from_text=_text_int),
-        "offset": _Field(_int(0), from_text=_text_int),
-        "reverse": _Field(_bool, from_text=_text_bool),
-        "seat_segments": _Field(_segments, lambda v: "auto" if v is None else [list(s) for s in v]),
-        "brightness": _Field(_int(0, 255), from_text=_text_int),
-    }),
-    "game": _Section(GameConfig, {
-        "game": _Field(_choice(tuple(PLAYER_RANGE)), from_text=str),
-        "players": _Field(_int(1), from_text=_text_int),
-        "seats": _Field(_seats, list, from_text=_text_list),
-        "open_cards": _Field(_bool, from_text=_text_bool),
-        "return_home": _Field(_bool, from_text=_text_bool),
-        "language": _Field(_choice(LANGUAGES), from_text=str),
-        "first_player": _Field(_first_player, lambda v: "random" if v is None else v,
-                               from_text=_text_int_or_word),
-        "turn_limit": _Field(_int(0), from_text=_text_int),
-        "hints": _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints),
-    }),
-    "kiosk": _Section(KioskConfig, {
-        "idle_timeout_s": _Field(_int(0), from_text=_text_int),
-        "idle_countdown_s": _Field(_int(0, 600), from_text=_text_int),
-        "attract": _Field(_bool, from_text=_text_bool),
-        "resume_within_s": _Field(_int(0), from_text=_text_int),
-        "operator_pin": _Field(_pin_code, from_text=str),
-        "ai_pace_ms": _Field(_int(0, 60_000), from_text=_text_int),
-        "log_level": _Field(_choice(LOG_LEVELS), from_text=str),
-    }),
-    "sound": _Section(SoundConfig, {
-        "enabled": _Field(_bool, from_text=_text_bool),
-        "volume": _Field(_int(0, 100), from_text=_text_int),
-        "quiet_hours": _Field(_quiet_hours, _dump_quiet_hours, from_text=str),
-    }),
-    "paths": _Section(PathsConfig, {
-        # on the command line a relative directory means one below the current directory
-        "state_dir": _Field(_path, str, from_text=lambda s: str(Path(s).absolute())),
-    }),
+    name: _Section(cls, {f.name: f.metadata["schema"]() for f in fields(cls)})
+    for name, cls in (("display", DisplayConfig), ("buttons", ButtonsConfig), ("ring", RingConfig),
+                      ("game", GameConfig), ("kiosk", KioskConfig), ("sound", SoundConfig),
+                      ("paths", PathsConfig))
 }
-
-# Dataclass fields and the schema must describe the same keys.
-for _name, _spec in _SECTIONS.items():
-    assert [f.name for f in fields(_spec.cls)] == list(_spec.fields), _name
 
 
 def _suggest(word: str, options) -> str:

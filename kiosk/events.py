@@ -8,36 +8,41 @@ Commands say what a person (or an AI seat, or the kiosk itself) asks for; the
 session decides and answers with events. Views (the window, the LED ring, the
 button LEDs) only ever see events and only ever post commands.
 
-Privacy: a player's target (the top card of their pile) is secret in the classic
-rules. No event names a target: ``TargetChanged`` says only *whose* target changed
-and how many cards are left. A view that must show the target (the "peek" button,
-the open-cards variant) asks ``Session.visible_cards(player)`` at that moment.
-Treasures become public when found (``TreasureFound``), as in the rulebook.
+This module holds the messages every game shares: starting, abandoning and
+ending a game, buttons, refusals, stopping, and the three life-cycle bases
+every game's own events extend -- :class:`GameBegan`, :class:`TurnBegan` and
+:class:`GameEnded` -- so that a consumer that does not know the game (ring,
+history, headless log) subscribes once. A game's own commands and events live
+in its folder (``kiosk/games/<name>/events.py``).
 See docs/events.md for the full list with examples.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-Cell = tuple[int, int]
+from engine.outcome import Termination
 
-#: The 12 arrows (insertion points), in the order RULES.md lists them.
-ARROWS_ORDER: tuple[str, ...] = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
+Cell = tuple[int, int]
 
 # The names of all message types, filled by the decorator below.
 REGISTRY: dict[str, type["Message"]] = {}
 
 
-def message(name: str):
+_M = typing.TypeVar("_M", bound=type)
+
+
+@typing.dataclass_transform(frozen_default=True)
+def message(name: str) -> typing.Callable[[_M], _M]:
     """Class decorator: a frozen slotted dataclass registered under the JSON ``type`` `name`."""
 
-    def wrap(cls):
+    def wrap(cls: Any) -> Any:
         if name in REGISTRY:
             raise ValueError(f"message type {name!r} is defined twice")
         cls = dataclass(frozen=True, slots=True)(cls)
@@ -57,7 +62,7 @@ class Message:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: ``{"type": ..., field: value}``; tuples become lists."""
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(typing.cast(Any, self)):      # every message is a dataclass
             out[f.name] = _encode(getattr(self, f.name))
         return out
 
@@ -68,14 +73,18 @@ class Message:
     def from_dict(data: dict[str, Any]) -> "Message":
         """Rebuild a message written by ``to_dict`` (lists back to tuples, nested records back)."""
         if data.get("type") not in REGISTRY:
-            from . import card_events  # noqa: F401  (registers the card game's messages on first use)
+            import importlib
+
+            from . import games     # a game's messages register themselves when its events module loads
+            for game in games.all_games():
+                importlib.import_module(game.events)
         try:
             cls = REGISTRY[data["type"]]
         except KeyError:
             raise ValueError(f"unknown message type {data.get('type')!r}") from None
         hints = typing.get_type_hints(cls)
         kwargs = {f.name: _decode(data[f.name], hints[f.name])
-                  for f in dataclasses.fields(cls) if f.name in data}
+                  for f in dataclasses.fields(typing.cast(Any, cls)) if f.name in data}
         return cls(**kwargs)
 
 
@@ -92,6 +101,8 @@ class Event(Message):
 
 
 def _encode(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
     if isinstance(value, (tuple, list)):
         return [_encode(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -117,6 +128,8 @@ def _decode(value: Any, hint: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_decode(v, args[0]) for v in value)
         return tuple(_decode(v, a) for v, a in zip(value, args))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         sub = typing.get_type_hints(hint)
         return hint(**{f.name: _decode(value[f.name], sub[f.name])
@@ -127,47 +140,41 @@ def _decode(value: Any, hint: Any) -> Any:
 # ---------------------------------------------------------------- records inside messages
 
 @dataclass(frozen=True, slots=True)
-class TileInfo:
-    """A tile as shown: openings (NESW order, already rotated) and its treasure, if any."""
-
-    openings: str
-    treasure: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class SeatSetup:
-    """Who plays a seat: ``kind`` is human, random, easy, medium or hard."""
+    """Who plays a seat: ``kind`` is "human" or one of the game's AI levels."""
 
     kind: str = "human"
-    seat: int | None = None     # start corner 0-3 (None: the engine's default seating)
-
-
-SEAT_KINDS = ("human", "random", "easy", "medium", "hard")
-CARD_SEAT_KINDS = ("human", "random", "easy", "hard")     # the card game's AI has no "medium"
-GAMES = ("labyrinth", "cards")
+    seat: int | None = None     # the game's place for it (board game: corner 0-3); None: the default
 
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
-    """Everything needed to start a game; ``seed`` None means "pick one"."""
+    """Everything needed to start a game; ``seed`` None means "pick one".
 
-    seats: tuple[SeatSetup, ...] = (SeatSetup("human"), SeatSetup("medium"))
+    ``game`` names a registered game (kiosk.games; "" = the default game);
+    ``seats`` () = that game's default seats. ``open_cards`` and
+    ``return_home`` are variants of the board game (other games refuse them);
+    ``turn_limit`` (0 = none) ends any game after that many turns (docs/rules.md 3).
+    """
+
+    seats: tuple[SeatSetup, ...] = ()
     seed: int | None = None
     first: int = 0                  # index of the player who starts
     open_cards: bool = False
     return_home: bool = True
-    game: str = "labyrinth"         # or "cards": the travel card game (kiosk/card_session.py)
+    game: str = ""
     hints: bool | None = None       # the hint button; None: the config's choice ([game] hints)
+    turn_limit: int = 0
 
     def __post_init__(self):
-        if self.game not in GAMES:
-            raise ValueError(f"game {self.game!r} is not one of {', '.join(GAMES)}")
-        low, high, kinds = (2, 6, CARD_SEAT_KINDS) if self.game == "cards" else (1, 4, SEAT_KINDS)
-        if not low <= len(self.seats) <= high:
-            raise ValueError(f"a {self.game} game needs {low} to {high} players, not {len(self.seats)}")
-        for s in self.seats:
-            if s.kind not in kinds:
-                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(kinds)}")
+        from . import games
+        kind = games.get(self.game or games.default())
+        object.__setattr__(self, "game", kind.name)
+        if not self.seats:
+            object.__setattr__(self, "seats", tuple(SeatSetup(k) for k in kind.default_seats))
+        kind.check_setup(self)
+        if not isinstance(self.turn_limit, int) or isinstance(self.turn_limit, bool) or self.turn_limit < 0:
+            raise ValueError(f"turn_limit must be a whole number >= 0, not {self.turn_limit!r}")
         if not 0 <= self.first < len(self.seats):
             raise ValueError(f"first player {self.first} does not exist with {len(self.seats)} players")
 
@@ -183,77 +190,7 @@ class GameSetup:
         return tuple(s.kind for s in self.seats)
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerInfo:
-    """The public side of a player: no cards, only how many are left and what was found."""
-
-    index: int
-    seat: int
-    color: str
-    kind: str
-    home: Cell
-    position: Cell
-    cards_left: int
-    found: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PawnCarry:
-    """A pawn carried by a shift; ``wrapped`` when it was pushed out and came in at the other end."""
-
-    player: int
-    start: Cell
-    end: Cell
-    wrapped: bool
-
-
 # ---------------------------------------------------------------- commands
-
-@message("select_arrow")
-class SelectArrow(Command):
-    """An arrow was pressed/tapped: preview the spare there; the same arrow again pushes."""
-
-    arrow: str
-    source: str = "touch"       # touch | button | key | ai | script
-
-
-@message("push_arrow")
-class PushArrow(Command):
-    """Push the spare in now at `arrow` (None: at the previewed arrow)."""
-
-    arrow: str | None = None
-    source: str = "touch"
-
-
-@message("rotate_spare")
-class RotateSpare(Command):
-    """Turn the spare (or its preview) clockwise by `turns` quarter turns."""
-
-    turns: int = 1
-    source: str = "touch"
-
-
-@message("tap_cell")
-class TapCell(Command):
-    """A cell was tapped: in the move phase, walk there (the own pawn's cell means stay)."""
-
-    cell: Cell
-    source: str = "touch"
-
-
-@message("stay")
-class Stay(Command):
-    """End the move where the pawn stands."""
-
-    source: str = "touch"
-
-
-@message("request_hint")
-class RequestHint(Command):
-    """Ask the AI for a good shift for the active human; answered with :class:`HintReady`."""
-
-    source: str = "touch"
-
 
 @message("new_game")
 class NewGame(Command):
@@ -281,119 +218,65 @@ class Quit(Command):
 class ButtonPressed(Command):
     """A physical button (after debounce): an arrow name, ``rotate`` or ``stay``.
 
-    The kiosk turns it into SelectArrow / RotateSpare / Stay unless the operator's
-    hardware test page has taken the buttons over.
+    The running game's ``GameType.button`` turns it into a command of that game,
+    unless the operator's hardware test page has taken the buttons over.
     """
 
     button: str
 
 
-# ---------------------------------------------------------------- events
+# ---------------------------------------------------------------- the life cycle every game shares
 
-@message("game_started")
-class GameStarted(Event):
-    """A game began (or was resumed): the whole public picture, no cards."""
+class GameBegan(Event):
+    """Base of every game's "a game began (or was resumed)" event.
 
+    A subclass is a registered message with the game's whole public picture;
+    it answers :meth:`seating` so that consumers that do not know the game can
+    follow who sits where.
+    """
+
+    __slots__ = ()
     seed: int | None
-    players: tuple[PlayerInfo, ...]
-    board: tuple[TileInfo, ...]        # 49 tiles, row by row
-    spare: TileInfo
-    current: int
-    phase: str
-    forbidden: str | None
-    turns: int
-    open_cards: bool
-    return_home: bool
-    resumed: bool = False
+    resumed: bool
+    #: True: the players sit evenly round the table (the ring gets one equal arc each);
+    #: False: ``seating()`` gives fixed places (the board's four corners).
+    around_the_table: ClassVar[bool] = True
+
+    def seating(self) -> tuple["Seat", ...]:
+        raise NotImplementedError
 
 
-@message("preview_moved")
-class PreviewMoved(Event):
-    """The spare is previewed at `arrow` (None: back beside the board), turned `rotation`."""
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who plays at index `index`: their place (``seat``), colour and kind (human or an AI level)."""
 
-    player: int
-    arrow: str | None
-    rotation: int
-    spare: TileInfo
-
-
-@message("spare_rotated")
-class SpareRotated(Event):
-    """The spare was turned; `rotation` is quarter turns since the turn began (0-3)."""
-
-    player: int
-    rotation: int
-    spare: TileInfo
-
-
-@message("board_shifted")
-class BoardShifted(Event):
-    """The spare went in at `insertion`.
-
-    `line` lists the cells of the pushed row/column in push order (entry cell
-    first): every tile on it moved one step along; `inserted` is the tile that
-    now lies on ``line[0]``; `pushed_out` fell off at ``line[-1]`` and is the new
-    spare. `pawns` lists the pawns carried along. `forbidden` is the arrow now
-    barred by the no-push-back rule.
-    """
-
-    player: int
-    insertion: str
-    rotation: int
-    line: tuple[Cell, ...]
-    inserted: TileInfo
-    pushed_out: TileInfo
-    pawns: tuple[PawnCarry, ...]
-    forbidden: str
-
-
-@message("pawn_moved")
-class PawnMoved(Event):
-    """The pawn of `player` walked `path` (both ends included; one cell: it stayed)."""
-
-    player: int
-    path: tuple[Cell, ...]
-
-    @property
-    def stayed(self) -> bool:
-        return len(self.path) == 1
-
-
-@message("treasure_found")
-class TreasureFound(Event):
-    """`player` collected `treasure` (public from now on); `cards_left` remain."""
-
-    player: int
-    treasure: str
-    cards_left: int
-
-
-@message("target_changed")
-class TargetChanged(Event):
-    """The target of `player` changed; which one is secret (ask Session.visible_cards).
-
-    `heading_home` is True when no cards are left and the start corner is the goal.
-    """
-
-    player: int
-    cards_left: int
-    heading_home: bool
-
-
-@message("turn_changed")
-class TurnChanged(Event):
-    """It is `player`'s `phase` ("shift" or "move") now.
-
-    In the move phase `reachable` lists the cells the pawn can walk to.
-    """
-
-    player: int
-    phase: str
-    turn: int
-    forbidden: str | None
+    index: int
+    seat: int
+    color: str
     kind: str
-    reachable: tuple[Cell, ...] = ()
 
+
+class TurnBegan(Event):
+    """Base of every game's "it is this player's turn (or phase) now" event."""
+
+    __slots__ = ()
+    player: int
+    kind: str
+    turn: int
+
+
+class GameEnded(Event):
+    """Base of every game's "the game is over" event: who won and why (docs/rules.md)."""
+
+    __slots__ = ()
+    winners: tuple[int, ...]            # ties share; () = nobody
+    turns: int
+    kinds: tuple[str, ...]
+    termination: Termination
+    duration: float                     # seconds of play (clock time)
+
+
+# ---------------------------------------------------------------- events
 
 @message("illegal_input")
 class IllegalInput(Event):
@@ -405,17 +288,6 @@ class IllegalInput(Event):
     player: int | None = None
     arrow: str | None = None       # the arrow involved, if any (the ring flashes, the LED blinks)
     code: str = ""                 # e.g. "push_back", "unreachable" (docs/events.md)
-
-
-@message("game_over")
-class GameOver(Event):
-    """`winner` finished after `turns` turns; `found` is each player's collected treasures."""
-
-    winner: int
-    turns: int
-    found: tuple[tuple[str, ...], ...]
-    kinds: tuple[str, ...] = ()
-    duration: float = 0.0          # seconds of play (clock time)
 
 
 @message("game_abandoned")
@@ -433,33 +305,6 @@ class AIThinking(Event):
     level: str
 
 
-@message("ai_decided")
-class AIDecided(Event):
-    """An AI worker's answer; the session then plays it step by step through commands.
-
-    `token` ties the answer to the turn it was asked for, so a stale answer
-    (game abandoned meanwhile) is dropped.
-    """
-
-    player: int
-    insertion: str
-    rotation: int
-    cell: Cell
-    token: int
-    hint: bool = False
-    error: str | None = None
-
-
-@message("hint_ready")
-class HintReady(Event):
-    """A suggested shift (and walk) for the active human player."""
-
-    player: int
-    insertion: str
-    rotation: int
-    cell: Cell
-
-
 @message("kiosk_stopping")
 class KioskStopping(Event):
     """The kiosk is about to stop (views can say goodbye, the ring goes dark)."""
@@ -467,7 +312,3 @@ class KioskStopping(Event):
     reason: str
     status: int = 0
 
-
-def tile_info(tile) -> TileInfo:
-    """An engine Tile as a TileInfo."""
-    return TileInfo(tile.openings, tile.treasure)

@@ -31,7 +31,7 @@ class GameRecord:
     """One finished game as written to the history."""
 
     time: str                        # when it ended, ISO 8601 with zone
-    game: str                        # "labyrinth" or "cards"
+    game: str                        # the registered game's name (kiosk.games)
     players: int
     seats: tuple[str, ...]           # per seat: "human" or the AI level
     variant: tuple[str, ...]         # e.g. ("open_cards", "no_return_home"); () = classic rules

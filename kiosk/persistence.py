@@ -20,7 +20,7 @@ Only the state directory is touched, so it works with a read-only root when
 the state directory is on a writable mount.
 
 The game engine is not imported here: the loaders are passed in, e.g.
-``GameStore(dir, loaders={"labyrinth": Game.from_dict})``.
+``GameStore(dir, loaders={name: load})`` (the kiosk passes each registered game's loader).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def parse_time(value: Any) -> float:
 class Resumed:
     """A saved game that is young and valid enough to continue."""
 
-    game: str                    # "labyrinth" or "cards"
+    game: str                    # the registered game's name (kiosk.games)
     state: Any                   # what the loader returned (e.g. an engine Game)
     meta: Mapping[str, Any]      # seats, AI levels, language... as the session saved them
     started_at: float            # epoch seconds

@@ -11,12 +11,11 @@ Every call into the ring is non-blocking (its own thread talks to the device).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from .bus import Bus
-from .card_events import CardGameOver, CardGameStarted, CardTurnChanged
 from .clock import Clock
-from .events import (GameAbandoned, GameOver, GameStarted, IllegalInput, KioskStopping,
-                     TurnChanged)
+from .events import GameAbandoned, GameBegan, GameEnded, IllegalInput, KioskStopping, TurnBegan
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +49,13 @@ class RingView:
         self._seats: dict[int, tuple[int, str]] = {}   # player -> (seat, colour)
         self._arcs = None               # card game: equal arcs per player (a RingLayout)
         self._following = False
-        self._idle_timer = None
+        self._idle_timer: Any = None    # the clock's timer that idles the ring after a celebration
         self._last: tuple | None = None
         self._subs = [
-            bus.subscribe(GameStarted, self._on_started),
-            bus.subscribe(TurnChanged, self._on_turn),
+            bus.subscribe(GameBegan, self._on_started),
+            bus.subscribe(TurnBegan, self._on_turn),
             bus.subscribe(IllegalInput, self._on_illegal),
-            bus.subscribe(GameOver, self._on_over),
-            bus.subscribe(CardGameStarted, self._on_cards_started),
-            bus.subscribe(CardTurnChanged, self._on_turn),
-            bus.subscribe(CardGameOver, self._on_cards_over),
+            bus.subscribe(GameEnded, self._on_over),
             bus.subscribe(GameAbandoned, lambda e: self.idle()),
             bus.subscribe(KioskStopping, lambda e: self._call("off")),
         ]
@@ -97,15 +93,17 @@ class RingView:
             self._idle_timer = None
 
     # ------------------------------------------------------------ events
-    def _on_started(self, ev: GameStarted) -> None:
+    def _on_started(self, ev: GameBegan) -> None:
+        """Any game: fixed seats (the board's corners) or one equal arc per player round the table."""
         self._cancel_idle()
-        self._seats = {p.index: (p.seat, p.color) for p in ev.players}
-        self._arcs = None
-        self._following = self.show_ai_games or any(p.kind == "human" for p in ev.players)
+        seating = ev.seating()
+        self._seats = {s.index: (s.seat, s.color) for s in seating}
+        self._arcs = _arcs(self.ring, len(seating)) if ev.around_the_table else None
+        self._following = self.show_ai_games or any(s.kind == "human" for s in seating)
         if not self._following:
             self._call("idle")
 
-    def _on_turn(self, ev: TurnChanged) -> None:
+    def _on_turn(self, ev: TurnBegan) -> None:
         if not self._following or ev.player not in self._seats:
             return
         seat, colour = self._seats[ev.player]
@@ -116,9 +114,9 @@ class RingView:
             self._call("show_seat", seat, rgb)
 
     def _on_illegal(self, ev: IllegalInput) -> None:
-        if self._following or ev.command in ("select_arrow", "push_arrow", "rotate_spare",
-                                             "tap_cell", "stay"):
-            self._call_flash()
+        # Every refusal answers a person's input (computer seats are not refused), whether the
+        # game is followed or not: a button pressed during a demo game flashes too.
+        self._call_flash()
 
     def _call_flash(self) -> None:
         if not self.enabled:
@@ -128,16 +126,7 @@ class RingView:
         except Exception:
             log.exception("LED ring: flash failed")
 
-    def _on_cards_started(self, ev: CardGameStarted) -> None:
-        """The card game: 2-6 players round the table, the ring cut into one equal arc per player."""
-        self._cancel_idle()
-        self._seats = {p.index: (p.index, p.color) for p in ev.players}
-        self._arcs = _card_arcs(self.ring, len(ev.players))
-        self._following = self.show_ai_games or any(p.kind == "human" for p in ev.players)
-        if not self._following:
-            self._call("idle")
-
-    def _on_cards_over(self, ev: CardGameOver) -> None:
+    def _on_over(self, ev: GameEnded) -> None:
         if not self._following:
             return
         _, colour = self._seats.get(ev.winners[0] if ev.winners else 0, (0, "red"))
@@ -145,21 +134,13 @@ class RingView:
         self._cancel_idle()
         self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
 
-    def _on_over(self, ev: GameOver) -> None:
-        if not self._following:
-            return
-        _, colour = self._seats.get(ev.winner, (0, "red"))
-        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)))
-        self._cancel_idle()
-        self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
 
-
-def _card_arcs(ring, players: int):
+def _arcs(ring, players: int):
     """Equal arcs for `players` seats on `ring` (its LED count, offset and direction), or None.
 
-    The board game's seats are the board's four corners (possibly placed by
-    hand in ``[ring] seat_segments``); card players sit evenly round the table,
-    so the ring is cut anew. None when the ring does not say its layout (then
+    Fixed seats (the board's four corners) use the ring's seat arcs (possibly
+    placed by hand in ``[ring] seat_segments``); players evenly round the
+    table get the ring cut anew. None when the ring does not say its layout (then
     the seat arcs are used as they are).
     """
     from hardware.ring_layout import RingLayout

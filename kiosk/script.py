@@ -3,12 +3,12 @@
     # comments and blank lines are ignored
     button N3        # press and release the arcade button N3 (through the mock pins)
     button rotate    # the rotate button; `button stay` the stay button
-    tap 2 4          # touch the cell at row 2, column 4
-    stay             # touch "stay" on the screen
     wait 500         # let 500 ms pass
 
-The card game's lines (``card K``, ``rotate``, ``lay X Y``, ``take ...``,
-``discard K``, ``ready``) are read by kiosk/card_script.py.
+Every other line is an input of a game, read by that game's ``ScriptWords``
+(kiosk.games): the board game's ``tap ROW COL`` and ``stay``
+(kiosk/games/labyrinth/script.py), the card game's ``card K``, ``rotate``,
+``lay X Y``, ``take ...``, ``discard K``, ``ready`` (kiosk/games/cards/script.py).
 
 ``button`` lines drive the mock GPIO pins of the real button adapter (so its
 debounce runs), not the bus. Before each input the runner waits until the
@@ -25,9 +25,10 @@ from pathlib import Path
 
 from hardware import BUTTON_NAMES
 
-from .card_script import CARD_VERBS, parse_card_words
+from . import games
 
-VERBS = ("button", "tap", "stay", "wait", "tap-px") + CARD_VERBS
+#: The kiosk's own lines; the games add theirs.
+KIOSK_VERBS = ("button", "wait", "tap-px")
 
 
 class ScriptError(ValueError):
@@ -74,20 +75,6 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
         if name is None:
             raise bad(f"unknown button {words[1]!r}; the buttons are " + " ".join(BUTTON_NAMES))
         return Step("button", (name,), line, body, source)
-    if verb == "tap":
-        if len(words) != 3:
-            raise bad("write `tap ROW COL` (0-6 each)")
-        try:
-            r, c = int(words[1]), int(words[2])
-        except ValueError:
-            raise bad("row and column must be whole numbers 0-6") from None
-        if not (0 <= r < 7 and 0 <= c < 7):
-            raise bad("row and column must be 0-6")
-        return Step("tap", ((r, c),), line, body, source)
-    if verb == "stay":
-        if len(words) != 1:
-            raise bad("`stay` takes nothing after it")
-        return Step("stay", (), line, body, source)
     if verb == "wait":
         if len(words) != 2:
             raise bad("write `wait MILLISECONDS`")
@@ -108,10 +95,31 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
         except ValueError:
             raise bad("X and Y must be numbers") from None
         return Step("tap-px", (x, y), line, body, source)
-    if verb in CARD_VERBS:         # the card game's lines (kiosk/card_script.py)
-        return Step(verb, parse_card_words(words, bad), line, body, source)
-    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, tap ROW COL, stay, wait MS "
-              "(card game: card K, rotate, lay X Y, take ID.../none, discard K, ready)")
+    for game in games.all_games():
+        if game.script is not None and verb in game.script.verbs:
+            return Step(verb, game.script.parse(words, bad), line, body, source)
+    inputs = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
+    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, wait MS ({inputs})")
+
+
+def game_of(verb: str) -> str | None:
+    """The game whose script line `verb` is (None for the kiosk's own lines)."""
+    if verb in KIOSK_VERBS:
+        return None
+    for game in games.all_games():
+        if game.script is not None and verb in game.script.verbs:
+            return game.name
+    return None
+
+
+def wrong_game(verb: str, game: str) -> str | None:
+    """Why a line of another game cannot be played in `game` (None when it belongs)."""
+    owner = game_of(verb)
+    if owner is None or owner == game:
+        return None
+    script = games.get(game).script
+    usage = script.usage if script is not None else "no lines of its own"
+    return f"`{verb}` is an input of the {owner} game (run it with --game {owner}); {game} uses: {usage}"
 
 
 def parse(text: str, source: str = "script", *, pixels: bool = False) -> list[Step]:

@@ -1,7 +1,7 @@
-"""What the board-game session and the card-game session have in common.
+"""What every game's session has in common.
 
-Both sessions (kiosk/session.py, kiosk/card_session.py) are the only writer of
-their game, run entirely on the main thread, and work the same way around the
+Every game's session (kiosk/games/<name>/session.py) is the only writer of
+its game, runs entirely on the main thread, and works the same way around the
 rules: a game is started from a ``GameSetup`` or resumed from a save; AI seats
 think on one worker thread that only posts its answer; that answer is played
 out step by step through the very commands a person sends, each step paced by
@@ -46,8 +46,8 @@ class PacingBase:
 
     def scaled(self, factor: float):
         """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
-        return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor
-                                            for f in dataclasses.fields(self)})
+        me: Any = self          # a pacing is a frozen dataclass
+        return dataclasses.replace(me, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(me)})
 
 
 class GameSession:

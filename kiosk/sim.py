@@ -128,7 +128,15 @@ class CardsRunner(Runner):
         return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"])
 
 
-RUNNERS: dict[str, Runner] = {r.name: r for r in (LabyrinthRunner(), CardsRunner())}
+def runners() -> dict[str, Runner]:
+    """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
+    from . import games
+    return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
+
+
+def _default_game() -> str:
+    from . import games
+    return games.default()
 
 
 def derive(seed: int, *parts) -> int:
@@ -146,7 +154,7 @@ def seating(spec: Spec, index: int) -> list[int]:
 
 def play_one(spec: Spec, index: int) -> dict:
     """Play game `index` and return its record (entries instead of seats)."""
-    runner = RUNNERS[spec.game]
+    runner = runners()[spec.game]
     entries = seating(spec, index)
     outcome = runner.play([spec.entries[e] for e in entries], derive(spec.seed, spec.game, index),
                           spec, time.perf_counter)
@@ -359,7 +367,7 @@ def _worker_signals() -> None:
 
 def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> Summary:
     """Play `games` games over `jobs` processes and summarise them (order-independent)."""
-    RUNNERS[spec.game].check(spec)
+    runners()[spec.game].check(spec)
     summary = Summary(spec, jobs=jobs)
     started = time.perf_counter()
     size = max(1, min(25, games // (jobs * 8) or 1))
@@ -395,7 +403,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
                     "and decision times.")
     from .version import version_action
     version_action(parser)
-    parser.add_argument("--game", choices=sorted(RUNNERS), default="labyrinth",
+    parser.add_argument("--game", choices=sorted(runners()), default=_default_game(),
                         help="which game: the sliding maze (default) or the travel card game")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--players", type=int, default=None,
@@ -421,7 +429,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     args = parser.parse_args(argv)
 
-    runner = RUNNERS[args.game]
+    runner = runners()[args.game]
     names = [n.strip() for n in args.ai.split(",")] if args.ai else None
     players = args.players if args.players is not None else (len(names) if names else 2)
     if not runner.min_players <= players <= runner.max_players:

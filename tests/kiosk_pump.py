@@ -6,7 +6,7 @@ import time
 from typing import Callable
 
 from engine import Game, Move, Shift
-from kiosk.events import BoardShifted, PawnMoved
+from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 
 
 def pump(bus, clock, until: Callable[[], bool] | None = None, *, session=None,

@@ -76,7 +76,7 @@ def _treasures(game):
 def main(out_path: str, mode: str) -> int:
     from kiosk.app import Kiosk, KioskOptions
     from kiosk.config import Config, SoundConfig
-    from kiosk.events import SelectArrow, TapCell
+    from kiosk.games.labyrinth.events import SelectArrow, TapCell
     from kiosk.ui.runner import FRAME_S, open_ui
 
     quiet = None
@@ -116,7 +116,8 @@ def main(out_path: str, mode: str) -> int:
     act("ready", None)
     pump(2.6)                                   # the attract jingle
     act("start", None)
-    kiosk.session.resume(game, ["human", "human"])
+    session = kiosk.sessions["labyrinth"]
+    session.resume(game, ["human", "human"])
     deadline = time.monotonic() + 10        # the play screen is built on its first frame (slow on a busy CPU)
     while mode != "mute" and time.monotonic() < deadline and not any(n == "turn" for _, n in sound.played):
         pump(0.05)
@@ -135,7 +136,7 @@ def main(out_path: str, mode: str) -> int:
     pump(1.0)
     act("walk", TapCell(cell2))
     pump(3.5 + 0.12 * steps2)
-    over = kiosk.session.game.phase == "over"
+    over = session.game.phase == "over"
     played = list(sound.played)
     sound.close()
     with open(out_path, "w") as f:

@@ -10,13 +10,15 @@ import pytest
 from engine.cards import CardGame, Discard, Place, Take
 from engine.cards.deck import OPEN
 from kiosk.bus import Bus
-from kiosk.card_events import (CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken,
-                               CardTurnChanged, ConfirmTake, DiscardCard, HandChanged, HandOver, LayCard,
-                               RotateHandCard, SelectHandCard, TakeChanged, ToggleTake)
-from kiosk.card_session import CardPacing, CardSession
+from kiosk.games.cards.events import (
+    CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken, CardTurnChanged,
+    ConfirmTake, DiscardCard, HandChanged, HandOver, LayCard, RotateHandCard, SelectHandCard, TakeChanged,
+    ToggleTake,
+)
+from kiosk.games.cards.session import CardPacing, CardSession
 from kiosk.clock import VirtualClock
-from kiosk.events import (AbandonGame, AIThinking, GameAbandoned, GameSetup, GameStarted, IllegalInput, Message,
-                          NewGame)
+from kiosk.events import AbandonGame, AIThinking, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
+from kiosk.games.labyrinth.events import GameStarted
 
 from .kiosk_pump import pump
 
@@ -323,7 +325,7 @@ def test_computer_games_run_to_the_end_like_the_engine_and_tell_the_winners(rig)
     over = rig.of(CardGameOver)[-1]
     g = rig.game
     assert over.winners == tuple(g.winners) and over.scores == tuple(g.scores) and over.turns == g.turns
-    assert over.kinds == ("hard", "easy", "random") and over.end == g.outcome.termination.value
+    assert over.kinds == ("hard", "easy", "random") and over.termination is g.outcome.termination
     # the same game replayed from the events alone
     replay = CardGame.new(players=3, seed=8)
     for e in rig.seen:
@@ -341,7 +343,7 @@ def test_computer_games_run_to_the_end_like_the_engine_and_tell_the_winners(rig)
 
 
 def test_a_board_game_abandons_the_card_game_and_the_other_way_round(rig):
-    from kiosk.session import Pacing, Session
+    from kiosk.games.labyrinth.session import Pacing, Session
     board = Session(rig.bus, rig.clock, pacing=Pacing.FAST)
     try:
         start(rig, "human,easy")
@@ -386,34 +388,34 @@ def make_kiosk(tmp_path, **kw):
 
 
 def kiosk_run(k, until):
-    pump(k.bus, k.clock, until, session=k.card_session, tick=k.tick)
+    pump(k.bus, k.clock, until, session=k.sessions["cards"], tick=k.tick)
 
 
 def test_the_kiosk_saves_a_card_game_after_every_action_and_resumes_it(tmp_path):
     k = make_kiosk(tmp_path)
     try:
         k.bus.post(NewGame(GameSetup.of("human,hard", seed=13, game="cards")))
-        kiosk_run(k, lambda: k.card_session.awaiting_human())
-        g = k.card_session.game
+        kiosk_run(k, lambda: k.sessions["cards"].awaiting_human())
+        g = k.sessions["cards"].game
         rot, cell = fitting(g, 0)
         for cmd in [SelectHandCard(0)] + [RotateHandCard()] * rot + [LayCard(cell)]:
             k.bus.post(cmd)
-        kiosk_run(k, lambda: k.card_session.awaiting_human() and k.card_session.game.turns >= 1)
-        if k.card_session.game.phase == "take":
+        kiosk_run(k, lambda: k.sessions["cards"].awaiting_human() and k.sessions["cards"].game.turns >= 1)
+        if k.sessions["cards"].game.phase == "take":
             k.bus.post(ConfirmTake())
-            kiosk_run(k, lambda: k.card_session.awaiting_human() and k.card_session.game.phase == "place")
+            kiosk_run(k, lambda: k.sessions["cards"].awaiting_human() and k.sessions["cards"].game.phase == "place")
         saved = json.loads((tmp_path / "current-game.json").read_text())
         assert saved["game"] == "cards" and saved["state"]["game"] == "cards"
         assert saved["meta"]["kinds"] == ["human", "hard"]
-        assert CardGame.from_dict(saved["state"]) == k.card_session.game
-        expected = k.card_session.game.copy()
+        assert CardGame.from_dict(saved["state"]) == k.sessions["cards"].game
+        expected = k.sessions["cards"].game.copy()
     finally:
         k.close()
     k2 = make_kiosk(tmp_path)
     try:
         assert k2.resume_saved()
-        assert k2.card_session.game == expected and k2.card_session.kinds == ("human", "hard")
-        assert k2.session.game is None
+        assert k2.sessions["cards"].game == expected and k2.sessions["cards"].kinds == ("human", "hard")
+        assert k2.sessions["labyrinth"].game is None
     finally:
         k2.close()
 
@@ -424,7 +426,7 @@ def test_finished_card_games_go_to_the_history_with_every_winner(tmp_path):
     try:
         k.bus.post(NewGame(GameSetup.of("easy,easy", seed=31, game="cards")))
         kiosk_run(k, lambda: k.games_finished >= 1)
-        g = k.card_session.game
+        g = k.sessions["cards"].game
         assert g.phase == "over"
     finally:
         k.close()
@@ -441,12 +443,12 @@ def test_arcade_buttons_turn_the_card_and_confirm_the_take_during_a_card_game(tm
     k = make_kiosk(tmp_path)
     try:
         k.bus.post(NewGame(GameSetup.of("human,easy", seed=13, game="cards")))
-        kiosk_run(k, lambda: k.card_session.awaiting_human())
+        kiosk_run(k, lambda: k.sessions["cards"].awaiting_human())
         k.bus.post(SelectHandCard(0))
         k.bus.post(ButtonPressed("rotate"))
         k.bus.post(ButtonPressed("N1"))          # arrows do nothing in the card game
         kiosk_run(k, lambda: not k.bus.pending())
-        assert k.card_session.rotation == 1 and k.session.game is None
+        assert k.sessions["cards"].rotation == 1 and k.sessions["labyrinth"].game is None
     finally:
         k.close()
 
@@ -544,10 +546,10 @@ def test_every_card_refusal_code_is_translated_in_every_catalog():
     import re
     from pathlib import Path
 
-    from kiosk import card_session
+    from kiosk.games.cards import session as card_session
     from kiosk.ui.i18n import LANGUAGES, load_catalog
-    root = Path(card_session.__file__).parent
-    source = (root / "card_session.py").read_text() + (root / "session_base.py").read_text()
+    import kiosk.session_base
+    source = Path(card_session.__file__).read_text() + Path(kiosk.session_base.__file__).read_text()
     sent = set(re.findall(r'code="(\w+)"', source)) | set(re.findall(r'return "(\w+)"', source))
     sent |= {code for _, code in card_session._WRONG_PHASE.values()} | {"refused"}      # refused: the default
     assert {"pass_screen", "take_now", "lay_first", "discard_now", "cannot_take"} <= sent

@@ -1,4 +1,4 @@
-"""Rules of the travel card game (RULES.md section 2) on hand-built layouts.
+"""Rules of the travel card game (docs/rules.md section 2) on hand-built layouts.
 
 Cells are (x, y): x grows east, y grows south. Cards used below (deck ids):
   0  cross NESW, anchor + acorn on one segment

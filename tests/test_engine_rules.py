@@ -1,4 +1,4 @@
-"""Each rule of RULES.md section 1, checked on the real engine."""
+"""Each rule of docs/rules.md section 1, checked on the real engine."""
 
 from collections import Counter
 

@@ -141,7 +141,7 @@ def test_a_failing_handler_is_logged_and_the_next_press_still_counts(factory, cl
 def test_pin_names_and_numbers_both_work(factory, clock):
     presses = []
     with ArrowButtons({"N1": "GPIO4", "rotate": 23}, presses.append, clock=clock,
-                      pin_factory=factory) as b:
+                      pin_factory=factory):
         factory.pin(4).drive_low()
         factory.pin(23).drive_low()
         assert presses == ["N1", "rotate"]

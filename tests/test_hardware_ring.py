@@ -10,7 +10,6 @@ import time
 import pytest
 
 from hardware.ring import NoRing, Ring, backoff_delays, make_ring
-from hardware.ring_driver import RingUnavailable
 from hardware.ring_layout import RingLayout
 from hardware.ring_picture import (BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture,
                                    check_colour, render_frame)

@@ -37,7 +37,7 @@ def read_events(path: Path) -> list:
     return [Message.from_dict(d) for d in data]
 
 
-def check_against_engine(events, rules=Rules()) -> list[Game]:
+def check_against_engine(events, rules=Rules()) -> list[Game]:  # noqa: B008 (Rules is frozen)
     """Replay every game in the stream on the engine, checking each event; returns the games."""
     games: list[Game] = []
     game = None

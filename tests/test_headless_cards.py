@@ -58,8 +58,8 @@ def check_against_engine(events) -> list[CardGame]:
             assert e.size == len(game.hands[e.player])
         elif t == "card_game_over":
             assert game.phase == "over"
-            assert (tuple(e.winners), tuple(e.scores), e.turns, e.end) == (
-                tuple(game.winners), tuple(game.scores), game.turns, game.outcome.termination.value)
+            assert (tuple(e.winners), tuple(e.scores), e.turns, e.termination) == (
+                tuple(game.winners), tuple(game.scores), game.turns, game.outcome.termination)
     return games
 
 
@@ -159,8 +159,8 @@ def test_a_card_game_stops_with_the_script_and_resumes_from_the_state_dir(tmp_pa
 
 
 @pytest.mark.parametrize("game, line, message", [
-    ("cards", "tap 2 4", "line 2: 'tap 2 4': `tap` is a board-game input"),
-    ("labyrinth", "lay 1 2", "line 2: 'lay 1 2': `lay` is a card-game input"),
+    ("cards", "tap 2 4", "line 2: 'tap 2 4': `tap` is an input of the labyrinth game"),
+    ("labyrinth", "lay 1 2", "line 2: 'lay 1 2': `lay` is an input of the cards game"),
     ("cards", "lay 1", "line 2: 'lay 1': write `lay X Y`"),
     ("cards", "take", "line 2: 'take': write `take ID ...`"),
     ("cards", "card first", "line 2: 'card first': the hand position must be a whole number"),

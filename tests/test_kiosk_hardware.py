@@ -14,15 +14,16 @@ from types import MappingProxyType
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from engine import Game
 from hardware import DEFAULT_LED_PINS
 from hardware.ring_picture import CELEBRATE, FLASH, IDLE, SEGMENT
 from kiosk.app import Kiosk, KioskOptions
 from kiosk.config import ButtonsConfig, Config, RingConfig
-from kiosk.events import (BoardShifted, ButtonPressed, GameOver, GameSetup, IllegalInput, NewGame,
-                          PreviewMoved, SelectArrow, SpareRotated, Stay, TurnChanged)
+from kiosk.events import ButtonPressed, GameSetup, IllegalInput, NewGame
+from kiosk.games.labyrinth.events import (
+    BoardShifted, GameOver, PreviewMoved, SelectArrow, Stay,
+)
 from kiosk.ring_view import PAWN_RGB
-from kiosk.session import Pacing
+from kiosk.games.labyrinth.session import Pacing
 
 from .kiosk_pump import pump
 
@@ -40,7 +41,7 @@ def make_kiosk(config=None, **opts) -> Kiosk:
 
 
 def run(kiosk, until=None, timeout=30.0):
-    pump(kiosk.bus, kiosk.clock, until, session=kiosk.session, timeout=timeout, tick=kiosk.tick)
+    pump(kiosk.bus, kiosk.clock, until, session=kiosk.sessions["labyrinth"], timeout=timeout, tick=kiosk.tick)
 
 
 def of(kiosk, cls):
@@ -66,7 +67,7 @@ def kiosk():
 def start(kiosk, kinds="human,human", **kw):
     kiosk.bus.post(NewGame(GameSetup.of(kinds, **kw)))
     run(kiosk)
-    return kiosk.session.game
+    return kiosk.sessions["labyrinth"].game
 
 
 def test_a_button_press_on_the_pin_previews_and_a_second_press_pushes(kiosk):
@@ -104,7 +105,7 @@ def test_contact_chatter_is_one_press(kiosk):
     pin.drive_high()
     run(kiosk)
     assert [e.button for e in of(kiosk, ButtonPressed)] == ["E3"]
-    assert kiosk.session.game.phase == "shift"      # one press previews, it did not push
+    assert kiosk.sessions["labyrinth"].game.phase == "shift"      # one press previews, it did not push
     assert len(of(kiosk, PreviewMoved)) == 1
 
 
@@ -119,7 +120,7 @@ def test_two_buttons_at_once_are_two_presses_in_order(kiosk):
     run(kiosk)
     assert [e.button for e in of(kiosk, ButtonPressed)] == ["W1", "S5"]
     assert [e.arrow for e in of(kiosk, PreviewMoved)] == ["W1", "S5"]
-    assert kiosk.session.game.phase == "shift"
+    assert kiosk.sessions["labyrinth"].game.phase == "shift"
 
 
 def test_the_forbidden_arrow_flashes_the_ring_and_changes_nothing(kiosk):
@@ -135,17 +136,17 @@ def test_the_forbidden_arrow_flashes_the_ring_and_changes_nothing(kiosk):
     run(kiosk)
     refused = of(kiosk, IllegalInput)
     assert [(e.command, e.arrow) for e in refused] == [("select_arrow", "E3")]
-    assert game.to_dict() == before and kiosk.session.preview is None
+    assert game.to_dict() == before and kiosk.sessions["labyrinth"].preview is None
     assert kiosk.ring.sync(2.0)
     kinds = [p.kind for _, p in kiosk.ring.driver.history()]
     assert FLASH in kinds[-2:]
 
 
 def test_presses_during_an_ai_turn_are_refused(kiosk):
-    kiosk.session.pacing = Pacing()              # an AI turn that takes (virtual) seconds
+    kiosk.sessions["labyrinth"].pacing = Pacing()              # an AI turn that takes (virtual) seconds
     kiosk.bus.post(NewGame(GameSetup.of("easy,human", seed=5)))
     run(kiosk, until=lambda: bool(of(kiosk, PreviewMoved)))
-    game = kiosk.session.game
+    game = kiosk.sessions["labyrinth"].game
     before = game.to_dict()
     press(kiosk, "N1")
     press(kiosk, "rotate")
@@ -251,11 +252,11 @@ def test_arrow_leds_are_dark_during_ai_turns():
     config = Config(buttons=ButtonsConfig(led_pins=MappingProxyType(dict(DEFAULT_LED_PINS))))
     k = make_kiosk(config)
     try:
-        k.session.pacing = Pacing()
+        k.sessions["labyrinth"].pacing = Pacing()
         k.bus.post(NewGame(GameSetup.of("medium,human", seed=11)))
         run(k, until=lambda: bool(of(k, PreviewMoved)))
         assert k.leds.shown == (frozenset(), None)
-        run(k, until=lambda: k.session.game.current == 1 and not k.session.busy)
+        run(k, until=lambda: k.sessions["labyrinth"].game.current == 1 and not k.sessions["labyrinth"].busy)
         assert len(k.leds.shown[0]) == 11
     finally:
         k.close()

@@ -344,7 +344,7 @@ def test_a_loader_that_crashes_unexpectedly_still_means_corrupt(tmp_path):
 def test_the_corrupt_folder_is_bounded(tmp_path):
     clock = Clock()
     s = store(tmp_path, clock, corrupt_keep=3)
-    for i in range(6):
+    for _ in range(6):
         s.state_dir.mkdir(parents=True, exist_ok=True)
         s.save_path.write_bytes(b"{")
         clock.now += 1

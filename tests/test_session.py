@@ -7,16 +7,17 @@ import threading
 
 import pytest
 
-from engine import OPPOSITE, TREASURES, Game, Move, Shift
+from engine import TREASURES, Game, Move, Shift
 from engine.ai import make_ai
 from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
-from kiosk.events import (
-    AbandonGame, AIDecided, AIThinking, BoardShifted, GameAbandoned, GameOver, GameSetup, GameStarted,
-    HintReady, IllegalInput, NewGame, PawnMoved, PreviewMoved, PushArrow, RequestHint, RotateSpare,
-    SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TreasureFound, TurnChanged,
+from kiosk.events import AbandonGame, AIThinking, GameAbandoned, GameSetup, IllegalInput, NewGame
+from kiosk.games.labyrinth.events import (
+    AIDecided, BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, PushArrow,
+    RequestHint, RotateSpare, SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TreasureFound,
+    TurnChanged,
 )
-from kiosk.session import Pacing, Session
+from kiosk.games.labyrinth.session import Pacing, Session
 
 from .kiosk_pump import pump, replay
 
@@ -136,7 +137,7 @@ def test_the_forbidden_arrow_is_refused_with_no_state_change(rig):
 def test_rotation_turns_the_previewed_spare_and_is_used_by_the_push(rig):
     game = start(rig, seed=4)
     spare = game.spare
-    out = rig.post(RotateSpare(), SelectArrow("S5"), RotateSpare(2))
+    rig.post(RotateSpare(), SelectArrow("S5"), RotateSpare(2))
     rotated = rig.of(SpareRotated)
     assert [r.rotation for r in rotated] == [1, 3]
     assert rotated[-1].spare.openings == spare.rotated(3).openings

@@ -100,8 +100,9 @@ class FakeOutput:
 
 def test_events_become_cues_in_the_order_the_board_animates_them(monkeypatch):
     from kiosk.bus import Bus
-    from kiosk.events import (BoardShifted, GameOver, IllegalInput, PawnMoved, PreviewMoved, TileInfo,
-                              TreasureFound, TurnChanged)
+    from kiosk.events import IllegalInput
+    from kiosk.games.labyrinth.events import (BoardShifted, GameOver, PawnMoved, PreviewMoved, TileInfo,
+                                              TreasureFound, TurnChanged)
     monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
     t = [100.0]
     bus = Bus()
@@ -119,7 +120,7 @@ def test_events_become_cues_in_the_order_the_board_animates_them(monkeypatch):
     bus.post(BoardShifted(0, "N1", 0, ((0, 1), (1, 1)), tile, tile, (), "S1"))
     bus.post(PawnMoved(0, ((0, 0), (0, 1), (0, 2))))
     bus.post(TreasureFound(0, "owl", 3))
-    bus.post(GameOver(0, 5, ((), ())))
+    bus.post(GameOver((0,), 5, ((), ())))
     bus.dispatch_pending()
     assert queued == [("turn", 0.0), ("arrow", 0.0), ("blocked", 0.0), ("push", 0.0),
                       ("step", 0.3), ("step", 0.42), ("treasure", 0.79), ("won", 2.09)]

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.events import GameOver, GameSetup, NewGame, PushArrow, SelectArrow, Stay, TreasureFound
+from kiosk.events import GameSetup, NewGame
+from kiosk.games.labyrinth.events import GameOver, PushArrow, Stay, TreasureFound
 
 from .test_ui_screens import _button, pixels, rgb_at, save_png, tap_widget
 from .test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
@@ -30,7 +31,7 @@ def start_game(u, kinds="human,human", seed=3):
     for _ in range(20):
         u.step(0.1)
     assert u.screen.name == "play"
-    return u.k.session.game
+    return u.k.sessions["labyrinth"].game
 
 
 def settle(u, seconds=3.0, dt=0.05):
@@ -142,7 +143,7 @@ def test_found_treasure_turns_a_card_at_the_panel_and_the_winner_gets_confetti(u
     assert any(panel.contains(c.x, c.y) for c in cards)
     settle(u, 1.2)
     assert m.found[0] == ["owl"]
-    board.on_event(GameOver(0, 5, (("owl",), ())))
+    board.on_event(GameOver((0,), 5, (("owl",), ())))
     u.step(0.05)
     assert board.effects.active and not board.busy
     assert m.phase == "over"                      # no panel asks anyone to play any more

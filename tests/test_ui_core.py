@@ -8,36 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Game
 from engine.ai import make_ai
-from kiosk.bus import Bus
-from kiosk.clock import VirtualClock
-from kiosk.events import (BoardShifted, GameSetup, IllegalInput, NewGame, PawnMoved, PreviewMoved, SpareRotated,
-                          TreasureFound)
-from kiosk.session import Pacing, Session
+from kiosk import testing
+from kiosk.events import GameSetup, IllegalInput, NewGame
+from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, SpareRotated, TreasureFound
+from kiosk.games.labyrinth.session import Pacing
 
 from .offscreen import offscreen_window
 
 pytestmark = pytest.mark.display
 
 
-class MiniKiosk:
-    """The real bus, clock and session, ticked by the UI like the kiosk does."""
-
-    def __init__(self):
-        self.clock = VirtualClock()
-        self.bus = Bus()
-        self.session = Session(self.bus, self.clock, pacing=Pacing.FAST)
-        self.config = None
-        self.seen: list = []
-        self.bus.subscribe_all(self.seen.append)
-
-    def tick(self):
-        self.clock.run_due()
-        self.bus.dispatch_pending()
-
-    def of(self, cls):
-        return [e for e in self.seen if isinstance(e, cls)]
+MiniKiosk = testing.MiniKiosk
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +38,7 @@ def ui(window):
     ui.k = kiosk
     yield ui
     ui.close()
-    kiosk.session.close()
+    kiosk.close()
 
 
 def start(ui, kinds="human,human", seed=3, **kw):
@@ -73,7 +55,7 @@ def tap_at(ui, rect):
 def spare_widget(ui):
     """The panel's spare (the widget whose tap rotates)."""
     from kiosk.ui.widgets import Button
-    panel = ui.screen.panels[ui.k.session.game.current]
+    panel = ui.screen.panels[ui.k.sessions["labyrinth"].game.current]
     plain = [w for w in panel.widgets if not isinstance(w, Button) and w.on_tap is not None]
     assert plain, "the active human's panel shows the spare"
     return plain[0]
@@ -81,7 +63,7 @@ def spare_widget(ui):
 
 def test_tap_arrow_previews_rotates_and_pushes(ui):
     start(ui)
-    s = ui.k.session
+    s = ui.k.sessions["labyrinth"]
     g = s.game
     L = ui.layout
     spare_before = g.spare
@@ -107,7 +89,7 @@ def test_tap_arrow_previews_rotates_and_pushes(ui):
 
 def test_forbidden_arrow_is_refused_with_a_message(ui):
     start(ui)
-    g = ui.k.session.game
+    g = ui.k.sessions["labyrinth"].game
     L = ui.layout
     tap_at(ui, L.arrow_rect("W3"))
     tap_at(ui, L.arrow_rect("W3"))
@@ -125,7 +107,7 @@ def test_forbidden_arrow_is_refused_with_a_message(ui):
 
 def test_tap_a_reachable_cell_walks_there(ui):
     start(ui, seed=11)
-    g = ui.k.session.game
+    g = ui.k.sessions["labyrinth"].game
     L = ui.layout
     for arrow in ("N1", "N3", "N5", "S1", "W1", "E5"):
         trial = g.copy()
@@ -154,7 +136,7 @@ def test_a_whole_solo_game_played_by_taps(ui):
     """One player, no return home, 24 cards: every turn is taps on arrows, the spare and a cell."""
     ui.off.frame_s = 0.2          # big virtual steps: each animation ends in a frame or two
     start(ui, kinds="human", seed=5, return_home=False)
-    s = ui.k.session
+    s = ui.k.sessions["labyrinth"]
     g = s.game
     L = ui.layout
     ai = make_ai("medium", seed=1)
@@ -176,7 +158,7 @@ def test_a_whole_solo_game_played_by_taps(ui):
 
 def test_peek_shows_the_target_only_while_held(ui):
     start(ui)
-    s = ui.k.session
+    s = ui.k.sessions["labyrinth"]
     panel = ui.screen.panels[s.game.current]
     from kiosk.ui.widgets import Button
     peek = [w for w in panel.widgets if isinstance(w, Button) and w.on_hold is not None][0]
@@ -204,7 +186,7 @@ def test_keys_stand_in_for_the_buttons(ui):
 
 def test_game_against_a_paced_ai_shows_its_turn(ui):
     """A person against an AI: the AI's turn arrives as preview, push and walk events, all animated."""
-    s = ui.k.session
+    s = ui.k.sessions["labyrinth"]
     s.pacing = Pacing()          # human-eye pacing on the virtual clock
     start(ui, kinds="human,easy", seed=4)
     g = s.game

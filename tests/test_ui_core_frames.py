@@ -20,8 +20,8 @@ import pytest
 
 from kiosk.clock import VirtualClock
 from kiosk.config import Config
-from kiosk.events import (AbandonGame, GameAbandoned, GameSetup, IllegalInput, NewGame, PushArrow, Quit,
-                          SelectArrow, Stay, TapCell)
+from kiosk.events import AbandonGame, GameAbandoned, GameSetup, IllegalInput, NewGame, Quit
+from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay, TapCell
 
 from .offscreen import offscreen_window
 from .test_ui_core import MiniKiosk
@@ -56,7 +56,7 @@ def make():
     for ui in made:
         ui.close()
         if hasattr(ui.k, "session"):
-            ui.k.session.close()
+            ui.k.sessions["labyrinth"].close()
 
 
 def start(ui, kinds="human,human", seed=3, **kw):
@@ -111,7 +111,7 @@ def full_redraw(ui):
 def test_cached_frames_show_what_a_full_redraw_shows(make):
     ui = make(layout="tabletop")
     start(ui, "human,human,human")
-    g = ui.k.session.game
+    g = ui.k.sessions["labyrinth"].game
     checks = []
 
     def check(label):
@@ -187,7 +187,7 @@ def test_turned_screen_draws_turned_and_maps_touches_back(make, rotation):
     send(ui, "on_mouse_press", x, y, 1, 0)
     send(ui, "on_mouse_release", x, y, 1, 0)
     ui.off.settle()
-    assert ui.k.session.preview == "N3"
+    assert ui.k.sessions["labyrinth"].preview == "N3"
     # tap-px counts screenshot pixels (top-left origin) of the turned picture
     lx, ly = ui.layout.cell_center(0, 0)
     x, y, _, _ = m @ __import__("pyglet").math.Vec4(lx, ly, 0, 1)
@@ -211,7 +211,7 @@ def test_kiosk_mode_cannot_be_closed_by_keys_or_the_window_manager(make):
     ui.off.settle()
     assert not ui.k.of(Quit)
     assert not win.has_exit
-    assert ui.screen.name == "play" and ui.k.session.game is not None
+    assert ui.screen.name == "play" and ui.k.sessions["labyrinth"].game is not None
     # the operator menu's quit (behind the PIN) is the way out
     ui.goto("operator")
     for d in "2580":
@@ -276,7 +276,7 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
         assert ui.screen.name == "attract"
         assert [e for e in kiosk.seen if isinstance(e, AbandonGame)][-1].reason == "idle"
         assert [e for e in kiosk.seen if isinstance(e, GameAbandoned)]
-        assert kiosk.session.game is None
+        assert kiosk.sessions["labyrinth"].game is None
         assert not (tmp_path / "current-game.json").exists()
         assert list((tmp_path / "archive").iterdir()), "the abandoned game is archived"
     finally:
@@ -286,7 +286,7 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
 # ---------------------------------------------------------------- start-up
 def test_a_running_game_with_a_person_opens_on_the_board(make):
     kiosk = MiniKiosk()
-    kiosk.session.start(GameSetup.of("human,hard", seed=3))     # as a resume does, before the UI exists
+    kiosk.sessions["labyrinth"].start(GameSetup.of("human,hard", seed=3))     # as a resume does, before the UI exists
     ui = make(kiosk=kiosk, first=None)
     assert ui.screen.name == "play"
     assert ui.screen.board.model.started
@@ -329,7 +329,7 @@ def test_the_setup_hint_choice_reaches_the_board(make):
     setup.start()
     ui.off.settle()
     assert ui.screen.name == "play"
-    assert ui.k.session.setup.hints is True
+    assert ui.k.sessions["labyrinth"].setup.hints is True
     assert ui.screen.hints_enabled
     assert ui.screen.panels[0].state.hints
     ui.goto("setup")
@@ -372,7 +372,7 @@ def test_refusals_have_codes_and_are_translated(make):
     ui.post(PushArrow("N1"))
     ui.off.settle()
     cell = next((r, c) for r in range(7) for c in range(7)
-                if (r, c) not in ui.k.session.game.reachable())
+                if (r, c) not in ui.k.sessions["labyrinth"].game.reachable())
     ui.post(TapCell(cell))
     ui.off.settle()
     refusal = ui.k.of(IllegalInput)[-1]
@@ -424,11 +424,11 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     ui.step(0.02)
     assert ui.screen.name == "operator"
     ui.finger_up(*free[0])
-    arrow = "E3" if ui.k.session.game.forbidden != "E3" else "W3"
+    arrow = "E3" if ui.k.sessions["labyrinth"].game.forbidden != "E3" else "W3"
     ui.post(PushArrow(arrow))                     # the game moves on behind the menu
     ui.off.settle()
     ui.screen.go_back()                           # back to the game, which still runs
-    assert ui.screen.name == "play" and ui.k.session.game is not None
+    assert ui.screen.name == "play" and ui.k.sessions["labyrinth"].game is not None
     ui.off.settle()
     ui.draw()
     assert differing(pixels(ui), full_redraw(ui)) < ui.window.width * ui.window.height * 0.001, \

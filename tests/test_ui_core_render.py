@@ -33,7 +33,7 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
         off.settle()
         L = ui.layout
         # push once so the forbidden arrow exists, then check both layouts
-        g = kiosk.session.game
+        g = kiosk.sessions["labyrinth"].game
         ui.tap(*L.arrow_rect("W1").center)
         ui.tap(*L.arrow_rect("W1").center)
         off.settle()
@@ -73,7 +73,7 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
             assert L.cell >= 48
     finally:
         ui.close()
-        kiosk.session.close()
+        kiosk.sessions["labyrinth"].close()
 
 
 GLES_SNIPPET = r"""
@@ -93,9 +93,9 @@ ui.post(NewGame(GameSetup.of("human,human", seed=2)))
 off.settle()
 ui.tap(*ui.layout.arrow_rect("S3").center)
 off.settle()
-assert k.session.preview == "S3"
+assert k.sessions["labyrinth"].preview == "S3"
 ui.screenshot(sys.argv[1])
-k.session.close()
+k.sessions["labyrinth"].close()
 """
 
 

@@ -141,7 +141,8 @@ def child(out_dir: Path) -> dict:
         print(f"no offscreen OpenGL ES context: {exc}", file=sys.stderr)
         sys.exit(NO_CONTEXT)
 
-    from kiosk.events import GameSetup, NewGame, SelectArrow
+    from kiosk.events import GameSetup, NewGame
+    from kiosk.games.labyrinth.events import SelectArrow
     from kiosk.ui.app import UI, _import_screens, make_window
     from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
     from kiosk.ui.board import ARROW_ON
@@ -207,7 +208,7 @@ def child(out_dir: Path) -> dict:
         off.frame()
         off.frame()
     ui.close()
-    kiosk.session.close()
+    kiosk.sessions["labyrinth"].close()
     with tempfile.TemporaryDirectory() as state:
         cards = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=Path(state)))
         ui = UI(cards, window, layout="tabletop", first="setup")

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.bus import Bus
-from kiosk.clock import VirtualClock
+from kiosk import testing
 from kiosk.config import Config
-from kiosk.events import AbandonGame, ButtonPressed, GameOver, GameSetup, NewGame, Quit
-from kiosk.session import Pacing, Session
+from kiosk.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit
+from kiosk.games.labyrinth.events import GameOver
 
 from .offscreen import offscreen_window
 
@@ -27,31 +26,9 @@ SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 SCREENS = ("attract", "setup", "howto", "gameover", "operator")
 
 
-class MiniKiosk:
-    """The real bus, clock and session, ticked by the UI like the kiosk does."""
-
-    def __init__(self):
-        self.clock = VirtualClock()
-        self.bus = Bus()
-        self.session = Session(self.bus, self.clock, pacing=Pacing.FAST)
-        self.config = Config()
-        self.seen: list = []
-        self.bus.subscribe_all(self.seen.append)
-        self.button_test: list[bool] = []
-        self.ring: list = []
-
-    def tick(self):
-        self.clock.run_due()
-        self.bus.dispatch_pending()
-
-    def of(self, cls):
-        return [e for e in self.seen if isinstance(e, cls)]
-
-    def set_button_test(self, on):
-        self.button_test.append(on)
-
-    def test_ring(self, rgb):
-        self.ring.append(rgb)
+def MiniKiosk():
+    """The shared stand-in kiosk (kiosk.testing) with a default config, as the screens read it."""
+    return testing.MiniKiosk(config=Config())
 
 
 class Now:
@@ -102,7 +79,7 @@ def ui():
     yield factory
     for u in made:
         u.close()
-        u.k.session.close()
+        u.k.sessions["labyrinth"].close()
 
 
 def pixels(ui):
@@ -170,7 +147,7 @@ def enter(ui, name):
         ui.post(NewGame(GameSetup.of("human,hard,easy", seed=5)))
         ui.step(0.02)
         found = (("owl", "bat"), ("map", "ring", "crown", "keys", "gold", "sword", "book", "skull"), ())
-        ui.goto("gameover", event=GameOver(1, 27, found, ("human", "hard", "easy")))
+        ui.goto("gameover", event=GameOver((1,), 27, found, ("human", "hard", "easy")))
     elif name == "operator":
         ui.goto("operator")
     else:
@@ -247,7 +224,7 @@ def test_setup_start_posts_the_chosen_game(ui):
     assert [s.seat for s in setup.seats] == [0, 1, 2]
     assert setup.open_cards and setup.return_home
     assert u.screen.name == "play"
-    assert u.k.session.game is not None and len(u.k.session.game.players) == 3
+    assert u.k.sessions["labyrinth"].game is not None and len(u.k.sessions["labyrinth"].game.players) == 3
 
 
 def test_setup_language_picker_switches_every_text(ui):
@@ -356,7 +333,7 @@ def test_idle_countdown_returns_to_attract(ui, tmp_path):
     assert u.screen.name == "attract"
     u.step(0.02)
     assert u.k.of(AbandonGame)[-1].reason == "idle"
-    assert u.k.session.game is None
+    assert u.k.sessions["labyrinth"].game is None
 
 
 def test_idle_ignores_computer_turns(ui):
@@ -385,7 +362,7 @@ def test_attract_cycles_languages_and_tap_opens_setup(ui):
 
 def test_attract_demo_is_a_real_game_between_computers(ui):
     import time
-    from kiosk.events import BoardShifted
+    from kiosk.games.labyrinth.events import BoardShifted
     u = ui(size=(800, 480), first="attract")
     scr = u.screen
     scr.demo.close()
@@ -398,7 +375,7 @@ def test_attract_demo_is_a_real_game_between_computers(ui):
         time.sleep(0.005)
     assert len(shifts) >= 2, "the demo game did not move"
     assert scr.demo.session.kinds == ("medium", "easy", "medium", "easy")
-    assert u.k.session.game is None           # the kiosk's own session stays free
+    assert u.k.sessions["labyrinth"].game is None           # the kiosk's own session stays free
     u.goto("setup")
     assert scr.demo is None                   # hidden: demo stopped
 

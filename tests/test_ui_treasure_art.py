@@ -41,4 +41,4 @@ def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard():
         del keep
     finally:
         u.close()
-        u.k.session.close()
+        u.k.sessions["labyrinth"].close()

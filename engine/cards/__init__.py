@@ -1,13 +1,19 @@
-"""The travel card game (RULES.md section 2): lay path cards, join treasures, take cards.
+"""The travel card game (docs/rules.md section 2): lay path cards, join treasures, take cards.
 
 Pure Python like the rest of ``engine``: no I/O, no clocks, no threads;
 randomness only from a seed.
 
-    from engine.cards import CardGame, Place, Take
-    game = CardGame.new(players=3, seed=7)
-    game.apply(game.legal_placements()[0])
-    if game.phase == "take":
-        game.apply(game.legal_takes()[0])      # the largest legal choice first
+>>> from engine.cards import CardGame
+>>> game = CardGame.new(players=3, seed=7)
+>>> game.num_players, [len(hand) for hand in game.hands], len(game.layout)
+(3, [2, 2, 2], 4)
+>>> game.apply(game.legal_placements()[0])
+>>> if game.phase == "take":
+...     game.apply(game.legal_takes()[0])      # the largest legal choice first
+>>> game.current, game.turns, game.outcome
+(1, 1, None)
+
+The rules are docs/rules.md section 2.
 
 AI players are in ``engine.cards.ai``; ``play_game`` plays a whole game
 between AIs (for the simulation command). See docs/card-game.md.

@@ -1,4 +1,4 @@
-"""The 50 path cards of the travel card game, as one table (RULES.md section 2).
+"""The 50 path cards of the travel card game, as one table (docs/rules.md section 2).
 
 Each row is one card, written as its path segments separated by spaces. A
 segment is the sides it joins (a subset of ``NESW``, in that order), then

@@ -1,4 +1,4 @@
-"""The travel card game: state, legal actions, apply (RULES.md section 2).
+"""The travel card game: state, legal actions, apply (docs/rules.md section 2).
 
 Same shape as the board game (``engine.game``): one mutable state object with
 ``legal_*()``, ``apply(action)``, ``copy()``, ``to_dict()`` / ``from_dict()``.
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-from ..errors import IllegalAction, InvalidState
+from ..errors import IllegalAction
 from ..outcome import Outcome, Termination, check_turn_limit, most
 from .deck import CARDS, DECK_NAME, OPEN
 from .paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
@@ -47,7 +47,7 @@ START_CELLS = ((0, 0), (1, 0), (0, 1), (1, 1))
 
 @dataclass(frozen=True)
 class CardRules:
-    """Options. The defaults are RULES.md section 2.
+    """Options. The defaults are docs/rules.md section 2.
 
     ``keep_connected``: besides "every card left touches another along a full
     side", also require the cards left to stay one group (the stricter reading
@@ -108,12 +108,25 @@ class CardGame:
 
     __slots__ = ("rules", "seed", "layout", "hands", "draw_pile", "taken", "discards",
                  "current", "phase", "placed", "stuck", "turns", "outcome")
+    rules: CardRules
+    seed: int | None
+    layout: dict[Cell, Placed]
+    hands: list[list[int]]
+    draw_pile: list[int]
+    taken: list[list[int]]
+    discards: list[int]
+    current: int
+    phase: str
+    placed: Cell | None
+    stuck: set[int]
+    turns: int
+    outcome: Outcome | None
 
     # ---------------------------------------------------------------- setup
     @classmethod
     def new(cls, players: int = 2, seed: int | None = None, rules: CardRules | None = None,
             first: int = 0) -> "CardGame":
-        """Shuffle, deal 2 cards each, lay 4 cards as a 2 x 2 square (RULES.md 'Setup').
+        """Shuffle, deal 2 cards each, lay 4 cards as a 2 x 2 square (docs/rules.md 'Setup').
 
         Every random choice (order, start rotations) comes from `seed`. Should
         the start square happen to show no opening to the outside (no card
@@ -241,7 +254,7 @@ class CardGame:
 
     def joined(self) -> dict[str, frozenset[int]]:
         """In phase "take": per treasure on the card just laid, the joined cards with that treasure."""
-        if self.phase != "take":
+        if self.phase != "take" or self.placed is None:
             return {}
         return joined_cards(self.layout, self.placed)
 
@@ -253,6 +266,7 @@ class CardGame:
             cards = frozenset(cards)
         except TypeError:
             return f"{cards!r} is not a set of cards."
+        assert self.placed is not None          # phase take: the card just laid
         new_card = self.layout[self.placed].card
         if new_card in cards:
             return "The card just laid stays on the layout."
@@ -415,7 +429,7 @@ class CardGame:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardGame) and self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __repr__(self) -> str:
         return (f"<CardGame {self.players}p turn {self.turns} {self.phase} current={self.current} "

@@ -132,7 +132,7 @@ def edge_groups(cells: Iterable[Cell]) -> list[set[Cell]]:
 def layout_problem(cells: Iterable[Cell], keep_connected: bool = False) -> str | None:
     """Why a remaining layout breaks the taking rule, or None when it is fine.
 
-    RULES.md: every card left must touch another along a full side. With
+    docs/rules.md: every card left must touch another along a full side. With
     ``keep_connected`` (a variant) the cards left must also form one group.
     """
     cells = set(cells)
@@ -205,7 +205,7 @@ class Survey:
         sides = SIDE_SEGMENT[card][rotation]
         # The components each segment of the new card touches; two segments touching the
         # same component are joined through it, so their reaches merge.
-        touch = [set() for _ in CARDS[card].segments]
+        touch: list[set] = [set() for _ in CARDS[card].segments]
         for s, comp in ports.items():
             if sides[s] >= 0:
                 touch[sides[s]].add(comp)

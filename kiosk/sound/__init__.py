@@ -211,8 +211,9 @@ class Sound:
 
     # ------------------------------------------------------------ events -> cues
     def _subscribe(self, bus: Any) -> None:
-        from ..events import (BoardShifted, GameOver, GameStarted, IllegalInput, PawnMoved, PreviewMoved,
-                              TreasureFound, TurnChanged)
+        from ..events import IllegalInput
+        from ..games.labyrinth.events import (BoardShifted, GameOver, GameStarted, PawnMoved, PreviewMoved,
+                                              TreasureFound, TurnChanged)
         handlers = {
             PreviewMoved: lambda ev: ev.arrow is not None and self.cue("arrow"),
             IllegalInput: lambda ev: ev.code in BLOCKED_CODES and self.cue("blocked"),

@@ -43,9 +43,12 @@ from typing import Any, Callable
 
 import pyglet
 
+from kiosk import games
+from kiosk.events import GameBegan
+
 from .frame_cache import FrameCache
 from .layout import Layout, Rect
-from .screen import SCREENS, Screen
+from .screen import SCREENS, Screen, session_for
 
 log = logging.getLogger(__name__)
 
@@ -174,23 +177,18 @@ class UI:
         self.goto(first or self._first_screen())
 
     def _first_screen(self) -> str:
-        """Play when the kiosk already runs a game with a person in it (resumed save, --players)."""
-        session = getattr(self.kiosk, "session", None)
-        game = getattr(session, "game", None)
-        if (game is not None and game.phase != "over" and "human" in getattr(session, "kinds", ())
-                and "play" in SCREENS):
-            return "play"
+        """A game's play screen when the kiosk already runs it with a person in it (resumed save,
+        --players); the attract screen otherwise."""
+        for kind in games.all_games():
+            session = session_for(self.kiosk, kind.name)
+            game = getattr(session, "game", None)
+            if game is not None and game.phase != "over" and "human" in getattr(session, "kinds", ()):
+                return kind.play_screen
         options = getattr(self.kiosk, "options", None)      # --players: the game is posted, not started yet
         setup = getattr(options, "setup", None)
         if getattr(options, "start_game", False) and setup is not None and "human" in setup.kinds:
-            name = "cards_play" if setup.game == "cards" else "play"
-            if name in SCREENS:
-                return name
-        cards = getattr(getattr(self.kiosk, "card_session", None), "game", None)
-        if cards is not None and "cards_play" in SCREENS and "human" in getattr(self.kiosk.card_session,
-                                                                                "kinds", ()):
-            return "cards_play"
-        return "attract" if "attract" in SCREENS else "play"
+            return games.get(setup.game).play_screen
+        return "attract"
 
     # ---------------------------------------------------------------- rotation
     def _logical_size(self, width: int, height: int) -> tuple[int, int]:
@@ -432,20 +430,15 @@ class UI:
 
     # ---------------------------------------------------------------- events from the bus
     def _on_event(self, event: Any) -> None:
-        from ..events import GameStarted
-        if (isinstance(event, GameStarted) and any(p.kind == "human" for p in event.players)
-                and "play" in SCREENS and (self.screen is None or self.screen.name not in ("play", "operator"))):
-            # a game with people in it (setup, --players, a resumed save): show the board.
+        if isinstance(event, GameBegan) and any(s.kind == "human" for s in event.seating()):
+            # a game with people in it (setup, --players, a resumed save): show its play screen.
             # All-computer games are the attract screen's demo and stay behind it.
-            self.goto("play")
-        from ..card_events import CardGameStarted
-        if (isinstance(event, CardGameStarted) and any(p.kind == "human" for p in event.players)
-                and "cards_play" in SCREENS and (self.screen is None
-                                                 or self.screen.name not in ("cards_play", "operator"))):
-            self.goto("cards_play")     # the same for the card game
+            play = games.of_event(event).play_screen
+            if self.screen is None or self.screen.name not in (play, "operator"):
+                self.goto(play)
         if self.screen is not None:
             self.screen.on_event(event)
-        for name, screen in self._screens.items():     # background listeners (e.g. play keeps its model)
+        for screen in self._screens.values():     # background listeners (e.g. play keeps its model)
             if screen is not self.screen and getattr(screen, "listens_in_background", False):
                 screen.on_event(event)
 
@@ -588,17 +581,18 @@ def _make_translator(language: str):
         return _Keys()
 
 
-_SCREEN_MODULES = ("play", "attract", "setup", "howto", "gameover", "idle", "operator", "cards_play")
 
 
 def _import_screens() -> None:
-    """Import every screen module that exists, so their @register runs."""
-    import importlib
-    for mod in _SCREEN_MODULES:
-        try:
-            importlib.import_module(f"{__package__}.{mod}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{mod}":
-                log.error("screen %r cannot be loaded: %s", mod, exc)
-        except Exception as exc:       # one broken screen must not stop the others (logged loudly)
-            log.exception("screen %r cannot be loaded: %s", mod, exc)
+    """Load every screen: the kiosk's own, then each registered game's ``GameType.screens``.
+
+    A screen that cannot be imported is an error: the kiosk would otherwise
+    start without a screen a visitor needs.
+    """
+    from .attract import AttractScreen
+    from .operator import OperatorScreen
+    from .setup import SetupScreen
+    SCREENS.update({"attract": AttractScreen, "setup": SetupScreen, "operator": OperatorScreen})
+    for game in games.all_games():
+        if game.screens is not None:
+            SCREENS.update(game.screens())

@@ -45,7 +45,7 @@ class Demo:
     """A private game between computer players: its own bus, virtual clock and session."""
 
     def __init__(self, seed: int | None = None, kinds=DEMO_KINDS, pacing=None):
-        from kiosk.session import Session
+        from kiosk.games.labyrinth.session import Session
         self.bus = Bus()
         self.clock = VirtualClock()
         self.session = Session(self.bus, self.clock, pacing=pacing, save=None)

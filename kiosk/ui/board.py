@@ -29,8 +29,10 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
-from ..events import (BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated,
-                      TileInfo, TreasureFound, TurnChanged)
+from kiosk.games.labyrinth.events import (
+    BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
+    TreasureFound, TurnChanged,
+)
 from .art import SEAT_COLORS
 from .layout import ARROWS, Layout, Rect
 from .motion import Effects, ease_out_back
@@ -726,7 +728,7 @@ class BoardView:
         self.anim = self._timed(FOUND_S, step, done)
 
     def _start_finale(self, ev: GameOver) -> None:
-        """The winner's moment: confetti in the players' colours over the board, the winner's pawn
+        """The winners' moment: confetti in the players' colours over the board, each winner's pawn
         bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
         m = self.model
         L = self.layout
@@ -738,9 +740,15 @@ class BoardView:
         colors = [SEAT_COLORS[s] for s in m.seats] or list(SEAT_COLORS.values())
         colors += [(255, 226, 120), (255, 255, 255)]
         self.effects.confetti(self.live, self.g_fx, L.ring, colors, duration=FINALE_S)
-        if not (0 <= ev.winner < len(self._pawns)):
-            return
-        pawn = self._pawns[ev.winner]
+        for winner in ev.winners:          # a shared win: each winner's pawn
+            if 0 <= winner < len(self._pawns):
+                self._celebrate(winner)
+
+    def _celebrate(self, winner: int) -> None:
+        """The winner's pawn bounces in a gold glow with a burst of sparkles."""
+        m = self.model
+        L = self.layout
+        pawn = self._pawns[winner]
         base = pawn.scale
         x, y = pawn.x, pawn.y
         glow = pyglet.sprite.Sprite(self.ui.atlas.glow, x, y, batch=self.live, group=self.g_dim)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
-from kiosk.card_events import CardGameOver
+from kiosk.games.cards.events import CardGameOver
 
 from .game_end import GameEndScreen
 from .layout import Rect
@@ -26,7 +26,7 @@ COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 class CardsGameOverScreen(GameEndScreen):
     """Winners and cards taken; play again or back to start."""
 
-    session_attr = "card_session"
+    game_name = "cards"
     play_screen = "cards_play"
 
     def event_of(self, game, session) -> CardGameOver:

@@ -183,7 +183,7 @@ class CardsHowToScreen(GuideScreen):
             hx = self._hand[0][0]
             spots = [(hx, self._hand[0][1] - 0.2 * S), (hx + 1.25 * S, self._hand[0][1] - 0.2 * S)]
         colours = ((226, 54, 54), (60, 120, 220))
-        for k, (n, (x, y), rgb) in enumerate(zip(SCORES, spots, colours)):
+        for n, (x, y), rgb in zip(SCORES, spots, colours):
             cards = []
             for i in range(n):
                 s = keep(self._sprite(atlas.back, x, y + i * S * 0.1, S * 0.8, 0, batch, g_cards))

@@ -29,13 +29,15 @@ from pyglet import shapes
 
 from engine.cards.deck import OPEN
 
-from ..card_events import (CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard,
-                           HandOver, LayCard, RotateHandCard, SelectHandCard, ToggleTake)
+from kiosk.games.cards.events import (
+    CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard, HandOver, LayCard,
+    RotateHandCard, SelectHandCard, ToggleTake,
+)
 from ..events import GameAbandoned, IllegalInput
 from .art.cards import CardAtlas
 from .layout import Layout, Rect
 from .menu import fit_font
-from .screen import SCREENS, Screen, register
+from .screen import SCREENS, Screen, register, session_for
 from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
 
 TOAST_S = 3.0
@@ -118,7 +120,7 @@ class CardsPlayScreen(Screen):
     # ------------------------------------------------------------------ state
     @property
     def session(self):
-        return getattr(self.kiosk, "card_session", None)
+        return session_for(self.kiosk, "cards")
 
     @property
     def game(self):
@@ -517,7 +519,7 @@ class CardsPlayScreen(Screen):
             self.add(b)
 
     def _build_handover(self) -> None:
-        s, g = self.session, self.game
+        g = self.game
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)

@@ -1,4 +1,4 @@
-"""What both game-over screens share (kiosk/ui/gameover.py, kiosk/ui/cards_gameover.py).
+"""What every game's game-over screen shares (each game names its own, GameType.over_screen).
 
 After a game the screen waits for the players: "Play again" starts the same
 seats with a new shuffle, "Back to start" returns to the attract screen, and
@@ -14,7 +14,7 @@ from kiosk.events import NewGame
 
 from .layout import Rect
 from .menu import GO, TOGGLE_OFF, Canvas, config_value, make_button
-from .screen import Screen
+from .screen import Screen, session_for
 from .widgets import Frame
 
 
@@ -22,7 +22,7 @@ class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
     background = (20, 24, 32)
-    session_attr = "session"        # the kiosk's attribute holding this game's session
+    game_name = ""                  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"            # where "Play again" goes
 
     def __init__(self, ui):
@@ -33,7 +33,7 @@ class GameEndScreen(Screen):
 
     def enter(self, event=None, **kw) -> None:
         """Show `event`, or the result of the session's finished game when none is given."""
-        session = getattr(self.kiosk, self.session_attr, None)
+        session = session_for(self.kiosk, self.game_name)
         game = getattr(session, "game", None)
         if event is None and game is not None and game.phase == "over":
             event = self.event_of(game, session)
@@ -71,7 +71,7 @@ class GameEndScreen(Screen):
         return super().tap(x, y)
 
     def play_again(self) -> None:
-        setup = getattr(getattr(self.kiosk, self.session_attr, None), "setup", None)
+        setup = getattr(session_for(self.kiosk, self.game_name), "setup", None)
         if setup is None:
             self.ui.goto("setup")
             return

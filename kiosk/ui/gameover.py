@@ -15,7 +15,7 @@ import random
 import pyglet
 from pyglet import shapes
 
-from kiosk.events import GameOver
+from kiosk.games.labyrinth.events import GameOver
 
 from .art import SEAT_COLORS
 from .game_end import GameEndScreen
@@ -32,6 +32,8 @@ CONFETTI = 70
 class GameOverScreen(GameEndScreen):
     """Winner, turns, treasures; play again or back to start."""
 
+    game_name = "labyrinth"
+
     def __init__(self, ui):
         super().__init__(ui)
         self.players: list[tuple[int, str]] = []      # (seat, colour) per player
@@ -40,7 +42,7 @@ class GameOverScreen(GameEndScreen):
 
     # ------------------------------------------------------------ lifecycle
     def event_of(self, game, session) -> GameOver:
-        return GameOver(game.winner, game.turns, tuple(tuple(p.found) for p in game.players), tuple(session.kinds))
+        return GameOver(game.winners, game.turns, tuple(tuple(p.found) for p in game.players), tuple(session.kinds))
 
     def prepare(self, game, event: GameOver | None) -> None:
         """Each player's seat and colour: from the game, else the usual seats for that many players."""

@@ -26,7 +26,7 @@ import pyglet
 
 from kiosk.events import AbandonGame
 
-from .layout import Rect
+from .screen import game_on, session_for
 from .menu import Canvas, config_value, dim, fit_font, panel
 from .widgets import ACCENT, DIM, INK, Frame, label
 
@@ -50,14 +50,10 @@ class IdleWatch:
 
     # ------------------------------------------------------------ what counts as a human game waiting
     def _session(self):
-        """The session of the game on screen: the board game's or the card game's; None elsewhere."""
+        """The session of the game on screen (a game's play screen); None elsewhere."""
         screen = getattr(self.ui, "screen", None)
-        name = getattr(screen, "name", "")
-        if name == "play":
-            return getattr(self.ui.kiosk, "session", None)
-        if name == "cards_play":
-            return getattr(self.ui.kiosk, "card_session", None)
-        return None
+        game = game_on(getattr(screen, "name", ""))
+        return session_for(self.ui.kiosk, game) if game is not None else None
 
     def _waiting_human(self) -> int | None:
         """The index of the human player who should act now (also behind a card game's hand-over), or None."""
@@ -75,8 +71,9 @@ class IdleWatch:
     def _facing(self, player: int) -> int:
         """The angle the overlay is turned by: towards `player`'s side of the table."""
         screen = self.ui.screen
-        if getattr(screen, "name", "") == "cards_play":
-            return screen.facing(player)
+        facing = getattr(screen, "facing", None)      # a game screen that seats players its own way
+        if facing is not None:
+            return facing(player)
         game = self._session().game
         return self.ui.layout.facing(game.players[player].seat)
 

@@ -40,7 +40,7 @@ from kiosk.version import version as running_version
 from .art import SEAT_COLORS
 from .layout import ARROWS, Rect
 from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
-from .screen import Screen, register
+from .screen import Screen, game_on, register, session_for
 from .widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 
 log = logging.getLogger(__name__)
@@ -143,8 +143,9 @@ class OperatorScreen(Screen):
     def go_back(self) -> None:
         """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
         back = getattr(self, "back", "attract")
-        if back in ("play", "cards_play"):
-            session = getattr(self.kiosk, "session" if back == "play" else "card_session", None)
+        game_name = game_on(back)
+        if game_name is not None:
+            session = session_for(self.kiosk, game_name)
             game = getattr(session, "game", None)
             if game is None or getattr(game, "phase", "") == "over" or getattr(game, "over", False):
                 back = "attract"

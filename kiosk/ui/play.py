@@ -25,12 +25,14 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
-from ..events import (GameAbandoned, GameOver, GameStarted, IllegalInput, PreviewMoved, RequestHint, RotateSpare,
-                      SelectArrow, Stay, TapCell, TurnChanged)
+from ..events import GameAbandoned, IllegalInput
+from kiosk.games.labyrinth.events import (
+    GameOver, GameStarted, RequestHint, RotateSpare, SelectArrow, Stay, TapCell, TurnChanged,
+)
 from .board import BoardView
 from .layout import Layout
 from .player_panel import PanelState, PlayerPanel
-from .screen import SCREENS, Screen, register
+from .screen import SCREENS, Screen, register, session_for
 from .widgets import Frame, Hold
 
 log = logging.getLogger(__name__)
@@ -75,7 +77,7 @@ class PlayScreen(Screen):
 
         `hints` (from the setup screen) is used when the game's setup does not say."""
         self._hints_choice = hints
-        session = getattr(self.kiosk, "session", None)
+        session = session_for(self.kiosk, "labyrinth")
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
@@ -128,7 +130,7 @@ class PlayScreen(Screen):
         hints = getattr(game_cfg, "hints", None)
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
-        setup = getattr(getattr(self.kiosk, "session", None), "setup", None)
+        setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
         hint_override = getattr(setup, "hints", None)
         if hint_override is not None:        # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
@@ -151,7 +153,7 @@ class PlayScreen(Screen):
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != "over"
-        session = getattr(self.kiosk, "session", None)
+        session = session_for(self.kiosk, "labyrinth")
         peek_on = active and self.peek.on and m.kinds[idx] == "human" and not m.open_cards
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and session is not None:

@@ -20,7 +20,7 @@ from pyglet import shapes
 
 from .art import COLOR_NAMES, SEAT_COLORS
 from .layout import Rect
-from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
+from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,6 @@ class PlayerPanel:
         self.widgets.append(w)
 
     def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
-        L = self.ui.layout
         atlas = self.ui.atlas
         n = len(cards)
         cols = max(1, math.ceil(math.sqrt(n * r.w / max(1.0, r.h))))

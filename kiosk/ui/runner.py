@@ -163,8 +163,8 @@ class Offscreen:
             return False
         if self.ui.busy():
             return False
-        session = getattr(self.kiosk, "session", None)
-        return not (session is not None and getattr(session, "busy", False))
+        sessions = getattr(self.kiosk, "sessions", {}).values()
+        return not any(getattr(session, "busy", False) for session in sessions)
 
     def settle(self, max_s: float = SETTLE_MAX_S) -> None:
         """Render frames until the bus is quiet, animations are done and no AI is acting."""
@@ -214,14 +214,18 @@ class Offscreen:
             apply(line)
         elif verb == "button" and len(words) == 2:
             self.ui.press_button(words[1])
-        elif verb == "tap" and len(words) == 3:
-            from ..events import TapCell
-            self.ui.post(TapCell((int(words[1]), int(words[2])), source="script"))
-        elif verb == "stay" and len(words) == 1:
-            from ..events import Stay
-            self.ui.post(Stay(source="script"))
         else:
-            raise ValueError(f"script: {line!r} is not an input (button N, tap R C, stay, wait MS, tap-px X Y)")
+            # a game's own line (kiosk.games ScriptWords), for the game that runs
+            from kiosk import games
+            from kiosk.script import parse_line
+            step = parse_line(line)
+            session = getattr(self.kiosk, "game_session", None)
+            kind = games.get(session.game_name) if session is not None else None
+            if step is None or kind is None or kind.script is None or step.verb not in kind.script.verbs:
+                raise ValueError(f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, "
+                                 "or a line of the game that runs)")
+            for command in kind.script.play(session, step.verb, step.args):
+                self.ui.post(command)
         self.settle()
 
 

@@ -37,6 +37,20 @@ def register(name: str) -> Callable[[type["Screen"]], type["Screen"]]:
     return wrap
 
 
+def session_for(kiosk: Any, game: str) -> Any:
+    """The session of game `game` in `kiosk` (``kiosk.sessions``), or None."""
+    return getattr(kiosk, "sessions", {}).get(game)
+
+
+def game_on(screen_name: str) -> str | None:
+    """The game whose play screen is `screen_name` (kiosk.games), or None."""
+    from kiosk import games
+    for game in games.all_games():
+        if game.play_screen == screen_name:
+            return game.name
+    return None
+
+
 class Screen:
     """One full-window view. Subclasses override what they need; all hooks are optional."""
 

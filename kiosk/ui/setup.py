@@ -13,7 +13,7 @@ play screen shows it. The screen never touches game state itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pyglet
 
@@ -60,11 +60,20 @@ class Choices:
         """The start corners used for this many players (the engine's default seating)."""
         return DEFAULT_SEATS[self.players]
 
-    def game_setup(self) -> GameSetup:
+    turn_limit: int = 0                # [game] turn_limit (no control on this screen)
+    first: int | None = None           # who starts; None: [game] first_player (random by default)
+
+    def game_setup(self, first_player=lambda players: 0) -> GameSetup:
+        """The chosen game; `first_player(n)` picks who starts when the visitors did not."""
         if self.game == "cards":
-            return GameSetup(seats=tuple(SeatSetup(k) for k in self.card_kinds[:self.card_players]), game="cards")
+            n = self.card_players
+            return GameSetup(seats=tuple(SeatSetup(k) for k in self.card_kinds[:n]), game="cards",
+                             turn_limit=self.turn_limit,
+                             first=self.first if self.first is not None else first_player(n))
         return GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
-                         open_cards=self.open_cards, return_home=self.return_home, hints=self.hints_on)
+                         open_cards=self.open_cards, return_home=self.return_home, hints=self.hints_on,
+                         turn_limit=self.turn_limit, game="labyrinth",
+                         first=self.first if self.first is not None else first_player(self.players))
 
 
 def choices_from_config(ui) -> Choices:
@@ -76,10 +85,13 @@ def choices_from_config(ui) -> Choices:
     kinds = (kinds + ["medium"] * 4)[:4]
     if "human" not in kinds[:players]:
         kinds[0] = "human"
+    game = config_value(ui, "game", "game", "labyrinth")
     return Choices(players=players, kinds=kinds,
                    open_cards=bool(config_value(ui, "game", "open_cards", False)),
                    return_home=bool(config_value(ui, "game", "return_home", True)),
-                   hints=config_value(ui, "game", "hints", None))
+                   hints=config_value(ui, "game", "hints", None),
+                   game=game if game in ("labyrinth", "cards") else "labyrinth",
+                   turn_limit=int(config_value(ui, "game", "turn_limit", 0) or 0))
 
 
 @register("setup")
@@ -163,7 +175,8 @@ class SetupScreen(Screen):
         self._build()
 
     def start(self) -> None:
-        setup = self.choices.game_setup()
+        first_player = getattr(self.ui.kiosk, "first_player", None)
+        setup = self.choices.game_setup(first_player) if first_player is not None else self.choices.game_setup()
         self.ui.post(NewGame(setup))
         if setup.game == "cards":
             self.ui.goto("cards_play")
@@ -415,8 +428,9 @@ class SetupScreen(Screen):
         for i, lang in enumerate(LANGUAGES):
             r, k = divmod(i, cols)
             on = lang == cur
-            self._picker.append(make_button(self, c, frame, Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap,
-                                             bw, bh),
+            self._picker.append(make_button(self, c, frame,
+                                            Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap,
+                                                 bw, bh),
                         language_name(lang), self.batch, pyglet.graphics.Group(order=12), size=19,
                         color=ACCENT if on else (64, 110, 170), text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda lang=lang: self.set_language(lang)))

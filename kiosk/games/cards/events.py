@@ -1,9 +1,11 @@
-"""The card game's commands and events (the travel card game, RULES.md section 2).
+"""The card game's commands and events (the travel card game, docs/rules.md section 2).
 
 Same base and the same JSON ``type`` registry as kiosk/events.py (the
 ``@message`` decorator registers each class there, so ``Message.from_dict``,
 ``--events-out`` logs and the bus treat them exactly like the board game's).
-Importing this module is what registers them; kiosk/card_session.py does.
+Importing this module is what registers them (``GameType.events`` names it).
+CardGameStarted is a GameBegan, CardTurnChanged a TurnBegan, CardGameOver a
+GameEnded (the life cycle every game shares, kiosk/events.py).
 
 Input model (a person and an AI seat send the very same commands):
 
@@ -31,7 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .events import Cell, Command, Event, message
+from engine.outcome import Termination
+
+from ...events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
 
 __all__ = [
     "CARD_COMMANDS", "CardAIDecided", "CardDiscarded", "CardGameOver", "CardGameStarted", "CardLaid",
@@ -125,7 +129,7 @@ CARD_COMMANDS = ("select_hand_card", "rotate_hand_card", "lay_card", "toggle_tak
 # ---------------------------------------------------------------- events
 
 @message("card_game_started")
-class CardGameStarted(Event):
+class CardGameStarted(GameBegan):
     """A card game began (or was resumed): the public picture, no hand cards."""
 
     seed: int | None
@@ -139,9 +143,12 @@ class CardGameStarted(Event):
     placed: Cell | None = None  # in phase take: the cell of the card just laid
     resumed: bool = False
 
+    def seating(self) -> tuple[Seat, ...]:
+        return tuple(Seat(p.index, p.index, p.color, p.kind) for p in self.players)
+
 
 @message("card_turn_changed")
-class CardTurnChanged(Event):
+class CardTurnChanged(TurnBegan):
     """It is `player`'s `phase` now.
 
     `handover`: a human takes over from another human: the hand stays hidden
@@ -182,6 +189,11 @@ class CardLaid(Event):
     joined: tuple[tuple[str, tuple[int, ...]], ...] = ()
     takeable: tuple[int, ...] = ()
 
+    def narrate(self, who) -> str:
+        joined = sum(len(cards) for _, cards in self.joined)
+        return (f"{who(self.player)} lays card {self.card} at {self.cell} (turned {self.rotation})"
+                + (f", joining {joined} card(s)" if joined else ""))
+
 
 @message("take_changed")
 class TakeChanged(Event):
@@ -201,6 +213,11 @@ class CardsTaken(Event):
     cells: tuple[Cell, ...]
     score: int
 
+    def narrate(self, who) -> str | None:
+        if not self.cards:
+            return None
+        return f"{who(self.player)} takes {' '.join(map(str, self.cards))}, {self.score} card(s) taken so far"
+
 
 @message("card_discarded")
 class CardDiscarded(Event):
@@ -209,17 +226,24 @@ class CardDiscarded(Event):
     player: int
     card: int
 
+    def narrate(self, who) -> str:
+        return f"{who(self.player)} can lay no card and discards card {self.card}"
+
 
 @message("card_game_over")
-class CardGameOver(Event):
-    """The card game ended: the most cards taken wins, ties share (`winners`)."""
+class CardGameOver(GameEnded):
+    """The card game ended (`termination`: every card played, blocked, or the turn limit):
+    the most cards taken wins, ties share (`winners`)."""
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]
     turns: int
     kinds: tuple[str, ...] = ()
-    end: str = ""                  # why it ended: an engine.Termination value
+    termination: Termination = Termination.CARDS_PLAYED
     duration: float = 0.0
+
+    def narrate(self, who) -> str:
+        return "cards taken: " + "; ".join(f"{who(i)} {n}" for i, n in enumerate(self.scores))
 
 
 @message("card_ai_decided")

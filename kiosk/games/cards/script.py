@@ -8,20 +8,17 @@
     discard K        # no card fits anywhere: discard hand card K
     ready            # the next person has the screen (the "Pass to ..." prompt)
 
-``wait MS`` and ``button rotate`` / ``button stay`` work as in the board game's
-scripts (kiosk/script.py, which reads these lines through :func:`parse_card_words`).
-The kiosk turns each line into the same commands the card screen posts
-(:meth:`kiosk.app.Kiosk.script_input`).
+``wait MS`` and ``button rotate`` / ``button stay`` are the kiosk's own lines
+(kiosk/script.py, which reads these lines through :func:`parse_card_words`).
+:func:`play` turns each line into the same commands the card screen posts.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
-#: The card game's script verbs (the board game's are in kiosk/script.py).
+#: The card game's script verbs (the kiosk's own and other games' are elsewhere).
 CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
-#: The board game's inputs, refused in a card game's script and the other way round (see `wrong_game`).
-BOARD_VERBS = ("tap", "stay")
 USAGE = "card K, rotate, lay X Y, take ID... / take none, discard K, ready"
 
 
@@ -62,10 +59,19 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
     raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
 
 
-def wrong_game(verb: str, game: str) -> str | None:
-    """Why an input line of the other game cannot be played in `game` (None when it belongs)."""
-    if game == "cards" and verb in BOARD_VERBS:
-        return f"`{verb}` is a board-game input; a card game's script uses: {USAGE}"
-    if game != "cards" and verb in CARD_VERBS:
-        return f"`{verb}` is a card-game input (run it with --game cards); the board game uses tap R C, stay"
-    return None
+def play(session: Any, verb: str, args: tuple) -> list:
+    """The commands a card-game line posts (the same as the card screen's)."""
+    from .events import ConfirmTake, DiscardCard, HandOver, LayCard, RotateHandCard, SelectHandCard, ToggleTake
+    if verb == "card":
+        return [SelectHandCard(args[0], source="script")]
+    if verb == "rotate":
+        return [RotateHandCard(1, source="script")]
+    if verb == "lay":
+        return [LayCard(tuple(args[0]), source="script")]
+    if verb == "take":
+        # exactly the cards named: tick or untick only what differs from the ticks now, then confirm
+        return ([ToggleTake(card, source="script") for card in sorted(set(args[0]) ^ session.chosen)]
+                + [ConfirmTake(source="script")])
+    if verb == "discard":
+        return [DiscardCard(args[0], source="script")]
+    return [HandOver(source="script")]

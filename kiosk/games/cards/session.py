@@ -1,7 +1,7 @@
 """The card-game session: the only writer of the running :class:`engine.cards.CardGame`.
 
-The same principles as the board game's session (kiosk/session.py): it listens
-on the bus for commands (kiosk/card_events.py), turns them into engine
+The same principles as the board game's session (kiosk/games/labyrinth/session.py): it listens
+on the bus for commands (kiosk/games/cards/events.py), turns them into engine
 actions, and posts events saying what happened. People and AI seats send the
 very same commands: an AI decision is computed on a worker thread (which only
 posts its answer), then played here step by step -- pick the hand card, turn
@@ -30,17 +30,17 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from engine.cards import CardGame, Discard, IllegalAction, Place, Take
+from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
 
-from .bus import Bus
-from .card_events import (
+from ...bus import Bus
+from ...clock import Clock
+from ...events import AIThinking, Command, GameSetup, SeatSetup
+from ...session_base import GameSession, PacingBase, Step
+from .events import (
     CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardPlayerInfo, CardsTaken,
     CardTurnChanged, ConfirmTake, DiscardCard, HandChanged, HandOver, LaidCard, LayCard, RotateHandCard,
     SelectHandCard, TakeChanged, ToggleTake,
 )
-from .clock import Clock
-from .events import AIThinking, Command, GameSetup, SeatSetup
-from .session_base import GameSession, PacingBase, Step
 
 log = logging.getLogger(__name__)
 
@@ -135,15 +135,17 @@ class CardSession(GameSession):
         if setup.game != GAME_NAME:
             raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
         seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
-        game = CardGame.new(players=len(setup.seats), seed=seed, first=setup.first)
+        game = CardGame.new(players=len(setup.seats), seed=seed, first=setup.first,
+                            rules=CardRules(turn_limit=setup.turn_limit))
         self._begin(game, dataclasses.replace(setup, seed=seed))
 
     def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None) -> None:
+               started: float | None = None, meta: dict | None = None) -> None:
         """Continue a saved card game exactly where it stopped."""
-        if len(kinds) != game.players:
-            raise ValueError(f"{len(kinds)} seat kinds for {game.players} players")
-        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME)
+        if len(kinds) != game.num_players:
+            raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")
+        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME,
+                          turn_limit=game.rules.turn_limit)
         self._continue(game, setup, game_id, started)
 
     def _game_installed(self, resumed: bool) -> None:
@@ -382,7 +384,7 @@ class CardSession(GameSession):
         self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
         if g.phase == "over":
             self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds,
-                                          g.outcome.termination.value, self._duration))
+                                          g.outcome.termination, self._duration))
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
             return
         self._save(reason)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 
-from .bus import Bus
-from .events import (ARROWS_ORDER, BoardShifted, GameAbandoned, GameOver, GameStarted,
-                     KioskStopping, PreviewMoved, TurnChanged)
+from ...bus import Bus
+from ...events import GameAbandoned, GameBegan, KioskStopping
+from .events import ARROWS_ORDER, BoardShifted, GameOver, GameStarted, PreviewMoved, TurnChanged
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ class ButtonLeds:
         self._wanted: tuple[frozenset[str], str | None] = (frozenset(), None)
         self._forbidden: str | None = None
         self._subs = [
-            bus.subscribe(GameStarted, self._on_started),
+            bus.subscribe(GameBegan, self._on_started),
             bus.subscribe(TurnChanged, self._on_turn),
             bus.subscribe(PreviewMoved, self._on_preview),
             bus.subscribe(BoardShifted, lambda e: self._show((), None)),
@@ -58,8 +58,9 @@ class ButtonLeds:
         except Exception:
             log.exception("arrow LEDs: show failed")
 
-    def _on_started(self, ev: GameStarted) -> None:
-        self._kinds = tuple(p.kind for p in ev.players)
+    def _on_started(self, ev: GameBegan) -> None:
+        # any game's start darkens the arrows; the board game's first turn lights them
+        self._kinds = tuple(s.kind for s in ev.seating()) if isinstance(ev, GameStarted) else ()
         self._show((), None)
 
     def _on_turn(self, ev: TurnChanged) -> None:

@@ -21,14 +21,15 @@ from typing import Any, Callable
 
 from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
 
-from .bus import Bus
-from .clock import Clock
+from ...bus import Bus
+from ...clock import Clock
+from ...events import AIThinking, Command, GameSetup, SeatSetup
+from ...session_base import GameSession, PacingBase, Step
 from .events import (
-    AIDecided, AIThinking, BoardShifted, Command, GameOver, GameSetup, GameStarted, HintReady, NewGame,
-    PawnCarry, PawnMoved, PlayerInfo, PreviewMoved, PushArrow, RequestHint, RotateSpare, SeatSetup,
-    SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TileInfo, TreasureFound, TurnChanged, tile_info,
+    AIDecided, BoardShifted, GameOver, GameStarted, HintReady, PawnCarry, PawnMoved, PlayerInfo, PreviewMoved,
+    PushArrow, RequestHint, RotateSpare, SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TileInfo,
+    TreasureFound, TurnChanged, tile_info,
 )
-from .session_base import GameSession, PacingBase, Step
 
 log = logging.getLogger(__name__)
 
@@ -132,18 +133,24 @@ class Session(GameSession):
         if any(s is not None for s in seats) and None in seats:
             raise ValueError("give a seat corner for every player or for none")
         game = Game.new(players=len(setup.seats), seed=setup.seed,
-                        rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home),
+                        rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home,
+                                    turn_limit=setup.turn_limit),
                         seats=None if None in seats else seats, first=setup.first)
         self._begin(game, setup)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, hints: bool | None = None) -> None:
-        """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice)."""
+               started: float | None = None, hints: bool | None = None, meta: dict | None = None) -> None:
+        """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice,
+        else read from the save's `meta`)."""
+        saved_setup = (meta or {}).get("setup")
+        if hints is None and isinstance(saved_setup, dict):
+            hints = saved_setup.get("hints")
         if len(kinds) != len(game.players):
             raise ValueError(f"{len(kinds)} seat kinds for {len(game.players)} players")
         setup = GameSetup(seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
                           seed=game.seed, first=0, open_cards=game.rules.open_cards,
-                          return_home=game.rules.return_home, hints=hints if isinstance(hints, bool) else None)
+                          return_home=game.rules.return_home, hints=hints if isinstance(hints, bool) else None,
+                          turn_limit=game.rules.turn_limit, game=GAME_NAME)
         self._continue(game, setup, game_id, started)
 
     def _reset_turn_state(self) -> None:
@@ -358,8 +365,8 @@ class Session(GameSession):
         if p.cards_left != cards_before and g.phase != "over":
             self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
         if g.phase == "over":
-            self._game_ended(GameOver(g.winner, g.turns, tuple(tuple(q.found) for q in g.players),
-                                      self.kinds, self._duration))
+            self._game_ended(GameOver(g.winners, g.turns, tuple(tuple(q.found) for q in g.players),
+                                      self.kinds, self._duration, g.outcome.termination))
             log.info("game %s over (%s): player(s) %s won after %s turns", (self.game_id or "")[:8],
                      g.outcome.termination.value, list(g.winners), g.turns)
             return

@@ -1,0 +1,255 @@
+"""The games the kiosk can play: each declares itself once, here is where they are found.
+
+In the spirit of OpenSpiel's ``GameType`` + ``register_game``: a game's folder
+(``kiosk/games/<name>/``) builds one :class:`GameType` and calls
+:func:`register_game`. The kiosk core (app, headless loop, config, CLI,
+persistence, history, ring, simulator, UI shell) asks this registry and names
+no game. docs/adding-a-game.md lists what a game provides.
+
+A game may also ship as its own Python package: it names a module (or a
+GameType object) in the entry-point group ``labyrinth_kiosk.games``; the
+module registers its game when imported::
+
+    [project.entry-points."labyrinth_kiosk.games"]
+    race = "race_game.kiosk"
+
+The two built-in games are registered on first use (they are imported
+lazily so that ``import kiosk`` stays cheap):
+
+>>> sorted(names())
+['cards', 'labyrinth']
+>>> get("cards").players
+(2, 6)
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from ..bus import Bus
+    from ..clock import Clock
+    from ..events import Command, GameSetup
+    from ..session_base import GameSession
+
+log = logging.getLogger(__name__)
+
+#: The entry-point group a separately installed game uses.
+ENTRY_POINT_GROUP = "labyrinth_kiosk.games"
+#: The games that come with the kiosk, in the order the setup screen shows them.
+BUILT_IN = ("kiosk.games.labyrinth", "kiosk.games.cards")
+#: The seat kind of a person (every other seat kind is one of a game's AI levels).
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class ScriptWords:
+    """A game's lines in an input script (docs/headless.md).
+
+    ``parse(words, bad)`` turns a line's words (verb first) into the step's
+    arguments, raising ``bad(why)`` for a malformed line; ``play(session, verb,
+    args)`` gives the commands that line posts on the bus.
+    """
+
+    verbs: tuple[str, ...]
+    usage: str                                                   # e.g. "tap ROW COL, stay"
+    parse: Callable[[list[str], Callable[[str], Exception]], tuple]
+    play: Callable[[Any, str, tuple], Sequence["Command"]]
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """What the kiosk tells every game's session when it builds it."""
+
+    bus: "Bus"
+    clock: "Clock"
+    fast: bool = False                   # no pacing (headless --fast, tests)
+    pace: float = 1.0                    # [kiosk] ai_pace_ms relative to the default pacing
+    save: Callable[[Any, str], None] | None = None
+    executor: Any = None
+    config: Any = None                   # the kiosk's Config (a game reads its own keys)
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Everything the kiosk needs to know about one game, declared once in the game's folder.
+
+    ``name`` is the word for it everywhere: ``GameSetup.game``, the save's
+    ``"game"``, ``[game] game`` in the config, ``--game`` on the command lines,
+    the history's ``game``.
+    """
+
+    name: str
+    title: str                                        # shown to people (English; the UI translates game.<name>)
+    players: tuple[int, int]                          # fewest and most players
+    ai_levels: tuple[str, ...]                        # computer seat kinds, weakest first
+    load: Callable[[Any], Any]                        # a save's state dict -> engine state (InvalidState if bad)
+    session: Callable[[SessionOptions], "GameSession"]
+    events: str                                       # the module defining the game's messages
+    default_seats: tuple[str, ...]                    # GameSetup() of this game: who plays
+    script: ScriptWords | None = None
+    #: seat kinds for a config's seats the game has no AI for (e.g. cards: medium -> easy)
+    ai_aliases: Mapping[str, str] = field(default_factory=dict)
+    #: a physical button (arrow name, "rotate", "stay") -> the command it means now, or None
+    button: Callable[[Any, str], "Command | None"] | None = None
+    #: the button LEDs: (bus, leds) -> a view with ``enabled`` and ``refresh()`` that lights them
+    button_leds: Callable[["Bus", Any], Any] | None = None
+    #: the GameSetup variant switches the game has (open_cards, return_home); others must stay default
+    variants: tuple[str, ...] = ()
+    #: history variant words of a running game (e.g. ("open_cards",)); () = classic rules
+    variant: Callable[[Any], tuple[str, ...]] = lambda game: ()
+    #: the UI: a function returning {screen name: Screen class}, imported only with a display
+    screens: Callable[[], Mapping[str, type]] | None = None
+    #: the screen the UI shows while this game runs, and the one for its end
+    play_screen: str = ""
+    over_screen: str = ""
+    #: the labyrinth-sim runner (kiosk.sim.Runner), imported only by the simulator
+    sim: Callable[[], Any] | None = None
+    #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def seat_kinds(self) -> tuple[str, ...]:
+        """Who may sit at a seat: a person or one of the AI levels."""
+        return (HUMAN, *self.ai_levels)
+
+    def check_setup(self, setup: "GameSetup") -> None:
+        """ValueError naming the problem if `setup` does not fit this game."""
+        low, high = self.players
+        if not low <= len(setup.seats) <= high:
+            raise ValueError(f"a {self.name} game needs {low} to {high} players, not {len(setup.seats)}")
+        for s in setup.seats:
+            if s.kind not in self.seat_kinds:
+                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(self.seat_kinds)}")
+        changed = [name for name, on in (("open_cards", setup.open_cards), ("return_home", not setup.return_home))
+                   if on and name not in self.variants]
+        if changed:
+            raise ValueError(f"the {self.name} game has no {' or '.join(changed)} variant")
+
+    def seat_kind(self, kind: str) -> str:
+        """A seat kind from a config or a command line, mapped to one this game has."""
+        return self.ai_aliases.get(kind, kind)
+
+
+_GAMES: dict[str, GameType] = {}
+_loaded = False
+
+
+def register_game(game: GameType) -> GameType:
+    """Make `game` known to the kiosk (a game's module calls this once, at import)."""
+    old = _GAMES.get(game.name)
+    if old is not None and old is not game:
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game (tests that register a game of their own)."""
+    _GAMES.pop(name, None)
+
+
+def _load() -> None:
+    """Import the built-in games and every game announced through the entry-point group."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUILT_IN:
+        importlib.import_module(module)
+    for name, value in announced():
+        try:
+            module, _, attr = value.partition(":")
+            obj: Any = importlib.import_module(module.strip())
+            for part in filter(None, attr.strip().split(".")):
+                obj = getattr(obj, part)
+        except Exception:
+            # A broken plug-in must not take the kiosk down with it: say so and play the others.
+            log.exception("the game %r (entry point %s) cannot be loaded", name, value)
+            continue
+        if isinstance(obj, GameType):
+            register_game(obj)
+
+
+def announced() -> list[tuple[str, str]]:
+    """(name, "module:attribute") of every game in the entry-point group.
+
+    Read from the ``entry_points.txt`` of the distributions on ``sys.path``, the
+    files ``importlib.metadata`` reads, without importing it: that import alone
+    takes a fifth of a second on a busy Pi, and the kiosk's start-up counts
+    (systemd's watchdog, a power cut during start-up).
+    """
+    import configparser
+    import os
+    import sys
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        folder = entry or "."
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            try:
+                with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if ENTRY_POINT_GROUP not in text:
+                continue
+            parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
+            parser.optionxform = str        # type: ignore[assignment,method-assign]  # names keep their case
+            try:
+                parser.read_string(text)
+                items = parser.items(ENTRY_POINT_GROUP) if parser.has_section(ENTRY_POINT_GROUP) else []
+            except configparser.Error:
+                log.warning("%s/%s/entry_points.txt cannot be read", folder, name)
+                continue
+            for key, value in items:
+                found.setdefault(key, value.strip())     # the first on sys.path wins, as in importlib
+    return list(found.items())
+
+
+def get(name: str) -> GameType:
+    """The registered game `name`; ValueError naming the known games otherwise."""
+    _load()
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game {name!r}; the games are {', '.join(names())}") from None
+
+
+def _order(game: GameType) -> tuple[int, str]:
+    """Built-in games in BUILT_IN order (whichever was imported first), then the others by name."""
+    module = f"{__name__}.{game.name}"
+    return (BUILT_IN.index(module), "") if module in BUILT_IN else (len(BUILT_IN), game.name)
+
+
+def all_games() -> tuple[GameType, ...]:
+    """The registered games, the built-in ones first (the setup screen's and --game's order)."""
+    _load()
+    return tuple(sorted(_GAMES.values(), key=_order))
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, the built-in ones first."""
+    return tuple(g.name for g in all_games())
+
+
+def of_event(event: Any) -> GameType:
+    """The game whose messages module defines `event`'s class."""
+    module = type(event).__module__
+    for game in all_games():
+        if game.events == module:
+            return game
+    raise ValueError(f"{type(event).__name__} is no registered game's message")
+
+
+def default() -> str:
+    """The game a kiosk plays when nothing says which: the first one registered."""
+    return names()[0]

@@ -1,0 +1,69 @@
+"""The travel card game (docs/rules.md section 2), declared once for the kiosk.
+
+Its parts: the engine (``engine.cards``), the session (session.py), its
+messages (events.py), its script lines (script.py) and its screens
+(``kiosk/ui``: cards_play, cards_gameover, cards_howto).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards.ai import LEVELS
+from engine.cards.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
+
+from .. import GameType, ScriptWords, SessionOptions, register_game
+from . import script
+
+
+def _load(data: Any):
+    from engine.cards import CardGame
+    return CardGame.from_dict(data)
+
+
+def _session(opts: SessionOptions):
+    from .session import CardPacing, CardSession
+    pacing = CardPacing.fast() if opts.fast else CardPacing().scaled(opts.pace)
+    return CardSession(opts.bus, opts.clock, save=opts.save, executor=opts.executor, pacing=pacing)
+
+
+def _button(session: Any, name: str):
+    """Rotate turns the picked hand card, stay confirms the take; the arrows do nothing here."""
+    from .events import ConfirmTake, RotateHandCard
+    if name == "rotate":
+        return RotateHandCard(1, source="button")
+    if name == "stay":
+        return ConfirmTake(source="button")
+    return None
+
+
+def _screens() -> dict[str, type]:
+    from ...ui.cards_gameover import CardsGameOverScreen
+    from ...ui.cards_howto import CardsHowToScreen
+    from ...ui.cards_play import CardsPlayScreen
+    return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen}
+
+
+def _sim():
+    from ...sim import CardsRunner
+    return CardsRunner()
+
+
+GAME = register_game(GameType(
+    name=GAME_NAME,
+    title="the travel card game",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    ai_levels=tuple(LEVELS),
+    load=_load,
+    session=_session,
+    events="kiosk.games.cards.events",
+    default_seats=("human", "easy"),
+    # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
+    ai_aliases={"medium": "easy"},
+    script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
+    button=_button,
+    screens=_screens,
+    play_screen="cards_play",
+    over_screen="cards_gameover",
+    sim=_sim,
+))

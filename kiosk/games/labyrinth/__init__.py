@@ -1,0 +1,83 @@
+"""The sliding-maze board game (docs/rules.md section 1), declared once for the kiosk.
+
+Its parts: the engine (``engine.Game``, ``engine.ai``), the session
+(session.py), its messages (events.py), its script lines (script.py) and its
+screens (``kiosk/ui``: play, game over, how-to).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ai import LEVELS
+from engine.game import GAME_NAME
+
+from .. import GameType, ScriptWords, SessionOptions, register_game
+from . import script
+
+
+def _load(data: Any):
+    from engine import Game
+    return Game.from_dict(data)
+
+
+def _session(opts: SessionOptions):
+    from .session import Pacing, Session
+    pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
+    confirm = opts.config.buttons.confirm_push if opts.config is not None else True
+    return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save,
+                   executor=opts.executor)
+
+
+def _button(session: Any, name: str):
+    """An arrow button previews (and again pushes) there; rotate turns the spare; stay ends the move."""
+    from .events import RotateSpare, SelectArrow, Stay
+    if name == "rotate":
+        return RotateSpare(1, source="button")
+    if name == "stay":
+        return Stay(source="button")
+    return SelectArrow(name, source="button")
+
+
+def _button_leds(bus: Any, leds: Any):
+    from .button_leds import ButtonLeds
+    return ButtonLeds(bus, leds)
+
+
+def _variant(game: Any) -> tuple[str, ...]:
+    rules = game.rules
+    return tuple(word for word, on in (("open_cards", rules.open_cards),
+                                       ("no_return_home", not rules.return_home)) if on)
+
+
+def _screens() -> dict[str, type]:
+    from ...ui.gameover import GameOverScreen
+    from ...ui.howto import HowToScreen
+    from ...ui.play import PlayScreen
+    return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen}
+
+
+def _sim():
+    from ...sim import LabyrinthRunner
+    return LabyrinthRunner()
+
+
+GAME = register_game(GameType(
+    name=GAME_NAME,
+    title="the sliding maze",
+    players=(1, 4),
+    ai_levels=tuple(LEVELS),
+    load=_load,
+    session=_session,
+    events="kiosk.games.labyrinth.events",
+    default_seats=("human", "medium"),
+    script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
+    button=_button,
+    button_leds=_button_leds,
+    variants=("open_cards", "return_home"),
+    variant=_variant,
+    screens=_screens,
+    play_screen="play",
+    over_screen="gameover",
+    sim=_sim,
+))
