@@ -282,59 +282,73 @@ class Sound:
     # ------------------------------------------------------------ the sound thread
     def _run(self) -> None:
         out = self._output
+        if not self._prepare(out):
+            return
+        while True:
+            with self._lock:
+                if self._stop:
+                    break
+                ready = self._next_due()
+            if self._screen == "attract":
+                self._attract_due()
+            for at, name in ready:
+                self._play(out, at, name)
+            out.reap()
+        out.close()
+
+    def _prepare(self, out) -> bool:
+        """Open the device and make every cue (~1 s of pure Python the first time, then read from
+        the cache); False (and one log line) when there is no sound to be had."""
         if not out.open():
             log.warning("sound off: %s", out.reason)
             with self._lock:
                 self._thread = None
                 self._due.clear()
-            return
+            return False
         log.info("sound on (%s), volume %d%%", out.reason, self.volume)
-        for name in synth.CUES:            # ~1 s of pure Python the first time, then from the cache
+        for name in synth.CUES:
             if self._stop:
-                return
+                return False
             try:
                 out.load(name, synth.cached_pcm(name))
             except Exception:
                 log.exception("sound cue %r could not be made; sound off", name)
-                return
+                return False
         self.ready.set()
-        while True:
-            with self._lock:
-                if self._stop:
-                    break
-                wait = 0.25
-                if self._due:
-                    wait = min(wait, self._due[0][0] - self.now())
-                if wait > 0:
-                    self._lock.wait(wait)
-                ready = []
-                if self._due and self._due[0][0] <= self.now() + 0.005:
-                    at, _, name = heapq.heappop(self._due)
-                    ready.append((at, name))
-                    late = self.now() - at
-                    if late > RHYTHM_SLACK_S:
-                        # this thread woke late (a busy CPU): what follows closely moves along, so a
-                        # walk's steps keep their beat instead of sounding all at once
-                        self._due = [(t + late if t < at + RHYTHM_SPAN_S else t, k, n) for t, k, n in self._due]
-                        heapq.heapify(self._due)
-                        if self._free_at > at:
-                            self._free_at += late     # and so do the cues of events still to come
-            if self._screen == "attract":
-                self._attract_due()
-            for at, name in ready:
-                if not self.audible:
-                    continue
-                if name != "attract" and self.now() - at > LATE_S:
-                    log.debug("sound: %s dropped, %.2f s late", name, self.now() - at)
-                    continue
-                try:
-                    out.play(name, self.volume / 100)
-                    self.played.append((self.now(), name))
-                    log.debug("sound: %s", name)
-                except Exception as exc:
-                    log.warning("sound cue %r failed: %s", name, exc)
-            out.reap()
-        out.close()
+        return True
+
+    def _next_due(self) -> list[tuple[float, str]]:
+        """Wait (the lock held) until a cue is due or a quarter second passed; the due cue, if any."""
+        wait = 0.25
+        if self._due:
+            wait = min(wait, self._due[0][0] - self.now())
+        if wait > 0:
+            self._lock.wait(wait)
+        if not (self._due and self._due[0][0] <= self.now() + 0.005):
+            return []
+        at, _, name = heapq.heappop(self._due)
+        late = self.now() - at
+        if late > RHYTHM_SLACK_S:
+            # this thread woke late (a busy CPU): what follows closely moves along, so a walk's
+            # steps keep their beat instead of sounding all at once
+            self._due = [(t + late if t < at + RHYTHM_SPAN_S else t, k, n) for t, k, n in self._due]
+            heapq.heapify(self._due)
+            if self._free_at > at:
+                self._free_at += late     # and so do the cues of events still to come
+        return [(at, name)]
+
+    def _play(self, out, at: float, name: str) -> None:
+        if not self.audible:
+            return
+        if name != "attract" and self.now() - at > LATE_S:
+            log.debug("sound: %s dropped, %.2f s late", name, self.now() - at)
+            return
+        try:
+            out.play(name, self.volume / 100)
+            self.played.append((self.now(), name))
+            log.debug("sound: %s", name)
+        except Exception as exc:
+            log.warning("sound cue %r failed: %s", name, exc)
 
     def close(self) -> None:
         for unsubscribe in self._unsubscribe:

@@ -96,38 +96,61 @@ def _noise(buf: list[float], start: float, dur: float, level: float, seed: int =
         buf[i0 + k] += level * env * y * 3
 
 
+def _arrow(b):
+    _note(b, 0.0, B5, 0.09, 0.5, decay=40)
+
+
+def _push(b):
+    _note(b, 0.0, D3, 0.28, 0.9, decay=14, partials=((1, 1.0), (2, 0.5), (3, 0.2)))
+    _noise(b, 0.02, 0.26, 0.25)
+
+
+def _blocked(b):
+    _note(b, 0.0, A3, 0.16, 0.7, decay=12, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
+    _note(b, 0.17, G3, 0.22, 0.7, decay=10, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
+
+
+def _step(b):
+    _note(b, 0.0, D5, 0.04, 0.45, decay=80, partials=((1, 1.0), (2.76, 0.15)))
+
+
+def _treasure(b):
+    for k, f in enumerate((C5, E5, G5, C6)):
+        _note(b, k * 0.09, f, 0.45 - k * 0.05, 0.42, decay=7)
+
+
+def _turn(b):
+    _note(b, 0.0, E5, 0.35, 0.5, decay=8)
+    _note(b, 0.14, A5, 0.4, 0.45, decay=7)
+
+
+def _won(b):
+    for k, f in enumerate((G4, C5, E5)):
+        _note(b, k * 0.13, f, 0.25, 0.45, decay=6)
+    for f in (C5, E5, G5, C6):
+        _note(b, 0.42, f, 0.9, 0.24, decay=3)
+
+
+def _attract(b):
+    melody = ((F4, 0.18), (A4, 0.18), (C5, 0.18), (A4, 0.18), (B4, 0.18), (D5, 0.18), (G5, 0.5))
+    t = 0.0
+    for f, d in melody:
+        _note(b, t, f, d + 0.25, 0.4, decay=5)
+        t += d
+    _note(b, t - 0.5, G4, 0.7, 0.18, decay=3)
+
+
+_COMPOSERS = {"arrow": _arrow, "push": _push, "blocked": _blocked, "step": _step, "treasure": _treasure,
+              "turn": _turn, "won": _won, "attract": _attract}
+
+
 def _compose(name: str) -> list[float]:
+    try:
+        compose = _COMPOSERS[name]
+    except KeyError:
+        raise KeyError(f"no sound cue called {name!r}; known: {', '.join(CUES)}") from None
     b: list[float] = []
-    if name == "arrow":
-        _note(b, 0.0, B5, 0.09, 0.5, decay=40)
-    elif name == "push":
-        _note(b, 0.0, D3, 0.28, 0.9, decay=14, partials=((1, 1.0), (2, 0.5), (3, 0.2)))
-        _noise(b, 0.02, 0.26, 0.25)
-    elif name == "blocked":
-        _note(b, 0.0, A3, 0.16, 0.7, decay=12, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
-        _note(b, 0.17, G3, 0.22, 0.7, decay=10, partials=((1, 1.0), (3, 0.2), (5, 0.08)))
-    elif name == "step":
-        _note(b, 0.0, D5, 0.04, 0.45, decay=80, partials=((1, 1.0), (2.76, 0.15)))
-    elif name == "treasure":
-        for k, f in enumerate((C5, E5, G5, C6)):
-            _note(b, k * 0.09, f, 0.45 - k * 0.05, 0.42, decay=7)
-    elif name == "turn":
-        _note(b, 0.0, E5, 0.35, 0.5, decay=8)
-        _note(b, 0.14, A5, 0.4, 0.45, decay=7)
-    elif name == "won":
-        for k, f in enumerate((G4, C5, E5)):
-            _note(b, k * 0.13, f, 0.25, 0.45, decay=6)
-        for f in (C5, E5, G5, C6):
-            _note(b, 0.42, f, 0.9, 0.24, decay=3)
-    elif name == "attract":
-        melody = ((F4, 0.18), (A4, 0.18), (C5, 0.18), (A4, 0.18), (B4, 0.18), (D5, 0.18), (G5, 0.5))
-        t = 0.0
-        for f, d in melody:
-            _note(b, t, f, d + 0.25, 0.4, decay=5)
-            t += d
-        _note(b, t - 0.5, G4, 0.7, 0.18, decay=3)
-    else:
-        raise KeyError(f"no sound cue called {name!r}; known: {', '.join(CUES)}")
+    compose(b)
     return b
 
 

@@ -623,7 +623,6 @@ class BoardView:
         atlas = self.ui.atlas
         x0, y0 = L.cell_center(*cell)
         spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
-        objs = [spr]
         if self.panels_shown and m.seats:
             seat = m.seats[(m.current + 1) % len(m.seats)]
             end = L.panel(seat).center
@@ -746,7 +745,6 @@ class BoardView:
 
     def _celebrate(self, winner: int) -> None:
         """The winner's pawn bounces in a gold glow with a burst of sparkles."""
-        m = self.model
         L = self.layout
         pawn = self._pawns[winner]
         base = pawn.scale

@@ -70,18 +70,24 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed:
     out: list = []
     groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(6)]
     g_shadow, g_tile, g_wall, g_verge, g_path, g_detail = groups
-    s = size
-    half = s / 2
     rnd = random.Random(sum(ord(ch) * (k + 3) for k, ch in enumerate(openings)) + (101 if fixed else 0))
-    p = palette
-    # the soft shadow: three translucent squares offset down-right, the tile a little inset
-    t = s * 0.90
+    t = size * 0.90                     # the tile, a little inset in its cell
+    inner = _body(out, batch, (g_shadow, g_tile, g_wall), cx, cy, size, t, fixed, palette)
+    _walls(out, batch, g_wall, inner, fixed, palette, rnd)
+    _path(out, batch, (g_verge, g_path), cx, cy, size, openings, palette)
+    _details(out, batch, g_detail, cx, cy, size, t, openings, fixed, palette, rnd)
+    return out
+
+
+def _body(out, batch, groups, cx, cy, s, t, fixed, p) -> tuple[float, float, float]:
+    """The soft shadow (three translucent squares offset down-right) and the tile with a bevelled
+    edge; returns the wall area inside the edge as (x, y, side)."""
+    g_shadow, g_tile, g_wall = groups
     x0, y0 = cx - t / 2, cy - t / 2
     for k, a in ((3, 40), (2, 50), (1, 60)):
         off = s * 0.012 * k
-        _rect(out, batch, g_shadow, x0 + off * 1.2, y0 - off * 1.6, t + off * 0.5, t, (0, 0, 0, a if p is NORMAL
-                                                                                            else a + 30))
-    # the tile body with a bevelled edge
+        _rect(out, batch, g_shadow, x0 + off * 1.2, y0 - off * 1.6, t + off * 0.5, t,
+              (0, 0, 0, a if p is NORMAL else a + 30))
     base = p.stone if fixed else p.wall
     dark = p.stone_dark if fixed else p.edge_dark
     light = p.stone_light if fixed else p.edge_light
@@ -89,54 +95,53 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed:
     _rect(out, batch, g_tile, x0, y0, t, t, dark)
     _rect(out, batch, g_tile, x0, y0 + bevel, t - bevel, t - bevel, light)
     _rect(out, batch, g_wall, x0 + bevel, y0 + bevel, t - 2 * bevel, t - 2 * bevel, base)
-    inner = (x0 + bevel, y0 + bevel, t - 2 * bevel)
-    # wall texture: leaf clumps on hedges, blocks and cracks on stone
+    return (x0 + bevel, y0 + bevel, t - 2 * bevel)
+
+
+def _walls(out, batch, group, inner, fixed, p, rnd) -> None:
+    """Wall texture: blocks on stone; on hedges a leaf clump in each corner (the path never covers
+    those) and a few more -- few shapes, as each costs time in the bake at start-up."""
     ix, iy, iw = inner
     if fixed:
-        for k in range(6):
+        for _ in range(6):
             bx, by = ix + rnd.uniform(0.05, 0.8) * iw, iy + rnd.uniform(0.05, 0.8) * iw
-            _rect(out, batch, g_wall, bx, by, iw * rnd.uniform(0.12, 0.2), iw * 0.05, p.stone_dark)
-    else:
-        # one clump in each corner (the path never covers those) and a few more: few shapes, as
-        # each costs time in the bake at start-up
-        corners = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
-        spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
-        for k, (u, v) in enumerate(spots):
-            lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
-            _circle(out, batch, g_wall, lx, ly, iw * rnd.uniform(0.07, 0.1),
-                    p.leaf_dark if k % 2 else p.leaf_light)
-    # the path: a verge (darker border) under the sand, from the centre out through each opening
+            _rect(out, batch, group, bx, by, iw * rnd.uniform(0.12, 0.2), iw * 0.05, p.stone_dark)
+        return
+    corners = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
+    spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
+    for k, (u, v) in enumerate(spots):
+        lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
+        _circle(out, batch, group, lx, ly, iw * rnd.uniform(0.07, 0.1), p.leaf_dark if k % 2 else p.leaf_light)
+
+
+def _path(out, batch, groups, cx, cy, s, openings, p) -> None:
+    """The path: a verge (darker border) under the sand, from the centre out through each opening."""
+    half = s / 2
     w = s * 0.36
     hw = w / 2
-    v = s * max(0.035, p.outline)
-
-    def arms(grow: float, color, g):
-        _rect(out, batch, g, cx - hw - grow, cy - hw - grow, w + 2 * grow, w + 2 * grow, color)
+    arms_of = {"N": lambda g: (cx - hw - g, cy, w + 2 * g, half),
+               "S": lambda g: (cx - hw - g, cy - half, w + 2 * g, half),
+               "E": lambda g: (cx, cy - hw - g, half, w + 2 * g),
+               "W": lambda g: (cx - half, cy - hw - g, half, w + 2 * g)}
+    for grow, color, group in ((s * max(0.035, p.outline), p.verge, groups[0]), (0.0, p.path, groups[1])):
+        _rect(out, batch, group, cx - hw - grow, cy - hw - grow, w + 2 * grow, w + 2 * grow, color)
         for side in openings:
-            if side == "N":
-                r = (cx - hw - grow, cy, w + 2 * grow, half)
-            elif side == "S":
-                r = (cx - hw - grow, cy - half, w + 2 * grow, half)
-            elif side == "E":
-                r = (cx, cy - hw - grow, half, w + 2 * grow)
-            else:
-                r = (cx - half, cy - hw - grow, half, w + 2 * grow)
-            _rect(out, batch, g, *r, color)
+            _rect(out, batch, group, *arms_of[side](grow), color)
 
-    arms(v, p.verge, g_verge)
-    arms(0, p.path, g_path)
-    # pebbles on the path (few, small: the treasure sits in the middle)
+
+def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
+    """Pebbles on the path (few, small: the treasure sits in the middle); rivets on stone tiles,
+    fastened to the board."""
     spots = [(0, 0.32), (0, -0.32), (0.32, 0), (-0.32, 0)]
     for (dx, dy), side in zip(spots, "NSEW"):
         if side in openings:
-            for k in range(2):
+            for _ in range(2):
                 px = cx + (dx + rnd.uniform(-0.1, 0.1)) * s
                 py = cy + (dy + rnd.uniform(-0.1, 0.1)) * s
-                _circle(out, batch, g_detail, px, py, s * rnd.uniform(0.012, 0.02), p.pebble)
-    if fixed:       # rivets: the stone tile is fastened to the board
+                _circle(out, batch, group, px, py, s * rnd.uniform(0.012, 0.02), p.pebble)
+    if fixed:
         for dx in (-1, 1):
             for dy in (-1, 1):
-                _circle(out, batch, g_detail, cx + dx * t * 0.39, cy + dy * t * 0.39, s * 0.028, p.rivet)
-                _circle(out, batch, g_detail, cx + dx * t * 0.39 - s * 0.006, cy + dy * t * 0.39 + s * 0.006,
+                _circle(out, batch, group, cx + dx * t * 0.39, cy + dy * t * 0.39, s * 0.028, p.rivet)
+                _circle(out, batch, group, cx + dx * t * 0.39 - s * 0.006, cy + dy * t * 0.39 + s * 0.006,
                         s * 0.012, (255, 240, 190))
-    return out
