@@ -204,8 +204,11 @@ def test_operator_page_changes_volume_mute_and_contrast(ui):
     tap_widget(u, _button(u, "\u2212"))
     tap_widget(u, _button(u, "\u2212"))
     assert u.sound.volume == 40
-    tap_widget(u, _button(u, "\U0001F507"))
+    tap_widget(u, _button(u, "\u266a off"))
     assert u.sound.muted and not u.sound.audible
+    tap_widget(u, _button(u, "\u266a on"))
+    assert not u.sound.muted
+    tap_widget(u, _button(u, "\u266a off"))
     tap_widget(u, _button(u, "High contrast"))
     assert u.high_contrast
     tap_widget(u, _button(u, "High contrast"))

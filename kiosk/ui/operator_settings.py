@@ -40,7 +40,9 @@ def build_settings(screen, c, frame, area: Rect) -> None:
         make_button(screen, c, frame, Rect(right - 2 * bw - 10, y, bw, row_h), "\u2212", screen.batch,
                     screen._bg, size=24, on_tap=lambda: _volume(screen, -VOLUME_STEP))
         make_button(screen, c, frame, Rect(right - 3 * bw - 20, y, bw, row_h),
-                    "\U0001F50A" if sound.muted else "\U0001F507", screen.batch, screen._bg, size=20,
+                    # a note and what the tap does ("on" when muted); DejaVu has no loudspeaker emoji
+                    f"\u266a {t('operator.on') if sound.muted else t('operator.off')}", screen.batch, screen._bg,
+                    size=20,
                     color=GO if sound.muted else TOGGLE_OFF, on_tap=lambda: _mute(screen))
     y -= row_h + gap
     on = bool(getattr(ui, "high_contrast", False))
