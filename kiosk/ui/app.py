@@ -303,6 +303,7 @@ class UI:
 
     def goto(self, name: str, **kw: Any) -> Screen:
         """Show screen `name` (created on first use); `kw` goes to its ``enter``."""
+        self.window.switch_to()      # the screen builds its shapes in this window's context
         screen = self.screen_named(name)
         previous = self.screen
         if previous is not None and previous is not screen:
@@ -336,6 +337,7 @@ class UI:
     def step(self, dt: float) -> bool:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
         operator gesture, then draw if anything changed. True if a frame was drawn."""
+        self.window.switch_to()      # what events and animations create belongs to this window's context
         tick = getattr(self.kiosk, "tick", None)
         if tick is not None:
             tick()
@@ -452,6 +454,7 @@ class UI:
             self.invalidate(Rect(*w.rect))
 
     def finger_down(self, x: float, y: float) -> None:
+        self.window.switch_to()      # a touch may build shapes: they belong to this window's context
         self._touch_widget(x, y)
         if self.idle.finger_down(x, y):      # the touch that dismisses "are you still there?"
             return
@@ -463,6 +466,7 @@ class UI:
             self.screen.press(x, y)
 
     def finger_up(self, x: float, y: float) -> None:
+        self.window.switch_to()
         self._touch_widget(x, y)
         self.gesture.release()
         down, self._down = self._down, None
