@@ -127,7 +127,7 @@ def main(out_path: str, mode: str) -> int:
     act("push", SelectArrow(a))                 # the same arrow again pushes
     pump(1.0)
     act("walk", TapCell(cell1))
-    pump(1.0 + 0.12 * steps1)
+    pump(1.6 + 0.12 * steps1)                  # the steps, then the next turn's chime, heard out
     act("blocked", SelectArrow(opposite(a)))
     pump(0.8)
     act("arrow", SelectArrow(b))
