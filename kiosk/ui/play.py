@@ -266,6 +266,9 @@ class PlayScreen(Screen):
             self._cue_turn()
             return
         self.board.on_event(ev)
+        if self.cue.showing and not isinstance(ev, TurnChanged):
+            self.cue.hide()                  # the person acts (an arrow, a push): the cue makes room
+            self.ui.request_frame()
         if isinstance(ev, TurnChanged):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == "shift":
@@ -348,6 +351,9 @@ class PlayScreen(Screen):
     # ------------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
         self.board.wake()
+        if self.cue.showing:                 # a finger on the screen: the cue makes room at once
+            self.cue.hide()
+            self.ui.request_frame()
         super().press(x, y)
 
     def tap(self, x: float, y: float) -> bool:

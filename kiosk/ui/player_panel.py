@@ -22,7 +22,7 @@ from .art import COLOR_NAMES, SEAT_COLORS
 from . import typeface
 from .layout import Rect
 from .menu import fit_font
-from .widgets import ACCENT, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
+from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class PanelState:
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
+INDENT_NBSP = 7          # no-break spaces that keep the icon's place on the instruction's first line
 
 
 class PlayerPanel:
@@ -118,12 +119,14 @@ class PlayerPanel:
         self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
         name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
         name_color = color if st.seat != 3 else (120, 170, 255)
-        if st.kind != "human":
-            name += " \u00b7 " + self.ui.t("setup.computer")
         self._text(name, pad * 2 + head, H - pad - head / 2, typeface.TITLE, anchor_x="left", bold=True,
                    color=name_color, fit=W - 3 * pad - head)
-        # cards left (a card with its number) and the treasures found, one row, no words
         y = H - pad - head - L.px(16)
+        if st.kind != "human":        # a computer's panel says so under its name
+            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM,
+                       fit=W - 2 * pad)
+            y -= L.px(typeface.BODY * 1.4)
+        # cards left (a card with its number) and the treasures found, one row, no words
         cw, ch = L.px(15), L.px(21)
         self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg,
                               radius=L.px(3)))
@@ -152,11 +155,13 @@ class PlayerPanel:
         if not text:
             return top
         icon = STEP_ICONS.get(st.step, "") if not st.toast else "!"
-        iw = L.px(typeface.BODY * 2) if icon else 0
-        if icon:
-            self._text(icon, u + iw / 2, top - L.px(typeface.BODY * 0.7), typeface.BODY, color=ACCENT, bold=True)
-        lab = self._text(text, u + iw, top, typeface.BODY, width=w - iw, multiline=True, align="left",
+        if icon:      # the icon sits where the first line starts; the text wraps under it at full width
+            self._text(icon, u + L.px(typeface.BODY * 0.7), top - L.px(typeface.BODY * 0.75), typeface.BODY,
+                       color=ACCENT, bold=True)
+            text = "\u00a0" * INDENT_NBSP + text
+        lab = self._text(text, u, top, typeface.BODY, width=w, multiline=True, align="left",
                          anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top")
+        lab.set_style("line_spacing", L.px(typeface.BODY * 1.3))
         return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
 
     def _build_active(self, st: PanelState, region: Rect, top: float, pad: float) -> None:

@@ -40,7 +40,7 @@ def levels() -> tuple[str, ...]:
     from engine.ai import LEVELS as ENGINE_LEVELS
     return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
 COLOR_KEYS = ("red", "yellow", "green", "blue")
-JOIN_W = 104                      # design units: the corner join controls (tabletop)
+JOIN_W = 112                      # design units: the corner join controls (tabletop)
 CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players
 CARD_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
@@ -321,7 +321,7 @@ class SetupScreen(Screen):
         for seat, (x, y) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[:self.choices.players]
-            text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else "+ " + self.t("setup.join")
+            text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
             make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=18,
                         color=SEAT_COLORS[seat] if joined else TOGGLE_OFF,
                         text_color=(25, 25, 25) if joined else SEAT_COLORS[seat],
