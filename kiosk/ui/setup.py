@@ -316,9 +316,11 @@ class SetupScreen(Screen):
 
     def _join_controls(self, c, frame_angle: int) -> None:
         """Tabletop: a join control at each corner, facing outward, in the seat's colour."""
-        m, jw, jh = 12, JOIN_W, 48
-        spots = {0: (m, c.H - m - jh), 1: (c.W - m - jw, c.H - m - jh), 2: (c.W - m - jw, m), 3: (m, m)}
-        for seat, (x, y) in spots.items():
+        m, jw = 12, JOIN_W
+        # as tall as the row beside them: the top bar (48) at the top, the Start row (54) at the bottom
+        spots = {0: (m, c.H - m - 48, 48), 1: (c.W - m - jw, c.H - m - 48, 48), 2: (c.W - m - jw, m, 54),
+                 3: (m, m, 54)}
+        for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[:self.choices.players]
             text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
