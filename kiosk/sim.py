@@ -75,7 +75,7 @@ class LabyrinthRunner(Runner):
     """The sliding-maze game (engine.Game with engine.ai players)."""
 
     name = "labyrinth"
-    levels = ("random", "easy", "medium", "hard")
+    levels = ("random", "easy", "medium", "hard", "expert", "fair")
     min_players, max_players = 1, 4
     default_turn_cap = 1000
 
