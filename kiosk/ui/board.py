@@ -34,6 +34,7 @@ from kiosk.games.labyrinth.events import (
     TreasureFound, TurnChanged,
 )
 from .art import SEAT_COLORS
+from .typeface import TREASURE_OF_CELL
 from .layout import ARROWS, Layout, Rect
 from .motion import Effects, ease_out_back
 
@@ -248,11 +249,11 @@ class BoardView:
             if old is None:
                 old = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), spr.x, spr.y, batch=self.batch,
                                            group=self.g_treasure)
-                old.scale = self.scale * 0.56
+                old.scale = self.scale * TREASURE_OF_CELL
                 self._treasure_sprites[i] = old
             else:
                 old.image = atlas.treasure(tile.treasure)
-                old.scale = self.scale * 0.56
+                old.scale = self.scale * TREASURE_OF_CELL
         elif old is not None:
             old.delete()
             self._treasure_sprites[i] = None
