@@ -74,10 +74,10 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
         return None
     try:
         a, b = text.split("-")
-        out = []
+        out: list[int] = []
         for part in (a, b):
-            h, m = part.strip().split(":")
-            h, m = int(h), int(m)
+            hh, mm = part.strip().split(":")
+            h, m = int(hh), int(mm)
             if not (0 <= h <= 23 and 0 <= m <= 59):
                 raise ValueError
             out.append(h * 60 + m)
@@ -220,7 +220,8 @@ class Sound:
             BoardShifted: self._on_shift,
             PawnMoved: self._on_walk,
             TreasureFound: lambda ev: self._after("treasure", FOUND_S),
-            TurnChanged: lambda ev: ev.phase == "shift" and ev.kind == "human" and self._after("turn", 0.0),
+            TurnChanged: lambda ev: self._after("turn", 0.0) if ev.phase == "shift" and ev.kind == "human"
+            else None,
             GameOver: lambda ev: self._after("won", 0.0),
             GameStarted: lambda ev: self._reset_timeline(),
         }
