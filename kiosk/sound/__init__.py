@@ -76,8 +76,8 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
         a, b = text.split("-")
         out: list[int] = []
         for part in (a, b):
-            hours, minutes = part.strip().split(":")
-            h, m = int(hours), int(minutes)
+            hh, mm = part.strip().split(":")
+            h, m = int(hh), int(mm)
             if not (0 <= h <= 23 and 0 <= m <= 59):
                 raise ValueError
             out.append(h * 60 + m)
@@ -220,7 +220,8 @@ class Sound:
             BoardShifted: self._on_shift,
             PawnMoved: self._on_walk,
             TreasureFound: lambda ev: self._after("treasure", FOUND_S),
-            TurnChanged: lambda ev: self._after("turn", 0.0) if ev.phase == "shift" and ev.kind == "human" else None,
+            TurnChanged: lambda ev: self._after("turn", 0.0) if ev.phase == "shift" and ev.kind == "human"
+            else None,
             GameOver: lambda ev: self._after("won", 0.0),
             GameStarted: lambda ev: self._reset_timeline(),
         }

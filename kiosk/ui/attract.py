@@ -242,8 +242,8 @@ class AttractScreen(Screen):
         mark = pyglet.graphics.Group(order=32)
         if c.W >= c.H:
             col_w = L.ring.x - c.px(16)
-            if L.tabletop:        # below the how-to button, which sits mid-height on the right
-                y0 = L.ring.y + c.px(8)
+            if L.tabletop:        # above the near band, below the how-to button (mid-height, right)
+                y0 = low.top + c.px(8)
                 box_h = min(col_w * 1.5, L.height / 2 - c.px(40) - y0)
             else:
                 box_h = min(L.height * 0.62, col_w * 1.5)
