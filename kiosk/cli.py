@@ -97,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load(args.config)
         overrides = {"display.size": args.size, "display.gl": args.gl, "display.layout": args.layout,
-                     "game.seats": args.players, "game.language": args.language,
+                     "game.game": args.game, "game.seats": args.players, "game.language": args.language,
                      "paths.state_dir": Path(args.state_dir) if args.state_dir else None}
         config = apply_overrides(config, overrides)
     except ConfigError as e:
@@ -121,6 +121,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     if args.games is not None and args.games < 1:
         parser.error("--games must be 1 or more")
+    from engine.checks import SEED_LIMIT, TURNS_LIMIT
+    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT // 1024:
+        parser.error(f"--seed must be 0 to {SEED_LIMIT // 1024 - 1}")
+    if args.turn_limit is not None and not 0 <= args.turn_limit <= TURNS_LIMIT:
+        parser.error(f"--turn-limit must be 0 to {TURNS_LIMIT}")
+    if args.first is not None and not 0 <= args.first < 99:
+        parser.error("--first must be a seat number (0 is the first seat)")
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
@@ -134,6 +141,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             log.warning("no display ($DISPLAY / $WAYLAND_DISPLAY unset): running headless")
             display = "none"
     args.display = display
+    if display in ("window", "fullscreen") and not _has_display():
+        print(f"error: the {display} display needs a display server ($DISPLAY or $WAYLAND_DISPLAY is "
+              "not set); use --display none for a headless run, or [display] mode = \"auto\"",
+              file=sys.stderr)
+        return 2
     if display in ("window", "fullscreen") and (args.script or args.screenshot_dir):
         log.warning("--script and --screenshot-dir drive the offscreen and headless modes only; "
                     "a %s run ignores them (use --display offscreen)", display)
@@ -147,7 +159,7 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
     from .app import Kiosk, KioskOptions
     from . import games
     from .events import GameSetup, Quit, SeatSetup
-    from .script import ScriptError, wrong_game
+    from .script import ScriptError, clip, wrong_game
     from .script import load as load_script
 
     headless = display == "none"
@@ -160,7 +172,7 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
             for step in steps:
                 why = wrong_game(step.verb, game)
                 if why:
-                    raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {why}")
+                    raise ScriptError(f"{step.source} line {step.line}: {clip(step.text)!r}: {why}")
         except ScriptError as e:
             print(f"script error: {e}", file=sys.stderr)
             return 2
