@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import random
 import threading
 from dataclasses import dataclass
@@ -141,11 +142,13 @@ class Kiosk:
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
         from .history import History
         from .persistence import GameStore
+        from . import safeio
+        ops = safeio.OPS
         try:
-            state_dir.mkdir(parents=True, exist_ok=True)
+            ops.mkdir(state_dir)
             probe = state_dir / ".writable"
-            probe.write_bytes(b"")
-            probe.unlink()
+            ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            ops.unlink(probe)
         except OSError as e:
             log.warning("state directory %s is not writable (%s): resuming what can be read; "
                         "each save tries again", state_dir, e.strerror or e)

@@ -141,8 +141,9 @@ def run_kiosk(state_dir: Path, ops: safeio.FileOps, action=None) -> bool:
     """Start a kiosk with `ops`, resume, play `action(kiosk)`, run until idle; False if it crashed."""
     saved_ops = safeio.OPS
     safeio.OPS = ops
-    kiosk = make_kiosk(state_dir)
+    kiosk = None
     try:
+        kiosk = make_kiosk(state_dir)
         kiosk.start()
         pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
         if action is not None:
@@ -153,7 +154,8 @@ def run_kiosk(state_dir: Path, ops: safeio.FileOps, action=None) -> bool:
         return False
     finally:
         safeio.OPS = saved_ops
-        kiosk.close()
+        if kiosk is not None:
+            kiosk.close()
 
 
 def count_step(state_dir: Path, action=None) -> list[str]:
