@@ -295,21 +295,7 @@ class GameStore:
 
     def _parse(self, data: bytes) -> Resumed:
         """The save format's schema: every field of the wrapper checked, the state by its game's loader."""
-        if not data.strip():
-            raise _Corrupt("empty file", "empty")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise _Corrupt(f"not UTF-8 text (byte {e.start})", "invalid-json") from None
-        try:
-            wrapper = loads_json(text)
-        except json.JSONDecodeError as e:
-            # A save cut short by a full disk or a broken card does not end its object.
-            truncated = not data.rstrip().endswith(b"}")
-            what, slug = ("truncated", "truncated") if truncated else ("invalid JSON", "invalid-json")
-            raise _Corrupt(f"{what}: {e.msg} at line {e.lineno} column {e.colno}", slug) from None
-        except ValueError as e:       # nesting, huge or non-finite numbers
-            raise _Corrupt(f"not a usable JSON save: {e}", "invalid-json") from None
+        wrapper = _decode(data)
         if not isinstance(wrapper, dict):
             raise _Corrupt(f"not a saved game: a JSON {type(wrapper).__name__}", "not-a-save")
         unknown = sorted(set(wrapper) - WRAPPER_KEYS)
@@ -417,6 +403,25 @@ WRAPPER_KEYS = frozenset({"format", "game", "saved_at", "started_at", "meta", "s
 #: A game id as the sessions write it (a uuid's hex); kept short for file names and logs.
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 MAX_SEATS = 8
+
+
+def _decode(data: bytes) -> Any:
+    """The save's bytes as JSON, or _Corrupt saying why not."""
+    if not data.strip():
+        raise _Corrupt("empty file", "empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _Corrupt(f"not UTF-8 text (byte {e.start})", "invalid-json") from None
+    try:
+        return loads_json(text)
+    except json.JSONDecodeError as e:
+        # A save cut short by a full disk or a broken card does not end its object.
+        truncated = not data.rstrip().endswith(b"}")
+        what, slug = ("truncated", "truncated") if truncated else ("invalid JSON", "invalid-json")
+        raise _Corrupt(f"{what}: {e.msg} at line {e.lineno} column {e.colno}", slug) from None
+    except ValueError as e:       # nesting, huge or non-finite numbers
+        raise _Corrupt(f"not a usable JSON save: {e}", "invalid-json") from None
 
 
 def _short(value: Any) -> str:
