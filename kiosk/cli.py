@@ -252,7 +252,14 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:
             kiosk.start()
-            status = ui.run(kiosk, args)
+            try:
+                status = ui.run(kiosk, args)
+            except Exception as e:
+                if type(e).__name__ not in ("NoSuchDisplayException", "NoSuchConfigException"):
+                    raise
+                # The display server is there but does not answer (yet): systemd tries again.
+                print(f"error: cannot open the {display} display: {e}", file=sys.stderr)
+                return 1
             if status is None:
                 status = kiosk.exit_status
     except ScriptError as e:

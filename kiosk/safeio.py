@@ -153,6 +153,15 @@ def loads_json(text: str | bytes, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
         raise ValueError("nested too deep") from None
 
 
+def read_json(path: Path | str, limit: int = SMALL_LIMIT, *, follow_symlinks: bool = False) -> Any:
+    """A small JSON file the kiosk does not trust (theme pack manifests, state files), in one call.
+
+    Raises FileNotFoundError, :class:`UnsafeFile` (not a regular file, too big), another
+    OSError, or ValueError (not UTF-8, not JSON, nested too deep, a number too long or not finite).
+    """
+    return loads_json(read_bounded(path, limit, follow_symlinks=follow_symlinks))
+
+
 # ------------------------------------------------------------- the durable writes' steps
 class FileOps:
     """The disk operations of the kiosk's durable writes, one method per step.
@@ -195,4 +204,4 @@ OPS = FileOps()
 
 
 __all__ = ["CONFIG_LIMIT", "FileOps", "HISTORY_LIMIT", "OPS", "SAVE_LIMIT", "SCRIPT_LIMIT", "SMALL_LIMIT",
-           "UnsafeFile", "json_depth", "loads_json", "read_bounded"]
+           "UnsafeFile", "json_depth", "loads_json", "read_bounded", "read_json"]

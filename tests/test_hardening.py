@@ -527,3 +527,22 @@ def test_9_stats_on_the_command_line(tmp_path):
     proc = run_cli("--stats", "--state-dir", str(tmp_path), timeout=60)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert "Games finished: 1" in proc.stdout and "(8 unreadable line(s) skipped)" in proc.stdout
+
+
+# ------------------------------------------------------------------ the shared reader (theme packs to come)
+def test_the_shared_reader_refuses_what_is_not_a_small_regular_json_file(tmp_path):
+    good = tmp_path / "pack.json"
+    good.write_text('{"name": "night", "colours": [1, 2]}')
+    assert safeio.read_json(good) == {"name": "night", "colours": [1, 2]}
+    os.mkfifo(tmp_path / "fifo")
+    os.symlink("/dev/zero", tmp_path / "zero")
+    (tmp_path / "big.json").write_text("[" + "1," * safeio.SMALL_LIMIT + "1]")
+    for name, why in (("fifo", "a FIFO"), ("zero", "symbolic link"), ("big.json", "more than")):
+        with pytest.raises(safeio.UnsafeFile, match=why):
+            safeio.read_json(tmp_path / name)
+    with pytest.raises(safeio.UnsafeFile, match="a character device"):
+        safeio.read_json(tmp_path / "zero", follow_symlinks=True)
+    for text in ("[" * 100 + "]" * 100, '{"a": NaN}', "[1e999]", "[" + "9" * 41 + "]"):
+        (tmp_path / "bad.json").write_text(text)
+        with pytest.raises(ValueError):
+            safeio.read_json(tmp_path / "bad.json")
