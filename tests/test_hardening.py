@@ -39,6 +39,16 @@ ROOT = Path(__file__).resolve().parent.parent
 NOW = 1_800_000_000.0      # 2027-01-15
 
 
+@pytest.fixture(autouse=True)
+def _root_logger_untouched():
+    """cli.main and logs.setup set the root logger's level: give the next tests theirs back."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    yield
+    root.setLevel(level)
+    root.handlers[:] = handlers
+
+
 class DiskKiosk(Kiosk):
     """The kiosk without arcade buttons (none is pressed here; gpiozero's mock pins are slow to set up)."""
 
