@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 HISTORY_NAME = "history.jsonl"
 #: A history line is about 250 bytes; a longer one is damage.
 LINE_LIMIT = 16 * 1024
-_WORD = re.compile(r"[a-z0-9_+-]{1,32}")
+#: A name in a record (game, seat kind, variant, outcome): short, printable, one line. The
+#: export quotes what a spreadsheet would take for a formula (kiosk/stats_export.py).
+_WORD = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 #: Bounds of a record's numbers: more than any game lasts (about 30 years of play in seconds).
 MAX_TURNS = 10 ** 6
