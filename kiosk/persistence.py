@@ -264,14 +264,17 @@ class GameStore:
         except FileNotFoundError:
             return None
         except UnsafeFile as e:
-            return self._set_aside_corrupt(f"unusable file: {e.reason}", "not-a-file")
+            self._set_aside_corrupt(f"unusable file: {e.reason}", "not-a-file")
+            return None
         except OSError as e:
-            return self._set_aside_corrupt(f"unreadable ({e.strerror or e})", "unreadable")
+            self._set_aside_corrupt(f"unreadable ({e.strerror or e})", "unreadable")
+            return None
         try:
             saved = self._parse(data)
         except _Corrupt as e:
             detail, slug = e.args
-            return self._set_aside_corrupt(detail, slug)
+            self._set_aside_corrupt(detail, slug)
+            return None
 
         age = self.clock() - saved.saved_at
         if age < 0:
@@ -321,7 +324,7 @@ class GameStore:
         if not isinstance(state, dict):
             raise _Corrupt(f"state must be an object, not {type(state).__name__}", "bad-state")
         try:
-            loaded = loader(state)
+            loaded = self.loaders[game](state)
         except Exception as e:  # the loader's own validation: any refusal means corrupt
             raise _Corrupt(f"the {game} state breaks the rules: {type(e).__name__}: {str(e)[:300]}",
                            "invalid-state") from None

@@ -138,7 +138,7 @@ def test_default_operator_pin_is_warned_about(tmp_path, caplog):
     ('[game]\nplayers = 5\n', "[game] players = 5: the labyrinth game is for 1 to 4 players"),
     ('[game]\ngame = "cards"\nplayers = 1\n', "[game] players = 1: the cards game is for 2 to 6 players"),
     ('[game]\nplayers = 0\n', "[game] players = 0 must be at least 1"),
-    ('[game]\nseats = ["human", "expert"]\n', "seat 1 is 'expert'"),
+    ('[game]\nseats = ["human", "wizard"]\n', "seat 1 is 'wizard'"),
     ('[game]\nplayers = 3\nseats = ["human", "hard"]\n', "has 2 seats but players = 3"),
     ('[game]\nseats = ["human", "hard"]\nfirst_player = 2\n', "first_player = 2 does not exist with 2 players"),
     ('[game]\nfirst_player = "me"\n', '[game] first_player = "me" must be "random" or a seat index'),
