@@ -354,15 +354,15 @@ class Kiosk:
                 log.info("the finished %s %s is in the history already", session.noun, game_id[:8])
             else:
                 duration = saved.meta.get("duration_s", max(0.0, saved.saved_at - saved.started_at))
-                termination = game.outcome.termination if game.outcome is not None else None
+                outcome = HISTORY_OUTCOME.get(game.outcome.termination, "won") if game.outcome is not None else "won"
                 record = GameRecord.make(game=kind.name, seats=kinds, winners=game.winners, turns=game.turns,
-                                         duration_s=duration, variant=kind.variant(game),
-                                         outcome=HISTORY_OUTCOME.get(termination, "won"),
+                                         duration_s=duration, variant=kind.variant(game), outcome=outcome,
                                          ended_at=saved.saved_at, game_id=game_id)
                 if not self.history.append(record):
                     return          # keep the save: the next start tries again
                 log.info("recorded the finished %s %s in the history", session.noun, (game_id or "")[:8])
-        self.store.discard()
+        if self.store is not None:
+            self.store.discard()
 
     def _persisted(self, session: GameSession) -> bool:
         return self.options.persist_ai_games or "human" in session.kinds

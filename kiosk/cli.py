@@ -120,15 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--export goes with --stats (labyrinth-kiosk --stats --export FILE.csv)")
     if args.stats:
         return _stats(config.paths.state_dir, args.export)
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be 1 or more")
-    from engine.checks import SEED_LIMIT, TURNS_LIMIT
-    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT // 1024:
-        parser.error(f"--seed must be 0 to {SEED_LIMIT // 1024 - 1}")
-    if args.turn_limit is not None and not 0 <= args.turn_limit <= TURNS_LIMIT:
-        parser.error(f"--turn-limit must be 0 to {TURNS_LIMIT}")
-    if args.first is not None and not 0 <= args.first < 99:
-        parser.error("--first must be a seat number (0 is the first seat)")
+    _check_numbers(parser, args)
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
@@ -146,6 +138,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, config, display)
     except KeyboardInterrupt:
         return 130
+
+
+def _check_numbers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The command line's numbers in the ranges a game and its save take (else usage and exit 2)."""
+    from engine.checks import SEED_LIMIT, TURNS_LIMIT
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be 1 or more")
+    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT // 1024:
+        parser.error(f"--seed must be 0 to {SEED_LIMIT // 1024 - 1}")
+    if args.turn_limit is not None and not 0 <= args.turn_limit <= TURNS_LIMIT:
+        parser.error(f"--turn-limit must be 0 to {TURNS_LIMIT}")
+    if args.first is not None and not 0 <= args.first < 99:
+        parser.error("--first must be a seat number (0 is the first seat)")
 
 
 class _Refused(Exception):

@@ -324,11 +324,11 @@ class GameStore:
         if not isinstance(state, dict):
             raise _Corrupt(f"state must be an object, not {type(state).__name__}", "bad-state")
         try:
-            loaded = self.loaders[game](state)
+            loaded = loader(state)
         except Exception as e:  # the loader's own validation: any refusal means corrupt
             raise _Corrupt(f"the {game} state breaks the rules: {type(e).__name__}: {str(e)[:300]}",
                            "invalid-state") from None
-        return Resumed(game, loaded, meta, started_at, saved_at, 0.0)
+        return Resumed(str(game), loaded, meta, started_at, saved_at, 0.0)
 
     # --------------------------------------------------------------- helpers
     def _set_aside_corrupt(self, detail: str, slug: str) -> None:
