@@ -43,6 +43,7 @@ from .session_base import GameSession
 if TYPE_CHECKING:                     # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
+    from .game_records import RecordShelf
     from .history import History
     from .persistence import GameStore
     from .sdnotify import Notifier, Watchdog
@@ -106,6 +107,8 @@ class Kiosk:
         # persistence
         self.store: GameStore | None = None
         self.history: History | None = None
+        self.record_shelf: RecordShelf | None = None   # kiosk/game_records.py: every finished game as a record
+        self._recordings: dict = {}
         if opts.state_dir is not None:
             self._open_state_dir(Path(opts.state_dir))
 
@@ -164,6 +167,8 @@ class Kiosk:
         self.store = GameStore(state_dir, loaders={g.name: g.load for g in games.all_games()},
                                resume_within_s=self.config.kiosk.resume_within_s)
         self.history = History(state_dir)
+        from .game_records import RecordShelf
+        self.record_shelf = RecordShelf(state_dir)
 
     def _open_buttons(self) -> None:
         from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
@@ -369,6 +374,7 @@ class Kiosk:
 
     def _save(self, session: GameSession, reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
+        self._record(session, reason)
         if self.store is None or not self._persisted(session):
             return
         meta = session.meta()
@@ -383,6 +389,31 @@ class Kiosk:
             return
         self.store.save(session.game_name, session.game.to_dict(), meta=meta,
                         started_at=session.started_at)
+
+    def _record(self, session: GameSession, reason: str) -> None:
+        """Keep the game's record beside its save and file it when the game ends (the games the
+        history keeps: with a person at the table, or all with ``record_ai_games``)."""
+        if self.record_shelf is None or session.game is None:
+            return
+        if not (self.options.record_ai_games or "human" in session.kinds):
+            return
+        from .game_records import Recording
+        recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
+        game = session.game
+        try:
+            if reason == "start":
+                recording.begin(game.copy(), list(session.kinds))
+            elif reason == "resume":
+                recording.resume(game.copy(), list(session.kinds))
+            elif reason == "abandon":
+                recording.end(abandoned=True)
+            elif reason == "over":
+                recording.end(game)
+            else:
+                recording.step(game)
+        except Exception:
+            # A record is worth less than the game: it goes on, the journal says why.
+            log.exception("keeping the game record failed (%s)", reason)
 
     def _on_game_over(self, ev: GameEnded) -> None:
         """Any game ended: count it, put it in the history, start the next one (auto play)."""

@@ -88,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", action="store_true",
                    help="simulated hardware (mock pins, virtual ring): a window if there is a display, "
                         "else AI-vs-AI games with a readable log")
+    p.add_argument("--sound", choices=("auto", "on", "off"),
+                   help="sound cues: auto = as [sound] says with a screen, off offscreen and headless")
     p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="log detail on stderr")
     return p
 

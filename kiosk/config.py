@@ -101,6 +101,8 @@ class DisplayConfig:
         schema=lambda: _Field(_choice(LAYOUTS), from_text=str))
     gl: str = key(default="auto",
         schema=lambda: _Field(_choice(GL_APIS), from_text=str))
+    high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
+        schema=lambda: _Field(_bool, from_text=_text_bool))
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,18 @@ class KioskConfig:
 
 
 @dataclass(frozen=True)
+class SoundConfig:
+    """The sound cues (kiosk/sound): on or off, how loud, and when the attract jingle stays silent."""
+
+    enabled: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    volume: int = key(default=70,                   # percent
+        schema=lambda: _Field(_int(0, 100), from_text=_text_int))
+    quiet_hours: tuple[int, int] | None = key(default=None,   # (start, end) minutes after midnight; None: never
+        schema=lambda: _Field(_quiet_hours, _dump_quiet_hours, from_text=str))
+
+
+@dataclass(frozen=True)
 class PathsConfig:
     """Where the kiosk writes: the saved game, its archive and the history."""
 
@@ -220,6 +234,7 @@ class Config:
     ring: RingConfig = field(default_factory=RingConfig)
     game: GameConfig = field(default_factory=GameConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: str = "defaults"
 
@@ -392,6 +407,21 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
     return tuple((a, b) for a, b in v)
 
 
+def _quiet_hours(v: Any) -> tuple[int, int] | None:
+    from .sound import parse_quiet_hours      # one parser for the config and the sound module
+    if not isinstance(v, str):
+        raise _Bad(f"must be a string like \"22:00-08:00\" or \"none\", not {_type_name(v)}")
+    try:
+        return parse_quiet_hours(v)
+    except ValueError as exc:
+        raise _Bad(str(exc).split(": ", 1)[-1]) from None
+
+
+def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
+    from .sound import format_quiet_hours
+    return format_quiet_hours(v)
+
+
 def _path(v: Any) -> Path:
     s = _str(v)
     if not s.startswith("/"):
@@ -438,7 +468,8 @@ class _Section:
 _SECTIONS: dict[str, _Section] = {
     name: _Section(cls, {f.name: f.metadata["schema"]() for f in fields(cls)})
     for name, cls in (("display", DisplayConfig), ("buttons", ButtonsConfig), ("ring", RingConfig),
-                      ("game", GameConfig), ("kiosk", KioskConfig), ("paths", PathsConfig))
+                      ("game", GameConfig), ("kiosk", KioskConfig), ("sound", SoundConfig),
+                      ("paths", PathsConfig))
 }
 
 
@@ -707,6 +738,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS", "LANGUAGES", "SEAT_KINDS", "DEFAULT_PATH", "ConfigError", "Config",
-    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "PathsConfig",
+    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "SoundConfig", "PathsConfig",
     "load", "from_raw", "apply_overrides", "check_config",
 ]

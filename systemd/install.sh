@@ -96,7 +96,7 @@ UNIT=labyrinth-kiosk.service
 # Debian packages: the kiosk compositor and its seat daemon, X for pyglet under
 # cage (XWayland), OpenGL ES / EGL, Python, a font; python3-lgpio drives the
 # pins of a Pi 5 (and a Pi 4) and only exists in the Raspberry Pi archive.
-APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core"
+APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core fonts-sil-andika"
 APT_OPTIONAL="python3-lgpio"
 
 say() { printf '==> %s\n' "$*"; }
@@ -409,6 +409,17 @@ else
     system sysctl -p "$SYSCTL"
 fi
 system systemctl mask ctrl-alt-del.target
+
+# 7b. Sound (kiosk/sound): a PulseAudio server for the service user (in the audio
+#     group, see GROUPS_NEEDED), started on demand by libpulse in the unit's
+#     runtime directory and playing through ALSA to the Pi's HDMI or headphone
+#     output. A desktop image's PipeWire (pipewire-pulse) serves as well.
+say "sound: a PulseAudio server"
+if dpkg -s pulseaudio >/dev/null 2>&1 || dpkg -s pipewire-pulse >/dev/null 2>&1; then
+    echo "a PulseAudio server is installed"
+else
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pulseaudio
+fi
 
 # 8. Check the configuration with the new release, switch over, restart, and
 #    go back when the new release does not come up.

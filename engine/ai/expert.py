@@ -132,7 +132,6 @@ class ExpertAI(HardAI):
         line_o, _rot, mask_o, board = o[:4]
         maze = view.maze.copy()
         maze.shift(line_o.name, mask_o)
-        where, spare_t = maze.treasures, maze.spare_treasure
         pawn = CARRY[line_o.name].get(view.cells[j], view.cells[j])
         home = view.cards_left[j] == 0
         if home:
@@ -145,6 +144,13 @@ class ExpertAI(HardAI):
             if total <= 0.0:
                 return None
             probs = {t: v / total for t, v in w.items() if v > 0.0}
+        reached = self._reached_by_replies(view, j, maze, board, line_o, pawn, home)
+        return _share_out(probs, reached)
+
+    def _reached_by_replies(self, view: View, j: int, maze, board, line_o, pawn: int,
+                            home: bool) -> list[set[int]]:
+        """For each reply of opponent j, the treasures (or -2 for home) it would reach."""
+        where, spare_t = maze.treasures, maze.spare_treasure
         reached: list[set[int]] = []
         for name_r, line_r in LINES.items():
             if name_r == OPPOSITE[line_o.name]:
@@ -161,18 +167,23 @@ class ExpertAI(HardAI):
                 if from_spare:
                     got.add(spare_t)
                 reached.append(got)
-        n = len(reached)
-        weights = [0.0] * n
-        spread = 0.0
-        for t, p in probs.items():
-            takers = [i for i in range(n) if t in reached[i]]
-            if takers:
-                share = p / len(takers)
-                for i in takers:
-                    weights[i] += share
-            else:
-                spread += p
-        if spread:
-            share = spread / n
-            weights = [x + share for x in weights]
-        return weights
+        return reached
+
+
+def _share_out(probs: dict[int, float], reached: list[set[int]]) -> list[float]:
+    """Each target's weight shared by the replies that collect it; an uncollectable one by all."""
+    n = len(reached)
+    weights = [0.0] * n
+    spread = 0.0
+    for t, p in probs.items():
+        takers = [i for i in range(n) if t in reached[i]]
+        if takers:
+            share = p / len(takers)
+            for i in takers:
+                weights[i] += share
+        else:
+            spread += p
+    if spread:
+        share = spread / n
+        weights = [x + share for x in weights]
+    return weights

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from .base import View
 from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, shifted, tiles_before
-from engine.maze import SIZE
+from engine.maze import SIZE, Maze
 
 # Likelihood of the observed move for a treasure the opponent could have taken and did not
 # (the levels here always take a reachable target; a person may overlook it) ...
@@ -51,6 +51,10 @@ class Memory:
     """One player's memory over a game; restarts by itself when a new game begins."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget everything: a new game began."""
         self._game: tuple | None = None
         self.turns = -1
         self.visits: dict[tuple, int] = {}      # positions at this player's turns
@@ -61,7 +65,7 @@ class Memory:
         self.turns_ahead = 0                    # ... and how many of them it led on collections
         self.beliefs: dict[int, dict[int, float]] = {}
         self._cards_left: list[int] = []
-        self._pending = None                    # the position after the own last move (2 players)
+        self._pending: tuple[Maze, int, str] | None = None  # the position after the own last move (2 players)
 
     # ------------------------------------------------------------------ per decision
     def observe(self, view: View) -> None:
@@ -70,7 +74,7 @@ class Memory:
         fresh = (game != self._game or view.turns <= self.turns
                  or any(a > b for a, b in zip(view.cards_left, self._cards_left)))
         if fresh:
-            self.__init__()
+            self._reset()
             self._game = game
         else:
             self._learn(view)
@@ -132,6 +136,14 @@ class Memory:
         if view.cards_left[prev] != self._cards_left[prev]:
             return          # it collected: its move was about the old card, the belief restarts
         belief = self.beliefs[prev]
+        self._learn_from_walk(view, prev, belief)
+        pending = self._pending
+        if pending is not None and view.players == 2 and view.turns == self.turns + 2:
+            _learn_from_shifts(pending, belief)
+
+    @staticmethod
+    def _learn_from_walk(view: View, prev: int, belief: dict[int, float]) -> None:
+        """Where it walked: a treasure it stands on or could reach is unlikely to be its target."""
         where = view.maze.treasures
         cell_of = {t: c for c, t in enumerate(where) if t >= 0}
         end = view.cells[prev]
@@ -147,25 +159,27 @@ class Memory:
             else:
                 far = _distance(1 << end, c) - _distance(area, c)
                 belief[t] *= max(FLOOR, STEP_LIKELIHOOD ** far)
-        pending = self._pending
-        if pending is not None and view.players == 2 and view.turns == self.turns + 2:
-            maze, pawn, banned = pending
-            board = maze.open_sides
-            seen, seen_spare = 0, False
-            for name, line in LINES.items():
-                if name == banned:
-                    continue
-                p = CARRY[name].get(pawn, pawn)
-                for _r, mask in ROTATIONS[maze.spare_mask]:
-                    bits, spare = tiles_before(flood(1 << p, shifted(board, line, mask)), line)
-                    seen |= bits
-                    seen_spare = seen_spare or spare
-            reached = {maze.treasures[c] for c in cells_of(seen)}
-            if seen_spare:
-                reached.add(maze.spare_treasure)
-            for t in belief:
-                if t in reached:
-                    belief[t] *= MISSED_BY_SHIFT
+
+
+def _learn_from_shifts(pending, belief: dict[int, float]) -> None:
+    """Two players: a treasure any of its shifts would have reached was not its target, likely."""
+    maze, pawn, banned = pending
+    board = maze.open_sides
+    seen, seen_spare = 0, False
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        p = CARRY[name].get(pawn, pawn)
+        for _r, mask in ROTATIONS[maze.spare_mask]:
+            bits, spare = tiles_before(flood(1 << p, shifted(board, line, mask)), line)
+            seen |= bits
+            seen_spare = seen_spare or spare
+    reached = {maze.treasures[c] for c in cells_of(seen)}
+    if seen_spare:
+        reached.add(maze.spare_treasure)
+    for t in belief:
+        if t in reached:
+            belief[t] *= MISSED_BY_SHIFT
 
 
 def _distance(bits: int, cell: int) -> int:
