@@ -174,4 +174,4 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
         assert u2.screen.page == "hardware"
     finally:
         u2.close()
-        u2.k.session.close()
+        u2.k.close()
