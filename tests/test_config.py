@@ -132,7 +132,7 @@ def test_default_operator_pin_is_warned_about(tmp_path, caplog):
     ('[ring]\ndriver = "wledd"\n', "(did you mean 'wled'?)"),
     ('[ring]\nbrightness = 300\n', "[ring] brightness = 300 must be 0 to 255"),
     ('[ring]\noffset = 30\n', "[ring] offset = 30 must be smaller than led_count = 24"),
-    ('[ring]\nseat_segments = []\n', "needs one segment per seat"),
+    ('[ring]\nseat_segments = []\n', "needs one segment per corner of the board: 4 pairs, not 0"),
     ('[ring]\nseat_segments = [[0, 6], [6, 6], [12, 6], [30, 6]]\n', "seat 3 [30, 6] lies outside the 24 LEDs"),
     ('[game]\nlanguage = "sv"\n', '[game] language = "sv" must be one of en, de, fr, it, nl, es, pt, et'),
     ('[game]\nplayers = 5\n', "[game] players = 5: the labyrinth game is for 1 to 4 players"),
