@@ -109,7 +109,7 @@ class RecordShelf:
     def files(self) -> list[Path]:
         """The filed records, oldest first (the names start with the time the game ended)."""
         try:
-            return sorted(p for p in self.folder.iterdir() if p.suffix == ".txt")
+            return sorted((p for p in self.folder.iterdir() if p.suffix == ".txt"), key=_filed_order)
         except OSError:
             return []
 
@@ -298,3 +298,16 @@ def _actions(state) -> list:
 
 __all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action",
            "margin"]
+
+
+def _filed_order(path: Path) -> tuple[str, int, str]:
+    """Sort key: the end time, then the count that tells games ended in the same second apart.
+
+    By plain name "...-labyrinth-2.txt" would sort before "...-labyrinth.txt" ("-" < ".").
+    """
+    stem = path.stem
+    head, _, last = stem.rpartition("-")
+    if head and last.isdigit():
+        return stem[:17], int(last), head
+    return stem[:17], 1, stem
+

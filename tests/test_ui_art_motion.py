@@ -39,11 +39,24 @@ def settle(u, seconds=3.0, dt=0.05):
         u.step(dt)
 
 
-def wall_point(L, r, c):
-    """A point on a tile's wall: towards its corner, off the path, inside the tile's edge and clear of
-    the fixed tiles' rivets."""
+def wall_points(L, r, c):
+    """Four points on a tile's wall, one towards each corner: off the path, inside the tile's edge.
+
+    A treasure's medallion (36 px at 800x480) or its shadow may cover one of them, so the checks
+    below go by what most of the four show.
+    """
     rect = L.cell_rect(r, c)
-    return rect.x + rect.w * 0.25, rect.y + rect.h * 0.25
+    return [(rect.x + rect.w * fx, rect.y + rect.h * fy) for fx in (0.17, 0.83) for fy in (0.17, 0.83)]
+
+
+def wall_point(L, r, c):
+    """One of them, towards the tile's lower left corner."""
+    return wall_points(L, r, c)[0]
+
+
+def mostly(px, L, r, c, test) -> bool:
+    """At least three of the tile's four wall points pass `test`."""
+    return sum(bool(test(rgb_at(px, x, y))) for x, y in wall_points(L, r, c)) >= 3
 
 
 def test_fixed_tiles_are_stone_movable_tiles_hedge_and_paths_read_as_paths(ui, shots_dir):
@@ -54,11 +67,18 @@ def test_fixed_tiles_are_stone_movable_tiles_hedge_and_paths_read_as_paths(ui, s
     px = pixels(u)
     save_png(shots_dir / "art-800x480.png", px)
     L = u.layout
-    fixed = [rgb_at(px, *wall_point(L, r, c)) for r in (0, 2, 4, 6) for c in (0, 2, 4, 6)]
-    movable = [rgb_at(px, *wall_point(L, r, c)) for r in (1, 3, 5) for c in (1, 3, 5)]
+    def grey(p):
+        return max(p) - min(p) < 30
+
+    def green(p):
+        return p[1] > p[0] + 30 and p[1] > p[2] + 30
+
     # stone is grey (channels close together), hedge is green
-    assert sum(max(p) - min(p) < 30 for p in fixed) >= 14, fixed
-    assert sum(p[1] > p[0] + 30 and p[1] > p[2] + 30 for p in movable) >= 8, movable
+    fixed = [(r, c) for r in (0, 2, 4, 6) for c in (0, 2, 4, 6)]
+    movable = [(r, c) for r in (1, 3, 5) for c in (1, 3, 5)]
+    assert sum(mostly(px, L, r, c, grey) for r, c in fixed) >= 14, fixed
+    assert sum(mostly(px, L, r, c, green) for r, c in movable) >= 8, movable
+    assert not any(mostly(px, L, r, c, green) for r, c in fixed)
     # the centre of every tile without a treasure is path (a treasure's tile shows its medallion there)
     tiles = u.screen.board.model.tiles
     pawns = {tuple(p) for p in u.screen.board.model.positions}
