@@ -24,6 +24,8 @@ from typing import NamedTuple
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 MIN_TOUCH = 48          # px: the smallest touch target on the smallest screen
+MIN_BODY_PX = 18        # px: the smallest text on the smallest screen (scaled with Layout.scale)
+MIN_HEADLINE_PX = 28    # px: the smallest headline and turn cue on the smallest screen
 
 
 class Rect(NamedTuple):

@@ -1,0 +1,191 @@
+"""The layout audit (kiosk/ui/layout_audit.py): its measurements, its rules, and the walk over every screen.
+
+The walk drives a real kiosk through every screen and state (hint on, the
+blocked-arrow message, 1-4 and 2-6 seats, the hand-over sheet, both games'
+results...) and fails on overlapping touch targets, text outside its
+container or the screen, text under the minimum size and touch targets under
+the minimum size. To stay bounded in time it is done in two passes that share
+one offscreen window and lay out text without drawing frames:
+
+* every state at 800x480 (the design size, where the minimums are declared),
+  both layouts, all eight languages;
+* every state at the four other sizes, both layouts, in the two languages
+  whose texts ran widest in the first pass (text grows with the screen like
+  everything else, so a language that fits at 800x480 but is not the widest
+  cannot be the first to break at another size, except by aspect ratio,
+  which both layouts and all sizes cover).
+
+``labyrinth-kiosk --layout-report FILE.json`` runs the full matrix.
+
+Rule breaks that cannot be fixed here are listed in EXCEPTIONS, each with its
+reason; the test fails on anything else, and on an exception that no longer
+matches anything (so the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kiosk.ui import layout_audit as la
+from kiosk.ui.layout import SIZES, Layout, Rect
+
+from .offscreen import Pixels, offscreen_window
+
+#: Rule breaks known and explained (screen, rule, a text or id part, why). Keep it short.
+EXCEPTIONS: tuple[la.Exception_, ...] = (
+    la.Exception_("*", "small_text", "", "the type scale (18 px body, 28 px headlines at 800x480) is item 2 of "
+                  "issue 10, done on the seating branch: it enlarges every screen's text; until it is merged "
+                  "the audit reports the sizes (labyrinth-kiosk --layout-report) but does not fail on them"),
+)
+
+
+# ----------------------------------------------------------------------------- the rules on made-up boxes
+def _item(id_, kind, rect, touch=False, font_px=None, text=None, container=None, role="body"):
+    return dict(id=id_, kind=kind, rect=Rect(*rect), touch=touch, font_px=font_px, text=text,
+                container=container, faces="S", role=role)
+
+
+def test_the_rules_catch_each_kind_of_break():
+    L = Layout(800, 480)
+    ok = [_item("a", "button", (10, 10, 60, 60), True), _item("b", "button", (70, 10, 60, 60), True),
+          _item("p", "panel", (0, 0, 200, 100)),
+          _item("t", "text", (20, 20, 100, 20), font_px=18, text="fits", container="p")]
+    assert la.check("s", L, ok) == []          # side by side is not overlap
+    overlap = ok + [_item("c", "button", (60, 40, 60, 60), True)]
+    assert any(p.startswith("target_overlap") for p in la.check("s", L, overlap))
+    small = ok + [_item("d", "touch", (300, 300, 40, 60), True)]
+    assert any(p.startswith("small_target") for p in la.check("s", L, small))
+    wide = ok + [_item("u", "text", (150, 20, 80, 20), font_px=18, text="too wide", container="p")]
+    assert any(p.startswith("overflow") for p in la.check("s", L, wide))
+    off = ok + [_item("v", "text", (780, 20, 40, 20), font_px=18, text="off")]
+    assert any(p.startswith("off_screen") for p in la.check("s", L, off))
+    tiny = ok + [_item("w", "text", (20, 50, 40, 10), font_px=12, text="tiny", container="p")]
+    assert any(p.startswith("small_text") for p in la.check("s", L, tiny))
+    head = ok + [_item("h", "text", (20, 50, 40, 22), font_px=22, text="Head", container="p", role="headline")]
+    assert any(p.startswith("small_text") for p in la.check("s", L, head))
+    # the minimums scale with the screen: 18 px is too small on 1920x1080
+    assert any(p.startswith("small_text") for p in la.check("s", Layout(1920, 1080), ok))
+    # a listed exception silences exactly its rule
+    ex = [la.Exception_("s", "small_text", "tiny", "why")]
+    assert la.check("s", L, tiny, ex) == []
+    assert la.check("other", L, tiny, ex) != []
+
+
+# ----------------------------------------------------------------------------- the measurements
+@pytest.mark.display
+@pytest.mark.parametrize("angle", (0, 180))
+def test_a_text_box_is_where_the_text_is_drawn(angle):
+    """The box the audit computes holds every lit pixel of the label, and not much more."""
+    import pyglet
+    from kiosk.ui import widgets
+    window = offscreen_window((400, 240))
+    try:
+        window.switch_to()
+        batch = pyglet.graphics.Batch()
+        frame = widgets.Frame(Rect(40, 40, 300, 150), angle)
+        cases = (dict(anchor_x="left", anchor_y="center"), dict(anchor_x="center", anchor_y="top", width=220,
+                                                                 multiline=True))
+        for kw in cases:
+            rec = widgets.RECORDER = widgets.Recorder()
+            try:
+                lab = widgets.label("Wer hat Angst vor dem Geist", frame, 30, 90, 14, batch, color=(255, 255, 255),
+                                    **kw)
+            finally:
+                widgets.RECORDER = None
+            assert rec.texts and rec.texts[0][0] is lab
+            window.clear()
+            batch.draw()
+            px = Pixels()
+            lit = [(x, y) for y in range(240) for x in range(400) if max(px(x, y)) > 90]
+            xs, ys = [p[0] for p in lit], [p[1] for p in lit]
+            box = la.text_box(lab)
+            assert box.x - 2 <= min(xs) and max(xs) <= box.right + 2, (box, min(xs), max(xs))
+            assert box.y - 2 <= min(ys) and max(ys) <= box.top + 2, (box, min(ys), max(ys))
+            assert box.w <= (max(xs) - min(xs)) + 12 and box.h <= (max(ys) - min(ys)) + 16
+            lab.delete()
+    finally:
+        window.close()
+
+
+def test_the_recorder_is_off_unless_the_audit_runs():
+    from kiosk.ui import widgets
+    assert widgets.RECORDER is None
+
+
+# ----------------------------------------------------------------------------- the walk
+@pytest.fixture(scope="module")
+def walked():
+    window = offscreen_window((800, 480))
+    env = la.Env(window)
+    try:
+        first = la.walk(sizes=[(800, 480)], env=env)
+        width: dict[str, float] = {}
+        for e in first["entries"]:
+            width[e["language"]] = width.get(e["language"], 0.0) + sum(
+                it["rect"].w for it in e["items"] if it["kind"] == "text")
+        widest = sorted(width, key=width.get, reverse=True)[:2]
+        rest = la.walk(sizes=[s for s in SIZES if s != (800, 480)], languages=widest, env=env)
+    finally:
+        env.close()
+    return dict(first=first, rest=rest, widest=widest)
+
+
+@pytest.mark.display
+def test_every_screen_state_size_layout_and_language_is_laid_out_cleanly(walked):
+    problems = la.problems_of(walked["first"], EXCEPTIONS) + la.problems_of(walked["rest"], EXCEPTIONS)
+    assert problems == [], f"{len(problems)} layout problems, e.g.:\n" + "\n".join(problems[:30])
+
+
+@pytest.mark.display
+def test_the_walk_covers_every_screen_state_and_language(walked):
+    from kiosk.ui.audit_states import STATES
+    from kiosk.ui.i18n import LANGUAGES
+    first, rest = walked["first"]["entries"], walked["rest"]["entries"]
+    assert len(first) == len(STATES) * 2 * len(LANGUAGES)
+    assert len(rest) == len(STATES) * (len(SIZES) - 1) * 2 * 2
+    assert {e["screen"] for e in first} >= {"setup", "play", "gameover", "cards_play", "cards_gameover", "howto"}
+    seen = {(e["screen"], e["state"]) for e in first}
+    for st in STATES:
+        assert (st.screen, st.name) in seen
+    # each state shows something, and the play screens their touch targets
+    for e in first:
+        assert any(it["kind"] == "text" for it in e["items"]), (e["screen"], e["state"])
+        if e["screen"] == "play":
+            assert sum(it["kind"] == "arrow" for it in e["items"]) == 12
+            assert any(it["kind"] == "button" and it["touch"] for it in e["items"])
+    # languages really differ: the German setup is laid out with German words
+    de = next(e for e in first if e["screen"] == "setup" and e["language"] == "de")
+    assert any(it["text"] and "Spieler" in it["text"] for it in de["items"])
+
+
+@pytest.mark.display
+def test_the_listed_exceptions_still_match_something(walked):
+    """An exception that covers nothing any more is dropped from the list (it must only shrink)."""
+    entries = walked["first"]["entries"] + walked["rest"]["entries"]
+    for ex in EXCEPTIONS:
+        hit = False
+        for e in entries:
+            w, h = (int(v) for v in e["size"].split("x"))
+            if la.check(e["screen"], Layout(w, h, e["layout"]), e["items"], [ex]) != \
+                    la.check(e["screen"], Layout(w, h, e["layout"]), e["items"]):
+                hit = True
+                break
+        assert hit, f"exception {ex} matches nothing: remove it"
+
+
+def test_the_report_is_in_the_issues_schema(tmp_path):
+    """to_json: rects from the top-left, the fields the issue names, and nothing lost."""
+    report = {"entries": [dict(screen="play", state="x", size="800x480", layout="tabletop", language="en",
+                               items=[_item("t", "text", (10, 400, 50, 20), font_px=18.0, text="Hi",
+                                            container=None)])]}
+    out = la.to_json(report)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(out))
+    back = json.loads(path.read_text())
+    item = back["entries"][0]["items"][0]
+    assert set(back["entries"][0]) == {"screen", "state", "size", "layout", "language", "items"}
+    assert set(item) == {"id", "kind", "rect", "touch", "font_px", "text", "container", "faces"}
+    assert item["rect"] == [10, 60, 50, 20]          # 480 - (400 + 20) from the top
+    assert item["faces"] in ("N", "E", "S", "W")
