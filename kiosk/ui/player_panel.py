@@ -20,6 +20,7 @@ from pyglet import shapes
 
 from .art import COLOR_NAMES, SEAT_COLORS
 from .layout import Rect
+from .menu import fit_font
 from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
@@ -148,8 +149,19 @@ class PlayerPanel:
         area_top = top - L.px(44)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, area_top - pad))
         human = st.kind == "human"
-        col = area.w / 2 - L.px(3)
         btn_h = max(L.touch, min(area.h / 2 - L.px(3), L.px(56)))
+        # two columns: the spare (or stay) left, the peek over the hint right; where the two do not fit
+        # above each other (a short panel on a small screen) spare, peek and hint share one row
+        hint = human and st.hints and st.phase == "shift" and not st.peek
+        stacked = area.h >= 2 * btn_h + L.px(6)
+        if hint and not stacked:
+            col = max(L.touch, (area.w - 2 * L.px(4)) / 3)
+            gap = max(0.0, min(L.px(4), (area.w - 3 * col) / 2))
+            ru, peek_w = area.x + col + gap, col
+        else:
+            col = area.w / 2 - L.px(3)
+            gap = L.px(6)
+            ru, peek_w = area.x + area.w / 2 + L.px(3), col
         # left: the spare (tap to turn) in the shift phase
         spare_size = max(L.touch, min(col, area.h - L.px(16)))
         if st.spare and st.phase == "shift":
@@ -175,30 +187,44 @@ class PlayerPanel:
             self.widgets.append(b)
         if not human:
             return
-        # right: peek (hold) / open cards, then the hint
-        ru = area.x + area.w / 2 + L.px(3)
+        # right: peek (hold) / open cards, then the hint (under it, or beside it in one row)
         if st.open_cards and st.cards:
-            self._cards(st.cards, Rect(ru, area.y + (btn_h + L.px(6) if st.hints else 0), col,
-                                       area.h - (btn_h + L.px(6) if st.hints else 0)))
+            below = btn_h + L.px(6) if st.hints and stacked else 0
+            self._cards(st.cards, Rect(ru, area.y + below, peek_w, area.h - below))
         elif st.peek:
             self._peek(st, Rect(ru, area.y, col, area.h))
         else:
-            b = Button(f, Rect(ru, area.y + area.h - btn_h, col, btn_h), "", self.batch, self.fg,
+            b = Button(f, Rect(ru, area.y + area.h - btn_h, peek_w, btn_h), "", self.batch, self.fg,
                        on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
                        color=(90, 70, 140))
             self.widgets.append(b)
-            # an eye icon: lens + pupil, plus the word
-            cu, cv = ru + col / 2, area.y + area.h - btn_h / 2
-            x, y = f.point(cu, cv + btn_h * 0.12)
-            self.items.append(shapes.Ellipse(x, y, btn_h * 0.28, btn_h * 0.15, color=(250, 250, 250),
+            # an eye icon: lens + pupil, plus the word where it fits inside the button (else the eye alone)
+            word = self.ui.t("play.your_target")
+            cu, cv = ru + peek_w / 2, area.y + area.h - btn_h / 2
+            lab = label(word, f, cu, cv - btn_h * 0.25, fit_font(word, L.font(10), peek_w - L.px(6)), self.batch,
+                        self.top, bold=True, container=b.rect, name="peek")
+            if lab.content_width > peek_w - L.px(4):
+                lab.delete()
+                eye_v = cv
+            else:
+                self.items.append(lab)
+                eye_v = cv + btn_h * 0.12
+            x, y = f.point(cu, eye_v)
+            eye = min(btn_h, peek_w)
+            self.items.append(shapes.Ellipse(x, y, eye * 0.28, eye * 0.15, color=(250, 250, 250),
                                              batch=self.batch, group=self.top))
-            self.items.append(shapes.Circle(x, y, btn_h * 0.1, color=(40, 30, 70), batch=self.batch,
+            self.items.append(shapes.Circle(x, y, eye * 0.1, color=(40, 30, 70), batch=self.batch,
                                             group=self.top))
-            self._text(self.ui.t("play.your_target"), cu, cv - btn_h * 0.25, 10, group=self.top, bold=True)
-        if st.hints and st.phase == "shift" and not st.peek:
-            b = Button(f, Rect(ru, area.y, col, btn_h), self.ui.t("play.hint"), self.batch, self.fg,
-                       font_size=L.font(13), on_tap=self.callbacks["hint"], min_size=L.touch, color=(40, 130, 120))
-            self.widgets.append(b)
+        if hint:
+            self._hint_button(Rect(ru, area.y, col, btn_h) if stacked
+                              else Rect(ru + peek_w + gap, area.y + area.h - btn_h, peek_w, btn_h))
+
+    def _hint_button(self, rect: Rect) -> None:
+        L = self.ui.layout
+        text = self.ui.t("play.hint")
+        b = Button(self.frame, rect, text, self.batch, self.fg, font_size=fit_font(text, L.font(13), rect.w - L.px(8)),
+                   on_tap=self.callbacks["hint"], min_size=L.touch, color=(40, 130, 120))
+        self.widgets.append(b)
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
