@@ -32,8 +32,9 @@ from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 LEVELS = ("easy", "medium", "hard")
 STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
 COLOR_KEYS = ("red", "yellow", "green", "blue")
-CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players
-CARD_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players, weakest first
+#: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
+CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["hard"]}
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
@@ -351,10 +352,12 @@ class SetupScreen(Screen):
         bw = (w - 2 * pad - gap * (len(options) - 1)) / len(options)
         for j, option in enumerate(options):
             on = kind == option
-            text = "\u263a" if option == "human" else CARD_STARS[option]
+            # the same words and stars as the board game's seats: "Human", then easy / medium / hard
+            text = t("setup.human") if option == "human" else CARD_STARS[option]
+            size = 15 if option == "human" else 22 if option != "hard" else 18
             make_button(self, c, frame, Rect(x + pad + j * (bw + gap), y + 8, bw, 48), text, self.batch, self._bg,
-                        size=22 if option != "hard" else 18, color=(ACCENT if option == "human" else TOGGLE_ON)
-                        if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                        size=size, color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
+                        text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda o=option: self.set_card_kind(index, o))
 
     def set_card_kind(self, index: int, kind: str) -> None:
