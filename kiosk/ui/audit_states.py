@@ -27,8 +27,11 @@ def _board(env: Env, kinds: tuple[str, ...], *, hints: bool = True, open_cards: 
 
 
 def _play(env: Env, hints: bool = True) -> Any:
-    """The play screen, showing the session as it is now (as after a resume)."""
-    return env.ui.goto("play", hints=hints)
+    """The play screen, showing the session as it is now (as after a resume), no message left over."""
+    screen = env.ui.goto("play", hints=hints)
+    screen.toast, screen.toast_until = "", 0.0
+    screen._refresh_panels()
+    return screen
 
 
 def board_shift(kinds: tuple[str, ...], **kw: Any):

@@ -44,7 +44,7 @@ from .art.cards import CardAtlas
 from .layout import Layout, Rect
 from .menu import fit_font
 from .screen import SCREENS, Screen, register, session_for
-from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, fit_width, label
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -472,7 +472,7 @@ class CardsPlayScreen(Screen):
             lab = label(who, frame, tx, cy, fit_font(who, L.font(15), name_w), self.batch, fg,
                         color=rgb if not active else INK, anchor_x="left", bold=active,
                         container=frame.area(Rect(tx, y0, max(1.0, name_w), rh)), name="player")
-            _shrink_to(lab, name_w)
+            fit_width(lab, name_w)
             self._items.append(lab)
 
     def _prompt(self, hand, picked) -> tuple[str, str]:
@@ -517,9 +517,9 @@ class CardsPlayScreen(Screen):
         y -= L.px(14)
         toast = self.toast
         body = toast or text
-        self._items.append(label(body, frame, r.w / 2, y, L.font(13), self.batch, fg,
-                                 color=(255, 140, 120) if toast else INK, anchor_y="top", width=r.w - 2 * pad,
-                                 multiline=True))
+        said = label(body, frame, r.w / 2, y, L.font(13), self.batch, fg, color=(255, 140, 120) if toast else INK,
+                     anchor_y="top", width=r.w - 2 * pad, multiline=True, name="prompt")
+        self._items.append(said)
         # the buttons along the bottom
         btn_h = L.px(50)
         by = pad
@@ -534,8 +534,14 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
         # the hand: two cards (faces for the player whose turn it is, else backs)
-        top = y - L.px(44)
+        # the cards go under the instruction as it is laid out (long in some languages); rather a
+        # smaller instruction than cards too small to tap
         bottom = by + btn_h + pad
+        for _ in range(3):
+            if y - said.content_height - bottom >= 1.6 * L.touch:
+                break
+            said.font_size *= 0.85
+        top = y - max(said.content_height, L.px(30)) - L.px(8)
         size = min((r.w - 3 * pad) / 2, top - bottom)
         if L.portrait:
             size = min((r.w - 4 * pad) / 3, top - bottom)
@@ -598,7 +604,7 @@ class CardsPlayScreen(Screen):
         fg = pyglet.graphics.Group(order=42)
         head = label(text, frame, w / 2, h - L.px(34), fit_font(text, L.font(26), w - L.px(30)),
                      self.batch, fg, color=rgb, bold=True, role="headline", name="pass_to")
-        _shrink_to(head, w - L.px(24))
+        fit_width(head, w - L.px(24))
         self._items.append(head)
         ready = self.t("cards.ready")
         btn_h = L.px(56)
@@ -609,7 +615,7 @@ class CardsPlayScreen(Screen):
         hint = self.t("cards.hidden")
         hint_v = L.px(14) + btn_h + L.px(16)
         lab = label(hint, frame, w / 2, hint_v, fit_font(hint, L.font(14), w - L.px(30)), self.batch, fg, color=DIM)
-        _shrink_to(lab, w - L.px(24))
+        fit_width(lab, w - L.px(24))
         self._items.append(lab)
         if last is not None:
             self._last_turn(frame, last, Rect(L.px(16), hint_v + L.px(16), w - L.px(32),
@@ -647,7 +653,7 @@ class CardsPlayScreen(Screen):
             lab = label(line, frame, u + size + L.px(12), area.top - lines_h * (0.3 + 0.45 * k),
                         fit_font(line, L.font(18), text_w), self.batch, group, color=INK, anchor_x="left",
                         bold=k == 0, container=frame.area(area), name="last_turn")
-            _shrink_to(lab, text_w)
+            fit_width(lab, text_w)
             self._items.append(lab)
         for card, rot, px in pictures:
             x, y = frame.point(u + px / 2, cv)
@@ -707,14 +713,6 @@ class CardsPlayScreen(Screen):
         """Where hand card `slot` is on screen (only while the hand is shown)."""
         cards = [w for w in self.widgets if type(w) is Widget]
         return cards[slot].rect.center
-
-
-def _shrink_to(lab: pyglet.text.Label, width: float) -> None:
-    """Make a label's font smaller until its real (laid out) text is at most `width` px wide."""
-    for _ in range(4):
-        if lab.content_width <= width or width <= 0:
-            return
-        lab.font_size = max(1.0, lab.font_size * width / lab.content_width * 0.98)
 
 
 def _stars(kind: str) -> str:

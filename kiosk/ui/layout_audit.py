@@ -9,10 +9,13 @@ target the screen answers to (its widgets, the board's arrows and cells, the
 card table's places) with its box in screen pixels, and checks the rules:
 
 * no two touch targets overlap;
-* every text stays inside its container (its button, its panel) and the screen;
+* every text stays inside its container (its button, its panel) and the screen, and does not run
+  into a touch target it is not part of;
 * no text is smaller than the minimum (``layout.MIN_BODY_PX`` / ``MIN_HEADLINE_PX``
   at 800x480, scaled with the screen like everything else);
-* no touch target is smaller than the minimum touch size (``layout.MIN_TOUCH``, scaled).
+* no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
+  own buttons grow with the screen, but 48 px is the floor the issue sets);
+* no touch target reaches outside the screen.
 
 Only text is laid out again per language (no frame is drawn), so the whole
 walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import widgets
-from .layout import ARROWS, MIN_BODY_PX, MIN_HEADLINE_PX, SIZES, Layout, Rect
+from .layout import ARROWS, MIN_BODY_PX, MIN_HEADLINE_PX, MIN_TOUCH, SIZES, Layout, Rect
 from .i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
@@ -70,6 +73,15 @@ def text_box(lab: Any) -> Rect:
     xs = [x + u for u, _ in corners]
     ys = [y + v for _, v in corners]
     return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _on_top(group: Any) -> bool:
+    """Drawn in an overlay (a group of order 10 or more, or inside one)."""
+    while group is not None:
+        if getattr(group, "order", 0) >= 10:
+            return True
+        group = getattr(group, "parent", None)
+    return False
 
 
 def _alive(lab: Any) -> bool:
@@ -135,8 +147,11 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
     """The texts of the screen's batches still shown, and the panels they must stay in."""
     batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
     items, panels = [], {}
+    modal = getattr(screen, "picking_language", False)     # the setup's picker: what is under it is dimmed
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():
+            continue
+        if modal and not _on_top(getattr(lab, "group", None)):
             continue
         box = text_box(lab)
         holder = Rect(*container) if container is not None else frame.rect
@@ -167,7 +182,7 @@ class Exception_:
 
 def minimums(layout: Layout) -> dict[str, float]:
     """The smallest text (body, headline) and touch target here, in px: the 800x480 figures scaled."""
-    return dict(body=MIN_BODY_PX * layout.scale, headline=MIN_HEADLINE_PX * layout.scale, touch=layout.touch)
+    return dict(body=MIN_BODY_PX * layout.scale, headline=MIN_HEADLINE_PX * layout.scale, touch=MIN_TOUCH)
 
 
 def _overlap(a: Rect, b: Rect, slack: float = 0.5) -> bool:
@@ -193,9 +208,12 @@ def check(screen: str, layout: Layout, items: list[dict], exceptions: Iterable[E
     return problems
 
 
-def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) -> None:
+def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) -> None:  # noqa: C901
     least = minimums(layout)["touch"]
     for i, a in enumerate(touch):
+        if not _inside(a["rect"], layout.screen):
+            bad("off_screen", f"{a['id']} {a.get('text')!r} at {tuple(round(v) for v in a['rect'])} reaches "
+                              "outside the screen", a)
         if min(a["rect"].w, a["rect"].h) < least - 0.5:
             bad("small_target", f"{a['id']} {a.get('text')!r} is {a['rect'].w:.0f}x{a['rect'].h:.0f} px "
                                 f"(at least {least:.0f})", a)
@@ -209,10 +227,14 @@ def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) 
 def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
     mins = minimums(layout)
     by_id = {it["id"]: it for it in items}
+    targets = [t for t in items if t["touch"] and t["kind"] != "cell"]
     for it in items:
         if it["kind"] != "text":
             continue
         r, what = it["rect"], f"{it['text']!r}"
+        for t in targets:       # a text half on a button: neither reads well nor is it clear what a tap does
+            if _overlap(r, t["rect"], SLACK_PX) and not _inside(r, t["rect"]):
+                bad("text_on_target", f"{what} runs into {t['id']} {t.get('text')!r}", it)
         if not _inside(r, layout.screen):
             bad("off_screen", f"{what} at {tuple(round(v) for v in r)} is outside the screen", it)
         holder = by_id.get(it["container"])
@@ -305,12 +327,12 @@ def walk(sizes: Iterable[tuple[int, int]] = SIZES, layouts: Iterable[str] = LAYO
             for size in sizes:
                 for mode in layouts:
                     env.set_view(size, mode)
-                    for lang in languages:
+                    for k, lang in enumerate(languages):
                         rec = widgets.RECORDER = widgets.Recorder()
                         env.set_language(lang)
                         if st.each_language is not None:
                             st.each_language(env)
-                        env.ui.screen.resize(env.ui.layout)
+                        relabel(env.ui.screen, env.ui.layout, k == 0)
                         if shots is not None and lang == languages[0]:
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
@@ -322,6 +344,15 @@ def walk(sizes: Iterable[tuple[int, int]] = SIZES, layouts: Iterable[str] = LAYO
         if own:
             env.close()
     return dict(entries=entries, seconds=time.perf_counter() - t0)
+
+
+def relabel(screen: Any, layout: Layout, new_size: bool) -> None:
+    """Lay the screen out again: all of it for a new size, only what has words for a new language
+    (the play screen's board has none: its panels are enough)."""
+    if not new_size and screen.name == "play" and getattr(screen.board.model, "started", False):
+        screen._build_panels()
+        return
+    screen.resize(layout)
 
 
 def problems_of(report: dict, exceptions: Iterable[Exception_] = ()) -> list[str]:

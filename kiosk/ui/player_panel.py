@@ -19,9 +19,9 @@ import pyglet
 from pyglet import shapes
 
 from .art import COLOR_NAMES, SEAT_COLORS
-from .layout import Rect
+from .layout import MIN_TOUCH, Rect
 from .menu import fit_font
-from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
+from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, fit_width, label
 
 
 @dataclass(frozen=True)
@@ -116,17 +116,20 @@ class PlayerPanel:
             self._text(name, pad * 2 + head, H - pad - head / 2, 15, anchor_x="left", bold=True, color=name_color)
         # stats, one per line (long words in some languages)
         y = H - pad - head - L.px(10)
-        self._text(self.ui.t('play.cards_left', n=st.cards_left), pad, y, 11, anchor_x="left", color=INK)
+        wide = W > H * 1.15          # portrait screens: panels are wide and short, the controls on the right
+        room = (W * 0.40 if wide and st.active else W) - 2 * pad
+        fit_width(self._text(self.ui.t('play.cards_left', n=st.cards_left), pad, y, 11, anchor_x="left",
+                             color=INK), room)
         y -= L.px(15)
-        self._text(self.ui.t('play.found', n=len(st.found)), pad, y, 11, anchor_x="left", color=INK)
+        fit_width(self._text(self.ui.t('play.found', n=len(st.found)), pad, y, 11, anchor_x="left", color=INK),
+                  room)
         # found treasures, small
         icon = min(L.px(22), (W - 2 * pad) / max(6, min(len(st.found), 12)))
         y -= L.px(10) + icon / 2
-        per_row = max(1, int((W - 2 * pad) // icon))
+        per_row = max(1, int(room // icon))
         for k, treasure in enumerate(st.found[-per_row:]):
             self._sprite(atlas.treasure(treasure), pad + icon / 2 + k * icon, y, icon * 0.95)
         block_top = y - icon / 2 - L.px(4)
-        wide = W > H * 1.15          # portrait screens: panels are wide and short
         if not st.active:
             if st.toast:
                 self._text(st.toast, W / 2, block_top / 2, 11, width=W - 2 * pad, multiline=True, color=ACCENT)
@@ -154,8 +157,11 @@ class PlayerPanel:
         # above each other (a short panel on a small screen) spare, peek and hint share one row
         hint = human and st.hints and st.phase == "shift" and not st.peek
         stacked = area.h >= 2 * btn_h + L.px(6)
+        least = L.touch
         if hint and not stacked:
-            col = max(L.touch, (area.w - 2 * L.px(4)) / 3)
+            # a finger's width (48 px) each, which the screen's scaled touch size would not leave room for
+            least = MIN_TOUCH
+            col = max(least, (area.w - 2 * L.px(4)) / 3)
             gap = max(0.0, min(L.px(4), (area.w - 3 * col) / 2))
             ru, peek_w = area.x + col + gap, col
         else:
@@ -163,7 +169,7 @@ class PlayerPanel:
             gap = L.px(6)
             ru, peek_w = area.x + area.w / 2 + L.px(3), col
         # left: the spare (tap to turn) in the shift phase
-        spare_size = max(L.touch, min(col, area.h - L.px(16)))
+        spare_size = max(least, min(col, area.h - L.px(16)))
         if st.spare and st.phase == "shift":
             cu, cv = area.x + col / 2, area.y + area.h - spare_size / 2 - L.px(2)
             openings, treasure = st.spare
@@ -195,7 +201,7 @@ class PlayerPanel:
             self._peek(st, Rect(ru, area.y, col, area.h))
         else:
             b = Button(f, Rect(ru, area.y + area.h - btn_h, peek_w, btn_h), "", self.batch, self.fg,
-                       on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
+                       on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=least,
                        color=(90, 70, 140))
             self.widgets.append(b)
             # an eye icon: lens + pupil, plus the word where it fits inside the button (else the eye alone)
@@ -217,13 +223,13 @@ class PlayerPanel:
                                             group=self.top))
         if hint:
             self._hint_button(Rect(ru, area.y, col, btn_h) if stacked
-                              else Rect(ru + peek_w + gap, area.y + area.h - btn_h, peek_w, btn_h))
+                              else Rect(ru + peek_w + gap, area.y + area.h - btn_h, peek_w, btn_h), least)
 
-    def _hint_button(self, rect: Rect) -> None:
+    def _hint_button(self, rect: Rect, least: float) -> None:
         L = self.ui.layout
         text = self.ui.t("play.hint")
         b = Button(self.frame, rect, text, self.batch, self.fg, font_size=fit_font(text, L.font(13), rect.w - L.px(8)),
-                   on_tap=self.callbacks["hint"], min_size=L.touch, color=(40, 130, 120))
+                   on_tap=self.callbacks["hint"], min_size=least, color=(40, 130, 120))
         self.widgets.append(b)
 
     def _peek(self, st: PanelState, r: Rect) -> None:

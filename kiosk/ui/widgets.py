@@ -132,6 +132,15 @@ def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) 
     return shapes.Rectangle(r.x, r.y, r.w, r.h, color=color, batch=batch, group=group)
 
 
+def fit_width(lab: pyglet.text.Label, width: float) -> None:
+    """Shrink a label's font until its laid-out text is at most `width` px wide (a rough size guess,
+    e.g. menu.fit_font, can be a few letters short for a long translation)."""
+    for _ in range(4):
+        if width <= 0 or lab.content_width <= width:
+            return
+        lab.font_size = max(1.0, lab.font_size * width / lab.content_width * 0.97)
+
+
 class Widget:
     """Something tappable: a screen rectangle, enabled/visible flags, callbacks."""
 
@@ -186,6 +195,7 @@ class Button(Widget):
                             color=text_color, bold=True, width=w - 8 if text else None,
                             container=self.rect, name="button")
         self._label.multiline = False
+        fit_width(self._label, w - 6)
         self.fg_group = fg
 
     @property
