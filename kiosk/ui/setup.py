@@ -349,14 +349,16 @@ class SetupScreen(Screen):
         self._text(c, frame, level, x + 10, top - 22, 12, color=INK, bold=False, width=w - 16)
         pad, gap = 8, 4
         options = ("human",) + CARD_LEVELS
-        bw = (w - 2 * pad - gap * (len(options) - 1)) / (len(options) + 0.5)     # "Human" is half as wide again
+        room = w - 2 * pad - gap * (len(options) - 1)
+        bw = max(48.0, room / (len(options) + 0.5))         # a finger wide; "Human" gets what is left (more)
+        human_w = room - bw * (len(options) - 1)
         bx = x + pad
         for option in options:
             on = kind == option
             # the same words and stars as the board game's seats: "Human", then easy / medium / hard
             text = t("setup.human") if option == "human" else CARD_STARS[option]
             size = 15 if option == "human" else 22 if option != "hard" else 18
-            width = bw * 1.5 if option == "human" else bw
+            width = human_w if option == "human" else bw
             bx += width + gap
             make_button(self, c, frame, Rect(bx - width - gap, y + 8, width, 48), text, self.batch, self._bg,
                         size=size, color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
