@@ -6,7 +6,7 @@ PY       := $(VENV)/bin/python
 # Xvfb as a fallback display, socat for pseudo-terminal serial tests; pip for
 # the release venvs of the offline-update test (install.sh uses the system's
 # pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks.
-APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core \
+APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
                 python3-pip systemd libseccomp2
 
 # Type-checked with mypy today: the engine, the game registry, the bus and its messages, the

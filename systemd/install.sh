@@ -96,7 +96,7 @@ UNIT=labyrinth-kiosk.service
 # Debian packages: the kiosk compositor and its seat daemon, X for pyglet under
 # cage (XWayland), OpenGL ES / EGL, Python, a font; python3-lgpio drives the
 # pins of a Pi 5 (and a Pi 4) and only exists in the Raspberry Pi archive.
-APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core"
+APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core fonts-sil-andika"
 APT_OPTIONAL="python3-lgpio"
 
 say() { printf '==> %s\n' "$*"; }

@@ -94,7 +94,8 @@ def test_forbidden_arrow_is_refused_with_a_message(ui):
     tap_at(ui, L.arrow_rect("W3"))
     tap_at(ui, L.arrow_rect("W3"))
     me = g.current
-    tap_at(ui, L.cell_rect(*g.player.position))   # stay
+    tap_at(ui, L.cell_rect(*g.player.position))   # stay: the first tap chooses ...
+    tap_at(ui, L.cell_rect(*g.player.position))   # ... the second confirms
     assert g.current != me and g.forbidden == "E3"
     before = g.to_dict()
     tap_at(ui, L.arrow_rect("E3"))
@@ -125,6 +126,8 @@ def test_tap_a_reachable_cell_walks_there(ui):
     target = far[0]
     me = g.current
     tap_at(ui, L.cell_rect(*target))
+    assert not ui.k.of(PawnMoved) or ui.k.of(PawnMoved)[-1].path[-1] != target    # one tap only chooses
+    tap_at(ui, L.cell_rect(*target))
     moved = ui.k.of(PawnMoved)[-1]
     assert moved.path[-1] == target and g.players[me].position == target
     assert ui.screen.board.model.positions[me] == target
@@ -150,6 +153,7 @@ def test_a_whole_solo_game_played_by_taps(ui):
         assert s.rotation == shift.rotation
         tap_at(ui, L.arrow_rect(shift.insertion))
         assert g.phase in ("move", "over")
+        tap_at(ui, L.cell_rect(*move.cell))     # choose, then walk (two taps)
         tap_at(ui, L.cell_rect(*move.cell))
     assert g.phase == "over" and g.winner == 0
     assert len(ui.k.of(TreasureFound)) == 24
@@ -193,6 +197,7 @@ def test_game_against_a_paced_ai_shows_its_turn(ui):
     L = ui.layout
     tap_at(ui, L.arrow_rect("N1"))
     tap_at(ui, L.arrow_rect("N1"))
+    tap_at(ui, L.cell_rect(*g.player.position))
     tap_at(ui, L.cell_rect(*g.player.position))
     for _ in range(600):
         ui.off.frame()

@@ -37,7 +37,8 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
         ui.tap(*L.arrow_rect("W1").center)
         ui.tap(*L.arrow_rect("W1").center)
         off.settle()
-        ui.tap(*L.cell_rect(*g.player.position).center)     # stay; the AI plays; a person's turn again
+        ui.tap(*L.cell_rect(*g.player.position).center)     # stay (choose, then confirm); the AI plays;
+        ui.tap(*L.cell_rect(*g.player.position).center)     # a person's turn again
         off.settle()
         assert g.current == 2 and g.phase == "shift" and g.forbidden
         forbidden = g.forbidden

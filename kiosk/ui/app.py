@@ -10,7 +10,7 @@ screenshots.
 Finger input: a mouse press is a finger down (``Screen.press``), the release
 is a finger up (``Screen.release``) followed by ``Screen.tap`` at the place the
 finger went down — unless it slid more than a finger's width away (a swipe is
-not a tap). No hover, no double-tap.
+not a tap) or rested longer than ``TAP_MAX_S`` (a palm or a sleeve is not a tap). No hover, no double-tap.
 
 Frames (see kiosk/ui/frame_cache.py): a screen that says what moves (it has
 ``draw_static``/``draw_live`` and an ``animating`` flag) gets its still layers
@@ -51,6 +51,8 @@ from .layout import Layout, Rect
 from .screen import SCREENS, Screen, session_for
 
 log = logging.getLogger(__name__)
+
+TAP_MAX_S = 0.8      # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
 # as the arrows sit around the board (docs/keys.md).
@@ -160,6 +162,7 @@ class UI:
         self._atlas = None
         self._atlas_px = 0
         self._down: tuple[float, float] | None = None
+        self._down_at = 0.0
         self._keys = _key_table()
         self._cursor: tuple[int, int] | None = None
         bus = getattr(kiosk, "bus", None)
@@ -434,6 +437,7 @@ class UI:
             return
         self.last_input = self.now()
         self._down = (x, y)
+        self._down_at = self.now()
         if self.screen is not None:
             if self.screen.name != "operator" and not _claims(self.screen, x, y):
                 self.gesture.press(x, y)     # the operator's hidden corner, on any screen
@@ -448,7 +452,8 @@ class UI:
             return
         self.last_input = self.now()
         screen.release(x, y)
-        if down is not None and abs(x - down[0]) + abs(y - down[1]) <= self.layout.touch and screen is self.screen:
+        rested = self.now() - self._down_at > TAP_MAX_S
+        if abs(x - down[0]) + abs(y - down[1]) <= self.layout.touch and not rested and screen is self.screen:
             screen.tap(*down)
 
     def tap(self, x: float, y: float) -> None:

@@ -174,7 +174,10 @@ class AttractScreen(Screen):
 
     @property
     def cycle_language(self) -> str:
-        return LANGUAGES[self.lang_index]
+        """The language "touch to play" is in now: the cycle starts with the kiosk's own language."""
+        start = str(config_value(self.ui, "game", "language", "en"))
+        offset = LANGUAGES.index(start) if start in LANGUAGES else 0
+        return LANGUAGES[(self.lang_index + offset) % len(LANGUAGES)]
 
     # ------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
@@ -188,7 +191,7 @@ class AttractScreen(Screen):
     def tap(self, x: float, y: float) -> bool:
         if super().tap(x, y):
             return True
-        self.ui.goto("setup")
+        self.ui.goto("setup", opener=(x, y))     # the setup faces this person; they join at their corner
         return True
 
     # ------------------------------------------------------------ overlay

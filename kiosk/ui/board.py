@@ -34,6 +34,7 @@ from kiosk.games.labyrinth.events import (
     TurnChanged,
 )
 from .art import SEAT_COLORS
+from .typeface import TREASURE_OF_CELL
 from .layout import ARROWS, Layout, Rect
 
 SLIDE_S = 0.30          # a row sliding in
@@ -237,11 +238,11 @@ class BoardView:
             if old is None:
                 old = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), spr.x, spr.y, batch=self.batch,
                                            group=self.g_treasure)
-                old.scale = self.scale * 0.56
+                old.scale = self.scale * TREASURE_OF_CELL
                 self._treasure_sprites[i] = old
             else:
                 old.image = atlas.treasure(tile.treasure)
-                old.scale = self.scale * 0.56
+                old.scale = self.scale * TREASURE_OF_CELL
         elif old is not None:
             old.delete()
             self._treasure_sprites[i] = None

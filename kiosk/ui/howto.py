@@ -1,8 +1,9 @@
-"""How to play: six animated steps, one short sentence each, in under a minute.
+"""How to play: seven animated steps, one short sentence each, in under a minute.
 
 Reviews of digital editions say rules explained poorly is what hurts most, so
 this guide shows rather than tells: a small maze of real tiles from the board's
-own drawings, and each step animates one idea — turn the spare, push it in,
+own drawings, and each step animates one idea — the goal and the secret card
+(hold the eye to peek), turn the spare, push it in (two taps on an arrow),
 walk the open paths, stop on your treasure, the no-push-back rule, hurry home.
 Each step lasts a few seconds and advances by itself; dots at the bottom show
 where you are; a tap anywhere goes to the next step; "Let's play!" at the end
@@ -22,7 +23,7 @@ from .screen import Screen, register
 from .widgets import ACCENT, DANGER, DIM, INK, Frame, label
 
 STEP_S = 6.5
-STEPS = ("howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
+STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 
 # A 3 x 5 corner of a maze: openings per cell; one treasure, the pawn's home at the top-left.
 GRID = (("ES", "EW", "EW", "ESW", "SW"),
@@ -130,11 +131,14 @@ class GuideScreen(Screen):
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
         t = self.ui.t
         m = 12
-        self._shapes.append(label(t(self.title_key), frame, c.px(m + 4), c.px(c.H - 24), c.font(15), self.batch,
+        self._shapes.append(label(t(self.title_key), frame, c.px(m + 4), c.px(c.H - 24), c.font(18), self.batch,
                                   fg, color=DIM, anchor_x="left", bold=True))
         caption = t(self.steps[self.step])
         portrait = c.H > c.W
-        cap_y = c.H - (96 if portrait else 62)
+        cap_y = c.H - (96 if portrait else 72)
+        # skippable: straight to the game at any step
+        make_button(self, c, frame, Rect(c.W - m - 150, c.H - m - 44, 150, 44), t("howto.skip") + " \u203a",
+                    self.batch, bg, size=18, color=TOGGLE_OFF, on_tap=self.play)
         self.caption = label(caption, frame, c.px(c.W / 2), c.px(cap_y), fit_font(caption, c.font(28), c.px(c.W - 40)),
                              self.batch, fg, bold=True, color=INK)
         self._shapes.append(self.caption)
@@ -189,9 +193,13 @@ class GuideScreen(Screen):
 
 @register("howto")
 class HowToScreen(GuideScreen):
-    """The board game's guide: a corner of a maze, the spare, a pawn and a treasure."""
+    """The board game's guide: a corner of a maze, the spare, a pawn and a treasure.
+
+    It starts with the goal and the secret target card (a finger holds the eye and
+    the card shows its treasure), then the two-tap push: seven steps, 46 s."""
 
     steps = STEPS
+    notes = {"howto.goal": "howto.secret", "howto.push": "howto.push_twice"}
 
     # ------------------------------------------------------------ the stage
     def _cell_xy(self, r: float, col: float) -> tuple[float, float]:
@@ -268,6 +276,25 @@ class HowToScreen(GuideScreen):
                                                    x=cx + S * 0.3, y=cy - S * 0.45, anchor_x="center",
                                                    anchor_y="center", color=(46, 170, 84, 0), batch=batch,
                                                    group=g_top))
+        if step == "howto.goal":
+            # the secret card beside the maze, face down; a finger holds the eye and it shows the crown
+            cx, cy = self._cell_xy(0.6, 5.9)
+            scene["card"] = keep(shapes.RoundedRectangle(cx - S * 0.4, cy - S * 0.55, S * 0.8, S * 1.1, S * 0.1,
+                                                         color=(90, 70, 140), batch=batch, group=g_mark))
+            scene["card_face"] = keep(shapes.RoundedRectangle(cx - S * 0.36, cy - S * 0.51, S * 0.72, S * 1.02,
+                                                              S * 0.08, color=(250, 246, 232), batch=batch,
+                                                              group=g_items))
+            scene["card_pic"] = keep(picture(ui, "treasure", TREASURE, cx, cy, S * 0.6, batch, g_top))
+            ex, ey = self._cell_xy(2.1, 5.9)
+            keep(shapes.RoundedRectangle(ex - S * 0.45, ey - S * 0.27, S * 0.9, S * 0.54, S * 0.12,
+                                         color=(90, 70, 140), batch=batch, group=g_mark))
+            keep(shapes.Ellipse(ex, ey, S * 0.24, S * 0.13, color=(250, 250, 250), batch=batch, group=g_items))
+            keep(shapes.Circle(ex, ey, S * 0.08, color=(40, 30, 70), batch=batch, group=g_top))
+            scene["finger"] = keep(pyglet.text.Label("\u261d", font_name="DejaVu Sans", font_size=S * 0.45,
+                                                     x=ex + S * 0.2, y=ey - S * 0.45, anchor_x="center",
+                                                     anchor_y="center", color=(255, 255, 255, 255), batch=batch,
+                                                     group=g_top))
+            scene["eye_at"] = (ex, ey)
         if step == "howto.no_push_back":
             # the row was pushed from the left; the tile that fell out waits on the right
             out_x, out_y = self._cell_xy(1, 5.25)
@@ -291,7 +318,14 @@ class HowToScreen(GuideScreen):
         """Put the scene's moving parts where they are at time ``self.t`` of the step."""
         sc, t, S = self._scene, self.t, getattr(self, "_S", 1)
         step = self.steps[self.step]
-        if step == "howto.rotate":
+        if step == "howto.goal":
+            # every 3 s the finger holds the eye for 1.5 s: the card shows its treasure meanwhile
+            held = (t % 3.0) > 1.2 and (t % 3.0) < 2.7
+            sc["card_face"].visible = held
+            sc["card_pic"].visible = held
+            ex, ey = sc["eye_at"]
+            sc["finger"].y = ey - S * (0.3 if held else 0.5)
+        elif step == "howto.rotate":
             # a tap every 1.4 s turns the spare a quarter, smoothly
             period = 1.4
             k, ph = divmod(t, period)

@@ -24,8 +24,7 @@ from typing import NamedTuple
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 MIN_TOUCH = 48          # px: the smallest touch target on the smallest screen
-MIN_BODY_PX = 18        # px: the smallest text on the smallest screen (scaled with Layout.scale)
-MIN_HEADLINE_PX = 28    # px: the smallest headline and turn cue on the smallest screen
+ACTIVE_SHARE = 0.64     # the part of a shared side the active seat's panel gets
 
 
 class Rect(NamedTuple):
@@ -188,28 +187,39 @@ class Layout:
         return None
 
     # -------------------------------------------------------------- seats and panels
-    def panel(self, seat: int) -> Rect:
-        """The area of a seat's player panel, at the seat's corner of the screen."""
+    def panel(self, seat: int, active: int | None = None) -> Rect:
+        """The area of a seat's player panel, at the seat's corner of the screen.
+
+        Two seats share a side (a column in landscape, a band in portrait); when `active`
+        (the seat whose turn it is) is one of them, its panel gets :data:`ACTIVE_SHARE` of the
+        side (its prompt, spare and buttons need the room) and the other a compact rest."""
         m = self.margin
         ring = self.ring
+        partner = {0: 3, 3: 0, 1: 2, 2: 1} if not self.portrait else {0: 1, 1: 0, 2: 3, 3: 2}
+        share = 0.5
+        if active == seat:
+            share = ACTIVE_SHARE
+        elif active is not None and active == partner[seat]:
+            share = 1 - ACTIVE_SHARE
         if self.portrait:
             top = seat in (0, 1)
             y0, y1 = (ring.top + m, self.height - m) if top else (m, ring.y - m)
             left = seat in (0, 3)
-            half = (self.width - 3 * m) / 2
-            x0 = m if left else 2 * m + half
-            return Rect(x0, y0, half, y1 - y0)
+            room = self.width - 3 * m
+            w = room * share
+            x0 = m if left else self.width - m - w
+            return Rect(x0, y0, w, y1 - y0)
         left = seat in (0, 3)
         x0, x1 = (m, ring.x - m) if left else (ring.right + m, self.width - m)
-        half = (self.height - 3 * m) / 2
-        y0 = 2 * m + half if seat in (0, 1) else m
-        return Rect(x0, y0, x1 - x0, half)
+        room = self.height - 3 * m
+        h = room * share
+        y0 = self.height - m - h if seat in (0, 1) else m
+        return Rect(x0, y0, x1 - x0, h)
 
     def facing(self, seat: int | None) -> int:
-        """Degrees to turn text for `seat` (0 or 180); always 0 in the upright layout."""
-        if not self.tabletop or seat is None:
-            return 0
-        return 180 if seat in (0, 1) else 0
+        """Degrees to turn text for `seat` (0 or 180); always 0 in the upright layout (kiosk/ui/seating.py)."""
+        from .seating import facing
+        return facing(self, seat)
 
     def seat_edge_point(self, seat: int | None) -> tuple[float, float]:
         """Where a prompt for `seat` goes: the middle of the side the seat sits at."""

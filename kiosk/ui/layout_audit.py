@@ -11,7 +11,7 @@ card table's places) with its box in screen pixels, and checks the rules:
 * no two touch targets overlap;
 * every text stays inside its container (its button, its panel) and the screen, and does not run
   into a touch target it is not part of;
-* no text is smaller than the minimum (``layout.MIN_BODY_PX`` / ``MIN_HEADLINE_PX``
+* no text is smaller than the minimum (the type scale's ``typeface.BODY`` / ``HEADLINE``
   at 800x480, scaled with the screen like everything else);
 * no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
   own buttons grow with the screen, but 48 px is the floor the issue sets);
@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from . import widgets
-from .layout import ARROWS, MIN_BODY_PX, MIN_HEADLINE_PX, MIN_TOUCH, SIZES, Layout, Rect
+from .layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
+from .typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
 from .i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")

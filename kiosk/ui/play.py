@@ -31,8 +31,10 @@ from kiosk.games.labyrinth.events import (
 )
 from .board import BoardView
 from .layout import Layout
+from .art import COLOR_NAMES, SEAT_COLORS
 from .player_panel import PanelState, PlayerPanel
 from .screen import SCREENS, Screen, register, session_for
+from .turn_cue import TurnCue, TwoTap
 from .widgets import Frame, Hold
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,12 @@ class PlayScreen(Screen):
         self._gameover_at = 0.0
         self._signature: Any = None
         self.cursor: tuple[int, int] | None = None
+        self.overlay = pyglet.graphics.Batch()          # the turn cue and the chosen destination
+        self.cue = TurnCue(self.overlay)
+        self.destination: TwoTap[tuple[int, int]] = TwoTap(lambda cell: self.ui.post(TapCell(cell)),
+                                                          self._show_destination)
+        self._marks: list[Any] = []
+        self._panel_active: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -106,14 +114,16 @@ class PlayScreen(Screen):
         self.panels = {}
         L = self.layout
         m = self.board.model
+        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        self._panel_active = active
         for idx, seat in enumerate(m.seats):
-            frame = Frame(L.panel(seat), L.facing(seat))
+            frame = Frame(L.panel(seat, active), L.facing(seat))
             self.panels[idx] = PlayerPanel(
                 self.ui, self.batch, self.panel_group, frame,
                 on_rotate=lambda: self.ui.post(RotateSpare(1)),
                 on_peek=self._peek_hold, on_peek_tap=self.peek.tap,
                 on_hint=lambda: self.ui.post(RequestHint()),
-                on_stay=lambda: self.ui.post(Stay()))
+                on_stay=self._stay_or_confirm)
         self._signature = None
         self._refresh_panels()
 
@@ -144,11 +154,51 @@ class PlayScreen(Screen):
             return self.t("play.computer_thinking") if m.phase == "shift" and m.preview is None else ""
         if m.phase == "shift":
             if m.preview is None:
-                return self.t("play.rotate_and_push")
+                return self.t("play.step_push")
             return self.t("play.push_again")
         if m.phase == "move":
-            return self.t("play.walk")
+            return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
         return ""
+
+    def _stay_or_confirm(self) -> None:
+        """The panel's stay button; with a destination chosen it is the confirm button."""
+        if not self.destination.confirm():
+            self.ui.post(Stay())
+
+    def _show_destination(self) -> None:
+        """Mark the chosen cell (a ring and the pawn's ghost) until it is confirmed or changed."""
+        for it in self._marks:
+            it.delete()
+        self._marks = []
+        cell = self.destination.pending
+        m = self.board.model
+        if cell is not None and m.started:
+            L = self.layout
+            x, y = L.cell_center(*cell)
+            seat = m.seats[m.current]
+            color = SEAT_COLORS[seat]
+            g = pyglet.graphics.Group(order=40)
+            for k, r in enumerate((L.cell * 0.48, L.cell * 0.42)):
+                self._marks.append(pyglet.shapes.Arc(x, y, r, thickness=L.px(3), color=color if k == 0
+                                                     else (255, 255, 255), batch=self.overlay, group=g))
+            ghost = pyglet.sprite.Sprite(self.ui.atlas.pawn(seat), x, y, batch=self.overlay,
+                                         group=pyglet.graphics.Group(order=41))
+            ghost.scale = L.cell * 0.6 / self.ui.atlas.px
+            ghost.opacity = 170
+            self._marks.append(ghost)
+        self._signature = None
+        self._refresh_panels()
+        self.ui.request_frame()
+
+    def _cue_turn(self) -> None:
+        """The large "<colour>'s turn" for a person whose turn starts, facing them."""
+        m = self.board.model
+        if not m.started or m.phase != "shift" or m.kinds[m.current] != "human":
+            return
+        seat = m.seats[m.current]
+        colour = self.t(f"colour.{COLOR_NAMES[seat]}")
+        self.cue.show(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
+                      SEAT_COLORS[seat], self.layout.facing(seat), self.ui.now())
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
@@ -170,12 +220,24 @@ class PlayScreen(Screen):
             peek=peek_on, cards=cards, open_cards=m.open_cards,
             heading_home=m.cards_left[idx] == 0 and m.return_home,
             hints=active and self.hints_enabled and m.kinds[idx] == "human",
-            prompt=self._prompt(m) if active else "", toast=toast)
+            prompt=self._prompt(m) if active else "", toast=toast,
+            step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == "human" else "",
+            pending=active and self.destination.pending is not None)
 
     def _refresh_panels(self) -> None:
         m = self.board.model
         if not m.started or not self.panels:
             return
+        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        if active != self._panel_active:         # the active panel gets the room: new frames
+            self._panel_active = active
+            self.ui.invalidate()
+            for p in self.panels.values():
+                p.delete()
+            L = self.layout
+            for idx, seat in enumerate(m.seats):
+                self.panels[idx].frame = Frame(L.panel(seat, active), L.facing(seat))
+                self.panels[idx].state = None
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
             return
@@ -199,11 +261,20 @@ class PlayScreen(Screen):
             self.board.load(ev)
             self._gameover = None
             self.peek.cancel()
+            self.destination.clear()
             self._build_panels()
+            self._cue_turn()
             return
         self.board.on_event(ev)
+        if self.cue.showing and not isinstance(ev, TurnChanged):
+            self.cue.hide()                  # the person acts (an arrow, a push): the cue makes room
+            self.ui.request_frame()
+        if isinstance(ev, TurnChanged):
+            self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == "shift":
             self.peek.cancel()
+            self._refresh_panels()
+            self._cue_turn()
         elif isinstance(ev, IllegalInput):
             self._show_toast(self._reason_text(ev), ev.player)
         elif isinstance(ev, GameOver):
@@ -237,6 +308,9 @@ class PlayScreen(Screen):
     # ------------------------------------------------------------------ frame
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        was = self.cue.showing
+        if not self.cue.update(self.ui.now()) and was:
+            self.ui.request_frame()          # the cue went away: one more frame without it
         self._refresh_panels()
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
@@ -256,14 +330,16 @@ class PlayScreen(Screen):
 
     def draw_live(self) -> None:
         self.live.draw()
+        self.overlay.draw()
 
     def draw(self) -> None:
         self.batch.draw()
         self.live.draw()
+        self.overlay.draw()
 
     @property
     def animating(self) -> bool:
-        return self.board.animating
+        return self.board.animating or self.cue.showing
 
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
@@ -275,6 +351,9 @@ class PlayScreen(Screen):
     # ------------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
         self.board.wake()
+        if self.cue.showing:                 # a finger on the screen: the cue makes room at once
+            self.cue.hide()
+            self.ui.request_frame()
         super().press(x, y)
 
     def tap(self, x: float, y: float) -> bool:
@@ -290,12 +369,20 @@ class PlayScreen(Screen):
             return True
         cell = L.cell_at(x, y)
         if cell is not None:
-            if m.phase == "move":
-                self.ui.post(TapCell(cell))
-            else:
-                self.ui.post(TapCell(cell))   # the session explains: push the spare first
+            self._tap_cell(cell)
             return True
         return False
+
+    def _tap_cell(self, cell: tuple[int, int]) -> None:
+        """A person's tap on a cell: in their move phase, a lit cell (or their own pawn) is only
+        chosen by the first tap and walked to by the second (kiosk/ui/turn_cue.py TwoTap); any
+        other tap goes to the session, which explains what to do instead."""
+        m = self.board.model
+        human = m.kinds and m.kinds[m.current] == "human"
+        if m.phase == "move" and human and (cell in m.reachable or cell == m.positions[m.current]):
+            self.destination.tap(cell)
+            return
+        self.ui.post(TapCell(cell))
 
     # ------------------------------------------------------------------ keys (desktop stand-ins)
     def on_key(self, symbol: int, modifiers: int) -> bool:
@@ -309,7 +396,7 @@ class PlayScreen(Screen):
             self.board.set_cursor(self.cursor)
             return True
         if symbol in (key.ENTER, key.RETURN) and self.cursor is not None:
-            self.ui.post(TapCell(self.cursor))
+            self._tap_cell(self.cursor)
             return True
         if symbol == key.P:
             self._peek_hold(True)

@@ -19,9 +19,10 @@ import pyglet
 from pyglet import shapes
 
 from .art import COLOR_NAMES, SEAT_COLORS
-from .layout import MIN_TOUCH, Rect
+from . import typeface
+from .layout import Rect
 from .menu import fit_font
-from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, fit_width, label
+from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class PanelState:
     hints: bool
     prompt: str
     toast: str
+    step: str = ""                           # "push" / "move": the instruction's icon
+    pending: bool = False                    # a destination is chosen: the stay button confirms it
+
+#: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
+STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
+INDENT_NBSP = 7          # no-break spaces that keep the icon's place on the instruction's first line
 
 
 class PlayerPanel:
@@ -86,8 +93,12 @@ class PlayerPanel:
         self.items.append(s)
         return s
 
-    def _text(self, text, u, v, px, **kw):
-        lab = label(text, self.frame, u, v, self.ui.layout.font(px), self.batch, kw.pop("group", self.fg), **kw)
+    def _text(self, text, u, v, px, fit: float | None = None, **kw):
+        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it must."""
+        pts = self.ui.layout.font(px)
+        if fit is not None:
+            pts = fit_font(text, pts, fit)
+        lab = label(text, self.frame, u, v, pts, self.batch, kw.pop("group", self.fg), **kw)
         self.items.append(lab)
         return lab
 
@@ -103,75 +114,73 @@ class PlayerPanel:
         t = L.px(4) if st.active else L.px(2)
         self.items.append(box(f, Rect(t, t, W - 2 * t, H - 2 * t), (46, 54, 68) if st.active else PANEL,
                               self.batch, self.group, radius=L.px(8)))
-        # header: pawn + colour name
-        head = min(H * 0.16, L.px(40))
+        # header: pawn + colour name (+ "computer")
+        head = L.px(typeface.TITLE + 12)
         self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
         name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
         name_color = color if st.seat != 3 else (120, 170, 255)
-        if st.kind != "human":
-            self._text(name, pad * 2 + head, H - pad - head * 0.3, 14, anchor_x="left", bold=True, color=name_color)
-            self._text(self.ui.t("setup.computer"), pad * 2 + head, H - pad - head * 0.78, 10, anchor_x="left",
-                       color=DIM)
-        else:
-            self._text(name, pad * 2 + head, H - pad - head / 2, 15, anchor_x="left", bold=True, color=name_color)
-        # stats, one per line (long words in some languages)
-        y = H - pad - head - L.px(10)
-        wide = W > H * 1.15          # portrait screens: panels are wide and short, the controls on the right
-        room = (W * 0.40 if wide and st.active else W) - 2 * pad
-        fit_width(self._text(self.ui.t('play.cards_left', n=st.cards_left), pad, y, 11, anchor_x="left",
-                             color=INK), room)
-        y -= L.px(15)
-        fit_width(self._text(self.ui.t('play.found', n=len(st.found)), pad, y, 11, anchor_x="left", color=INK),
-                  room)
-        # found treasures, small
-        icon = min(L.px(22), (W - 2 * pad) / max(6, min(len(st.found), 12)))
-        y -= L.px(10) + icon / 2
-        per_row = max(1, int(room // icon))
+        self._text(name, pad * 2 + head, H - pad - head / 2, typeface.TITLE, anchor_x="left", bold=True,
+                   color=name_color, fit=W - 3 * pad - head)
+        y = H - pad - head - L.px(16)
+        if st.kind != "human":        # a computer's panel says so under its name
+            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM,
+                       fit=W - 2 * pad)
+            y -= L.px(typeface.BODY * 1.4)
+        # cards left (a card with its number) and the treasures found, one row, no words
+        cw, ch = L.px(15), L.px(21)
+        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg,
+                              radius=L.px(3)))
+        self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
+        x0 = pad + cw + L.px(30)
+        icon = min(L.px(24), (W - x0 - pad) / max(1, min(len(st.found), 5)))
+        per_row = max(1, int((W - x0 - pad) // icon))
         for k, treasure in enumerate(st.found[-per_row:]):
-            self._sprite(atlas.treasure(treasure), pad + icon / 2 + k * icon, y, icon * 0.95)
-        block_top = y - icon / 2 - L.px(4)
+            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon * 0.95)
+        block_top = y - ch / 2 - L.px(6)
+        wide = W > H * 1.15          # portrait screens: panels are wide and short
         if not st.active:
             if st.toast:
-                self._text(st.toast, W / 2, block_top / 2, 11, width=W - 2 * pad, multiline=True, color=ACCENT)
+                self._text(st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True,
+                           color=ACCENT)
             return
         if wide:
             self._build_active(st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad)
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
+    def _instruction(self, st: PanelState, u: float, top: float, w: float) -> float:
+        """The step's one-line instruction with its icon (or a refusal); returns the y below it."""
+        L = self.ui.layout
+        text = st.toast or st.prompt
+        if not text:
+            return top
+        icon = STEP_ICONS.get(st.step, "") if not st.toast else "!"
+        if icon:      # the icon sits where the first line starts; the text wraps under it at full width
+            self._text(icon, u + L.px(typeface.BODY * 0.7), top - L.px(typeface.BODY * 0.75), typeface.BODY,
+                       color=ACCENT, bold=True)
+            text = "\u00a0" * INDENT_NBSP + text
+        lab = self._text(text, u, top, typeface.BODY, width=w, multiline=True, align="left",
+                         anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top")
+        lab.set_style("line_spacing", L.px(typeface.BODY * 1.3))
+        return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
+
     def _build_active(self, st: PanelState, region: Rect, top: float, pad: float) -> None:
         L = self.ui.layout
         f = self.frame
         W = region.w
         atlas = self.ui.atlas
-        # the prompt (or a refusal), at most three lines
-        text = st.toast or st.prompt
-        if text:
-            self._text(text, region.x + W / 2, top - L.px(2), 11, width=W - 2 * pad, multiline=True,
-                       color=ACCENT if st.toast else INK, anchor_y="top")
-        area_top = top - L.px(44)
-        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, area_top - pad))
+        top = self._instruction(st, region.x + pad, top, W - 2 * pad)
+        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         human = st.kind == "human"
-        btn_h = max(L.touch, min(area.h / 2 - L.px(3), L.px(56)))
-        # two columns: the spare (or stay) left, the peek over the hint right; where the two do not fit
-        # above each other (a short panel on a small screen) spare, peek and hint share one row
-        hint = human and st.hints and st.phase == "shift" and not st.peek
-        stacked = area.h >= 2 * btn_h + L.px(6)
-        least = L.touch
-        if hint and not stacked:
-            # a finger's width (48 px) each, which the screen's scaled touch size would not leave room for
-            least = MIN_TOUCH
-            col = max(least, (area.w - 2 * L.px(4)) / 3)
-            gap = max(0.0, min(L.px(4), (area.w - 3 * col) / 2))
-            ru, peek_w = area.x + col + gap, col
-        else:
-            col = area.w / 2 - L.px(3)
-            gap = L.px(6)
-            ru, peek_w = area.x + area.w / 2 + L.px(3), col
-        # left: the spare (tap to turn) in the shift phase
-        spare_size = max(least, min(col, area.h - L.px(16)))
-        if st.spare and st.phase == "shift":
-            cu, cv = area.x + col / 2, area.y + area.h - spare_size / 2 - L.px(2)
+        gap = L.px(4)
+        btn_h = L.touch
+        rows_below = (1 if human else 0) + (1 if st.phase == "move" and human else 0)
+        spare_room = area.h - rows_below * (btn_h + gap)
+        # the spare (tap to turn) in the shift phase, with the hint beside it
+        if st.spare and st.phase == "shift" and not st.peek:
+            hint_w = btn_h if (human and st.hints and not st.peek) else 0
+            spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
+            cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
             self._sprite(atlas.tile(openings), cu, cv, spare_size, turn=False)
             if treasure:
@@ -181,70 +190,61 @@ class PlayerPanel:
                            self.callbacks["rotate"])
                 self.widgets.append(w)
                 # a turning-arrow badge says "tap to turn"
-                bu, bv = cu + spare_size / 2 - L.px(9), cv + spare_size / 2 - L.px(9)
+                r = L.px(13)
+                bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
                 x, y = f.point(bu, bv)
-                self.items.append(shapes.Circle(x, y, L.px(11), color=ACCENT, batch=self.batch, group=self.top))
-                self._text("↻", bu, bv, 15, group=pyglet.graphics.Group(order=3, parent=self.group),
+                self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
+                self._text("\u21bb", bu, bv, typeface.BODY, group=pyglet.graphics.Group(order=3, parent=self.group),
                            color=(30, 30, 30), bold=True)
-                self._text(self.ui.t("play.rotate"), cu, area.y + L.px(6), 11, color=DIM)
-        elif st.phase == "move" and human:
-            b = Button(f, Rect(area.x, area.y + area.h - btn_h, col, btn_h), self.ui.t("play.stay"),
-                       self.batch, self.fg, font_size=L.font(14), on_tap=self.callbacks["stay"], min_size=L.touch)
-            self.widgets.append(b)
+            if hint_w:
+                b = Button(f, Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h), "?", self.batch,
+                           self.fg, font_size=L.font(typeface.HEADLINE), on_tap=self.callbacks["hint"],
+                           min_size=L.touch, color=(40, 130, 120))
+                self.widgets.append(b)
         if not human:
             return
-        # right: peek (hold) / open cards, then the hint (under it, or beside it in one row)
-        if st.open_cards and st.cards:
-            below = btn_h + L.px(6) if st.hints and stacked else 0
-            self._cards(st.cards, Rect(ru, area.y + below, peek_w, area.h - below))
-        elif st.peek:
-            self._peek(st, Rect(ru, area.y, col, area.h))
-        else:
-            b = Button(f, Rect(ru, area.y + area.h - btn_h, peek_w, btn_h), "", self.batch, self.fg,
-                       on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=least,
-                       color=(90, 70, 140))
+        v = area.y
+        if st.phase == "move":
+            confirm = st.pending
+            b = Button(f, Rect(area.x, v, area.w, btn_h),
+                       self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
+                       self.batch, self.fg, font_size=L.font(typeface.LABEL), on_tap=self.callbacks["stay"],
+                       min_size=L.touch, color=(46, 150, 84) if confirm else (64, 110, 170))
             self.widgets.append(b)
-            # an eye icon: lens + pupil, plus the word where it fits inside the button (else the eye alone)
-            word = self.ui.t("play.your_target")
-            cu, cv = ru + peek_w / 2, area.y + area.h - btn_h / 2
-            lab = label(word, f, cu, cv - btn_h * 0.25, fit_font(word, L.font(10), peek_w - L.px(6)), self.batch,
-                        self.top, bold=True, container=b.rect, name="peek")
-            if lab.content_width > peek_w - L.px(4):
-                lab.delete()
-                eye_v = cv
-            else:
-                self.items.append(lab)
-                eye_v = cv + btn_h * 0.12
-            x, y = f.point(cu, eye_v)
-            eye = min(btn_h, peek_w)
-            self.items.append(shapes.Ellipse(x, y, eye * 0.28, eye * 0.15, color=(250, 250, 250),
-                                             batch=self.batch, group=self.top))
-            self.items.append(shapes.Circle(x, y, eye * 0.1, color=(40, 30, 70), batch=self.batch,
-                                            group=self.top))
-        if hint:
-            self._hint_button(Rect(ru, area.y, col, btn_h) if stacked
-                              else Rect(ru + peek_w + gap, area.y + area.h - btn_h, peek_w, btn_h), least)
-
-    def _hint_button(self, rect: Rect, least: float) -> None:
-        L = self.ui.layout
-        text = self.ui.t("play.hint")
-        b = Button(self.frame, rect, text, self.batch, self.fg, font_size=fit_font(text, L.font(13), rect.w - L.px(8)),
-                   on_tap=self.callbacks["hint"], min_size=least, color=(40, 130, 120))
+            v += btn_h + gap
+        # the secret target: hold the eye (open cards: all of them, where the spare was)
+        if st.open_cards and st.cards:
+            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == "move" else btn_h))
+            return
+        if st.peek:
+            self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
+            return
+        b = Button(f, Rect(area.x, v, area.w, btn_h), "", self.batch, self.fg,
+                   on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
+                   color=(90, 70, 140))
         self.widgets.append(b)
+        eu, ev = area.x + btn_h * 0.45, v + btn_h / 2          # an eye: lens + pupil, then the words
+        x, y = f.point(eu, ev)
+        self.items.append(shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250),
+                                         batch=self.batch, group=self.top))
+        self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
+        self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top, bold=True,
+                   anchor_x="left", fit=area.w - btn_h * 0.9)
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
         atlas = self.ui.atlas
         self.items.append(box(self.frame, r, (250, 246, 232), self.batch, self.fg, radius=L.px(8)))
-        size = min(r.w, r.h - L.px(18)) * 0.9
-        cu, cv = r.x + r.w / 2, r.y + L.px(16) + (r.h - L.px(16)) / 2
+        size = min(r.w, r.h - L.px(24)) * 0.9
+        cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2
         if st.cards:
             self._sprite(atlas.treasure(st.cards[0]), cu, cv, size, group=self.top)
             caption = self.ui.t(f"treasure.{st.cards[0]}")
         else:
             self._sprite(atlas.pawn(st.seat), cu, cv, size * 0.6, group=self.top)
             caption = self.ui.t("play.going_home")
-        self._text(caption, cu, r.y + L.px(10), 11, color=(30, 30, 30), bold=True, group=self.top)
+        self._text(caption, cu, r.y + L.px(12), typeface.BODY, color=(30, 30, 30), bold=True, group=self.top,
+                   fit=r.w - L.px(8))
         # the whole area keeps the hold (letting go anywhere on it hides the target)
         w = Widget(self.frame.area(r))
         w.press = lambda: self.callbacks["peek"](True)

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import pyglet
 
-from engine.tiles import DEFAULT_SEATS
 from kiosk.events import GameSetup, NewGame, SeatSetup
 
 from . import cards_howto  # noqa: F401  (registers "cards_howto", opened by the How-to button on the card tab)
+from . import seating
 from .art import SEAT_COLORS, draw_pawn
 from .i18n import LANGUAGES, language_name
 from .layout import Rect
@@ -29,9 +29,18 @@ from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, clear_drawing, con
 from .screen import Screen, register
 from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 
+FRIENDLY = "fair"          # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
-STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605", FRIENDLY: "\u263a"}
+
+
+def levels() -> tuple[str, ...]:
+    """The computer levels the setup offers: the three star levels, plus "Family" (``fair``)
+    once the engine has it (engine.ai.LEVELS)."""
+    from engine.ai import LEVELS as ENGINE_LEVELS
+    return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
 COLOR_KEYS = ("red", "yellow", "green", "blue")
+JOIN_W = 112                      # design units: the corner join controls (tabletop)
 CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
 CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["hard"]}
@@ -57,9 +66,24 @@ class Choices:
             return self.hints
         return self.open_cards or not self.return_home
 
+    joined: list[int] = field(default_factory=list)   # corners people joined at, in order (tabletop)
+
     def seats(self) -> tuple[int, ...]:
-        """The start corners used for this many players (the engine's default seating)."""
-        return DEFAULT_SEATS[self.players]
+        """The start corners: those people joined at, then the rest (kiosk/ui/seating.py)."""
+        return seating.seats_for(self.players, self.joined)
+
+    def join(self, seat: int) -> None:
+        """A person at corner `seat` joins (or, joined already, leaves): joined seats are people."""
+        others = [k for k in self.kinds[len(self.joined):] if k != "human"]
+        if seat in self.joined:
+            self.joined.remove(seat)
+        else:
+            self.joined.append(seat)
+            self.players = max(self.players, len(self.joined))
+        kinds = ["human"] * len(self.joined) + others
+        self.kinds = (kinds + ["medium"] * 4)[:4]
+        if "human" not in self.kinds[:self.players]:
+            self.kinds[0] = "human"
 
     turn_limit: int = 0                # [game] turn_limit (no control on this screen)
     first: int | None = None           # who starts; None: [game] first_player (random by default)
@@ -81,7 +105,7 @@ def choices_from_config(ui) -> Choices:
     """The defaults an operator configured (``[game] players, seats, open_cards, return_home, hints``)."""
     players = int(config_value(ui, "game", "players", 2))
     players = min(4, max(1, players))
-    kinds = [k if k in ("human",) + LEVELS else ("easy" if k == "random" else "medium")
+    kinds = [k if k in ("human",) + levels() else ("easy" if k == "random" else "medium")
              for k in config_value(ui, "game", "seats", ("human", "medium"))]
     kinds = (kinds + ["medium"] * 4)[:4]
     if "human" not in kinds[:players]:
@@ -104,14 +128,22 @@ class SetupScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.choices: Choices | None = None
+        self.edge = seating.NEAR           # the edge of the person who opened the setup (it faces them)
         self.picking_language = False
         self.quiet = 0.0                   # seconds without a touch (back to attract after idle)
         self._shapes: list = []
 
     # ------------------------------------------------------------ lifecycle
-    def enter(self, keep: bool = False, **kw) -> None:
+    def enter(self, keep: bool = False, opener: tuple[float, float] | None = None, **kw) -> None:
+        """`opener`: where the touch that opened the setup was (the attract screen): the screen
+        faces that person, and in the tabletop layout they join at their corner."""
         if self.choices is None or not keep:
             self.choices = choices_from_config(self.ui)
+            self.edge = seating.NEAR
+            if opener is not None and self.layout.tabletop:
+                self.edge = seating.edge_at(self.layout, *opener)
+                if self.choices.game == "labyrinth" and not self.layout.portrait:
+                    self.choices.join(seating.corner_seat(self.layout, *opener))
         self.picking_language = False
         self.quiet = 0.0
         self._build()
@@ -166,7 +198,7 @@ class SetupScreen(Screen):
 
     def set_kind(self, index: int, kind: str) -> None:
         if kind == "computer":
-            kind = self.choices.kinds[index] if self.choices.kinds[index] in LEVELS else "medium"
+            kind = self.choices.kinds[index] if self.choices.kinds[index] in levels() else "medium"
         self.choices.kinds[index] = kind
         self._build()
 
@@ -200,7 +232,7 @@ class SetupScreen(Screen):
         clear_drawing(self)
         self._picker = []
         c = Canvas(self.layout)
-        frame = Frame(self.layout.screen, 0)
+        frame = Frame(self.layout.screen, seating.angle(self.edge) if self.layout.tabletop else 0)
         if c.W >= c.H:
             self._build_landscape(c, frame)
         else:
@@ -221,7 +253,7 @@ class SetupScreen(Screen):
     def _top_bar(self, c, frame, x, y, w, h, stacked: bool) -> float:
         """Game tabs and the language button; returns the y below them."""
         t = self.t
-        tab_w = min(230, (w - 10) / 2)
+        tab_w = min(230, (w - 200) / 2)
         for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
             on = self.choices.game == game
             make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), t(key), self.batch, self._bg,
@@ -233,8 +265,9 @@ class SetupScreen(Screen):
         else:
             lang_x = x + w - 180
         lw = 180 if not stacked else w
-        self._text(c, frame, t("setup.language"), lang_x + (0 if stacked else -8),
-                   y + h / 2, 14, color=DIM, anchor_x="left" if stacked else "right", bold=False)
+        if stacked or w >= 640:      # the word "Language" where there is room; the button says it anyway
+            self._text(c, frame, t("setup.language"), lang_x + (0 if stacked else -8),
+                       y + h / 2, 14, color=DIM, anchor_x="left" if stacked else "right", bold=False)
         bx = lang_x + (120 if stacked else 0)
         make_button(self, c, frame, Rect(bx, y, lw - (120 if stacked else 0), h),
                     language_name(current_language(self.ui)) + "  \u25be", self.batch, self._bg,
@@ -254,6 +287,48 @@ class SetupScreen(Screen):
             make_button(self, c, frame, Rect(x + 124 + (n - 1) * 70, y, 62, h), str(n), self.batch, self._bg,
                         size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda n=n: self.set_players(n))
+        if not cards and w >= 560:
+            self._first_button(c, frame, x + 420, y, w - 420, h)
+
+    def _first_button(self, c, frame, x, y, w, h) -> None:
+        """Who starts: Random, or a seat's colour (e.g. the youngest); each tap picks the next."""
+        first = self.choices.first
+        seats = self.choices.seats()
+        if first is not None and first >= len(seats):
+            first = self.choices.first = None
+        who = self.t("setup.first.random") if first is None else self.t(f"colour.{COLOR_KEYS[seats[first]]}")
+        self.first_button = make_button(
+            self, c, frame, Rect(x, y, w, h), f"{self.t('setup.first')}: {who}", self.batch, self._bg, size=18,
+            color=TOGGLE_OFF if first is None else SEAT_COLORS[seats[first]],
+            text_color=INK if first is None else (25, 25, 25), on_tap=self.next_first)
+
+    def next_first(self) -> None:
+        """Random -> the first player -> the second ... -> Random."""
+        first = self.choices.first
+        n = self.choices.players
+        self.choices.first = 0 if first is None else (first + 1 if first + 1 < n else None)
+        self._build()
+
+    def join(self, seat: int) -> None:
+        """A person taps the join control at their corner: they play that seat (tap again: they leave)."""
+        self.choices.join(seat)
+        self.choices.first = None
+        self._build()
+
+    def _join_controls(self, c, frame_angle: int) -> None:
+        """Tabletop: a join control at each corner, facing outward, in the seat's colour."""
+        m, jw = 12, JOIN_W
+        # as tall as the row beside them: the top bar (48) at the top, the Start row (54) at the bottom
+        spots = {0: (m, c.H - m - 48, 48), 1: (c.W - m - jw, c.H - m - 48, 48), 2: (c.W - m - jw, m, 54),
+                 3: (m, m, 54)}
+        for seat, (x, y, jh) in spots.items():
+            f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
+            joined = seat in self.choices.joined[:self.choices.players]
+            text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
+            make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=18,
+                        color=SEAT_COLORS[seat] if joined else TOGGLE_OFF,
+                        text_color=(25, 25, 25) if joined else SEAT_COLORS[seat],
+                        on_tap=lambda seat=seat: self.join(seat))
 
     def _seat_card(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
         """One player's card: pawn and colour name, human/computer, computer strength."""
@@ -264,7 +339,7 @@ class SetupScreen(Screen):
         self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
                               radius=c.px(3))
         top = y + h - 24
-        self._shapes += draw_pawn(self.batch, seat, c.px(x + 22), c.px(top), c.px(26), group=self._fg)
+        self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, 17, color=rgb, width=w - 50)
         pad, gap = 8, 6
         seg_w = (w - 2 * pad - gap) / 2
@@ -277,8 +352,9 @@ class SetupScreen(Screen):
                         text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda v=value: self.set_kind(index, "human" if v == "human" else "computer"))
         if is_ai:
-            lw = (w - 2 * pad - 2 * 4) / 3
-            for j, level in enumerate(LEVELS):
+            offered = levels()
+            lw = (w - 2 * pad - (len(offered) - 1) * 4) / len(offered)
+            for j, level in enumerate(offered):
                 on = kind == level
                 make_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48),
                             STARS[level], self.batch, self._bg, size=24 if j < 2 else 20,
@@ -341,8 +417,8 @@ class SetupScreen(Screen):
         self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
                               radius=c.px(3))
         top = y + h - 22
-        self._shapes.append(pyglet.shapes.Circle(c.px(x + 18), c.px(top), c.px(9), color=rgb, batch=self.batch,
-                                                 group=self._fg))
+        self._shapes.append(pyglet.shapes.Circle(*frame.point(c.px(x + 18), c.px(top)), c.px(9), color=rgb,
+                                                 batch=self.batch, group=self._fg))
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
         self._text(c, frame, name, x + 34, top, 16, color=rgb, width=w - 42)
         level = t("setup.cards.level." + kind) if kind != "human" else t("setup.human")
@@ -385,7 +461,11 @@ class SetupScreen(Screen):
         m = 12
         W, H = c.W, c.H
         y = H - m - 48
-        self._top_bar(c, frame, m, y, W - 2 * m, 48, stacked=False)
+        side = m
+        if self.layout.tabletop and self.choices.game == "labyrinth":
+            side = m + JOIN_W + 8                 # the corners belong to the join controls
+            self._join_controls(c, frame.angle)
+        self._top_bar(c, frame, side, y, W - 2 * side, 48, stacked=False)
         y -= 10 + 50
         self._players_row(c, frame, m, y, W - 2 * m, 50)
         if self.choices.game == "cards":
@@ -397,7 +477,7 @@ class SetupScreen(Screen):
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=4)
         y -= 10 + 50
         self._toggles(c, frame, m, y, W - 2 * m, 50, stacked=False)
-        self._bottom_row(c, frame, m, m, W - 2 * m, 54)
+        self._bottom_row(c, frame, side, m, W - 2 * side, 54)
 
     def _build_portrait(self, c: Canvas, frame: Frame) -> None:
         m = 12

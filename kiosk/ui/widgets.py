@@ -20,8 +20,8 @@ import pyglet
 from pyglet import shapes
 
 from .layout import Rect
-
-FONT = "DejaVu Sans"
+from .typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
+from .typeface import font_for
 
 # A small palette shared by all screens (high contrast on a dark background).
 INK = (245, 240, 228)
@@ -113,7 +113,8 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
         kw = dict(width=max(1, int(width)), multiline=multiline)
         if multiline:
             kw["align"] = align
-    lab = pyglet.text.Label(text, font_name=FONT, font_size=max(1.0, size), weight="bold" if bold else "normal",
+    lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, size),
+                            weight="bold" if bold else "normal",
                             x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
                             rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
                             batch=batch, group=group, **kw)

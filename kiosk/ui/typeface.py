@@ -1,0 +1,98 @@
+"""The typeface and the type scale: one place for how big and in what letters the kiosk writes.
+
+Why Andika: a Debian literacy typeface (``fonts-sil-andika``) drawn for
+children learning to read and for low-vision readers: unambiguous letter
+shapes (a/d/b/p/q, I/l/1), open counters, generous spacing. It is loaded by
+file path, so no font cache or fontconfig setup is needed on the Pi. Andika
+has no pictograms (stars, arrows, check marks): a text that uses one is set in
+DejaVu Sans, which has them. Without the package the kiosk says so once in the
+log and writes everything in DejaVu Sans.
+
+Sizes are pixels on the 800x480 screen, scaled with the screen like every
+other length (``Layout.font``). Arm's length on a 7-inch screen lying flat:
+nothing a visitor must read is smaller than :data:`BODY`.
+"""
+
+from __future__ import annotations
+
+import logging
+import struct
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------- the type scale (px at 800x480)
+BODY = 18           # every text a visitor must read: prompts, panel lines, buttons, help lines
+LABEL = 18          # button captions (the same as the body: a button is read like text)
+TITLE = 22          # a panel's player name
+HEADLINE = 28       # screen titles, the instruction's key word, the pass / game-over headline
+CUE = 40            # "Red's turn": the cue when a turn starts
+TREASURE = 36       # a treasure drawn on a board tile (the art's medallion diameter)
+#: the treasure's drawing as a part of a board cell: a TREASURE px medallion on the 52 px cell of
+#: 800x480 (the medallion fills about 89% of its drawing); larger screens have larger cells
+TREASURE_OF_CELL = 0.78
+
+FALLBACK = "DejaVu Sans"
+FAMILY = "Andika"
+FONT_DIR = Path("/usr/share/fonts/truetype/andika")
+FILES = ("Andika-Regular.ttf", "Andika-Bold.ttf")
+
+_state: dict[str, object] = {}
+
+
+def _cmap(path: Path) -> frozenset[int]:
+    """The code points a TrueType file has glyphs for (cmap formats 4 and 12)."""
+    data = path.read_bytes()
+    tables = {}
+    for i in range(struct.unpack(">H", data[4:6])[0]):
+        tag, _sum, off, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        tables[tag] = off
+    base = tables[b"cmap"]
+    points: set[int] = set()
+    for i in range(struct.unpack(">H", data[base + 2:base + 4])[0]):
+        _pid, _eid, sub = struct.unpack(">HHI", data[base + 4 + 8 * i:base + 12 + 8 * i])
+        t = base + sub
+        fmt = struct.unpack(">H", data[t:t + 2])[0]
+        if fmt == 4:
+            seg2 = struct.unpack(">H", data[t + 6:t + 8])[0]
+            n = seg2 // 2
+            ends = struct.unpack(f">{n}H", data[t + 14:t + 14 + seg2])
+            starts = struct.unpack(f">{n}H", data[t + 16 + seg2:t + 16 + 2 * seg2])
+            for a, b in zip(starts, ends):
+                points.update(range(a, b + 1))
+        elif fmt == 12:
+            for g in range(struct.unpack(">I", data[t + 12:t + 16])[0]):
+                a, b, _ = struct.unpack(">III", data[t + 16 + 12 * g:t + 28 + 12 * g])
+                points.update(range(a, b + 1))
+    return frozenset(points)
+
+
+def load(font_dir: Path = FONT_DIR) -> str:
+    """Register the typeface's files with pyglet (once); the family name the texts use."""
+    if "family" in _state and _state.get("dir") == font_dir:
+        return str(_state["family"])
+    import pyglet
+    family, points = FALLBACK, frozenset()
+    paths = [font_dir / name for name in FILES]
+    try:
+        for path in paths:
+            pyglet.font.add_file(str(path))
+        points = _cmap(paths[0])
+        family = FAMILY
+    except (OSError, KeyError, struct.error) as exc:
+        log.warning("typeface %s not found (%s): writing in %s; install the Debian package fonts-sil-andika",
+                    FAMILY, exc, FALLBACK)
+    _state.update(family=family, points=points, dir=font_dir)
+    return family
+
+
+def font_for(text: str) -> str:
+    """The family to set `text` in: the typeface, or DejaVu Sans when it uses a sign the typeface lacks."""
+    family = load()
+    if family == FALLBACK:
+        return family
+    points = _state["points"]
+    assert isinstance(points, frozenset)
+    if all(ord(ch) in points or ch in "\n\t" for ch in text):
+        return family
+    return FALLBACK
