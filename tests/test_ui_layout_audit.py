@@ -32,11 +32,26 @@ from kiosk.ui.layout import SIZES, Layout, Rect
 
 from .offscreen import Pixels, offscreen_window
 
-#: Rule breaks known and explained (screen, rule, a text or id part, why). Keep it short.
+#: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
+#: last test fails when one of them no longer matches anything.
+_MENUS = ("the menu screens are not on the type scale yet: their texts are fitted to their buttons and panels "
+          "by shrinking (menu.fit_font), which in long languages goes under 18 px (800x480); the play screen has "
+          "the type scale (seating branch), the menus need the same rework: larger buttons, help lines wrapped "
+          "instead of shrunk")
 EXCEPTIONS: tuple[la.Exception_, ...] = (
-    la.Exception_("*", "small_text", "", "the type scale (18 px body, 28 px headlines at 800x480) is item 2 of "
-                  "issue 10, done on the seating branch: it enlarges every screen's text; until it is merged "
-                  "the audit reports the sizes (labyrinth-kiosk --layout-report) but does not fail on them"),
+    *(la.Exception_(f"{screen}/*", "small_text", "", _MENUS)
+      for screen in ("setup", "gameover", "cards_gameover", "attract", "howto", "cards_howto")),
+    la.Exception_("cards_play/*", "small_text", "", "the card table's side column is 250 px wide at 800x480: "
+                  "six score rows, two hand cards, the instruction and a button do not fit at 18 px there; it "
+                  "needs another arrangement of the card screen (scores as a strip along the table), not done"),
+    la.Exception_("play/blocked-arrow *", "small_text", "\u00a0", "a long refusal in a short active panel (the "
+                  "blocked arrow in German) is set smaller so that it does not run onto the spare and the buttons"),
+    la.Exception_("play/* 800x480 *", "small_text", "text:peek", "the word beside the eye ('Your target') is "
+                  "fitted to the eye button: 16.5 px in German at 800x480 (the seating branch's panel)"),
+    *(la.Exception_(f"{screen}/first-step 800x480 *", "text_on_target", "", "the how-to's Skip button (seating "
+                    "branch) sits at the right end of the caption line at 800x480; a long caption runs under it: "
+                    "the caption should wrap short of the button")
+      for screen in ("howto", "cards_howto")),
 )
 
 
@@ -176,8 +191,9 @@ def test_the_listed_exceptions_still_match_something(walked):
         hit = False
         for e in entries:
             w, h = (int(v) for v in e["size"].split("x"))
-            if la.check(e["screen"], Layout(w, h, e["layout"]), e["items"], [ex]) != \
-                    la.check(e["screen"], Layout(w, h, e["layout"]), e["items"]):
+            where = la.where_of(e)
+            if la.check(where, Layout(w, h, e["layout"]), e["items"], [ex]) != \
+                    la.check(where, Layout(w, h, e["layout"]), e["items"]):
                 hit = True
                 break
         assert hit, f"exception {ex} matches nothing: remove it"

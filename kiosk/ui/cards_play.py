@@ -181,7 +181,8 @@ class CardsPlayScreen(Screen):
             self.board_rect = Rect(0, lower.top + m, L.width, upper.y - lower.top - 2 * m)
         else:
             side = L.px(250)
-            score_h = L.px(196)
+            players = self.game.players if self.game is not None else 4
+            score_h = L.px(30 + 34 * max(3, players))        # a row a line of body text tall per player
             hand_h = L.height - 3 * m - score_h
             x = L.width - side - m
             if self._hand_far:
@@ -434,7 +435,7 @@ class CardsPlayScreen(Screen):
         cols = 3 if L.portrait else 1
         rows = math.ceil(n / cols)
         head = L.px(22)
-        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 6)
+        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 3)
         self._items.append(label(self.t("cards.pile", n=len(g.draw_pile)), frame, L.px(10), r.h - head / 2 - 2,
                                  L.font(13), self.batch, fg, color=DIM, anchor_x="left"))
         self._items.append(label(self.t("cards.taken"), frame, r.w - L.px(10), r.h - head / 2 - 2,
@@ -455,7 +456,7 @@ class CardsPlayScreen(Screen):
             who = self.player_name(i) + ("" if kind == "human" else "  " + _stars(kind))
             tx = x0 + L.px(14) + 2 * dot
             # right to left: the cards taken, the hand size as little backs, then the name in what is left
-            score = label(str(g.scores[i]), frame, x0 + rw - L.px(8), cy, L.font(20), self.batch, fg,
+            score = label(str(g.scores[i]), frame, x0 + rw - L.px(8), cy, L.font(18), self.batch, fg,
                           color=INK, anchor_x="right", bold=True, container=frame.area(Rect(x0, y0, rw, rh)),
                           name="score")
             self._items.append(score)
@@ -537,10 +538,10 @@ class CardsPlayScreen(Screen):
         # the cards go under the instruction as it is laid out (long in some languages); rather a
         # smaller instruction than cards too small to tap
         bottom = by + btn_h + pad
-        for _ in range(3):
-            if y - said.content_height - bottom >= 1.6 * L.touch:
+        for _ in range(2):
+            if y - said.content_height - bottom >= L.touch + L.px(10):
                 break
-            said.font_size *= 0.85
+            said.font_size *= 0.9
         top = y - max(said.content_height, L.px(30)) - L.px(8)
         size = min((r.w - 3 * pad) / 2, top - bottom)
         if L.portrait:

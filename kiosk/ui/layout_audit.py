@@ -24,6 +24,7 @@ writes what it collected; tests/test_ui_layout_audit.py runs it in ``make test``
 
 from __future__ import annotations
 
+import fnmatch
 import tempfile
 import time
 from dataclasses import dataclass
@@ -169,16 +170,17 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
 # ---------------------------------------------------------------------------- the rules
 @dataclass(frozen=True)
 class Exception_:
-    """A listed, reasoned exception to a rule: (screen, rule, text or id part) and why."""
+    """A listed, reasoned exception to a rule: where (a pattern, fnmatch, of "screen/state WxH layout
+    language"), the rule, a part of the item's text or id ("" for any), and why."""
 
-    screen: str
+    where: str
     rule: str
     match: str
     why: str
 
-    def covers(self, screen: str, rule: str, item: dict) -> bool:
-        return (self.screen in ("*", screen) and self.rule == rule
-                and (self.match in (item.get("text") or "") or self.match in item["id"]))
+    def covers(self, where: str, rule: str, item: dict) -> bool:
+        return fnmatch.fnmatchcase(where, self.where) and self.rule == rule \
+            and (self.match in (item.get("text") or "") or self.match in item["id"])
 
 
 def minimums(layout: Layout) -> dict[str, float]:
@@ -195,13 +197,14 @@ def _inside(inner: Rect, outer: Rect, slack: float = SLACK_PX) -> bool:
             and inner.top <= outer.top + slack)
 
 
-def check(screen: str, layout: Layout, items: list[dict], exceptions: Iterable[Exception_] = ()) -> list[str]:
-    """The rules broken by one entry's items (screen coordinates, origin bottom-left), one line each."""
+def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Exception_] = ()) -> list[str]:
+    """The rules broken by one entry's items (screen coordinates, origin bottom-left), one line each;
+    `where` ("screen/state WxH layout language") is what the exceptions are matched against."""
     ex = list(exceptions)
     problems: list[str] = []
 
     def bad(rule: str, text: str, *about: dict) -> None:
-        if not any(e.covers(screen, rule, it) for e in ex for it in about):
+        if not any(e.covers(where, rule, it) for e in ex for it in about):
             problems.append(f"{rule}: {text}")
 
     _check_targets(layout, [it for it in items if it["touch"]], bad)
@@ -361,9 +364,14 @@ def problems_of(report: dict, exceptions: Iterable[Exception_] = ()) -> list[str
     out = []
     for e in report["entries"]:
         w, h = (int(v) for v in e["size"].split("x"))
-        for p in check(e["screen"], Layout(w, h, e["layout"]), e["items"], exceptions):
-            out.append(f"{e['screen']}/{e['state']} {e['size']} {e['layout']} {e['language']}: {p}")
+        where = where_of(e)
+        for p in check(where, Layout(w, h, e["layout"]), e["items"], exceptions):
+            out.append(f"{where}: {p}")
     return out
+
+
+def where_of(entry: dict) -> str:
+    return f"{entry['screen']}/{entry['state']} {entry['size']} {entry['layout']} {entry['language']}"
 
 
 def to_json(report: dict) -> dict:
