@@ -53,7 +53,7 @@ def decision_times(positions: list[Game]) -> dict[str, tuple[float, float, float
 
 def primitive_cost(game: Game, repeat: int = 200) -> float:
     """Microseconds for one search step: shift the open-side boards and flood from the pawn."""
-    board = tuple(game.maze._open)
+    board = game.maze.open_sides
     steps = [(LINES[name], mask) for name in LINES for _r, mask in ROTATIONS[game.maze.spare_mask]]
     cell = game.player.cell
     start = time.perf_counter()

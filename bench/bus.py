@@ -92,7 +92,12 @@ def threaded_posts(threads: int = 4, per: int = 50_000) -> float:
     from kiosk.games.labyrinth.events import Stay
     bus = Bus()
     msg = Stay()
-    workers = [threading.Thread(target=lambda: [bus.post(msg) for _ in range(per)]) for _ in range(threads)]
+
+    def post_all() -> None:
+        for _ in range(per):
+            bus.post(msg)
+
+    workers = [threading.Thread(target=post_all) for _ in range(threads)]
     t0 = time.perf_counter()
     for w in workers:
         w.start()

@@ -6,13 +6,13 @@ import statistics
 import time
 
 from engine.cards import CardGame, play_game
-from engine.cards.ai import make_ai
+from engine.cards.ai import LEVELS, make_ai
 
 from .timing import summary, time_calls
 
 
 def main() -> None:
-    for level in ("random", "easy", "hard"):
+    for level in LEVELS:
         seconds = []
         games = 6 if level == "hard" else 20
         t0 = time.process_time()

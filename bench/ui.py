@@ -16,6 +16,8 @@ whether its goal is met.
 
 from __future__ import annotations
 
+from typing import Any
+
 import statistics
 import time
 
@@ -29,114 +31,32 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv or [])        # `python -m bench` calls main() with no arguments
     width, height = (int(v) for v in args.size.lower().split("x"))
     t0 = time.perf_counter()
-    from kiosk.ui.app import UI, make_window, prepare_pyglet
-    prepare_pyglet("offscreen", args.gl)
-    from pyglet import gl
+    o = Offscreen((width, height), args.gl, cache=not args.no_cache)
 
-    from kiosk.clock import RealClock
-    from kiosk.events import ButtonPressed, GameSetup, NewGame
-    from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay
-    from kiosk.testing import MiniKiosk
-
-    kiosk = MiniKiosk(clock=RealClock())
-    window = make_window("offscreen", (width, height), args.gl)
-    ui = UI(kiosk, window, layout="tabletop", first="play")
-    if args.no_cache:
-        ui.cache.broken = "switched off (--no-cache)"
-    kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
-    skipped = [0]
-
-    def frame(dt=1 / 60) -> float | None:
-        """One loop turn; its time in seconds if a frame was drawn, None if it was skipped."""
-        t = time.perf_counter()
-        drawn = ui.step(dt)
-        gl.glFinish()
-        if not drawn:
-            skipped[0] += 1
-            return None
-        return time.perf_counter() - t
-
-    frame()
+    from kiosk.events import GameSetup, NewGame
+    o.kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    o.frame()
     startup = time.perf_counter() - t0
 
-    for _ in range(30):                 # warm caches (glyphs, shaders)
-        frame()
-    idle = []
-    for _ in range(240):
-        took = frame()
-        if took is not None:
-            idle.append(took)
-
-    shift_frames = []
-    move_frames = []
-    g = kiosk.sessions["labyrinth"].game
-    arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
-    for k in range(8):
-        arrow = next(a for a in arrows[k:] + arrows if a != g.forbidden)
-        kiosk.bus.post(PushArrow(arrow))
-        took = frame()                   # the push arrives: the row leaves the cache, the slide starts
-        if took is not None:
-            shift_frames.append(took)
-        while ui.busy():
-            took = frame()
-            if took is not None:
-                shift_frames.append(took)
-        took = frame()                   # the row has landed: the cache is drawn again
-        if took is not None:
-            shift_frames.append(took)
-        if k == 0:                       # the move phase: reachable cells lit, the rest dimmed
-            for _ in range(120):
-                took = frame()
-                if took is not None:
-                    move_frames.append(took)
-        kiosk.bus.post(Stay())
-        for _ in range(3):
-            frame()
-
-    # latency: mock pin press -> first frame with the preview
-    from gpiozero.pins.mock import MockFactory
-
-    from hardware.buttons import ArrowButtons
-    factory = MockFactory()
-    buttons = ArrowButtons({"N3": 17, "E3": 5}, lambda name: kiosk.bus.post(ButtonPressed(name)),
-                           bounce=0.0, pin_factory=factory)
-    latencies = []
-    for k in range(10):
-        arrow = "N3" if k % 2 == 0 else "E3"
-        if arrow == g.forbidden:
-            arrow = "E3" if arrow == "N3" else "N3"
-        pin = factory.pin(17 if arrow == "N3" else 5)
-        t = time.perf_counter()
-        pin.drive_low()
-        while True:
-            frame()                      # (a skipped frame would not show it: the loop goes on)
-            m = ui.screen.board.model
-            if m.preview == arrow and ui.screen.board._preview_tile.visible:
-                break
-            if time.perf_counter() - t > 2:
-                raise RuntimeError("the preview never showed")
-        latencies.append(time.perf_counter() - t)
-        pin.drive_high()
-        time.sleep(0.002)
-        kiosk.bus.post(SelectArrow("W1" if g.forbidden != "W1" else "W3"))
-        frame()
-    buttons.close()
+    o.frames(30)                        # warm caches (glyphs, shaders)
+    idle = o.frames(240)
+    shift_frames, move_frames = _shifts(o)
+    latencies = _latencies(o)
     # a person thinking: 20 s (of animation time) with no input; pulses hold still after 8 s
-    waiting = [frame() for _ in range(1200)]
-    waiting_drawn = sum(1 for w in waiting if w is not None)
-    kiosk.sessions["labyrinth"].close()
+    waiting_drawn = len(o.frames(1200))
+    o.kiosk.sessions["labyrinth"].close()
 
     ms = 1000
 
     def verdict(ok: bool) -> str:
         return "goal met" if ok else "GOAL MISSED"
 
-    api = "OpenGL ES" if getattr(window, "gl_api", "gl") == "gles" else "OpenGL"
-    mode = "no cache" if ui.cache.broken else "frame cache"
+    api = "OpenGL ES" if getattr(o.window, "gl_api", "gl") == "gles" else "OpenGL"
+    mode = "no cache" if o.ui.cache.broken else "frame cache"
     med = statistics.median(idle)
     worst = max(shift_frames)
     print(f"ui offscreen {width}x{height}, {api}, {mode}; {len(idle)} + {len(shift_frames)} frames drawn, "
-          f"{skipped[0]} skipped (nothing changed), cache drawn {ui.cache.renders} times")
+          f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times")
     print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {verdict(startup < 3)})")
     print(f"ui frame, game on screen: median {med * ms:.2f} ms, "
           f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)})")
@@ -148,6 +68,111 @@ def main(argv: list[str] | None = None) -> None:
     print(f"ui waiting 20 s for a person: {waiting_drawn} of 1200 frames drawn, the rest skipped")
     print(f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "
           f"worst {max(latencies) * ms:.1f} ms (goal < 50 ms: {verdict(max(latencies) < 0.05)})")
+
+
+class Offscreen:
+    """The kiosk's UI on an offscreen window, with a real clock; :meth:`frame` runs one loop turn."""
+
+    def __init__(self, size: tuple[int, int], gl_api: str, cache: bool) -> None:
+        from kiosk.ui.app import UI, make_window, prepare_pyglet
+        prepare_pyglet("offscreen", gl_api)
+        from pyglet import gl
+
+        from kiosk.clock import RealClock
+        from kiosk.testing import MiniKiosk
+
+        self.gl = gl
+        self.kiosk = MiniKiosk(clock=RealClock())
+        self.window = make_window("offscreen", size, gl_api)
+        self.ui = UI(self.kiosk, self.window, layout="tabletop", first="play")
+        if not cache:
+            self.ui.cache.broken = "switched off (--no-cache)"
+        self.skipped = 0
+
+    def frame(self, dt: float = 1 / 60) -> float | None:
+        """One loop turn; its time in seconds if a frame was drawn, None if it was skipped."""
+        t = time.perf_counter()
+        drawn = self.ui.step(dt)
+        self.gl.glFinish()
+        if not drawn:
+            self.skipped += 1
+            return None
+        return time.perf_counter() - t
+
+    def frames(self, count: int) -> list[float]:
+        """The times of the frames drawn in `count` loop turns."""
+        return [took for took in (self.frame() for _ in range(count)) if took is not None]
+
+    @property
+    def game(self) -> Any:
+        """The running board game (engine.Game)."""
+        return self.kiosk.sessions["labyrinth"].running
+
+    def board(self) -> Any:
+        """The play screen's board view."""
+        from kiosk.ui.play import PlayScreen
+        screen = self.ui.screen
+        if not isinstance(screen, PlayScreen):
+            raise RuntimeError(f"the play screen is not showing ({type(screen).__name__})")
+        return screen.board
+
+
+def _shifts(o: Offscreen) -> tuple[list[float], list[float]]:
+    """Eight pushes, each followed by a stay: the frames of the shift animations, and of one move phase.
+
+    The frames that redraw the cached still layers (a push starting and landing) count as shift frames.
+    """
+    from kiosk.games.labyrinth.events import PushArrow, Stay
+    shift_frames: list[float] = []
+    move_frames: list[float] = []
+    arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
+    for k in range(8):
+        arrow = next(a for a in arrows[k:] + arrows if a != o.game.forbidden)
+        o.kiosk.bus.post(PushArrow(arrow))
+        shift_frames += o.frames(1)      # the push arrives: the row leaves the cache, the slide starts
+        while o.ui.busy():
+            shift_frames += o.frames(1)
+        shift_frames += o.frames(1)      # the row has landed: the cache is drawn again
+        if k == 0:                       # the move phase: reachable cells lit, the rest dimmed
+            move_frames += o.frames(120)
+        o.kiosk.bus.post(Stay())
+        o.frames(3)
+    return shift_frames, move_frames
+
+
+def _latencies(o: Offscreen) -> list[float]:
+    """Seconds from a mock-pin press on the real debounced button adapter to the first frame showing the preview."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.buttons import ArrowButtons
+    from kiosk.events import ButtonPressed
+    from kiosk.games.labyrinth.events import SelectArrow
+    factory = MockFactory()
+    bus = o.kiosk.bus
+    buttons = ArrowButtons({"N3": 17, "E3": 5}, lambda name: bus.post(ButtonPressed(name)),
+                           bounce=0.0, pin_factory=factory)
+    latencies = []
+    for k in range(10):
+        arrow = "N3" if k % 2 == 0 else "E3"
+        if arrow == o.game.forbidden:
+            arrow = "E3" if arrow == "N3" else "N3"
+        pin = factory.pin(17 if arrow == "N3" else 5)
+        t = time.perf_counter()
+        pin.drive_low()
+        while True:
+            o.frame()                    # (a skipped frame would not show it: the loop goes on)
+            board = o.board()
+            if board.model.preview == arrow and board._preview_tile.visible:
+                break
+            if time.perf_counter() - t > 2:
+                raise RuntimeError("the preview never showed")
+        latencies.append(time.perf_counter() - t)
+        pin.drive_high()
+        time.sleep(0.002)
+        bus.post(SelectArrow("W1" if o.game.forbidden != "W1" else "W3"))
+        o.frame()
+    buttons.close()
+    return latencies
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ from .tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
 #: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
 FORMAT_VERSION = 2
 GAME_NAME = "labyrinth"
+#: Fewest and most players: solo to one pawn per corner (docs/rules.md section 1).
+MIN_PLAYERS, MAX_PLAYERS = 1, 4
 PHASES = ("shift", "move", "over")
 _TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
 
@@ -164,8 +166,8 @@ class Game:
         `seats` picks the start corners (default: diagonal for 2 players);
         `first` is the index of the player who starts.
         """
-        if not isinstance(players, int) or not 1 <= players <= 4:
-            raise ValueError(f"players must be 1 to 4, not {players!r}")
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players!r}")
         seats = tuple(DEFAULT_SEATS[players] if seats is None else seats)
         if len(seats) != players or len(set(seats)) != players or not all(s in range(4) for s in seats):
             raise ValueError(f"seats {seats!r}: need {players} different seats out of 0-3")

@@ -41,7 +41,7 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
 
 
 def game_from_dict(cls, data: Any):
-    from .game import FORMAT_VERSION, GAME_NAME, PHASES, Game, Player, Rules
+    from .game import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Game, Player, Rules
 
     # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".
     last_field = "winner" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
@@ -68,7 +68,8 @@ def game_from_dict(cls, data: Any):
          "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
 
     players_data = data["players"]
-    need(isinstance(players_data, list) and 1 <= len(players_data) <= 4, "a game has 1 to 4 players")
+    need(isinstance(players_data, list) and MIN_PLAYERS <= len(players_data) <= MAX_PLAYERS,
+         f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
     players = []
     dealt: list[str] = []
     for k, pd in enumerate(players_data):

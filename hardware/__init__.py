@@ -13,6 +13,7 @@ from .buttons import (ARROWS, BUTTON_NAMES, DEFAULT_BUTTON_PINS, DEFAULT_LED_PIN
 from .debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
 from .pins import choose_pin_factory
 from .ring import DRIVERS as RING_DRIVERS
+from .ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 from .ring import NoRing, Ring, make_ring
 from .ring_adalight import AdalightDriver
 from .ring_driver import RingDriver, RingUnavailable
@@ -25,7 +26,7 @@ from .ring_wled import WledDriver
 __all__ = [
     "ARROWS", "BUTTON_NAMES", "DEFAULT_BUTTON_PINS", "DEFAULT_LED_PINS", "EXTRA_BUTTONS",
     "ArrowButtons", "ArrowLeds", "DEFAULT_BOUNCE_SECONDS", "Debouncer",
-    "choose_pin_factory", "RING_DRIVERS", "NoRing", "Ring", "make_ring",
+    "choose_pin_factory", "RING_DRIVERS", "SERIAL_RING_DRIVERS", "NoRing", "Ring", "make_ring",
     "AdalightDriver", "LineDriver", "WledDriver", "VirtualRing", "RingDriver",
     "RingUnavailable", "RingLayout", "RingPicture", "render_frame",
 ]

@@ -29,7 +29,10 @@ from .ring_picture import (CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingP
 
 log = logging.getLogger("hardware.ring")
 
-DRIVERS = ("none", "virtual", "wled", "adalight", "line")
+#: The drivers that talk to an LED controller on a serial port (they need ``port``).
+SERIAL_DRIVERS = ("wled", "adalight", "line")
+#: Every ``[ring] driver``: none, a virtual ring (tests, headless) or a serial one.
+DRIVERS = ("none", "virtual", *SERIAL_DRIVERS)
 
 
 def backoff_delays(first: float, cap: float):
@@ -342,14 +345,14 @@ def make_ring(driver: str = "none", port: str | None = None, *, baud: int = 1152
 
     if seat_segments == "auto":
         seat_segments = None
-    layout = RingLayout(led_count, seat_count, offset, bool(reverse),
-                        tuple(tuple(s) for s in seat_segments) if seat_segments else None)
+    layout = RingLayout(led_count, seat_count, offset, bool(reverse),       # it checks the segments
+                        tuple(seat_segments) if seat_segments else None)
     _check_brightness(brightness)
     if driver == "none":
         return NoRing(layout)
     if driver == "virtual":
         device: RingDriver = VirtualRing(led_count)
-    elif driver in ("wled", "adalight", "line"):
+    elif driver in SERIAL_DRIVERS:
         if not port:
             raise ValueError(f"ring driver {driver!r} needs a serial port")
         cls = {"wled": WledDriver, "adalight": AdalightDriver, "line": LineDriver}[driver]

@@ -27,17 +27,24 @@ import random
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 from engine.outcome import Termination
 
 from . import games
 from .bus import Bus
-from .clock import Clock, RealClock, VirtualClock
+from .clock import Clock, RealClock, Timer, VirtualClock
 from .config import Config
-from .events import ButtonPressed, GameEnded, GameSetup, KioskStopping, NewGame, Quit, SeatSetup
+from .events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
 from .ring_view import RingView
 from .session_base import GameSession
+
+if TYPE_CHECKING:                     # imported when used: the kiosk's start-up counts
+    from hardware import ArrowButtons, ArrowLeds
+
+    from .history import History
+    from .persistence import GameStore
+    from .sdnotify import Notifier, Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -87,17 +94,17 @@ class Kiosk:
         self.stop_reason = ""
         self.games_finished = 0
         self.button_test = False
-        self._next_game_timer = None
+        self._next_game_timer: Timer | None = None
         self._game_index = 0
-        self._closers: list = []
+        self._closers: list[Callable[[], None]] = []
         self._events_lock = threading.Lock()
 
         if opts.events_out is not None:
             self.bus.subscribe_all(self._write_event)
 
         # persistence
-        self.store = None
-        self.history = None
+        self.store: GameStore | None = None
+        self.history: History | None = None
         if opts.state_dir is not None:
             self._open_state_dir(Path(opts.state_dir))
 
@@ -112,14 +119,15 @@ class Kiosk:
 
         # hardware
         self.pin_factory = pin_factory
-        self.buttons = None
-        self.leds = None
+        self.buttons: ArrowButtons | None = None
+        self.leds: ArrowLeds | None = None
         self._open_buttons()
         self.ring = opts.ring_object if opts.ring_object is not None else self._open_ring()
         self.ring_view = RingView(self.bus, self.ring, self.clock, show_ai_games=opts.show_ai_games_on_ring)
         # the games' button LED views (the board game lights the arrows it allows)
-        self.button_views = [g.button_leds(self.bus, self.leds) for g in games.all_games()
-                             if g.button_leds is not None] if self.leds is not None else []
+        self.button_views: list[games.ButtonLedView] = [
+            g.button_leds(self.bus, self.leds) for g in games.all_games()
+            if g.button_leds is not None] if self.leds is not None else []
 
         self.bus.subscribe(ButtonPressed, self._on_button)
         self.bus.subscribe(GameEnded, self._on_game_over)
@@ -127,7 +135,8 @@ class Kiosk:
         self.bus.subscribe(NewGame, self._on_new_game)
 
         # systemd watchdog (harmless outside systemd)
-        self.notifier = self.watchdog = None
+        self.notifier: Notifier | None = None
+        self.watchdog: Watchdog | None = None
         try:
             from .sdnotify import Notifier, Watchdog
             self.notifier = Notifier()
@@ -158,7 +167,7 @@ class Kiosk:
         if self.pin_factory is None:
             self.pin_factory, how = choose_pin_factory("mock" if self.options.mock_pins else b.pin_factory)
             log.info("buttons: %s", how)
-        pins: dict[str, int] = dict(b.pins)
+        pins: dict[str, int | str] = dict(b.pins)
         if b.rotate_pin is not None:
             pins["rotate"] = b.rotate_pin
         if b.stay_pin is not None:
@@ -173,7 +182,7 @@ class Kiosk:
             self._closers.append(self.leds.close)
 
     def _open_ring(self):
-        from hardware import make_ring
+        from hardware import SERIAL_RING_DRIVERS, make_ring
         r = self.config.ring
         driver = self.options.ring or r.driver
         try:
@@ -183,7 +192,7 @@ class Kiosk:
         except ValueError as e:
             log.error("LED ring: %s; running without it", e)
             ring = make_ring("none")
-        log.info("LED ring: %s", driver if driver in ("none", "virtual") else f"{driver} on {r.port}")
+        log.info("LED ring: %s", f"{driver} on {r.port}" if driver in SERIAL_RING_DRIVERS else driver)
         self._closers.append(ring.close)
         return ring
 
@@ -302,7 +311,7 @@ class Kiosk:
             return False
         saved = self.store.resume()
         session = self.sessions.get(saved.game) if saved else None
-        if session is None:
+        if saved is None or session is None:
             return False
         game = saved.state
         players = game.num_players
@@ -331,7 +340,7 @@ class Kiosk:
         if reason == "abandon":
             self.store.archive("abandoned")
             return
-        if reason == "resume":
+        if reason == "resume" or session.game is None:
             return
         self.store.save(session.game_name, session.game.to_dict(), meta=session.meta(),
                         started_at=session.started_at)
@@ -425,10 +434,13 @@ class Kiosk:
     apply_script_line = script_input
 
     # ------------------------------------------------------------ the events file
-    def _write_event(self, msg) -> None:
+    def _write_event(self, msg: Message) -> None:
+        out = self.options.events_out
+        if out is None:         # subscribed only with a file
+            return
         line = msg.to_json()
         with self._events_lock:
-            self.options.events_out.write(line + "\n")
+            out.write(line + "\n")
 
 
 def setup_from_config(config: Config) -> GameSetup:

@@ -21,7 +21,17 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Sequence
+from types import ModuleType
+from typing import IO, TYPE_CHECKING, Sequence
+
+from .games import HUMAN
+
+if TYPE_CHECKING:                     # the rest is imported when used: the kiosk's start-up counts
+    from .app import Kiosk, KioskOptions
+    from .config import Config
+    from .events import GameSetup
+    from .games import GameType
+    from .script import Step
 
 log = logging.getLogger("kiosk")
 
@@ -30,6 +40,7 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 def build_parser() -> argparse.ArgumentParser:
     from . import games
+    from .config import LANGUAGES
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
     lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
     p = argparse.ArgumentParser(
@@ -51,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", metavar="WxH", help="window or offscreen size, e.g. 1280x800")
     p.add_argument("--gl", choices=("auto", "gl", "gles"), help="OpenGL API (gles on a Pi)")
     p.add_argument("--layout", choices=("tabletop", "upright"), help="screen layout")
-    p.add_argument("--language", help="language of the texts (en, de, fr, it, nl, es, pt, et)")
+    p.add_argument("--language", help=f"language of the texts ({', '.join(LANGUAGES)})")
     p.add_argument("--game", choices=games.names(),
                    help="which game: " + ", ".join(f"{g.name} ({g.title}, {g.players[0]}-{g.players[1]} players)"
                                                    for g in games.all_games())
@@ -148,17 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.export and not args.stats:
         parser.error("--export goes with --stats (labyrinth-kiosk --stats --export FILE.csv)")
     if args.stats:
-        from .history import print_stats
-        status = print_stats(config.paths.state_dir)
-        if args.export:
-            from .stats_export import ExportError, export
-            try:
-                games, _ = export(config.paths.state_dir, args.export)
-            except ExportError as e:
-                print(f"error: {e}", file=sys.stderr)
-                return 2
-            print(f"Exported {games} game(s) to {args.export}")
-        return status
+        return _stats(config.paths.state_dir, args.export)
     if args.layout_report:
         return _layout_report(args)
     if args.games is not None and args.games < 1:
@@ -166,15 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
-    display = args.display
-    if display is None:
-        display = ("window" if _has_display() else "none") if args.simulate else config.display.mode
-    if display == "auto":
-        if _has_display():
-            display = "fullscreen"
-        else:
-            log.warning("no display ($DISPLAY / $WAYLAND_DISPLAY unset): running headless")
-            display = "none"
+    display = _display(args, config)
     args.display = display
     if display in ("window", "fullscreen") and (args.script or args.screenshot_dir):
         log.warning("--script and --screenshot-dir drive the offscreen and headless modes only; "
@@ -185,99 +178,177 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _run(args: argparse.Namespace, config, display: str) -> int:
-    from .app import Kiosk, KioskOptions
+class _Refused(Exception):
+    """The run cannot start: the message for stderr, and the exit status."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _stats(state_dir: Path, export_to: str | None) -> int:
+    """``--stats``: the summary of the finished games, and with ``--export`` every game in a file."""
+    from .history import print_stats
+    status = print_stats(state_dir)
+    if export_to:
+        from .stats_export import ExportError, export
+        try:
+            games, _ = export(state_dir, export_to)
+        except ExportError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"Exported {games} game(s) to {export_to}")
+    return status
+
+
+def _display(args: argparse.Namespace, config: Config) -> str:
+    """The display mode: ``--display``, else a window or none for ``--simulate``, else the config's;
+    ``auto`` is full screen where there is a display and headless where there is none."""
+    display = args.display
+    if display is None:
+        display = ("window" if _has_display() else "none") if args.simulate else config.display.mode
+    if display == "auto":
+        if _has_display():
+            return "fullscreen"
+        log.warning("no display ($DISPLAY / $WAYLAND_DISPLAY unset): running headless")
+        return "none"
+    return display
+
+
+def _run(args: argparse.Namespace, config: Config, display: str) -> int:
     from . import games
-    from .events import GameSetup, Quit, SeatSetup
-    from .script import ScriptError, wrong_game
-    from .script import load as load_script
+    from .app import Kiosk
+    from .clock import VirtualClock
 
     headless = display == "none"
     kind = games.get(args.game or config.game.game)
-    game = kind.name
-    steps = None
-    if args.script:
+    try:
+        steps = _script_steps(args.script, kind.name, headless)
+        setup = _setup(args, config, kind)
+        ui = None if headless else _ui(display)
+        events_out = _events_file(args.events_out)
+    except _Refused as e:
+        print(e, file=sys.stderr)
+        return e.status
+    try:
         try:
-            steps = load_script(args.script, pixels=not headless)
-            for step in steps:
-                why = wrong_game(step.verb, game)
-                if why:
-                    raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {why}")
-        except ScriptError as e:
-            print(f"script error: {e}", file=sys.stderr)
+            # Offscreen runs step a virtual clock one frame at a time (see kiosk.ui.runner).
+            kiosk = Kiosk(config, _options(args, config, headless, setup, events_out),
+                          clock=VirtualClock() if display == "offscreen" else None)
+        except ValueError as e:      # e.g. a pin the pin library refuses
+            print(f"error: {e}", file=sys.stderr)
             return 2
+        return _play(kiosk, args, steps, ui)
+    finally:
+        if events_out is not None:
+            events_out.close()
 
+
+def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:
+    """``--script``: its steps, each checked against the game being played."""
+    from .script import ScriptError, wrong_game
+    from .script import load as load_script
+    if not path:
+        return None
+    try:
+        steps = load_script(path, pixels=not headless)
+        for step in steps:
+            why = wrong_game(step.verb, game)
+            if why:
+                raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {why}")
+    except ScriptError as e:
+        raise _Refused(f"script error: {e}") from None
+    return steps
+
+
+def _seat_kinds(args: argparse.Namespace, config: Config, kind: GameType) -> list[str]:
+    """Who plays: ``--players``, else ``[game] seats`` in the game's own seat kinds (computers only in
+    a simulated demo), filled up with computers to the game's fewest players."""
     kinds = list(config.game.seats)
-    simulated_demo = args.simulate and headless and not args.players and not args.script
-    if simulated_demo:
-        kinds = [k if k != "human" else "medium" for k in kinds]
+    if args.simulate and args.display == "none" and not args.players and not args.script:
+        kinds = [k if k != HUMAN else "medium" for k in kinds]
         if len(kinds) < 2:
             kinds = ["medium", "hard"]
     if not args.players:
         # [game] seats may name another game's computer (cards has no "medium": its "easy")
         kinds = [kind.seat_kind(k) for k in kinds]
-        kinds += [next((k for k in kinds if k != "human"), kind.ai_levels[0])] * max(0, kind.players[0] - len(kinds))
-    first = args.first if args.first is not None else config.game.first_player
+        kinds += [next((k for k in kinds if k != HUMAN), kind.ai_levels[0])] * max(0, kind.players[0] - len(kinds))
+    return kinds
+
+
+def _first(args: argparse.Namespace, config: Config) -> int | None:
+    """Who starts: ``--first``, else ``[game] first_player`` (None: a random seat)."""
+    return args.first if args.first is not None else config.game.first_player
+
+
+def _setup(args: argparse.Namespace, config: Config, kind: GameType) -> GameSetup:
+    """The game the command line and the config describe."""
+    from .events import GameSetup, SeatSetup
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
     # the config's variants apply to the games that have them; asked for on the command line, to any
     open_cards = args.open_cards or ("open_cards" in kind.variants and config.game.open_cards)
     return_home = not args.no_return_home and ("return_home" not in kind.variants or config.game.return_home)
     try:
-        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=args.seed, first=first or 0,
-                          open_cards=open_cards, return_home=return_home, game=game, turn_limit=turn_limit)
+        return GameSetup(seats=tuple(SeatSetup(k) for k in _seat_kinds(args, config, kind)), seed=args.seed,
+                         first=_first(args, config) or 0, open_cards=open_cards, return_home=return_home,
+                         game=kind.name, turn_limit=turn_limit)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        raise _Refused(f"error: {e}") from None
 
-    events_out = None
-    if args.events_out:
-        try:
-            events_out = open(args.events_out, "w", encoding="utf-8", buffering=1)
-        except OSError as e:
-            print(f"cannot write the events file {args.events_out}: {e.strerror or e}", file=sys.stderr)
-            return 2
 
-    if headless:
-        state_dir = Path(args.state_dir) if args.state_dir else None
-        options = KioskOptions(fast=args.fast, mock_pins=True, ring="virtual", state_dir=state_dir,
-                               setup=setup, auto_play=True, games=args.games,
-                               persist_ai_games=True, record_ai_games=True, show_ai_games_on_ring=True,
-                               events_out=events_out)
-        clock = None
-    else:
-        # A scripted run is a reproducible check: like a headless run it neither resumes
-        # nor overwrites the kiosk's own saved game unless --state-dir names a folder.
-        if args.state_dir:
-            state_dir = Path(args.state_dir)
-        else:
-            state_dir = None if args.script else config.paths.state_dir
-        options = KioskOptions(fast=args.fast, mock_pins=args.simulate or config.buttons.pin_factory == "mock",
-                               ring="virtual" if args.simulate else None,
-                               state_dir=state_dir, setup=setup,
-                               start_game=bool(args.players), auto_play=False, games=args.games,
-                               events_out=events_out, random_first=first is None)
-        # Offscreen runs step a virtual clock one frame at a time (see kiosk.ui.runner).
-        from .clock import VirtualClock
-        clock = VirtualClock() if display == "offscreen" else None
-        try:
-            from . import ui
-        except ImportError as e:
-            print(f"the {display} display needs the pyglet UI (kiosk.ui), which cannot be loaded: {e}. "
-                  "Use --display none for a headless run.", file=sys.stderr)
-            return 1
-
+def _ui(display: str) -> ModuleType:
+    """The pyglet UI (kiosk.ui) for a display mode."""
     try:
-        kiosk = Kiosk(config, options, clock=clock)
-    except ValueError as e:      # e.g. a pin the pin library refuses
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        from . import ui
+    except ImportError as e:
+        raise _Refused(f"the {display} display needs the pyglet UI (kiosk.ui), which cannot be loaded: {e}. "
+                       "Use --display none for a headless run.", status=1) from None
+    return ui
+
+
+def _events_file(path: str | None) -> IO[str] | None:
+    """``--events-out``: the file every bus message is written to, one JSON line each (line-buffered)."""
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8", buffering=1)
+    except OSError as e:
+        raise _Refused(f"cannot write the events file {path}: {e.strerror or e}") from None
+
+
+def _options(args: argparse.Namespace, config: Config, headless: bool, setup: GameSetup,
+             events_out: IO[str] | None) -> KioskOptions:
+    from .app import KioskOptions
+    if headless:
+        return KioskOptions(fast=args.fast, mock_pins=True, ring="virtual",
+                            state_dir=Path(args.state_dir) if args.state_dir else None,
+                            setup=setup, auto_play=True, games=args.games,
+                            persist_ai_games=True, record_ai_games=True, show_ai_games_on_ring=True,
+                            events_out=events_out)
+    # A scripted run is a reproducible check: like a headless run it neither resumes
+    # nor overwrites the kiosk's own saved game unless --state-dir names a folder.
+    if args.state_dir:
+        state_dir: Path | None = Path(args.state_dir)
+    else:
+        state_dir = None if args.script else config.paths.state_dir
+    return KioskOptions(fast=args.fast, mock_pins=args.simulate or config.buttons.pin_factory == "mock",
+                        ring="virtual" if args.simulate else None,
+                        state_dir=state_dir, setup=setup,
+                        start_game=bool(args.players), auto_play=False, games=args.games,
+                        events_out=events_out, random_first=_first(args, config) is None)
+
+
+def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: ModuleType | None) -> int:
+    """Run the kiosk until it stops (headless, or with the UI); its exit status."""
+    from .events import Quit
+    from .script import ScriptError
 
     def on_signal(signum, frame) -> None:
         kiosk.bus.post(Quit(signal.Signals(signum).name, 0))
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        if headless:
+        if ui is None:
             from .headless import run
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:
@@ -294,8 +365,6 @@ def _run(args: argparse.Namespace, config, display: str) -> int:
         status = 2
     finally:
         kiosk.close()
-        if events_out is not None:
-            events_out.close()
     return status
 
 

@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from engine.maze import INSERTIONS
+from hardware.buttons import DEFAULT_BUTTON_PINS
 
 from . import games
 
@@ -37,7 +38,7 @@ ARROWS = INSERTIONS
 LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 #: What may sit in a seat: a person or an AI level of any registered game (kiosk.games;
 #: a game maps another game's level to its own, e.g. the card game plays "medium" as "easy").
-SEAT_KINDS = tuple(dict.fromkeys(k for g in games.all_games() for k in g.seat_kinds))
+SEAT_KINDS = games.seat_kinds()
 #: Player counts per game, from the registry (docs/rules.md: board game 1-4 incl. solo, card game 2-6).
 PLAYER_RANGE = MappingProxyType({g.name: g.players for g in games.all_games()})
 #: BCM numbers of the 40-pin header's GPIOs.
@@ -53,15 +54,10 @@ PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
 RING_DRIVERS = ("none", "virtual", "wled", "adalight", "line")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
-#: The default wiring (docs/wiring.md): arrows clockwise around the board.
-DEFAULT_PINS = MappingProxyType({
-    "N1": 4, "N3": 17, "N5": 27,
-    "E1": 22, "E3": 5, "E5": 6,
-    "S5": 13, "S3": 19, "S1": 26,
-    "W5": 16, "W3": 20, "W1": 21,
-})
-DEFAULT_ROTATE_PIN = 23
-DEFAULT_STAY_PIN = 24
+#: The default wiring (docs/wiring.md), declared with the buttons (hardware.buttons).
+DEFAULT_PINS = MappingProxyType({name: pin for name, pin in DEFAULT_BUTTON_PINS.items() if name in ARROWS})
+DEFAULT_ROTATE_PIN = DEFAULT_BUTTON_PINS["rotate"]
+DEFAULT_STAY_PIN = DEFAULT_BUTTON_PINS["stay"]
 DEFAULT_RING_PORT = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0"
 
 
@@ -558,7 +554,7 @@ def load(path: str | Path | None = None) -> Config:
     are used (with a log line). A path given explicitly must exist.
     """
     explicit = path is not None
-    p = Path(path) if explicit else DEFAULT_PATH
+    p = Path(path) if path is not None else DEFAULT_PATH
     try:
         data = p.read_bytes()
     except FileNotFoundError:

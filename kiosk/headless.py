@@ -28,44 +28,57 @@ def run(kiosk: Kiosk, steps: list[Step] | None = None, *, narrate: bool = False)
     if narrate:
         Narrator(kiosk)
     kiosk.start()
-    clock, bus = kiosk.clock, kiosk.bus
     try:
         while not kiosk.stopping:
             kiosk.tick(budget=None)
-            if bus.pending():
+            if kiosk.bus.pending() or _script_acted(kiosk, runner) or kiosk.clock.run_due():
                 continue
-            if runner is not None:
-                if runner.poll(kiosk):
-                    continue
-                if runner.done and kiosk.settled():
-                    kiosk.stop("the script has ended")
-                    continue
-            if clock.run_due():
-                continue
-            nxt = clock.next_due()
-            wake = runner.wakeup() if runner is not None else None
-            if wake is not None:
-                nxt = wake if nxt is None else min(nxt, wake)
-            if kiosk.thinking:   # an AI worker's answer arrives on the bus
-                bus.wait(IDLE_WAIT_S)
-                continue
-            if isinstance(clock, VirtualClock):
-                if nxt is not None:
-                    clock.advance_to(nxt)
-                    continue
-                session = kiosk.game_session    # the game's that runs
-                if session.awaiting_human() or session.game is None or session.game.phase == "over":
-                    kiosk.stop("waiting for a person's input, but there is no (more) script", 0)
-                    log.warning("a human seat is to play and no script input is left: stopping")
-                    continue
-                bus.wait(IDLE_WAIT_S)
-            else:
-                timeout = IDLE_WAIT_S if nxt is None else max(0.0, min(IDLE_WAIT_S, nxt - clock.now()))
-                bus.wait(timeout)
+            _idle(kiosk, runner)
         kiosk.tick(budget=None)
     finally:
         kiosk.close()
     return kiosk.exit_status
+
+
+def _script_acted(kiosk: Kiosk, runner: ScriptRunner | None) -> bool:
+    """True if the script posted its next input now, or has ended with nothing left to happen (then
+    the kiosk is told to stop)."""
+    if runner is None:
+        return False
+    if runner.poll(kiosk):
+        return True
+    if runner.done and kiosk.settled():
+        kiosk.stop("the script has ended")
+        return True
+    return False
+
+
+def _idle(kiosk: Kiosk, runner: ScriptRunner | None) -> None:
+    """Nothing is queued or due: wait for the AI worker's answer, else for the next timer or script
+    step (a virtual clock jumps to it). With a virtual clock and nothing ahead, a person would have to
+    play: the run stops."""
+    clock, bus = kiosk.clock, kiosk.bus
+    nxt = clock.next_due()
+    wake = runner.wakeup() if runner is not None else None
+    if wake is not None:
+        nxt = wake if nxt is None else min(nxt, wake)
+    if kiosk.thinking:   # an AI worker's answer arrives on the bus
+        bus.wait(IDLE_WAIT_S)
+    elif not isinstance(clock, VirtualClock):
+        bus.wait(IDLE_WAIT_S if nxt is None else max(0.0, min(IDLE_WAIT_S, nxt - clock.now())))
+    elif nxt is not None:
+        clock.advance_to(nxt)
+    elif _waiting_for_a_person(kiosk):
+        kiosk.stop("waiting for a person's input, but there is no (more) script", 0)
+        log.warning("a human seat is to play and no script input is left: stopping")
+    else:
+        bus.wait(IDLE_WAIT_S)
+
+
+def _waiting_for_a_person(kiosk: Kiosk) -> bool:
+    """Only a person's input could move the game on (or no game runs any more)."""
+    session = kiosk.game_session    # the game's that runs
+    return session.awaiting_human() or session.game is None or session.game.phase == "over"
 
 
 class Narrator:

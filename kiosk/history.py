@@ -173,9 +173,6 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None,
     )
 
 
-_KIND_ORDER = ("human", "random", "easy", "medium", "hard")
-
-
 def format_summary(s: Summary, days: int = 14) -> str:
     """The summary as plain text (``--stats`` and the operator menu)."""
     if not s.games:
@@ -183,7 +180,9 @@ def format_summary(s: Summary, days: int = 14) -> str:
         return text + (f" ({s.skipped_lines} unreadable line(s) skipped)" if s.skipped_lines else "")
     lines = [f"Games finished: {s.games} ("
              + ", ".join(f"{n} {g}" for g, n in sorted(s.by_game.items())) + ")"]
-    kinds = sorted(s.played_by, key=lambda k: (_KIND_ORDER.index(k) if k in _KIND_ORDER else 99, k))
+    from . import games
+    order = games.seat_kinds()
+    kinds = sorted(s.played_by, key=lambda k: (order.index(k) if k in order else 99, k))
     for kind in kinds:
         label = "humans" if kind == "human" else f"AI {kind}"
         lines.append(f"  {label:<10} won {s.wins.get(kind, 0):>5} of {s.played_by[kind]:>5} games played")

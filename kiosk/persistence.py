@@ -219,12 +219,14 @@ class GameStore:
         except FileNotFoundError:
             return None
         except OSError as e:
-            return self._set_aside_corrupt(f"unreadable ({e.strerror or e})", "unreadable")
+            self._set_aside_corrupt(f"unreadable ({e.strerror or e})", "unreadable")
+            return None
         try:
             saved = self._parse(data)
         except _Corrupt as e:
             detail, slug = e.args
-            return self._set_aside_corrupt(detail, slug)
+            self._set_aside_corrupt(detail, slug)
+            return None
 
         age = self.clock() - saved.saved_at
         if age < 0:
@@ -260,8 +262,7 @@ class GameStore:
         if version != FORMAT:
             raise _Corrupt(f"format version {version!r}, this kiosk reads {FORMAT}", "wrong-version")
         game = wrapper.get("game")
-        loader = self.loaders.get(game) if isinstance(game, str) else None
-        if loader is None:
+        if not isinstance(game, str) or game not in self.loaders:
             raise _Corrupt(f"unknown game {game!r} (known: {', '.join(self.loaders)})", "unknown-game")
         try:
             saved_at = parse_time(wrapper.get("saved_at"))
@@ -275,7 +276,7 @@ class GameStore:
         if not isinstance(state, dict):
             raise _Corrupt(f"state must be an object, not {type(state).__name__}", "bad-state")
         try:
-            loaded = loader(state)
+            loaded = self.loaders[game](state)
         except Exception as e:  # the loader's own validation: any refusal means corrupt
             raise _Corrupt(f"the {game} state breaks the rules: {type(e).__name__}: {e}",
                            "invalid-state") from None

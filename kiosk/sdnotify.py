@@ -114,10 +114,11 @@ class Watchdog:
 
     def kick(self) -> bool:
         """Ping if half the watchdog interval has passed since the last ping; True if sent."""
-        if not self.enabled:
+        interval = self.interval
+        if interval is None or not self.notifier.enabled:
             return False
         now = self.clock()
-        if self._last is not None and now - self._last < self.interval:
+        if self._last is not None and now - self._last < interval:
             return False
         self._last = now
         return self.notifier.watchdog()

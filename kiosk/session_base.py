@@ -22,10 +22,10 @@ import itertools
 import logging
 import time
 import uuid
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
 from .bus import Bus
-from .clock import Clock, RealClock
+from .clock import Clock, RealClock, Timer
 from .events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
 
 log = logging.getLogger(__name__)
@@ -34,29 +34,45 @@ log = logging.getLogger(__name__)
 Step = tuple[float, Callable[[], Command | None]]
 
 
+class EngineState(Protocol):
+    """What the shared machinery reads of a game's engine state (docs/adding-a-game.md, item 1)."""
+
+    @property
+    def phase(self) -> str: ...          # "over" once finished
+    @property
+    def current(self) -> int: ...        # the player to act
+    @property
+    def seed(self) -> int | None: ...
+
+
+#: The engine state a session plays (engine.Game, engine.cards.CardGame, ...).
+G = TypeVar("G", bound=EngineState)
+
+
 class PacingBase:
     """Mixin of the frozen pacing dataclasses: every field is a pause in seconds."""
 
     __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]   # set by @dataclass on the subclass
 
     @classmethod
-    def fast(cls):
+    def fast(cls) -> Self:
         """No pauses at all (headless runs, tests)."""
         return cls(**{f.name: 0 for f in dataclasses.fields(cls)})
 
-    def scaled(self, factor: float):
+    def scaled(self, factor: float) -> Self:
         """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
-        me: Any = self          # a pacing is a frozen dataclass
-        return dataclasses.replace(me, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(me)})
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(self)})
 
 
-class GameSession:
+class GameSession(Generic[G]):
     """Game life cycle, AI worker, paced play-out, saving and common refusals for one game kind.
 
-    A subclass sets ``game_name`` (the ``GameSetup.game`` it plays, also the
-    save's ``"game"``), ``noun`` (how its refusals and log lines name it),
-    ``ai_levels`` (its computer seat kinds), and
-    implements ``start``, ``public_snapshot``, ``color_of`` and ``_turn_begins``;
+    A subclass names its engine state (``GameSession[Game]``), sets
+    ``game_name`` (the ``GameSetup.game`` it plays, also the save's
+    ``"game"``), ``noun`` (how its refusals and log lines name it),
+    ``ai_levels`` (its computer seat kinds), and implements ``start``,
+    ``resume``, ``public_snapshot``, ``color_of`` and ``_turn_begins``;
     ``_reset_turn_state`` clears its per-turn input state.
     """
 
@@ -76,7 +92,7 @@ class GameSession:
         self._own_executor = executor is None
         self._executor = executor or concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix=self.worker_name)
-        self.game: Any = None
+        self.game: G | None = None
         self.setup: GameSetup | None = None
         self.game_id: str | None = None
         self.started_at: float = 0.0        # wall-clock time.time() of the start
@@ -87,7 +103,7 @@ class GameSession:
         self._ai_thinking_since: float | None = None
         self._jobs = 0                      # worker jobs not yet answered
         self._quiet_until = 0.0             # animations running until then (clock time)
-        self._timers: list = []
+        self._timers: list[Timer] = []
         self._plan: tuple[int, list[Step]] = (0, [])   # (turn token, paced AI steps still to post)
         self._subs: list[Callable[[], None]] = []
 
@@ -111,6 +127,19 @@ class GameSession:
         ]
 
     # ------------------------------------------------------------ queries (main thread)
+    @property
+    def running(self) -> G:
+        """The game in play, for code that runs only while there is one.
+
+        Command handlers after their checks (``_check_player``), AI answers found
+        current, and paced steps all run with a game; a call without one is a bug
+        in the session, said here rather than as an AttributeError on None.
+        """
+        g = self.game
+        if g is None:
+            raise RuntimeError(f"no {self.noun} is running")
+        return g
+
     @property
     def kinds(self) -> tuple[str, ...]:
         return self.setup.kinds if self.setup else ()
@@ -158,18 +187,23 @@ class GameSession:
     def start(self, setup: GameSetup) -> None:
         raise NotImplementedError
 
-    def _begin(self, game, setup: GameSetup) -> None:
+    def resume(self, game: G, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
+               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
+        """Continue a saved `game` exactly where it stopped (`meta`: what the save says besides the state)."""
+        raise NotImplementedError
+
+    def _begin(self, game: G, setup: GameSetup) -> None:
         """Start `game` fresh (abandoning a running one of this kind)."""
         if self.game is not None and self.game.phase != "over":
             self.abandon("a new game was started")
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
-    def _continue(self, game, setup: GameSetup, game_id: str | None, started: float | None) -> None:
+    def _continue(self, game: G, setup: GameSetup, game_id: str | None, started: float | None) -> None:
         """Continue a saved `game` exactly where it stopped."""
         self._install(game, setup, game_id or uuid.uuid4().hex,
                       started if started is not None else time.time(), resumed=True)
 
-    def _install(self, game, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+    def _install(self, game: G, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
         self._cancel_timers()
         self.game, self.setup, self.game_id = game, setup, game_id
         self.started_at = started

@@ -25,7 +25,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 # ----------------------------------------------------------------- one game
 
@@ -373,7 +373,7 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> 
     size = max(1, min(25, games // (jobs * 8) or 1))
     chunks = [(spec, list(range(i, min(i + size, games)))) for i in range(0, games, size)]
     if jobs <= 1:
-        results = map(_play_chunk, chunks)
+        results: Iterable[tuple[list[dict], float]] = map(_play_chunk, chunks)
         pool = None
     else:
         context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Sequence
 
+from .games import seat_kinds
 from .history import GameRecord
 from .persistence import parse_time
 
 DAYS = 14
-LEVELS = ("random", "easy", "medium", "hard")
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def chart_data(records: Sequence[GameRecord], *, today: date | None = None, tz: 
         durations = [r.duration_s for r, _ in ended if r.game == game]
         by_game[game] = (len(durations), statistics.fmean(durations))
     levels = []
-    for level in LEVELS:
+    for level in seat_kinds()[1:]:       # the AI levels
         games = computer = people = 0
         for r, _ in ended:
             if "human" not in r.seats or level not in r.seats:

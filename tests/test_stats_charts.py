@@ -83,4 +83,4 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
                                  and r.y + r.height <= size[1] + 1 for r in rects)
         finally:
             u.close()
-            u.k.session.close()
+            u.k.close()

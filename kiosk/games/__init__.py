@@ -27,7 +27,7 @@ from __future__ import annotations
 import importlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:                                   # pragma: no cover
     from ..bus import Bus
@@ -58,6 +58,15 @@ class ScriptWords:
     usage: str                                                   # e.g. "tap ROW COL, stay"
     parse: Callable[[list[str], Callable[[str], Exception]], tuple]
     play: Callable[[Any, str, tuple], Sequence["Command"]]
+
+
+class ButtonLedView(Protocol):
+    """A game's view lighting the arcade buttons' LEDs from bus events (``GameType.button_leds``)."""
+
+    enabled: bool          # False while the operator's button test owns the LEDs
+
+    def refresh(self) -> None:
+        """Show again what the game wants lit (after the button test)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class GameType:
     #: a physical button (arrow name, "rotate", "stay") -> the command it means now, or None
     button: Callable[[Any, str], "Command | None"] | None = None
     #: the button LEDs: (bus, leds) -> a view with ``enabled`` and ``refresh()`` that lights them
-    button_leds: Callable[["Bus", Any], Any] | None = None
+    button_leds: Callable[["Bus", Any], ButtonLedView] | None = None
     #: the GameSetup variant switches the game has (open_cards, return_home); others must stay default
     variants: tuple[str, ...] = ()
     #: history variant words of a running game (e.g. ("open_cards",)); () = classic rules
@@ -239,6 +248,12 @@ def all_games() -> tuple[GameType, ...]:
 def names() -> tuple[str, ...]:
     """The registered games' names, the built-in ones first."""
     return tuple(g.name for g in all_games())
+
+
+def seat_kinds() -> tuple[str, ...]:
+    """Every seat kind of every registered game: a person first, then the AI levels, weakest first
+    (the config's seats, the history's and the statistics' order)."""
+    return tuple(dict.fromkeys(k for g in all_games() for k in g.seat_kinds))
 
 
 def of_event(event: Any) -> GameType:

@@ -48,15 +48,21 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
             raise bad("write `lay X Y` (a cell of the layout, x to the east, y to the south)")
         return ((whole(rest[0], "X"), whole(rest[1], "Y")),)
     if verb == "take":
-        if not rest:
-            raise bad("write `take ID ...` with the deck ids of the cards to take, or `take none`")
-        if len(rest) == 1 and rest[0].lower() == "none":
-            return ((),)
-        cards = tuple(whole(w, "a card id") for w in rest)
-        if len(set(cards)) != len(cards):
-            raise bad("a card is named twice")
-        return (cards,)
+        return (_cards_to_take(rest, bad, whole),)
     raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
+
+
+def _cards_to_take(rest: list[str], bad: Callable[[str], Exception],
+                   whole: Callable[[str, str], int]) -> tuple[int, ...]:
+    """The deck ids after ``take`` (``take none``: no card)."""
+    if not rest:
+        raise bad("write `take ID ...` with the deck ids of the cards to take, or `take none`")
+    if len(rest) == 1 and rest[0].lower() == "none":
+        return ()
+    cards = tuple(whole(w, "a card id") for w in rest)
+    if len(set(cards)) != len(cards):
+        raise bad("a card is named twice")
+    return cards
 
 
 def play(session: Any, verb: str, args: tuple) -> list:

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar, Mapping
 
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
+from engine.cards.ai import LEVELS
+from engine.cards.game import GAME_NAME
 
 from ...bus import Bus
 from ...clock import Clock
@@ -44,8 +47,6 @@ from .events import (
 
 log = logging.getLogger(__name__)
 
-GAME_NAME = "cards"
-AI_LEVELS = ("random", "easy", "hard")
 #: Seat colours of the card game, in seat order (the board game has the first four).
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
@@ -63,8 +64,10 @@ class CardPacing(PacingBase):
     confirm: float = 0.7        # before the take is confirmed
     after_take: float = 0.6     # the taken cards fly off
 
+    FAST: ClassVar[CardPacing]  # no pauses at all (headless runs, tests)
 
-CardPacing.FAST = CardPacing.fast()   # type: ignore[attr-defined]
+
+CardPacing.FAST = CardPacing.fast()
 
 # save(session, reason): "start", "resume", "lay", "take", "discard", "over" or "abandon".
 SaveHook = Callable[["CardSession", str], None]
@@ -76,7 +79,7 @@ def default_ai_factory(level: str, seed: int | None):
     return make_ai(level, seed)
 
 
-class CardSession(GameSession):
+class CardSession(GameSession[CardGame]):
     """Owns the running card game; commands in, events out (docs/events.md, docs/card-game.md).
 
     The life cycle, the AI worker, pacing, saving and the common refusals are
@@ -86,7 +89,7 @@ class CardSession(GameSession):
 
     game_name = GAME_NAME
     noun = "card game"
-    ai_levels = AI_LEVELS
+    ai_levels = LEVELS
     worker_name = "card-ai"
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, pacing: CardPacing | None = None,
@@ -94,7 +97,6 @@ class CardSession(GameSession):
                  executor: concurrent.futures.Executor | None = None) -> None:
         super().__init__(bus, clock, pacing=pacing or CardPacing(), ai_factory=ai_factory or default_ai_factory,
                          save=save, executor=executor)
-        self.game: CardGame | None = None
         self.selected: int | None = None     # hand position picked by the current player
         self.rotation: int = 0               # quarter turns of the picked card
         self.chosen: set[int] = set()        # cards ticked for taking (phase take)
@@ -140,7 +142,7 @@ class CardSession(GameSession):
         self._begin(game, dataclasses.replace(setup, seed=seed))
 
     def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, meta: dict | None = None) -> None:
+               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
         """Continue a saved card game exactly where it stopped."""
         if len(kinds) != game.num_players:
             raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")
@@ -158,7 +160,7 @@ class CardSession(GameSession):
 
     # ------------------------------------------------------------ turn flow
     def _hand_changed(self, player: int) -> None:
-        g = self.game
+        g = self.running
         sel = self.selected if player == g.current else None
         self.bus.post(HandChanged(player, len(g.hands[player]), sel, self.rotation if sel is not None else 0,
                                   bool(self.visible_hand(player))))
@@ -193,7 +195,7 @@ class CardSession(GameSession):
             self._ask_ai()
 
     def _ask_ai(self) -> None:
-        g = self.game
+        g = self.running
         player, token = g.current, self._turn_token
         ai = self._ais[player]
         level = self.kinds[player]
@@ -207,7 +209,7 @@ class CardSession(GameSession):
     def _on_ai_decided(self, ev: CardAIDecided) -> None:
         if not self._answer_is_current(ev):
             return
-        g = self.game
+        g = self.running
         if ev.error or ev.action != g.phase:
             log.error("card AI answer unusable (%s): playing a random legal action instead",
                       ev.error or f"{ev.action} in phase {g.phase}")
@@ -222,11 +224,12 @@ class CardSession(GameSession):
             steps.append((self._first_delay(), lambda: SelectHandCard(ev.slot, source="ai")))
             for k in range(ev.rotation % 4):
                 steps.append((p.rotate if k else p.select, lambda: RotateHandCard(1, source="ai")))
-            steps.append((p.lay, lambda: LayCard(tuple(ev.cell), source="ai")))
+            x, y = ev.cell
+            steps.append((p.lay, lambda: LayCard((x, y), source="ai")))
         elif ev.action == "take":
             first = self._first_delay(think=False)
             for k, card in enumerate(ev.cards):
-                steps.append((first if k == 0 else p.toggle, lambda c=card: ToggleTake(c, source="ai")))
+                steps.append((first if k == 0 else p.toggle, functools.partial(ToggleTake, card, source="ai")))
             steps.append((p.confirm if ev.cards else max(first, p.confirm), lambda: ConfirmTake(source="ai")))
         else:
             steps.append((self._first_delay(), lambda: DiscardCard(ev.slot, source="ai")))
@@ -237,7 +240,7 @@ class CardSession(GameSession):
         """Common refusals (no game, game over, someone else's turn), the hand-over not yet done, wrong phase."""
         if not self._check_player(cmd):
             return False
-        g = self.game
+        g = self.running
         if self.handover:
             colour = COLORS[g.current]
             self._refuse(cmd, f"Pass the screen to {colour} first: {colour} taps when ready.", code="pass_screen")
@@ -249,7 +252,7 @@ class CardSession(GameSession):
         return True
 
     def _slot(self, cmd: Command, slot: Any) -> int | None:
-        hand = self.game.hand
+        hand = self.running.hand
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
             self._refuse(cmd, f"There is no card {slot!r} in your hand: you hold {len(hand)} card(s), "
                               f"positions 0 to {len(hand) - 1}.", code="no_such_card")
@@ -276,7 +279,7 @@ class CardSession(GameSession):
             self.rotation = (self.rotation + 1) % 4
         else:
             self.selected, self.rotation = slot, 0
-        self._hand_changed(self.game.current)
+        self._hand_changed(self.running.current)
 
     def _on_rotate(self, cmd: RotateHandCard) -> None:
         if not self._check_turn(cmd, "place"):
@@ -288,12 +291,12 @@ class CardSession(GameSession):
             self._refuse(cmd, f"Turn the card by whole quarter turns, not {cmd.turns!r}.", code="card_whole_turns")
             return
         self.rotation = (self.rotation + cmd.turns) % 4
-        self._hand_changed(self.game.current)
+        self._hand_changed(self.running.current)
 
     def _on_lay(self, cmd: LayCard) -> None:
         if not self._check_turn(cmd, "place"):
             return
-        g = self.game
+        g = self.running
         if self.selected is None:
             self._refuse(cmd, "Choose a card from your hand first, then tap a highlighted place.",
                          code="pick_card_first")
@@ -332,7 +335,7 @@ class CardSession(GameSession):
     def _on_toggle(self, cmd: ToggleTake) -> None:
         if not self._check_turn(cmd, "take"):
             return
-        g = self.game
+        g = self.running
         card = cmd.card
         if card not in g.takeable():
             self._refuse(cmd, "That card is not joined by a path to the same treasure on the card you laid.",
@@ -345,7 +348,7 @@ class CardSession(GameSession):
     def _on_confirm(self, cmd: ConfirmTake) -> None:
         if not self._check_turn(cmd, "take"):
             return
-        g = self.game
+        g = self.running
         player = g.current
         chosen = frozenset(self.chosen)
         problem = g.take_problem(chosen)
@@ -363,7 +366,7 @@ class CardSession(GameSession):
     def _on_discard(self, cmd: DiscardCard) -> None:
         if not self._check_turn(cmd, "discard"):
             return
-        g = self.game
+        g = self.running
         slot = self._slot(cmd, cmd.slot)
         if slot is None:
             return
@@ -379,10 +382,10 @@ class CardSession(GameSession):
     # ------------------------------------------------------------ committing
     def _turn_ends(self, player: int, reason: str) -> None:
         """After a committed action that ended `player`'s turn: their hand was refilled; next turn or the end."""
-        g = self.game
+        g = self.running
         self.selected, self.rotation, self.chosen = None, 0, set()
         self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
-        if g.phase == "over":
+        if g.outcome is not None:      # the game is over
             self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds,
                                           g.outcome.termination, self._duration))
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
@@ -416,8 +419,9 @@ def _placement_code(game: CardGame, cell: tuple[int, int]) -> str:
 def _decision(player: int, token: int, game: CardGame, action) -> CardAIDecided:
     """An engine action as the worker's answer; a hand card is named by its position, never its id."""
     if isinstance(action, Place):
+        x, y = action.cell
         return CardAIDecided(player, "place", token, slot=game.hand.index(action.card),
-                             rotation=action.rotation, cell=tuple(action.cell))
+                             rotation=action.rotation, cell=(x, y))
     if isinstance(action, Take):
         return CardAIDecided(player, "take", token, cards=tuple(sorted(action.cards)))
     if isinstance(action, Discard):

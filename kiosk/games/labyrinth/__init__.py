@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ai import LEVELS
-from engine.game import GAME_NAME
+from engine.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
 from .. import GameType, ScriptWords, SessionOptions, register_game
 from . import script
@@ -65,7 +65,7 @@ def _sim():
 GAME = register_game(GameType(
     name=GAME_NAME,
     title="the sliding maze",
-    players=(1, 4),
+    players=(MIN_PLAYERS, MAX_PLAYERS),
     ai_levels=tuple(LEVELS),
     load=_load,
     session=_session,

@@ -17,9 +17,11 @@ import concurrent.futures
 import logging
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar, Mapping
 
 from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
+from engine.ai import LEVELS
+from engine.game import GAME_NAME
 
 from ...bus import Bus
 from ...clock import Clock
@@ -32,9 +34,6 @@ from .events import (
 )
 
 log = logging.getLogger(__name__)
-
-AI_LEVELS = ("random", "easy", "medium", "hard")
-GAME_NAME = "labyrinth"
 
 
 @dataclass(frozen=True)
@@ -49,8 +48,10 @@ class Pacing(PacingBase):
     walk_step: float = 0.18     # per cell of the pawn's walk
     after_move: float = 0.5     # after the walk, before the next player acts
 
+    FAST: ClassVar[Pacing]      # no pauses at all (headless runs, tests)
 
-Pacing.FAST = Pacing.fast()   # type: ignore[attr-defined]
+
+Pacing.FAST = Pacing.fast()
 
 # save(session, reason): reason is "start", "resume", "shift", "move", "over" or "abandon".
 SaveHook = Callable[["Session", str], None]
@@ -70,7 +71,7 @@ def default_ai_factory(level: str, seed: int | None):
     return make_ai(level, seed=seed)
 
 
-class Session(GameSession):
+class Session(GameSession[Game]):
     """Owns the running :class:`engine.Game`; commands in, events out (see docs/events.md).
 
     The life cycle, the AI worker, pacing, saving and the common refusals are
@@ -80,7 +81,7 @@ class Session(GameSession):
 
     game_name = GAME_NAME
     noun = "game"
-    ai_levels = AI_LEVELS
+    ai_levels = tuple(LEVELS)
 
     def __init__(self, bus: Bus, clock: Clock | None = None, *, confirm_push: bool = True,
                  pacing: Pacing | None = None, ai_factory: Callable[[str, int | None], Any] | None = None,
@@ -90,7 +91,6 @@ class Session(GameSession):
                          save=save, executor=executor)
         self.confirm_push = confirm_push
         self.hint_level = hint_level
-        self.game: Game | None = None
         self.preview: str | None = None     # the arrow the spare is previewed at
         self.rotation: int = 0              # quarter turns of the spare since the turn began
         self._hint_player = None
@@ -100,7 +100,7 @@ class Session(GameSession):
 
     # ------------------------------------------------------------ queries (main thread)
     def color_of(self, player: int) -> str:
-        return self.game.players[player].color
+        return self.running.players[player].color
 
     def target_of(self, player: int) -> str | None:
         """The secret target (top card) of `player`, or None when heading home. For the peek only."""
@@ -115,7 +115,10 @@ class Session(GameSession):
 
     def spare_preview(self) -> TileInfo | None:
         """The spare as shown now (turned by the pending rotation)."""
-        return tile_info(self.game.spare.rotated(self.rotation)) if self.game else None
+        return self._turned_spare(self.game) if self.game else None
+
+    def _turned_spare(self, g: Game) -> TileInfo:
+        return tile_info(g.spare.rotated(self.rotation))
 
     def public_snapshot(self, resumed: bool = False) -> GameStarted:
         g = self.game
@@ -129,17 +132,18 @@ class Session(GameSession):
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
         """Start a new game (abandoning any running one)."""
-        seats = [s.seat for s in setup.seats]
-        if any(s is not None for s in seats) and None in seats:
+        corners = [s.seat for s in setup.seats]
+        seats = [c for c in corners if c is not None]
+        if seats and len(seats) != len(corners):
             raise ValueError("give a seat corner for every player or for none")
         game = Game.new(players=len(setup.seats), seed=setup.seed,
                         rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home,
                                     turn_limit=setup.turn_limit),
-                        seats=None if None in seats else seats, first=setup.first)
+                        seats=seats or None, first=setup.first)
         self._begin(game, setup)
 
     def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, hints: bool | None = None, meta: dict | None = None) -> None:
+               started: float | None = None, hints: bool | None = None, meta: Mapping[str, Any] | None = None) -> None:
         """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice,
         else read from the save's `meta`)."""
         saved_setup = (meta or {}).get("setup")
@@ -207,12 +211,13 @@ class Session(GameSession):
     def _on_ai_decided(self, ev: AIDecided) -> None:
         if not self._answer_is_current(ev):
             return
-        g = self.game
+        g = self.running
         if ev.hint:
             if not ev.error and g.phase == "shift":
                 self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
             return
-        insertion, rotation, cell = ev.insertion, ev.rotation, ev.cell
+        insertion, rotation = ev.insertion, ev.rotation
+        cell: tuple[int, int] | None = ev.cell
         if ev.error or (g.phase == "shift" and (insertion not in INSERTIONS or insertion == g.forbidden)):
             log.error("AI answer unusable (%s): playing a random legal turn instead", ev.error or insertion)
             rng = random.Random()
@@ -220,10 +225,10 @@ class Session(GameSession):
             insertion, rotation, cell = shift.insertion, shift.rotation, None
         self._play_out(insertion, rotation % 4, cell)
 
-    def _play_out(self, insertion: str, rotation: int, cell) -> None:
+    def _play_out(self, insertion: str, rotation: int, cell: tuple[int, int] | None) -> None:
         """Play an AI decision through the same commands a person would send, paced."""
         p = self.pacing
-        g = self.game
+        g = self.running
         steps: list[Step] = []
         first = self._first_delay()
         if g.phase == "shift":
@@ -236,18 +241,17 @@ class Session(GameSession):
         steps.append((first, lambda: self._ai_walk_command(cell)))
         self._run_steps(steps)
 
-    def _ai_walk_command(self, cell) -> Command:
-        g = self.game
-        if cell is None or tuple(cell) not in g.reachable():
-            cell = _best_walk(g)
-        return Stay(source="ai") if tuple(cell) == g.player.position else TapCell(tuple(cell), source="ai")
+    def _ai_walk_command(self, cell: tuple[int, int] | None) -> Command:
+        g = self.running
+        walk = (cell[0], cell[1]) if cell is not None and tuple(cell) in g.reachable() else _best_walk(g)
+        return Stay(source="ai") if walk == g.player.position else TapCell(walk, source="ai")
 
     # ------------------------------------------------------------ refusals
     def _check_turn(self, cmd: Command, phase: str | None) -> bool:
         """Common refusals (no game, game over, someone else's turn), then the wrong phase."""
         if not self._check_player(cmd):
             return False
-        g = self.game
+        g = self.running
         if phase == "shift" and g.phase != "shift":
             self._refuse(cmd, "The spare is already pushed in: now tap a cell to walk there, "
                               "or your own pawn to stay.", code="already_pushed")
@@ -258,12 +262,11 @@ class Session(GameSession):
         return True
 
     def _check_arrow(self, cmd: Command, arrow: str | None) -> bool:
-        g = self.game
-        if arrow not in INSERTIONS:
+        if arrow is None or arrow not in INSERTIONS:
             self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.",
                          code="not_an_arrow")
             return False
-        if arrow == g.forbidden:
+        if arrow == self.running.forbidden:
             self._refuse(cmd, f"{arrow} would push straight back the tile just pushed in at "
                               f"{OPPOSITE[arrow]}: choose another arrow.", arrow, code="push_back")
             return False
@@ -276,8 +279,9 @@ class Session(GameSession):
         if cmd.arrow == self.preview or not self.confirm_push:
             self._push(cmd, cmd.arrow)
             return
+        g = self.running
         self.preview = cmd.arrow
-        self.bus.post(PreviewMoved(self.game.current, cmd.arrow, self.rotation, self.spare_preview()))
+        self.bus.post(PreviewMoved(g.current, cmd.arrow, self.rotation, self._turned_spare(g)))
 
     def _on_push(self, cmd: PushArrow) -> None:
         if not self._check_turn(cmd, "shift"):
@@ -295,8 +299,9 @@ class Session(GameSession):
         if not isinstance(cmd.turns, int) or isinstance(cmd.turns, bool):
             self._refuse(cmd, f"Turn the spare by whole quarter turns, not {cmd.turns!r}.", code="whole_turns")
             return
+        g = self.running
         self.rotation = (self.rotation + cmd.turns) % 4
-        self.bus.post(SpareRotated(self.game.current, self.rotation, self.spare_preview()))
+        self.bus.post(SpareRotated(g.current, self.rotation, self._turned_spare(g)))
 
     def _on_tap(self, cmd: TapCell) -> None:
         if not self._check_turn(cmd, "move"):
@@ -312,7 +317,7 @@ class Session(GameSession):
 
     def _on_stay(self, cmd: Stay) -> None:
         if self._check_turn(cmd, "move"):
-            self._walk(cmd, self.game.player.position)
+            self._walk(cmd, self.running.player.position)
 
     def _on_hint(self, cmd: RequestHint) -> None:
         if not self._check_turn(cmd, "shift"):
@@ -321,11 +326,11 @@ class Session(GameSession):
 
     # ------------------------------------------------------------ committing actions
     def _push(self, cmd: Command, arrow: str) -> None:
-        g = self.game
+        g = self.running
         player = g.current
         line_cells = _LINE_CELLS[arrow]
         before = {i: p.position for i, p in enumerate(g.players)}
-        inserted = tile_info(g.spare.rotated(self.rotation))
+        inserted = self._turned_spare(g)
         try:
             g.apply(Shift(arrow, self.rotation))
         except IllegalAction as exc:
@@ -339,16 +344,16 @@ class Session(GameSession):
         rotation = self.rotation
         self.preview, self.rotation = None, 0
         self.bus.post(BoardShifted(player, arrow, rotation, line_cells, inserted,
-                                   tile_info(g.spare), tuple(pawns), g.forbidden))
+                                   tile_info(g.spare), tuple(pawns), OPPOSITE[arrow]))
         self._quiet_until = self.clock.now() + self.pacing.after_shift
         self._save("shift")
         self._turn_begins(new_turn=False)
 
     def _walk(self, cmd: Command, cell: tuple[int, int]) -> None:
-        g = self.game
+        g = self.running
         player = g.current
         p = g.player
-        path = g.path_to(cell) if 0 <= cell[0] < 7 and 0 <= cell[1] < 7 else None
+        route = g.path_to(cell) if 0 <= cell[0] < 7 and 0 <= cell[1] < 7 else None
         found_before = len(p.found)
         cards_before = p.cards_left
         try:
@@ -357,14 +362,14 @@ class Session(GameSession):
             on_board = 0 <= cell[0] < 7 and 0 <= cell[1] < 7
             self._refuse(cmd, str(exc), code="unreachable" if on_board else "not_a_cell")
             return
-        path = tuple(path or [cell])
+        path = tuple(route or [cell])
         self.bus.post(PawnMoved(player, path))
         self._quiet_until = self.clock.now() + self.pacing.walk_step * (len(path) - 1) + self.pacing.after_move
         for treasure in p.found[found_before:]:
             self.bus.post(TreasureFound(player, treasure, p.cards_left))
         if p.cards_left != cards_before and g.phase != "over":
             self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
-        if g.phase == "over":
+        if g.outcome is not None:      # the game is over
             self._game_ended(GameOver(g.winners, g.turns, tuple(tuple(q.found) for q in g.players),
                                       self.kinds, self._duration, g.outcome.termination))
             log.info("game %s over (%s): player(s) %s won after %s turns", (self.game_id or "")[:8],
@@ -378,8 +383,8 @@ def _best_walk(game: Game) -> tuple[int, int]:
     """A sensible walk when only the move is left: onto a target if reachable, else closest to it."""
     reach = game.reachable()
     p = game.player
-    goals = [game.treasure_cell(t) for t in game.targets()]
-    goals = [c for c in goals if c is not None] or [p.home]
+    cells = [game.treasure_cell(t) for t in game.targets()]
+    goals = [c for c in cells if c is not None] or [p.home]
     return min(sorted(reach), key=lambda c: min(abs(c[0] - g[0]) + abs(c[1] - g[1]) for g in goals))
 
 
