@@ -198,7 +198,7 @@ class PlayScreen(Screen):
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
         self.cue.show(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
-                      SEAT_COLORS[seat], self.layout.facing(seat), self.ui.now())
+                      SEAT_COLORS[seat], self.layout.facing(seat))
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
@@ -231,13 +231,14 @@ class PlayScreen(Screen):
         active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
         if active != self._panel_active:         # the active panel gets the room: new frames
             self._panel_active = active
-            self.ui.invalidate()
-            for p in self.panels.values():
-                p.delete()
             L = self.layout
             for idx, seat in enumerate(m.seats):
-                self.panels[idx].frame = Frame(L.panel(seat, active), L.facing(seat))
-                self.panels[idx].state = None
+                panel = self.panels[idx]
+                panel.delete()
+                self.ui.invalidate(panel.frame.rect)            # where it was ...
+                panel.frame = Frame(L.panel(seat, active), L.facing(seat))
+                self.ui.invalidate(panel.frame.rect)            # ... and where it is now (only the sides)
+                panel.state = None
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
             return
@@ -309,7 +310,7 @@ class PlayScreen(Screen):
     def update(self, dt: float) -> None:
         self.board.update(dt)
         was = self.cue.showing
-        if not self.cue.update(self.ui.now()) and was:
+        if not self.cue.update(dt) and was:
             self.ui.request_frame()          # the cue went away: one more frame without it
         self._refresh_panels()
         if self._gameover is not None and not self.board.busy:

@@ -70,15 +70,14 @@ class TurnCue:
         self.batch = batch
         self.group = group or pyglet.graphics.Group(order=50)
         self.items: list[Any] = []
-        self.shown_at: float | None = None
+        self.shown_at: float | None = None     # seconds the cue has been showing; None: hidden
         self.text = ""
         self.angle = 0
 
-    def show(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int,
-             now: float) -> None:
+    def show(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
         """Write `text` over the board `rect` (its half nearer the reader at `angle`)."""
         self.hide()
-        self.text, self.angle, self.shown_at = text, angle, now
+        self.text, self.angle, self.shown_at = text, angle, 0.0
         h = layout.px(typeface.CUE * 1.7)
         band_y = rect.y + rect.h * 0.25 - h / 2
         frame = Frame(rect, angle)
@@ -102,11 +101,13 @@ class TurnCue:
         self.items = []
         self.shown_at = None
 
-    def update(self, now: float) -> bool:
-        """Fade and end the cue; True while it is on screen."""
+    def update(self, dt: float) -> bool:
+        """Let `dt` seconds of frames pass (the frames' own time, as the board's animations):
+        fade and end the cue; True while it is on screen."""
         if self.shown_at is None:
             return False
-        t = now - self.shown_at
+        self.shown_at += dt
+        t = self.shown_at
         if t >= CUE_S:
             self.hide()
             return False
