@@ -5,9 +5,11 @@ PY       := $(VENV)/bin/python
 # What the test suite needs from Debian: offscreen OpenGL (EGL + GLES + Mesa),
 # Xvfb as a fallback display, socat for pseudo-terminal serial tests; pip for
 # the release venvs of the offline-update test (install.sh uses the system's
-# pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks.
+# pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks; Andika, the
+# literacy typeface the screens use; a
+# PulseAudio server, parec and sox for the sound tests (a null sink: no sound card).
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
-                python3-pip systemd libseccomp2
+                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox
 
 # Type-checked with mypy: the whole tree but the screens (kiosk/ui, skipped by UNTYPED; of it only
 # the UI's contract with the kiosk is checked). The screens follow once their Optional states are

@@ -35,6 +35,27 @@ def check_header(data: Any, game: str, version: int, fields: Iterable[str], what
     return found
 
 
+#: A game's seed is a whole number the size the kiosk writes (its AI seeds are seed * 10 + seat).
+SEED_LIMIT = 2 ** 62
+#: More turns than any game lasts (a board game is over in a few hundred).
+TURNS_LIMIT = 10 ** 6
+
+
+def check_seed(data: dict) -> int | None:
+    """The saved ``seed``: null (dealt from the system's randomness) or a whole number in range."""
+    seed = data.get("seed")
+    need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and -SEED_LIMIT < seed < SEED_LIMIT),
+         f"seed must be null or a whole number below 2**62, not {str(seed)[:40]!r}")
+    return seed
+
+
+def check_turns(turns: Any) -> int:
+    """The saved ``turns``: a whole number from 0 to TURNS_LIMIT."""
+    need(isinstance(turns, int) and not isinstance(turns, bool) and 0 <= turns <= TURNS_LIMIT,
+         f"turns must be a whole number 0-{TURNS_LIMIT}")
+    return turns
+
+
 def check_switches(rules: Any, names: Iterable[str], message: str) -> None:
     """`rules` is an object whose keys are some of `names`, every value a boolean."""
     need(isinstance(rules, dict) and set(rules) <= set(names)
@@ -47,8 +68,8 @@ def check_rules(rules: Any, switches: Iterable[str], message: str) -> dict[str, 
     need(isinstance(rules, dict), message)
     rules = dict(rules)
     limit = rules.pop("turn_limit", 0)
-    need(isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0,
-         f"turn_limit must be a whole number >= 0, not {limit!r}")
+    need(isinstance(limit, int) and not isinstance(limit, bool) and 0 <= limit <= TURNS_LIMIT,
+         f"turn_limit must be a whole number 0-{TURNS_LIMIT}, not {str(limit)[:40]}")
     check_switches(rules, switches, message)
     return {**rules, "turn_limit": limit}
 

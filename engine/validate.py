@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .checks import check_header, check_rules, need, read_outcome
+from .checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from .errors import InvalidState
 from .outcome import Outcome, Termination, most
 from .maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
@@ -95,8 +95,7 @@ def game_from_dict(cls, data: Any):
     phase, current = data["phase"], data["current"]
     need(phase in PHASES, f"phase must be one of {PHASES}")
     need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
-    turns = data["turns"]
-    need(isinstance(turns, int) and turns >= 0, "turns must be a whole number")
+    turns = check_turns(data["turns"])
     need(phase == "over" or not rules["turn_limit"] or turns < rules["turn_limit"],
          f"a running game has played fewer turns than the turn limit {rules['turn_limit']}")
     if data["version"] == 1:
@@ -129,5 +128,5 @@ def game_from_dict(cls, data: Any):
     game.last_insertion = last
     game.outcome = outcome
     game.turns = turns
-    game.seed = data.get("seed")
+    game.seed = check_seed(data)
     return game

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import random
 import threading
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from .session_base import GameSession
 if TYPE_CHECKING:                     # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
+    from .game_records import RecordShelf
     from .history import History
     from .persistence import GameStore
     from .sdnotify import Notifier, Watchdog
@@ -105,6 +107,8 @@ class Kiosk:
         # persistence
         self.store: GameStore | None = None
         self.history: History | None = None
+        self.record_shelf: RecordShelf | None = None   # kiosk/game_records.py: every finished game as a record
+        self._recordings: dict = {}
         if opts.state_dir is not None:
             self._open_state_dir(Path(opts.state_dir))
 
@@ -146,20 +150,25 @@ class Kiosk:
 
     # ------------------------------------------------------------ set-up helpers
     def _open_state_dir(self, state_dir: Path) -> None:
+        """The store and history; a state directory that cannot be written still resumes what it
+        can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
         from .history import History
         from .persistence import GameStore
+        from . import safeio
+        ops = safeio.OPS
         try:
-            state_dir.mkdir(parents=True, exist_ok=True)
+            ops.mkdir(state_dir)
             probe = state_dir / ".writable"
-            probe.write_bytes(b"")
-            probe.unlink()
+            ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+            ops.unlink(probe)
         except OSError as e:
-            log.warning("state directory %s is not writable (%s): games will not be saved",
-                        state_dir, e.strerror or e)
-            return
+            log.warning("state directory %s is not writable (%s): resuming what can be read; "
+                        "each save tries again", state_dir, e.strerror or e)
         self.store = GameStore(state_dir, loaders={g.name: g.load for g in games.all_games()},
                                resume_within_s=self.config.kiosk.resume_within_s)
         self.history = History(state_dir)
+        from .game_records import RecordShelf
+        self.record_shelf = RecordShelf(state_dir)
 
     def _open_buttons(self) -> None:
         from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
@@ -306,7 +315,12 @@ class Kiosk:
             self._next_game_timer = None
 
     def resume_saved(self) -> bool:
-        """Continue the saved game (either kind: the save says which) if the store has a recent valid one."""
+        """Continue the saved game (either kind: the save says which) if the store has a recent valid one.
+
+        A saved game that has ended is recorded in the history (unless its line is there
+        already) and removed. A save that passed every check but still cannot be resumed is
+        set aside like a corrupt one: no save can make the kiosk fail at every start.
+        """
         if self.store is None:
             return False
         saved = self.store.resume()
@@ -321,41 +335,104 @@ class Kiosk:
             log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
             kinds = ["human"] * players
         if game.phase == "over":
-            self.store.discard()
+            self._record_finished_save(saved, session, kinds)
             return False
-        session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
-                       meta=saved.meta)
+        try:
+            session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
+                           meta=saved.meta)
+        except Exception as e:
+            log.exception("the saved %s could not be resumed", session.noun)
+            session.game = None
+            session._cancel_timers()
+            self.store.set_aside(f"resuming failed: {type(e).__name__}: {str(e)[:200]}", "resume-failed")
+            return False
         return True
+
+    def _record_finished_save(self, saved, session: GameSession, kinds: list) -> None:
+        """A save of a game that ended before its history line was surely written: write it once, remove the save."""
+        from .history import GameRecord
+        game = saved.state
+        kind = games.get(session.game_name)
+        game_id = saved.meta.get("game_id")
+        if self.history is not None and (self.options.record_ai_games or "human" in kinds):
+            if game_id is not None and self.history.has(game_id):
+                log.info("the finished %s %s is in the history already", session.noun, game_id[:8])
+            else:
+                duration = saved.meta.get("duration_s", max(0.0, saved.saved_at - saved.started_at))
+                outcome = HISTORY_OUTCOME.get(game.outcome.termination, "won") if game.outcome is not None else "won"
+                record = GameRecord.make(game=kind.name, seats=kinds, winners=game.winners, turns=game.turns,
+                                         duration_s=duration, variant=kind.variant(game), outcome=outcome,
+                                         ended_at=saved.saved_at, game_id=game_id)
+                if not self.history.append(record):
+                    return          # keep the save: the next start tries again
+                log.info("recorded the finished %s %s in the history", session.noun, (game_id or "")[:8])
+        if self.store is not None:
+            self.store.discard()
 
     def _persisted(self, session: GameSession) -> bool:
         return self.options.persist_ai_games or "human" in session.kinds
 
     def _save(self, session: GameSession, reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
+        self._record(session, reason)
         if self.store is None or not self._persisted(session):
             return
+        meta = session.meta()
         if reason == "over":
-            self.store.discard()
-            return
+            # The end is saved first; the history line follows, and only then is the save
+            # removed (_on_game_over): a crash at any point leaves the game in one of the two.
+            meta["duration_s"] = session._duration
         if reason == "abandon":
             self.store.archive("abandoned")
             return
         if reason == "resume" or session.game is None:
             return
-        self.store.save(session.game_name, session.game.to_dict(), meta=session.meta(),
+        self.store.save(session.game_name, session.game.to_dict(), meta=meta,
                         started_at=session.started_at)
+
+    def _record(self, session: GameSession, reason: str) -> None:
+        """Keep the game's record beside its save and file it when the game ends (the games the
+        history keeps: with a person at the table, or all with ``record_ai_games``)."""
+        if self.record_shelf is None or session.game is None:
+            return
+        if not (self.options.record_ai_games or "human" in session.kinds):
+            return
+        from .game_records import Recording
+        recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
+        game = session.game
+        try:
+            if reason == "start":
+                recording.begin(game.copy(), list(session.kinds))
+            elif reason == "resume":
+                recording.resume(game.copy(), list(session.kinds))
+            elif reason == "abandon":
+                recording.end(abandoned=True)
+            elif reason == "over":
+                recording.end(game)
+            else:
+                recording.step(game)
+        except Exception:
+            # A record is worth less than the game: it goes on, the journal says why.
+            log.exception("keeping the game record failed (%s)", reason)
 
     def _on_game_over(self, ev: GameEnded) -> None:
         """Any game ended: count it, put it in the history, start the next one (auto play)."""
         self.games_finished += 1
+        session = self.game_session
+        recorded = True
         if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
             from .history import GameRecord
-            session = self.game_session
             kind = games.get(session.game_name)
             variant = kind.variant(session.game) if session.game is not None else ()
-            self.history.append(GameRecord.make(game=kind.name, seats=ev.kinds, winners=ev.winners,
-                                                turns=ev.turns, duration_s=ev.duration, variant=variant,
-                                                outcome=HISTORY_OUTCOME.get(ev.termination, "won")))
+            recorded = self.history.append(GameRecord.make(
+                game=kind.name, seats=ev.kinds, winners=ev.winners, turns=ev.turns, duration_s=ev.duration,
+                variant=variant, outcome=HISTORY_OUTCOME.get(ev.termination, "won"), game_id=session.game_id))
+        if self.store is not None and self._persisted(session):
+            if recorded:
+                self.store.discard()
+            else:
+                log.error("the finished game stays in %s until the history can be written",
+                          self.store.save_path)
         self._game_finished()
 
     def _game_finished(self) -> None:

@@ -92,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", action="store_true",
                    help="simulated hardware (mock pins, virtual ring): a window if there is a display, "
                         "else AI-vs-AI games with a readable log")
+    p.add_argument("--sound", choices=("auto", "on", "off"),
+                   help="sound cues: auto = as [sound] says with a screen, off offscreen and headless")
     p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="log detail on stderr")
     return p
 
@@ -148,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load(args.config)
         overrides = {"display.size": args.size, "display.gl": args.gl, "display.layout": args.layout,
-                     "game.seats": args.players, "game.language": args.language,
+                     "game.game": args.game, "game.seats": args.players, "game.language": args.language,
                      "paths.state_dir": Path(args.state_dir) if args.state_dir else None}
         config = apply_overrides(config, overrides)
     except ConfigError as e:
@@ -162,13 +164,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stats(config.paths.state_dir, args.export)
     if args.layout_report:
         return _layout_report(args)
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be 1 or more")
+    _check_numbers(parser, args)
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
     display = _display(args, config)
     args.display = display
+    if display in ("window", "fullscreen") and not _has_display():
+        print(f"error: the {display} display needs a display server ($DISPLAY or $WAYLAND_DISPLAY is "
+              "not set); use --display none for a headless run, or [display] mode = \"auto\"",
+              file=sys.stderr)
+        return 2
     if display in ("window", "fullscreen") and (args.script or args.screenshot_dir):
         log.warning("--script and --screenshot-dir drive the offscreen and headless modes only; "
                     "a %s run ignores them (use --display offscreen)", display)
@@ -176,6 +182,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, config, display)
     except KeyboardInterrupt:
         return 130
+
+
+def _check_numbers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The command line's numbers in the ranges a game and its save take (else usage and exit 2)."""
+    from engine.checks import SEED_LIMIT, TURNS_LIMIT
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be 1 or more")
+    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT // 1024:
+        parser.error(f"--seed must be 0 to {SEED_LIMIT // 1024 - 1}")
+    if args.turn_limit is not None and not 0 <= args.turn_limit <= TURNS_LIMIT:
+        parser.error(f"--turn-limit must be 0 to {TURNS_LIMIT}")
+    if args.first is not None and not 0 <= args.first < 99:
+        parser.error("--first must be a seat number (0 is the first seat)")
 
 
 class _Refused(Exception):
@@ -246,7 +265,7 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
 
 def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:
     """``--script``: its steps, each checked against the game being played."""
-    from .script import ScriptError, wrong_game
+    from .script import ScriptError, clip, wrong_game
     from .script import load as load_script
     if not path:
         return None
@@ -255,7 +274,7 @@ def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | N
         for step in steps:
             why = wrong_game(step.verb, game)
             if why:
-                raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {why}")
+                raise ScriptError(f"{step.source} line {step.line}: {clip(step.text)!r}: {why}")
     except ScriptError as e:
         raise _Refused(f"script error: {e}") from None
     return steps
@@ -353,7 +372,14 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:
             kiosk.start()
-            status = ui.run(kiosk, args)
+            try:
+                status = ui.run(kiosk, args)
+            except Exception as e:
+                if type(e).__name__ not in ("NoSuchDisplayException", "NoSuchConfigException"):
+                    raise
+                # The display server is there but does not answer (yet): systemd tries again.
+                print(f"error: cannot open the {args.display} display: {e}", file=sys.stderr)
+                return 1
             if status is None:
                 status = kiosk.exit_status
     except ScriptError as e:

@@ -26,6 +26,7 @@ from engine.maze import INSERTIONS
 from hardware.buttons import DEFAULT_BUTTON_PINS
 
 from . import games
+from .safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,17 @@ GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
 RING_DRIVERS = ("none", "virtual", "wled", "adalight", "line")
+#: The ring drivers that talk to a serial port (they need ``[ring] port``).
+SERIAL_RING_DRIVERS = ("wled", "adalight", "line")
+#: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
+RING_SEATS = 4
+#: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
+MAX_IDLE_S = 86_400
+MAX_RESUME_S = 100_000_000
+#: Most turns a game may be limited to (as the saves allow: engine/checks.py).
+MAX_TURN_LIMIT = 1_000_000
+#: The deepest a value may nest (a table of pins is 1; a list of pairs 2).
+MAX_NESTING = 4
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 #: The default wiring (docs/wiring.md), declared with the buttons (hardware.buttons).
@@ -89,6 +101,8 @@ class DisplayConfig:
         schema=lambda: _Field(_choice(LAYOUTS), from_text=str))
     gl: str = key(default="auto",
         schema=lambda: _Field(_choice(GL_APIS), from_text=str))
+    high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
+        schema=lambda: _Field(_bool, from_text=_text_bool))
 
 
 @dataclass(frozen=True)
@@ -137,7 +151,7 @@ class RingConfig:
     led_count: int = key(default=24,
         schema=lambda: _Field(_int(4, 2048), from_text=_text_int))
     offset: int = key(default=0,
-        schema=lambda: _Field(_int(0), from_text=_text_int))
+        schema=lambda: _Field(_int(0, cap=2047), from_text=_text_int))
     reverse: bool = key(default=False,
         schema=lambda: _Field(_bool, from_text=_text_bool))
     seat_segments: tuple[tuple[int, int], ...] | None = key(default=None,   # (first LED, count) per seat
@@ -154,7 +168,7 @@ class GameConfig:
     game: str = key(factory=lambda: games.default(),
         schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
     players: int = key(default=2,
-        schema=lambda: _Field(_int(1), from_text=_text_int))
+        schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
     seats: tuple[str, ...] = key(default=("human", "medium"),
         schema=lambda: _Field(_seats, list, from_text=_text_list))
     open_cards: bool = key(default=False,
@@ -166,7 +180,7 @@ class GameConfig:
     first_player: int | None = key(default=None,               # None: random
         schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word))
     turn_limit: int = key(default=0,                           # 0: no limit
-        schema=lambda: _Field(_int(0), from_text=_text_int))
+        schema=lambda: _Field(_int(0, cap=MAX_TURN_LIMIT), from_text=_text_int))
     hints: bool | None = key(default=None,                     # None: on in the children's variants
         schema=lambda: _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints))
 
@@ -176,19 +190,31 @@ class KioskConfig:
     """Unattended operation: idle, attract mode, resume after a power cut, operator menu."""
 
     idle_timeout_s: int = key(default=90,
-        schema=lambda: _Field(_int(0), from_text=_text_int))
+        schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int))
     idle_countdown_s: int = key(default=15,
         schema=lambda: _Field(_int(0, 600), from_text=_text_int))
     attract: bool = key(default=True,
         schema=lambda: _Field(_bool, from_text=_text_bool))
     resume_within_s: int = key(default=1800,
-        schema=lambda: _Field(_int(0), from_text=_text_int))
+        schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
     operator_pin: str = key(default="2580",
         schema=lambda: _Field(_pin_code, from_text=str))
     ai_pace_ms: int = key(default=800,
         schema=lambda: _Field(_int(0, 60_000), from_text=_text_int))
     log_level: str = key(default="info",
         schema=lambda: _Field(_choice(LOG_LEVELS), from_text=str))
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """The sound cues (kiosk/sound): on or off, how loud, and when the attract jingle stays silent."""
+
+    enabled: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    volume: int = key(default=70,                   # percent
+        schema=lambda: _Field(_int(0, 100), from_text=_text_int))
+    quiet_hours: tuple[int, int] | None = key(default=None,   # (start, end) minutes after midnight; None: never
+        schema=lambda: _Field(_quiet_hours, _dump_quiet_hours, from_text=str))
 
 
 @dataclass(frozen=True)
@@ -208,6 +234,7 @@ class Config:
     ring: RingConfig = field(default_factory=RingConfig)
     game: GameConfig = field(default_factory=GameConfig)
     kiosk: KioskConfig = field(default_factory=KioskConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: str = "defaults"
 
@@ -237,7 +264,9 @@ def _type_name(value: Any) -> str:
             list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
 
 
-def _int(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:
+def _int(lo: int | None = None, hi: int | None = None, *, cap: int | None = None) -> Callable[[Any], int]:
+    """A whole number from `lo` to `hi`; `cap` is an upper bound that only guards against
+    absurd values (a 400-digit timeout), named in the message only when it is exceeded."""
     def parse(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise _Bad(f"must be an integer, not {_type_name(v)}")
@@ -245,6 +274,8 @@ def _int(lo: int | None = None, hi: int | None = None) -> Callable[[Any], int]:
             raise _Bad(f"must be at least {lo}" if hi is None else f"must be {lo} to {hi}")
         if hi is not None and v > hi:
             raise _Bad(f"must be at most {hi}" if lo is None else f"must be {lo} to {hi}")
+        if cap is not None and v > cap:
+            raise _Bad(f"must be at most {cap}")
         return v
     return parse
 
@@ -340,6 +371,8 @@ def _first_player(v: Any) -> int | None:
         raise _Bad('must be "random" or a seat index (0 is the first seat)')
     if v < 0:
         raise _Bad("must be 0 or more")
+    if v > 99:
+        raise _Bad("is not a seat (seats are numbered from 0)")
     return v
 
 
@@ -368,9 +401,25 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
             isinstance(s, list) and len(s) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
                                                         for x in s) for s in v):
         raise _Bad('must be "auto" or a list of [first_led, count] pairs, one per seat')
-    if not 1 <= len(v) <= 6:
-        raise _Bad("needs one segment per seat (4 for the board's corners, up to 6 for the card game)")
+    if len(v) != RING_SEATS:
+        raise _Bad(f"needs one segment per corner of the board: {RING_SEATS} pairs, not {len(v)} "
+                   "(the card game cuts equal arcs of its own)")
     return tuple((a, b) for a, b in v)
+
+
+def _quiet_hours(v: Any) -> tuple[int, int] | None:
+    from .sound import parse_quiet_hours      # one parser for the config and the sound module
+    if not isinstance(v, str):
+        raise _Bad(f"must be a string like \"22:00-08:00\" or \"none\", not {_type_name(v)}")
+    try:
+        return parse_quiet_hours(v)
+    except ValueError as exc:
+        raise _Bad(str(exc).split(": ", 1)[-1]) from None
+
+
+def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
+    from .sound import format_quiet_hours
+    return format_quiet_hours(v)
 
 
 def _path(v: Any) -> Path:
@@ -419,7 +468,8 @@ class _Section:
 _SECTIONS: dict[str, _Section] = {
     name: _Section(cls, {f.name: f.metadata["schema"]() for f in fields(cls)})
     for name, cls in (("display", DisplayConfig), ("buttons", ButtonsConfig), ("ring", RingConfig),
-                      ("game", GameConfig), ("kiosk", KioskConfig), ("paths", PathsConfig))
+                      ("game", GameConfig), ("kiosk", KioskConfig), ("sound", SoundConfig),
+                      ("paths", PathsConfig))
 }
 
 
@@ -428,17 +478,36 @@ def _suggest(word: str, options) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _show(v: Any) -> str:
-    """A value as it would be written in TOML, for messages."""
+def _show(v: Any, depth: int = 0) -> str:
+    """A value as it would be written in TOML, for messages (a long one cut short)."""
+    text = _show_full(v, depth)
+    return text if len(text) <= 120 else text[:100] + " ... (" + str(len(text)) + " characters)"
+
+
+def _show_full(v: Any, depth: int = 0) -> str:
+    if depth > MAX_NESTING:
+        return "..."
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 30:
+        return f"<a number of {len(str(abs(v)))} digits>"
+    if isinstance(v, str) and len(v) > 200:
+        return f'"{v[:100]}..."'
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
         return f'"{v}"'
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_show(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{k} = {_show_full(x, depth + 1)}" for k, x in list(v.items())[:20]) + " }"
     if isinstance(v, list):
-        return "[" + ", ".join(_show(x) for x in v) + "]"
+        return "[" + ", ".join(_show_full(x, depth + 1) for x in v[:20]) + "]"
     return repr(v)
+
+
+def _nesting(v: Any, limit: int) -> int:
+    """How deep `v` nests, counting no further than `limit` + 1 (so a hostile file stays cheap)."""
+    if limit < 0 or not isinstance(v, (dict, list)):
+        return 0
+    items = v.values() if isinstance(v, dict) else v
+    return 1 + max((_nesting(x, limit - 1) for x in items), default=0)
 
 
 # ----------------------------------------------------------------------- loading
@@ -456,6 +525,10 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
                               f" (known: {', '.join(_SECTIONS)})")
         if not isinstance(value, Mapping):
             raise ConfigError(f"{source}: {name} must be a table [{name}], not {_type_name(value)}")
+        for key, v in value.items():
+            if _nesting(v, MAX_NESTING) > MAX_NESTING - 1:
+                raise ConfigError(f"{source}: [{name}] {str(key)[:60]} nests tables or lists too deep "
+                                  f"(no key takes more than {MAX_NESTING - 1} levels)")
 
     sections: dict[str, Any] = {}
     for name, spec in _SECTIONS.items():
@@ -514,7 +587,10 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
         claimed[pin] = key
 
     r = config.ring
-    if r.driver in ("wled", "adalight", "line") and r.port in UART_PORTS:
+    if r.driver in SERIAL_RING_DRIVERS and not r.port.strip():
+        raise fail("ring", f'port = "{r.port}": the {r.driver} driver needs a serial port '
+                           '(e.g. "/dev/serial/by-id/...", or driver = "none")')
+    if r.driver in SERIAL_RING_DRIVERS and r.port in UART_PORTS:
         claimed[14] = f"[ring] port = \"{r.port}\" (UART TX)"
         claimed[15] = f"[ring] port = \"{r.port}\" (UART RX)"
     for name in ARROWS:
@@ -556,14 +632,16 @@ def load(path: str | Path | None = None) -> Config:
     explicit = path is not None
     p = Path(path) if path is not None else DEFAULT_PATH
     try:
-        data = p.read_bytes()
+        data = read_bounded(p, CONFIG_LIMIT)
     except FileNotFoundError:
         if explicit:
             raise ConfigError(f"{p}: no such configuration file") from None
         log.info("no configuration file at %s: using the built-in defaults", p)
         return Config(source="defaults")
-    except IsADirectoryError:
-        raise ConfigError(f"{p}: is a directory, not a configuration file") from None
+    except (IsADirectoryError, UnsafeFile) as e:
+        if isinstance(e, IsADirectoryError) or "a directory" in getattr(e, "reason", ""):
+            raise ConfigError(f"{p}: is a directory, not a configuration file") from None
+        raise ConfigError(f"{p}: not a configuration file: {e.reason}") from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read the configuration file: {e.strerror or e}") from None
     try:
@@ -571,7 +649,9 @@ def load(path: str | Path | None = None) -> Config:
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{p}: not valid TOML: {e}") from None
+        raise ConfigError(f"{p}: not valid TOML: {str(e)[:300]}") from None
+    except (RecursionError, MemoryError):
+        raise ConfigError(f"{p}: not a usable configuration: it nests tables or lists too deep") from None
     config = from_raw(raw, str(p))
     if config.kiosk.operator_pin == KioskConfig.operator_pin:
         log.warning("%s: [kiosk] operator_pin is the default; set your own PIN", p)
@@ -658,6 +738,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS", "LANGUAGES", "SEAT_KINDS", "DEFAULT_PATH", "ConfigError", "Config",
-    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "PathsConfig",
+    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "SoundConfig", "PathsConfig",
     "load", "from_raw", "apply_overrides", "check_config",
 ]

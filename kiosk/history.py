@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
+import re
+import stat
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -19,11 +22,40 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .persistence import fsync_dir, parse_time, utc_now_iso
+from . import safeio
+from .persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
+from .safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
 
 log = logging.getLogger(__name__)
 
 HISTORY_NAME = "history.jsonl"
+#: A history line is about 250 bytes; a longer one is damage.
+LINE_LIMIT = 16 * 1024
+#: A name in a record (game, seat kind, variant, outcome): short, printable, one line. The
+#: export quotes what a spreadsheet would take for a formula (kiosk/stats_export.py).
+_WORD = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
+_GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+#: Bounds of a record's numbers: more than any game lasts (about 30 years of play in seconds).
+MAX_TURNS = 10 ** 6
+MAX_DURATION_S = 1e9
+
+
+def _int_in(value: Any, lo: int, hi: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{what} must be a whole number {lo}-{hi}")
+    return value
+
+
+def _word(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not _WORD.fullmatch(value):
+        raise ValueError(f"{what} must be a short word")
+    return value
+
+
+def _words(value: Any, what: str, most: int) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > most:
+        raise ValueError(f"{what} must be a list of at most {most} words")
+    return tuple(_word(v, what) for v in value)
 
 
 @dataclass(frozen=True)
@@ -39,32 +71,56 @@ class GameRecord:
     turns: int
     duration_s: float
     outcome: str = "won"             # "won", "turn_limit", "blocked" ...
+    game_id: str | None = None       # the session's id: a game is recorded once (kiosk/app.py)
 
     @classmethod
     def make(cls, *, game: str, seats: Sequence[str], winners: Iterable[int], turns: int,
              duration_s: float, variant: Iterable[str] = (), outcome: str = "won",
-             ended_at: float | None = None) -> "GameRecord":
+             ended_at: float | None = None, game_id: str | None = None) -> "GameRecord":
         """Build a record; `ended_at` (epoch seconds) defaults to now."""
         import time as _time
         return cls(utc_now_iso(_time.time() if ended_at is None else ended_at), game, len(seats),
                    tuple(seats), tuple(variant), tuple(winners), int(turns),
-                   round(float(duration_s), 3), outcome)
+                   round(float(duration_s), 3), outcome, game_id)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"), ensure_ascii=False)
+        fields = asdict(self)
+        if fields["game_id"] is None:
+            del fields["game_id"]
+        return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, obj: Any) -> "GameRecord":
+        """A history line's object, every field checked (the history format's schema); ValueError if not."""
         if not isinstance(obj, dict):
             raise ValueError("not an object")
-        seats = tuple(str(s) for s in obj["seats"])
-        winners = tuple(int(w) for w in obj.get("winners", ()))
-        if any(not 0 <= w < len(seats) for w in winners):
-            raise ValueError(f"winner {winners} outside the {len(seats)} seats")
-        parse_time(obj["time"])
-        return cls(str(obj["time"]), str(obj["game"]), int(obj.get("players", len(seats))), seats,
-                   tuple(str(v) for v in obj.get("variant", ())), winners, int(obj["turns"]),
-                   float(obj["duration_s"]), str(obj.get("outcome", "won")))
+        unknown = set(obj) - _RECORD_KEYS
+        if unknown:
+            raise ValueError(f"unknown field(s) {sorted(unknown)[:5]}")
+        for required in ("time", "game", "seats", "turns", "duration_s"):
+            if required not in obj:
+                raise ValueError(f"no {required}")
+        seats = _words(obj["seats"], "seats", MAX_SEATS)
+        if not seats:
+            raise ValueError("no seats")
+        winners_raw = obj.get("winners", [])
+        if not isinstance(winners_raw, list) or len(winners_raw) > len(seats):
+            raise ValueError("winners must list seats")
+        winners = tuple(_int_in(w, 0, len(seats) - 1, "a winner") for w in winners_raw)
+        time_text = obj["time"]
+        parse_time(time_text)
+        players = _int_in(obj.get("players", len(seats)), len(seats), len(seats), "players")
+        duration = obj["duration_s"]
+        if (isinstance(duration, bool) or not isinstance(duration, (int, float)) or not math.isfinite(duration)
+                or not 0 <= duration <= MAX_DURATION_S):
+            raise ValueError("duration_s must be a number of seconds")
+        game_id = obj.get("game_id")
+        if game_id is not None and not (isinstance(game_id, str) and _GAME_ID.fullmatch(game_id)):
+            raise ValueError("game_id must be a short id")
+        return cls(time_text, _word(obj["game"], "game"), players, seats,
+                   _words(obj.get("variant", []), "variant", 8), winners,
+                   _int_in(obj["turns"], 0, MAX_TURNS, "turns"), float(duration),
+                   _word(obj.get("outcome", "won"), "outcome"), game_id)
 
 
 @dataclass(frozen=True)
@@ -82,6 +138,9 @@ class Summary:
     skipped_lines: int = 0
 
 
+_RECORD_KEYS = frozenset(f.name for f in __import__("dataclasses").fields(GameRecord))
+
+
 class History:
     """The history file ``history.jsonl`` in the state directory."""
 
@@ -91,18 +150,23 @@ class History:
     def append(self, record: GameRecord) -> bool:
         """Append one record durably; False (and a log line) on a disk problem."""
         line = (record.to_json() + "\n").encode("utf-8")
+        ops = safeio.OPS
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            created = not self.path.exists()
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            ops.mkdir(self.path.parent)
+            created = not os.path.lexists(self.path)
+            flags = (os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
+                     | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            fd = ops.open(self.path, flags, 0o600)
             try:
-                size = os.fstat(fd).st_size
-                if size and _last_byte(self.path, size) != b"\n":
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    raise UnsafeFile(self.path, "not a regular file")
+                if st.st_size and os.pread(fd, 1, st.st_size - 1) != b"\n":
                     line = b"\n" + line  # end a line torn by a power cut
-                os.write(fd, line)
-                os.fsync(fd)
+                ops.write(fd, line)
+                ops.fsync(fd)
             finally:
-                os.close(fd)
+                ops.close(fd)
             if created:
                 fsync_dir(self.path.parent)
         except OSError as e:
@@ -110,36 +174,48 @@ class History:
             return False
         return True
 
-    def read(self) -> tuple[list[GameRecord], int]:
-        """All readable records, and the number of lines skipped as torn or garbled."""
+    def _lines(self) -> list[bytes] | None:
         try:
-            data = self.path.read_bytes()
+            data = read_bounded(self.path, HISTORY_LIMIT, follow_symlinks=False)
         except FileNotFoundError:
-            return [], 0
+            return []
         except OSError as e:
             log.error("could not read the game history %s: %s", self.path, e)
-            return [], 0
+            return None
+        return data.split(b"\n")
+
+    def read(self) -> tuple[list[GameRecord], int]:
+        """All readable records, and the number of lines skipped as torn, garbled or out of range."""
+        lines = self._lines() or []
         records, skipped = [], 0
-        for raw in data.split(b"\n"):
+        for raw in lines:
             if not raw.strip():
                 continue
             try:
-                records.append(GameRecord.from_json(json.loads(raw)))
-            except (ValueError, KeyError, TypeError):
+                if len(raw) > LINE_LIMIT:
+                    raise ValueError("line too long")
+                records.append(GameRecord.from_json(loads_json(raw)))
+            except (ValueError, KeyError, TypeError, UnicodeDecodeError):
                 skipped += 1
         if skipped:
             log.warning("%s: skipped %d unreadable line(s)", self.path, skipped)
         return records, skipped
 
+    def has(self, game_id: str) -> bool:
+        """True when a game with this id is already recorded (an unreadable history counts as no)."""
+        needle = f'"game_id":"{game_id}"'.encode()
+        for raw in self._lines() or []:
+            if needle in raw and len(raw) <= LINE_LIMIT:
+                try:
+                    if GameRecord.from_json(loads_json(raw)).game_id == game_id:
+                        return True
+                except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+                    continue
+        return False
+
     def summary(self, tz: tzinfo | None = None) -> Summary:
         records, skipped = self.read()
         return summarize(records, tz=tz, skipped_lines=skipped)
-
-
-def _last_byte(path: Path, size: int) -> bytes:
-    with open(path, "rb") as f:
-        f.seek(size - 1)
-        return f.read(1)
 
 
 def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None,
@@ -213,7 +289,7 @@ def print_stats(state_dir: Path | str, out=None) -> int:
     import sys
     out = out or sys.stdout
     history = History(state_dir)
-    if not history.path.exists():
+    if not os.path.lexists(history.path):
         print(f"No finished games yet: there is no history file {history.path}", file=out)
         return 0
     print(f"History: {history.path}", file=out)

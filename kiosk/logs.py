@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import IO, Mapping
+import time
+from typing import IO, Callable, Mapping
 
 #: syslog priorities (RFC 5424) of Python's levels.
 PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
@@ -56,6 +57,46 @@ def stream_is_journal(stream: IO, env: Mapping[str, str] | None = None) -> bool:
     return (st.st_dev, st.st_ino) == (int(dev), int(ino))
 
 
+class RepeatFilter(logging.Filter):
+    """Warnings and errors that repeat are logged once, then once a `window` with a count.
+
+    A ring that answers every command with ``ERR``, a full disk that refuses
+    every save: months unattended would fill the journal (and its rate limit
+    would then drop other messages). Records are the same when their logger,
+    level and message template (before ``%`` formatting) are; the first passes,
+    the next ones within `window` seconds are counted and dropped, and the
+    first after the window passes saying how many were held back.
+    """
+
+    def __init__(self, window: float = 60.0, clock: Callable[[], float] = time.monotonic,
+                 level: int = logging.WARNING, keep: int = 1000) -> None:
+        super().__init__()
+        self.window, self.clock, self.level, self.keep = window, clock, level, keep
+        self._seen: dict[tuple, list] = {}      # key -> [time of the last record let through, held back]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < self.level:
+            return True
+        key = (record.name, record.levelno, str(record.msg))
+        now = self.clock()
+        entry = self._seen.get(key)
+        if entry is not None and now - entry[0] < self.window:
+            entry[1] += 1
+            return False
+        if entry is not None and entry[1]:
+            record.msg = (f"{record.msg} [the same message came {entry[1]} more time(s) in the "
+                          f"{now - entry[0]:.0f} s before, not shown]")
+        self._seen.pop(key, None)
+        self._seen[key] = [now, 0]
+        if len(self._seen) > self.keep:
+            del self._seen[next(iter(self._seen))]
+        return True
+
+    def held_back(self) -> int:
+        """Records dropped so far and not yet reported (tests, the operator menu)."""
+        return sum(n for _, n in self._seen.values())
+
+
 def setup(level: str | int = "INFO", stream: IO | None = None,
           env: Mapping[str, str] | None = None) -> logging.Handler:
     """Configure the root logger like ``logging.basicConfig``: journal lines under systemd, plain
@@ -66,6 +107,7 @@ def setup(level: str | int = "INFO", stream: IO | None = None,
         handler.setFormatter(JournalFormatter(JOURNAL_FORMAT))
     else:
         handler.setFormatter(logging.Formatter(PLAIN_FORMAT))
+    handler.addFilter(RepeatFilter())
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(handler)

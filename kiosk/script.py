@@ -26,9 +26,19 @@ from pathlib import Path
 from hardware import BUTTON_NAMES
 
 from . import games
+from .safeio import SCRIPT_LIMIT, UnsafeFile, read_bounded
 
 #: The kiosk's own lines; the games add theirs.
 KIOSK_VERBS = ("button", "wait", "tap-px")
+#: The longest wait a line may ask for (ms): an hour.
+MAX_WAIT_MS = 3_600_000
+#: The longest line read (characters); a longer one is refused without being echoed whole.
+MAX_LINE = 1000
+
+
+def clip(text: str, most: int = 60) -> str:
+    """`text` for a message: a long line is cut short, so an error never echoes megabytes."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
 class ScriptError(ValueError):
@@ -58,15 +68,18 @@ def _button_name(word: str) -> str | None:
 
 def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool = False) -> Step | None:
     """One line to a Step (None for blank/comment). ``pixels`` allows ``tap-px X Y`` (display modes)."""
+    where = f"{source} line {line}"
+    if len(text) > MAX_LINE:
+        raise ScriptError(f"{where}: {clip(text)!r}: a line of {len(text)} characters; "
+                          f"lines have at most {MAX_LINE}")
     body = text.split("#", 1)[0].strip()
     if not body:
         return None
     words = body.split()
     verb = words[0].lower()
-    where = f"{source} line {line}"
 
     def bad(why: str) -> ScriptError:
-        return ScriptError(f"{where}: {body!r}: {why}")
+        return ScriptError(f"{where}: {clip(body)!r}: {why}")
 
     if verb == "button":
         if len(words) != 2:
@@ -78,12 +91,14 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
     if verb == "wait":
         if len(words) != 2:
             raise bad("write `wait MILLISECONDS`")
-        try:
-            ms = int(words[1])
-        except ValueError:
-            raise bad("the wait must be a whole number of milliseconds") from None
+        word = words[1]
+        if not word.lstrip("+-").isdigit() or len(word) > 12:
+            raise bad(f"the wait must be a whole number of milliseconds, 0 to {MAX_WAIT_MS}")
+        ms = int(word)
         if ms < 0:
             raise bad("the wait cannot be negative")
+        if ms > MAX_WAIT_MS:
+            raise bad(f"a wait of at most {MAX_WAIT_MS} ms (an hour)")
         return Step("wait", (ms,), line, body, source)
     if verb == "tap-px":
         if not pixels:
@@ -94,12 +109,14 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
             x, y = float(words[1]), float(words[2])
         except ValueError:
             raise bad("X and Y must be numbers") from None
+        if not (-100_000 <= x <= 100_000 and -100_000 <= y <= 100_000):
+            raise bad("X and Y must be pixels of the screen")
         return Step("tap-px", (x, y), line, body, source)
     for game in games.all_games():
         if game.script is not None and verb in game.script.verbs:
             return Step(verb, game.script.parse(words, bad), line, body, source)
     inputs = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
-    raise bad(f"unknown input {words[0]!r}; use one of: button NAME, wait MS ({inputs})")
+    raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: button NAME, wait MS ({inputs})")
 
 
 def game_of(verb: str) -> str | None:
@@ -125,17 +142,22 @@ def wrong_game(verb: str, game: str) -> str | None:
 def parse(text: str, source: str = "script", *, pixels: bool = False) -> list[Step]:
     """All steps of a script; raises ScriptError naming the first bad line."""
     steps = []
-    for n, raw in enumerate(text.splitlines(), 1):
-        step = parse_line(raw, n, source, pixels=pixels)
+    # Lines end at "\n" only (with an optional "\r"): str.splitlines() would also split at a
+    # form feed or a vertical tab and report every later line under a wrong number.
+    for n, raw in enumerate(text.split("\n"), 1):
+        step = parse_line(raw.removesuffix("\r"), n, source, pixels=pixels)
         if step is not None:
             steps.append(step)
     return steps
 
 
 def load(path: str | Path, *, pixels: bool = False) -> list[Step]:
+    """Read and parse a script file (a regular file, at most SCRIPT_LIMIT bytes)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_bounded(p, SCRIPT_LIMIT).decode("utf-8")
+    except UnsafeFile as e:
+        raise ScriptError(f"{p}: not a script file: {e.reason}") from None
     except OSError as e:
         raise ScriptError(f"{p}: cannot read the script: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
@@ -180,5 +202,5 @@ class ScriptRunner:
             try:
                 kiosk.script_input(step)
             except ValueError as e:
-                raise ScriptError(f"{step.source} line {step.line}: {step.text!r}: {e}") from None
+                raise ScriptError(f"{step.source} line {step.line}: {clip(step.text)!r}: {e}") from None
         return True

@@ -5,7 +5,14 @@
 Games run in parallel over --jobs processes, in chunks. Every game's seed is
 derived from --seed and the game's number, so the same command gives the same
 results whatever the number of jobs (only the decision timings differ).
-Seats rotate between games by default, so no AI profits from always starting.
+Seats rotate between games by default, so no AI profits from always starting;
+when the levels differ, every deal is played from every seat rotation (paired
+deals), so no AI profits from a lucky deal either.
+
+Statistics stream (kiosk.sim_stats): the parent's memory stays the same for a
+thousand games or a million, a sweep can run in shards (``--shard I/N``) that
+``labyrinth-sim merge`` adds up to exactly one run, a checkpoint resumes an
+interrupted sweep, and ``--scheduler`` runs it on a Dask cluster.
 
 A game kind plugs in as a :class:`Runner` (``--game labyrinth`` or ``--game cards``):
 it names its AI levels and player counts and plays one game, returning a
@@ -16,6 +23,7 @@ table, JSON) is shared. docs/ai.md has the measured figures.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import math
@@ -23,9 +31,13 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Sequence
+
+from .sim_stats import Counts, Durations, add_range, missing
 
 # ----------------------------------------------------------------- one game
 
@@ -40,6 +52,8 @@ class Outcome:
     decision_ms: list[list[float]]     # per seat, the wall-clock time of each decision
     capped: bool = False
     decision_cpu_ms: list[list[float]] | None = None   # per seat, CPU time (unaffected by other load)
+    limited: bool = False              # ended by the game's turn limit (RULES.md section 3)
+    record: str | None = None          # the game record (docs/notation.md) when asked for
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,14 @@ class Spec:
     rotate: bool
     open_cards: bool = False
     return_home: bool = True
+    paired: bool = False               # every deal from every seat rotation
+    turn_limit: int = 0                # the game's own turn limit (0: none); unlike turn_cap it has winners
+
+
+def ended_by_limit(state) -> bool:
+    """Whether a finished game was ended by its turn limit rather than by its own rules."""
+    from engine.outcome import Termination
+    return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
 
 class Runner:
@@ -67,7 +89,9 @@ class Runner:
     def check(self, spec: Spec) -> None:
         """Raise ValueError naming the problem if the options do not fit this game."""
 
-    def play(self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float]) -> Outcome:
+    def play(self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float],
+             record: dict | None = None) -> Outcome:
+        """Play one game; with `record` (extra record tags) the Outcome carries the game's record."""
         raise NotImplementedError
 
 
@@ -75,15 +99,16 @@ class LabyrinthRunner(Runner):
     """The sliding-maze game (engine.Game with engine.ai players)."""
 
     name = "labyrinth"
-    levels = ("random", "easy", "medium", "hard")
+    levels = ("random", "easy", "medium", "hard", "expert", "fair")
     min_players, max_players = 1, 4
     default_turn_cap = 1000
 
-    def play(self, levels, seed, spec, timer):
+    def play(self, levels, seed, spec, timer, record=None):
         from engine import Game, Rules
         from engine.ai import make_ai
-        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home)
+        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
         game = Game.new(players=len(levels), seed=seed, rules=rules)
+        recorder = _recorder(game, levels, record)
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
         times: list[list[float]] = [[] for _ in levels]
         cpu: list[list[float]] = [[] for _ in levels]
@@ -95,9 +120,13 @@ class LabyrinthRunner(Runner):
             times[seat].append((timer() - start) * 1000.0)
             game.apply(shift)
             game.apply(move)
+            if recorder:
+                recorder.apply(shift)
+                recorder.apply(move)
         winners = list(game.winners)
         return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
-                       decision_cpu_ms=cpu)
+                       decision_cpu_ms=cpu, limited=ended_by_limit(game),
+                       record=recorder.text() if recorder else None)
 
 
 class CardsRunner(Runner):
@@ -112,11 +141,15 @@ class CardsRunner(Runner):
         if spec.open_cards or not spec.return_home:
             raise ValueError("--open-cards and --no-return are variants of the maze game, not of the card game")
 
-    def play(self, levels, seed, spec, timer):
-        from engine.cards import play_game
+    def play(self, levels, seed, spec, timer, record=None):
+        from engine.cards import CardGame, CardRules, play_game
         from engine.cards.ai import make_ai
+        rules = CardRules(turn_limit=spec.turn_limit)
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
-        result = play_game(ais, seed=seed, turn_cap=spec.turn_cap, timer=timer)
+        recorder = _recorder(CardGame.new(players=len(levels), seed=seed, rules=rules), levels, record)
+        if recorder:
+            ais = [_RecordingAI(ai, recorder) for ai in ais]
+        result = play_game(ais, seed=seed, turn_cap=spec.turn_cap, timer=timer, rules=rules)
         if result["illegal"]:
             raise RuntimeError(f"card game {seed}: an AI made an illegal move: {result['illegal']}")
         times: list[list[float]] = [[] for _ in levels]
@@ -125,7 +158,31 @@ class CardsRunner(Runner):
             times[d["seat"]].append(d["seconds"] * 1000.0)
             if d["phase"] == "place":
                 turns[d["seat"]] += 1
-        return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"])
+        from engine.outcome import Termination
+        limited = result["end"] == Termination.TURN_LIMIT.value
+        return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"],
+                       limited=limited, record=recorder.text() if recorder else None)
+
+
+class _RecordingAI:
+    """Passes an AI's choices to a game recorder as they are made (its own copy of the game
+    checks them), so the card game's play_game needs no hook."""
+
+    def __init__(self, ai, recorder):
+        self.ai, self.recorder = ai, recorder
+        self.level = getattr(ai, "level", type(ai).__name__)
+
+    def choose(self, game):
+        action = self.ai.choose(game)
+        self.recorder.apply(action)
+        return action
+
+
+def _recorder(state, levels, tags: dict | None):
+    if tags is None:
+        return None
+    from engine.records import Recorder
+    return Recorder(state, list(levels), **tags)
 
 
 def runners() -> dict[str, Runner]:
@@ -152,12 +209,35 @@ def seating(spec: Spec, index: int) -> list[int]:
     return [(seat + shift) % k for seat in range(k)]
 
 
-def play_one(spec: Spec, index: int) -> dict:
+def deal_of(spec: Spec, index: int) -> int:
+    """The deal game `index` is played on: with paired deals, k games (one per rotation) share one."""
+    return index // len(spec.entries) if spec.paired else index
+
+
+def game_seed(spec: Spec, index: int) -> int:
+    return derive(spec.seed, spec.game, deal_of(spec, index))
+
+
+def record_name(spec: Spec, index: int) -> str:
+    """The file name of a game's record in --records DIR (seed and game number: unique per sweep)."""
+    return f"{spec.game}-seed{spec.seed}-game{index:07d}.txt"
+
+
+def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
     """Play game `index` and return its record (entries instead of seats)."""
     runner = runners()[spec.game]
     entries = seating(spec, index)
-    outcome = runner.play([spec.entries[e] for e in entries], derive(spec.seed, spec.game, index),
-                          spec, time.perf_counter)
+    tags = None
+    if records is not None:
+        tags = {"date": time.strftime("%Y-%m-%d"),
+                "Event": f"labyrinth-sim --seed {spec.seed} game {index}"}
+    outcome = runner.play([spec.entries[e] for e in entries], game_seed(spec, index),
+                          spec, time.perf_counter, record=tags)
+    if records is not None and outcome.record is not None:
+        path = os.path.join(records, record_name(spec, index))
+        with open(path + ".part", "w", encoding="utf-8") as fh:
+            fh.write(outcome.record)
+        os.replace(path + ".part", path)
     return {
         "index": index,
         "seats": entries,
@@ -167,15 +247,19 @@ def play_one(spec: Spec, index: int) -> dict:
         "decision_ms": {entries[s]: t for s, t in enumerate(outcome.decision_ms)},
         "decision_cpu_ms": {entries[s]: t for s, t in enumerate(outcome.decision_cpu_ms or [])},
         "capped": outcome.capped,
+        "limited": outcome.limited,
     }
 
 
-def _play_chunk(job: tuple[Spec, list[int]]) -> tuple[list[dict], float]:
-    """Play some games in a worker: their records and the CPU seconds they took."""
-    spec, indices = job
-    start = time.process_time()
-    records = [play_one(spec, i) for i in indices]
-    return records, time.process_time() - start
+def play_chunk(job: tuple) -> "Summary":
+    """Play games [start, stop) in a worker and return their summary (small: histograms)."""
+    spec, start, stop, records = job
+    began = time.process_time()
+    summary = Summary(spec)
+    for i in range(start, stop):
+        summary.add(play_one(spec, i, records))
+    summary.cpu_seconds = time.process_time() - began
+    return summary
 
 
 # ----------------------------------------------------------------- statistics
@@ -202,42 +286,126 @@ def percentile(values: Sequence[float], q: float) -> float:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
+STATE_VERSION = 1
+
+
 @dataclass
 class Summary:
+    """Everything a sweep measured, in a form that merges exactly (kiosk.sim_stats)."""
+
     spec: Spec
     games: int = 0
-    draws: int = 0
+    draws: int = 0                     # stopped by the simulation's turn cap: nobody won
+    limited: int = 0                   # ended by the game's turn limit (most treasures/cards win)
     wins: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)
-    finished_turns: list[int] = field(default_factory=list)
+    turns: Counts = field(default_factory=Counts)
+    finished_turns: Counts = field(default_factory=Counts)
     entry_turns: list[int] = field(default_factory=list)
-    times: dict[str, list[float]] = field(default_factory=dict)
-    cpu_times: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, Durations] = field(default_factory=dict)
+    cpu_times: dict[str, Durations] = field(default_factory=dict)
+    longest: tuple[int, int] | None = None      # (turns, game index): the first of the longest
+    ranges: list[list[int]] = field(default_factory=list)   # the games counted, as [start, stop)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     jobs: int = 1
 
     def __post_init__(self) -> None:
-        self.wins = [0] * len(self.spec.entries)
-        self.entry_turns = [0] * len(self.spec.entries)
+        k = len(self.spec.entries)
+        self.wins = self.wins or [0] * k
+        self.entry_turns = self.entry_turns or [0] * k
 
     def add(self, record: dict) -> None:
+        self.ranges = add_range(self.ranges, record["index"], record["index"] + 1)
         self.games += 1
-        self.turns.append(record["turns"])
+        turns = record["turns"]
+        self.turns.add(turns)
         if record["winners"]:
             for e in record["winners"]:
                 self.wins[e] += 1
-            self.finished_turns.append(record["turns"])
+            self.finished_turns.add(turns)
         else:
             self.draws += 1
+        if record.get("limited"):
+            self.limited += 1
+        self._longest((turns, record["index"]))
         for e, n in record["entry_turns"].items():
             self.entry_turns[int(e)] += n
         for e, t in record["decision_ms"].items():
-            self.times.setdefault(self.spec.entries[int(e)], []).extend(t)
+            self.times.setdefault(self.spec.entries[int(e)], Durations()).extend(t)
         for e, t in record["decision_cpu_ms"].items():
-            self.cpu_times.setdefault(self.spec.entries[int(e)], []).extend(t)
+            self.cpu_times.setdefault(self.spec.entries[int(e)], Durations()).extend(t)
 
-    def to_json(self) -> dict:
+    def _longest(self, candidate: tuple[int, int]) -> None:
+        if self.longest is None or (candidate[0], -candidate[1]) > (self.longest[0], -self.longest[1]):
+            self.longest = candidate
+
+    def merge(self, other: "Summary") -> None:
+        """Add another summary of other games of the same sweep (raises ValueError otherwise)."""
+        if other.spec != self.spec:
+            raise ValueError("the results are of different sweeps (game, levels, seed, rules or options differ)")
+        for a, b in other.ranges:
+            self.ranges = add_range(self.ranges, a, b)
+        self.games += other.games
+        self.draws += other.draws
+        self.limited += other.limited
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.entry_turns = [a + b for a, b in zip(self.entry_turns, other.entry_turns)]
+        self.turns.merge(other.turns)
+        self.finished_turns.merge(other.finished_turns)
+        for mine, theirs in ((self.times, other.times), (self.cpu_times, other.cpu_times)):
+            for level, d in theirs.items():
+                mine.setdefault(level, Durations()).merge(d)
+        if other.longest is not None:
+            self._longest((other.longest[0], other.longest[1]))
+        self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
+
+    # -------------------------------------------------------------- JSON
+    def state(self) -> dict:
+        """The raw counts (JSON): what `merge`, --checkpoint and the figures are made from."""
+        spec = self.spec
+        return {
+            "version": STATE_VERSION,
+            "spec": {"game": spec.game, "entries": list(spec.entries), "seed": spec.seed,
+                     "turn_cap": spec.turn_cap, "rotate": spec.rotate, "open_cards": spec.open_cards,
+                     "return_home": spec.return_home, "paired": spec.paired, "turn_limit": spec.turn_limit},
+            "ranges": self.ranges,
+            "games": self.games, "draws": self.draws, "limited": self.limited,
+            "wins": self.wins, "entry_turns": self.entry_turns,
+            "turns": self.turns.to_json(), "finished_turns": self.finished_turns.to_json(),
+            "decision_ms": {k: v.to_json() for k, v in sorted(self.times.items())},
+            "decision_cpu_ms": {k: v.to_json() for k, v in sorted(self.cpu_times.items())},
+            "longest": list(self.longest) if self.longest else None,
+            "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,
+        }
+
+    @classmethod
+    def from_state(cls, data: dict) -> "Summary":
+        """Rebuild a summary from :meth:`state` (raises ValueError on anything else)."""
+        try:
+            if data.get("version") != STATE_VERSION:
+                raise ValueError(f"state version {data.get('version')!r}, expected {STATE_VERSION}")
+            s = data["spec"]
+            spec = Spec(game=s["game"], entries=tuple(s["entries"]), seed=int(s["seed"]),
+                        turn_cap=int(s["turn_cap"]), rotate=bool(s["rotate"]), open_cards=bool(s["open_cards"]),
+                        return_home=bool(s["return_home"]), paired=bool(s["paired"]),
+                        turn_limit=int(s["turn_limit"]))
+            summary = cls(spec, games=int(data["games"]), draws=int(data["draws"]), limited=int(data["limited"]),
+                          wins=[int(w) for w in data["wins"]], entry_turns=[int(t) for t in data["entry_turns"]],
+                          turns=Counts(data["turns"]), finished_turns=Counts(data["finished_turns"]),
+                          times={k: Durations.from_json(v) for k, v in data["decision_ms"].items()},
+                          cpu_times={k: Durations.from_json(v) for k, v in data["decision_cpu_ms"].items()},
+                          longest=tuple(data["longest"]) if data["longest"] else None,
+                          seconds=float(data["seconds"]), cpu_seconds=float(data["cpu_seconds"]))
+            for a, b in data["ranges"]:
+                summary.ranges = add_range(summary.ranges, int(a), int(b))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a labyrinth-sim result: {exc!r} missing or wrong") from None
+        if summary.games != sum(b - a for a, b in summary.ranges) or len(summary.wins) != len(spec.entries):
+            raise ValueError("the result's counts do not add up: the file is damaged")
+        return summary
+
+    def to_json(self, planned: int | None = None, shard: str | None = None) -> dict:
         spec = self.spec
         players = []
         for e, ai in enumerate(spec.entries):
@@ -251,37 +419,64 @@ class Summary:
                 "ci95": [lo, hi],
                 "turns_per_game": self.entry_turns[e] / self.games if self.games else 0.0,
             })
+        planned = self.games if planned is None else planned
         out = {
             "game": spec.game,
             "games": self.games,
+            "games_planned": planned,
+            "complete": not missing(self.ranges, 0, planned),
             "seed": spec.seed,
             "rotate_seats": spec.rotate,
+            # Every deal played from every seat rotation: games = deals x players.
+            "paired_deals": spec.paired,
+            "deals": _deals(spec, self.ranges),
             "turn_cap": spec.turn_cap,
+            "turn_limit": spec.turn_limit,
             "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home},
             "players": players,
             "draws": self.draws,
+            "turn_limit_games": self.limited,
             "turns": _stats(self.turns),
-            "decision_ms": {ai: {"p50": percentile(t, 50), "p99": percentile(t, 99),
-                                 "mean": sum(t) / len(t) if t else 0.0, "max": max(t, default=0.0),
-                                 "decisions": len(t)}
-                            for ai, t in sorted(self.times.items())},
+            "longest_game": self._longest_json(),
+            "decision_ms": {ai: d.summary() for ai, d in sorted(self.times.items())},
             # The same decisions in CPU time: what the AI costs when it has a core to itself.
-            "decision_cpu_ms": {ai: {"p50": percentile(t, 50), "p99": percentile(t, 99)}
-                                for ai, t in sorted(self.cpu_times.items())},
+            "decision_cpu_ms": {ai: {"p50": d.percentile(50), "p99": d.percentile(99)}
+                                for ai, d in sorted(self.cpu_times.items())},
             "jobs": self.jobs,
             "seconds": self.seconds,
             "games_per_second_per_core": self.games / self.seconds / self.jobs if self.seconds else 0.0,
             # Games per second of CPU time: the same figure on a machine shared with other work.
             "games_per_cpu_second": self.games / self.cpu_seconds if self.cpu_seconds else 0.0,
         }
+        if shard:
+            out["shard"] = shard
         if len(spec.entries) == 1:
-            out["solo"] = {"finished": len(self.finished_turns), **_stats(self.finished_turns)}
+            out["solo"] = {"finished": self.finished_turns.n, **_stats(self.finished_turns)}
+        out["state"] = self.state()
         return out
 
+    def _longest_json(self) -> dict | None:
+        if self.longest is None:
+            return None
+        turns, index = self.longest
+        return {"turns": turns, "game": index, "seed": game_seed(self.spec, index),
+                "seats": [self.spec.entries[e] for e in seating(self.spec, index)]}
 
-def _stats(values: Sequence[int]) -> dict:
-    return {"mean": sum(values) / len(values) if values else 0.0,
-            "p50": percentile(values, 50), "p99": percentile(values, 99)}
+
+def _deals(spec: Spec, ranges: list[list[int]]) -> int:
+    """How many different deals the counted games were played on."""
+    if not spec.paired:
+        return sum(b - a for a, b in ranges)
+    k = len(spec.entries)
+    deals: set[int] = set()
+    for a, b in ranges:
+        deals.update(range(a // k, (b - 1) // k + 1))
+    return len(deals)
+
+
+def _stats(values: Counts) -> dict:
+    return {"mean": values.mean(), "p50": values.percentile(50), "p99": values.percentile(99),
+            "max": values.max()}
 
 
 def format_table(data: dict) -> str:
@@ -289,9 +484,15 @@ def format_table(data: dict) -> str:
     lines = []
     rules = [k for k, v in (("open cards", data["rules"]["open_cards"]),
                             ("no return home", not data["rules"]["return_home"])) if v]
+    seats = "fixed"
+    if data["rotate_seats"]:
+        seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
+    limit = f", turn limit {data['turn_limit']}" if data.get("turn_limit") else ""
     lines.append(f"{data['game']}: {data['games']} games, {len(data['players'])} players, seed {data['seed']}"
                  f"{', ' + ', '.join(rules) if rules else ''}"
-                 f", seats {'rotating' if data['rotate_seats'] else 'fixed'}, turn cap {data['turn_cap']}")
+                 f", seats {seats}, turn cap {data['turn_cap']}{limit}")
+    if not data.get("complete", True):
+        lines.append(f"PARTIAL: {data['games']} of {data['games_planned']} games")
     head = f"{'seat':>8}  {'AI':<8} {'wins':>6} {'win rate':>9}  {'95% CI':<15} {'turns/game':>10}"
     lines.append(head)
     for p in data["players"]:
@@ -302,7 +503,11 @@ def format_table(data: dict) -> str:
                      f"{p['turns_per_game']:>10.1f}")
     t = data["turns"]
     lines.append(f"draws (turn cap): {data['draws']}    turns per game (all players): "
-                 f"mean {t['mean']:.1f}  p50 {t['p50']:.0f}  p99 {t['p99']:.0f}")
+                 f"mean {t['mean']:.1f}  p50 {t['p50']:.0f}  p99 {t['p99']:.0f}  max {t['max']}")
+    longest = data.get("longest_game")
+    lines.append(f"turn limit reached: {data.get('turn_limit_games', 0)} games"
+                 + (f"    longest game: {longest['turns']} turns (game {longest['game']}, "
+                    f"{','.join(longest['seats'])})" if longest else ""))
     if "solo" in data:
         s = data["solo"]
         lines.append(f"solo: {s['finished']} finished, turns to finish mean {s['mean']:.1f}  p50 {s['p50']:.0f}")
@@ -323,9 +528,10 @@ def format_table(data: dict) -> str:
 class Progress:
     """A bar on a terminal; elsewhere (logs, CI) a plain line every 10% or 30 s."""
 
-    def __init__(self, total: int, stream=None):
+    def __init__(self, total: int, stream=None, done: int = 0):
         self.total = total
-        self.done = 0
+        self.done = done
+        self.first = done
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.start = self.last = time.monotonic()
@@ -335,7 +541,7 @@ class Progress:
         self.done += n
         now = time.monotonic()
         share = self.done / self.total if self.total else 1.0
-        rate = self.done / (now - self.start) if now > self.start else 0.0
+        rate = (self.done - self.first) / (now - self.start) if now > self.start else 0.0
         eta = (self.total - self.done) / rate if rate else 0.0
         text = f"{self.done}/{self.total} games  {rate:.1f} games/s  eta {int(eta) // 60}:{int(eta) % 60:02d}"
         if self.tty:
@@ -365,71 +571,206 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None) -> Summary:
-    """Play `games` games over `jobs` processes and summarise them (order-independent)."""
+class LocalWorkers:
+    """Worker processes on this machine (or none: jobs=1 plays in this process)."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self.pool = None
+        if jobs > 1:
+            context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
+            self.pool = context.Pool(jobs, initializer=_worker_signals)
+
+    @property
+    def slots(self) -> int:
+        return self.jobs
+
+    def submit(self, job):
+        if self.pool is None:
+            return _Done(play_chunk(job))
+        return _Waiting(self.pool.apply_async(play_chunk, (job,)))
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+
+class _Done:
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
+class _Waiting:
+    def __init__(self, handle):
+        self.handle = handle
+
+    def result(self):
+        # A timeout keeps the wait interruptible by Ctrl-C.
+        while True:
+            try:
+                return self.handle.get(timeout=0.5)
+            except multiprocessing.TimeoutError:
+                continue
+
+
+class _CtrlCGuard:
+    """Holds Ctrl-C back while the summary is being merged or saved, then raises it.
+
+    Elsewhere Ctrl-C interrupts at once (also a game being played in this
+    process). Only the main thread can have signal handlers; elsewhere it does nothing.
+    """
+
+    def __init__(self):
+        self.busy = self.pending = self.installed = False
+        self.old = None
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._on_sigint)
+            self.installed = True
+
+    def _on_sigint(self, signum, frame) -> None:
+        if self.busy:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self):
+        self.busy = True
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.busy = False
+        if self.pending and exc[0] is None:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, self.old if self.old is not None else signal.default_int_handler)
+            self.installed = False
+
+
+def chunk_size(games: int, slots: int) -> int:
+    return max(1, min(25, games // (slots * 8) or 1))
+
+
+def shard_range(spec: Spec, games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
+    """Games [start, stop) of shard I of N (1-based); whole deals stay in one shard."""
+    if shard is None:
+        return 0, games
+    i, n = shard
+    unit = len(spec.entries) if spec.paired else 1
+    units = games // unit
+    return (i - 1) * units // n * unit, i * units // n * unit
+
+
+def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
+        span: tuple[int, int] | None = None, resume: Summary | None = None, workers=None,
+        records: str | None = None, checkpoint: Callable[[Summary], None] | None = None,
+        checkpoint_every: float = 5.0) -> Summary:
+    """Play the games of `span` (default all `games`) and summarise them.
+
+    Chunks of games go to `workers` (default: local processes), at most a few per
+    worker at a time so the parent holds only small summaries; results are merged
+    in order, so `checkpoint(summary)` always sees a whole prefix. With `resume`
+    (a checkpoint's summary), the games it counts are not played again. On
+    Ctrl-C the summary of the finished chunks is passed to `checkpoint` and the
+    KeyboardInterrupt goes on with ``.summary`` attached.
+    """
     runners()[spec.game].check(spec)
-    summary = Summary(spec, jobs=jobs)
+    start, stop = span or (0, games)
+    summary = resume or Summary(spec)
+    summary.jobs = jobs
+    todo = missing(summary.ranges, start, stop)
+    own = workers is None
+    workers = workers or LocalWorkers(jobs)
+    size = chunk_size(stop - start, workers.slots)
+    jobs_iter = ((spec, a, min(a + size, b), records) for a0, b in todo for a in range(a0, b, size))
+    window: deque = deque()
     started = time.perf_counter()
-    size = max(1, min(25, games // (jobs * 8) or 1))
-    chunks = [(spec, list(range(i, min(i + size, games)))) for i in range(0, games, size)]
-    if jobs <= 1:
-        results: Iterable[tuple[list[dict], float]] = map(_play_chunk, chunks)
-        pool = None
-    else:
-        context = multiprocessing.get_context("spawn" if sys.platform == "win32" else "fork")
-        pool = context.Pool(jobs, initializer=_worker_signals)
-        results = pool.imap(_play_chunk, chunks)   # in order: the summary is the same for any jobs
+    seconds_before = summary.seconds
+    last_save = time.monotonic()
+
+    def fill() -> None:
+        while len(window) < workers.slots * 3:
+            job = next(jobs_iter, None)
+            if job is None:
+                return
+            window.append(workers.submit(job))
+
+    guard = _CtrlCGuard()
     try:
-        for records, cpu in results:
-            summary.cpu_seconds += cpu
-            for record in records:
-                summary.add(record)
+        fill()
+        while window:
+            part = window.popleft().result()
+            fill()
+            with guard:   # a half-merged summary must never be saved
+                summary.merge(part)
+                summary.seconds = seconds_before + time.perf_counter() - started
+                if checkpoint and time.monotonic() - last_save >= checkpoint_every:
+                    checkpoint(summary)
+                    last_save = time.monotonic()
             if progress:
-                progress.update(len(records))
+                progress.update(part.games)
+    except KeyboardInterrupt as exc:
+        summary.seconds = seconds_before + time.perf_counter() - started
+        if checkpoint:
+            checkpoint(summary)
+        exc.summary = summary  # type: ignore[attr-defined]  # main() shows and saves what was played
+        raise
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        guard.close()
+        if own:
+            workers.close()
         if progress:
             progress.close()
-    summary.seconds = time.perf_counter() - started
+    summary.seconds = seconds_before + time.perf_counter() - started
+    if checkpoint:
+        checkpoint(summary)
     return summary
 
 
-def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Spec]:
-    parser = argparse.ArgumentParser(
-        prog="labyrinth-sim",
-        description="Play many games between computer players and report win rates, game length "
-                    "and decision times.")
-    from .version import version_action
-    version_action(parser)
-    parser.add_argument("--game", choices=sorted(runners()), default=_default_game(),
-                        help="which game: the sliding maze (default) or the travel card game")
-    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="players per game (default: as many as --ai names; 1 = solo)")
-    parser.add_argument("--ai", default=None,
-                        help="comma-separated AI level per player, e.g. hard,medium,easy,random "
-                             "(one name fills every seat)")
-    parser.add_argument("--seed", type=int, default=1, help="base seed: same seed, same results (default 1)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--turn-cap", type=int, default=None,
-                        help="turns (all players together) after which a game is a draw "
-                             "(default 1000 for the maze, 500 for the cards)")
-    seats = parser.add_mutually_exclusive_group()
-    seats.add_argument("--rotate-seats", dest="rotate", action="store_true", default=True,
-                       help="rotate the AIs one seat per game (default)")
-    seats.add_argument("--no-rotate-seats", dest="rotate", action="store_false",
-                       help="keep each AI in its seat (seat 0 always starts)")
-    parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
-    parser.add_argument("--no-return", action="store_true",
-                        help="variant: a player wins when the last card is collected")
-    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
-    parser.add_argument("--quiet", action="store_true", help="no progress output")
-    args = parser.parse_args(argv)
+def write_json(path: str, data: dict) -> None:
+    """Write atomically: a reader (or a resume after a power cut) sees the old file or the new one."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1)
+        fh.write("\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
 
-    runner = runners()[args.game]
+
+def read_result(path: str) -> dict:
+    """A labyrinth-sim JSON file (a result, a shard or a checkpoint); ValueError says what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    if not isinstance(data, dict) or "state" not in data:
+        raise ValueError(f"{path}: not a labyrinth-sim result (no 'state': written by an older version?)")
+    return data
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    first, sep, second = text.partition("/")
+    try:
+        i, n = int(first), int(second)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write I/N, e.g. 2/4 for the second of four shards") from None
+    if not sep or n < 1 or not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be 1 to N, e.g. 2/4")
+    return i, n
+
+
+def _entries(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Namespace) -> list[str]:
+    """The level of each player, from --ai and --players (parser.error names what does not fit)."""
     names = [n.strip() for n in args.ai.split(",")] if args.ai else None
     players = args.players if args.players is not None else (len(names) if names else 2)
     if not runner.min_players <= players <= runner.max_players:
@@ -447,6 +788,11 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         if n not in runner.levels:
             parser.error(f"--ai: unknown level {n!r} for the {runner.name} game; "
                          f"choose from {', '.join(runner.levels)}")
+    return names
+
+
+def _check_numbers(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Namespace) -> int:
+    """Check the counts and limits; returns the turn cap."""
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.jobs < 1:
@@ -454,41 +800,249 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     cap = args.turn_cap if args.turn_cap is not None else runner.default_turn_cap
     if cap < 1:
         parser.error("--turn-cap must be at least 1")
+    if args.turn_limit < 0:
+        parser.error("--turn-limit must be 0 (none) or more")
+    return cap
+
+
+def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, Spec]:
+    parser = argparse.ArgumentParser(
+        prog="labyrinth-sim",
+        description="Play many games between computer players and report win rates, game length "
+                    "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.")
+    from .version import version_action
+    version_action(parser)
+    parser.add_argument("--game", choices=sorted(runners()), default=_default_game(),
+                        help="which game: the sliding maze (default) or the travel card game")
+    parser.add_argument("--games", type=int, default=100,
+                        help="number of games (default 100; with paired deals rounded up to whole deals)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="players per game (default: as many as --ai names; 1 = solo)")
+    parser.add_argument("--ai", default=None,
+                        help="comma-separated AI level per player, e.g. hard,medium,easy,random "
+                             "(one name fills every seat)")
+    parser.add_argument("--seed", type=int, default=1, help="base seed: same seed, same results (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--turn-cap", type=int, default=None,
+                        help="turns (all players together) after which a game is stopped as a draw "
+                             "(default 1000 for the maze, 500 for the cards)")
+    parser.add_argument("--turn-limit", type=int, default=0,
+                        help="the game's turn limit (RULES.md section 3): after N turns the game ends and "
+                             "the most treasures (cards) win; 0 = none (default)")
+    seats = parser.add_mutually_exclusive_group()
+    seats.add_argument("--rotate-seats", dest="rotate", action="store_true", default=True,
+                       help="rotate the AIs one seat per game (default)")
+    seats.add_argument("--no-rotate-seats", dest="rotate", action="store_false",
+                       help="keep each AI in its seat (seat 0 always starts)")
+    pairing = parser.add_mutually_exclusive_group()
+    pairing.add_argument("--paired", dest="paired", action="store_true", default=None,
+                        help="play every deal from every seat rotation (default when the levels differ)")
+    pairing.add_argument("--no-paired", dest="paired", action="store_false",
+                        help="a fresh deal for every game")
+    parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
+    parser.add_argument("--no-return", action="store_true",
+                        help="variant: a player wins when the last card is collected")
+    parser.add_argument("--shard", type=parse_shard, default=None, metavar="I/N",
+                        help="play only the I-th of N equal parts of the games (merge the parts with "
+                             "`labyrinth-sim merge`)")
+    parser.add_argument("--checkpoint", metavar="FILE", default=None,
+                        help="save progress to FILE and resume from it when it exists (default with "
+                             "--json FILE: FILE.checkpoint, removed when the run completes)")
+    parser.add_argument("--checkpoint-every", type=float, default=5.0, metavar="SECONDS",
+                        help="how often the checkpoint is saved (default 5 s; also on Ctrl-C and at the end)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
+                             "(needs the 'cluster' extra: pip install 'labyrinth-kiosk[cluster]')")
+    parser.add_argument("--records", metavar="DIR", default=None,
+                        help="write every game's record (docs/notation.md) into DIR")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
+    parser.add_argument("--plot", metavar="FILE.png", default=None,
+                        help="draw win rates with their intervals and game lengths (needs matplotlib)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+    args = parser.parse_args(argv)
+
+    runner = runners()[args.game]
+    names = _entries(parser, runner, args)
+    cap = _check_numbers(parser, runner, args)
+    paired: bool = args.paired if args.paired is not None else (args.rotate and len(set(names)) > 1)
+    if paired and not args.rotate:
+        parser.error("--paired plays every seat rotation: it cannot go with --no-rotate-seats")
+    if paired and args.games % len(names):
+        args.games += len(names) - args.games % len(names)
     spec = Spec(game=args.game, entries=tuple(names), seed=args.seed, turn_cap=cap, rotate=args.rotate,
-                open_cards=args.open_cards, return_home=not args.no_return)
+                open_cards=args.open_cards, return_home=not args.no_return, paired=paired,
+                turn_limit=args.turn_limit)
     try:
         runner.check(spec)
     except ValueError as exc:
         parser.error(str(exc))
+    args.own_checkpoint = args.checkpoint is None and bool(args.json)
+    if args.own_checkpoint:
+        args.checkpoint = args.json + ".checkpoint"
     return args, spec
 
 
+def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
+    if not os.path.exists(path):
+        return None
+    data = read_result(path)
+    summary = Summary.from_state(data["state"])
+    if summary.spec != spec or data.get("games_planned") != planned:
+        raise ValueError(f"{path} is the checkpoint of another sweep (different options); "
+                         "delete it or give another --checkpoint")
+    return summary
+
+
+class _Stop(Exception):
+    """Ends the command with an exit status after its message was printed."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
+def _fail(message: str, status: int) -> _Stop:
+    print(f"labyrinth-sim: {message}", file=sys.stderr)
+    return _Stop(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["merge"]:
+        return merge_main(argv[1:])
     args, spec = parse_args(argv)
-    jobs = min(args.jobs, args.games)
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         # Stopped by a service manager or `kill`: unwind so the worker processes are ended too.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    progress = None if args.quiet else Progress(args.games)
     try:
-        summary = run(spec, args.games, jobs, progress)
-    except KeyboardInterrupt:
-        print("\ninterrupted: no summary written", file=sys.stderr)
+        return _sweep(args, spec)
+    except _Stop as stop:
+        return stop.status
+
+
+def _prepare(args: argparse.Namespace, spec: Spec, planned: int) -> Summary | None:
+    """The checkpoint to resume from (if any) and the records folder; _Stop on trouble."""
+    try:
+        resume = _load_checkpoint(args.checkpoint, spec, planned) if args.checkpoint else None
+    except ValueError as exc:
+        raise _fail(str(exc), 2) from None
+    if resume is not None and not args.quiet:
+        print(f"resuming from {args.checkpoint}: {resume.games} games already played", file=sys.stderr)
+    if args.records:
+        try:
+            os.makedirs(args.records, exist_ok=True)
+        except OSError as exc:
+            raise _fail(f"cannot create {args.records}: {exc.strerror}", 1) from None
+    return resume
+
+
+def _sweep(args: argparse.Namespace, spec: Spec) -> int:
+    planned = args.games
+    span = shard_range(spec, planned, args.shard)
+    shard = f"{args.shard[0]}/{args.shard[1]}" if args.shard else None
+    jobs = max(1, min(args.jobs, span[1] - span[0]))
+    resume = _prepare(args, spec, planned)
+    progress = None if args.quiet else Progress(span[1] - span[0], done=resume.games if resume else 0)
+
+    def save(summary: Summary) -> None:
+        write_json(args.checkpoint, summary.to_json(planned, shard))
+
+    workers = None
+    try:
+        if args.scheduler:
+            from .sim_cluster import ClusterWorkers
+            workers = ClusterWorkers(args.scheduler)
+            jobs = workers.slots
+        summary = run(spec, planned, jobs, progress, span=span, resume=resume, workers=workers,
+                      records=args.records, checkpoint=save if args.checkpoint else None,
+                      checkpoint_every=args.checkpoint_every)
+    except KeyboardInterrupt as exc:
+        _interrupted(getattr(exc, "summary", None), args, planned, shard)
         return 130
     except ImportError as exc:
-        print(f"labyrinth-sim: the {spec.game} game is not available: {exc}", file=sys.stderr)
-        return 2
-    data = summary.to_json()
+        raise _fail(str(exc), 2) from None
+    except OSError as exc:
+        raise _fail(str(exc), 1) from None
+    finally:
+        if workers is not None:
+            workers.close()
+    status = _report(summary.to_json(planned, shard), args.json, args.plot)
+    if status == 0 and args.own_checkpoint:
+        # The JSON holds everything now; a later run of the same command plays afresh.
+        with contextlib.suppress(OSError):
+            os.remove(args.checkpoint)
+    return status
+
+
+def _interrupted(partial: Summary | None, args: argparse.Namespace, planned: int, shard: str | None) -> None:
+    print("\ninterrupted", file=sys.stderr)
+    if partial is not None and partial.games:
+        print(format_table(partial.to_json(planned, shard)))
+        if args.checkpoint:
+            print(f"{partial.games} games saved in {args.checkpoint}: run the same command again "
+                  "to go on", file=sys.stderr)
+
+
+def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
     print(format_table(data))
-    if args.json:
+    if json_path:
         try:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(data, fh, indent=2)
-                fh.write("\n")
+            write_json(json_path, data)
         except OSError as exc:
-            print(f"labyrinth-sim: cannot write {args.json}: {exc.strerror}", file=sys.stderr)
+            print(f"labyrinth-sim: cannot write {json_path}: {exc.strerror}", file=sys.stderr)
+            return 1
+    if plot_path:
+        try:
+            from .sim_plot import plot
+            plot(data, plot_path)
+        except ImportError:
+            print("labyrinth-sim: --plot needs matplotlib: pip install 'labyrinth-kiosk[plot]'", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"labyrinth-sim: cannot write {plot_path}: {exc.strerror}", file=sys.stderr)
             return 1
     return 0
+
+
+def merge_main(argv: Sequence[str]) -> int:
+    """`labyrinth-sim merge A.json B.json ...`: shards (or checkpoints) of one sweep into one result."""
+    parser = argparse.ArgumentParser(
+        prog="labyrinth-sim merge",
+        description="Add up the JSON results of shards of one sweep (--shard I/N, or checkpoints): the "
+                    "figures are exactly those of one run of all the games.")
+    parser.add_argument("files", nargs="+", metavar="FILE.json")
+    parser.add_argument("--json", metavar="FILE", help="write the merged figures to FILE")
+    parser.add_argument("--plot", metavar="FILE.png", default=None, help="draw the merged figures")
+    args = parser.parse_args(argv)
+    total: Summary | None = None
+    planned: int | None = None
+    try:
+        for path in args.files:
+            data = read_result(path)
+            part = Summary.from_state(data["state"])
+            if planned is not None and data.get("games_planned") != planned:
+                raise ValueError(f"{path}: a sweep of {data.get('games_planned')} games, the others "
+                                 f"of {planned}")
+            planned = data.get("games_planned", part.games)
+            if total is None:
+                total = part
+                total.jobs = data.get("jobs", 1)
+            else:
+                try:
+                    total.merge(part)
+                except ValueError as exc:
+                    raise ValueError(f"{path}: {exc}") from None
+                total.jobs = max(total.jobs, data.get("jobs", 1))
+    except ValueError as exc:
+        print(f"labyrinth-sim merge: {exc}", file=sys.stderr)
+        return 2
+    assert total is not None and planned is not None      # argparse asks for one file at least
+    gaps = missing(total.ranges, 0, planned)
+    if gaps:
+        print("labyrinth-sim merge: incomplete, games missing: "
+              + ", ".join(f"{a}-{b - 1}" for a, b in gaps[:5]) + (" ..." if len(gaps) > 5 else ""),
+              file=sys.stderr)
+    return _report(total.to_json(planned), args.json, args.plot)
 
 
 if __name__ == "__main__":

@@ -410,6 +410,17 @@ else
 fi
 system systemctl mask ctrl-alt-del.target
 
+# 7b. Sound (kiosk/sound): a PulseAudio server for the service user (in the audio
+#     group, see GROUPS_NEEDED), started on demand by libpulse in the unit's
+#     runtime directory and playing through ALSA to the Pi's HDMI or headphone
+#     output. A desktop image's PipeWire (pipewire-pulse) serves as well.
+say "sound: a PulseAudio server"
+if dpkg -s pulseaudio >/dev/null 2>&1 || dpkg -s pipewire-pulse >/dev/null 2>&1; then
+    echo "a PulseAudio server is installed"
+else
+    system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pulseaudio
+fi
+
 # 8. Check the configuration with the new release, switch over, restart, and
 #    go back when the new release does not come up.
 say "check the configuration"

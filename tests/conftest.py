@@ -16,3 +16,16 @@ def shots_dir(tmp_path_factory, request):
         Path(env).mkdir(parents=True, exist_ok=True)
         return Path(env)
     return tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_dir(tmp_path_factory):
+    """The kiosk caches baked art and made sounds in $XDG_CACHE_HOME: the tests (and the kiosks they
+    start) use a folder of their own, never the home folder of whoever runs them."""
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = old

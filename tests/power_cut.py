@@ -145,9 +145,12 @@ class Replay:
     def feed(self, events: list[dict], saved: Any) -> None:
         for e in events:
             if e["type"] == self.kind.started_event:
-                if not self.started and saved is not None:
+                # A save of a game that has ended (killed between its end and its history
+                # line) is recorded at the restart, not resumed.
+                resumable = saved is not None and saved.phase != "over"
+                if not self.started and resumable:
                     self.kind.check_snapshot(e, saved)
-                assert e["resumed"] is (not self.started and saved is not None)
+                assert e["resumed"] is (not self.started and resumable)
                 if e["resumed"]:
                     self.resumed += 1
                 else:
@@ -281,10 +284,12 @@ def orderly_restart(game: PowerCutGame, state: Path, work: Path, config: Path) -
             proc.wait()
     assert proc.returncode == 0, err.decode()[-2000:]
     first = next(e for e in read_events(events_path) if e["type"] == game.started_event)
-    if before is not None:
+    if before is not None and before["state"]["phase"] != "over":
         game.check_snapshot(first, game.cls.from_dict(before["state"]))
     assert not list(state.glob(".*.tmp")), "a temporary file survived an orderly stop"
     records, skipped = History(state).read()
     assert skipped <= 1, "more than a torn last line in the history"
+    ids = [r.game_id for r in records]
+    assert None not in ids and len(set(ids)) == len(ids), "a finished game is in the history twice"
     assert all(r.seats == list(game.players) or tuple(r.seats) == game.players for r in records)
     return records

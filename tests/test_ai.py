@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import Game, IllegalAction, Move, Rules, Shift
-from engine.ai import LEVELS, EasyAI, HardAI, MediumAI, RandomAI, make_ai
+from engine.ai import LEVELS, EasyAI, ExpertAI, FairAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.ai.base import View
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
 
@@ -103,7 +103,7 @@ def test_same_seed_same_decisions(level):
 
 
 def test_unknown_level_is_refused_with_the_names():
-    with pytest.raises(ValueError, match="random, easy, medium, hard"):
+    with pytest.raises(ValueError, match="random, easy, medium, hard, expert, fair"):
         make_ai("grandmaster")
 
 
@@ -262,3 +262,226 @@ def test_hard_plans_its_next_turn():
         medium += ready(game, *MediumAI(1).choose(game))
     assert total >= 15
     assert hard > medium and hard >= 0.6 * total
+
+
+# ----------------------------------------------------------------- expert and fair
+def _play_into(game: Game, ais: dict, turns: int) -> None:
+    """Play `turns` turns with the given AIs per seat (others: medium), stopping at the end."""
+    for _ in range(turns):
+        if game.phase != "shift":
+            return
+        ai = ais.get(game.current) or MediumAI(game.current)
+        shift, move = ai.choose(game)
+        game.apply(shift)
+        game.apply(move)
+
+
+@pytest.mark.parametrize("level", ["expert", "fair"])
+def test_same_seed_and_budget_same_decisions_over_a_game(level):
+    """The memory (repetitions, beliefs) makes decisions depend on the game so far: replaying
+    the same game with the same seed and budget gives the same decisions all the way."""
+    runs = []
+    for _ in range(2):
+        game = Game.new(players=2, seed=77)
+        ais = {0: make_ai(level, seed=3, budget=4000), 1: make_ai("hard", seed=4)}
+        moves = []
+        for _turn in range(24):
+            if game.phase != "shift":
+                break
+            shift, move = ais[game.current].choose(game)
+            moves.append((shift, move))
+            game.apply(shift)
+            game.apply(move)
+        runs.append(moves)
+    assert runs[0] == runs[1] and len(runs[0]) >= 10
+
+
+def test_expert_budget_is_the_work_limit():
+    """A smaller budget stops the refinement sooner (deterministically, no clock involved)."""
+    spent = {}
+    for budget in (300, 30000):
+        total = 0
+        for game in positions(12, players=2, seed=71):
+            ai = ExpertAI(1, budget=budget)
+            ai.choose(game)
+            total += ai.work
+        spent[budget] = total
+    assert spent[300] < spent[30000]
+
+
+@pytest.mark.parametrize("level", ["expert", "fair"])
+def test_new_levels_ignore_hidden_cards(level):
+    rng = random.Random(6)
+    for game in positions(10, players=3, seed=33):
+        a = make_ai(level, seed=9).choose(game)
+        b = make_ai(level, seed=9).choose(_shuffle_hidden(game, rng))
+        assert a == b
+
+
+@pytest.mark.parametrize("level", ["hard", "expert", "fair"])
+def test_what_is_remembered_from_earlier_turns_is_public(level):
+    """After watching eight turns, the AI's memory (beliefs about targets, repetitions) still
+    holds nothing hidden: reshuffling every hidden card now changes no decision."""
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(4):
+        game = Game.new(players=2, seed=300 + seed)
+        watcher = make_ai(level, seed=1)
+        _play_into(game, {0: watcher}, 8)
+        if game.phase != "shift" or game.current != 0:
+            continue
+        twin = make_ai(level, seed=1)
+        replay = Game.new(players=2, seed=300 + seed)
+        _play_into(replay, {0: twin}, 8)
+        assert watcher.choose(game) == twin.choose(_shuffle_hidden(replay, rng))
+        checked += 1
+    assert checked >= 2
+
+
+def test_expert_reads_targets_from_the_opponents_moves():
+    """Against a player that always takes a reachable target, the treasures it walked past are
+    (almost) ruled out: expert's belief puts far more weight on the true target than a guess."""
+    from engine.tiles import TREASURES
+    index = {t: i for i, t in enumerate(TREASURES)}
+    gain = total = 0
+    for seed in range(4):
+        game = Game.new(players=2, seed=400 + seed)
+        expert = ExpertAI(1)
+        for _turn in range(30):
+            if game.phase != "shift":
+                break
+            if game.current == 0:
+                shift, move = expert.choose(game)
+                opp = game.players[1]
+                weights = expert.memory.weights(1)
+                if opp.cards and game.turns > 2 and sum(weights.values()):
+                    p = weights.get(index[opp.cards[0]], 0.0) / sum(weights.values())
+                    gain += p * len(weights)      # 1.0 on average for a uniform guess
+                    total += 1
+            else:
+                shift, move = MediumAI(2).choose(game)
+            game.apply(shift)
+            game.apply(move)
+    assert total >= 20
+    assert gain / total > 2.0
+
+
+def _heading_home(game: Game, player: int) -> None:
+    p = game.players[player]
+    p.found.extend(p.cards)
+    p.cards.clear()
+
+
+def test_blocks_before_collecting_when_the_opponent_would_win():
+    """The opponent only needs to get home. When every collecting shift leaves its way home
+    open and some shift closes it, hard and expert block instead of collecting a card that
+    does not win."""
+    blocked = 0
+    for game in positions(120, players=2, seed=47):
+        _heading_home(game, 1 - game.current)
+        if len(game.player.cards) < 2 or not can_collect(game):
+            continue
+        collecting = [s for s in game.legal_shifts() if _collects_with(game, s)]
+        if not all(_opponent_home_threat(game, s) for s in collecting):
+            continue
+        open_after = {s: _opponent_home_threat(game, s) for s in game.legal_shifts()}
+        if all(open_after.values()):
+            continue
+        for level in ("hard", "expert"):
+            shift, _move = make_ai(level, seed=0).choose(game)
+            assert not open_after[shift], f"{level} collected and left the opponent its way home"
+        blocked += 1
+    assert blocked >= 3
+
+
+def _collects_with(game: Game, shift: Shift) -> bool:
+    g = game.copy()
+    g.apply(shift)
+    return any(g.board[c].treasure in g.targets() for c in g.reachable() if g.board[c].treasure)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
+    """A constructed loop: the same position comes back at the AI's turn again and again (as
+    when both players push the same arrows). A player without memory answers it the same way
+    every time; hard and expert penalise recreating a position they produced before, so they
+    try something else within a few repetitions."""
+    looping = 0
+    for game in positions(8, players=2, seed=53):
+        if can_collect(game):
+            continue
+        fresh = {make_ai(level, seed=1).choose(game) for _ in range(2)}
+        assert len(fresh) == 1          # without memory: the same answer every time
+        ai = make_ai(level, seed=1)
+        answers = []
+        for k in range(5):
+            again = game.copy()
+            again.turns = game.turns + 2 * k       # the same position, turns later
+            answers.append(ai.choose(again))
+        assert ai.memory.loop == 4
+        assert len(set(answers)) >= 2, "answered a recurring position the same way five times"
+        assert max(answers.count(a) for a in answers) <= 3
+        looping += 1
+    assert looping >= 3
+
+
+def test_fair_plays_as_expert_when_behind_at_a_table_it_has_trailed():
+    checked = 0
+    for game in positions(20, players=2, seed=57):
+        me, opp = game.player, game.players[1 - game.current]
+        if len(me.cards) < 3:
+            continue
+        opp.found.extend(opp.cards[:2])        # the opponent is two collections ahead
+        del opp.cards[:2]
+        fair = FairAI(4)
+        fair.memory.turns_seen = 12          # it has trailed all game: full firmness
+        assert fair.firmness() == 1.0
+        assert fair.choose(game) == ExpertAI(4).choose(game)
+        checked += 1
+    assert checked >= 10
+
+
+def test_fair_helps_when_ahead():
+    """Two collections ahead, fair plays kind turns: its shift gives the opponent at least as
+    good a chance to collect as any other shift (so at least as good as expert's), and its
+    own pawn still takes its target when that shift allows it (games keep moving)."""
+    from engine.ai.base import first_ply
+    checked = took = 0
+    for game in positions(40, players=2, seed=59):
+        me, opp = game.player, game.players[1 - game.current]
+        if len(opp.cards) < 3 or len(me.cards) < 3:
+            continue
+        me.found.extend(me.cards[:2])
+        del me.cards[:2]
+        fair = FairAI(4)
+        shift, move = fair.choose(game)
+        assert fair.kind_turns == 1
+        view = View(game)
+        fair._prepare_beliefs(view)
+        chance = {(o[0].name, o[1]): fair._threat(view, o, 1 - game.current) for o in first_ply(view)}
+        # (every AI returns rotations from the distinct orientations first_ply lists)
+        assert chance[shift.insertion, shift.rotation] == max(chance.values())
+        g = game.copy()
+        g.apply(shift)
+        if any(g.board[c].treasure in g.targets() for c in g.reachable() if g.board[c].treasure):
+            assert collected(game, shift, move)
+            took += 1
+        checked += 1
+    assert checked >= 10 and took >= 1
+
+
+def test_fair_strength_follows_the_score():
+    """Always expert turns when behind, never when ahead; when level, gentler at a table it
+    has mostly led than at one it has trailed (and it stops blocking there)."""
+    game = Game.new(players=2, seed=5)
+    fair = FairAI(1)
+    fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
+    trailed = fair.strength(View(game))
+    fair.memory.turns_ahead = 8
+    led = fair.strength(View(game))
+    assert led < 0.5 < trailed
+    me, opp = game.player, game.players[1 - game.current]
+    opp.found.append(opp.cards.pop())
+    assert fair.strength(View(game)) == 1.0
+    me.found.extend([me.cards.pop(), me.cards.pop()])
+    assert fair.strength(View(game)) == 0.0

@@ -179,4 +179,4 @@ def test_card_seats_are_checked_on_the_command_line(tmp_path):
     r = kiosk("--game", "cards", "--players", "human,medium", "--fast")
     assert r.returncode == 2 and "seat kind 'medium' is not one of human, random, easy, hard" in r.stderr
     r = kiosk("--game", "cards", "--players", "human", "--fast")
-    assert r.returncode == 2 and "needs 2 to 6 players" in r.stderr
+    assert r.returncode == 2 and "the cards game is for 2 to 6 players" in r.stderr

@@ -329,7 +329,7 @@ def test_an_unreadable_save_as_root_via_a_directory(tmp_path):
     s = store(tmp_path)
     s.save_path.mkdir(parents=True)
     assert s.resume() is None
-    assert s.last_setaside.reason == "corrupt" and "unreadable" in s.last_setaside.detail
+    assert s.last_setaside.reason == "corrupt" and "a directory, not a regular file" in s.last_setaside.detail
     assert s.last_setaside.moved_to.is_dir()
 
 

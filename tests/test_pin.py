@@ -159,7 +159,7 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
     typed(u, "9999")                             # the 4th wrong PIN: twice as long
     assert u.screen.guard.remaining() == 2 * FIRST_LOCK_S
     u.close()
-    u.k.session.close()
+    u.k.close()
     # the kiosk restarts: the pad is still locked, the right PIN is not even looked at
     u2 = open_pad()
     try:
@@ -174,4 +174,4 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
         assert u2.screen.page == "hardware"
     finally:
         u2.close()
-        u2.k.session.close()
+        u2.k.close()

@@ -78,7 +78,7 @@ def step(replay: Replay, e: dict) -> None:
         replay.game.apply(Move(tuple(e["path"][-1])))
         replay.actions += 1
     elif t == "game_over":
-        assert replay.game.phase == "over" and e["winner"] == replay.game.winner
+        assert replay.game.phase == "over" and list(e["winners"]) == list(replay.game.winners)
         replay.finished += 1
 
 

@@ -67,7 +67,7 @@ def step(replay: Replay, e: dict) -> None:
     elif t == "card_discarded":
         replay.game.apply(Discard(e["card"]))
     elif t == "card_game_over":
-        assert replay.game.phase == "over" and e["winners"] == replay.game.winners
+        assert replay.game.phase == "over" and tuple(e["winners"]) == tuple(replay.game.winners)
         replay.finished += 1
     elif t == "game_started":
         raise AssertionError("a board game started in a card game run")

@@ -18,6 +18,8 @@ def _figures(data: dict) -> dict:
     for key in ("decision_ms", "decision_cpu_ms", "seconds", "games_per_second_per_core",
                 "games_per_cpu_second", "jobs"):
         data.pop(key)
+    data["state"] = {k: v for k, v in data["state"].items()
+                     if k not in ("decision_ms", "decision_cpu_ms", "seconds", "cpu_seconds")}
     return data
 
 

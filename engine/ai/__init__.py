@@ -1,4 +1,4 @@
-"""Computer players for the sliding-maze game, by level: random, easy, medium, hard.
+"""Computer players for the sliding-maze game, by level: random, easy, medium, hard, expert, fair.
 
     from engine.ai import make_ai
     ai = make_ai("hard", seed=1)
@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from .base import AI, View
 from .greedy import EasyAI, MediumAI
+from .expert import ExpertAI
+from .fair import FairAI
 from .hard import HardAI
 from .random_player import RandomAI
 
@@ -21,6 +23,8 @@ LEVELS: dict[str, type[AI]] = {
     "easy": EasyAI,
     "medium": MediumAI,
     "hard": HardAI,
+    "expert": ExpertAI,
+    "fair": FairAI,
 }
 
 
@@ -33,4 +37,4 @@ def make_ai(level: str, seed: int | None = None, **options) -> AI:
     return cls(seed, **options)
 
 
-__all__ = ["AI", "EasyAI", "HardAI", "LEVELS", "MediumAI", "RandomAI", "View", "make_ai"]
+__all__ = ["AI", "EasyAI", "ExpertAI", "FairAI", "HardAI", "LEVELS", "MediumAI", "RandomAI", "View", "make_ai"]

@@ -26,7 +26,8 @@ class View:
     """The position as the player to act sees it. Cells are indices r * 7 + c; sets are bitboards."""
 
     __slots__ = ("maze", "board", "me", "players", "cells", "homes", "cards_left", "banned",
-                 "targets", "target_bits", "target_in_spare", "unknown", "return_home", "open_cards")
+                 "targets", "target_bits", "target_in_spare", "unknown", "return_home", "open_cards",
+                 "turns")
 
     def __init__(self, game: Game):
         if game.phase != "shift":
@@ -37,6 +38,7 @@ class View:
         self.return_home = rules.return_home
         self.maze = game.maze.copy()
         self.board = self.maze.open_sides
+        self.turns = game.turns     # turns played so far (public: tells a new game from the next turn)
         self.me = game.current
         self.players = len(game.players)
         self.cells = [p.cell for p in game.players]

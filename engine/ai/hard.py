@@ -24,6 +24,15 @@ How it decides (all on bitboards, see :mod:`engine.ai.bits`):
    collect on its next turn; it is subtracted with the same weight as the AI's
    own chance (more with more at stake: a collection that wins the game).
 
+5. **Block before collecting.** When every collecting shift leaves an opponent
+   who needs one more collection a chance to win next turn that another shift
+   would cut (by BLOCK_MARGIN or more), it plays among the safest shifts instead
+   (collecting if one of them allows it). A winning collection always comes first.
+6. **Games end.** A move that recreates a position it produced before loses
+   REPEAT per earlier time, and the longer it goes without collecting (or the
+   more often the position at its turn has been seen), the more its distance
+   term counts and the less its non-winning denial does (:mod:`engine.ai.memory`).
+
 It never reads hidden cards: it works on a :class:`engine.ai.base.View`.
 """
 
@@ -33,6 +42,7 @@ from math import comb
 from typing import Callable
 
 from .base import AI, View, first_ply
+from .memory import Memory
 from .bits import (
     CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, shifted,
     tile_mask_after, tiles_after, tiles_before,
@@ -43,6 +53,15 @@ from .bits import (
 # chance beats them and the threat term still tells them apart.
 NEAR_STEP = 0.03
 WIN_STAKE = 3.0       # a collection that wins the game counts this much more
+# Games must end: a move that recreates a position the AI produced before loses this much per
+# earlier time; after STUCK_GRACE own turns without a collection, each further turn makes the
+# distance term STUCK_PUSH stronger and the (non-winning) denial STUCK_EASE weaker.
+REPEAT = 0.35
+STUCK_GRACE = 4
+STUCK_PUSH = 0.25
+STUCK_EASE = 0.15
+# Block before collecting when that cuts an opponent's chance to win next turn by this much.
+BLOCK_MARGIN = 0.2
 
 
 class HardAI(AI):
@@ -52,6 +71,7 @@ class HardAI(AI):
     much the leading opponent's chance counts against its own (1.0: equally; 0: ignore)."""
 
     level = "hard"
+    future_weight = 0.5    # when collecting: weight of the chance to collect the next card next turn
 
     def __init__(self, seed: int | None = None, budget: int = 9000,
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25,
@@ -63,27 +83,48 @@ class HardAI(AI):
         self.time_limit = time_limit
         self.work = 0          # flood fills spent on the last decision (for benchmarks)
         self._unknown = (0, False)
+        self.memory = Memory()  # repeated positions and own progress over the game
 
     # ------------------------------------------------------------------ decision
     def decide(self, view: View) -> tuple[str, int, int]:
         started = self.clock() if self.clock else 0.0
         self.work = 0
+        self.memory.observe(view)
         self._unknown = view.treasure_bits(view.unknown)
         options = list(first_ply(view))
-        leader = self._leader(view)
-        stake_me = self._stake(view, view.me)
-        deny = self._deny_weight(view, leader)
-        threat = [self._threat(view, o, leader) for o in options] if deny else [0.0] * len(options)
+        threat, danger = self._threats(view, options)
 
         collect = [(k, c) for k, o in enumerate(options) for c in cells_of(o[5] & o[6])]
+        allowed = None
+        if collect and not self._collection_wins(view):
+            # Block before collecting: if every collection leaves an opponent a winning move
+            # that some other shift would take away, block instead (RULES: the game ends at once).
+            safest = min(danger)
+            if min(danger[k] for k, _c in collect) > safest + BLOCK_MARGIN:
+                allowed = {k for k, d in enumerate(danger) if d <= safest + 1e-9}
+                collect = [(k, c) for k, c in collect if k in allowed]
         if collect:
-            return self._best_collection(view, options, collect, threat, deny)
+            choice = self._best_collection(view, options, collect, threat)
+        else:
+            choice = self._plan(view, options, threat, allowed, started)
+        k, m = choice
+        line, rotation, mask, board = options[k][:4]
+        self.memory.chose(view, line, mask, m, board)
+        return line.name, rotation, m
 
+    def _plan(self, view: View, options, threat, allowed, started) -> tuple[int, int]:
+        """No collection this turn: the (option, cell) that sets up the best next turn."""
         masks = view.maze.masks
         solo = view.players == 1
+        stake_me = self._stake(view, view.me)
+        near_step = NEAR_STEP * (1.0 + STUCK_PUSH * max(0, self.memory.stuck - STUCK_GRACE))
+        memory = self.memory
         base: list[tuple[float, int, int]] = []   # (score, option index, cell)
         counts: dict[int, tuple[dict[int, int], int]] = {}   # option -> (own next shifts per cell, of n)
+        penalty: dict[tuple[int, int], float] = {}
         for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
+            if allowed is not None and k not in allowed:
+                continue
             spare = masks[line.out_cell]
             banned = OPPOSITE[line.name] if solo else None
             uses, union = self._next_turn_sets(board, tb, ts, spare, banned)
@@ -91,24 +132,28 @@ class HardAI(AI):
             per = {}
             for m in cells:
                 per[m] = sum((u >> m) & 1 for u in uses)
+                if memory.produced:
+                    again = memory.repeats(view, line, m, board)
+                    if again:
+                        penalty[k, m] = REPEAT * again
             n = max(1, len(uses))
             counts[k] = (per, n)
             for m in cells:
                 if per[m]:
                     value = stake_me * (per[m] / n)
                 else:
-                    value = -NEAR_STEP * self._steps(1 << m, union, tb)
-                base.append((value - deny * threat[k], k, m))
+                    value = -near_step * self._steps(1 << m, union, tb)
+                base.append((value - threat[k] - penalty.get((k, m), 0.0), k, m))
         base.sort(key=lambda t: -t[0])
 
         # Best-first refinement against the next opponent's replies, within the budget:
         # the options with a real chance to collect next turn, best first.
         order: list[int] = []
         for score, k, m in base:
-            if score + deny * threat[k] > 0 and k not in order:
+            if score + threat[k] + penalty.get((k, m), 0.0) > 0 and k not in order:
                 order.append(k)
         if solo or not order:
-            return self._pick(options, base)
+            return self._pick(base)
         refined: list[tuple[float, int, int]] = []
         done: set[int] = set()
         for k in order:
@@ -116,30 +161,28 @@ class HardAI(AI):
                 break
             done.add(k)
             o = options[k]
-            n_replies, hits = self._replies(view, o)
+            n_replies, hits = self._replies(view, o, self._reply_weights(view, o))
             per, n = counts[k]
             for m, h in hits.items():
                 # Surviving the reply counts most; more own ways to collect breaks ties
                 # (they also survive the other opponents' shifts better).
                 value = stake_me * (h / n_replies + 0.1 * per[m] / n)
-                refined.append((value - deny * threat[k], k, m))
+                refined.append((value - threat[k] - penalty.get((k, m), 0.0), k, m))
         # Options without a chance to collect next turn compete on their base score (the
         # distance term and the threat, e.g. a shift that blocks an opponent about to win);
         # options left unrefined for lack of time are dropped (their score is not comparable).
         refined += [b for b in base if b[1] not in done and b[1] not in order]
         refined.sort(key=lambda t: -t[0])
-        return self._pick(options, refined)
+        return self._pick(refined)
 
     # ------------------------------------------------------------------ pieces
     def _late(self, started: float) -> bool:
         return bool(self.clock) and self.clock() - started > self.time_limit
 
-    def _pick(self, options, scored):
+    def _pick(self, scored) -> tuple[int, int]:
         best = scored[0][0]
         ties = [(k, m) for s, k, m in scored if s >= best - 1e-9]
-        k, m = ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
-        line, rotation = options[k][0], options[k][1]
-        return line.name, rotation, m
+        return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
     @staticmethod
     def _steps(cell_bit: int, union: int, tb: int) -> int:
@@ -171,14 +214,20 @@ class HardAI(AI):
                 union |= u
         return uses, union
 
-    def _replies(self, view: View, o) -> tuple[int, dict[int, int]]:
+    def _reply_weights(self, view: View, o) -> list[float] | None:
+        """How likely each reply of the next opponent is (in `_replies`' order); None: all alike."""
+        return None
+
+    def _replies(self, view: View, o, weights: list[float] | None = None) -> tuple[float, dict[int, float]]:
         """Against each reply of the next opponent: from which of this option's cells the
-        target is still reachable on the AI's next turn. Returns (replies, hits per cell)."""
+        target is still reachable on the AI's next turn. Returns (replies, hits per cell),
+        each reply counted with its weight (default 1)."""
         line_o, _rot, mask_o, board, _pawn, reach, tb, ts = o
         masks = view.maze.masks
         cells = cells_of(reach)
-        hits = dict.fromkeys(cells, 0)
-        replies = 0
+        hits = dict.fromkeys(cells, 0.0)
+        replies = 0.0
+        index = -1
         spare1 = masks[line_o.out_cell]
         for name_r, line_r in LINES.items():
             if name_r == OPPOSITE[line_o.name]:
@@ -191,7 +240,11 @@ class HardAI(AI):
                 need |= 1 << carry.get(m, m)
             banned = OPPOSITE[name_r]
             for _rr, mask_r in ROTATIONS[spare1]:
-                replies += 1
+                index += 1
+                weight = 1.0 if weights is None else weights[index]
+                if weight <= 0.0:
+                    continue
+                replies += weight
                 board_r = shifted(board, line_r, mask_r)
                 served = 0
                 for name2, line2 in LINES.items():
@@ -209,14 +262,13 @@ class HardAI(AI):
                         break
                 for m in cells:
                     if (served >> carry.get(m, m)) & 1:
-                        hits[m] += 1
-        return replies, hits
+                        hits[m] += weight
+        return max(replies, 1e-9), hits
 
-    def _best_collection(self, view: View, options, collect, threat, deny):
+    def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
         """Several ways to collect: prefer the one best for the next card and worst for the leader."""
         if self._collection_wins(view):
-            k, m = collect[0]
-            return options[k][0].name, options[k][1], m
+            return collect[0]
         masks = view.maze.masks
         stake_next = self._stake(view, view.me, after_collect=True)
         scored = []
@@ -231,9 +283,9 @@ class HardAI(AI):
                 # The next card is hidden: any treasure it could be, equally likely.
                 pb, ps = tiles_after(*self._unknown, line)
                 future = self._share(board, spare, m, pb, ps, None, 1)
-            scored.append((stake_next * 0.5 * future - deny * threat[k], k, m))
+            scored.append((stake_next * self.future_weight * future - threat[k], k, m))
         scored.sort(key=lambda t: -t[0])
-        return self._pick(options, scored)
+        return self._pick(scored)
 
     def _share(self, board, spare, pawn, tbits, tspare, banned, holding) -> float:
         """Chance that a player on `pawn` collects next turn when its target is any one of the
@@ -293,7 +345,31 @@ class HardAI(AI):
         if j is None:
             return 0.0
         share = 1.0 if view.players == 2 else 0.6
-        return self.denial * share * self._stake(view, j)
+        stake = self._stake(view, j)
+        if stake <= 1.0:
+            # Not a winning collection: the longer the AI itself makes no progress (or the
+            # position repeats), the less it spends its turns on spoiling the leader's.
+            memory = self.memory
+            stake /= 1.0 + STUCK_EASE * max(0, memory.stuck - STUCK_GRACE) + memory.loop
+        return self.denial * share * stake
+
+    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+        """Per option: the weighted threat to subtract from its score (the leader's chance to
+        collect), and the chance that some opponent wins the game on its next turn."""
+        n = len(options)
+        total, danger = [0.0] * n, [0.0] * n
+        leader = self._leader(view)
+        for j in view.order_after_me():
+            weight = self._deny_weight(view, j) if j == leader else 0.0
+            wins = view.remaining(j) == 1
+            if not weight and not wins:
+                continue
+            for k, o in enumerate(options):
+                t = self._threat(view, o, j)
+                total[k] += weight * t
+                if wins and t > danger[k]:
+                    danger[k] = t
+        return total, danger
 
     @staticmethod
     def _collection_wins(view: View) -> bool:

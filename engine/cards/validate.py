@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..checks import check_header, check_rules, need, read_outcome
+from ..checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from ..outcome import Outcome, Termination, most
 from .deck import CARDS, DECK_NAME
 from .paths import Placed, edge_neighbours, layout_problem
@@ -84,7 +84,7 @@ def card_game_from_dict(cls, data: Any):
     current, phase, turns = data["current"], data["phase"], data["turns"]
     need(_is_int(current) and 0 <= current < n, f"current player {current!r} does not exist")
     need(phase in PHASES, f"phase {phase!r} is not one of {', '.join(PHASES)}")
-    need(_is_int(turns) and turns >= 0, "turns must be a whole number >= 0")
+    check_turns(turns)
     stuck = data["stuck"]
     need(isinstance(stuck, list) and all(_is_int(s) and 0 <= s < n for s in stuck), "stuck must list players")
     placed = data["placed"]
@@ -113,7 +113,7 @@ def card_game_from_dict(cls, data: Any):
 
     game = cls.__new__(cls)
     game.rules = CardRules(**rules)
-    game.seed = data.get("seed")
+    game.seed = check_seed(data)
     game.layout = layout
     game.hands = hands
     game.draw_pile = pile

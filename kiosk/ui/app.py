@@ -75,7 +75,7 @@ def _key_table() -> dict[int, str]:
 
 
 def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto",
-                caption: str = "Labyrinth") -> pyglet.window.Window:
+                caption: str | None = None) -> pyglet.window.Window:
     """Create the window for `display` ("window", "fullscreen", "offscreen").
 
     ``pyglet.options`` must already say headless for offscreen (see ``prepare_pyglet``).
@@ -84,6 +84,8 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
     """
     from pyglet import gl
 
+    from ..product import PRODUCT_NAME
+    caption = caption or PRODUCT_NAME
     apis = {"gl": ["gl"], "gles": ["gles"], "auto": ["gl", "gles"]}[gl_api]
     last_error: Exception | None = None
     for api in apis:
@@ -165,6 +167,7 @@ class UI:
         self._down_at = 0.0
         self._keys = _key_table()
         self._cursor: tuple[int, int] | None = None
+        self.screen_listeners: list[Callable[[str], None]] = []   # told each screen shown (the sound)
         bus = getattr(kiosk, "bus", None)
         self._unsubscribe = bus.subscribe_all(self._on_event) if bus is not None else None
         window.push_handlers(self)
@@ -269,11 +272,26 @@ class UI:
         """The drawings at the current cell size (rebuilt when the layout's cell size changes)."""
         from .art import Atlas
         px = int(self.layout.cell * 2 + 0.5)
-        if self._atlas is None or self._atlas_px != px:
+        contrast = self.high_contrast
+        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast:
             self.window.switch_to()
-            self._atlas = Atlas(px, self.window)
+            self._atlas = Atlas(px, self.window, high_contrast=contrast)
             self._atlas_px = px
         return self._atlas
+
+    @property
+    def high_contrast(self) -> bool:
+        """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
+        chosen = getattr(self, "_high_contrast", None)
+        if chosen is not None:
+            return chosen
+        display = getattr(getattr(self.kiosk, "config", None), "display", None)
+        return bool(getattr(display, "high_contrast", False))
+
+    def set_high_contrast(self, on: bool) -> None:
+        """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
+        self._high_contrast = bool(on)
+        self._relayout(self.window.width, self.window.height)
 
     def screen_named(self, name: str) -> Screen:
         screen = self._screens.get(name)
@@ -288,6 +306,7 @@ class UI:
 
     def goto(self, name: str, **kw: Any) -> Screen:
         """Show screen `name` (created on first use); `kw` goes to its ``enter``."""
+        self.window.switch_to()      # the screen builds its shapes in this window's context
         screen = self.screen_named(name)
         previous = self.screen
         if previous is not None and previous is not screen:
@@ -301,6 +320,8 @@ class UI:
         if name == "operator" and previous is not None and previous.name != "operator":
             kw.setdefault("back", previous.name)
         screen.enter(**kw)
+        for listener in self.screen_listeners:
+            listener(name)
         return screen
 
     def set_language(self, language: str) -> None:
@@ -319,6 +340,7 @@ class UI:
     def step(self, dt: float) -> bool:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
         operator gesture, then draw if anything changed. True if a frame was drawn."""
+        self.window.switch_to()      # what events and animations create belongs to this window's context
         tick = getattr(self.kiosk, "tick", None)
         if tick is not None:
             tick()
@@ -346,6 +368,9 @@ class UI:
         """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;
         screens that do not split their drawing are drawn in full."""
         self.window.switch_to()
+        # this window's matrices: several windows in one process (the tests) share the binding point
+        # of their matrix block, and an atlas loaded from disk (no bake) would not have bound it again
+        self.window.view = self.window.view
         screen = self.screen
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
@@ -432,6 +457,7 @@ class UI:
             self.invalidate(Rect(*w.rect))
 
     def finger_down(self, x: float, y: float) -> None:
+        self.window.switch_to()      # a touch may build shapes: they belong to this window's context
         self._touch_widget(x, y)
         if self.idle.finger_down(x, y):      # the touch that dismisses "are you still there?"
             return
@@ -444,6 +470,7 @@ class UI:
             self.screen.press(x, y)
 
     def finger_up(self, x: float, y: float) -> None:
+        self.window.switch_to()
         self._touch_widget(x, y)
         self.gesture.release()
         down, self._down = self._down, None

@@ -214,30 +214,57 @@ class AttractScreen(Screen):
         L = self.layout
         c = Canvas(L)
         back, front = pyglet.graphics.Group(order=30), pyglet.graphics.Group(order=31)
-        # bands: one facing each long side in tabletop, one in the middle upright
-        if L.tabletop:
-            # near the two long edges, over the arrow rows, so the demo board stays visible
-            bands = [(0, c.H * 0.14), (180, c.H * 0.86)] if c.W >= c.H else [(0, c.H * 0.2), (180, c.H * 0.8)]
-            band_h = 76 if c.W >= c.H else 92
-        else:
-            bands = [(0, c.H * 0.5)]
-            band_h = 92
-        self._invite_size = c.font(40)
-        for angle, cy in bands:
-            rect = c.r(0, cy - band_h / 2, c.W, band_h)
-            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 215), batch=batch, group=back))
-            self._shapes.append(shapes.Rectangle(rect.x, rect.y, rect.w, c.px(3), color=ACCENT,
-                                                 batch=batch, group=back))
-            self._shapes.append(shapes.Rectangle(rect.x, rect.top - c.px(3), rect.w, c.px(3), color=ACCENT,
-                                                 batch=batch, group=back))
+        # bands over the arrow rows only (the board's cells and start corners stay in sight): one
+        # facing each long side in tabletop, one at the bottom upright
+        ring, board = L.ring, L.board
+        low = Rect(0, ring.y, L.width, board.y - ring.y)
+        high = Rect(0, board.top, L.width, ring.top - board.top)
+        bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
+        self._invite_size = min(c.font(40), low.h * 0.5)
+        self._bands = [rect for _, rect in bands]
+        for angle, rect in bands:
+            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
+            for y in (rect.y, rect.top - c.px(3)):
+                self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT,
+                                                     batch=batch, group=back))
             frame = Frame(rect, angle)
-            width = rect.w - c.px(140)
+            width = (L.width - L.board.w) / 2 + L.board.w - c.px(60) if not L.portrait else rect.w - c.px(140)
             lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True,
                         color=INK)
             self._invites.append(lbl)
-            self._invite_widths.append(width)
-            hand = label("\u261d", frame, c.px(40), rect.h / 2, c.font(44), batch, front, color=ACCENT)
+            self._invite_widths.append(min(width, L.board.w + 2 * L.cell))
+            hand = label("\u261d", frame, L.board.x - L.cell * 0.5, rect.h / 2, self._invite_size * 1.1,
+                         batch, front, color=ACCENT)
             self._shapes.append(hand)
+        # the wordmark: in the free column beside the board (both columns, facing both sides, on a
+        # table), above the board in portrait
+        from .art.wordmark import draw_wordmark
+        mark = pyglet.graphics.Group(order=32)
+        if c.W >= c.H:
+            col_w = L.ring.x - c.px(16)
+            if L.tabletop:        # above the near band, below the how-to button (mid-height, right)
+                y0 = low.top + c.px(8)
+                box_h = min(col_w * 1.5, L.height / 2 - c.px(40) - y0)
+            else:
+                box_h = min(L.height * 0.62, col_w * 1.5)
+                y0 = (L.height - box_h) / 2
+            left = Rect(c.px(8), y0, col_w, box_h)
+            draw_wordmark(self.ui, Frame(left, 0), batch, mark, self._shapes)
+            if L.tabletop:
+                right = Rect(L.width - c.px(8) - col_w, L.height - left.top, col_w, box_h)
+                draw_wordmark(self.ui, Frame(right, 180), batch, mark, self._shapes)
+        else:
+            # above the board; on a table turned to the far side, and again below the board for the
+            # near side, between the bottom band and the how-to button
+            box = Rect(L.width * 0.2, L.ring.top + c.px(8), L.width * 0.6,
+                       min(L.height - L.ring.top - c.px(16), L.width * 0.45))
+            if box.h > c.px(60):
+                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
+            if L.tabletop:
+                y0 = c.px(10 + 54 + 8)
+                low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
+                if low_box.h > c.px(60):
+                    draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
@@ -246,7 +273,7 @@ class AttractScreen(Screen):
         if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 27 if L.tabletop else 10, bw, 54)
+            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)      # mid-height: clear of the bottom band
         else:
             rect = Rect(c.W - 200, 10, 190, 54)
         make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,

@@ -30,17 +30,20 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.games.labyrinth.events import (
-    BoardShifted, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo, TreasureFound,
-    TurnChanged,
+    BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
+    TreasureFound, TurnChanged,
 )
 from .art import SEAT_COLORS
 from .typeface import TREASURE_OF_CELL
 from .layout import ARROWS, Layout, Rect
+from .motion import Effects, ease_out_back
 
 SLIDE_S = 0.30          # a row sliding in
 WALK_STEP_S = 0.12      # the pawn walking one cell
 TURN_S = 0.15           # the spare turning a quarter
-FOUND_S = 1.3           # the treasure-found moment
+FOUND_S = 1.3           # the treasure-found moment (the sound's timeline counts on it: kiosk/sound)
+FLY_S = 0.45            # the pushed-out tile flying to the next player's spare
+FINALE_S = 1.8          # confetti for the winner
 PULSE_S = 8.0           # the active ring, the preview frame and the hint pulse this long after a change,
                         # then hold still (a kiosk waiting for a thinking child draws no frames)
 
@@ -49,6 +52,11 @@ ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
+
+
+def is_fixed(i: int) -> bool:
+    """Cell i (row * 7 + col) holds a fixed tile: even row and even column (RULES.md), drawn as stone."""
+    return (i // 7) % 2 == 0 and (i % 7) % 2 == 0
 
 
 def rotate_openings(openings: str, turns: int) -> str:
@@ -96,6 +104,8 @@ class BoardView:
         self.ui = ui
         self.batch = batch
         self.live = live if live is not None else batch
+        self.panels_shown = live is not None     # the play screen (panels at the corners), not the attract demo
+        self.effects = Effects()                 # motions beside the queue (kiosk/ui/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, \
             self.g_fx = g
@@ -147,7 +157,7 @@ class BoardView:
     @property
     def animating(self) -> bool:
         """Something on the board moves or pulses (a frame must be drawn)."""
-        if self.busy or self._fx:
+        if self.busy or self._fx or self.effects.active:
             return True
         return self.t < self.calm_at and bool(
             self._hint_marks or (self._preview_frame is not None and self._preview_frame.visible)
@@ -158,6 +168,7 @@ class BoardView:
         self.calm_at = self.t + PULSE_S
 
     def _clear(self) -> None:
+        self.effects.finish()
         for obj in (self._shapes + self._tile_sprites + [s for s in self._treasure_sprites if s] + self._pawns
                     + self._dims + self._rings + list(self._arrows.values()) + self._crosses
                     + self._hint_marks + self._fx + self._homes):
@@ -231,7 +242,7 @@ class BoardView:
     def _set_tile(self, i: int, tile: TileInfo) -> None:
         atlas = self.ui.atlas
         spr = self._tile_sprites[i]
-        spr.image = atlas.tile(tile.openings)
+        spr.image = atlas.tile(tile.openings, fixed=is_fixed(i))
         spr.rotation = 0
         old = self._treasure_sprites[i]
         if tile.treasure:
@@ -418,6 +429,7 @@ class BoardView:
         self.wake()
         self.queue.clear()
         self.anim = None
+        self.effects.finish()
         self._sync_all()
 
     def on_event(self, ev: Any) -> None:
@@ -425,7 +437,7 @@ class BoardView:
             self.load(ev)
             return
         if isinstance(ev, (BoardShifted, PawnMoved, TreasureFound, TurnChanged, PreviewMoved, SpareRotated,
-                           HintReady)):
+                           HintReady, GameOver)):
             self.queue.append(ev)
             self._next()
 
@@ -471,6 +483,8 @@ class BoardView:
             self._start_walk(ev)
         elif isinstance(ev, TreasureFound):
             self._start_found(ev)
+        elif isinstance(ev, GameOver):
+            self._start_finale(ev)
 
     def _spare_shown(self, spare: TileInfo) -> None:
         self.model.spare = spare
@@ -482,6 +496,7 @@ class BoardView:
             if not self.anim(dt):
                 self.anim = None
                 self._next()
+        self.effects.update(dt)
         calm = self.t >= self.calm_at        # pulses hold still at full strength
         if calm != self._calm:
             self._calm = calm
@@ -596,9 +611,31 @@ class BoardView:
             self._sync_arrows()
             self._sync_preview()
             self._sync_hint()
+            self._fly_out(ev.pushed_out, exit_cell)
 
         step(0.0)
         self.anim = self._timed(SLIDE_S, step, done)
+
+    def _fly_out(self, tile: TileInfo, cell: tuple[int, int]) -> None:
+        """The tile pushed off the board flies to the panel of the player who gets it as the spare
+        (in the attract demo, which has no panels, it shrinks away where it fell)."""
+        m = self.model
+        L = self.layout
+        atlas = self.ui.atlas
+        x0, y0 = L.cell_center(*cell)
+        spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
+        if self.panels_shown and m.seats:
+            seat = m.seats[(m.current + 1) % len(m.seats)]
+            end = L.panel(seat).center
+            scale = (self.scale, self.scale * 0.8)
+        else:
+            end, scale = (x0, y0), (self.scale, self.scale * 0.2)
+        self.effects.fly(spr, (x0, y0), end, FLY_S, scale, arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
+        if tile.treasure:      # its treasure rides along
+            icon = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), x0, y0, batch=self.live,
+                                        group=pyglet.graphics.Group(order=1, parent=self.g_fx))
+            self.effects.fly(icon, (x0, y0), end, FLY_S, (scale[0] * 0.56, scale[1] * 0.56),
+                             arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
 
     def _start_walk(self, ev: PawnMoved) -> None:
         m = self.model
@@ -652,23 +689,34 @@ class BoardView:
         if self.on_found:
             self.on_found(ev)
 
+        face = L.facing(seat) if self.panels_shown else 0
+        size = L.cell * 1.4
+        if self.panels_shown:
+            self.effects.card_turn(self.live, self.g_fx, atlas, ev.treasure, px, py, size, rotation=face,
+                                   duration=0.5, delay=0.8)
+        self.effects.sparkles(self.live, self.g_fx, px if self.panels_shown else x0,
+                              py if self.panels_shown else y0, L.cell * 1.3, (255, 220, 90), delay=1.05)
+
         def step(k):
             t = k * FOUND_S
-            if t < 0.4:
-                s = _ease(t / 0.4) * 1.8
+            if t < 0.35:                       # it pops out of the tile
+                s = ease_out_back(t / 0.35) * 1.6
                 x, y = x0, y0
-            elif t < 0.9:
-                s = 1.8 + 0.1 * math.sin((t - 0.4) * 12)
-                x, y = x0, y0
-            else:
-                e = _ease((t - 0.9) / 0.4)
-                s = 1.8 - 1.2 * e
+            elif t < 0.8 and self.panels_shown:    # and flies to the player's panel
+                e = _ease((t - 0.35) / 0.45)
+                s = 1.6 - 0.6 * e
                 x, y = x0 + (px - x0) * e, y0 + (py - y0) * e
+            elif self.panels_shown:                # where the card turns face up
+                s, (x, y) = 0.0, (px, py)
+            else:
+                s = 1.6 + 0.1 * math.sin((t - 0.35) * 12)
+                x, y = x0, y0
+            icon.visible = s > 0.01
             icon.scale = max(0.01, L.cell * s / atlas.px)
             icon.position = (x, y, 0)
-            glow.scale = max(0.01, L.cell * s * 1.6 / atlas.px)
+            glow.scale = max(0.01, L.cell * max(s, 1.0) * 1.6 / atlas.px)
             glow.position = (x, y, 0)
-            glow.opacity = int(255 * (1 - max(0.0, (t - 0.9) / 0.4)))
+            glow.opacity = int(255 * (1 - max(0.0, (t - 0.8) / 0.5)))
 
         def done():
             for s in (glow, icon):
@@ -679,11 +727,53 @@ class BoardView:
         step(0.0)
         self.anim = self._timed(FOUND_S, step, done)
 
+    def _start_finale(self, ev: GameOver) -> None:
+        """The winners' moment: confetti in the players' colours over the board, each winner's pawn
+        bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
+        m = self.model
+        L = self.layout
+        m.phase, m.reachable = "over", frozenset()      # the panels stop asking anyone to play
+        self._sync_arrows()
+        self._sync_reach()
+        self._sync_active_ring()
+        self._sync_hint()
+        colors = [SEAT_COLORS[s] for s in m.seats] or list(SEAT_COLORS.values())
+        colors += [(255, 226, 120), (255, 255, 255)]
+        self.effects.confetti(self.live, self.g_fx, L.ring, colors, duration=FINALE_S)
+        for winner in ev.winners:          # a shared win: each winner's pawn
+            if 0 <= winner < len(self._pawns):
+                self._celebrate(winner)
+
+    def _celebrate(self, winner: int) -> None:
+        """The winner's pawn bounces in a gold glow with a burst of sparkles."""
+        L = self.layout
+        pawn = self._pawns[winner]
+        base = pawn.scale
+        x, y = pawn.x, pawn.y
+        glow = pyglet.sprite.Sprite(self.ui.atlas.glow, x, y, batch=self.live, group=self.g_dim)
+        glow.color = (255, 220, 90)                  # gold: visible on every tile and seat colour
+        self.effects.sparkles(self.live, self.g_fx, x, y, L.cell * 1.2, (255, 236, 140), duration=0.8)
+
+        def step(t: float) -> bool:
+            k = min(1.0, t / FINALE_S)
+            bounce = abs(math.sin(t * 7)) * (1 - k)
+            pawn.scale = base * (1 + 0.35 * bounce)
+            pawn.position = (x, y + L.cell * 0.15 * bounce, 0)
+            glow.scale = L.cell * (1.4 + 0.6 * bounce) / self.ui.atlas.px
+            glow.opacity = int(230 * (1 - k * 0.5))
+            if k >= 1.0:
+                pawn.scale, pawn.position = base, (x, y, 0)
+            return k < 1.0
+
+        self.effects.add(step, [glow])
+
     def finish_animations(self) -> None:
         """Run every queued animation to its end at once (tests, screenshots on demand)."""
+        self.effects.finish()
         for _ in range(10_000):
             if not self.busy:
                 break
             if self.anim is not None and not self.anim(1e9):
                 self.anim = None
             self._next()
+        self.effects.finish()

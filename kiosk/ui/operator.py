@@ -16,6 +16,7 @@ Pages:
 - hardware test: the 12 arrow buttons (and rotate/stay) drawn around a board
   outline light up when pressed; "test the ring" cycles the ring colours.
 - statistics: the summary of the game history (kiosk/history.py).
+- sound & display: volume, mute, high contrast (kiosk/ui/operator_settings.py).
 - quit: the only way out of the app in kiosk mode (tap twice to confirm).
 
 What it needs from the kiosk object (all optional, looked up by name):
@@ -322,9 +323,10 @@ class OperatorScreen(Screen):
         t = self.t
         portrait = H > W
         # tabs: a column on the left (landscape) or a row on top (portrait)
-        tabs = (("hardware", "operator.hardware_test"), ("stats", "operator.statistics"))
+        tabs = (("hardware", "operator.hardware_test"), ("stats", "operator.statistics"),
+                ("settings", "operator.sound_display"))
         if portrait:
-            tab_w, tab_h = (W - 36) / 2, 56
+            tab_w, tab_h = (W - 12 * (len(tabs) + 1)) / len(tabs), 56
             for i, (page, key) in enumerate(tabs):
                 make_button(self, c, frame, Rect(12 + i * (tab_w + 12), H - 12 - tab_h, tab_w, tab_h), t(key),
                             self.batch, self._bg, size=17, color=ACCENT if self.page == page else BUTTON,
@@ -364,6 +366,9 @@ class OperatorScreen(Screen):
                        bold=False, width=200)
         if self.page == "hardware":
             self._build_hardware(c, frame, area)
+        elif self.page == "settings":
+            from .operator_settings import build_settings
+            build_settings(self, c, frame, area)
         else:
             self._build_stats(c, frame, area)
 

@@ -8,6 +8,7 @@ with these attributes; missing ones take the defaults):
 * ``gl``: "auto", "gl" or "gles"; ``layout``: "tabletop" or "upright"; ``language``;
 * ``rotation``: 0, 90, 180 or 270 degrees clockwise (default: the config's ``[display] rotation``);
 * ``script``: a file of inputs (the headless format plus ``tap-px X Y``);
+* ``sound``: "auto" (the config's ``[sound]`` with a screen, off offscreen), "on" or "off";
 * ``screenshot_dir``: offscreen only — a PNG after each scripted input (and of the first frame).
 
 Offscreen, frames are rendered as fast as possible and the kiosk's clock, when
@@ -65,11 +66,29 @@ def open_ui(kiosk: Any, options: Any):
     now = clock.now if getattr(clock, "virtual", False) and callable(getattr(clock, "now", None)) else time.monotonic
     ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None),
             rotation=rotation, display=display, clock=now)
+    ui.sound = open_sound(kiosk, ui, display, _opt(options, "sound", "auto"))
     ui.startup_s = time.perf_counter() - t0
     log.info("display %s %dx%d, OpenGL%s, layout %s, rotation %d, ready in %.2f s", display, window.width,
              window.height, " ES" if getattr(window, "gl_api", "gl") == "gles" else "", layout, rotation,
              ui.startup_s)
     return ui
+
+
+def open_sound(kiosk: Any, ui, display: str, choice: str = "auto"):
+    """The sound cues for this UI (kiosk/sound), or None: off by ``--sound off``, by ``[sound]
+    enabled = false``, and offscreen unless ``--sound on`` (tests and screenshots stay quiet)."""
+    if choice == "off" or (choice == "auto" and display == "offscreen"):
+        return None
+    from ..sound import Sound, SoundSettings
+    settings = SoundSettings.from_config(getattr(kiosk, "config", None))
+    if not settings.enabled:
+        log.info("sound off ([sound] enabled = false)")
+        return None
+    sound = Sound(getattr(kiosk, "bus", None), settings)
+    ui.screen_listeners.append(sound.screen_shown)
+    if ui.screen is not None:
+        sound.screen_shown(ui.screen.name)
+    return sound
 
 
 def run(kiosk: Any, options: Any) -> int:
@@ -79,6 +98,8 @@ def run(kiosk: Any, options: Any) -> int:
             return run_offscreen(ui, kiosk, options)
         return run_window(ui, kiosk)
     finally:
+        if getattr(ui, "sound", None) is not None:
+            ui.sound.close()
         ui.close()
         if ui.display != "offscreen":
             ui.window.close()

@@ -31,12 +31,12 @@ from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 
 FRIENDLY = "fair"          # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
-STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605", FRIENDLY: "\u263a"}
+STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
 
 
 def levels() -> tuple[str, ...]:
-    """The computer levels the setup offers: the three star levels, plus "Family" (``fair``)
-    once the engine has it (engine.ai.LEVELS)."""
+    """The computer levels the setup offers: the three star levels, plus "Family" (``fair``, its own
+    choice beside "Computer") when the engine has it (engine.ai.LEVELS)."""
     from engine.ai import LEVELS as ENGINE_LEVELS
     return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
 COLOR_KEYS = ("red", "yellow", "green", "blue")
@@ -198,7 +198,7 @@ class SetupScreen(Screen):
 
     def set_kind(self, index: int, kind: str) -> None:
         if kind == "computer":
-            kind = self.choices.kinds[index] if self.choices.kinds[index] in levels() else "medium"
+            kind = self.choices.kinds[index] if self.choices.kinds[index] in LEVELS else "medium"
         self.choices.kinds[index] = kind
         self._build()
 
@@ -342,19 +342,23 @@ class SetupScreen(Screen):
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, 17, color=rgb, width=w - 50)
         pad, gap = 8, 6
-        seg_w = (w - 2 * pad - gap) / 2
+        # person | computer (with its stars) | family (the computer that adapts, once the engine has it)
+        segments = [("setup.human", "human"), ("setup.computer", "computer")]
+        if FRIENDLY in levels():
+            segments.append((f"setup.level.{FRIENDLY}", FRIENDLY))
+        seg_w = (w - 2 * pad - gap * (len(segments) - 1)) / len(segments)
         seg_y = top - 20 - 48
         is_ai = kind != "human"
-        for j, (key, value) in enumerate((("setup.human", "human"), ("setup.computer", "computer"))):
-            on = is_ai == (value == "computer")
+        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
+        for j, (key, value) in enumerate(segments):
+            on = chosen == value
             make_button(self, c, frame, Rect(x + pad + j * (seg_w + gap), seg_y, seg_w, 48), t(key),
                         self.batch, self._bg, size=15, color=ACCENT if on else TOGGLE_OFF,
                         text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda v=value: self.set_kind(index, "human" if v == "human" else "computer"))
-        if is_ai:
-            offered = levels()
-            lw = (w - 2 * pad - (len(offered) - 1) * 4) / len(offered)
-            for j, level in enumerate(offered):
+                        on_tap=lambda v=value: self.set_kind(index, v))
+        if is_ai and kind != FRIENDLY:
+            lw = (w - 2 * pad - 2 * 4) / 3
+            for j, level in enumerate(LEVELS):
                 on = kind == level
                 make_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48),
                             STARS[level], self.batch, self._bg, size=24 if j < 2 else 20,

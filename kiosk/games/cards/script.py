@@ -27,10 +27,9 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
     verb, rest = words[0].lower(), words[1:]
 
     def whole(word: str, what: str) -> int:
-        try:
-            return int(word)
-        except ValueError:
-            raise bad(f"{what} must be a whole number, not {word!r}") from None
+        if not word.lstrip("+-").isdigit() or len(word) > 6:
+            raise bad(f"{what} must be a whole number of at most 6 digits, not {word[:20]!r}")
+        return int(word)
 
     if verb in ("rotate", "ready"):
         if rest:

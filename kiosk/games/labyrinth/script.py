@@ -26,6 +26,8 @@ def parse_words(words: list[str], bad: Callable[[str], Exception]) -> tuple:
         if len(words) != 3:
             raise bad(f"write `tap ROW COL` (0-{SIZE - 1} each)")
         try:
+            if len(words[1]) > 6 or len(words[2]) > 6:
+                raise ValueError
             r, c = int(words[1]), int(words[2])
         except ValueError:
             raise bad(f"row and column must be whole numbers 0-{SIZE - 1}") from None

@@ -8,23 +8,26 @@ antialiasing; see bake.py for why not plain linear or trilinear),
 each tile is one sprite, and sliding a row is moving eight sprites. All of it
 is GLES 3 compatible (framebuffer object, RGBA8 texture, glGenerateMipmap).
 
-Tiles: corridors are light (cream) on dark stone walls, one bold shape per
-opening, so the paths read at a glance. Pawns: a colour plus a shape per seat
-(red circle, yellow triangle, green square, blue diamond) for colour-blind players.
+Tiles (art/tiles.py): sandy paths between hedges on tiles with an edge and a
+shadow; fixed tiles are riveted stone. Pawns: playing pieces seen from above,
+a colour plus a shape per seat (red circle, yellow triangle, green square,
+blue diamond) for colour-blind players. ``high_contrast`` bakes the palette
+for low vision (white paths, black walls, thicker outlines).
 """
 
 from __future__ import annotations
 
 import pyglet
 
-from .bake import bake
+from . import bake as _bake_module, pen as _pen_module, tiles as _tiles_module, treasures as _treasures_module
+from .bake import bake, source_digest
 from .pen import OUTLINE, Pen
+from .tiles import HIGH_CONTRAST, NORMAL
+from .tiles import draw_tile as _draw_tile
 from .treasures import DRAWINGS, treasure_pen
 
-WALL = (44, 52, 66)
-WALL_EDGE = (30, 35, 45)
-WALL_LIGHT = (58, 68, 84)
-CORRIDOR = (243, 233, 207)
+WALL = NORMAL.wall            # a hedge: what a tile shows off its path
+CORRIDOR = NORMAL.path        # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
 
@@ -38,48 +41,41 @@ def mask_of(openings: str) -> int:
     return sum(SIDE_BITS[ch] for ch in openings)
 
 
-def pawn_pen(seat: int) -> Pen:
-    """A pawn seen from above: the seat's shape in its colour, with a dark outline and a light dot."""
+def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:
+    """A pawn seen from above, as a playing piece: a soft shadow, a darker base, the seat's shape
+    in its colour on top, a light sheen top-left; the shape (not only the colour) tells seats apart."""
     p = Pen()
     color = SEAT_COLORS[seat]
+    base = tuple(int(c * 0.55) for c in color)
+    sheen = tuple(min(255, int(c + (255 - c) * 0.6)) for c in color)
     shape = SEAT_SHAPES[seat]
-    if shape == "circle":
-        p.circle(0, 0, 0.8, color)
-    elif shape == "triangle":
-        p.poly([(-0.9, -0.72), (0.9, -0.72), (0, 0.9)], color)
-    elif shape == "square":
-        p.rect(-0.72, -0.72, 1.44, 1.44, color)
+
+    def body(dx, dy, k, col, outline):
+        if shape == "circle":
+            p.circle(dx, dy, 0.78 * k, col, outline)
+        elif shape == "triangle":
+            p.poly([(dx - 0.9 * k, dy - 0.72 * k), (dx + 0.9 * k, dy - 0.72 * k), (dx, dy + 0.9 * k)], col, outline)
+        elif shape == "square":
+            p.rect(dx - 0.7 * k, dy - 0.7 * k, 1.4 * k, 1.4 * k, col, outline)
+        else:
+            p.poly([(dx, dy - 0.95 * k), (dx + 0.95 * k, dy), (dx, dy + 0.95 * k), (dx - 0.95 * k, dy)], col, outline)
+
+    body(0.1, -0.14, 0.98, (0, 0, 0, 110), False)         # shadow on the board
+    body(0.0, -0.06, 0.98, base, True)                    # the piece's side (its thickness)
+    body(0.0, 0.04, 0.9, color, False)                    # its top
+    if shape == "triangle":
+        p.circle(-0.12, 0.1, 0.16, sheen, False)
     else:
-        p.poly([(0, -0.95), (0.95, 0), (0, 0.95), (-0.95, 0)], color)
-    p.circle(0, -0.05 if shape == "triangle" else 0, 0.22, (255, 255, 255), False)
+        p.ellipse(-0.28, 0.3, 0.24, 0.12, sheen, False, angle=35)
+    p.circle(0, 0.0 if shape != "triangle" else -0.1, 0.2, (255, 255, 255), high_contrast)
     return p
 
 
-def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=None) -> list:
-    """A tile's walls and corridors as shapes (no treasure), centred at (cx, cy)."""
-    s = size
-    half = s / 2
-    out = [pyglet.shapes.Rectangle(cx - half, cy - half, s, s, color=WALL_EDGE, batch=batch, group=group)]
-    inset = s * 0.035
-    out.append(pyglet.shapes.Rectangle(cx - half + inset, cy - half + inset, s - 2 * inset, s - 2 * inset,
-                                       color=WALL, batch=batch, group=group))
-    # a faint bevel so tiles read as pieces
-    out.append(pyglet.shapes.Rectangle(cx - half + inset, cy + half - inset - s * 0.05, s - 2 * inset, s * 0.05,
-                                       color=WALL_LIGHT, batch=batch, group=group))
-    w = s * 0.40                     # corridor width
-    hw = w / 2
-    out.append(pyglet.shapes.Rectangle(cx - hw, cy - hw, w, w, color=CORRIDOR, batch=batch, group=group))
-    for side in openings:
-        if side == "N":
-            r = (cx - hw, cy, w, half)
-        elif side == "S":
-            r = (cx - hw, cy - half, w, half)
-        elif side == "E":
-            r = (cx, cy - hw, half, w)
-        else:
-            r = (cx - half, cy - hw, half, w)
-        out.append(pyglet.shapes.Rectangle(*r, color=CORRIDOR, batch=batch, group=group))
-    return out
+def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=None, *, fixed: bool = False,
+              high_contrast: bool = False, layered: bool = False) -> list:
+    """A tile's walls and path as shapes (no treasure), centred at (cx, cy) (kiosk/ui/art/tiles.py)."""
+    return _draw_tile(batch, cx, cy, size, openings, fixed=fixed, layered=layered, group=group,
+                      palette=HIGH_CONTRAST if high_contrast else NORMAL)
 
 
 def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True,
@@ -94,9 +90,13 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
     return out
 
 
-def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = False) -> list:
-    return pawn_pen(seat).draw(batch, cx, cy, size, group=group, outline_px=max(1.5, size * 0.08),
-                               ordered=ordered)
+def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = True,
+              high_contrast: bool = False) -> list:
+    """A pawn as shapes; `ordered` (the default) keeps its sheen and dot (circles) over its body (a
+    polygon for most seats), which a batch would otherwise draw first."""
+    return pawn_pen(seat, high_contrast).draw(batch, cx, cy, size, group=group,
+                                              outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
+                                              ordered=ordered)
 
 
 class Atlas:
@@ -107,32 +107,40 @@ class Atlas:
     Needs the window whose GL context is current (its projection is borrowed).
     """
 
-    def __init__(self, px: int, window):
+    def __init__(self, px: int, window, high_contrast: bool = False):
         self.window = window
+        self.high_contrast = high_contrast
         self.px = px = max(16, int(px))
         self.pad = pad = max(4, px // 8)
-        names = [("tile", m) for m in range(16)] + [("treasure", n) for n in DRAWINGS] + \
-                [("pawn", s) for s in range(4)] + [("glow", 0)]
-        self.texture, self._regions = bake(names, px, pad, window, self._draw)
+        # tiles with two or more openings (all the game has); fixed ones are only corners and T's
+        movable = [m for m in range(16) if bin(m).count("1") >= 2]
+        fixed = [m for m in movable if bin(m).count("1") == 3 or m not in (5, 10)]
+        fixed = [m for m in fixed if m != 15]
+        names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
+                [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
+        self.texture, self._regions = bake(names, px, pad, window, self._draw,
+                                           cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}")
 
     def _draw(self, batch, key, cx: float, cy: float) -> list:
         px = self.px
         kind, what = key
-        if kind == "tile":
+        if kind in ("tile", "fixed"):
             if not what:
                 return []
             openings = "".join(ch for ch, bit in SIDE_BITS.items() if what & bit)
-            return draw_tile(batch, cx, cy, px, openings)
+            return draw_tile(batch, cx, cy, px, openings, fixed=kind == "fixed",
+                             high_contrast=self.high_contrast, layered=True)
         if kind == "treasure":
             return draw_treasure(batch, what, cx, cy, px, ordered=True)
         if kind == "pawn":
-            return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True)
+            return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True, high_contrast=self.high_contrast)
         # a soft glow disc used for highlights: concentric translucent circles
         return [pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40), batch=batch)
                 for k in range(8, 0, -1)]
 
-    def tile(self, openings: str):
-        return self._regions[("tile", mask_of(openings))]
+    def tile(self, openings: str, fixed: bool = False):
+        region = self._regions.get(("fixed" if fixed else "tile", mask_of(openings)))
+        return region if region is not None else self._regions[("tile", 15)]    # no such tile in the game
 
     def treasure(self, name: str):
         return self._regions[("treasure", name)]
@@ -147,3 +155,7 @@ class Atlas:
 
 __all__ = ["Atlas", "draw_tile", "draw_treasure", "draw_pawn", "pawn_pen", "treasure_pen",
            "SEAT_COLORS", "SEAT_SHAPES", "COLOR_NAMES", "CORRIDOR", "WALL", "OUTLINE", "DRAWINGS"]
+
+# a cached atlas (kiosk/ui/art/bake.py) belongs to this version of the drawings
+_DIGEST = source_digest(__file__, _bake_module.__file__, _pen_module.__file__, _tiles_module.__file__,
+                        _treasures_module.__file__)

@@ -1,0 +1,189 @@
+"""Level `expert`: hard's search with the hidden targets handled as beliefs, not as a uniform guess.
+
+`hard` treats an opponent's hidden target as any treasure still in play, all
+equally likely, and the next opponent's replies as all equally likely. A
+person watching the table knows better: whoever could have reached a treasure
+and walked elsewhere does not hold it. `expert` keeps that as a belief per
+opponent (:class:`engine.ai.memory.Memory`, public information only) and
+searches an expectimax over it:
+
+1. **Collect now**, as `hard` (and, as `hard`, it first blocks when every
+   collection would leave an opponent a winning move that another shift takes away).
+2. **Own next turn**, as `hard`: for every shift and cell, the share of its next
+   shifts that reach the target, with a distance term (stronger the longer it has
+   not collected) and a penalty for recreating a position it produced before.
+3. **The next opponent's reply, by chance node over its target**: for each
+   target the opponent may hold (weighted by the belief), the replies that would
+   let it collect are the ones it plays; with none, any reply is as likely. The
+   score of a cell is the weighted share of replies after which the AI's own
+   target is still reachable on its next turn. Best-first within the work budget.
+4. **Denial with beliefs**: the threat of a shift is the belief-weighted chance
+   that the leader (and, with more players, the next player) collects on its
+   next turn -- sharp when its moves have given its target away.
+
+Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
+and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .base import View
+from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tiles_after, tiles_before
+from .hard import HardAI
+
+NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance when it is not the leader
+
+
+class ExpertAI(HardAI):
+    """The strongest level: belief-weighted expectimax over the opponents' targets and replies."""
+
+    level = "expert"
+
+    def __init__(self, seed: int | None = None, budget: int = 30000,
+                 clock: Callable[[], float] | None = None, time_limit: float = 0.25,
+                 denial: float = 1.0):
+        super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit, denial=denial)
+        self._belief: dict[int, tuple[int, dict[int, float], float, float]] = {}
+
+    # ------------------------------------------------------------------ beliefs
+    def _prepare_beliefs(self, view: View) -> None:
+        """Per opponent: candidate cells, weight per cell, weight of the spare, total weight."""
+        where = view.maze.treasures
+        spare_t = view.maze.spare_treasure
+        self._belief = {}
+        for j in view.order_after_me():
+            w = self.memory.weights(j)
+            cellw = {c: w[t] for c, t in enumerate(where) if t >= 0 and w.get(t, 0.0) > 0.0}
+            sw = w.get(spare_t, 0.0) if spare_t >= 0 else 0.0
+            bits = 0
+            for c in cellw:
+                bits |= 1 << c
+            self._belief[j] = (bits, cellw, sw, sum(cellw.values()) + sw)
+
+    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+        self._prepare_beliefs(view)
+        n = len(options)
+        total, danger = [0.0] * n, [0.0] * n
+        leader = self._leader(view)
+        nxt = (view.me + 1) % view.players
+        for j in view.order_after_me():
+            if j == leader:
+                weight = self._deny_weight(view, j)
+            elif j == nxt:
+                weight = self._deny_weight(view, j) * NEXT_SHARE / 0.6
+            else:
+                weight = 0.0
+            wins = view.remaining(j) == 1
+            if not weight and not wins:
+                continue
+            for k, o in enumerate(options):
+                t = self._threat(view, o, j)
+                total[k] += weight * t
+                if wins and t > danger[k]:
+                    danger[k] = t
+        return total, danger
+
+    def _threat(self, view: View, o, j: int | None) -> float:
+        """Belief-weighted chance that opponent j collects on its next turn after this option."""
+        if j is None:
+            return 0.0
+        if view.cards_left[j] == 0:
+            return super()._threat(view, o, j)      # heading home: the target is known exactly
+        bits, cellw, sw, total = self._belief[j]
+        if total <= 0.0:
+            return 0.0
+        line, board = o[0], o[3]
+        pawn = CARRY[line.name].get(view.cells[j], view.cells[j])
+        spare = view.maze.masks[line.out_cell]
+        banned = OPPOSITE[line.name] if j == (view.me + 1) % view.players else None
+        tb, ts = tiles_after(bits, sw > 0.0, line)
+        got, got_spare = 0, False
+        for name, line2 in LINES.items():
+            if name == banned:
+                continue
+            tb2, _ = tiles_after(tb, ts, line2)
+            p2 = CARRY[name].get(pawn, pawn)
+            for _r, mask in ROTATIONS[spare]:
+                hit = flood(1 << p2, shifted(board, line2, mask)) & tb2
+                self.work += 1
+                if hit:
+                    back, from_spare = tiles_before(hit, line2)
+                    got |= back
+                    got_spare = got_spare or from_spare
+        before, from_entry = tiles_before(got & tb, line)
+        w = sum(cellw.get(c, 0.0) for c in cells_of(before & bits))
+        if from_entry:
+            w += sw
+        if got_spare:
+            w += cellw.get(line.out_cell, 0.0)
+        p = min(1.0, w / total)
+        holding = view.cards_left[j] if view.open_cards else 1
+        return 1.0 - (1.0 - p) ** holding if holding > 1 else p
+
+    # ------------------------------------------------------------------ the chance node
+    def _reply_weights(self, view: View, o) -> list[float] | None:
+        """The next opponent's replies weighted by its belief: for each target it may hold,
+        the replies that collect it share that target's weight; with none, all replies do."""
+        if view.players == 1:
+            return None
+        j = (view.me + 1) % view.players
+        line_o, _rot, mask_o, board = o[:4]
+        maze = view.maze.copy()
+        maze.shift(line_o.name, mask_o)
+        pawn = CARRY[line_o.name].get(view.cells[j], view.cells[j])
+        home = view.cards_left[j] == 0
+        if home:
+            if not view.return_home:
+                return None
+            probs = {-2: 1.0}
+        else:
+            w = self.memory.weights(j)
+            total = sum(w.values())
+            if total <= 0.0:
+                return None
+            probs = {t: v / total for t, v in w.items() if v > 0.0}
+        reached = self._reached_by_replies(view, j, maze, board, line_o, pawn, home)
+        return _share_out(probs, reached)
+
+    def _reached_by_replies(self, view: View, j: int, maze, board, line_o, pawn: int,
+                            home: bool) -> list[set[int]]:
+        """For each reply of opponent j, the treasures (or -2 for home) it would reach."""
+        where, spare_t = maze.treasures, maze.spare_treasure
+        reached: list[set[int]] = []
+        for name_r, line_r in LINES.items():
+            if name_r == OPPOSITE[line_o.name]:
+                continue
+            p = CARRY[name_r].get(pawn, pawn)
+            for _r, mask_r in ROTATIONS[maze.spare_mask]:
+                reach = flood(1 << p, shifted(board, line_r, mask_r))
+                self.work += 1
+                if home:
+                    reached.append({-2} if (reach >> view.homes[j]) & 1 else set())
+                    continue
+                back, from_spare = tiles_before(reach, line_r)
+                got = {where[c] for c in cells_of(back)}
+                if from_spare:
+                    got.add(spare_t)
+                reached.append(got)
+        return reached
+
+
+def _share_out(probs: dict[int, float], reached: list[set[int]]) -> list[float]:
+    """Each target's weight shared by the replies that collect it; an uncollectable one by all."""
+    n = len(reached)
+    weights = [0.0] * n
+    spread = 0.0
+    for t, p in probs.items():
+        takers = [i for i in range(n) if t in reached[i]]
+        if takers:
+            share = p / len(takers)
+            for i in takers:
+                weights[i] += share
+        else:
+            spread += p
+    if spread:
+        share = spread / n
+        weights = [x + share for x in weights]
+    return weights

@@ -1,0 +1,194 @@
+"""What a computer player remembers between its own turns: repeated positions and what the
+opponents' moves give away about their hidden targets.
+
+A person at the table notices when the same position comes back again and again,
+and watches where the others walk. Both are public information (the board, the
+pawns, the number of cards left), so a player that remembers them still never
+sees a hidden card. :class:`Memory` is fed one :class:`engine.ai.base.View` per
+decision of its own player and keeps:
+
+* **repetitions**: how often each position occurred at this player's turns, and how
+  often each position it produced by its own move (board, spare, pawns) occurred.
+  The strong levels penalise moves that recreate a position, so two strong
+  players do not push the same arrow back and forth for ever;
+* **progress**: how many of its own turns passed since it last collected, and on
+  how many of its turns it led on collections (how the game is going);
+* **beliefs**: per opponent, a weight for every treasure that could be its target.
+  An opponent who could have reached a treasure and did not take it is unlikely to
+  hold it; one who ended far from a treasure though it could have come closer is
+  less likely to hold it. The weights restart when that opponent collects (a new
+  card). The player that moved just before this one is observed exactly: the board
+  now is the board after its shift, so the cells it could walk to are those joined
+  to its pawn now; with two players the position after one's own move is also
+  remembered, which tells which treasures *any* of its shifts would have reached.
+
+Nothing here reads a clock or a hidden card; the same sequence of views gives the
+same memory, so decisions stay reproducible per seed.
+"""
+
+from __future__ import annotations
+
+from .base import View
+from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, shifted, tiles_before
+from engine.maze import SIZE, Maze
+
+# Likelihood of the observed move for a treasure the opponent could have taken and did not
+# (the levels here always take a reachable target; a person may overlook it) ...
+MISSED_IN_REACH = 0.05
+# ... for a treasure that another of its shifts would have brought within reach ...
+MISSED_BY_SHIFT = 0.05
+# ... and per step it ended further from a treasure than it could have (walls ignored).
+STEP_LIKELIHOOD = 0.75
+FLOOR = 0.15   # a far end never rules a treasure out completely (it may plan two turns ahead)
+
+
+def position_key(board, spare_mask: int, cells) -> tuple:
+    """A position as far as repetition goes: the open sides, the spare's openings and the pawns."""
+    return (board, spare_mask, tuple(cells))
+
+
+class Memory:
+    """One player's memory over a game; restarts by itself when a new game begins."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget everything: a new game began."""
+        self._game: tuple | None = None
+        self.turns = -1
+        self.visits: dict[tuple, int] = {}      # positions at this player's turns
+        self.produced: dict[tuple, int] = {}    # positions right after this player's moves
+        self.loop = 0                           # earlier visits of the position now
+        self.stuck = 0                          # own turns since the last own collection
+        self.turns_seen = 0                     # own turns so far ...
+        self.turns_ahead = 0                    # ... and how many of them it led on collections
+        self.beliefs: dict[int, dict[int, float]] = {}
+        self._cards_left: list[int] = []
+        self._pending: tuple[Maze, int, str] | None = None  # the position after the own last move (2 players)
+
+    # ------------------------------------------------------------------ per decision
+    def observe(self, view: View) -> None:
+        """Take in the position at the start of one's own turn."""
+        game = (view.players, view.me, view.open_cards, view.return_home)
+        fresh = (game != self._game or view.turns <= self.turns
+                 or any(a > b for a, b in zip(view.cards_left, self._cards_left)))
+        if fresh:
+            self._reset()
+            self._game = game
+        else:
+            self._learn(view)
+        candidates = set(view.unknown)
+        for j in view.order_after_me():
+            old = self.beliefs.get(j)
+            if old is None or (not fresh and view.cards_left[j] != self._cards_left[j]):
+                old = dict.fromkeys(candidates, 1.0)    # a new card: anything it could be
+            kept = {t: w for t, w in old.items() if t in candidates}
+            if not kept or sum(kept.values()) <= 0.0:
+                kept = dict.fromkeys(candidates, 1.0)
+            self.beliefs[j] = kept
+        if not fresh and view.cards_left[view.me] == self._cards_left[view.me]:
+            self.stuck += 1
+        else:
+            self.stuck = 0
+        self.turns_seen += 1
+        others = view.order_after_me()
+        if others and min(view.remaining(j) for j in others) > view.remaining(view.me):
+            self.turns_ahead += 1
+        key = position_key(view.board, view.maze.spare_mask, view.cells)
+        self.loop = self.visits.get(key, 0)
+        self.visits[key] = self.loop + 1
+        self.turns = view.turns
+        self._cards_left = list(view.cards_left)
+        self._pending = None
+
+    def chose(self, view: View, line, mask: int, cell: int, board) -> None:
+        """Remember the own decision: the position it produces, and (2 players) what the
+        opponent faces next, to read its reply at the next turn."""
+        spare_after = view.maze.masks[line.out_cell]
+        cells = [CARRY[line.name].get(c, c) for c in view.cells]
+        cells[view.me] = cell
+        key = position_key(board, spare_after, cells)
+        self.produced[key] = self.produced.get(key, 0) + 1
+        if view.players == 2:
+            maze = view.maze.copy()
+            maze.shift(line.name, mask)
+            self._pending = (maze, cells[1 - view.me], OPPOSITE[line.name])
+
+    def repeats(self, view: View, line, cell: int, board) -> int:
+        """How often the position after this shift and move was produced before."""
+        if not self.produced:
+            return 0
+        cells = [CARRY[line.name].get(c, c) for c in view.cells]
+        cells[view.me] = cell
+        return self.produced.get(position_key(board, view.maze.masks[line.out_cell], cells), 0)
+
+    def weights(self, j: int) -> dict[int, float]:
+        """Treasure -> weight of it being opponent j's target (not normalised)."""
+        return self.beliefs.get(j, {})
+
+    # ------------------------------------------------------------------ reading a move
+    def _learn(self, view: View) -> None:
+        """Update the belief about the player who moved just before this one."""
+        prev = (view.me - 1) % view.players
+        if prev == view.me or prev not in self.beliefs:
+            return
+        if view.cards_left[prev] != self._cards_left[prev]:
+            return          # it collected: its move was about the old card, the belief restarts
+        belief = self.beliefs[prev]
+        self._learn_from_walk(view, prev, belief)
+        pending = self._pending
+        if pending is not None and view.players == 2 and view.turns == self.turns + 2:
+            _learn_from_shifts(pending, belief)
+
+    @staticmethod
+    def _learn_from_walk(view: View, prev: int, belief: dict[int, float]) -> None:
+        """Where it walked: a treasure it stands on or could reach is unlikely to be its target."""
+        where = view.maze.treasures
+        cell_of = {t: c for c, t in enumerate(where) if t >= 0}
+        end = view.cells[prev]
+        area = flood(1 << end, view.board)   # where it could walk after its shift
+        for t in belief:
+            c = cell_of.get(t)
+            if c is None:
+                continue     # in the spare: nothing to read
+            if c == end:
+                belief[t] = 0.0      # ending on one's target collects it: not its target
+            elif (area >> c) & 1:
+                belief[t] *= MISSED_IN_REACH
+            else:
+                far = _distance(1 << end, c) - _distance(area, c)
+                belief[t] *= max(FLOOR, STEP_LIKELIHOOD ** far)
+
+
+def _learn_from_shifts(pending, belief: dict[int, float]) -> None:
+    """Two players: a treasure any of its shifts would have reached was not its target, likely."""
+    maze, pawn, banned = pending
+    board = maze.open_sides
+    seen, seen_spare = 0, False
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        p = CARRY[name].get(pawn, pawn)
+        for _r, mask in ROTATIONS[maze.spare_mask]:
+            bits, spare = tiles_before(flood(1 << p, shifted(board, line, mask)), line)
+            seen |= bits
+            seen_spare = seen_spare or spare
+    reached = {maze.treasures[c] for c in cells_of(seen)}
+    if seen_spare:
+        reached.add(maze.spare_treasure)
+    for t in belief:
+        if t in reached:
+            belief[t] *= MISSED_BY_SHIFT
+
+
+def _distance(bits: int, cell: int) -> int:
+    """Steps (walls ignored) from the nearest cell of `bits` to `cell`."""
+    ring, d, goal = bits, 0, 1 << cell
+    while not ring & goal and d < 2 * SIZE:
+        ring = dilate(ring)
+        d += 1
+    return d
+
+
+__all__ = ["Memory", "position_key"]

@@ -1,0 +1,360 @@
+"""The record notation shared by both games: tags, turn lines, reading, writing, replaying.
+
+A record is text (docs/notation.md): tag lines ``[Name "value"]`` first, then
+one line per turn, ``12. red N3 ES 2,3 +bat``. What a turn line says after
+the player is the game's business (:mod:`.board`, :mod:`.cards`); this module
+numbers the turns, checks that the named player is the one to act, and turns
+every refusal into a :class:`RecordError` that names the turn.
+
+Pure: strings in, strings out; the engine replays every turn, so a record
+that reads is a record of a legal game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..errors import IllegalAction, InvalidState
+
+NOTATION_VERSION = "1"
+#: Tags written first, in this order (like the seven tags of a chess record).
+TAG_ORDER = ("Game", "Notation", "Date", "Rules", "TurnLimit", "Players", "First", "Seed", "Start",
+             "Result", "End", "Turns")
+UNFINISHED = "*"           # Result of a game that was not over when the record ends
+NOBODY = "none"            # Result of a finished game without a winner
+
+_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_TURN = re.compile(r"^(\d+)\.\s+(\S+)\s*(.*)$")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed. `turn` is the turn number (None: the header)."""
+
+    def __init__(self, message: str, turn: int | None = None, line: int | None = None):
+        where = [f"turn {turn}" if turn is not None else "", f"line {line}" if line is not None else ""]
+        where = [w for w in where if w]
+        super().__init__(f"{where[0]}{' (' + where[1] + ')' if len(where) > 1 else ''}: {message}"
+                         if where else message)
+        self.turn = turn
+        self.line = line
+        self.reason = message
+
+
+@dataclass
+class Turn:
+    """One turn: its number (1 = the first turn of the game), the player index and the engine actions."""
+
+    number: int
+    player: int
+    actions: tuple
+    comment: str = ""
+
+
+@dataclass
+class Record:
+    """A whole game: tags (in order) and turns. Build one with :class:`Recorder` or :func:`read_record`."""
+
+    tags: dict[str, str]
+    turns: list[Turn] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return self.tags.get("Game", "")
+
+    @property
+    def codec(self):
+        return codec_for(self.kind)
+
+    @property
+    def levels(self) -> list[str]:
+        """Who played each seat, in player order ("human" or an AI level)."""
+        return [part.partition(":")[2] for part in self.tags.get("Players", "").split()]
+
+    def start(self):
+        """A fresh engine state at the start of the record."""
+        try:
+            return self.codec.start(self.tags)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise RecordError(f"cannot set up the game from the header: {exc}") from None
+
+    def replay(self) -> Iterator[tuple[Turn, Any]]:
+        """Each turn with the state after it (a fresh copy per turn, safe to keep)."""
+        state = self.start()
+        for turn in self.turns:
+            for action in turn.actions:
+                state.apply(action)
+            yield turn, state.copy()
+
+    def final(self):
+        """The state after the last turn."""
+        state = self.start()
+        for turn in self.turns:
+            for action in turn.actions:
+                state.apply(action)
+        return state
+
+    def text(self) -> str:
+        """The record as notation (docs/notation.md)."""
+        return format_record(self)
+
+
+class Recorder:
+    """Writes a record while a game is played: hand it every action applied to the real game.
+
+        recorder = Recorder(game, levels=["human", "hard"], date="2026-11-30")
+        game.apply(action); recorder.apply(action)
+        text = recorder.text()
+
+    It keeps its own copy of the game (the copy is the one it checks actions on),
+    so a record can never hold a turn the engine did not allow.
+    """
+
+    def __init__(self, state, levels: list[str] | tuple[str, ...], date: str = "", **tags: str):
+        self.codec = codec_for(state.to_dict()["game"])
+        self.state = state.copy()
+        start_tags = self.codec.start_tags(self.state)
+        if len(levels) != self.codec.player_count(self.state):
+            raise ValueError(f"{len(levels)} levels for {self.codec.player_count(self.state)} players")
+        names = [self.codec.player_name(self.state, i) for i in range(len(levels))]
+        self.tags: dict[str, str] = {"Game": self.codec.KIND, "Notation": NOTATION_VERSION}
+        if date:
+            self.tags["Date"] = date
+        self.tags.update(start_tags)
+        self.tags["Players"] = " ".join(f"{n}:{lv}" for n, lv in zip(names, levels))
+        self.tags.update({k: str(v) for k, v in tags.items()})
+        self.turns: list[Turn] = []
+        self.lines: list[str] = []     # the turn lines so far (written as the turns end: no replays)
+        self._pending: list = []
+        self._before = self.state
+        self._turns_at_start = self.state.turns
+
+    @classmethod
+    def continuing(cls, record: "Record") -> "Recorder":
+        """A recorder that goes on where `record` ends (a resumed game continues its record)."""
+        new = cls.__new__(cls)
+        new.codec = record.codec
+        new.state = record.final()
+        new.tags = {k: v for k, v in record.tags.items() if k not in ("Result", "End", "Turns")}
+        new.turns = list(record.turns)
+        new.lines = turn_lines(record)
+        new._pending = []
+        new._before = new.state
+        new._turns_at_start = record.start().turns
+        return new
+
+    def apply(self, action) -> None:
+        """Record one action (raises IllegalAction, like the engine, if it is not legal here)."""
+        player, turns = self.state.current, self.state.turns
+        before = self.state.copy() if not self._pending else self._before
+        self.state.apply(action)
+        self._before = before
+        self._pending.append(action)
+        if self.state.turns != turns or self.state.phase == "over":
+            turn = Turn(turns + 1, player, tuple(self._pending))
+            self.turns.append(turn)
+            self.lines.append(_turn_line(self.codec, before, turn, self.state))
+            self._pending = []
+
+    def record(self) -> Record:
+        tags = dict(self.tags)
+        tags.update(self.codec.result_tags(self.state))
+        tags["Turns"] = str(len(self.turns))
+        return Record(_ordered(tags), list(self.turns))
+
+    def text(self) -> str:
+        record = self.record()
+        return "\n".join([*_tag_lines(record.tags), "", *self.lines]) + "\n"
+
+
+# ----------------------------------------------------------------- writing
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _ordered(tags: dict[str, str]) -> dict[str, str]:
+    first = {k: tags[k] for k in TAG_ORDER if k in tags}
+    first.update({k: v for k, v in tags.items() if k not in first})
+    return first
+
+
+def _tag_lines(tags: dict[str, str]) -> list[str]:
+    return [f"[{k} {_quote(v)}]" for k, v in _ordered(tags).items()]
+
+
+def _turn_line(codec, before, turn: Turn, after) -> str:
+    line = f"{turn.number}. {codec.player_name(before, turn.player)} {codec.turn_text(before, turn.actions, after)}"
+    return line + (f"  # {turn.comment}" if turn.comment else "")
+
+
+def turn_lines(record: Record) -> list[str]:
+    """The turn lines of a record, written from a replay (so they are checked too)."""
+    lines = []
+    state = record.start()
+    for turn in record.turns:
+        before = state.copy()
+        for action in turn.actions:
+            state.apply(action)
+        lines.append(_turn_line(record.codec, before, turn, state))
+    return lines
+
+
+def format_record(record: Record) -> str:
+    """The notation of a record; turns are written from a replay, so they are checked too."""
+    return "\n".join([*_tag_lines(record.tags), "", *turn_lines(record)]) + "\n"
+
+
+# ----------------------------------------------------------------- reading
+
+
+def parse_tags(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
+    """The tag lines and the remaining (line number, text) lines, comments and blanks dropped."""
+    tags: dict[str, str] = {}
+    body: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if body:
+                raise RecordError("a tag line after the first turn", line=number)
+            match = _TAG.match(line)
+            if not match:
+                raise RecordError(f"not a tag line: {line[:60]!r} (expected [Name \"value\"])", line=number)
+            name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+            if name in tags:
+                raise RecordError(f"tag {name} given twice", line=number)
+            tags[name] = value
+        else:
+            body.append((number, line))
+    return tags, body
+
+
+def read_record(text: str) -> Record:
+    """Read and replay a record; raises RecordError naming the turn that is illegal or damaged."""
+    if not isinstance(text, str):
+        raise RecordError("a record is text")
+    tags, body = parse_tags(text)
+    if "Game" not in tags:
+        raise RecordError('no [Game "..."] tag: not a game record')
+    if tags.get("Notation", NOTATION_VERSION) != NOTATION_VERSION:
+        raise RecordError(f"notation version {tags['Notation']!r} is not known here (this reader: "
+                          f"{NOTATION_VERSION})")
+    try:
+        codec = codec_for(tags["Game"])
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    record = Record(tags)
+    state = record.start()
+    names = [codec.player_name(state, i) for i in range(codec.player_count(state))]
+    if "Players" in tags:
+        listed = [part.partition(":")[0] for part in tags["Players"].split()]
+        if listed != names:
+            raise RecordError(f"Players lists {' '.join(listed) or 'nobody'} but the game has "
+                              f"{' '.join(names)}")
+    for line_no, line in body:
+        record.turns.append(_read_turn(codec, state, names, line_no, line))
+    _check_result(record, codec, state)
+    return record
+
+
+def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
+    """One turn line, played on `state`; RecordError names the turn when it does not fit."""
+    line, _, comment = line.partition("#")
+    match = _TURN.match(line.strip())
+    expected = state.turns + 1
+    if not match:
+        raise RecordError(f"not a turn line: {line.strip()[:60]!r} (expected '{expected}. <player> ...')",
+                          turn=expected, line=line_no)
+    number, name, rest = int(match.group(1)), match.group(2), match.group(3)
+    if number != expected:
+        raise RecordError(f"numbered {number}, but turn {expected} comes next (a turn is missing or "
+                          "out of order)", turn=expected, line=line_no)
+    if state.phase == "over":
+        raise RecordError("the game was already over", turn=number, line=line_no)
+    if name != names[state.current]:
+        raise RecordError(f"{name} is named, but it is {names[state.current]}'s turn", turn=number, line=line_no)
+    player = state.current
+    try:
+        actions = codec.play_turn(state, rest.split())
+    except (IllegalAction, InvalidState, ValueError) as exc:
+        raise RecordError(str(exc), turn=number, line=line_no) from None
+    return Turn(number, player, tuple(actions), comment.strip())
+
+
+def _check_result(record: Record, codec, state) -> None:
+    """The header's Result, End and Turns must be what the replay gives."""
+    last = record.turns[-1].number if record.turns else state.turns
+    got = codec.result_tags(state)
+    said = record.tags.get("Result")
+    if said is not None and said != got["Result"]:
+        if got["Result"] == UNFINISHED:
+            raise RecordError(f"the record ends after turn {last} but the game is not over there, while "
+                              f"Result says {said!r}: turns are missing", turn=last + 1)
+        raise RecordError(f"Result says {said!r} but the replay gives {got['Result']!r}")
+    if "Turns" in record.tags and record.tags["Turns"] != str(len(record.turns)):
+        raise RecordError(f"Turns says {record.tags['Turns']} but the record holds {len(record.turns)} turns",
+                          turn=last + 1 if len(record.turns) < _int(record.tags["Turns"]) else None)
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+
+
+# ----------------------------------------------------------------- helpers for the codecs
+
+
+def start_position(tags: dict[str, str]) -> dict | None:
+    """The Start tag (a saved state as JSON) if there is one: games not set up from a seed."""
+    if "Start" not in tags:
+        return None
+    try:
+        data = json.loads(tags["Start"])
+    except ValueError as exc:
+        raise ValueError(f"the Start tag is not a saved position: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError("the Start tag is not a saved position")
+    return data
+
+
+def seed_of(tags: dict[str, str]) -> int:
+    if "Seed" not in tags:
+        raise ValueError('no Seed tag and no Start tag: the start position is unknown')
+    try:
+        return int(tags["Seed"])
+    except ValueError:
+        raise ValueError(f"Seed {tags['Seed']!r} is not a whole number") from None
+
+
+def needs_start_tag(state) -> bool:
+    """A seed alone rebuilds only a fresh game set up from an integer seed."""
+    mid_turn = state.phase in ("move", "take")     # a turn begun: its first action is not in the record
+    return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0 or mid_turn
+
+
+def end_words(state, fallback: str) -> str:
+    """Why a finished game ended, in words: the engine's termination ("home", "turn limit", ...)."""
+    if state.outcome is None:
+        return fallback
+    return state.outcome.termination.value.replace("_", " ")
+
+
+def start_json(state) -> str:
+    return json.dumps(state.to_dict(), separators=(",", ":"))
+
+
+def codec_for(kind: str):
+    """The turn notation of a game kind ("labyrinth" or "cards")."""
+    from . import board, cards
+    codecs = {board.KIND: board, cards.KIND: cards}
+    try:
+        return codecs[kind]
+    except KeyError:
+        raise ValueError(f"game {kind!r} is not known; records exist for {', '.join(codecs)}") from None

@@ -1,0 +1,207 @@
+"""Reading files the kiosk does not trust, and the file operations of its durable writes.
+
+Every file the kiosk reads (its saves, the history, the configuration, input
+scripts, the PIN lock-out, theme packs) may be damaged, replaced by a FIFO or
+a link to a device, or simply huge. :func:`read_bounded` reads one without
+ever blocking or filling the memory: it opens with ``O_NONBLOCK`` (a FIFO
+opens at once instead of waiting for a writer), refuses anything but a regular
+file after ``fstat``, optionally refuses a symbolic link (``O_NOFOLLOW``, for
+the state directory the kiosk owns) and reads at most ``limit`` bytes.
+:func:`loads_json` decodes JSON with bounds on nesting and number size, and
+without ``NaN``/``Infinity``, so a hostile file ends in one ``ValueError``.
+
+:data:`OPS` is the one place the durable writes (persistence, history) touch
+the disk: each write, fsync, rename and unlink goes through it in order. The
+crash-point tests replace it with one that stops the program at step N.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+#: Size limits of the files the kiosk reads (bytes); each is far above a real file's size.
+SAVE_LIMIT = 4 * 1024 * 1024          # a save is about 5 kB
+CONFIG_LIMIT = 1024 * 1024            # the example config is about 8 kB
+SCRIPT_LIMIT = 8 * 1024 * 1024        # scripts of thousands of lines
+HISTORY_LIMIT = 64 * 1024 * 1024      # about 300,000 finished games
+SMALL_LIMIT = 64 * 1024               # small state files (the PIN lock-out), theme pack manifests
+#: JSON bounds: the kiosk's own files nest 5 deep and hold no number longer than 20 digits.
+JSON_MAX_DEPTH = 32
+JSON_MAX_DIGITS = 40
+
+
+class UnsafeFile(OSError):
+    """A file that is not read: not a regular file, a link where none may be, or too big.
+
+    ``reason`` is a short phrase for the log ("a FIFO, not a regular file").
+    """
+
+    def __init__(self, path: Path | str, reason: str, err: int = errno.EINVAL) -> None:
+        super().__init__(err, reason, str(path))
+        self.reason = reason
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_bounded(path: Path | str, limit: int, *, follow_symlinks: bool = True) -> bytes:
+    """The bytes of the regular file `path`, at most `limit` of them; never blocks.
+
+    Raises FileNotFoundError when it is absent, :class:`UnsafeFile` when it is
+    not a regular file (FIFO, device, socket, directory), a symbolic link with
+    ``follow_symlinks=False``, or larger than `limit`; other OSErrors as they come.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP and not follow_symlinks:
+            raise UnsafeFile(path, "a symbolic link, which is not followed here") from None
+        if e.errno == errno.ENXIO:          # a FIFO-like socket file or a device without a driver
+            raise UnsafeFile(path, "not a regular file") from None
+        raise
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeFile(path, f"{_kind(st.st_mode)}, not a regular file",
+                             errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL)
+        if st.st_size > limit:
+            raise UnsafeFile(path, f"{st.st_size} bytes, more than the {limit} read here", errno.EFBIG)
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:            # it grew while being read
+            raise UnsafeFile(path, f"more than the {limit} bytes read here", errno.EFBIG)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def json_depth(text: str | bytes) -> int:
+    """The deepest nesting of arrays and objects in JSON `text` (strings skipped), in one pass."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > JSON_MAX_DIGITS:
+        raise ValueError(f"a number of {len(text.lstrip('-'))} digits (at most {JSON_MAX_DIGITS} here)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 2 * JSON_MAX_DIGITS:
+        raise ValueError(f"a number written with {len(text)} characters")
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def loads_json(text: str | bytes, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
+    """Decode JSON or raise ValueError: no NaN/Infinity, no overflowing or 40+ digit numbers,
+    nesting at most `max_depth` (before decoding: a deep file cannot reach Python's recursion limit)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise ValueError(f"nested {depth} deep (at most {max_depth} here)")
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_no_constant)
+    except RecursionError:          # pragma: no cover - json_depth stops this first
+        raise ValueError("nested too deep") from None
+
+
+def read_json(path: Path | str, limit: int = SMALL_LIMIT, *, follow_symlinks: bool = False) -> Any:
+    """A small JSON file the kiosk does not trust (theme pack manifests, state files), in one call.
+
+    Raises FileNotFoundError, :class:`UnsafeFile` (not a regular file, too big), another
+    OSError, or ValueError (not UTF-8, not JSON, nested too deep, a number too long or not finite).
+    """
+    return loads_json(read_bounded(path, limit, follow_symlinks=follow_symlinks))
+
+
+# ------------------------------------------------------------- the durable writes' steps
+class FileOps:
+    """The disk operations of the kiosk's durable writes, one method per step.
+
+    Persistence and history call these in the order that keeps every game at
+    a crash point (docs/operations.md); tests subclass it to count the steps
+    and stop the program at any one of them.
+    """
+
+    def mkstemp(self, directory: Path, prefix: str, suffix: str) -> tuple[int, str]:
+        import tempfile
+        return tempfile.mkstemp(dir=directory, prefix=prefix, suffix=suffix)
+
+    def open(self, path: Path | str, flags: int, mode: int = 0o600) -> int:
+        return os.open(path, flags, mode)
+
+    def write(self, fd: int, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+
+    def fsync(self, fd: int) -> None:
+        os.fsync(fd)
+
+    def close(self, fd: int) -> None:
+        os.close(fd)
+
+    def replace(self, src: Path | str, dst: Path | str) -> None:
+        os.replace(src, dst)
+
+    def unlink(self, path: Path | str) -> None:
+        os.unlink(path)
+
+    def mkdir(self, path: Path) -> None:
+        path.mkdir(parents=True, exist_ok=True)
+
+
+#: The operations in use (tests swap it for a counting one).
+OPS = FileOps()
+
+
+__all__ = ["CONFIG_LIMIT", "FileOps", "HISTORY_LIMIT", "OPS", "SAVE_LIMIT", "SCRIPT_LIMIT", "SMALL_LIMIT",
+           "UnsafeFile", "json_depth", "loads_json", "read_bounded", "read_json"]

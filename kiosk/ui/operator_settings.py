@@ -1,0 +1,73 @@
+"""The operator menu's "Sound & display" page: volume, mute and the high-contrast palette.
+
+Changes hold until the kiosk restarts; the lasting choice is ``[sound]`` and
+``[display] high_contrast`` in the config (docs/operations.md). Without sound
+(headless, ``--sound off``, ``[sound] enabled = false``, no audio device) the
+volume buttons still show and say "sound off".
+"""
+
+from __future__ import annotations
+
+from .layout import Rect
+from .menu import GO, TOGGLE_OFF, make_button
+from .widgets import DIM, INK
+
+VOLUME_STEP = 10
+
+
+def build_settings(screen, c, frame, area: Rect) -> None:
+    """Draw the page into `screen` (an OperatorScreen) inside `area` (canvas units)."""
+    t = screen.t
+    ui = screen.ui
+    sound = getattr(ui, "sound", None)
+    row_h, gap = 56, 14
+    x = area.x + 20
+    w = area.w - 40
+    y = area.top - 30
+    screen._text(c, frame, t("operator.sound_display"), area.cx, y, 18, width=w)
+    y -= 30 + row_h
+    if sound is None:
+        screen._text(c, frame, t("operator.sound_off"), x, y + row_h / 2, 16, anchor_x="left", color=DIM,
+                     bold=False, width=w)
+    else:
+        level = t("operator.muted") if sound.muted else f"{sound.volume} %"
+        bw = min(90.0, w / 5)
+        screen._text(c, frame, f"{t('operator.volume')}: {level}", x, y + row_h / 2, 17, anchor_x="left",
+                     width=w - 3 * (bw + 10))
+        right = x + w
+        make_button(screen, c, frame, Rect(right - bw, y, bw, row_h), "+", screen.batch, screen._bg, size=24,
+                    on_tap=lambda: _volume(screen, +VOLUME_STEP))
+        make_button(screen, c, frame, Rect(right - 2 * bw - 10, y, bw, row_h), "\u2212", screen.batch,
+                    screen._bg, size=24, on_tap=lambda: _volume(screen, -VOLUME_STEP))
+        make_button(screen, c, frame, Rect(right - 3 * bw - 20, y, bw, row_h),
+                    # a note and what the tap does ("on" when muted); DejaVu has no loudspeaker emoji
+                    f"\u266a {t('operator.on') if sound.muted else t('operator.off')}", screen.batch, screen._bg,
+                    size=20,
+                    color=GO if sound.muted else TOGGLE_OFF, on_tap=lambda: _mute(screen))
+    y -= row_h + gap
+    on = bool(getattr(ui, "high_contrast", False))
+    make_button(screen, c, frame, Rect(x, y, w, row_h),
+                f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}", screen.batch,
+                screen._bg, size=17, color=GO if on else TOGGLE_OFF, text_color=INK,
+                on_tap=lambda: _contrast(screen, not on))
+
+
+def _volume(screen, step: int) -> None:
+    sound = screen.ui.sound
+    sound.set_muted(False)
+    sound.set_volume(sound.volume + step)
+    sound.cue("arrow")            # hear the new level
+    screen._build()
+
+
+def _mute(screen) -> None:
+    sound = screen.ui.sound
+    sound.set_muted(not sound.muted)
+    screen._build()
+
+
+def _contrast(screen, on: bool) -> None:
+    setter = getattr(screen.ui, "set_high_contrast", None)
+    if callable(setter):
+        setter(on)
+    screen._build()
