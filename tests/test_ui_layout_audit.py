@@ -41,6 +41,11 @@ _MENUS = ("the menu screens are not on the type scale yet: their texts are fitte
 EXCEPTIONS: tuple[la.Exception_, ...] = (
     *(la.Exception_(f"{screen}/*", "small_text", "", _MENUS)
       for screen in ("setup", "gameover", "cards_gameover", "attract", "howto", "cards_howto")),
+    la.Exception_("attract/*", "overflow", "", "the art branch's new attract title (wordmark panels, the "
+                  "'Touch to play' band), merged from main last: the text's line box (Andika) is taller than its "
+                  "band; to be checked against the screenshots and fitted by that branch"),
+    la.Exception_("attract/* 720x1280 *", "off_screen", "MAZE", "the same title's far-side wordmark: its line box "
+                  "reaches past the top edge in portrait (art branch)"),
     la.Exception_("cards_play/*", "small_text", "", "the card table's side column is 250 px wide at 800x480: "
                   "six score rows, two hand cards, the instruction and a button do not fit at 18 px there; it "
                   "needs another arrangement of the card screen (scores as a strip along the table), not done"),
