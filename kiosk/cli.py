@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="where the current game is saved after every action and the history kept "
                         "(overrides [paths] state_dir; --stats reads the history there)")
     p.add_argument("--screenshot-dir", metavar="DIR", help="offscreen: a PNG after each scripted input")
+    p.add_argument("--layout-report", metavar="FILE.json",
+                   help="walk every screen and state offscreen (all sizes, layouts, languages, or those given "
+                        "with --size, --layout, --language), write every text and touch target with its box, "
+                        "list what breaks the layout rules, and exit")
     p.add_argument("--simulate", action="store_true",
                    help="simulated hardware (mock pins, virtual ring): a window if there is a display, "
                         "else AI-vs-AI games with a readable log")
@@ -96,6 +100,42 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _layout_report(args) -> int:
+    """--layout-report: the layout audit (kiosk/ui/layout_audit.py) as a JSON file and a summary."""
+    import json
+
+    from .ui import layout_audit
+    from .ui.i18n import LANGUAGES
+    from .ui.layout import SIZES, parse_size
+    sizes = [parse_size(args.size)] if args.size else list(SIZES)
+    layouts = [args.layout] if args.layout else list(layout_audit.LAYOUTS)
+    if args.language and args.language not in LANGUAGES:
+        print(f"language {args.language!r}: use one of {', '.join(LANGUAGES)}", file=sys.stderr)
+        return 2
+    languages = [args.language] if args.language else list(LANGUAGES)
+    try:
+        report = layout_audit.walk(sizes, layouts, languages)
+    except Exception as e:        # no offscreen OpenGL here, most likely
+        print(f"layout report: could not render offscreen: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.layout_report)
+    out.write_text(json.dumps(layout_audit.to_json(report), ensure_ascii=False, indent=1), encoding="utf-8")
+    problems = layout_audit.problems_of(report)
+    items = sum(len(e["items"]) for e in report["entries"])
+    print(f"{len(report['entries'])} entries, {items} items in {report['seconds']:.0f} s -> {out}")
+    by_rule: dict[str, int] = {}
+    for line in problems:
+        rule = line.split(": ", 2)[1].split(":")[0]
+        by_rule[rule] = by_rule.get(rule, 0) + 1
+    for rule, n in sorted(by_rule.items()):
+        print(f"  {rule}: {n}")
+    for line in problems[:40]:
+        print("  " + line)
+    if len(problems) > 40:
+        print(f"  ... and {len(problems) - 40} more (all boxes are in {out})")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--export goes with --stats (labyrinth-kiosk --stats --export FILE.csv)")
     if args.stats:
         return _stats(config.paths.state_dir, args.export)
+    if args.layout_report:
+        return _layout_report(args)
     _check_numbers(parser, args)
     from .version import version
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])

@@ -52,7 +52,7 @@ def start_from_setup(ui, players, kinds):
     ui.tap(*tab.rect.center)
     count = next(w for w in ui.screen.widgets if getattr(w, "text", "") == str(players))
     ui.tap(*count.rect.center)
-    symbols = {"human": "\u263a", "random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+    symbols = {"human": ui.t("setup.human"), "random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
     for i, kind in enumerate(kinds):      # seat i's buttons are the i-th of each symbol
         button = [w for w in ui.screen.widgets if getattr(w, "text", "") == symbols[kind]][i]
         ui.tap(*button.rect.center)
@@ -96,8 +96,13 @@ def play_turn_by_taps(ui):
             break
         ui.tap(*screen.hand_card_center(0))         # the picked card again: a quarter turn
         ui.off.settle()
-    ui.tap(*screen.cell_center(cells[0]))
+    laid = len(g.layout)
+    ui.tap(*screen.cell_center(cells[0]))           # the first tap only shows the card there
     ui.off.settle()
+    assert len(g.layout) == laid and screen.pending == cells[0]
+    ui.tap(*screen.cell_center(cells[0]))           # the second lays it
+    ui.off.settle()
+    assert len(g.layout) == laid + 1
     if g.phase == "take" and ui.screen.name == "cards_play":
         best = g.legal_takes()[0]
         for card in sorted(best.cards):

@@ -1,9 +1,13 @@
 """The card game's game-over screen: who took the most cards (ties share the win), every score.
 
-A small variant of kiosk/ui/gameover.py for the card game: up to six players,
-several winners possible, scores are numbers of cards taken. "Play again"
-starts the same seats with a new shuffle; "Back to start" returns to the
-attract screen, as does a while without a touch.
+The card game's kiosk/ui/gameover.py: up to six players, several winners
+possible. Each player's row shows their colour, who played it (a person, or
+the computer and its stars, as on the setup screen), the cards they took as
+the same pictures as on the table, and the number; the winners wear a crown
+(the star means a computer's strength everywhere else). The headline is also
+written for the far side of the table. "Play again" starts the same seats
+with a new shuffle; "Back to start" returns to the attract screen, as does a
+while without a touch.
 """
 
 from __future__ import annotations
@@ -32,8 +36,13 @@ class CardsGameOverScreen(GameEndScreen):
     def event_of(self, game, session) -> CardGameOver:
         return CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
 
+    def prepare(self, game, event) -> None:
+        """The cards each player took (pictures), when the finished game is at hand."""
+        over = game is not None and getattr(game, "phase", "") == "over"
+        self.taken = [list(t) for t in game.taken] if over else None
+
     def _build(self) -> None:
-        from .cards_play import player_rgb
+        from .cards_play import _stars, player_rgb
         clear_drawing(self)
         ev = self.event
         if ev is None:
@@ -69,27 +78,43 @@ class CardsGameOverScreen(GameEndScreen):
         n = len(ev.scores)
         row_h = min(52.0, (area_top - (m + btn_h + 20) - 44) / n)
         area_h = 44 + n * row_h
-        area = Rect(max(m, c.W / 2 - 260), area_top - area_h, min(c.W - 2 * m, 520), area_h)
+        area = Rect(max(m, c.W / 2 - 300), area_top - area_h, min(c.W - 2 * m, 600), area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, bg, radius=c.px(12))
         self._shapes.append(label(t("cards.taken"), frame, c.px(area.right - 16), c.px(area.top - 20),
                                   c.font(14), self.batch, fg, color=DIM, anchor_x="right", bold=True))
         best = max(ev.scores) if ev.scores else 0
+        taken = getattr(self, "taken", None)
+        atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
         for i, score in enumerate(ev.scores):
             cy = area.top - 40 - (i + 0.5) * row_h
             prgb = player_rgb(i)
             self._shapes.append(shapes.Circle(c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb,
                                               batch=self.batch, group=fg))
-            who = names[i] + ("  \u2605" if i in ev.winners else "")
             kind = ev.kinds[i] if i < len(ev.kinds) else "human"
+            who = ("\u265b " if i in ev.winners else "") + names[i]
             if kind != "human":
-                who += "  (" + t("setup.computer") + ")"
-            self._shapes.append(label(who, frame, c.px(area.x + 50), c.px(cy), fit_font(who, c.font(18), c.px(330)),
-                                      self.batch, fg, color=prgb, anchor_x="left", bold=True))
-            # a bar as long as the score, and the number
-            bar_w = 120 * score / best if best else 0
-            if bar_w:
-                self._shapes.append(shapes.Rectangle(c.px(area.right - 60 - bar_w), c.px(cy - 6), c.px(bar_w),
-                                                     c.px(12), color=prgb, batch=self.batch, group=fg))
+                who += "  " + t("setup.computer") + " " + _stars(kind)
+            name_w = 200 if taken is not None else 330
+            self._shapes.append(label(who, frame, c.px(area.x + 50), c.px(cy), fit_font(who, c.font(18), c.px(name_w)),
+                                      self.batch, fg, color=prgb, anchor_x="left", bold=True,
+                                      container=c.r(area.x + 46, cy - row_h / 2, name_w + 8, row_h), name="player"))
+            if taken is not None and atlas is not None:
+                # the cards taken, as on the table (overlapping when there are many)
+                cards = taken[i] if i < len(taken) else []
+                size = min(row_h - 4, 40)
+                x0, x1 = area.x + 50 + name_w + 8, area.right - 56
+                step = min(size + 2, (x1 - x0 - size) / max(1, len(cards) - 1)) if len(cards) > 1 else 0
+                for k, card in enumerate(cards):
+                    sprite = pyglet.sprite.Sprite(atlas.face(card), c.px(x0 + size / 2 + k * step), c.px(cy),
+                                                  batch=self.batch, group=fg)
+                    sprite.scale = c.px(size) / atlas.px
+                    self._shapes.append(sprite)
+            else:
+                # a bar as long as the score
+                bar_w = 120 * score / best if best else 0
+                if bar_w:
+                    self._shapes.append(shapes.Rectangle(c.px(area.right - 60 - bar_w), c.px(cy - 6), c.px(bar_w),
+                                                         c.px(12), color=prgb, batch=self.batch, group=fg))
             self._shapes.append(label(str(score), frame, c.px(area.right - 16), c.px(cy), c.font(22), self.batch, fg,
                                       color=INK, anchor_x="right", bold=True))
         self.add_buttons(c, frame, m, btn_h, fg)

@@ -14,9 +14,15 @@ fit every card and every place a card could go into the board area.
 Hands are private on a shared screen: only the hand of the human whose turn
 it is is shown, asked from ``CardSession.visible_hand`` at drawing time; when
 a human follows another human, a "Pass to <colour>" sheet covers the screen
-until the new player taps (``HandOver``). Computer hands are shown as backs.
-In the tabletop layout the hand panel and the hand-over sheet face the side
-the active player sits at.
+until the new player taps (``HandOver``); it shows what the previous player
+did (the card laid, the cards taken), which the new player did not watch.
+Computer hands are shown as backs. In the tabletop layout the hand panel moves
+to the edge the active player sits at and faces them (one person against the
+computer sits at the near edge), and so does the hand-over sheet.
+
+An accidental touch never costs a turn: the first tap on a place where the
+picked card fits only shows it there; a second tap on the same place lays it
+(any other tap, a turn of the card or another card moves or drops the preview).
 """
 
 from __future__ import annotations
@@ -30,15 +36,15 @@ from pyglet import shapes
 from engine.cards.deck import OPEN
 
 from kiosk.games.cards.events import (
-    CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard, HandOver, LayCard,
-    RotateHandCard, SelectHandCard, ToggleTake,
+    CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard, HandOver,
+    LayCard, RotateHandCard, SelectHandCard, ToggleTake,
 )
 from ..events import GameAbandoned, IllegalInput
 from .art.cards import CardAtlas
 from .layout import Layout, Rect
 from .menu import fit_font
 from .screen import SCREENS, Screen, register, session_for
-from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, fit_width, label
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -115,6 +121,10 @@ class CardsPlayScreen(Screen):
         self._over: CardGameOver | None = None
         self._over_at: float | None = None
         self.hand_widgets: list = []
+        self.pending: tuple[int, int] | None = None   # the place the picked card is previewed at (1st tap)
+        self._pending_key: Any = None
+        self.last_turn: dict | None = None   # what the previous player did (for the hand-over sheet)
+        self._hand_far = False               # the hand panel at the far edge (its owner sits there)
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -128,9 +138,13 @@ class CardsPlayScreen(Screen):
         return getattr(s, "game", None)
 
     def facing(self, player: int | None) -> int:
-        """Text turned towards `player`'s side of the table (tabletop only): the first half sit far."""
-        g = self.game
+        """Text turned towards `player`'s side of the table (tabletop only): the first half sit far.
+
+        With one person (the others are computers) that person sits at the near edge."""
+        g, s = self.game, self.session
         if not self.layout.tabletop or player is None or g is None:
+            return 0
+        if sum(1 for k in s.kinds if k == "human") <= 1:
             return 0
         return 180 if player < (g.players + 1) // 2 else 0
 
@@ -154,20 +168,29 @@ class CardsPlayScreen(Screen):
         self._rebuild()
 
     def _compute_areas(self) -> None:
+        """The scores, the hand and the table; the hand sits at its owner's edge (``_hand_far``: the top)."""
         L = self.layout
         m = L.px(8)
         if L.portrait:
-            score_h = L.px(92)
+            score_h = L.px(104)
             hand_h = L.px(290)
-            self.scores_rect = Rect(m, L.height - m - score_h, L.width - 2 * m, score_h)
-            self.hand_rect = Rect(m, m, L.width - 2 * m, hand_h)
-            self.board_rect = Rect(0, self.hand_rect.top + m, L.width,
-                                   self.scores_rect.y - self.hand_rect.top - 2 * m)
+            top, bottom = (hand_h, score_h) if self._hand_far else (score_h, hand_h)
+            upper = Rect(m, L.height - m - top, L.width - 2 * m, top)
+            lower = Rect(m, m, L.width - 2 * m, bottom)
+            self.scores_rect, self.hand_rect = (lower, upper) if self._hand_far else (upper, lower)
+            self.board_rect = Rect(0, lower.top + m, L.width, upper.y - lower.top - 2 * m)
         else:
             side = L.px(250)
-            score_h = L.px(196)
-            self.scores_rect = Rect(L.width - side - m, L.height - m - score_h, side, score_h)
-            self.hand_rect = Rect(L.width - side - m, m, side, self.scores_rect.y - 2 * m)
+            players = self.game.players if self.game is not None else 4
+            score_h = L.px(30 + 34 * max(3, players))        # a row a line of body text tall per player
+            hand_h = L.height - 3 * m - score_h
+            x = L.width - side - m
+            if self._hand_far:
+                self.hand_rect = Rect(x, L.height - m - hand_h, side, hand_h)
+                self.scores_rect = Rect(x, m, side, score_h)
+            else:
+                self.scores_rect = Rect(x, L.height - m - score_h, side, score_h)
+                self.hand_rect = Rect(x, m, side, hand_h)
             self.board_rect = Rect(0, 0, L.width - side - 2 * m, L.height)
 
     def _atlas(self) -> CardAtlas:
@@ -182,12 +205,19 @@ class CardsPlayScreen(Screen):
     def on_event(self, ev: Any) -> None:
         if isinstance(ev, CardGameStarted):
             self._over, self._over_at = None, None
+            self.last_turn, self.pending = None, None
             self._anims.clear()
             self.view.cell = 0.0
         elif isinstance(ev, CardLaid):
             self._anims[tuple(ev.cell)] = 0.35
+            self.last_turn = dict(player=ev.player, card=ev.card, rotation=ev.rotation, taken=(), discarded=None)
+            self.pending = None
         elif isinstance(ev, CardsTaken):
             self._fade_out(ev)
+            if self.last_turn is not None and self.last_turn["player"] == ev.player:
+                self.last_turn["taken"] = tuple(ev.cards)
+        elif isinstance(ev, CardDiscarded):
+            self.last_turn = dict(player=ev.player, card=None, rotation=0, taken=(), discarded=ev.card)
         elif isinstance(ev, IllegalInput):
             self._show_toast(self._reason_text(ev))
         elif isinstance(ev, CardGameOver):
@@ -276,7 +306,7 @@ class CardsPlayScreen(Screen):
         hand = s.visible_hand(g.current)
         return (tuple(sorted(g.layout.items())), g.phase, g.current, tuple(g.scores), s.hand_sizes(), hand,
                 s.selected, s.rotation, tuple(sorted(s.chosen)), s.handover, len(g.draw_pile), self.toast,
-                self.layout)
+                self.layout, self.pending)
 
     # ------------------------------------------------------------------ building the picture
     def _clear(self) -> None:
@@ -285,6 +315,7 @@ class CardsPlayScreen(Screen):
         self._items = []
         self._board_sprites = {}
         self._board_marks = []
+        self._pending_sprite = None
         self.clear_widgets()
 
     def _rebuild(self) -> None:
@@ -295,9 +326,17 @@ class CardsPlayScreen(Screen):
             return
         atlas = self._atlas()
         L = self.layout
+        far = self.facing(g.current) == 180
+        if far != self._hand_far:
+            self._hand_far = far
+            self._compute_areas()
         hand = s.visible_hand(g.current)
         picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
         cells = g.legal_cells() if g.phase == "place" else {}
+        key = (g.current, g.turns, g.phase, s.selected, s.rotation, s.handover)
+        if self.pending is not None and (key != self._pending_key or picked is None or self.pending not in cells):
+            self.pending = None
+        self._pending_key = key
         self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
         # the board: places a card could go, the cards, what may be taken
         g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
@@ -310,6 +349,13 @@ class CardsPlayScreen(Screen):
             sprite.rotation = 90 * placed.rotation
             self._items.append(sprite)
             self._board_sprites[cell] = (sprite, placed.rotation)
+        if self.pending is not None and picked is not None:
+            sprite = pyglet.sprite.Sprite(atlas.face(picked), 0, 0, batch=self.batch, group=g_cards)
+            sprite.rotation = 90 * s.rotation
+            sprite.opacity = 190
+            self._items.append(sprite)
+            self._pending_sprite = sprite
+            self._mark(self.pending, "laid", g_over)
         if g.phase == "take":
             self._mark(g.placed, "laid", g_over)
             for card in g.takeable():
@@ -359,6 +405,10 @@ class CardsPlayScreen(Screen):
             pop = self._anims.get(cell, 0.0)
             sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
             sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+        pending = getattr(self, "_pending_sprite", None)
+        if pending is not None and self.pending is not None:
+            x, y = v.centre(r, self.pending)
+            pending.update(x=x, y=y, scale=c * 0.97 / atlas.px)
         for shape, cell, kind in self._board_marks:
             x, y = v.centre(r, cell)
             if kind == "fill":
@@ -385,7 +435,7 @@ class CardsPlayScreen(Screen):
         cols = 3 if L.portrait else 1
         rows = math.ceil(n / cols)
         head = L.px(22)
-        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 6)
+        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 3)
         self._items.append(label(self.t("cards.pile", n=len(g.draw_pile)), frame, L.px(10), r.h - head / 2 - 2,
                                  L.font(13), self.batch, fg, color=DIM, anchor_x="left"))
         self._items.append(label(self.t("cards.taken"), frame, r.w - L.px(10), r.h - head / 2 - 2,
@@ -405,16 +455,26 @@ class CardsPlayScreen(Screen):
             kind = s.kinds[i]
             who = self.player_name(i) + ("" if kind == "human" else "  " + _stars(kind))
             tx = x0 + L.px(14) + 2 * dot
-            self._items.append(label(who, frame, tx, cy, fit_font(who, L.font(15), rw - (tx - x0) - L.px(60)),
-                                     self.batch, fg, color=rgb if not active else INK, anchor_x="left", bold=active))
-            # hand size as little backs, then the cards taken
-            bw = rh * 0.32
-            for k in range(len(g.hands[i])):
-                sx, sy = frame.point(x0 + rw - L.px(46) - k * (bw * 0.7), cy)
+            # right to left: the cards taken, the hand size as little backs, then the name in what is left
+            score = label(str(g.scores[i]), frame, x0 + rw - L.px(8), cy, L.font(18), self.batch, fg,
+                          color=INK, anchor_x="right", bold=True, container=frame.area(Rect(x0, y0, rw, rh)),
+                          name="score")
+            self._items.append(score)
+            bw = min(rh * 0.32, L.px(12))
+            step = bw * 0.7
+            backs = len(g.hands[i])
+            right = x0 + rw - L.px(14) - score.content_width
+            for k in range(backs):
+                bu = right - bw / 2 - k * step
+                sx, sy = frame.point(bu, cy)
                 self._items.append(shapes.Rectangle(sx - bw / 2, sy - bw * 0.65, bw, bw * 1.3, color=(40, 70, 128),
                                                     batch=self.batch, group=fg))
-            self._items.append(label(str(g.scores[i]), frame, x0 + rw - L.px(10), cy, L.font(20), self.batch, fg,
-                                     color=INK, anchor_x="right", bold=True))
+            name_w = right - (backs - 1) * step - bw - L.px(6) - tx if backs else right - L.px(4) - tx
+            lab = label(who, frame, tx, cy, fit_font(who, L.font(15), name_w), self.batch, fg,
+                        color=rgb if not active else INK, anchor_x="left", bold=active,
+                        container=frame.area(Rect(tx, y0, max(1.0, name_w), rh)), name="player")
+            fit_width(lab, name_w)
+            self._items.append(lab)
 
     def _prompt(self, hand, picked) -> tuple[str, str]:
         """The heading and the instruction for the active player."""
@@ -434,6 +494,8 @@ class CardsPlayScreen(Screen):
             return head, self.t("cards.discard")
         if picked is None:
             return head, self.t("cards.pick_card")
+        if self.pending is not None:
+            return head, self.t("cards.lay_confirm")
         fits = any(OPEN[picked][s.rotation] & m for m in g.legal_cells().values())
         return head, self.t("cards.lay_card") if fits else self.t("cards.turn_card")
 
@@ -456,9 +518,9 @@ class CardsPlayScreen(Screen):
         y -= L.px(14)
         toast = self.toast
         body = toast or text
-        self._items.append(label(body, frame, r.w / 2, y, L.font(13), self.batch, fg,
-                                 color=(255, 140, 120) if toast else INK, anchor_y="top", width=r.w - 2 * pad,
-                                 multiline=True))
+        said = label(body, frame, r.w / 2, y, L.font(13), self.batch, fg, color=(255, 140, 120) if toast else INK,
+                     anchor_y="top", width=r.w - 2 * pad, multiline=True, name="prompt")
+        self._items.append(said)
         # the buttons along the bottom
         btn_h = L.px(50)
         by = pad
@@ -473,8 +535,14 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
         # the hand: two cards (faces for the player whose turn it is, else backs)
-        top = y - L.px(44)
+        # the cards go under the instruction as it is laid out (long in some languages); rather a
+        # smaller instruction than cards too small to tap
         bottom = by + btn_h + pad
+        for _ in range(2):
+            if y - said.content_height - bottom >= L.touch + L.px(10):
+                break
+            said.font_size *= 0.9
+        top = y - max(said.content_height, L.px(30)) - L.px(8)
         size = min((r.w - 3 * pad) / 2, top - bottom)
         if L.portrait:
             size = min((r.w - 4 * pad) / 3, top - bottom)
@@ -519,32 +587,87 @@ class CardsPlayScreen(Screen):
             self.add(b)
 
     def _build_handover(self) -> None:
+        """The "pass to" sheet, facing the next person; it tells what the previous person did."""
         g = self.game
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
         self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch,
                                             group=top))
-        w, h = min(L.width - L.px(40), L.px(520)), L.px(200)
+        last = self.last_turn
+        w = min(L.width - L.px(40), L.px(560))
+        h = min(L.height - L.px(24), L.px(300 if last else 200))
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
         self._items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
         text = self.t("cards.pass_to", player=self.player_name(p))
         fg = pyglet.graphics.Group(order=42)
-        self._items.append(label(text, frame, w / 2, h - L.px(50), fit_font(text, L.font(26), w - L.px(30)),
-                                 self.batch, fg, color=rgb, bold=True))
-        hint = self.t("cards.hidden")
-        self._items.append(label(hint, frame, w / 2, h - L.px(92), fit_font(hint, L.font(14), w - L.px(30)),
-                                 self.batch, fg, color=DIM))
+        head = label(text, frame, w / 2, h - L.px(34), fit_font(text, L.font(26), w - L.px(30)),
+                     self.batch, fg, color=rgb, bold=True, role="headline", name="pass_to")
+        fit_width(head, w - L.px(24))
+        self._items.append(head)
         ready = self.t("cards.ready")
-        b = Button(frame, Rect(w / 2 - L.px(130), L.px(18), L.px(260), L.px(56)), ready, self.batch, fg,
+        btn_h = L.px(56)
+        b = Button(frame, Rect(w / 2 - L.px(130), L.px(14), L.px(260), btn_h), ready, self.batch, fg,
                    font_size=fit_font(ready, L.font(20), L.px(240)), min_size=L.touch, color=(46, 150, 84),
                    on_tap=lambda: self.ui.post(HandOver()))
         self._items.append(b)
+        hint = self.t("cards.hidden")
+        hint_v = L.px(14) + btn_h + L.px(16)
+        lab = label(hint, frame, w / 2, hint_v, fit_font(hint, L.font(14), w - L.px(30)), self.batch, fg, color=DIM)
+        fit_width(lab, w - L.px(24))
+        self._items.append(lab)
+        if last is not None:
+            self._last_turn(frame, last, Rect(L.px(16), hint_v + L.px(16), w - L.px(32),
+                                              h - L.px(62) - hint_v - L.px(16)), fg)
         # the whole screen answers while the sheet is up (a tap anywhere hands over)
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
+
+    def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
+        """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""
+        L = self.layout
+        atlas = self.atlas
+        if atlas is None or area.h < L.px(24):
+            return
+        who = self.player_name(last["player"])
+        size = min(area.h, L.px(96))
+        cv = area.y + area.h / 2
+        u = area.x
+        pictures: list[tuple[int, int, float]] = []        # (card, quarter turns, size)
+        if last["card"] is not None:
+            line1 = self.t("cards.last_laid", player=who)
+            pictures.append((last["card"], last["rotation"], size))
+            taken = last["taken"]
+            line2 = self.t("cards.last_took", n=len(taken)) if taken else self.t("cards.last_took_none")
+        else:
+            line1 = self.t("cards.last_discarded", player=who)
+            pictures.append((last["discarded"], 0, size))
+            taken, line2 = (), ""
+        text_w = area.w - size - L.px(12)
+        small = min(size * 0.6, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
+        lines_h = area.h - (small + L.px(6) if taken else 0)
+        for k, line in enumerate((line1, line2)):
+            if not line:
+                continue
+            lab = label(line, frame, u + size + L.px(12), area.top - lines_h * (0.3 + 0.45 * k),
+                        fit_font(line, L.font(18), text_w), self.batch, group, color=INK, anchor_x="left",
+                        bold=k == 0, container=frame.area(area), name="last_turn")
+            fit_width(lab, text_w)
+            self._items.append(lab)
+        for card, rot, px in pictures:
+            x, y = frame.point(u + px / 2, cv)
+            sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
+            sprite.scale = px / atlas.px
+            sprite.rotation = 90 * rot + frame.angle
+            self._items.append(sprite)
+        for k, card in enumerate(taken[:5]):
+            x, y = frame.point(u + size + L.px(12) + small / 2 + k * (small + L.px(4)), area.y + small / 2)
+            sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
+            sprite.scale = small / atlas.px
+            sprite.rotation = frame.angle
+            self._items.append(sprite)
 
     # ------------------------------------------------------------------ fingers
     def tap(self, x: float, y: float) -> bool:
@@ -560,8 +683,20 @@ class CardsPlayScreen(Screen):
             self._show_toast(self.t("cards.thinking", player=self.player_name(g.current)))
             return True
         if g.phase == "place" and cell not in g.layout:
-            if cell in g.legal_cells() or s.selected is not None:
-                self.ui.post(LayCard(cell))
+            legal = g.legal_cells()
+            hand = s.visible_hand(g.current)
+            picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
+            if picked is not None and cell in legal and OPEN[picked][s.rotation] & legal[cell]:
+                if cell == self.pending:          # the second tap on the preview: lay it
+                    self.pending = None
+                    self.ui.post(LayCard(cell))
+                else:                             # the first: only show it there
+                    self.pending = cell
+                    self._signature = None
+            elif cell in legal or s.selected is not None:
+                self.pending = None
+                self._signature = None
+                self.ui.post(LayCard(cell))       # the session says why not (costs nothing)
             else:
                 self._show_toast(self.t("cards.pick_card"))
             return True

@@ -148,8 +148,11 @@ class PlayerPanel:
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
-    def _instruction(self, st: PanelState, u: float, top: float, w: float) -> float:
-        """The step's one-line instruction with its icon (or a refusal); returns the y below it."""
+    def _instruction(self, st: PanelState, u: float, top: float, w: float, room: float | None = None) -> float:
+        """The step's one-line instruction with its icon (or a refusal); returns the y below it.
+
+        `room`: the most height it may take (a long refusal in a short panel is set smaller rather
+        than pushed onto the buttons under it)."""
         L = self.ui.layout
         text = st.toast or st.prompt
         if not text:
@@ -162,6 +165,12 @@ class PlayerPanel:
         lab = self._text(text, u, top, typeface.BODY, width=w, multiline=True, align="left",
                          anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top")
         lab.set_style("line_spacing", L.px(typeface.BODY * 1.3))
+        for _ in range(3):
+            if room is None or lab.content_height <= room - L.px(4):
+                break
+            shrink = max(0.7, (room - L.px(4)) / lab.content_height)
+            lab.font_size *= shrink
+            lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
         return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
 
     def _build_active(self, st: PanelState, region: Rect, top: float, pad: float) -> None:
@@ -169,12 +178,13 @@ class PlayerPanel:
         f = self.frame
         W = region.w
         atlas = self.ui.atlas
-        top = self._instruction(st, region.x + pad, top, W - 2 * pad)
-        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         human = st.kind == "human"
         gap = L.px(4)
         btn_h = L.touch
         rows_below = (1 if human else 0) + (1 if st.phase == "move" and human else 0)
+        needed = rows_below * (btn_h + gap) + (L.touch + gap if st.spare and st.phase == "shift" else 0)
+        top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
+        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap)
         # the spare (tap to turn) in the shift phase, with the hint beside it
         if st.spare and st.phase == "shift" and not st.peek:
@@ -229,7 +239,7 @@ class PlayerPanel:
                                          batch=self.batch, group=self.top))
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
         self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top, bold=True,
-                   anchor_x="left", fit=area.w - btn_h * 0.9)
+                   anchor_x="left", fit=area.w - btn_h * 0.9, name="peek")
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
@@ -243,8 +253,8 @@ class PlayerPanel:
         else:
             self._sprite(atlas.pawn(st.seat), cu, cv, size * 0.6, group=self.top)
             caption = self.ui.t("play.going_home")
-        self._text(caption, cu, r.y + L.px(12), typeface.BODY, color=(30, 30, 30), bold=True, group=self.top,
-                   fit=r.w - L.px(8))
+        self._text(caption, cu, r.y + L.px(1), typeface.BODY, color=(30, 30, 30), bold=True, group=self.top,
+                   fit=r.w - L.px(8), anchor_y="bottom")       # its whole line inside the peek area
         # the whole area keeps the hold (letting go anywhere on it hides the target)
         w = Widget(self.frame.area(r))
         w.press = lambda: self.callbacks["peek"](True)

@@ -41,8 +41,9 @@ def levels() -> tuple[str, ...]:
     return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 JOIN_W = 112                      # design units: the corner join controls (tabletop)
-CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players
-CARD_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players, weakest first
+#: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
+CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["hard"]}
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
@@ -428,13 +429,20 @@ class SetupScreen(Screen):
         self._text(c, frame, level, x + 10, top - 22, 12, color=INK, bold=False, width=w - 16)
         pad, gap = 8, 4
         options = ("human",) + CARD_LEVELS
-        bw = (w - 2 * pad - gap * (len(options) - 1)) / len(options)
-        for j, option in enumerate(options):
+        room = w - 2 * pad - gap * (len(options) - 1)
+        bw = max(48.0, room / (len(options) + 0.5))         # a finger wide; "Human" gets what is left (more)
+        human_w = room - bw * (len(options) - 1)
+        bx = x + pad
+        for option in options:
             on = kind == option
-            text = "\u263a" if option == "human" else CARD_STARS[option]
-            make_button(self, c, frame, Rect(x + pad + j * (bw + gap), y + 8, bw, 48), text, self.batch, self._bg,
-                        size=22 if option != "hard" else 18, color=(ACCENT if option == "human" else TOGGLE_ON)
-                        if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+            # the same words and stars as the board game's seats: "Human", then easy / medium / hard
+            text = t("setup.human") if option == "human" else CARD_STARS[option]
+            size = 15 if option == "human" else 22 if option != "hard" else 18
+            width = human_w if option == "human" else bw
+            bx += width + gap
+            make_button(self, c, frame, Rect(bx - width - gap, y + 8, width, 48), text, self.batch, self._bg,
+                        size=size, color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
+                        text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda o=option: self.set_card_kind(index, o))
 
     def set_card_kind(self, index: int, kind: str) -> None:

@@ -77,10 +77,33 @@ class Frame:
         return Rect(0, 0, self.rect.w, self.rect.h)
 
 
+class Recorder:
+    """What the layout audit (kiosk/ui/layout_audit.py) collects while it is on: every text made by
+    :func:`label` with the frame it is turned with and the box it must stay in.
+
+    Off (``RECORDER is None``) it costs one comparison per text.
+    """
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[pyglet.text.Label, Frame, Rect | None, str, str]] = []
+
+    def note(self, lab: pyglet.text.Label, frame: Frame, container: Rect | None, role: str, name: str) -> None:
+        self.texts.append((lab, frame, container, role, name))
+
+
+#: The layout audit's recorder while it runs, else None.
+RECORDER: Recorder | None = None
+
+
 def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group=None, *,
           color=INK, anchor_x: str = "center", anchor_y: str = "center", bold: bool = False,
-          width: float | None = None, multiline: bool = False, align: str = "center") -> pyglet.text.Label:
-    """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font)."""
+          width: float | None = None, multiline: bool = False, align: str = "center",
+          container: Rect | None = None, role: str = "body", name: str = "") -> pyglet.text.Label:
+    """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font).
+
+    For the layout audit: `container` is the screen rectangle the text must stay in (default: the
+    frame's), `role` "body" or "headline" (which minimum size applies), `name` a short id.
+    """
     x, y = frame.point(u, v)
     # whole pixels: pyglet draws glyphs at a half-pixel position with their thin strokes washed out
     # (worst on a screen turned 90 degrees, where the layout's x becomes the panel's y)
@@ -90,11 +113,14 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
         kw = dict(width=max(1, int(width)), multiline=multiline)
         if multiline:
             kw["align"] = align
-    return pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, size),
-                             weight="bold" if bold else "normal",
-                             x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
-                             rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
-                             batch=batch, group=group, **kw)
+    lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, size),
+                            weight="bold" if bold else "normal",
+                            x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
+                            rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
+                            batch=batch, group=group, **kw)
+    if RECORDER is not None:
+        RECORDER.note(lab, frame, container, role, name)
+    return lab
 
 
 def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) -> shapes.ShapeBase:
@@ -105,6 +131,15 @@ def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) 
         return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color,
                                        batch=batch, group=group)
     return shapes.Rectangle(r.x, r.y, r.w, r.h, color=color, batch=batch, group=group)
+
+
+def fit_width(lab: pyglet.text.Label, width: float) -> None:
+    """Shrink a label's font until its laid-out text is at most `width` px wide (a rough size guess,
+    e.g. menu.fit_font, can be a few letters short for a long translation)."""
+    for _ in range(4):
+        if width <= 0 or lab.content_width <= width:
+            return
+        lab.font_size = max(1.0, lab.font_size * width / lab.content_width * 0.97)
 
 
 class Widget:
@@ -158,8 +193,10 @@ class Button(Widget):
         self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)
         fg = pyglet.graphics.Group(order=1, parent=group)
         self._label = label(text, frame, u + w / 2, v + h / 2, font_size, batch, fg,
-                            color=text_color, bold=True, width=w - 8 if text else None)
+                            color=text_color, bold=True, width=w - 8 if text else None,
+                            container=self.rect, name="button")
         self._label.multiline = False
+        fit_width(self._label, w - 6)
         self.fg_group = fg
 
     @property
