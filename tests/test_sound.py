@@ -299,7 +299,7 @@ def check_heard(rec, samples, report, attract=True):
     assert [name for _, name in report["played"]] == want
     heard = groups(onsets(samples))
     played = groups(report["played"])
-    assert [g[1] for g in heard] == [g[1] for g in played], heard
+    assert [g[1] for g in heard] == [g[1] for g in played], (heard, [(round(t - rec.started, 2), n) for t, n in report["played"]], [(round(t - rec.started, 2), m) for t, m in report["marks"]])
     for (_, name, n_heard), (_, _, n_played) in zip(heard, played):
         assert 1 <= n_heard <= n_played, (name, n_heard, n_played)
     # line the recording up with the game's clock (parec's own start-up delay is unknown)
