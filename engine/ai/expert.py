@@ -99,19 +99,7 @@ class ExpertAI(HardAI):
         spare = view.maze.masks[line.out_cell]
         banned = OPPOSITE[line.name] if j == (view.me + 1) % view.players else None
         tb, ts = tiles_after(bits, sw > 0.0, line)
-        got, got_spare = 0, False
-        for name, line2 in LINES.items():
-            if name == banned:
-                continue
-            tb2, _ = tiles_after(tb, ts, line2)
-            p2 = CARRY[name].get(pawn, pawn)
-            for _r, mask in ROTATIONS[spare]:
-                hit = flood(1 << p2, shifted(board, line2, mask)) & tb2
-                self.work += 1
-                if hit:
-                    back, from_spare = tiles_before(hit, line2)
-                    got |= back
-                    got_spare = got_spare or from_spare
+        got, got_spare = self._reached_next_turn(board, spare, pawn, tb, ts, banned)
         before, from_entry = tiles_before(got & tb, line)
         w = sum(cellw.get(c, 0.0) for c in cells_of(before & bits))
         if from_entry:

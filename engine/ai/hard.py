@@ -293,6 +293,18 @@ class HardAI(AI):
         total = tbits.bit_count() + (1 if tspare else 0)
         if not total:
             return 0.0
+        got_bits, got_spare = self._reached_next_turn(board, spare, pawn, tbits, tspare, banned)
+        got = (got_bits & tbits).bit_count() + (1 if got_spare and tspare else 0)
+        if holding <= 1:
+            return got / total
+        holding = min(holding, total)
+        return 1.0 - comb(total - got, holding) / comb(total, holding)
+
+    def _reached_next_turn(self, board, spare: int, pawn: int, tbits: int, tspare: bool,
+                           banned: str | None) -> tuple[int, bool]:
+        """Which of the treasure tiles (tbits, and the spare if tspare) a pawn on `pawn` could stand
+        on after any one shift of the next turn: their cells before that shift, and whether the
+        spare's tile is among them. Each flood fill counts as one unit of work."""
         got_bits, got_spare = 0, False
         for name, line in LINES.items():
             if name == banned:
@@ -306,11 +318,7 @@ class HardAI(AI):
                     back, from_spare = tiles_before(hit, line)
                     got_bits |= back
                     got_spare = got_spare or from_spare
-        got = (got_bits & tbits).bit_count() + (1 if got_spare and tspare else 0)
-        if holding <= 1:
-            return got / total
-        holding = min(holding, total)
-        return 1.0 - comb(total - got, holding) / comb(total, holding)
+        return got_bits, got_spare
 
     def _threat(self, view: View, o, j: int | None) -> float:
         """Chance that opponent `j` collects on its next turn after this option, from what is known."""

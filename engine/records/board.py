@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..game import Game, Move, Rules, Shift
 from ..maze import INSERTIONS, ROTATED, mask_of, openings_of
 from ..tiles import SEATS, TREASURES
-from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, start_json, start_position
+from .notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
@@ -48,12 +48,7 @@ def start_tags(state: Game) -> dict[str, str]:
     if state.rules.turn_limit:
         tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = state.player.color
-    if needs_start_tag(state):
-        if state.seed is not None:
-            tags["Seed"] = str(state.seed)
-        tags["Start"] = start_json(state)
-    else:
-        tags["Seed"] = str(state.seed)
+    add_start_tags(tags, state)
     return tags
 
 

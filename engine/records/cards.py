@@ -11,7 +11,7 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 from __future__ import annotations
 
 from ..cards import CARDS, CardGame, CardRules, Discard, Place, Take
-from .notation import NOBODY, UNFINISHED, end_words, needs_start_tag, seed_of, start_json, start_position
+from .notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "cards"
 TAKE, DISCARD = "take", "discard"
@@ -47,12 +47,7 @@ def start_tags(state: CardGame) -> dict[str, str]:
     if state.rules.turn_limit:
         tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = player_name(state, state.current)
-    if needs_start_tag(state):
-        if state.seed is not None:
-            tags["Seed"] = str(state.seed)
-        tags["Start"] = start_json(state)
-    else:
-        tags["Seed"] = str(state.seed)
+    add_start_tags(tags, state)
     return tags
 
 

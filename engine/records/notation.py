@@ -350,6 +350,16 @@ def start_json(state) -> str:
     return json.dumps(state.to_dict(), separators=(",", ":"))
 
 
+def add_start_tags(tags: dict[str, str], state) -> None:
+    """The Seed tag, and the Start tag (the whole position) where a seed alone cannot rebuild it."""
+    if needs_start_tag(state):
+        if state.seed is not None:
+            tags["Seed"] = str(state.seed)
+        tags["Start"] = start_json(state)
+    else:
+        tags["Seed"] = str(state.seed)
+
+
 def codec_for(kind: str):
     """The turn notation of a game kind ("labyrinth" or "cards")."""
     from . import board, cards
