@@ -64,26 +64,15 @@ class ExpertAI(HardAI):
 
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         self._prepare_beliefs(view)
-        n = len(options)
-        total, danger = [0.0] * n, [0.0] * n
-        leader = self._leader(view)
-        nxt = (view.me + 1) % view.players
-        for j in view.order_after_me():
-            if j == leader:
-                weight = self._deny_weight(view, j)
-            elif j == nxt:
-                weight = self._deny_weight(view, j) * NEXT_SHARE / 0.6
-            else:
-                weight = 0.0
-            wins = view.remaining(j) == 1
-            if not weight and not wins:
-                continue
-            for k, o in enumerate(options):
-                t = self._threat(view, o, j)
-                total[k] += weight * t
-                if wins and t > danger[k]:
-                    danger[k] = t
-        return total, danger
+        return super()._threats(view, options)
+
+    def _opponent_weight(self, view: View, j: int, leader: int | None) -> float:
+        """The leader is spoiled as by hard; the next player too, more lightly (it replies first)."""
+        if j == leader:
+            return self._deny_weight(view, j)
+        if j == (view.me + 1) % view.players:
+            return self._deny_weight(view, j) * NEXT_SHARE / 0.6
+        return 0.0
 
     def _threat(self, view: View, o, j: int | None) -> float:
         """Belief-weighted chance that opponent j collects on its next turn after this option."""

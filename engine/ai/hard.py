@@ -361,6 +361,10 @@ class HardAI(AI):
             stake /= 1.0 + STUCK_EASE * max(0, memory.stuck - STUCK_GRACE) + memory.loop
         return self.denial * share * stake
 
+    def _opponent_weight(self, view: View, j: int, leader: int | None) -> float:
+        """How much denying opponent j weighs: only the leader is spoiled."""
+        return self._deny_weight(view, j) if j == leader else 0.0
+
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         """Per option: the weighted threat to subtract from its score (the leader's chance to
         collect), and the chance that some opponent wins the game on its next turn."""
@@ -368,7 +372,7 @@ class HardAI(AI):
         total, danger = [0.0] * n, [0.0] * n
         leader = self._leader(view)
         for j in view.order_after_me():
-            weight = self._deny_weight(view, j) if j == leader else 0.0
+            weight = self._opponent_weight(view, j, leader)
             wins = view.remaining(j) == 1
             if not weight and not wins:
                 continue
