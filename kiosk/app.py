@@ -231,10 +231,7 @@ class Kiosk:
     @property
     def game_session(self) -> GameSession:
         """The session whose game runs (or ran last); with none, the default game's."""
-        for session in self.sessions.values():
-            if session.game is not None:
-                return session
-        return self.sessions[games.default()]
+        return games.session_in_play(self.sessions)
 
     @property
     def thinking(self) -> bool:

@@ -39,10 +39,7 @@ class MiniKiosk:
 
     @property
     def game_session(self) -> GameSession:
-        for session in self.sessions.values():
-            if session.game is not None:
-                return session
-        return self.sessions[games.default()]
+        return games.session_in_play(self.sessions)
 
     def first_player(self, players: int) -> int:
         return 0

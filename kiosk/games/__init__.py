@@ -268,3 +268,11 @@ def of_event(event: Any) -> GameType:
 def default() -> str:
     """The game a kiosk plays when nothing says which: the first one registered."""
     return names()[0]
+
+
+def session_in_play(sessions: Mapping[str, Any]) -> Any:
+    """Of a kiosk's sessions (one per game), the one whose game runs or ran last; else the default's."""
+    for session in sessions.values():
+        if session.game is not None:
+            return session
+    return sessions[default()]
