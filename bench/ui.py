@@ -144,7 +144,7 @@ class Offscreen:
 
     def board(self) -> Any:
         """The play screen's board view."""
-        from kiosk.ui.play import PlayScreen
+        from kiosk.games.labyrinth.screens.play import PlayScreen
         screen = self.ui.screen
         if not isinstance(screen, PlayScreen):
             raise RuntimeError(f"the play screen is not showing ({type(screen).__name__})")

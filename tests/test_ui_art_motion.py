@@ -120,7 +120,7 @@ def test_high_contrast_makes_paths_brighter_and_walls_darker(ui, shots_dir):
 
 
 def test_pushed_out_tile_flies_to_the_next_players_panel_without_holding_anything(ui):
-    from kiosk.ui.board import FLY_S
+    from kiosk.games.labyrinth.screens.board import FLY_S
     u = ui(size=(800, 480), layout="tabletop", first="play")
     g = start_game(u)
     board = u.screen.board

@@ -25,7 +25,7 @@ SIZES = ((800, 480), (1280, 800), (720, 1280))
 
 
 def test_the_example_is_a_legal_join_and_take():
-    from kiosk.ui.cards_howto import HAND, LAY_CELL, LAY_ROT, LAYOUT, TAKEN_CELL, TREASURE
+    from kiosk.games.cards.screens.howto import HAND, LAY_CELL, LAY_ROT, LAYOUT, TAKEN_CELL, TREASURE
     game = CardGame.new(players=2, seed=1)
     d = game.to_dict()
     used = {card for card, _ in LAYOUT.values()} | set(HAND)
@@ -52,7 +52,7 @@ def _dots_lit(u, px):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_card_howto_renders_every_step(ui, size, tmp_path):
-    from kiosk.ui.cards_howto import STEPS
+    from kiosk.games.cards.screens.howto import STEPS
     from kiosk.ui.art.cards import PATH
     out = Path(os.environ.get("KIOSK_SHOTS", tmp_path))
     for layout in ("tabletop", "upright"):
@@ -84,7 +84,8 @@ def test_card_howto_renders_every_step(ui, size, tmp_path):
 
 
 def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
-    from kiosk.ui.cards_howto import STEP_S, STEPS
+    from kiosk.games.cards.screens.howto import STEPS
+    from kiosk.ui.guide import STEP_S
     u = ui(size=(800, 480), first="setup")
     u.screen.set_game("cards")
     u.goto("cards_howto", then="setup")

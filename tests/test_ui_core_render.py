@@ -11,7 +11,7 @@ import pytest
 
 from kiosk.events import GameSetup, NewGame
 from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
-from kiosk.ui.board import ARROW_ON, FORBIDDEN
+from kiosk.games.labyrinth.screens.board import ARROW_ON, FORBIDDEN
 from kiosk.ui.layout import SIZES
 
 from .offscreen import Pixels, near, offscreen_window

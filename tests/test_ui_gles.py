@@ -145,7 +145,7 @@ def child(out_dir: Path) -> dict:
     from kiosk.games.labyrinth.events import SelectArrow
     from kiosk.ui.app import UI, _import_screens, make_window
     from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
-    from kiosk.ui.board import ARROW_ON
+    from kiosk.games.labyrinth.screens.board import ARROW_ON
     from kiosk.ui.runner import Offscreen
 
     from tests.offscreen import Pixels, near

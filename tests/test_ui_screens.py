@@ -381,7 +381,8 @@ def test_attract_demo_is_a_real_game_between_computers(ui):
 
 
 def test_howto_advances_by_itself_and_by_taps(ui):
-    from kiosk.ui.howto import STEP_S, STEPS
+    from kiosk.games.labyrinth.screens.howto import STEPS
+    from kiosk.ui.guide import STEP_S
     u = ui(size=(720, 1280), first="setup")
     tap_widget(u, _button(u, "How to play"))
     scr = u.screen

@@ -7,7 +7,7 @@ per cell the pawn walks (PawnMoved), a treasure found, "your turn" when a
 person's turn begins, the game won, and a jingle when the attract screen
 shows (again every ``ATTRACT_REPEAT_S`` while it stays).
 
-Cues follow the board's animations (kiosk/ui/board.py plays them one after the
+Cues follow the board's animations (kiosk/games/labyrinth/screens/board.py plays them one after the
 other): a pawn's steps start when the row has landed, a treasure sounds when
 the pawn arrives. ``Sound`` keeps that timeline itself (``_free_at``) from the
 same durations, so it needs nothing from the UI but the name of the screen
@@ -38,7 +38,7 @@ from . import synth
 log = logging.getLogger(__name__)
 
 ATTRACT_REPEAT_S = 300.0    # the jingle again after this long on the attract screen
-# the board view's animation times (kiosk/ui/board.py), which the cues follow
+# the board view's animation times (kiosk/games/labyrinth/screens/board.py), which the cues follow
 SLIDE_S = 0.30
 WALK_STEP_S = 0.12
 FOUND_S = 1.3

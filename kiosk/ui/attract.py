@@ -1,7 +1,7 @@
 """The attract screen: computer players play a demo game while "touch to play" invites visitors.
 
 The demo is a real game: a private bus and session with four computer seats,
-drawn by the same board view as the play screen (kiosk/ui/board.py). It is
+drawn by the same board view as the play screen (kiosk/games/labyrinth/screens/board.py). It is
 private on purpose: the demo must not be saved, counted in the statistics,
 shown on the LED ring or resumed after a power cut — the kiosk's own session
 stays free for visitors. Its clock is virtual and advances with the frames, so
@@ -122,7 +122,7 @@ class AttractScreen(Screen):
 
     def _start_demo(self) -> None:
         self._stop_demo()
-        from .board import BoardView
+        from kiosk.games.labyrinth.screens.board import BoardView
         if self.board is None:
             self.board = BoardView(self.ui, self.batch, base_order=0)
             self.board.resize(self.layout)

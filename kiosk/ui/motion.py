@@ -1,7 +1,7 @@
 """Short motions that run beside the board's queue: a tile flying to the spare, a card turning face
 up, sparkles, confetti for the winner.
 
-The board view (kiosk/ui/board.py) plays what changes the game's picture one
+The board view (kiosk/games/labyrinth/screens/board.py) plays what changes the game's picture one
 after the other (a row slides, then the pawn walks). These effects only
 decorate: they run in parallel, never hold the queue, and never hold input
 (the session takes the next command at once). Each is a few sprites or

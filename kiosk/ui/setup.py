@@ -19,7 +19,6 @@ import pyglet
 
 from kiosk.events import GameSetup, NewGame, SeatSetup
 
-from . import cards_howto  # noqa: F401  (registers "cards_howto", opened by the How-to button on the card tab)
 from . import seating
 from .art import SEAT_COLORS, draw_pawn
 from .i18n import LANGUAGES, language_name
@@ -413,7 +412,7 @@ class SetupScreen(Screen):
 
     def _card_seat(self, c, frame, index: int, x, y, w, h) -> None:
         """One card player: colour, then person / computer beginner / greedy / clever in one row."""
-        from .cards_play import player_rgb
+        from kiosk.games.cards.screens.play import player_rgb
         t = self.t
         kind = self.choices.card_kinds[index]
         rgb = player_rgb(index)

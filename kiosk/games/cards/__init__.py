@@ -38,9 +38,9 @@ def _button(session: Any, name: str):
 
 
 def _screens() -> dict[str, type]:
-    from ...ui.cards_gameover import CardsGameOverScreen
-    from ...ui.cards_howto import CardsHowToScreen
-    from ...ui.cards_play import CardsPlayScreen
+    from .screens.gameover import CardsGameOverScreen
+    from .screens.howto import CardsHowToScreen
+    from .screens.play import CardsPlayScreen
     return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen}
 
 

@@ -51,9 +51,9 @@ def _variant(game: Any) -> tuple[str, ...]:
 
 
 def _screens() -> dict[str, type]:
-    from ...ui.gameover import GameOverScreen
-    from ...ui.howto import HowToScreen
-    from ...ui.play import PlayScreen
+    from .screens.gameover import GameOverScreen
+    from .screens.howto import HowToScreen
+    from .screens.play import PlayScreen
     return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen}
 
 

@@ -18,11 +18,11 @@ import math
 import pyglet
 from pyglet import shapes
 
-from .art.cards import CardAtlas, face_layout
-from .howto import GuideScreen, _ease
-from .menu import picture
-from .screen import register
-from .widgets import ACCENT, INK
+from kiosk.ui.art.cards import CardAtlas, face_layout
+from kiosk.ui.guide import GuideScreen, _ease
+from kiosk.ui.menu import picture
+from kiosk.ui.screen import register
+from kiosk.ui.widgets import ACCENT, INK
 
 STEP_S = 6.0
 STEPS = ("howto.cards.turn", "howto.cards.lay", "howto.cards.take", "howto.cards.win")

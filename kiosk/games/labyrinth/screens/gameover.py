@@ -17,12 +17,12 @@ from pyglet import shapes
 
 from kiosk.games.labyrinth.events import GameOver
 
-from .art import SEAT_COLORS
-from .game_end import GameEndScreen
-from .layout import Rect
-from .menu import Canvas, clear_drawing, fit_font, panel, picture
-from .screen import register
-from .widgets import DIM, INK, Frame, label
+from kiosk.ui.art import SEAT_COLORS
+from kiosk.ui.game_end import GameEndScreen
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel, picture
+from kiosk.ui.screen import register
+from kiosk.ui.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70

@@ -25,17 +25,17 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
-from ..events import GameAbandoned, IllegalInput
+from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver, GameStarted, RequestHint, RotateSpare, SelectArrow, Stay, TapCell, TurnChanged,
 )
 from .board import BoardView
-from .layout import Layout
-from .art import COLOR_NAMES, SEAT_COLORS
+from kiosk.ui.layout import Layout
+from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from .player_panel import PanelState, PlayerPanel
-from .screen import SCREENS, Screen, register, session_for
-from .turn_cue import TurnCue, TwoTap
-from .widgets import Frame, Hold
+from kiosk.ui.screen import SCREENS, Screen, register, session_for
+from kiosk.ui.turn_cue import TurnCue, TwoTap
+from kiosk.ui.widgets import Frame, Hold
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The card game's game-over screen: who took the most cards (ties share the win), every score.
 
-The card game's kiosk/ui/gameover.py: up to six players, several winners
+The card game's kiosk/games/labyrinth/screens/gameover.py: up to six players, several winners
 possible. Each player's row shows their colour, who played it (a person, or
 the computer and its stars, as on the setup screen), the cards they took as
 the same pictures as on the table, and the number; the winners wear a crown
@@ -17,11 +17,11 @@ from pyglet import shapes
 
 from kiosk.games.cards.events import CardGameOver
 
-from .game_end import GameEndScreen
-from .layout import Rect
-from .menu import Canvas, clear_drawing, fit_font, panel
-from .screen import register
-from .widgets import DIM, INK, Frame, label
+from kiosk.ui.game_end import GameEndScreen
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel
+from kiosk.ui.screen import register
+from kiosk.ui.widgets import DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
@@ -42,7 +42,7 @@ class CardsGameOverScreen(GameEndScreen):
         self.taken = [list(t) for t in game.taken] if over else None
 
     def _build(self) -> None:
-        from .cards_play import _stars, player_rgb
+        from .play import _stars, player_rgb
         clear_drawing(self)
         ev = self.event
         if ev is None:

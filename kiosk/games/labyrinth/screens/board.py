@@ -33,10 +33,10 @@ from kiosk.games.labyrinth.events import (
     BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
     TreasureFound, TurnChanged,
 )
-from .art import SEAT_COLORS
-from .typeface import TREASURE_OF_CELL
-from .layout import ARROWS, Layout, Rect
-from .motion import Effects, ease_out_back
+from kiosk.ui.art import SEAT_COLORS
+from kiosk.ui.typeface import TREASURE_OF_CELL
+from kiosk.ui.layout import ARROWS, Layout, Rect
+from kiosk.ui.motion import Effects, ease_out_back
 
 SLIDE_S = 0.30          # a row sliding in
 WALK_STEP_S = 0.12      # the pawn walking one cell

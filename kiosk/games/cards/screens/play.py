@@ -39,12 +39,12 @@ from kiosk.games.cards.events import (
     CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard, HandOver,
     LayCard, RotateHandCard, SelectHandCard, ToggleTake,
 )
-from ..events import GameAbandoned, IllegalInput
-from .art.cards import CardAtlas
-from .layout import Layout, Rect
-from .menu import fit_font
-from .screen import SCREENS, Screen, register, session_for
-from .widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, fit_width, label
+from kiosk.events import GameAbandoned, IllegalInput
+from kiosk.ui.art.cards import CardAtlas
+from kiosk.ui.layout import Layout, Rect
+from kiosk.ui.menu import fit_font
+from kiosk.ui.screen import SCREENS, Screen, register, session_for
+from kiosk.ui.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, fit_width, label
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -720,4 +720,4 @@ def _stars(kind: str) -> str:
     return {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
 
 
-from . import cards_gameover  # noqa: E402,F401  (registers the card game's game-over screen)
+from . import gameover  # noqa: E402,F401  (registers the card game's game-over screen)

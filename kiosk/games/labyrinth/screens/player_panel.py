@@ -18,11 +18,11 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
-from .art import COLOR_NAMES, SEAT_COLORS
-from . import typeface
-from .layout import Rect
-from .menu import fit_font
-from .widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
+from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
+from kiosk.ui import typeface
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import fit_font
+from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
 @dataclass(frozen=True)
