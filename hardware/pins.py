@@ -18,6 +18,8 @@ log = logging.getLogger("hardware.pins")
 
 #: Pin library names accepted by :func:`choose_pin_factory` besides auto/mock.
 FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native")
+#: Every choice :func:`choose_pin_factory` accepts (``[buttons] pin_factory``).
+PIN_FACTORIES = ("auto", "mock", *FACTORY_NAMES)
 
 
 def _mock_factory():

@@ -24,9 +24,13 @@ from typing import Any, Callable, Mapping
 
 from engine.maze import INSERTIONS
 from hardware.buttons import DEFAULT_BUTTON_PINS
+from hardware.pins import PIN_FACTORIES
+from hardware.ring import DRIVERS as RING_DRIVERS
+from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 
 from . import games
 from .safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
+from .ui.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +39,6 @@ DEFAULT_STATE_DIR = Path("/var/lib/labyrinth-kiosk")
 
 #: The 12 insertion arrows, named as in docs/rules.md (declared once, in the engine).
 ARROWS = INSERTIONS
-#: The languages of the rulebooks.
-LANGUAGES = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 #: What may sit in a seat: a person or an AI level of any registered game (kiosk.games;
 #: a game maps another game's level to its own, e.g. the card game plays "medium" as "easy").
 SEAT_KINDS = games.seat_kinds()
@@ -51,10 +53,8 @@ DISPLAY_MODES = ("auto", "window", "fullscreen", "offscreen", "none")
 LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
-PIN_FACTORIES = ("auto", "mock", "lgpio", "rpigpio", "pigpio", "native")
-RING_DRIVERS = ("none", "virtual", "wled", "adalight", "line")
-#: The ring drivers that talk to a serial port (they need ``[ring] port``).
-SERIAL_RING_DRIVERS = ("wled", "adalight", "line")
+# PIN_FACTORIES, RING_DRIVERS and SERIAL_RING_DRIVERS are declared with the hardware they choose
+# (hardware.pins, hardware.ring); LANGUAGES with the texts' catalogs (kiosk.ui.i18n).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -517,6 +517,15 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
     def fail(section: str, message: str) -> ConfigError:
         return ConfigError(f"{source}: [{section}] {message}")
 
+    _check_shape(raw, source)
+    sections = {name: _read_section(name, spec, raw.get(name, {}), fail) for name, spec in _SECTIONS.items()}
+    config = Config(**sections, source=source)
+    _check_across(config, raw, fail)
+    return config
+
+
+def _check_shape(raw: Mapping[str, Any], source: str) -> None:
+    """Known sections, each a table, no value nested deeper than a key takes (so a hostile file stays cheap)."""
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{source}: must be a TOML document with tables")
     for name, value in raw.items():
@@ -530,27 +539,23 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
                 raise ConfigError(f"{source}: [{name}] {str(key)[:60]} nests tables or lists too deep "
                                   f"(no key takes more than {MAX_NESTING - 1} levels)")
 
-    sections: dict[str, Any] = {}
-    for name, spec in _SECTIONS.items():
-        given = raw.get(name, {})
-        for key in given:
-            if key not in spec.fields:
-                raise fail(name, f"unknown key {key!r}{_suggest(key, spec.fields)}"
-                                 f" (known: {', '.join(spec.fields)})")
-        values = {}
-        for key, f in spec.fields.items():
-            if key in given:
-                try:
-                    values[key] = f.parse(given[key])
-                except _Bad as e:
-                    raise fail(name, f"{key} = {_show(given[key])} {e}") from None
-        if name == "game":
-            _complete_seats(values, given, fail)
-        sections[name] = spec.cls(**values)
 
-    config = Config(**sections, source=source)
-    _check_across(config, raw, fail)
-    return config
+def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Callable[[str, str], ConfigError]) -> Any:
+    """One section's dataclass from its TOML table: unknown keys refused, each given key parsed."""
+    for key in given:
+        if key not in spec.fields:
+            raise fail(name, f"unknown key {key!r}{_suggest(key, spec.fields)}"
+                             f" (known: {', '.join(spec.fields)})")
+    values = {}
+    for key, f in spec.fields.items():
+        if key in given:
+            try:
+                values[key] = f.parse(given[key])
+            except _Bad as e:
+                raise fail(name, f"{key} = {_show(given[key])} {e}") from None
+    if name == "game":
+        _complete_seats(values, given, fail)
+    return spec.cls(**values)
 
 
 def _complete_seats(values: dict, given: Mapping, fail) -> None:
@@ -578,7 +583,20 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
 
 def _check_across(config: Config, raw: Mapping, fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
-    b = config.buttons
+    r = config.ring
+    if r.driver in SERIAL_RING_DRIVERS and not r.port.strip():
+        raise fail("ring", f'port = "{r.port}": the {r.driver} driver needs a serial port '
+                           '(e.g. "/dev/serial/by-id/...", or driver = "none")')
+    _check_pins(config.buttons, r, fail)
+    _check_ring(r, fail)
+    k = config.kiosk
+    if 0 < k.idle_timeout_s <= k.idle_countdown_s:
+        raise fail("kiosk", f"idle_timeout_s = {k.idle_timeout_s} must be longer than "
+                            f"idle_countdown_s = {k.idle_countdown_s}")
+
+
+def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
+    """One GPIO per job: the buttons, their LEDs and a ring on the header's UART never share a pin."""
     claimed: dict[int, str] = {}
 
     def claim(pin: int, key: str) -> None:
@@ -586,10 +604,6 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
             raise fail("buttons", f"{key} = {pin} is already used by {claimed[pin]}")
         claimed[pin] = key
 
-    r = config.ring
-    if r.driver in SERIAL_RING_DRIVERS and not r.port.strip():
-        raise fail("ring", f'port = "{r.port}": the {r.driver} driver needs a serial port '
-                           '(e.g. "/dev/serial/by-id/...", or driver = "none")')
     if r.driver in SERIAL_RING_DRIVERS and r.port in UART_PORTS:
         claimed[14] = f"[ring] port = \"{r.port}\" (UART TX)"
         claimed[15] = f"[ring] port = \"{r.port}\" (UART RX)"
@@ -606,6 +620,9 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
             raise fail("buttons", f"led_pins.{extra} = {b.led_pins[extra]} lights a button that "
                                   f"does not exist ({key} is \"none\")")
 
+
+def _check_ring(r: RingConfig, fail) -> None:
+    """The offset and every seat's segment lie inside the ring."""
     if r.seat_segments is not None:
         for seat, (first, count) in enumerate(r.seat_segments):
             if not (0 <= first < r.led_count and 1 <= count <= r.led_count):
@@ -616,11 +633,6 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
         raise fail("ring", f"offset = {r.offset} must be smaller than led_count = {r.led_count}")
     if r.seat_segments is None and r.led_count < 4:
         raise fail("ring", f"led_count = {r.led_count} is too small for 4 seats")
-
-    k = config.kiosk
-    if 0 < k.idle_timeout_s <= k.idle_countdown_s:
-        raise fail("kiosk", f"idle_timeout_s = {k.idle_timeout_s} must be longer than "
-                            f"idle_countdown_s = {k.idle_countdown_s}")
 
 
 def load(path: str | Path | None = None) -> Config:
@@ -678,32 +690,43 @@ def apply_overrides(config: Config, overrides: Mapping[str, Any]) -> Config:
         if spec is None or key not in spec.fields:
             known = [f"{s}.{k}" for s, sp in _SECTIONS.items() for k in sp.fields]
             raise ConfigError(f"command line: unknown setting {dotted!r}{_suggest(dotted, known)}")
-        f = spec.fields[key]
-        if isinstance(value, str) and f.from_text is not None:
-            value = f.from_text(value)
-        elif isinstance(value, Path):
-            value = str(value.absolute())
-        elif isinstance(value, tuple):
-            value = list(value)
-        raw[section][key] = value
+        raw[section][key] = _toml_value(spec.fields[key], value)
         touched.add(dotted)
-    if "game.seats" in touched and "game.players" not in touched:
-        raw["game"].pop("players")
-    elif "game.players" in touched and "game.seats" not in touched:
-        raw["game"].pop("seats")
-    if "game.game" in touched and not touched & {"game.players", "game.seats"}:
-        lo, hi = PLAYER_RANGE.get(raw["game"]["game"], (1, 6))
-        if not lo <= raw["game"]["players"] <= hi:
-            raw["game"]["players"] = lo
-            raw["game"].pop("seats")
-    first = raw["game"].get("first_player")
-    if isinstance(first, int) and "game.first_player" not in touched and \
-            touched & {"game.players", "game.seats", "game.game"}:
-        players = raw["game"].get("players") or len(raw["game"].get("seats") or ())
-        if first >= players:
-            raw["game"]["first_player"] = "random"
+    _reconcile_game(raw["game"], touched)
     source = "command line" if config.source == "defaults" else f"{config.source} + command line"
     return from_raw(raw, source)
+
+
+def _toml_value(f: _Field, value: Any) -> Any:
+    """A command-line value as TOML would hold it (a string read by the key's own reader)."""
+    if isinstance(value, str) and f.from_text is not None:
+        return f.from_text(value)
+    if isinstance(value, Path):
+        return str(value.absolute())
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _reconcile_game(game: dict[str, Any], touched: set[str]) -> None:
+    """Make the [game] keys the command line left alone fit the ones it set: seats and players
+    follow each other, a new game resets a player count it does not allow, and a first player
+    who no longer has a seat becomes "random"."""
+    if "game.seats" in touched and "game.players" not in touched:
+        game.pop("players")
+    elif "game.players" in touched and "game.seats" not in touched:
+        game.pop("seats")
+    if "game.game" in touched and not touched & {"game.players", "game.seats"}:
+        lo, hi = PLAYER_RANGE.get(game["game"], (1, 6))
+        if not lo <= game["players"] <= hi:
+            game["players"] = lo
+            game.pop("seats")
+    first = game.get("first_player")
+    if isinstance(first, int) and "game.first_player" not in touched and \
+            touched & {"game.players", "game.seats", "game.game"}:
+        players = game.get("players") or len(game.get("seats") or ())
+        if first >= players:
+            game["first_player"] = "random"
 
 
 def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from hardware import BUTTON_NAMES
 
 from . import games
 from .safeio import SCRIPT_LIMIT, UnsafeFile, read_bounded
 
-#: The kiosk's own lines; the games add theirs.
-KIOSK_VERBS = ("button", "wait", "tap-px")
 #: The longest wait a line may ask for (ms): an hour.
 MAX_WAIT_MS = 3_600_000
 #: The longest line read (characters); a longer one is refused without being echoed whole.
@@ -81,42 +80,60 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
     def bad(why: str) -> ScriptError:
         return ScriptError(f"{where}: {clip(body)!r}: {why}")
 
-    if verb == "button":
-        if len(words) != 2:
-            raise bad("write `button NAME` with one of " + " ".join(BUTTON_NAMES))
-        name = _button_name(words[1])
-        if name is None:
-            raise bad(f"unknown button {words[1]!r}; the buttons are " + " ".join(BUTTON_NAMES))
-        return Step("button", (name,), line, body, source)
-    if verb == "wait":
-        if len(words) != 2:
-            raise bad("write `wait MILLISECONDS`")
-        word = words[1]
-        if not word.lstrip("+-").isdigit() or len(word) > 12:
-            raise bad(f"the wait must be a whole number of milliseconds, 0 to {MAX_WAIT_MS}")
-        ms = int(word)
-        if ms < 0:
-            raise bad("the wait cannot be negative")
-        if ms > MAX_WAIT_MS:
-            raise bad(f"a wait of at most {MAX_WAIT_MS} ms (an hour)")
-        return Step("wait", (ms,), line, body, source)
-    if verb == "tap-px":
-        if not pixels:
-            raise bad("`tap-px` needs a display (use --display offscreen); headless runs use `tap ROW COL`")
-        if len(words) != 3:
-            raise bad("write `tap-px X Y` (pixels from the top-left)")
-        try:
-            x, y = float(words[1]), float(words[2])
-        except ValueError:
-            raise bad("X and Y must be numbers") from None
-        if not (-100_000 <= x <= 100_000 and -100_000 <= y <= 100_000):
-            raise bad("X and Y must be pixels of the screen")
-        return Step("tap-px", (x, y), line, body, source)
+    if verb in _KIOSK_WORDS:
+        return Step(verb, _KIOSK_WORDS[verb](words, bad, pixels), line, body, source)
     for game in games.all_games():
         if game.script is not None and verb in game.script.verbs:
             return Step(verb, game.script.parse(words, bad), line, body, source)
     inputs = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
     raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: button NAME, wait MS ({inputs})")
+
+
+def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+    """``button NAME``: one of the arcade buttons, named in any case."""
+    if len(words) != 2:
+        raise bad("write `button NAME` with one of " + " ".join(BUTTON_NAMES))
+    name = _button_name(words[1])
+    if name is None:
+        raise bad(f"unknown button {words[1]!r}; the buttons are " + " ".join(BUTTON_NAMES))
+    return (name,)
+
+
+def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+    """``wait MS``: whole milliseconds, 0 to an hour."""
+    if len(words) != 2:
+        raise bad("write `wait MILLISECONDS`")
+    word = words[1]
+    if not word.lstrip("+-").isdigit() or len(word) > 12:
+        raise bad(f"the wait must be a whole number of milliseconds, 0 to {MAX_WAIT_MS}")
+    ms = int(word)
+    if ms < 0:
+        raise bad("the wait cannot be negative")
+    if ms > MAX_WAIT_MS:
+        raise bad(f"a wait of at most {MAX_WAIT_MS} ms (an hour)")
+    return (ms,)
+
+
+def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+    """``tap-px X Y``: a touch at pixels from the top-left, only where there is a display."""
+    if not pixels:
+        raise bad("`tap-px` needs a display (use --display offscreen); headless runs use `tap ROW COL`")
+    if len(words) != 3:
+        raise bad("write `tap-px X Y` (pixels from the top-left)")
+    try:
+        x, y = float(words[1]), float(words[2])
+    except ValueError:
+        raise bad("X and Y must be numbers") from None
+    if not (-100_000 <= x <= 100_000 and -100_000 <= y <= 100_000):
+        raise bad("X and Y must be pixels of the screen")
+    return (x, y)
+
+
+#: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
+_KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
+    "button": _button_args, "wait": _wait_args, "tap-px": _tap_px_args}
+#: The kiosk's own lines.
+KIOSK_VERBS = tuple(_KIOSK_WORDS)
 
 
 def game_of(verb: str) -> str | None:

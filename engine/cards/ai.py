@@ -116,6 +116,25 @@ class EasyAI(CardAI):
         return self.rng.choice([t for t in takes if len(t.cards) == most])
 
 
+def _cells_for(survey: Survey) -> dict[str, set]:
+    """The empty cells facing an open end of a path that carries each treasure."""
+    cells_for: dict[str, set] = {}
+    for cell, ports in survey.ports.items():
+        for comp in ports.values():
+            for name in survey.treasures[comp]:
+                cells_for.setdefault(name, set()).add(cell)
+    return cells_for
+
+
+def _most_on_one_path(survey: Survey) -> dict[str, int]:
+    """The most cards with each treasure on one open path."""
+    most: dict[str, int] = {}
+    for comp in {comp for ports in survey.ports.values() for comp in ports.values()}:
+        for name, cards in survey.treasures[comp].items():
+            most[name] = max(most.get(name, 0), len(cards))
+    return most
+
+
 class HardAI(CardAI):
     """Greedy gain, weighed against what the resulting layout offers next.
 
@@ -142,18 +161,10 @@ class HardAI(CardAI):
         """A function card -> the most cards it could take if laid now on `layout` (exact:
         every legal cell and rotation near a path with its treasures, and the taking rule)."""
         survey = Survey(layout)
-        # The empty cells facing an open end of a path that carries each treasure.
-        cells_for: dict[str, set] = {}
-        for cell, ports in survey.ports.items():
-            for comp in ports.values():
-                for name in survey.treasures[comp]:
-                    cells_for.setdefault(name, set()).add(cell)
-        # The most cards with a treasure on one open path: the search below stops once a
-        # card reaches that for both its treasures (joining two paths could do better; rare).
-        most: dict[str, int] = {}
-        for comp in {comp for ports in survey.ports.values() for comp in ports.values()}:
-            for name, cards in survey.treasures[comp].items():
-                most[name] = max(most.get(name, 0), len(cards))
+        cells_for = _cells_for(survey)
+        # The search below stops once a card reaches the most for both its treasures
+        # (joining two paths could do better; rare).
+        most = _most_on_one_path(survey)
         memo: dict[int, int] = {}
 
         def reach(card: int) -> int:

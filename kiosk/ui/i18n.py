@@ -65,60 +65,77 @@ def parse_po(text: str, name: str = "<po>") -> dict[str, str]:
     gettext does), multi-line strings. Plural entries are refused: the kiosk
     does not use them, and silently dropping one would hide a mistake.
     """
-    entries: dict[str, str] = {}
-    field: str | None = None
-    cur: dict[str, str] = {}
-    start = 0  # line where the current entry began, for messages
-    fuzzy_next = False   # a "#, fuzzy" flag line was read: it belongs to the next entry
-    fuzzy = False        # the current entry is fuzzy
-
-    def flush(lineno: int) -> None:
-        if "msgid" not in cur:
-            if cur:
-                raise CatalogError(f"{name}:{lineno}: msgstr without msgid")
-            return
-        if "msgstr" not in cur:
-            raise CatalogError(f"{name}:{lineno}: msgid {cur['msgid']!r} has no msgstr")
-        key = cur["msgid"] if "msgctxt" not in cur else f"{cur['msgctxt']}\x04{cur['msgid']}"
-        if key and not fuzzy:  # the empty msgid is the header
-            if key in entries:
-                raise CatalogError(f"{name}:{start}: msgid {key!r} appears twice")
-            entries[key] = cur["msgstr"]
-        cur.clear()
-
+    reader = _PoReader(name)
     lineno = 0
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        where = f"{name}:{lineno}"
+        reader.line(raw.strip(), lineno)
+    reader.flush(lineno + 1)
+    return reader.entries
+
+
+class _PoReader:
+    """The state of reading one .po text, a line at a time (`parse_po`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.entries: dict[str, str] = {}
+        self.field: str | None = None      # the keyword a continued string adds to
+        self.cur: dict[str, str] = {}      # the entry being read: keyword -> text
+        self.start = 0                     # line where the current entry began, for messages
+        self.fuzzy_next = False            # a "#, fuzzy" flag line was read: it belongs to the next entry
+        self.fuzzy = False                 # the current entry is fuzzy
+
+    def line(self, line: str, lineno: int) -> None:
+        where = f"{self.name}:{lineno}"
         if not line:
-            continue
+            return
         if line.startswith("#"):
-            if line.startswith("#,") and "fuzzy" in (f.strip() for f in line[2:].split(",")):
-                if "msgstr" in cur:
-                    flush(lineno)
-                fuzzy_next = True
-            continue
-        if line.startswith('"'):
-            if field is None:
+            self.comment(line, lineno)
+        elif line.startswith('"'):
+            if self.field is None:
                 raise CatalogError(f"{where}: a continued string with nothing before it")
-            cur[field] += _unquote(line, where)
-            continue
+            self.cur[self.field] += _unquote(line, where)
+        else:
+            self.keyword(line, lineno, where)
+
+    def comment(self, line: str, lineno: int) -> None:
+        """Comments are skipped but for the fuzzy flag, which marks the next entry."""
+        if line.startswith("#,") and "fuzzy" in (f.strip() for f in line[2:].split(",")):
+            if "msgstr" in self.cur:
+                self.flush(lineno)
+            self.fuzzy_next = True
+
+    def keyword(self, line: str, lineno: int, where: str) -> None:
         keyword, _, rest = line.partition(" ")
         if keyword in ("msgid_plural",) or keyword.startswith("msgstr["):
             raise CatalogError(f"{where}: plural forms are not supported (write 'Label: {{n}}' instead)")
         if keyword not in ("msgctxt", "msgid", "msgstr"):
             raise CatalogError(f"{where}: unknown keyword {keyword!r}")
-        if keyword in ("msgctxt", "msgid") and ("msgstr" in cur):
-            flush(lineno)
-        if not cur:
-            start = lineno
-            fuzzy, fuzzy_next = fuzzy_next, False
-        if keyword in cur:
+        if keyword in ("msgctxt", "msgid") and ("msgstr" in self.cur):
+            self.flush(lineno)
+        if not self.cur:
+            self.start = lineno
+            self.fuzzy, self.fuzzy_next = self.fuzzy_next, False
+        if keyword in self.cur:
             raise CatalogError(f"{where}: {keyword} given twice in one entry")
-        cur[keyword] = _unquote(rest.strip(), where)
-        field = keyword
-    flush(lineno + 1)
-    return entries
+        self.cur[keyword] = _unquote(rest.strip(), where)
+        self.field = keyword
+
+    def flush(self, lineno: int) -> None:
+        """The entry read so far is complete: keep it (unless it is the header or fuzzy)."""
+        cur = self.cur
+        if "msgid" not in cur:
+            if cur:
+                raise CatalogError(f"{self.name}:{lineno}: msgstr without msgid")
+            return
+        if "msgstr" not in cur:
+            raise CatalogError(f"{self.name}:{lineno}: msgid {cur['msgid']!r} has no msgstr")
+        key = cur["msgid"] if "msgctxt" not in cur else f"{cur['msgctxt']}\x04{cur['msgid']}"
+        if key and not self.fuzzy:  # the empty msgid is the header
+            if key in self.entries:
+                raise CatalogError(f"{self.name}:{self.start}: msgid {key!r} appears twice")
+            self.entries[key] = cur["msgstr"]
+        cur.clear()
 
 
 @lru_cache(maxsize=None)

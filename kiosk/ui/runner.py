@@ -183,50 +183,56 @@ class Offscreen:
 
     def do(self, line: Any) -> None:
         """One scripted input: a kiosk.script Step or a line (docs/keys.md: the headless format + tap-px)."""
-        if not isinstance(line, str):         # a parsed kiosk.script.Step
-            step = line
-            if step.verb == "tap-px":
-                self.ui.tap_px(*step.args)
-            elif step.verb == "wait":
-                self.run_for(step.args[0] / 1000)
-                return
-            else:
-                self.kiosk.script_input(step)
-            self.settle()
+        if isinstance(line, str):
+            self._do_line(line)
             return
+        step = line                       # a parsed kiosk.script.Step
+        if step.verb == "wait":
+            self.run_for(step.args[0] / 1000)
+            return
+        if step.verb == "tap-px":
+            self.ui.tap_px(*step.args)
+        else:
+            self.kiosk.script_input(step)
+        self.settle()
+
+    def _do_line(self, line: str) -> None:
+        """A line not parsed by kiosk.script (a kiosk without ``script_input``, e.g. the test kiosk)."""
         words = line.split()
         if not words:
             return
         verb = words[0].lower()
-        if verb == "tap-px":
-            if len(words) != 3:
-                raise ValueError(f"script: {line!r}: write tap-px X Y (pixels from the top-left)")
-            self.ui.tap_px(float(words[1]), float(words[2]))
-            self.settle()
-            return
         if verb == "wait":
             if len(words) != 2:
                 raise ValueError(f"script: {line!r}: write wait MILLISECONDS")
             self.run_for(int(words[1]) / 1000)
             return
-        apply = getattr(self.kiosk, "apply_script_line", None) or getattr(self.kiosk, "script_input", None)
-        if apply is not None:
-            apply(line)
-        elif verb == "button" and len(words) == 2:
-            self.ui.press_button(words[1])
+        if verb == "tap-px":
+            if len(words) != 3:
+                raise ValueError(f"script: {line!r}: write tap-px X Y (pixels from the top-left)")
+            self.ui.tap_px(float(words[1]), float(words[2]))
         else:
-            # a game's own line (kiosk.games ScriptWords), for the game that runs
-            from kiosk import games
-            from kiosk.script import parse_line
-            step = parse_line(line)
-            session = getattr(self.kiosk, "game_session", None)
-            kind = games.get(session.game_name) if session is not None else None
-            if step is None or kind is None or kind.script is None or step.verb not in kind.script.verbs:
-                raise ValueError(f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, "
-                                 "or a line of the game that runs)")
-            for command in kind.script.play(session, step.verb, step.args):
-                self.ui.post(command)
+            apply = getattr(self.kiosk, "apply_script_line", None) or getattr(self.kiosk, "script_input", None)
+            if apply is not None:
+                apply(line)
+            elif verb == "button" and len(words) == 2:
+                self.ui.press_button(words[1])
+            else:
+                self._play_game_line(line)
         self.settle()
+
+    def _play_game_line(self, line: str) -> None:
+        """A game's own line (kiosk.games ScriptWords), for the game that runs."""
+        from kiosk import games
+        from kiosk.script import parse_line
+        step = parse_line(line)
+        session = getattr(self.kiosk, "game_session", None)
+        kind = games.get(session.game_name) if session is not None else None
+        if step is None or kind is None or kind.script is None or step.verb not in kind.script.verbs:
+            raise ValueError(f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, "
+                             "or a line of the game that runs)")
+        for command in kind.script.play(session, step.verb, step.args):
+            self.ui.post(command)
 
 
 def read_script(path: str | Path) -> list[str]:
