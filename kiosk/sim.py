@@ -14,9 +14,9 @@ thousand games or a million, a sweep can run in shards (``--shard I/N``) that
 ``labyrinth-sim merge`` adds up to exactly one run, a checkpoint resumes an
 interrupted sweep, and ``--scheduler`` runs it on a Dask cluster.
 
-A game kind plugs in as a :class:`Runner` (``--game labyrinth`` or ``--game cards``):
-it names its AI levels and player counts and plays one game, returning a
-:class:`Outcome`. Everything else (seeds, seats, parallelism, statistics,
+A game kind plugs in as a :class:`Runner` (``GameType.sim``, e.g. kiosk/games/cards/sim.py for
+``--game cards``): it plays one game with the AI levels and player counts its game declares,
+returning an :class:`Outcome`. Everything else (seeds, seats, parallelism, statistics,
 table, JSON) is shared. docs/ai.md has the measured figures.
 """
 
@@ -78,13 +78,35 @@ def ended_by_limit(state) -> bool:
 
 
 class Runner:
-    """A game kind for the simulation: its AI levels, player counts and how to play one game."""
+    """A game kind for the simulation: how to play one game (kiosk/games/<game>/sim.py).
+
+    Its AI levels and player counts are the game's own (``GameType``, kiosk.games)."""
 
     name = ""
-    levels: tuple[str, ...] = ()
-    min_players = 1
-    max_players = 4
     default_turn_cap = 1000
+    #: the --ai line-up when none is given, strongest first (cut to the number of players);
+    #: () means every AI level of the game, strongest first
+    default_lineup: tuple[str, ...] = ()
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        from . import games
+        return games.get(self.name).ai_levels
+
+    @property
+    def min_players(self) -> int:
+        from . import games
+        return games.get(self.name).players[0]
+
+    @property
+    def max_players(self) -> int:
+        from . import games
+        return games.get(self.name).players[1]
+
+    def lineup(self, players: int) -> list[str]:
+        """The AI of each of `players` seats when --ai names none."""
+        names = list(self.default_lineup or reversed(self.levels))
+        return (names * players)[:players]
 
     def check(self, spec: Spec) -> None:
         """Raise ValueError naming the problem if the options do not fit this game."""
@@ -95,90 +117,8 @@ class Runner:
         raise NotImplementedError
 
 
-class LabyrinthRunner(Runner):
-    """The sliding-maze game (engine.Game with engine.ai players)."""
-
-    name = "labyrinth"
-    levels = ("random", "easy", "medium", "hard", "expert", "fair")
-    min_players, max_players = 1, 4
-    default_turn_cap = 1000
-
-    def play(self, levels, seed, spec, timer, record=None):
-        from engine import Game, Rules
-        from engine.ai import make_ai
-        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
-        game = Game.new(players=len(levels), seed=seed, rules=rules)
-        recorder = _recorder(game, levels, record)
-        ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
-        times: list[list[float]] = [[] for _ in levels]
-        cpu: list[list[float]] = [[] for _ in levels]
-        while game.phase != "over" and game.turns < spec.turn_cap:
-            seat = game.current
-            start, start_cpu = timer(), time.process_time()
-            shift, move = ais[seat].choose(game)
-            cpu[seat].append((time.process_time() - start_cpu) * 1000.0)
-            times[seat].append((timer() - start) * 1000.0)
-            game.apply(shift)
-            game.apply(move)
-            if recorder:
-                recorder.apply(shift)
-                recorder.apply(move)
-        winners = list(game.winners)
-        return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
-                       decision_cpu_ms=cpu, limited=ended_by_limit(game),
-                       record=recorder.text() if recorder else None)
-
-
-class CardsRunner(Runner):
-    """The travel card game (engine.cards: CardGame, its AI levels and play_game)."""
-
-    name = "cards"
-    levels = ("random", "easy", "hard")
-    min_players, max_players = 2, 6
-    default_turn_cap = 500
-
-    def check(self, spec):
-        if spec.open_cards or not spec.return_home:
-            raise ValueError("--open-cards and --no-return are variants of the maze game, not of the card game")
-
-    def play(self, levels, seed, spec, timer, record=None):
-        from engine.cards import CardGame, CardRules, play_game
-        from engine.cards.ai import make_ai
-        rules = CardRules(turn_limit=spec.turn_limit)
-        ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
-        recorder = _recorder(CardGame.new(players=len(levels), seed=seed, rules=rules), levels, record)
-        if recorder:
-            ais = [_RecordingAI(ai, recorder) for ai in ais]
-        result = play_game(ais, seed=seed, turn_cap=spec.turn_cap, timer=timer, rules=rules)
-        if result["illegal"]:
-            raise RuntimeError(f"card game {seed}: an AI made an illegal move: {result['illegal']}")
-        times: list[list[float]] = [[] for _ in levels]
-        turns = [0] * len(levels)
-        for d in result["decisions"]:
-            times[d["seat"]].append(d["seconds"] * 1000.0)
-            if d["phase"] == "place":
-                turns[d["seat"]] += 1
-        from engine.outcome import Termination
-        limited = result["end"] == Termination.TURN_LIMIT.value
-        return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"],
-                       limited=limited, record=recorder.text() if recorder else None)
-
-
-class _RecordingAI:
-    """Passes an AI's choices to a game recorder as they are made (its own copy of the game
-    checks them), so the card game's play_game needs no hook."""
-
-    def __init__(self, ai, recorder):
-        self.ai, self.recorder = ai, recorder
-        self.level = getattr(ai, "level", type(ai).__name__)
-
-    def choose(self, game):
-        action = self.ai.choose(game)
-        self.recorder.apply(action)
-        return action
-
-
-def _recorder(state, levels, tags: dict | None):
+def make_recorder(state, levels, tags: dict | None):
+    """A game recorder (engine.records) for `state` with its seats' `levels`, when `tags` asks for a record."""
     if tags is None:
         return None
     from engine.records import Recorder
@@ -777,8 +717,7 @@ def _entries(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Nam
         parser.error(f"--players {players}: the {runner.name} game takes "
                      f"{runner.min_players} to {runner.max_players} players")
     if names is None:
-        names = (["hard", "medium", "easy", "random"] if runner.name == "labyrinth" else ["hard", "easy", "random"])
-        names = (names * players)[:players]
+        names = runner.lineup(players)
     elif len(names) == 1:
         names = names * players
     if len(names) != players:

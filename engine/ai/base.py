@@ -82,6 +82,9 @@ class AI:
     """
 
     level = "base"
+    #: the level searches, and takes ``clock`` and ``time_limit`` to cap its thinking by time
+    #: (the kiosk's safety cap on a slow Pi; the search itself stops after a fixed amount of work)
+    clock_capped = False
 
     def __init__(self, seed: int | None = None):
         self.seed = seed

@@ -71,6 +71,7 @@ class HardAI(AI):
     much the leading opponent's chance counts against its own (1.0: equally; 0: ignore)."""
 
     level = "hard"
+    clock_capped = True
     future_weight = 0.5    # when collecting: weight of the chance to collect the next card next turn
 
     def __init__(self, seed: int | None = None, budget: int = 9000,

@@ -45,7 +45,7 @@ def _screens() -> dict[str, type]:
 
 
 def _sim():
-    from ...sim import CardsRunner
+    from .sim import CardsRunner
     return CardsRunner()
 
 

@@ -58,7 +58,7 @@ def _screens() -> dict[str, type]:
 
 
 def _sim():
-    from ...sim import LabyrinthRunner
+    from .sim import LabyrinthRunner
     return LabyrinthRunner()
 
 

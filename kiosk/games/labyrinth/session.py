@@ -60,14 +60,14 @@ SaveHook = Callable[["Session", str], None]
 def default_ai_factory(level: str, seed: int | None):
     """The engine's AI players (``engine.ai.make_ai``).
 
-    The searching players (hard, expert, fair) stop after a fixed amount of work
+    The searching players (their class is ``clock_capped``) stop after a fixed amount of work
     (deterministic); the clock here is only a safety cap so that a slow Pi never
     leaves a visitor waiting.
     """
     import time
 
-    from engine.ai import make_ai
-    if level in ("hard", "expert", "fair"):
+    from engine.ai import LEVELS, make_ai
+    if level in LEVELS and LEVELS[level].clock_capped:
         return make_ai(level, seed=seed, clock=time.monotonic, time_limit=0.4)
     return make_ai(level, seed=seed)
 
