@@ -505,8 +505,6 @@ class Kiosk:
                 raise ValueError(f"{step.text!r} cannot be played without a display")
             self.bus.post_all(script.play(session, step.verb, step.args))
 
-    apply_script_line = script_input
-
     # ------------------------------------------------------------ the events file
     def _write_event(self, msg: Message) -> None:
         out = self.options.events_out

@@ -9,13 +9,18 @@ with it works with the kiosk.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import games
 from .bus import Bus
 from .clock import Clock, VirtualClock
 from .events import ButtonPressed, Message
 from .session_base import GameSession
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from .app import Kiosk
+    from .history import History
+    from .ui.contract import KioskView, StartOptions
 
 
 class MiniKiosk:
@@ -36,6 +41,10 @@ class MiniKiosk:
         self.bus.subscribe(ButtonPressed, self._on_button)
         self.button_test: list[bool] = []
         self.ring: list = []
+        self.history: History | None = None          # no state folder: no statistics
+        self.options: StartOptions | None = None     # nobody started it with a game
+        self.stopping = False
+        self.exit_status = 0
 
     @property
     def game_session(self) -> GameSession:
@@ -47,6 +56,9 @@ class MiniKiosk:
     def tick(self, budget: float | None = None) -> int:
         self.clock.run_due()
         return self.bus.dispatch_pending()
+
+    def settled(self) -> bool:
+        return not self.bus.pending() and not any(s.busy for s in self.sessions.values())
 
     def of(self, cls: type) -> list:
         return [e for e in self.seen if isinstance(e, cls)]
@@ -68,3 +80,9 @@ class MiniKiosk:
     def close(self) -> None:
         for session in self.sessions.values():
             session.close()
+
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    def _both_answer_the_contract(mini: MiniKiosk, kiosk: Kiosk) -> tuple[KioskView, KioskView]:
+        """Checked by mypy only: the test kiosk and the kiosk both satisfy the UI's contract."""
+        return mini, kiosk

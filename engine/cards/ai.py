@@ -211,7 +211,7 @@ class HardAI(CardAI):
     def _plan(self, game: CardGame, layout: dict, candidates: frozenset[int], kept: list[int],
               unseen: list[int]) -> tuple[float, frozenset[int]]:
         """Best (score, take) once the card lies in `layout`."""
-        best = (float("-inf"), frozenset())
+        best: tuple[float, frozenset[int]] = (float("-inf"), frozenset())
         for take in _best_takes(layout, candidates, game.rules.keep_connected):
             rest = {cell: p for cell, p in layout.items() if p.card not in take}
             score = len(take) + self._value(game, rest, kept, unseen)

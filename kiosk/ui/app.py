@@ -39,7 +39,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pyglet
 
@@ -47,8 +47,14 @@ from kiosk import games
 from kiosk.events import GameBegan
 
 from .frame_cache import FrameCache
+from .i18n import Texts
 from .layout import Layout, Rect
-from .screen import SCREENS, Screen, session_for
+from .screen import SCREENS, Layered, Screen, session_for
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from ..sound import Sound
+    from .art import Atlas
+    from .contract import KioskView
 
 log = logging.getLogger(__name__)
 
@@ -91,8 +97,10 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
     for api in apis:
         # No multisampling: the drawings come antialiased from the atlas, and MSAA costs a
         # software renderer (and a Pi's GPU) several times the fill rate.
-        configs = [gl.Config(opengl_api=api, major_version=3, minor_version=0 if api == "gles" else 3,
-                             double_buffer=True)]
+        # (pyglet declares gl.Config as its abstract base, with opengl_api a float: it is the
+        # platform's concrete class at run time, and opengl_api is "gl" or "gles".)
+        configs = [gl.Config(opengl_api=api, major_version=3,  # type: ignore[abstract, arg-type]
+                             minor_version=0 if api == "gles" else 3, double_buffer=True)]
         for config in configs:
             try:
                 if display == "fullscreen":
@@ -138,8 +146,8 @@ class UI:
     ``ui.goto``, ``ui.post``, ``ui.atlas``, ``ui.now()``.
     """
 
-    def __init__(self, kiosk: Any, window: pyglet.window.Window, *, layout: str = "tabletop",
-                 language: str = "en", translator: Any = None, first: str | None = None,
+    def __init__(self, kiosk: KioskView, window: pyglet.window.Window, *, layout: str = "tabletop",
+                 language: str = "en", translator: Texts | None = None, first: str | None = None,
                  clock: Callable[[], float] = time.monotonic, rotation: int = 0, display: str = "window"):
         if rotation not in ROTATIONS:
             raise ValueError(f"display rotation {rotation!r}: use one of {', '.join(map(str, ROTATIONS))}")
@@ -161,15 +169,17 @@ class UI:
         self.screen: Screen | None = None
         self.frames = 0
         self.last_input = clock()
-        self._atlas = None
+        self._atlas: Atlas | None = None
         self._atlas_px = 0
         self._down: tuple[float, float] | None = None
         self._down_at = 0.0
         self._keys = _key_table()
         self._cursor: tuple[int, int] | None = None
         self.screen_listeners: list[Callable[[str], None]] = []   # told each screen shown (the sound)
-        bus = getattr(kiosk, "bus", None)
-        self._unsubscribe = bus.subscribe_all(self._on_event) if bus is not None else None
+        self.sound: Sound | None = None       # the sound cues (kiosk/ui/runner.py opens them with the window)
+        self.startup_s = 0.0                  # how long opening the display took (the log, the bench)
+        self._high_contrast: bool | None = None     # the operator menu's choice; None: the config's
+        self._unsubscribe: Callable[[], None] | None = kiosk.bus.subscribe_all(self._on_event)
         window.push_handlers(self)
         self._apply_view()
         _import_screens()
@@ -184,12 +194,12 @@ class UI:
         --players); the attract screen otherwise."""
         for kind in games.all_games():
             session = session_for(self.kiosk, kind.name)
-            game = getattr(session, "game", None)
-            if game is not None and game.phase != "over" and "human" in getattr(session, "kinds", ()):
+            game = session.game if session is not None else None
+            if session is not None and game is not None and game.phase != "over" and "human" in session.kinds:
                 return kind.play_screen
-        options = getattr(self.kiosk, "options", None)      # --players: the game is posted, not started yet
-        setup = getattr(options, "setup", None)
-        if getattr(options, "start_game", False) and setup is not None and "human" in setup.kinds:
+        options = self.kiosk.options      # --players: the game is posted, not started yet
+        setup = options.setup if options is not None else None
+        if options is not None and options.start_game and setup is not None and "human" in setup.kinds:
             return games.get(setup.game).play_screen
         return "attract"
 
@@ -261,7 +271,7 @@ class UI:
         return self._translator.t(key, **fields)
 
     @property
-    def translator(self) -> Any:
+    def translator(self) -> Texts:
         return self._translator
 
     def post(self, command: Any) -> None:
@@ -282,11 +292,10 @@ class UI:
     @property
     def high_contrast(self) -> bool:
         """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
-        chosen = getattr(self, "_high_contrast", None)
-        if chosen is not None:
-            return chosen
-        display = getattr(getattr(self.kiosk, "config", None), "display", None)
-        return bool(getattr(display, "high_contrast", False))
+        if self._high_contrast is not None:
+            return self._high_contrast
+        config = self.kiosk.config
+        return config is not None and config.display.high_contrast
 
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
@@ -314,9 +323,7 @@ class UI:
         self.screen = screen
         self._down = None
         self._frame_due = True
-        gesture = getattr(self, "gesture", None)
-        if gesture is not None:
-            gesture.release()
+        self.gesture.release()
         if name == "operator" and previous is not None and previous.name != "operator":
             kw.setdefault("back", previous.name)
         screen.enter(**kw)
@@ -325,9 +332,7 @@ class UI:
         return screen
 
     def set_language(self, language: str) -> None:
-        setter = getattr(self._translator, "set_language", None)
-        if setter:
-            setter(language)
+        self._translator.set_language(language)
         for screen in self._screens.values():
             screen.resize(self.layout)
         self.invalidate()
@@ -341,9 +346,7 @@ class UI:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
         operator gesture, then draw if anything changed. True if a frame was drawn."""
         self.window.switch_to()      # what events and animations create belongs to this window's context
-        tick = getattr(self.kiosk, "tick", None)
-        if tick is not None:
-            tick()
+        self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
         self.idle.update(dt)
@@ -360,9 +363,9 @@ class UI:
 
     def needs_frame(self) -> bool:
         screen = self.screen
-        if self._dirty or self._frame_due or screen is None or not _cached(screen) or self.idle.showing:
+        if self._dirty or self._frame_due or not isinstance(screen, Layered) or self.idle.showing:
             return True
-        return bool(getattr(screen, "animating", True))
+        return screen.animating
 
     def draw(self) -> None:
         """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;
@@ -374,7 +377,7 @@ class UI:
         screen = self.screen
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
-        if screen is not None and _cached(screen) and self._cache_ready(screen, size, bg):
+        if isinstance(screen, Layered) and self._cache_ready(screen, size, bg):
             self.cache.blit()
             screen.draw_live()
         else:
@@ -388,8 +391,11 @@ class UI:
         self.idle.draw()
         self.frames += 1
 
-    def _cache_ready(self, screen: Screen, size: tuple[int, int], bg) -> bool:
-        """Bring the cache up to date for `screen` (in part if only a rectangle changed)."""
+    def _cache_ready(self, screen: Screen, size: tuple[int, int], bg: tuple[int, int, int]) -> bool:
+        """Bring the cache up to date for `screen` (in part if only a rectangle changed); False if
+        there is no usable cache, or `screen` does not draw in layers."""
+        if not isinstance(screen, Layered):
+            return False
         whole = self._cache_of is not screen or not self.cache.valid or self.cache.size != size
         if not (whole or self._dirty):
             return True
@@ -444,7 +450,7 @@ class UI:
         if self.screen is not None:
             self.screen.on_event(event)
         for screen in self._screens.values():     # background listeners (e.g. play keeps its model)
-            if screen is not self.screen and getattr(screen, "listens_in_background", False):
+            if screen is not self.screen and screen.listens_in_background:
                 screen.on_event(event)
 
     # ---------------------------------------------------------------- fingers (pyglet window events)
@@ -452,7 +458,7 @@ class UI:
         """A finger on a widget may change how it looks (pressed colour): redraw it."""
         w = self.screen.widget_at(x, y) if self.screen is not None else None
         if w is None and self.screen is not None:
-            w = getattr(self.screen, "_held", None)
+            w = self.screen._held
         if w is not None:
             self.invalidate(Rect(*w.rect))
 
@@ -465,7 +471,7 @@ class UI:
         self._down = (x, y)
         self._down_at = self.now()
         if self.screen is not None:
-            if self.screen.name != "operator" and not _claims(self.screen, x, y):
+            if self.screen.name != "operator" and not self.screen.claims(x, y):
                 self.gesture.press(x, y)     # the operator's hidden corner, on any screen
             self.screen.press(x, y)
 
@@ -561,32 +567,27 @@ class UI:
         return True
 
 
-def _cached(screen: Screen) -> bool:
-    """Does `screen` split its drawing into still layers (cached) and what moves?"""
-    return callable(getattr(screen, "draw_static", None)) and callable(getattr(screen, "draw_live", None))
+class _Keys:
+    """The texts when no catalog can be read: every text shows its key, and the kiosk keeps running."""
+
+    language = "en"
+
+    def t(self, key: str, language: str | None = None, **fields: Any) -> str:
+        return key
+
+    def set_language(self, language: str) -> None:
+        self.language = language
+
+    def has(self, key: str) -> bool:
+        return False
 
 
-def _claims(screen: Screen, x: float, y: float) -> bool:
-    """Does a finger at (x, y) do something on `screen` (then it never counts for the operator gesture)?"""
-    claims = getattr(screen, "claims", None)
-    if callable(claims):
-        return bool(claims(x, y))
-    return screen.widget_at(x, y) is not None
-
-
-def _make_translator(language: str):
+def _make_translator(language: str) -> Texts:
     try:
         from .i18n import Translator
         return Translator(language)
     except Exception as exc:      # catalogs missing or broken: keep running with the keys
         log.error("translations unavailable (%s); showing text keys", exc)
-
-        class _Keys:
-            language = "en"
-
-            def t(self, key, **fields):
-                return key
-
         return _Keys()
 
 

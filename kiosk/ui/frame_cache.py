@@ -46,6 +46,7 @@ class FrameCache:
 
     def _make(self, width: int, height: int) -> bool:
         self.delete()
+        status: int | str             # GL's answer, or why there is none
         try:
             gl.glGenFramebuffers(1, self._fbo)
             gl.glGenRenderbuffers(1, self._rb)
@@ -82,7 +83,7 @@ class FrameCache:
         try:
             gl.glViewport(0, 0, *size)
             gl.glClearColor(clear_rgb[0] / 255, clear_rgb[1] / 255, clear_rgb[2] / 255, 1.0)
-            for area in areas or [None]:
+            for area in areas or (None,):
                 if area is not None:
                     gl.glEnable(gl.GL_SCISSOR_TEST)
                     gl.glScissor(*area)

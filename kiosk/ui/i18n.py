@@ -20,6 +20,7 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Protocol
 
 #: The languages of the rulebooks, in the order the setup screen offers them.
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
@@ -161,6 +162,18 @@ def language_name(language: str) -> str:
     return load_catalog(language).get("language.name") or language
 
 
+class Texts(Protocol):
+    """What the UI asks of its texts (a :class:`Translator`, or keys only when the catalogs fail)."""
+
+    language: str
+
+    def t(self, key: str, language: str | None = None, **fields: Any) -> str: ...
+
+    def set_language(self, language: str) -> None: ...
+
+    def has(self, key: str) -> bool: ...
+
+
 class Translator:
     """The active language's texts; English for a missing key, the key itself as a last resort."""
 
@@ -178,7 +191,7 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in self._catalog or key in self._fallback
 
-    def t(self, key: str, language: str | None = None, **fields) -> str:
+    def t(self, key: str, language: str | None = None, **fields: Any) -> str:
         """The text for `key` with its ``{placeholders}`` filled from `fields`.
 
         `language` picks another catalog for one text (the attract screen shows

@@ -21,6 +21,7 @@ The watch is an overlay, not a screen: the UI calls ``update(dt)`` each frame,
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pyglet
 
@@ -30,11 +31,25 @@ from .screen import game_on, session_for
 from .menu import Canvas, config_value, dim, fit_font, panel
 from .widgets import ACCENT, DIM, INK, Frame, label
 
+if TYPE_CHECKING:                                   # pragma: no cover
+    from kiosk.session_base import GameSession
+
+    from .app import UI
+
+
+@runtime_checkable
+class SeatsPlayers(Protocol):
+    """A game screen that seats its players its own way (the card game's arcs round the table)."""
+
+    def facing(self, player: int) -> int:
+        """The angle a text for `player` is turned by: towards their side of the table."""
+        ...
+
 
 class IdleWatch:
     """Watches for an abandoned human game; shows the countdown; returns to attract."""
 
-    def __init__(self, ui, timeout: float | None = None, countdown: float | None = None):
+    def __init__(self, ui: "UI", timeout: float | None = None, countdown: float | None = None):
         self.ui = ui
         self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
         self.countdown = float(countdown if countdown is not None
@@ -43,27 +58,27 @@ class IdleWatch:
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
         self._batch: pyglet.graphics.Batch | None = None
-        self._number = None
+        self._number: pyglet.text.Label | None = None
         self._shown_n: int | None = None
         self._shapes: list = []
         self._built_for: tuple | None = None
 
     # ------------------------------------------------------------ what counts as a human game waiting
-    def _session(self):
+    def _session(self) -> "GameSession | None":
         """The session of the game on screen (a game's play screen); None elsewhere."""
-        screen = getattr(self.ui, "screen", None)
-        game = game_on(getattr(screen, "name", ""))
+        screen = self.ui.screen
+        game = game_on(screen.name) if screen is not None else None
         return session_for(self.ui.kiosk, game) if game is not None else None
 
     def _waiting_human(self) -> int | None:
         """The index of the human player who should act now (also behind a card game's hand-over), or None."""
         session = self._session()
-        game = getattr(session, "game", None)
-        if game is None or game.phase == "over":
+        game = session.game if session is not None else None
+        if session is None or game is None or game.phase == "over":
             return None
-        if getattr(session, "busy", False):
+        if session.busy:
             return None
-        kinds = getattr(session, "kinds", ())
+        kinds = session.kinds
         if game.current >= len(kinds) or kinds[game.current] != "human":
             return None
         return game.current
@@ -71,11 +86,11 @@ class IdleWatch:
     def _facing(self, player: int) -> int:
         """The angle the overlay is turned by: towards `player`'s side of the table."""
         screen = self.ui.screen
-        facing = getattr(screen, "facing", None)      # a game screen that seats players its own way
-        if facing is not None:
-            return facing(player)
-        game = self._session().game
-        return self.ui.layout.facing(game.players[player].seat)
+        if isinstance(screen, SeatsPlayers):
+            return screen.facing(player)
+        session = self._session()
+        game = session.game if session is not None else None
+        return self.ui.layout.facing(game.players[player].seat if game is not None else None)
 
     def idle_for(self) -> float:
         start = max(self.ui.last_input, self._awaiting_since or 0.0)
@@ -130,9 +145,7 @@ class IdleWatch:
 
     def hide(self) -> None:
         if self.showing:
-            request = getattr(self.ui, "request_frame", None)
-            if request:
-                request()            # the frame under the overlay must be drawn again
+            self.ui.request_frame()      # the frame under the overlay must be drawn again
         self.showing = False
 
     def expire(self) -> None:

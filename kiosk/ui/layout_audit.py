@@ -148,7 +148,8 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
 def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
     """The texts of the screen's batches still shown, and the panels they must stay in."""
     batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
-    items, panels = [], {}
+    items: list[dict] = []
+    panels: dict[str, Rect] = {}
     modal = getattr(screen, "picking_language", False)     # the setup's picker: what is under it is dimmed
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():

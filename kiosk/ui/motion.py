@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from typing import Any, Callable
 
 import pyglet
 from pyglet import shapes
@@ -128,7 +128,7 @@ class Effects:
         icon = pyglet.sprite.Sprite(atlas.treasure(treasure), x, y, batch=batch,
                                     group=pyglet.graphics.Group(order=1, parent=group))
         base = size * 0.62 / atlas.px
-        objs = [rim, back, inner, face, icon]
+        objs: list[Any] = [rim, back, inner, face, icon]     # shapes and a sprite: rotation, visible, opacity
         for o in objs:
             o.rotation = rotation
             o.visible = False

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import logging
 import math
+from functools import partial
+from typing import TYPE_CHECKING
 
 import pyglet
 from pyglet import shapes
@@ -42,6 +44,9 @@ from .layout import ARROWS, Rect
 from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
 from .screen import Screen, game_on, register, session_for
 from .widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from .app import UI
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +64,7 @@ class CornerHold:
     does whatever the screen normally does.
     """
 
-    def __init__(self, ui, hold: float = HOLD_S):
+    def __init__(self, ui: "UI", hold: float = HOLD_S):
         self.ui = ui
         self.hold = hold
         self.since: float | None = None
@@ -89,8 +94,9 @@ class OperatorScreen(Screen):
 
     background = (18, 20, 26)
 
-    def __init__(self, ui):
+    def __init__(self, ui: "UI"):
         super().__init__(ui)
+        self.back = "attract"           # the screen the menu was opened from
         self.page = "pin"               # pin | hardware | stats
         self.entered = ""
         self.message = ""
@@ -142,12 +148,12 @@ class OperatorScreen(Screen):
 
     def go_back(self) -> None:
         """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
-        back = getattr(self, "back", "attract")
+        back = self.back
         game_name = game_on(back)
         if game_name is not None:
             session = session_for(self.kiosk, game_name)
-            game = getattr(session, "game", None)
-            if game is None or getattr(game, "phase", "") == "over" or getattr(game, "over", False):
+            game = session.game if session is not None else None
+            if game is None or game.phase == "over":
                 back = "attract"
         elif back not in ("attract", "setup", "howto", "gameover"):
             back = "attract"
@@ -219,23 +225,19 @@ class OperatorScreen(Screen):
     def cycle_ring(self) -> None:
         self.ring_index = (self.ring_index + 1) % len(RING_COLOURS)
         rgb = RING_COLOURS[self.ring_index]
-        hook = getattr(self.kiosk, "test_ring", None)
-        if callable(hook):
-            try:
-                hook(rgb)
-            except Exception as exc:       # a missing ring must not break the menu
-                log.warning("ring test failed: %s", exc)
+        try:
+            self.kiosk.test_ring(rgb)
+        except Exception as exc:       # a missing ring must not break the menu
+            log.warning("ring test failed: %s", exc)
         self._build()
 
     def _button_test(self, on: bool) -> None:
-        hook = getattr(self.kiosk, "set_button_test", None)
-        if callable(hook):
-            hook(on)
+        self.kiosk.set_button_test(on)
 
     def statistics(self) -> list[str]:
         """The history summary as short translated lines."""
         try:
-            history = getattr(self.kiosk, "history", None)
+            history = self.kiosk.history
             if history is None:
                 from kiosk.history import History
                 state_dir = config_value(self.ui, "paths", "state_dir", None)
@@ -312,7 +314,7 @@ class OperatorScreen(Screen):
             color = {"del": TOGGLE_OFF, "ok": GO}.get(k, BUTTON)
             b = make_button(self, c, frame, Rect(x0 + col * (key_w + gap), top - (r + 1) * key_h - r * gap,
                                                  key_w, key_h), text, self.batch, self._bg, size=24,
-                            color=color, on_tap=lambda k=k: self.key(k))
+                            color=color, on_tap=partial(self.key, k))
             if self.locked:
                 b.set_enabled(False)
         make_button(self, c, frame, Rect(12, 12, 120, 52), "\u2039 " + self.t("common.back"), self.batch,
@@ -331,7 +333,7 @@ class OperatorScreen(Screen):
                 make_button(self, c, frame, Rect(12 + i * (tab_w + 12), H - 12 - tab_h, tab_w, tab_h), t(key),
                             self.batch, self._bg, size=17, color=ACCENT if self.page == page else BUTTON,
                             text_color=(30, 30, 30) if self.page == page else INK,
-                            on_tap=lambda p=page: self.open_page(p))
+                            on_tap=partial(self.open_page, page))
             area = Rect(12, 12 + 64, W - 24, H - 24 - tab_h - 12 - 64)
             bottom = Rect(12, 12, W - 24, 56)
         else:
@@ -341,7 +343,7 @@ class OperatorScreen(Screen):
                 make_button(self, c, frame, Rect(12, H - 60 - (i + 1) * (tab_h + 10), tab_w, tab_h), t(key),
                             self.batch, self._bg, size=17, color=ACCENT if self.page == page else BUTTON,
                             text_color=(30, 30, 30) if self.page == page else INK,
-                            on_tap=lambda p=page: self.open_page(p))
+                            on_tap=partial(self.open_page, page))
             area = Rect(12 + tab_w + 14, 12, W - tab_w - 38, H - 24)
             bottom = Rect(12, 12, tab_w, 56 * 2 + 10)
         # back and quit
@@ -428,7 +430,7 @@ class OperatorScreen(Screen):
     def chart_data(self):
         """The numbers for the charts (kiosk/stats_charts.py), or None without a readable history."""
         try:
-            history = getattr(self.kiosk, "history", None)
+            history = self.kiosk.history
             if history is None:
                 from kiosk.history import History
                 state_dir = config_value(self.ui, "paths", "state_dir", None)
@@ -462,12 +464,11 @@ class OperatorScreen(Screen):
             y -= 36 if i < 4 else 26
 
 
-def _guard(ui) -> PinGuard:
+def _guard(ui: "UI") -> PinGuard:
     """The PIN guard on the UI's clock, kept in the kiosk's state directory when it has one
     (a kiosk without saving, e.g. a scripted run, keeps the count in memory only)."""
-    history = getattr(getattr(ui, "kiosk", None), "history", None)
-    path = getattr(history, "path", None)
-    return PinGuard(path.parent if path is not None else None, clock=ui.now)
+    history = ui.kiosk.history
+    return PinGuard(history.path.parent if history is not None else None, clock=ui.now)
 
 
 def _countdown(seconds: float) -> str:

@@ -21,7 +21,15 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ..clock import VirtualClock
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from ..script import Step
+    from ..sound import Sound
+    from .app import UI
+    from .contract import KioskView
 
 log = logging.getLogger(__name__)
 
@@ -43,27 +51,33 @@ def _size(value: Any) -> tuple[int, int] | None:
     return (int(value[0]), int(value[1]))
 
 
-def open_ui(kiosk: Any, options: Any):
+@runtime_checkable
+class Scripted(Protocol):
+    """A kiosk that plays the lines of a script itself (kiosk.app.Kiosk; the test kiosk does not)."""
+
+    def script_input(self, step: "Step | str") -> None: ...
+
+
+def open_ui(kiosk: "KioskView", options: Any) -> "UI":
     """Make the window and the UI for `options` (see module docstring); returns the UI."""
     t0 = time.perf_counter()
     from .app import UI, make_window, prepare_pyglet
     display = _opt(options, "display", "window")
     if display == "auto":
         display = "fullscreen"
-    cfg = getattr(getattr(kiosk, "config", None), "display", None)
-    gl_api = _opt(options, "gl", getattr(cfg, "gl", None) or "auto")
-    layout = _opt(options, "layout", getattr(cfg, "layout", None) or "tabletop")
-    size = _size(_opt(options, "size", getattr(cfg, "size", None)))
-    language = _opt(options, "language", getattr(getattr(getattr(kiosk, "config", None), "game", None),
-                                                   "language", None) or "en")
-    rotation = int(_opt(options, "rotation", getattr(cfg, "rotation", None) or 0))
+    config = kiosk.config
+    cfg = config.display if config is not None else None
+    gl_api = _opt(options, "gl", cfg.gl if cfg is not None else "auto")
+    layout = _opt(options, "layout", cfg.layout if cfg is not None else "tabletop")
+    size = _size(_opt(options, "size", cfg.size if cfg is not None else None))
+    language = _opt(options, "language", config.game.language if config is not None else "en")
+    rotation = int(_opt(options, "rotation", cfg.rotation if cfg is not None else 0))
     prepare_pyglet(display, gl_api)
     if size is not None and rotation in (90, 270) and display != "fullscreen":
         size = (size[1], size[0])      # --size is the picture's size; the panel is turned
     window = make_window(display, size, gl_api)
-    clock = getattr(kiosk, "clock", None)
     # offscreen the kiosk's clock is virtual: the UI's timers (idle, peek, gesture) run on it too
-    now = clock.now if getattr(clock, "virtual", False) and callable(getattr(clock, "now", None)) else time.monotonic
+    now = kiosk.clock.now if kiosk.clock.virtual else time.monotonic
     ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None),
             rotation=rotation, display=display, clock=now)
     ui.sound = open_sound(kiosk, ui, display, _opt(options, "sound", "auto"))
@@ -74,31 +88,31 @@ def open_ui(kiosk: Any, options: Any):
     return ui
 
 
-def open_sound(kiosk: Any, ui, display: str, choice: str = "auto"):
+def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto") -> "Sound | None":
     """The sound cues for this UI (kiosk/sound), or None: off by ``--sound off``, by ``[sound]
     enabled = false``, and offscreen unless ``--sound on`` (tests and screenshots stay quiet)."""
     if choice == "off" or (choice == "auto" and display == "offscreen"):
         return None
     from ..sound import Sound, SoundSettings
-    settings = SoundSettings.from_config(getattr(kiosk, "config", None))
+    settings = SoundSettings.from_config(kiosk.config)
     if not settings.enabled:
         log.info("sound off ([sound] enabled = false)")
         return None
-    sound = Sound(getattr(kiosk, "bus", None), settings)
+    sound = Sound(kiosk.bus, settings)
     ui.screen_listeners.append(sound.screen_shown)
     if ui.screen is not None:
         sound.screen_shown(ui.screen.name)
     return sound
 
 
-def run(kiosk: Any, options: Any) -> int:
+def run(kiosk: "KioskView", options: Any) -> int:
     ui = open_ui(kiosk, options)
     try:
         if ui.display == "offscreen":
             return run_offscreen(ui, kiosk, options)
         return run_window(ui, kiosk)
     finally:
-        if getattr(ui, "sound", None) is not None:
+        if ui.sound is not None:
             ui.sound.close()
         ui.close()
         if ui.display != "offscreen":
@@ -108,12 +122,7 @@ def run(kiosk: Any, options: Any) -> int:
         # lost by not closing a window nobody sees (screenshots are written and closed already).
 
 
-def _stopped(kiosk: Any) -> bool:
-    return bool(getattr(kiosk, "stopping", False) or getattr(kiosk, "stopped", False)
-                or getattr(kiosk, "running", True) is False)
-
-
-def run_window(ui, kiosk: Any) -> int:
+def run_window(ui: "UI", kiosk: "KioskView") -> int:
     """The pyglet event loop at 60 Hz: the kiosk ticks, the screen animates, and a frame is drawn and
     flipped only when something changed (pyglet's own redraw is off: ``app.run(None)``). A frame
     not drawn is not flipped either, so the front buffer keeps showing the last one."""
@@ -122,27 +131,27 @@ def run_window(ui, kiosk: Any) -> int:
     def frame(dt: float) -> None:
         if ui.step(dt):
             ui.window.flip()
-        if _stopped(kiosk):
+        if kiosk.stopping:
             pyglet.app.exit()
 
     pyglet.clock.schedule_interval(frame, FRAME_S)
     pyglet.app.run(None)
     pyglet.clock.unschedule(frame)
-    return int(getattr(kiosk, "exit_status", 0) or 0)
+    return kiosk.exit_status
 
 
 # ---------------------------------------------------------------------- offscreen
 class Offscreen:
     """Drives the UI without a screen: frames on demand, a virtual clock, scripted inputs."""
 
-    def __init__(self, ui, kiosk: Any, screenshot_dir: str | Path | None = None, frame_s: float = FRAME_S):
+    def __init__(self, ui: "UI", kiosk: "KioskView", screenshot_dir: str | Path | None = None,
+                 frame_s: float = FRAME_S):
         self.ui = ui
         self.frame_s = frame_s            # virtual time per frame (tests use bigger steps)
         self.kiosk = kiosk
         self.dir = Path(screenshot_dir) if screenshot_dir else None
         self.shots = 0
-        clock = getattr(kiosk, "clock", None)
-        self.virtual = clock if getattr(clock, "virtual", False) else None
+        self.virtual: VirtualClock | None = kiosk.clock if isinstance(kiosk.clock, VirtualClock) else None
 
     def frame(self, dt: float | None = None) -> None:
         dt = self.frame_s if dt is None else dt
@@ -155,16 +164,7 @@ class Offscreen:
             self.frame()
 
     def calm(self) -> bool:
-        settled = getattr(self.kiosk, "settled", None)
-        if settled is not None:
-            return settled() and not self.ui.busy()
-        bus = getattr(self.kiosk, "bus", None)
-        if bus is not None and bus.pending():
-            return False
-        if self.ui.busy():
-            return False
-        sessions = getattr(self.kiosk, "sessions", {}).values()
-        return not any(getattr(session, "busy", False) for session in sessions)
+        return self.kiosk.settled() and not self.ui.busy()
 
     def settle(self, max_s: float = SETTLE_MAX_S) -> None:
         """Render frames until the bus is quiet, animations are done and no AI is acting."""
@@ -181,19 +181,21 @@ class Offscreen:
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in label)[:40]
         return self.ui.screenshot(self.dir / f"{self.shots:04d}-{safe}.png")
 
-    def do(self, line: Any) -> None:
+    def do(self, line: "Step | str") -> None:
         """One scripted input: a kiosk.script Step or a line (docs/keys.md: the headless format + tap-px)."""
         if isinstance(line, str):
             self._do_line(line)
             return
-        step = line                       # a parsed kiosk.script.Step
+        step = line
         if step.verb == "wait":
             self.run_for(step.args[0] / 1000)
             return
         if step.verb == "tap-px":
             self.ui.tap_px(*step.args)
-        else:
+        elif isinstance(self.kiosk, Scripted):
             self.kiosk.script_input(step)
+        else:
+            raise ValueError(f"script: {step.text!r}: this kiosk takes script lines, not parsed steps")
         self.settle()
 
     def _do_line(self, line: str) -> None:
@@ -212,9 +214,8 @@ class Offscreen:
                 raise ValueError(f"script: {line!r}: write tap-px X Y (pixels from the top-left)")
             self.ui.tap_px(float(words[1]), float(words[2]))
         else:
-            apply = getattr(self.kiosk, "apply_script_line", None) or getattr(self.kiosk, "script_input", None)
-            if apply is not None:
-                apply(line)
+            if isinstance(self.kiosk, Scripted):
+                self.kiosk.script_input(line)
             elif verb == "button" and len(words) == 2:
                 self.ui.press_button(words[1])
             else:
@@ -226,9 +227,9 @@ class Offscreen:
         from kiosk import games
         from kiosk.script import parse_line
         step = parse_line(line)
-        session = getattr(self.kiosk, "game_session", None)
-        kind = games.get(session.game_name) if session is not None else None
-        if step is None or kind is None or kind.script is None or step.verb not in kind.script.verbs:
+        session = self.kiosk.game_session
+        kind = games.get(session.game_name)
+        if step is None or kind.script is None or step.verb not in kind.script.verbs:
             raise ValueError(f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, "
                              "or a line of the game that runs)")
         for command in kind.script.play(session, step.verb, step.args):
@@ -245,28 +246,29 @@ def read_script(path: str | Path) -> list[str]:
     return lines
 
 
-def run_offscreen(ui, kiosk: Any, options: Any) -> int:
+def run_offscreen(ui: "UI", kiosk: "KioskView", options: Any) -> int:
     runner = Offscreen(ui, kiosk, _opt(options, "screenshot_dir", None))
     runner.settle(1.0)
     runner.shot("start")
     script = _opt(options, "script", None)
     if script:
-        if hasattr(kiosk, "script_input"):
+        steps: list[Step | str]
+        if isinstance(kiosk, Scripted):
             from ..script import load
-            steps = load(script, pixels=True)
+            steps = [*load(script, pixels=True)]
         else:
-            steps = read_script(script)
+            steps = [*read_script(script)]
         for n, step in enumerate(steps, 1):
             runner.do(step)
             runner.shot(f"{n}-{step}")
-            if _stopped(kiosk):
+            if kiosk.stopping:
                 break
-        return int(getattr(kiosk, "exit_status", 0) or 0)
+        return kiosk.exit_status
     # no script: run like the kiosk until it stops, in real time
     last = time.perf_counter()
-    while not _stopped(kiosk):
+    while not kiosk.stopping:
         now = time.perf_counter()
         runner.frame(now - last)
         last = now
         time.sleep(max(0.0, FRAME_S - (time.perf_counter() - now)))
-    return int(getattr(kiosk, "exit_status", 0) or 0)
+    return kiosk.exit_status

@@ -14,12 +14,15 @@ creates it on first use and calls ``resize`` whenever the layout changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 import pyglet
 
 if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.session_base import GameSession
+
     from .app import UI
+    from .contract import KioskView
     from .layout import Layout
 
 #: Screen classes by name, filled by @register.
@@ -37,9 +40,9 @@ def register(name: str) -> Callable[[type["Screen"]], type["Screen"]]:
     return wrap
 
 
-def session_for(kiosk: Any, game: str) -> Any:
+def session_for(kiosk: "KioskView", game: str) -> "GameSession | None":
     """The session of game `game` in `kiosk` (``kiosk.sessions``), or None."""
-    return getattr(kiosk, "sessions", {}).get(game)
+    return kiosk.sessions.get(game)
 
 
 def game_on(screen_name: str) -> str | None:
@@ -51,11 +54,23 @@ def game_on(screen_name: str) -> str | None:
     return None
 
 
+@runtime_checkable
+class Layered(Protocol):
+    """A screen that draws in two layers: what stays still (``draw_static``, which the UI keeps in
+    its frame cache, kiosk/ui/frame_cache.py) and what moves (``draw_live``, drawn over it)."""
+
+    def draw_static(self) -> None: ...
+
+    def draw_live(self) -> None: ...
+
+
 class Screen:
     """One full-window view. Subclasses override what they need; all hooks are optional."""
 
     name: str = "screen"
     background: tuple[int, int, int] = (22, 26, 33)
+    #: hears bus events while another screen shows (``on_event``)
+    listens_in_background: bool = False
 
     def __init__(self, ui: "UI"):
         self.ui = ui
@@ -69,7 +84,7 @@ class Screen:
         return self.ui.layout
 
     @property
-    def kiosk(self) -> Any:
+    def kiosk(self) -> "KioskView":
         return self.ui.kiosk
 
     def t(self, key: str, **kw: Any) -> str:
@@ -124,6 +139,16 @@ class Screen:
     def busy(self) -> bool:
         """True while an animation runs (scripted runs wait for it before a screenshot)."""
         return False
+
+    @property
+    def animating(self) -> bool:
+        """A frame is needed every tick even when nothing was invalidated (a :class:`Layered`
+        screen says when it is still)."""
+        return True
+
+    def claims(self, x: float, y: float) -> bool:
+        """A finger at (x, y) does something here (then it never counts for the operator gesture)."""
+        return self.widget_at(x, y) is not None
 
     # ---------------------------------------------------------------- finger input
     def tap(self, x: float, y: float) -> bool:

@@ -72,7 +72,7 @@ def load(font_dir: Path = FONT_DIR) -> str:
     if "family" in _state and _state.get("dir") == font_dir:
         return str(_state["family"])
     import pyglet
-    family, points = FALLBACK, frozenset()
+    family, points = FALLBACK, frozenset[int]()
     paths = [font_dir / name for name in FILES]
     try:
         for path in paths:

@@ -14,7 +14,7 @@ direction (48 px on 800x480) — the constructor grows it around its centre.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable, Literal
 
 import pyglet
 from pyglet import shapes
@@ -24,6 +24,10 @@ from .typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs
 from .typeface import font_for
 
 # A small palette shared by all screens (high contrast on a dark background).
+#: Where a label's (x, y) sits on its text (pyglet's anchors).
+AnchorX = Literal["left", "center", "right"]
+AnchorY = Literal["top", "bottom", "center", "baseline"]
+
 INK = (245, 240, 228)
 DIM = (150, 158, 170)
 PANEL = (38, 45, 56)
@@ -96,7 +100,7 @@ RECORDER: Recorder | None = None
 
 
 def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group=None, *,
-          color=INK, anchor_x: str = "center", anchor_y: str = "center", bold: bool = False,
+          color=INK, anchor_x: AnchorX = "center", anchor_y: AnchorY = "center", bold: bool = False,
           width: float | None = None, multiline: bool = False, align: str = "center",
           container: Rect | None = None, role: str = "body", name: str = "") -> pyglet.text.Label:
     """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font).
@@ -108,7 +112,7 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
     # whole pixels: pyglet draws glyphs at a half-pixel position with their thin strokes washed out
     # (worst on a screen turned 90 degrees, where the layout's x becomes the panel's y)
     x, y = round(x), round(y)
-    kw = {}
+    kw: dict[str, Any] = {}
     if width is not None:
         kw = dict(width=max(1, int(width)), multiline=multiline)
         if multiline:
@@ -220,7 +224,8 @@ class Button(Widget):
 
     def press(self) -> None:
         self.held = True
-        self._bg.color = BUTTON_DOWN if self.color == BUTTON else tuple(int(c * 0.65) for c in self.color[:3])
+        r, g, b = self.color[:3]
+        self._bg.color = BUTTON_DOWN if self.color == BUTTON else (int(r * 0.65), int(g * 0.65), int(b * 0.65))
         if self.on_hold:
             self.on_hold(True)
 

@@ -18,9 +18,11 @@ class CardsRunner(Runner):
 
     def play(self, levels, seed, spec, timer, record=None):
         from engine.cards import CardGame, CardRules, play_game
-        from engine.cards.ai import make_ai
+        from engine.cards.ai import CardAI, make_ai
         rules = CardRules(turn_limit=spec.turn_limit)
-        ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
+        # each seat's player: the level's AI, or one that also records its choices
+        ais: list[CardAI | _RecordingAI] = [make_ai(level, seed=derive(seed, "ai", seat))
+                                             for seat, level in enumerate(levels)]
         recorder = make_recorder(CardGame.new(players=len(levels), seed=seed, rules=rules), levels, record)
         if recorder:
             ais = [_RecordingAI(ai, recorder) for ai in ais]

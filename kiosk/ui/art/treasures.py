@@ -165,7 +165,7 @@ def keys(p: Pen):
     def key(angle, color):
         c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
 
-        def r(x, y):
+        def r(x: float, y: float) -> tuple[float, float]:
             return (x * c - y * s, x * s + y * c)
 
         p.line(*r(-0.35, 0), *r(0.85, 0), 0.16, color)
@@ -297,7 +297,7 @@ def sword(p: Pen):
     a = 45.0
     c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
 
-    def r(x, y):
+    def r(x: float, y: float) -> tuple[float, float]:
         return (x * c - y * s, x * s + y * c)
 
     p.poly([r(-0.12, -0.35), r(0.12, -0.35), r(0.12, 0.85), r(0, 1.05), r(-0.12, 0.85)], SILVER)
