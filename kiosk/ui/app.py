@@ -292,10 +292,11 @@ class UI:
     @property
     def high_contrast(self) -> bool:
         """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
-        if self._high_contrast is not None:
-            return self._high_contrast
-        config = self.kiosk.config
-        return config is not None and config.display.high_contrast
+        chosen = getattr(self, "_high_contrast", None)
+        if chosen is not None:
+            return chosen
+        display = getattr(getattr(self.kiosk, "config", None), "display", None)
+        return bool(getattr(display, "high_contrast", False))
 
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""

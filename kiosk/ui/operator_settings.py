@@ -8,23 +8,18 @@ volume buttons still show and say "sound off".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, make_button
-from .widgets import DIM, INK, Frame
-
-if TYPE_CHECKING:                                   # pragma: no cover
-    from .operator import OperatorScreen
+from .menu import GO, TOGGLE_OFF, make_button
+from .widgets import DIM, INK
 
 VOLUME_STEP = 10
 
 
-def build_settings(screen: "OperatorScreen", c: Canvas, frame: Frame, area: Rect) -> None:
+def build_settings(screen, c, frame, area: Rect) -> None:
     """Draw the page into `screen` (an OperatorScreen) inside `area` (canvas units)."""
     t = screen.t
     ui = screen.ui
-    sound = ui.sound
+    sound = getattr(ui, "sound", None)
     row_h, gap = 56, 14
     x = area.x + 20
     w = area.w - 40
@@ -50,31 +45,29 @@ def build_settings(screen: "OperatorScreen", c: Canvas, frame: Frame, area: Rect
                     size=20,
                     color=GO if sound.muted else TOGGLE_OFF, on_tap=lambda: _mute(screen))
     y -= row_h + gap
-    on = ui.high_contrast
+    on = bool(getattr(ui, "high_contrast", False))
     make_button(screen, c, frame, Rect(x, y, w, row_h),
                 f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}", screen.batch,
                 screen._bg, size=17, color=GO if on else TOGGLE_OFF, text_color=INK,
                 on_tap=lambda: _contrast(screen, not on))
 
 
-def _volume(screen: "OperatorScreen", step: int) -> None:
+def _volume(screen, step: int) -> None:
     sound = screen.ui.sound
-    if sound is None:
-        return
     sound.set_muted(False)
     sound.set_volume(sound.volume + step)
     sound.cue("arrow")            # hear the new level
     screen._build()
 
 
-def _mute(screen: "OperatorScreen") -> None:
+def _mute(screen) -> None:
     sound = screen.ui.sound
-    if sound is None:
-        return
     sound.set_muted(not sound.muted)
     screen._build()
 
 
-def _contrast(screen: "OperatorScreen", on: bool) -> None:
-    screen.ui.set_high_contrast(on)
+def _contrast(screen, on: bool) -> None:
+    setter = getattr(screen.ui, "set_high_contrast", None)
+    if callable(setter):
+        setter(on)
     screen._build()

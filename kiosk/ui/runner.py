@@ -98,7 +98,7 @@ def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto")
     if not settings.enabled:
         log.info("sound off ([sound] enabled = false)")
         return None
-    sound = Sound(kiosk.bus, settings)
+    sound = Sound(getattr(kiosk, "bus", None), settings)
     ui.screen_listeners.append(sound.screen_shown)
     if ui.screen is not None:
         sound.screen_shown(ui.screen.name)
