@@ -60,7 +60,10 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
 
     history = History(tmp_path)
     now = datetime.now(timezone.utc)
-    for r in RECORDS[:5]:   # re-dated to the last days so they fall inside the 14-day chart
+    # a level the setup offers apart (fair, as "Family") and one only the config seats (expert)
+    others = [GameRecord.make(game="labyrinth", seats=["human", level], winners=[1], turns=20, duration_s=500,
+                              ended_at=at(2, 10)) for level in ("fair", "expert")]
+    for r in RECORDS[:5] + others:   # re-dated to the last days so they fall inside the 14-day chart
         shifted = GameRecord.make(game=r.game, seats=r.seats, winners=r.winners, turns=r.turns,
                                   duration_s=r.duration_s,
                                   ended_at=now.timestamp() - 86400 * (10 - datetime.fromisoformat(r.time).day))
@@ -77,6 +80,8 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
             scr.open_page("stats")
             u.step(0.02)
             assert scr.chart_bars == want
+            texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}
+            assert {u.t("setup.level.fair"), "expert"} <= texts
             from pyglet import shapes
             rects = [s for s in scr._shapes if isinstance(s, shapes.Rectangle)]
             assert rects and all(0 <= r.x and r.x + r.width <= size[0] + 1 and 0 <= r.y

@@ -110,10 +110,17 @@ def _games(screen, c, frame, cell: Rect, data: ChartData) -> int:
     return _hrows(screen, c, frame, cell, top, rows)
 
 
+def _level_name(screen, level: str) -> str:
+    """A computer level as the setup screen names it (the operator's word for random); a level the
+    setup does not offer (expert, seated by the config) by its own name."""
+    for key in (f"setup.level.{level}", f"operator.level.{level}"):
+        if screen.ui.translator.has(key):
+            return screen.t(key)
+    return level
+
+
 def _levels(screen, c, frame, cell: Rect, data: ChartData) -> int:
     top = _title(screen, c, frame, cell, screen.t("operator.chart_levels"))
-    names = {"random": "operator.level.random", "easy": "setup.level.easy", "medium": "setup.level.medium",
-             "hard": "setup.level.hard"}
-    rows = [(screen.t(names[rec.level]), rec.computer_wins / rec.games,
+    rows = [(_level_name(screen, rec.level), rec.computer_wins / rec.games,
              f"{100 * rec.computer_wins / rec.games:.0f} % ({rec.games})", COMPUTER) for rec in data.levels]
     return _hrows(screen, c, frame, cell, top, rows)
