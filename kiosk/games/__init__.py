@@ -119,6 +119,9 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: the layout audit (kiosk/ui/layout_audit.py): a function returning the states of its screens
+    #: it measures, imported only with a display
+    audit: Callable[[], Sequence[Any]] | None = None
 
     @property
     def seat_kinds(self) -> tuple[str, ...]:

@@ -386,3 +386,26 @@ def to_json(report: dict) -> dict:
         entries.append(dict(screen=e["screen"], state=e["state"], size=e["size"], layout=e["layout"],
                             language=e["language"], items=items))
     return {"entries": entries}
+
+
+# ------------------------------------------------------------------ helpers for the states
+# (kiosk/ui/audit_states.py and each game's screens/audit.py). They reach into a screen's own
+# parts (the setup's choices): a screen is Any here, as the audit sets what no visitor's input
+# could set that quickly.
+def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) -> Callable[[Env], None]:
+    """The setup screen with `game` chosen, then `choose(choices)` (the game's seats), and the
+    language picker open when `picker`."""
+    def prepare(env: Env) -> None:
+        screen: Any = env.ui.goto("setup")
+        screen.choices.game = game
+        choose(screen.choices)
+        screen.picking_language = picker
+        screen._build()
+    return prepare
+
+
+def goto(name: str, **kw: Any) -> Callable[[Env], None]:
+    """The screen `name` opened (``ui.goto(name, **kw)``) as it is."""
+    def prepare(env: Env) -> None:
+        env.ui.goto(name, **kw)
+    return prepare

@@ -49,6 +49,11 @@ def _sim():
     return CardsRunner()
 
 
+def _audit():
+    from .screens.audit import states
+    return states()
+
+
 GAME = register_game(GameType(
     name=GAME_NAME,
     title="the travel card game",
@@ -66,4 +71,5 @@ GAME = register_game(GameType(
     play_screen="cards_play",
     over_screen="cards_gameover",
     sim=_sim,
+    audit=_audit,
 ))

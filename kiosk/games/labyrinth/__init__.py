@@ -62,6 +62,11 @@ def _sim():
     return LabyrinthRunner()
 
 
+def _audit():
+    from .screens.audit import states
+    return states()
+
+
 GAME = register_game(GameType(
     name=GAME_NAME,
     title="the sliding maze",
@@ -80,4 +85,5 @@ GAME = register_game(GameType(
     play_screen="play",
     over_screen="gameover",
     sim=_sim,
+    audit=_audit,
 ))

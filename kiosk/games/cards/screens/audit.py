@@ -1,0 +1,119 @@
+"""The card game's screens in the layout audit (kiosk/ui/layout_audit.py): the states it walks.
+
+Each state brings a real kiosk there through the game's own commands (a new game,
+a card laid) and then opens the screen: the most seats and the fewest, the hand in
+every phase, the hand-over sheet and the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kiosk.events import GameSetup, NewGame, SeatSetup
+from kiosk.ui.layout_audit import Env, State, goto, setup_state
+
+from .. import GAME
+
+
+def cards_game(env: Env, kinds: tuple[str, ...], seed: int = 11) -> Any:
+    env.post(NewGame(GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=seed, first=0, game=GAME.name)))
+    env.ui.goto(GAME.play_screen)
+    env.tick()
+    return env.kiosk.sessions[GAME.name]
+
+
+def _cards_screen(env: Env) -> Any:
+    screen: Any = env.ui.screen
+    screen.resize(env.ui.layout)
+    return screen
+
+
+def _lay_first(env: Env, session: Any, want_take: bool = False) -> None:
+    """The current person lays a card (one that joins treasures when `want_take` and one exists)."""
+    from ..events import HandOver, LayCard, RotateHandCard, SelectHandCard
+    g = session.game
+    if session.handover:
+        env.post(HandOver())
+    places = g.legal_placements()
+    if want_take:
+        places = sorted(places, key=lambda p: -sum(len(c) for c in g.preview(p).values()))
+    place = places[0]
+    env.post(SelectHandCard(g.hand.index(place.card)))
+    for _ in range(place.rotation):
+        env.post(RotateHandCard())
+    env.post(LayCard(place.cell))
+
+
+def cards_place(kinds: tuple[str, ...]):
+    def prepare(env: Env) -> None:
+        from ..events import SelectHandCard
+        cards_game(env, kinds)
+        env.post(SelectHandCard(0))
+        _cards_screen(env)
+    return prepare
+
+
+def cards_handover(env: Env) -> None:
+    """Two people: after the first one's turn the sheet asks to pass the screen."""
+    session = cards_game(env, ("human", "human", "human"))
+    from ..events import ConfirmTake
+    _lay_first(env, session)
+    if session.game.phase == "take":
+        env.post(ConfirmTake())
+    _cards_screen(env)
+
+
+def cards_take(env: Env) -> None:
+    """A card laid that joins treasures: the cards that may be taken light up, the take button."""
+    session = cards_game(env, ("human", "human"), seed=5)
+    from ..events import ConfirmTake
+    for _ in range(40):
+        _lay_first(env, session, want_take=True)
+        if session.game.phase == "take":
+            break
+        if session.game.phase == "over":
+            break
+    if session.game.phase == "take":
+        from ..events import ToggleTake
+        takeable = sorted(session.game.takeable())
+        if takeable:
+            env.post(ToggleTake(takeable[0]))
+    else:
+        env.post(ConfirmTake())
+    _cards_screen(env)
+
+
+def cards_over(players: int):
+    def prepare(env: Env) -> None:
+        from ..events import CardGameOver
+        scores = (9, 4, 9, 0, 7, 2)[:players]
+        kinds = ("human", "hard", "human", "random", "easy", "human")[:players]
+        best = max(scores)
+        env.ui.goto(GAME.over_screen, event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best),
+                                                         scores, 40, kinds))
+    return prepare
+
+
+def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
+    """The setup's choices for the card game: `players` seats, the first ones `kinds`."""
+    def choose(c: Any) -> None:
+        c.card_players = players
+        c.card_kinds[:len(kinds)] = list(kinds)
+    return choose
+
+
+def states() -> tuple[State, ...]:
+    """The card game's screens in the states the audit measures."""
+    name = GAME.name
+    six = ("human", "random", "easy", "hard", "human", "easy")
+    return (
+        State("setup", "cards-2", name, setup_state(name, _seats(2))),
+        State("setup", "cards-6", name, setup_state(name, _seats(6, six))),
+        State("cards_howto", "first-step", name, goto("cards_howto")),
+        State(GAME.play_screen, "place-2", name, cards_place(("human", "easy"))),
+        State(GAME.play_screen, "place-6", name, cards_place(six)),
+        State(GAME.play_screen, "handover-3", name, cards_handover),
+        State(GAME.play_screen, "take-2", name, cards_take),
+        State(GAME.over_screen, "players-2", name, cards_over(2)),
+        State(GAME.over_screen, "players-6", name, cards_over(6)),
+    )
