@@ -82,6 +82,7 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
             assert scr.chart_bars == want
             texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}
             assert {u.t("setup.level.fair"), "expert"} <= texts
+            assert {u.t("setup.board_game"), u.t("setup.card_game")} <= texts     # each game by its own name
             from pyglet import shapes
             rects = [s for s in scr._shapes if isinstance(s, shapes.Rectangle)]
             assert rects and all(0 <= r.x and r.x + r.width <= size[0] + 1 and 0 <= r.y

@@ -92,13 +92,15 @@ class GameType:
     """
 
     name: str
-    title: str                                        # shown to people (English; the UI translates game.<name>)
+    title: str                                        # shown to people in English (logs, command lines)
     players: tuple[int, int]                          # fewest and most players
     ai_levels: tuple[str, ...]                        # computer seat kinds, weakest first
     load: Callable[[Any], Any]                        # a save's state dict -> engine state (InvalidState if bad)
     session: Callable[[SessionOptions], "GameSession"]
     events: str                                       # the module defining the game's messages
     default_seats: tuple[str, ...]                    # GameSetup() of this game: who plays
+    #: the text key of its name on the screens (kiosk/locale), e.g. "setup.card_game"; "": `title`
+    title_key: str = ""
     script: ScriptWords | None = None
     #: seat kinds for a config's seats the game has no AI for (e.g. cards: medium -> easy)
     ai_aliases: Mapping[str, str] = field(default_factory=dict)

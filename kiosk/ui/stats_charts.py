@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pyglet import shapes
 
+from kiosk import games
 from kiosk.stats_charts import ChartData
 
 from .layout import Rect
@@ -20,6 +21,8 @@ BAR = ACCENT
 PEOPLE = (90, 200, 130)
 COMPUTER = (230, 120, 90)
 TRACK = (52, 60, 74)
+#: the games' bars, in the registry's order (kiosk.games)
+GAME_COLOURS = (BAR, BUTTON)
 
 
 def draw(screen, c, frame, area: Rect, data: ChartData) -> int:
@@ -104,9 +107,21 @@ def _hrows(screen, c, frame, cell: Rect, top: float, rows) -> int:
 def _games(screen, c, frame, cell: Rect, data: ChartData) -> int:
     top = _title(screen, c, frame, cell, screen.t("operator.chart_games"))
     total = sum(n for n, _ in data.by_game.values()) or 1
-    names = {"labyrinth": screen.t("setup.board_game"), "cards": screen.t("setup.card_game")}
-    rows = [(names.get(game, game), n / total, f"{n} \u00b7 {mean / 60:.0f} min", BUTTON if game == "cards" else BAR)
-            for game, (n, mean) in sorted(data.by_game.items(), key=lambda kv: kv[0] != "labyrinth")]
+    known = {g.name: g for g in games.all_games()}
+    order = list(known)
+
+    def rank(game: str) -> int:
+        """The registry's order; a game in the history that is no longer installed last."""
+        return order.index(game) if game in known else len(order)
+
+    def name(game: str) -> str:
+        kind = known.get(game)
+        if kind is None:
+            return game
+        return screen.t(kind.title_key) if kind.title_key else kind.title
+
+    rows = [(name(game), n / total, f"{n} \u00b7 {mean / 60:.0f} min", GAME_COLOURS[rank(game) % len(GAME_COLOURS)])
+            for game, (n, mean) in sorted(data.by_game.items(), key=lambda kv: rank(kv[0]))]
     return _hrows(screen, c, frame, cell, top, rows)
 
 

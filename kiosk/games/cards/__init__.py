@@ -57,6 +57,7 @@ def _audit():
 GAME = register_game(GameType(
     name=GAME_NAME,
     title="the travel card game",
+    title_key="setup.card_game",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     ai_levels=tuple(LEVELS),
     load=_load,

@@ -70,6 +70,7 @@ def _audit():
 GAME = register_game(GameType(
     name=GAME_NAME,
     title="the sliding maze",
+    title_key="setup.board_game",
     players=(MIN_PLAYERS, MAX_PLAYERS),
     ai_levels=tuple(LEVELS),
     load=_load,
