@@ -167,10 +167,14 @@ def step(record: Record, states: list, lines: dict[int, str], read=input, out=sy
             k += 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+DISPLAYS = ("window", "offscreen")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="labyrinth-replay",
                                      description="Step through a game record (docs/notation.md) in the "
-                                                 "terminal, or mark its doubtful turns with --analyze.")
+                                                 "terminal or with the kiosk's own art (--display), or mark "
+                                                 "its doubtful turns with --analyze.")
     parser.add_argument("file", help="the record (a text file; - reads standard input)")
     parser.add_argument("--turn", type=int, default=None, help="show only the position after this turn")
     parser.add_argument("--all", action="store_true", help="print every position without waiting")
@@ -198,19 +202,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_size(args.size)
         except ValueError as exc:
             parser.error(str(exc))
+    return args
+
+
+def load(path: str) -> tuple[Record, str] | None:
+    """The record in `path` (- is standard input) and its text; None after saying why it cannot be read."""
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as exc:
-        print(f"labyrinth-replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+        print(f"labyrinth-replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return None
     except UnicodeDecodeError:
-        print(f"labyrinth-replay: {args.file} is not a text record", file=sys.stderr)
-        return 2
+        print(f"labyrinth-replay: {path} is not a text record", file=sys.stderr)
+        return None
     try:
-        record = read_record(text)
+        return read_record(text), text
     except RecordError as exc:
-        print(f"labyrinth-replay: {args.file}: {exc}", file=sys.stderr)
-        return 2
+        print(f"labyrinth-replay: {path}: {exc}", file=sys.stderr)
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    loaded = load(args.file)
+    if loaded is None:
+        return 2            # one message said why; nothing was shown
+    record, text = loaded
     if args.analyze:
         return analyze_command(record, args)
     if args.display is not None:
@@ -236,9 +253,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-DISPLAYS = ("window", "offscreen")
-
-
 def display_command(record: Record, text: str, args) -> int:
     """The record on the kiosk's own screens (kiosk/ui/replay.py)."""
     from kiosk import games
@@ -254,11 +268,11 @@ def display_command(record: Record, text: str, args) -> int:
     args.size = args.size or "800x480"
     try:
         return run_replay(record, text, args)
-    except Exception as exc:        # no display, no OpenGL: one line, not a traceback
-        if args.display == "window" and "display" in str(exc).lower():
-            print(f"labyrinth-replay: cannot open a window: {exc}", file=sys.stderr)
-            return 1
-        raise
+    except Exception as exc:        # no display, no OpenGL (as kiosk/cli.py): one line, not a traceback
+        if type(exc).__name__ not in ("NoSuchDisplayException", "NoSuchConfigException"):
+            raise
+        print(f"labyrinth-replay: cannot open the {args.display} display: {exc}", file=sys.stderr)
+        return 1
 
 
 def analyze_command(record: Record, args) -> int:

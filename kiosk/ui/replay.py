@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine.records import Record, read_record
 
@@ -46,7 +46,7 @@ REPLAY_THINK_S = 1.0            # before the spare goes to its arrow
 REPLAY_ROTATE_S = 0.35          # between quarter turns of the spare
 REPLAY_PUSH_S = 0.6             # before the push
 REPLAY_WALK_S = 0.9             # after the push, before the walk
-REPLAY_AFTER_S = 0.8            # after the walk, before the next turn begins (then the pause to think)
+REPLAY_AFTER_S = 1.0            # after the walk, before the next turn begins (then the pause to think)
 #: ... and how long the finished game stays on the board before the replay starts again.
 REPLAY_RESTART_S = 5.0
 
@@ -264,14 +264,14 @@ def run_replay(record: Record, text: str, options: Any) -> int:
 
 
 # ---------------------------------------------------------------------- the attract's replay
-def best_record_of_day(state_dir: Path | str | None, day: date | None = None) -> Record | None:
-    """The day's best finished board game in the state directory (RecordShelf.best_of_day), or None."""
-    if state_dir is None:
+def best_record_of_day(shelf: Any, day: date | None = None) -> Record | None:
+    """The day's best finished board game on the kiosk's RecordShelf (kiosk/game_records.py), or None
+    (no shelf: the kiosk runs without a state directory; no finished board game that day)."""
+    if shelf is None:
         return None
-    from kiosk.game_records import RecordShelf
     from engine.game import GAME_NAME
     try:
-        found = RecordShelf(state_dir).best_of_day(day or date.today(), game=GAME_NAME)
+        found = shelf.best_of_day(day or date.today(), game=GAME_NAME)
     except Exception:              # the attract must come up whatever the disk holds
         log.exception("cannot look for the day's best game")
         return None
@@ -283,12 +283,15 @@ class RecordDemo:
     (``bus``, ``session``, ``start``, ``advance``, ``close``; kiosk/ui/attract.py Demo).
 
     Each turn is played through the session's own commands (the spare to its arrow, turned, pushed,
-    then the walk), paced like a computer seat, so the board view animates it as it did at the table.
+    then the walk), paced like a computer seat, so the board view animates it as it did at the table;
+    `view_busy` (the board's ``busy``) holds the pauses while an animation plays, so every
+    position rests on the board before the next turn begins.
     """
 
-    def __init__(self, record: Record):
+    def __init__(self, record: Record, view_busy: Callable[[], bool] = lambda: False):
         from kiosk.games.labyrinth.session import Session
-        self.record = Record(dict(record.tags), list(record.turns))
+        self.view_busy = view_busy    # the board still animates: the pauses wait for it
+        self.record = record
         self.start_state = record.start()
         self.bus = Bus()
         self.clock = VirtualClock()
@@ -334,6 +337,10 @@ class RecordDemo:
         self.clock.advance(min(dt, 0.25))
         self.clock.run_due()
         now = self.clock.now()
+        if self.view_busy():
+            self._due += min(dt, 0.25)      # each pause counts from the end of the animation before it
+            if self.over_at is not None:
+                self.over_at += min(dt, 0.25)
         while True:
             if not self._steps:
                 if self.turn >= len(self.record.turns):
