@@ -129,10 +129,13 @@ class ReplaySteps:
     _caption: Any = None
 
     @property
-    def playback(self) -> Playback:
-        return self.kiosk.playback      # type: ignore[attr-defined]
+    def playback(self) -> Playback | None:
+        """The replay's positions; None on a kiosk that is not replaying (the screen then shows nothing)."""
+        return getattr(self.kiosk, "playback", None)      # type: ignore[attr-defined]
 
     def show_position(self, k: int) -> None:
+        if self.playback is None:
+            return
         self.playback.show(k)
         self._since = 0.0
         self.shown()
@@ -143,11 +146,12 @@ class ReplaySteps:
         raise NotImplementedError
 
     def enter(self, **kw: Any) -> None:
-        self.show_position(self.playback.index)
+        if self.playback is not None:
+            self.show_position(self.playback.index)
 
     def replay_tick(self, dt: float) -> None:
         """Autoplay: the next position when its time has come (called from the screen's update)."""
-        if self.autoplay_s <= 0:
+        if self.autoplay_s <= 0 or self.playback is None:
             return
         self._since += dt
         if self._since >= self.autoplay_s:
@@ -155,8 +159,8 @@ class ReplaySteps:
 
     def seat_words(self, player: int) -> str:
         """Who played seat `player` in the record, in the screen's language: "Human", "Computer: Easy"."""
-        levels = self.playback.levels
-        level = levels[player] if player < len(levels) else ""
+        levels = self.playback.levels if self.playback is not None else []
+        level = levels[player] if player < len(levels) else REPLAY_KIND
         t = self.t                       # type: ignore[attr-defined]
         if level == REPLAY_KIND:
             return t("setup.human")
@@ -185,8 +189,9 @@ class ReplaySteps:
 
     def resize(self, layout: Any) -> None:
         super().resize(layout)          # type: ignore[misc]
-        self.shown()
-        self._show_caption()
+        if self.playback is not None:
+            self.shown()
+            self._show_caption()
 
     # ------------------------------------------------------------ fingers and keys: only stepping
     def press(self, x: float, y: float) -> None:
@@ -199,6 +204,8 @@ class ReplaySteps:
         return False
 
     def tap(self, x: float, y: float) -> bool:
+        if self.playback is None:
+            return True
         back = x < self.layout.width / 4       # type: ignore[attr-defined]
         self.show_position(self.playback.index + (-1 if back else 1))
         return True
@@ -206,6 +213,8 @@ class ReplaySteps:
     def on_key(self, symbol: int, modifiers: int) -> bool:
         from pyglet.window import key
         p = self.playback
+        if p is None:
+            return False
         steps = {key.RIGHT: p.index + 1, key.SPACE: p.index + 1, key.ENTER: p.index + 1, key.RETURN: p.index + 1,
                  key.LEFT: p.index - 1, key.BACKSPACE: p.index - 1, key.HOME: 0, key.END: p.last}
         if symbol in steps:

@@ -29,7 +29,7 @@ class BoardReplayScreen(ReplaySteps, PlayScreen):
 
     def _panel_state(self, idx: int) -> PanelState:
         state = super()._panel_state(idx)
-        levels = self.playback.levels
+        levels = self.playback.levels if self.playback is not None else []
         return dataclasses.replace(state, kind=levels[idx] if idx < len(levels) else state.kind, hints=False,
                                    prompt="", step="", peek=False, cards=(), pending=False, toast="")
 
