@@ -217,3 +217,21 @@ def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
         assert type(scr.demo) is Demo                          # not tried again
     finally:
         u.close()
+
+
+def test_the_days_records_are_read_again_only_when_a_game_was_filed(tmp_path, monkeypatch):
+    from kiosk.game_records import RecordShelf
+    from kiosk.ui.replay import best_record_of_day
+    shelf = RecordShelf(tmp_path)
+    reads = []
+    real = RecordShelf.best_of_day
+    monkeypatch.setattr(RecordShelf, "best_of_day", lambda self, *a, **kw: reads.append(a) or real(self, *a, **kw))
+    assert best_record_of_day(shelf) is None
+    first = todays_game(7)
+    shelf.finish(first, when=time.time())
+    assert best_record_of_day(shelf).text() == first.text()
+    assert best_record_of_day(shelf).text() == first.text()
+    assert len(reads) == 2                     # the empty day, then once after the game was filed
+    shelf.finish(todays_game(8), when=time.time() + 1)
+    best_record_of_day(shelf)
+    assert len(reads) == 3

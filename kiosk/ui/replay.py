@@ -145,7 +145,7 @@ class ReplaySteps:
     def shown(self) -> None:
         raise NotImplementedError
 
-    def enter(self, **kw: Any) -> None:
+    def enter(self, *args: Any, **kw: Any) -> None:
         if self.playback is not None:
             self.show_position(self.playback.index)
 
@@ -180,6 +180,9 @@ class ReplaySteps:
         from .widgets import DIM, Frame, label
         if self._caption is not None:
             self._caption.delete()
+            self._caption = None
+        if self.playback is None:
+            return
         L = self.layout                  # type: ignore[attr-defined]
         x, y, width, anchor_y = self.caption_place()
         self._caption = label(self.playback.caption(), Frame(L.screen, 0), x, y, L.font(12),
@@ -273,18 +276,29 @@ def run_replay(record: Record, text: str, options: Any) -> int:
 
 
 # ---------------------------------------------------------------------- the attract's replay
+#: The last answer of best_record_of_day, by the shelf's folder and the names of the day's records:
+#: filed records never change, so the day's records are read again only when a game was filed since.
+_best_seen: dict[tuple, Record | None] = {}
+
+
 def best_record_of_day(shelf: Any, day: date | None = None) -> Record | None:
     """The day's best finished board game on the kiosk's RecordShelf (kiosk/game_records.py), or None
     (no shelf: the kiosk runs without a state directory; no finished board game that day)."""
     if shelf is None:
         return None
     from engine.game import GAME_NAME
+    day = day or date.today()
     try:
-        found = shelf.best_of_day(day or date.today(), game=GAME_NAME)
+        key = (str(shelf.folder), day, tuple(p.name for p in shelf.of_day(day)))
+        if key in _best_seen:
+            return _best_seen[key]
+        found = shelf.best_of_day(day, game=GAME_NAME)
     except Exception:              # the attract must come up whatever the disk holds
         log.exception("cannot look for the day's best game")
         return None
-    return None if found is None else found[1]
+    _best_seen.clear()
+    _best_seen[key] = record = None if found is None else found[1]
+    return record
 
 
 class RecordDemo:
@@ -300,6 +314,7 @@ class RecordDemo:
     def __init__(self, record: Record, view_busy: Callable[[], bool] = lambda: False):
         from kiosk.games.labyrinth.session import Session
         self.view_busy = view_busy    # the board still animates: the pauses wait for it
+        self.refused: str | None = None   # why the session refused a turn of the record
         self.record = record
         self.start_state = record.start()
         self.bus = Bus()
@@ -316,7 +331,6 @@ class RecordDemo:
 
         def refused(ev: IllegalInput) -> None:
             self.refused = f"turn {self.turn} of the record was refused: {ev.reason}"
-        self.refused: str | None = None
         self.bus.subscribe(IllegalInput, refused)
 
     def start(self) -> None:
@@ -335,7 +349,7 @@ class RecordDemo:
                 steps += [(REPLAY_ROTATE_S, RotateSpare(1, source="replay")) for _ in range(action.rotation % 4)]
                 steps.append((REPLAY_PUSH_S, SelectArrow(action.insertion, source="replay")))
             elif isinstance(action, Move):
-                steps.append((REPLAY_WALK_S, TapCell(tuple(action.cell), source="replay")))
+                steps.append((REPLAY_WALK_S, TapCell((action.cell[0], action.cell[1]), source="replay")))
         steps.append((REPLAY_AFTER_S, None))          # the turn's end: the pawn walks, a treasure shines
         self._steps = steps
         self.turn += 1
