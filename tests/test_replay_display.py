@@ -91,7 +91,7 @@ def test_screenshot_dir_renders_every_turn_of_a_card_game(tmp_path):
     assert len(pngs) == len(record.turns) + 1
     states = [record.start()] + [s for _, s in record.replay()]
     images = [Image.open(p).convert("RGB") for p in pngs]
-    table = (0, 40, 520, 480)            # the table, left of the scores and the hand (below the caption)
+    table = (0, 80, 520, 480)            # the table, left of the scores and the hand (below the caption)
     laid = 0
     for k in range(len(pngs) - 1):
         d = differ(images[k].crop(table).tobytes(), images[k + 1].crop(table).tobytes())

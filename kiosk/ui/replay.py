@@ -94,7 +94,12 @@ class Playback:
         if k == 0:
             return f"0/{self.last}\n{self.record.tags.get('Players', '')}"
         number = self.record.turns[k - 1].number
-        return f"{k}/{self.last}\n{self.lines.get(number, f'{number}.')}"
+        text = f"{k}/{self.last}\n{self.lines.get(number, f'{number}.')}"
+        result = self.record.tags.get("Result", "")
+        if k == self.last and result:             # the last position: how the game ended, as the record says
+            end = self.record.tags.get("End", "")
+            text += f"\nResult: {result}" + (f" ({end})" if end else "")
+        return text
 
     def close(self) -> None:
         self.session.close()
