@@ -195,6 +195,8 @@ class KioskConfig:
         schema=lambda: _Field(_int(0, 600), from_text=_text_int))
     attract: bool = key(default=True,
         schema=lambda: _Field(_bool, from_text=_text_bool))
+    attract_replay: bool = key(default=True,       # the attract replays the day's best game, if there is one
+        schema=lambda: _Field(_bool, from_text=_text_bool))
     resume_within_s: int = key(default=1800,
         schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
     operator_pin: str = key(default="2580",

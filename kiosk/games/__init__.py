@@ -115,6 +115,8 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)
+    replay_screen: str = ""
     #: the labyrinth-sim runner (kiosk.sim.Runner), imported only by the simulator
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game

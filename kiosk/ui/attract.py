@@ -126,12 +126,35 @@ class AttractScreen(Screen):
         if self.board is None:
             self.board = BoardView(self.ui, self.batch, base_order=0)
             self.board.resize(self.layout)
-        self.demo = Demo(seed=self.demo_seed)
+        self.demo = self._make_demo()
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
         try:
             self.demo.start()
         except Exception:                         # never let the demo keep visitors out
             log.exception("demo game could not start")
+
+    # ------------------------------------------------------------ the day's best game (kiosk/ui/replay.py)
+    _bad_replays: frozenset[str] = frozenset()     # records whose replay failed: a fresh demo instead
+
+    def _make_demo(self):
+        """The day's best board game replayed ([kiosk] attract_replay, the kiosk's RecordShelf),
+        or a fresh demo game when there is none, it cannot be read or its replay failed before."""
+        if config_value(self.ui, "kiosk", "attract_replay", True):
+            from .replay import RecordDemo, best_record_of_day
+            record = best_record_of_day(getattr(self.kiosk, "record_shelf", None))
+            if record is not None and record.text() not in self._bad_replays:
+                try:
+                    return RecordDemo(record, view_busy=lambda: self.board is not None and self.board.busy)
+                except Exception:
+                    log.exception("the day's best game cannot be replayed; a fresh demo instead")
+                    self._bad_replays = self._bad_replays | {record.text()}
+        return Demo(seed=self.demo_seed)
+
+    def _demo_failed(self) -> None:
+        """A replay that failed is not tried again (the next demo is a fresh game)."""
+        record = getattr(self.demo, "record", None)
+        if record is not None:
+            self._bad_replays = self._bad_replays | {record.text()}
 
     def _stop_demo(self) -> None:
         if self._unsub is not None:
@@ -154,6 +177,7 @@ class AttractScreen(Screen):
                 self.demo.advance(dt)
             except Exception:
                 log.exception("demo game failed; starting a new one")
+                self._demo_failed()
                 self._start_demo()
         if self.board is not None:
             self.board.update(dt)
