@@ -43,12 +43,30 @@ class ThemeArt:
         self.texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", b"".join(lines)), 0, 0, 0)
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
         gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+        self._wordmark = None
         self._regions = {}
         for i, key in enumerate(keys):
             r, c = divmod(i, cols)
             region = self.texture.get_region(c * px, height - (r + 1) * px, px, px)
             region.anchor_x = region.anchor_y = px // 2
             self._regions[key] = region
+
+    def wordmark(self):
+        """The theme's wordmark as a texture anchored at its centre, or None when the pack has none."""
+        if self.theme.wordmark is None:
+            return None
+        if self._wordmark is None:
+            w, h, rgba = self.theme.wordmark
+            rows = [rgba[y * w * 4:(y + 1) * w * 4] for y in range(h)]
+            rows.reverse()                           # pyglet's rows go bottom first
+            texture = pyglet.image.Texture.create(w, h, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
+                                                  mag_filter=gl.GL_LINEAR)
+            texture.blit_into(pyglet.image.ImageData(w, h, "RGBA", b"".join(rows)), 0, 0, 0)
+            gl.glBindTexture(gl.GL_TEXTURE_2D, texture.id)
+            gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+            texture.anchor_x, texture.anchor_y = w // 2, h // 2
+            self._wordmark = texture
+        return self._wordmark
 
     def sprite(self, kind: str, treasure: str, cx: float, cy: float, size: float, batch,
                group=None) -> pyglet.sprite.Sprite:
