@@ -172,9 +172,15 @@ class _Source:
 
     failed = False                              # it could not be listed at all: nothing more to say
 
+    def refuse(self, problems: list[str], name: str, message: str) -> None:
+        """A file that is there but not read (a link, a device): its one message (not also "missing")."""
+        problems.append(message)
+        self.refused.add(name)
+
     def __init__(self, where: Callable[[str], str]):
         self.where = where                      # a file's path inside the pack -> how messages name it
         self.names: list[str] = []
+        self.refused: set[str] = set()
 
     def read(self, name: str, limit: int) -> bytes:
         raise NotImplementedError
@@ -198,9 +204,9 @@ class _Folder(_Source):
                     continue
                 st = path.lstat()
                 if stat.S_ISLNK(st.st_mode):
-                    problems.append(f"{path}: a symbolic link; a pack holds only its own files")
+                    self.refuse(problems, rel, f"{path}: a symbolic link; a pack holds only its own files")
                 elif not stat.S_ISREG(st.st_mode):
-                    problems.append(f"{path}: not a regular file")
+                    self.refuse(problems, rel, f"{path}: not a regular file")
                 else:
                     total += st.st_size
                     self.names.append(rel)
@@ -248,16 +254,17 @@ class _Zip(_Source):
                 continue
             mode = info.external_attr >> 16
             if stat.S_ISLNK(mode):
-                problems.append(f"{here}: a symbolic link; a pack holds only its own files")
+                self.refuse(problems, "/".join(parts), f"{here}: a symbolic link; a pack holds only its own files")
                 continue
             if info.is_dir():
                 continue
             if info.flag_bits & 0x1:
-                problems.append(f"{here}: encrypted; a pack is not")
+                self.refuse(problems, "/".join(parts), f"{here}: encrypted; a pack is not")
                 continue
             if info.file_size > max(info.compress_size, 1) * RATIO_MAX and info.file_size > 1024 * 1024:
-                problems.append(f"{here}: inflates {info.file_size // max(info.compress_size, 1)} times "
-                                f"(to {info.file_size} bytes): a zip bomb, not a picture")
+                ratio = info.file_size // max(info.compress_size, 1)
+                self.refuse(problems, "/".join(parts), f"{here}: inflates {ratio} times (to {info.file_size} "
+                                                       "bytes): a zip bomb, not a picture")
                 continue
             total += info.file_size
             if "/".join(parts) in self.members:
@@ -270,11 +277,11 @@ class _Zip(_Source):
             self.failed = True
             return
         # the pack's folder: the zip's top, or its one folder holding theme.json ("ocean/theme.json")
-        if MANIFEST not in names:
-            tops = {n.split("/", 1)[0] for n in names}
-            if len(tops) == 1 and f"{next(iter(tops))}/{MANIFEST}" in names:
-                self.prefix = next(iter(tops)) + "/"
+        folders = [n[:-len(MANIFEST)] for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
+        if MANIFEST not in names and len(folders) == 1:
+            self.prefix = folders[0]
         self.names = [n[len(self.prefix):] for n in names if n.startswith(self.prefix)]
+        self.refused = {n[len(self.prefix):] for n in self.refused if n.startswith(self.prefix)}
         for n in names:
             if not n.startswith(self.prefix):
                 problems.append(f"{path}:{n}: outside the pack's folder {self.prefix.rstrip('/')}")
@@ -311,7 +318,9 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
         return problems, None
     names = set(source.names)
     manifest: Any = None
-    if MANIFEST not in names:
+    if MANIFEST in source.refused:
+        pass
+    elif MANIFEST not in names:
         problems.append(f"{source.where(MANIFEST)}: missing (every pack has a manifest)")
     else:
         try:
@@ -327,6 +336,8 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
             problems.append(f"{source.where(name)}: not part of a theme pack (a pack holds {MANIFEST}, "
                             f"board/<treasure>.png, cards/<treasure>.png, {WORDMARK} and a README or LICENSE)")
     for name in expected_files():
+        if name in source.refused:
+            continue
         if name not in names:
             problems.append(f"{source.where(name)}: missing")
             continue
