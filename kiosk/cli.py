@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="check the theme pack PATH (a folder or a .zip; docs/themes.md) and install it into the "
                         "state directory, or name every problem and exit 2; then list the installed themes")
     p.add_argument("--theme", metavar="ID",
-                   help='the treasures\' pictures and names: "builtin" or an installed theme (default: [display] theme)')
+                   help='the treasures\' pictures and names: "builtin" or an installed theme '
+                        "(default: [display] theme)")
     p.add_argument("--display", choices=DISPLAYS,
                    help="window, fullscreen, offscreen (no screen, for screenshots), none (headless), "
                         "auto (full screen where a display exists)")

@@ -181,7 +181,7 @@ class ThemedTranslator:
         self.theme = theme
 
     def t(self, key: str, language: str | None = None, **fields: Any) -> str:
-        text = self.theme.text(key, language or getattr(self.inner, "language", "en"))
+        text = self.theme.text(key, str(language or getattr(self.inner, "language", "en")))
         if text is not None:
             return text
         if language is None:

@@ -105,37 +105,47 @@ def check_manifest(data: Any) -> list[str]:
             out.append(f"unknown key {str(key)[:40]!r} (known: {', '.join(sorted(known))})")
     if data.get("format") != FORMAT:
         out.append(f"format must be {FORMAT}, not {json.dumps(data.get('format'))[:40]}")
-    ident = data.get("id")
-    if not isinstance(ident, str) or not ID_PATTERN.fullmatch(ident):
-        out.append("id must be 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit), "
-                   f"not {json.dumps(ident)[:40]}")
-    elif ident == BUILTIN_ID:
-        out.append(f"id {BUILTIN_ID!r} is the kiosk's own drawn theme; choose another")
+    out += _check_id(data.get("id"))
     out += _names(data.get("title"), "title")
     for kind, treasures in KINDS.items():
-        table = data.get(kind)
-        if not isinstance(table, dict):
-            out.append(f"{kind} must be an object with a name table per treasure "
-                       f"({{\"{treasures[0]}\": {{\"en\": ...}}, ...}})")
-            continue
-        for name in table:
-            if name not in treasures:
-                out.append(f"{kind}: unknown treasure {str(name)[:40]!r} (the {kind} treasures are "
-                           f"{', '.join(treasures)})")
-        for name in treasures:
-            if name not in table:
-                out.append(f"{kind}.{name}: missing (a name in each language for every treasure)")
-            else:
-                out += _names(table[name], f"{kind}.{name}")
-    colours = data.get("colours", {})
+        out += _check_treasures(kind, treasures, data.get(kind))
+    out += _check_colours(data.get("colours", {}))
+    return out
+
+
+def _check_id(ident: Any) -> list[str]:
+    if not isinstance(ident, str) or not ID_PATTERN.fullmatch(ident):
+        return ["id must be 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit), "
+                f"not {json.dumps(ident)[:40]}"]
+    if ident == BUILTIN_ID:
+        return [f"id {BUILTIN_ID!r} is the kiosk's own drawn theme; choose another"]
+    return []
+
+
+def _check_treasures(kind: str, treasures: tuple[str, ...], table: Any) -> list[str]:
+    """A name table per treasure of `kind`: every treasure, nothing else."""
+    if not isinstance(table, dict):
+        return [f"{kind} must be an object with a name table per treasure "
+                f"({{\"{treasures[0]}\": {{\"en\": ...}}, ...}})"]
+    out = [f"{kind}: unknown treasure {str(name)[:40]!r} (the {kind} treasures are {', '.join(treasures)})"
+           for name in table if name not in treasures]
+    for name in treasures:
+        if name not in table:
+            out.append(f"{kind}.{name}: missing (a name in each language for every treasure)")
+        else:
+            out += _names(table[name], f"{kind}.{name}")
+    return out
+
+
+def _check_colours(colours: Any) -> list[str]:
     if not isinstance(colours, dict):
-        out.append('colours must be an object like {"medallion": "#fffaee"}')
-    else:
-        for key, value in colours.items():
-            if key not in COLOURS:
-                out.append(f"colours: unknown colour {str(key)[:40]!r} (known: {', '.join(COLOURS)})")
-            elif not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
-                out.append(f"colours.{key} must be written \"#rrggbb\", not {json.dumps(value)[:40]}")
+        return ['colours must be an object like {"medallion": "#fffaee"}']
+    out = []
+    for key, value in colours.items():
+        if key not in COLOURS:
+            out.append(f"colours: unknown colour {str(key)[:40]!r} (known: {', '.join(COLOURS)})")
+        elif not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            out.append(f"colours.{key} must be written \"#rrggbb\", not {json.dumps(value)[:40]}")
     return out
 
 
@@ -241,37 +251,15 @@ class _Zip(_Source):
             return
         total, names = 0, []
         for info in infos:
-            name = info.filename
-            here = f"{path}:{name}"
-            parts = PurePosixPath(name.replace("\\", "/")).parts
-            if name.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", name):
-                problems.append(f"{here}: an absolute path; every file of a pack lies inside its folder")
+            name = "/".join(PurePosixPath(info.filename.replace("\\", "/")).parts)
+            if not self._usable(path, info, name, problems):
                 continue
-            if ".." in parts:
-                problems.append(f"{here}: a path outside the pack's folder ('..')")
-                continue
-            if LITTER.search(name):
-                continue
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                self.refuse(problems, "/".join(parts), f"{here}: a symbolic link; a pack holds only its own files")
-                continue
-            if info.is_dir():
-                continue
-            if info.flag_bits & 0x1:
-                self.refuse(problems, "/".join(parts), f"{here}: encrypted; a pack is not")
-                continue
-            if info.file_size > max(info.compress_size, 1) * RATIO_MAX and info.file_size > 1024 * 1024:
-                ratio = info.file_size // max(info.compress_size, 1)
-                self.refuse(problems, "/".join(parts), f"{here}: inflates {ratio} times (to {info.file_size} "
-                                                       "bytes): a zip bomb, not a picture")
+            if name in self.members:
+                problems.append(f"{path}:{info.filename}: in the zip twice")
                 continue
             total += info.file_size
-            if "/".join(parts) in self.members:
-                problems.append(f"{here}: in the zip twice")
-                continue
-            self.members["/".join(parts)] = info
-            names.append("/".join(parts))
+            self.members[name] = info
+            names.append(name)
         if total > PACK_LIMIT:
             problems.append(f"{path}: inflates to {total} bytes, more than the {PACK_LIMIT} a pack may hold")
             self.failed = True
@@ -285,6 +273,30 @@ class _Zip(_Source):
         for n in names:
             if not n.startswith(self.prefix):
                 problems.append(f"{path}:{n}: outside the pack's folder {self.prefix.rstrip('/')}")
+
+    def _usable(self, path: Path, info: zipfile.ZipInfo, name: str, problems: list[str]) -> bool:
+        """Whether a member is a file of the pack to read (else a problem is said, or it is skipped)."""
+        here = f"{path}:{info.filename}"
+        if info.filename.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", info.filename):
+            problems.append(f"{here}: an absolute path; every file of a pack lies inside its folder")
+            return False
+        if ".." in name.split("/"):
+            problems.append(f"{here}: a path outside the pack's folder ('..')")
+            return False
+        if LITTER.search(info.filename) or info.is_dir():
+            return False
+        why = None
+        if stat.S_ISLNK(info.external_attr >> 16):
+            why = "a symbolic link; a pack holds only its own files"
+        elif info.flag_bits & 0x1:
+            why = "encrypted; a pack is not"
+        elif info.file_size > max(info.compress_size, 1) * RATIO_MAX and info.file_size > 1024 * 1024:
+            ratio = info.file_size // max(info.compress_size, 1)
+            why = f"inflates {ratio} times (to {info.file_size} bytes): a zip bomb, not a picture"
+        if why is not None:
+            self.refuse(problems, name, f"{here}: {why}")
+            return False
+        return True
 
     def read(self, name: str, limit: int) -> bytes:
         info = self.members[self.prefix + name]
@@ -317,18 +329,7 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
     if source.failed:
         return problems, None
     names = set(source.names)
-    manifest: Any = None
-    if MANIFEST in source.refused:
-        pass
-    elif MANIFEST not in names:
-        problems.append(f"{source.where(MANIFEST)}: missing (every pack has a manifest)")
-    else:
-        try:
-            manifest = loads_json(source.read(MANIFEST, SMALL_LIMIT))
-        except (OSError, ValueError) as exc:
-            problems.append(f"{source.where(MANIFEST)}: not a readable JSON manifest ({_reason(exc)})")
-        else:
-            problems += [f"{source.where(MANIFEST)}: {p}" for p in check_manifest(manifest)]
+    manifest = _read_manifest(source, names, problems)
     pack = Pack(manifest if isinstance(manifest, dict) else {})
     wanted = set(expected_files())
     for name in sorted(names - wanted - {MANIFEST, WORDMARK}):
@@ -345,6 +346,30 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
         rgba = _picture(source, name, problems, pack)
         if rgba is not None:
             pack.pixels[(kind, treasure)] = rgba
+    _read_extras(source, names, problems, pack)
+    if problems:
+        return problems, None
+    return [], pack
+
+
+def _read_manifest(source: _Source, names: set[str], problems: list[str]) -> Any:
+    """The decoded manifest (None when it is missing or unreadable); its problems added to `problems`."""
+    if MANIFEST in source.refused:
+        return None
+    if MANIFEST not in names:
+        problems.append(f"{source.where(MANIFEST)}: missing (every pack has a manifest)")
+        return None
+    try:
+        manifest = loads_json(source.read(MANIFEST, SMALL_LIMIT))
+    except (OSError, ValueError) as exc:
+        problems.append(f"{source.where(MANIFEST)}: not a readable JSON manifest ({_reason(exc)})")
+        return None
+    problems += [f"{source.where(MANIFEST)}: {p}" for p in check_manifest(manifest)]
+    return manifest
+
+
+def _read_extras(source: _Source, names: set[str], problems: list[str], pack: Pack) -> None:
+    """The optional wordmark (checked like a picture, any size in its bounds) and the notes (kept)."""
     if WORDMARK in names:
         data = _read(source, WORDMARK, PICTURE_LIMIT, problems)
         if data is not None:
@@ -358,9 +383,6 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
             data = _read(source, name, NOTE_LIMIT, problems)
             if data is not None:
                 pack.files[name] = data
-    if problems:
-        return problems, None
-    return [], pack
 
 
 def _reason(exc: BaseException) -> str:
