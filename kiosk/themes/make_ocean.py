@@ -26,6 +26,7 @@ from .png import encode
 
 HERE = Path(__file__).resolve().parent / "ocean"
 SUPER = 4                      # drawn at 4x, averaged down
+WORDMARK_SIZE = (256, 100)
 
 NAVY, SEA, DEEP = (30, 60, 120), (40, 130, 200), (20, 90, 150)
 ORANGE, RED, CORAL = (246, 130, 30), (214, 50, 46), (240, 96, 90)
@@ -333,25 +334,25 @@ def manifest() -> dict:
     }
 
 
-def _downsample(pixels: bytes, big: int, k: int) -> bytes:
-    """Average k x k blocks of RGBA `pixels` (bottom row first, `big` square) into a top-first picture,
-    colours weighted by their alpha (no dark fringes)."""
-    small = big // k
-    out = bytearray(small * small * 4)
-    stride = big * 4
-    for y in range(small):
-        dst_row = (small - 1 - y) * small * 4
-        for x in range(small):
+def _downsample(pixels: bytes, big_w: int, big_h: int, k: int) -> bytes:
+    """Average k x k blocks of RGBA `pixels` (`big_w` x `big_h`, bottom row first) into a top-first
+    picture, colours weighted by their alpha (no dark fringes)."""
+    w, h = big_w // k, big_h // k
+    out = bytearray(w * h * 4)
+    stride = big_w * 4
+    for y in range(h):
+        dst_row = (h - 1 - y) * w * 4
+        for x in range(w):
             r = g = b = a = 0
             for dy in range(k):
                 base = (y * k + dy) * stride + x * k * 4
                 for dx in range(k):
                     i = base + dx * 4
-                    w = pixels[i + 3]
-                    r += pixels[i] * w
-                    g += pixels[i + 1] * w
-                    b += pixels[i + 2] * w
-                    a += w
+                    weight = pixels[i + 3]
+                    r += pixels[i] * weight
+                    g += pixels[i + 1] * weight
+                    b += pixels[i + 2] * weight
+                    a += weight
             o = dst_row + x * 4
             if a:
                 out[o], out[o + 1], out[o + 2] = r // a, g // a, b // a
@@ -360,7 +361,8 @@ def _downsample(pixels: bytes, big: int, k: int) -> bytes:
 
 
 def render(draw, window, width: int, height: int) -> bytes:
-    """One drawing (a Pen function) as a transparent RGBA picture, top row first."""
+    """One drawing (a Pen function) as a transparent RGBA picture, top row first; the pen's unit box
+    spans 90% of the height (a wide picture draws beyond it left and right)."""
     import pyglet
 
     from kiosk.ui.art.bake import render as render_batch
@@ -370,22 +372,20 @@ def render(draw, window, width: int, height: int) -> bytes:
     big_w, big_h = width * SUPER, height * SUPER
     texture = pyglet.image.Texture.create(big_w, big_h)
     batch = pyglet.graphics.Batch()
-    keep = pen.draw(batch, big_w / 2, big_h / 2, min(big_w, big_h) * 0.9, ordered=True)
+    keep = pen.draw(batch, big_w / 2, big_h / 2, big_h * 0.9, ordered=True)
     pixels = render_batch(texture, window, batch, big_w, big_h, read_back=True)
     del keep
     assert pixels is not None
-    if big_w == big_h:
-        return _downsample(pixels, big_w, SUPER)
-    raise ValueError("square pictures only")
+    return _downsample(pixels, big_w, big_h, SUPER)
 
 
 def wordmark_pen(p):
-    """Three waves under a sun: the emblem the attract screen shows above the kiosk's name."""
-    p.circle(0, 0.35, 0.45, YELLOW)
+    """A sun rising over three waves, wide: the emblem the attract screen shows above the kiosk's name."""
+    p.circle(0, 0.1, 0.62, YELLOW)
     for k, col in enumerate((SEA, DEEP, NAVY)):
-        y = -0.05 - k * 0.3
-        pts = [(-0.95 + t * 0.1, y + 0.09 * math.sin(t * 0.9 + k)) for t in range(20)]
-        p.polyline(pts, 0.16, col)
+        y = -0.15 - k * 0.3
+        pts = [(-2.3 + t * 0.2, y + 0.1 * math.sin(t * 0.9 + k)) for t in range(24)]
+        p.polyline(pts, 0.18, col)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -400,8 +400,8 @@ def main(argv: list[str] | None = None) -> int:
         for k, treasure in enumerate(treasures):
             rgba = render(SEA_THINGS[k][0], window, PICTURE_PX, PICTURE_PX)
             (out / kind / f"{treasure}.png").write_bytes(encode(PICTURE_PX, PICTURE_PX, rgba))
-    mark = render(wordmark_pen, window, PICTURE_PX, PICTURE_PX)
-    (out / WORDMARK).write_bytes(encode(PICTURE_PX, PICTURE_PX, mark))
+    mark = render(wordmark_pen, window, WORDMARK_SIZE[0], WORDMARK_SIZE[1])
+    (out / WORDMARK).write_bytes(encode(*WORDMARK_SIZE, mark))
     (out / MANIFEST).write_text(json.dumps(manifest(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     (out / "README.md").write_text(
         "# Ocean: the kiosk's second theme\n\nMade by `python -m kiosk.themes.make_ocean` (drawn by code, "
