@@ -103,6 +103,8 @@ class DisplayConfig:
         schema=lambda: _Field(_choice(GL_APIS), from_text=str))
     high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
         schema=lambda: _Field(_bool, from_text=_text_bool))
+    theme: str = key(default="builtin",          # kiosk/themes: "builtin" (our drawings) or an installed id
+        schema=lambda: _Field(_theme, from_text=str))
 
 
 @dataclass(frozen=True)
@@ -422,6 +424,15 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
     from .sound import format_quiet_hours
     return format_quiet_hours(v)
+
+
+def _theme(v: Any) -> str:
+    from .themes.pack import BUILTIN_ID, ID_PATTERN
+    s = _str(v)
+    if not ID_PATTERN.fullmatch(s):
+        raise _Bad(f'must be "{BUILTIN_ID}" or the id of an installed theme (a-z, 0-9, - and _; '
+                   "labyrinth-kiosk --install-theme PATH lists them)")
+    return s
 
 
 def _path(v: Any) -> Path:

@@ -157,6 +157,8 @@ class UI:
         self._frame_due = True
         self.skipped = 0                  # frames not drawn because nothing changed
         self._translator = translator if translator is not None else _make_translator(language)
+        self.theme = _configured_theme(kiosk)       # kiosk/themes: the treasures' pictures and names
+        self._translator = _themed(self._translator, self.theme)
         self._screens: dict[str, Screen] = {}
         self.screen: Screen | None = None
         self.frames = 0
@@ -273,9 +275,10 @@ class UI:
         from .art import Atlas
         px = int(self.layout.cell * 2 + 0.5)
         contrast = self.high_contrast
-        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast:
+        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast \
+                or self._atlas.theme is not self.theme:
             self.window.switch_to()
-            self._atlas = Atlas(px, self.window, high_contrast=contrast)
+            self._atlas = Atlas(px, self.window, high_contrast=contrast, theme=self.theme)
             self._atlas_px = px
         return self._atlas
 
@@ -291,6 +294,14 @@ class UI:
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
         self._high_contrast = bool(on)
+        self._relayout(self.window.width, self.window.height)
+
+    def set_theme(self, theme_id: str) -> None:
+        """Show theme `theme_id` now (the operator menu): its pictures are baked and every screen rebuilt;
+        one that cannot be used gives the built-in theme (kiosk/themes.load says why in the log)."""
+        from ..themes import load
+        self.theme = load(_state_dir(self.kiosk), theme_id)
+        self._translator = _themed(getattr(self._translator, "inner", self._translator), self.theme)
         self._relayout(self.window.width, self.window.height)
 
     def screen_named(self, name: str) -> Screen:
@@ -590,6 +601,29 @@ def _make_translator(language: str):
         return _Keys()
 
 
+
+
+def _state_dir(kiosk: Any) -> Path | None:
+    """Where the installed themes are: the configured state directory ([paths] state_dir, --state-dir)."""
+    paths = getattr(getattr(kiosk, "config", None), "paths", None)
+    state_dir = getattr(paths, "state_dir", None)
+    return Path(state_dir) if state_dir is not None else None
+
+
+def _configured_theme(kiosk: Any):
+    """The theme ``[display] theme`` names (the built-in one when it cannot be used, said in the log)."""
+    from ..themes import BUILTIN, load
+    display = getattr(getattr(kiosk, "config", None), "display", None)
+    theme_id = getattr(display, "theme", None)
+    if not isinstance(theme_id, str):
+        return BUILTIN
+    return load(_state_dir(kiosk), theme_id)
+
+
+def _themed(translator: Any, theme: Any) -> Any:
+    """`translator` with the theme's treasure names in front (as it is for the built-in theme)."""
+    from ..themes import ThemedTranslator
+    return translator if theme.builtin else ThemedTranslator(translator, theme)
 
 
 def _import_screens() -> None:

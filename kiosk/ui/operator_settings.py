@@ -1,7 +1,8 @@
-"""The operator menu's "Sound & display" page: volume, mute and the high-contrast palette.
+"""The operator menu's "Sound & display" page: volume, mute, the high-contrast palette and the theme.
 
-Changes hold until the kiosk restarts; the lasting choice is ``[sound]`` and
-``[display] high_contrast`` in the config (docs/operations.md). Without sound
+Changes hold until the kiosk restarts; the lasting choice is ``[sound]``,
+``[display] high_contrast`` and ``[display] theme`` in the config (docs/operations.md,
+docs/themes.md). The theme button shows once a theme is installed; each tap shows the next. Without sound
 (headless, ``--sound off``, ``[sound] enabled = false``, no audio device) the
 volume buttons still show and say "sound off".
 """
@@ -9,7 +10,7 @@ volume buttons still show and say "sound off".
 from __future__ import annotations
 
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, make_button
+from .menu import GO, TOGGLE_OFF, config_value, make_button
 from .widgets import DIM, INK
 
 VOLUME_STEP = 10
@@ -50,6 +51,13 @@ def build_settings(screen, c, frame, area: Rect) -> None:
                 f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}", screen.batch,
                 screen._bg, size=17, color=GO if on else TOGGLE_OFF, text_color=INK,
                 on_tap=lambda: _contrast(screen, not on))
+    choices = theme_choices(ui)
+    if len(choices) > 1:                      # only when a theme is installed (kiosk/themes)
+        y -= row_h + gap
+        current = getattr(getattr(ui, "theme", None), "id", "builtin")
+        caption = f"{t('operator.theme')}: {_theme_title(screen, current)}"
+        make_button(screen, c, frame, Rect(x, y, w, row_h), caption, screen.batch, screen._bg, size=17, text_color=INK,
+                    on_tap=lambda: _next_theme(screen, choices, current))
 
 
 def _volume(screen, step: int) -> None:
@@ -70,4 +78,26 @@ def _contrast(screen, on: bool) -> None:
     setter = getattr(screen.ui, "set_high_contrast", None)
     if callable(setter):
         setter(on)
+    screen._build()
+
+
+def theme_choices(ui) -> list[str]:
+    """The themes the operator can show: the built-in drawings, then each installed theme."""
+    from kiosk.themes import BUILTIN_ID, installed
+    return [BUILTIN_ID] + installed(config_value(ui, "paths", "state_dir", None))
+
+
+def _theme_title(screen, theme_id: str) -> str:
+    from kiosk.themes import BUILTIN_ID, title_of
+    if theme_id == BUILTIN_ID:
+        return screen.t("operator.theme_builtin")
+    language = getattr(getattr(screen.ui, "translator", None), "language", "en")
+    return title_of(config_value(screen.ui, "paths", "state_dir", None), theme_id, language)
+
+
+def _next_theme(screen, choices: list[str], current: str) -> None:
+    setter = getattr(screen.ui, "set_theme", None)
+    if callable(setter):
+        k = choices.index(current) if current in choices else -1
+        setter(choices[(k + 1) % len(choices)])
     screen._build()

@@ -195,9 +195,10 @@ class CardsPlayScreen(Screen):
 
     def _atlas(self) -> CardAtlas:
         px = int(min(256, max(96, self.layout.px(150))))
-        if self.atlas is None or self._atlas_px != px:
+        theme = getattr(self.ui, "theme", None)
+        if self.atlas is None or self._atlas_px != px or self.atlas.theme is not theme:
             self.ui.window.switch_to()
-            self.atlas = CardAtlas(px, self.ui.window)
+            self.atlas = CardAtlas(px, self.ui.window, theme=theme)
             self._atlas_px = px
         return self.atlas
 
