@@ -21,7 +21,6 @@ from pyglet import shapes
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui import typeface
 from kiosk.ui.layout import Rect
-from kiosk.ui.menu import fit_font
 from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
@@ -94,11 +93,12 @@ class PlayerPanel:
         return s
 
     def _text(self, text, u, v, px, fit: float | None = None, **kw):
-        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it must."""
-        pts = self.ui.layout.font(px)
-        if fit is not None:
-            pts = fit_font(text, pts, fit)
-        lab = label(text, self.frame, u, v, pts, self.batch, kw.pop("group", self.fg), **kw)
+        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it
+        must, measured as laid out, never below the body size (a title may give up its extra size)."""
+        L = self.ui.layout
+        lab = label(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg), **kw)
+        if fit is not None and lab.content_width > fit:
+            lab.font_size = max(L.font(min(px, typeface.BODY)), lab.font_size * fit / lab.content_width)
         self.items.append(lab)
         return lab
 
@@ -181,13 +181,25 @@ class PlayerPanel:
         human = st.kind == "human"
         gap = L.px(4)
         btn_h = L.touch
+        # the eye's words beside it: on one line, or on two in a taller button (a long translation)
+        eye_w = W - 2 * pad - btn_h * 0.8 - L.px(6)
+        eye_h = btn_h
+        if human and not st.open_cards:
+            words = self.ui.t("play.your_target")
+            probe = pyglet.text.Label(words, font_name=typeface.font_for(words), font_size=L.font(typeface.LABEL),
+                                      weight="bold")
+            if probe.content_width > eye_w:
+                eye_h = max(btn_h, round(probe.content_height * 2 + L.px(6)))
+            probe.delete()
         rows_below = (1 if human else 0) + (1 if st.phase == "move" and human else 0)
-        needed = rows_below * (btn_h + gap) + (L.touch + gap if st.spare and st.phase == "shift" else 0)
+        needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) \
+            + (L.touch + gap if st.spare and st.phase == "shift" and not st.toast else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
-        spare_room = area.h - rows_below * (btn_h + gap)
-        # the spare (tap to turn) in the shift phase, with the hint beside it
-        if st.spare and st.phase == "shift" and not st.peek:
+        spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
+        # the spare (tap to turn) in the shift phase, with the hint beside it; a long refusal may take its
+        # place while it shows (a few seconds) rather than be set smaller than the body size
+        if st.spare and st.phase == "shift" and not st.peek and spare_room >= L.touch:
             hint_w = btn_h if (human and st.hints and not st.peek) else 0
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
@@ -229,17 +241,18 @@ class PlayerPanel:
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
             return
-        b = Button(f, Rect(area.x, v, area.w, btn_h), "", self.batch, self.fg,
+        b = Button(f, Rect(area.x, v, area.w, eye_h), "", self.batch, self.fg,
                    on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
                    color=(90, 70, 140))
         self.widgets.append(b)
-        eu, ev = area.x + btn_h * 0.45, v + btn_h / 2          # an eye: lens + pupil, then the words
+        eu, ev = area.x + btn_h * 0.4, v + eye_h / 2          # an eye: lens + pupil, then the words
         x, y = f.point(eu, ev)
         self.items.append(shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250),
                                          batch=self.batch, group=self.top))
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
         self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top, bold=True,
-                   anchor_x="left", fit=area.w - btn_h * 0.9, name="peek")
+                   anchor_x="left", width=eye_w, multiline=True, align="left", name="peek",
+                   container=f.area(Rect(area.x, v, area.w, eye_h)))
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
