@@ -278,7 +278,7 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
     kind = games.get(args.game or config.game.game)
     try:
         steps = _script_steps(args.script, kind.name, headless)
-        setup = _setup(args, config, kind)
+        setup = _setup(args, config, kind, at_table=not headless)
         ui = None if headless else _ui(display)
         events_out = _events_file(args.events_out)
     except _Refused as e:
@@ -335,15 +335,24 @@ def _first(args: argparse.Namespace, config: Config) -> int | None:
     return args.first if args.first is not None else config.game.first_player
 
 
-def _setup(args: argparse.Namespace, config: Config, kind: GameType) -> GameSetup:
-    """The game the command line and the config describe."""
+def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: bool = False) -> GameSetup:
+    """The game the command line and the config describe.
+
+    `at_table` (a screen people sit around): the board game's people take the near corners first, so
+    solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/seating.py);
+    headless runs keep the game's own corners, which records and scripts were written for."""
     from .events import GameSetup, SeatSetup
+    kinds = _seat_kinds(args, config, kind)
+    corners: tuple[int | None, ...] = (None,) * len(kinds)
+    if at_table and kind.name == "labyrinth" and HUMAN in kinds and len(kinds) <= 4:
+        from .ui.seating import seats_for_kinds
+        corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
     # the config's variants apply to the games that have them; asked for on the command line, to any
     open_cards = args.open_cards or ("open_cards" in kind.variants and config.game.open_cards)
     return_home = not args.no_return_home and ("return_home" not in kind.variants or config.game.return_home)
     try:
-        return GameSetup(seats=tuple(SeatSetup(k) for k in _seat_kinds(args, config, kind)), seed=args.seed,
+        return GameSetup(seats=tuple(SeatSetup(k, c) for k, c in zip(kinds, corners)), seed=args.seed,
                          first=_first(args, config) or 0, open_cards=open_cards, return_home=return_home,
                          game=kind.name, turn_limit=turn_limit)
     except ValueError as e:

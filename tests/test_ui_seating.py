@@ -44,12 +44,20 @@ def _ui(**kw):
     return ui
 
 
+def _corner(size, seat):
+    """A touch 40 px in from a corner of a `size` screen (pyglet coordinates, y up)."""
+    w, h = size
+    return {0: (40, h - 40), 1: (w - 40, h - 40), 2: (w - 40, 40), 3: (40, 40)}[seat]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=("landscape", "portrait"))
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
-def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat):
-    ui = _ui(size=(800, 480), layout="tabletop", first="attract")
+def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat, size):
+    ui = _ui(size=size, layout="tabletop", first="attract")
     try:
-        x, y = CORNERS[seat]
-        ui.tap(x, y)                                      # touch to play, from this corner
+        x, y = _corner(size, seat)
+        # touch to play, from this corner (in portrait a little in from it: the how-to button is there)
+        ui.tap(x, y if size[0] > size[1] else (200 if seat in (2, 3) else size[1] - 200))
         ui.step(0.02)
         setup = ui.screen
         assert setup.name == "setup"
@@ -71,18 +79,19 @@ def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat):
         ui.k.sessions["labyrinth"].close()
 
 
-def test_join_controls_at_every_corner_add_people_in_their_seats():
-    ui = _ui(size=(800, 480), layout="tabletop", first="setup")
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=("landscape", "portrait"))
+def test_join_controls_at_every_corner_add_people_in_their_seats(size):
+    ui = _ui(size=size, layout="tabletop", first="setup")
     try:
         scr = ui.screen
         for seat in (1, 2, 0):
-            x, y = CORNERS[seat]
+            x, y = _corner(size, seat)
             ui.tap(x, y)
             ui.step(0.02)
         assert scr.choices.joined == [1, 2, 0]
         assert scr.choices.players == 3 and scr.choices.kinds[:3] == ["human"] * 3
         assert scr.choices.seats() == (1, 2, 0)
-        ui.tap(*CORNERS[2])                               # tapping again: that person leaves
+        ui.tap(*_corner(size, 2))                         # tapping again: that person leaves
         ui.step(0.02)
         assert scr.choices.joined == [1, 0]
     finally:
@@ -168,3 +177,33 @@ def test_the_typeface_is_andika_with_dejavu_for_signs(tmp_path, caplog):
     assert typeface.font_for("Yellow's turn") == "Andika"
     assert typeface.font_for("\u2605\u2605") == "DejaVu Sans"       # stars: Andika has none
     assert typeface.BODY >= 18 and typeface.HEADLINE >= 28 and typeface.TREASURE >= 36
+
+
+@pytest.mark.parametrize("players, human_seats", [("human", (3,)), ("human,hard", (3,)), ("hard,human", (3,)),
+                                                  ("human,easy,human", (3, 1))])
+def test_the_command_line_puts_people_at_the_near_edge_first(players, human_seats):
+    """``--players``: solo and one person against the computer sit at the near edge (seat 3, upright);
+    their panel is there and faces them. Headless runs keep the game's own corners."""
+    from kiosk import cli, games
+    from kiosk.config import apply_overrides
+    args = cli.build_parser().parse_args(["--players", players, "--seed", "3"])
+    config = apply_overrides(Config(), {"game.seats": players})       # as the command line does
+    kind = games.get("labyrinth")
+    setup = cli._setup(args, config, kind, at_table=True)
+    kinds = [s.kind for s in setup.seats]
+    assert tuple(s.seat for s, k in zip(setup.seats, kinds) if k == "human") == human_seats
+    assert sorted(s.seat for s in setup.seats) == sorted(seating.seats_for(len(kinds)))
+    assert all(s.seat is None for s in cli._setup(args, config, kind).seats)    # headless: the game's own
+    ui = _ui(size=(800, 480), layout="tabletop", first="setup")
+    try:
+        ui.k.bus.post(NewGame(setup))
+        ui.k.tick()
+        ui.goto("play")
+        ui.step(0.02)
+        person = kinds.index("human")
+        panel = ui.screen.panels[person]
+        assert panel.frame.angle == 0                                  # upright: the near edge reads it
+        assert panel.frame.rect.cy < ui.layout.height / 2              # ... and it sits there
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()

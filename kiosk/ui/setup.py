@@ -141,7 +141,7 @@ class SetupScreen(Screen):
             self.edge = seating.NEAR
             if opener is not None and self.layout.tabletop:
                 self.edge = seating.edge_at(self.layout, *opener)
-                if self.choices.game == "labyrinth" and not self.layout.portrait:
+                if self.choices.game == "labyrinth":
                     self.choices.join(seating.corner_seat(self.layout, *opener))
         self.picking_language = False
         self.quiet = 0.0
@@ -485,8 +485,14 @@ class SetupScreen(Screen):
     def _build_portrait(self, c: Canvas, frame: Frame) -> None:
         m = 12
         W, H = c.W, c.H
-        y = H - m - 50
-        y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
+        joins = self.layout.tabletop and self.choices.game == "labyrinth"
+        if joins:       # the four corners belong to the join controls; the top bar in one row under them
+            self._join_controls(c, frame.angle)
+            y = H - m - 48 - 10 - 50
+            self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=False)
+        else:
+            y = H - m - 50
+            y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
         y -= 12 + 52
         self._players_row(c, frame, m, y, W - 2 * m, 52)
         if self.choices.game == "cards":
@@ -499,7 +505,23 @@ class SetupScreen(Screen):
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=2)
         # the easier rules sit just above the bottom row, whatever the number of seats
         self._toggles(c, frame, m, 60 + m + 24 + 2 * (52 + 22), W - 2 * m, 52, stacked=True)
-        self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+        if joins:
+            self._between_joins(c, frame, m + JOIN_W + 8, W - 2 * (m + JOIN_W + 8))
+        else:
+            self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+
+    def _between_joins(self, c, frame, x, w) -> None:
+        """Portrait tabletop: the bottom row's buttons between the join controls (back and how-to in
+        the top row, start in the bottom row, each as tall as the join controls beside it)."""
+        m, gap = 12, 8
+        H = c.H
+        bw = (w - gap) / 2
+        make_button(self, c, frame, Rect(x, H - m - 48, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
+                    self._bg, size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        make_button(self, c, frame, Rect(x + bw + gap, H - m - 48, bw, 48), "? " + self.t("howto.title"),
+                    self.batch, self._bg, size=16, on_tap=self.open_howto)
+        self.start_button = make_button(self, c, frame, Rect(x, m, w, 54), self.t("setup.start") + "  \u25b6",
+                                        self.batch, self._bg, size=22, color=GO, on_tap=self.start)
 
     def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
         top = pyglet.graphics.Group(order=10)
