@@ -27,9 +27,10 @@ from kiosk.events import GameSetup, SeatSetup
 
 from .i18n import LANGUAGES
 from .layout import Rect
-from .menu import Canvas, config_value, current_language, fit_font, make_button, set_language
+from .menu import Canvas, config_value, current_language, fit_box, make_button, set_language
 from .operator import CornerHold
 from .screen import Screen, register
+from .typeface import BODY
 from .widgets import ACCENT, DIM, INK, Frame, label
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,7 @@ class AttractScreen(Screen):
         self._shapes: list = []
         self._invites: list = []
         self.demo_seed: int | None = None   # tests fix the demo game
+        self.pressed_at: tuple[float, float] | None = None
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, **kw) -> None:
@@ -181,6 +183,7 @@ class AttractScreen(Screen):
 
     # ------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
+        self.pressed_at = (x, y)          # the how-to faces whoever taps its button
         self.gesture.press(x, y)
         super().press(x, y)
 
@@ -201,8 +204,9 @@ class AttractScreen(Screen):
 
     def _set_invite_text(self) -> None:
         text = self._invite()
-        for lbl, width in zip(self._invites, self._invite_widths):
-            lbl.font_size = fit_font(text, self._invite_size, width)
+        for lbl, width, rect in zip(self._invites, self._invite_widths, self._bands):
+            # the whole line box inside the band, between its two gold rules
+            lbl.font_size = fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
             lbl.text = text
 
     def _build_overlay(self) -> None:
@@ -220,7 +224,8 @@ class AttractScreen(Screen):
         low = Rect(0, ring.y, L.width, board.y - ring.y)
         high = Rect(0, board.top, L.width, ring.top - board.top)
         bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
-        self._invite_size = min(c.font(40), low.h * 0.5)
+        self._invite_size = c.font(40)
+        self._rule = c.px(3)
         self._bands = [rect for _, rect in bands]
         for angle, rect in bands:
             self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
@@ -268,13 +273,17 @@ class AttractScreen(Screen):
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
-        self._shapes.append(label(t("attract.demo"), frame, L.width - c.px(12), L.height - c.px(16),
-                                  c.font(13), batch, front, color=DIM, anchor_x="right"))
         if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)      # mid-height: clear of the bottom band
+            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)      # mid-height: clear of the bottom band
+            # "Demo game" under it, in the same column
+            demo = dict(x=rect.cx, y=rect.y - 10, anchor_x="center", anchor_y="top", width=bw, align="center")
         else:
-            rect = Rect(c.W - 200, 10, 190, 54)
-        make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,
-                    size=17, on_tap=lambda: self.ui.goto("howto", then="attract"))
+            rect = Rect(c.W - 230, 10, 220, 54)
+            demo = dict(x=12, y=rect.cy, anchor_x="left", anchor_y="center", width=rect.x - 24, align="left")
+        make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
+                    on_tap=lambda: self.ui.goto("howto", then="attract", opener=self.pressed_at))
+        self._shapes.append(label(t("attract.demo"), frame, c.px(demo["x"]), c.px(demo["y"]), c.font(BODY), batch,
+                                  front, color=DIM, anchor_x=demo["anchor_x"], anchor_y=demo["anchor_y"],
+                                  width=c.px(demo["width"]), multiline=True, align=demo["align"]))

@@ -15,6 +15,7 @@ import pyglet
 from pyglet import shapes
 
 from .layout import Layout, Rect
+from .typeface import font_for
 from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
 
 GO = (46, 150, 84)            # the "start / play" button: green means go
@@ -64,14 +65,51 @@ def fit_font(text: str, size: float, width: float, minimum: float = 7.0) -> floa
     return max(minimum, size * width / needed)
 
 
+def measure(text: str, pts: float, bold: bool = True) -> tuple[float, float]:
+    """The laid-out size (px) of `text` in one line at `pts` points, in the letters it is drawn in."""
+    key = (text, round(pts, 2), bold)
+    if key not in _MEASURED:
+        lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, pts),
+                                weight="bold" if bold else "normal")
+        _MEASURED[key] = (float(lab.content_width), float(lab.content_height))
+        lab.delete()
+    return _MEASURED[key]
+
+
+_MEASURED: dict[tuple[str, float, bool], tuple[float, float]] = {}
+
+
+def fit_box(text: str, pts: float, width: float, height: float, bold: bool = True) -> float:
+    """The largest size up to `pts` at which `text`'s line box (not only its letters) fits `width` x `height`."""
+    w, h = measure(text, pts, bold)
+    k = min(1.0, width / w if w else 1.0, height / h if h else 1.0)
+    return pts * k * 0.98 if k < 1.0 else pts
+
+
 def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: str, batch, group=None, *,
                 size: float = 17, on_tap: Callable[[], None] | None = None, color=BUTTON,
-                text_color=INK) -> Button:
-    """A finger-sized button placed in design units, its text shrunk to fit, registered on `screen`."""
+                text_color=INK, wrap: bool = False) -> Button:
+    """A finger-sized button placed in design units, registered on `screen`.
+
+    Its text is set at `size` (px at 800x480); a text too long for one line is wrapped onto two
+    when `wrap` and the button is tall enough, else shrunk to fit (under the type scale: the
+    layout audit says so)."""
     local = canvas.r(*rect_units)
-    pts = fit_font(text, canvas.font(size), local.w - canvas.px(12))
+    pts = canvas.font(size)
+    room = local.w - canvas.px(12)
+    width, height = measure(text, pts)
+    two_lines = wrap and width > room and height * 2 <= local.h - canvas.px(4)
+    if not two_lines:
+        pts = fit_box(text, pts, room, local.h)
     b = Button(frame, local, text, batch, group, font_size=pts, on_tap=on_tap,
                min_size=canvas.touch, color=color, text_color=text_color)
+    if two_lines:
+        lab = b._label
+        lab.font_size = pts
+        lab.width = int(room)
+        lab.multiline = True
+        lab.set_style("align", "center")
+        lab.set_style("line_spacing", height * 0.85)
     return screen.add(b)
 
 

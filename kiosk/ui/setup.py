@@ -177,7 +177,7 @@ class SetupScreen(Screen):
     # ------------------------------------------------------------ actions
     def open_howto(self) -> None:
         """The how-to of the game whose tab is selected."""
-        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup")
+        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup", edge=self.edge)
 
     def set_game(self, game: str) -> None:
         self.choices.game = game

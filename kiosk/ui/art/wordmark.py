@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyglet
 
 from ...product import PRODUCT_NAME
-from ..menu import fit_font
+from ..menu import fit_box
 from ..widgets import Frame, label
 WORD_COLOR = (255, 226, 150)
 SHADOW = (10, 12, 18)
@@ -36,12 +36,13 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
     pawn.scale = tile * 0.5 / atlas.px
     pawn.rotation = 180 if frame.angle == 180 else 0
     keep.append(pawn)
-    words = PRODUCT_NAME.upper().split()
+    # two lines in a column; one line in a wide, low box (portrait: between the band and the buttons)
+    words = PRODUCT_NAME.upper().split() if w < 2.2 * h else [PRODUCT_NAME.upper()]
     text_top = emblem_v - tile * 0.65
     line_h = min(text_top / len(words), w * 0.3)
     front = pyglet.graphics.Group(order=2, parent=group)
     for i, word in enumerate(words):
-        size = fit_font(word, line_h * 0.62, w * 0.94)
+        size = fit_box(word, line_h * 0.62, w * 0.9, line_h * 0.86)      # the shadow stays inside too
         v = text_top - line_h * (i + 0.5)
         off = max(1, round(size * 0.1))
         keep.append(label(word, frame, w / 2 + off, v - off, size, batch, group, color=SHADOW, bold=True))
