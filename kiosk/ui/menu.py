@@ -15,7 +15,7 @@ import pyglet
 from pyglet import shapes
 
 from .layout import Layout, Rect
-from .typeface import font_for
+from .typeface import LABEL, font_for
 from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
 
 GO = (46, 150, 84)            # the "start / play" button: green means go
@@ -96,7 +96,7 @@ def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: st
     layout audit says so)."""
     local = canvas.r(*rect_units)
     pts = canvas.font(size)
-    room = local.w - canvas.px(12)
+    room = local.w - canvas.px(8)
     width, height = measure(text, pts)
     two_lines = wrap and width > room and height * 2 <= local.h - canvas.px(4)
     if not two_lines:
@@ -111,6 +111,29 @@ def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: st
         lab.set_style("align", "center")
         lab.set_style("line_spacing", height * 0.85)
     return screen.add(b)
+
+
+def star_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, stars: str, batch, group=None, *,
+                on_tap: Callable[[], None] | None = None, color=BUTTON, star_color=INK) -> Button:
+    """A button showing a computer's strength as drawn stars (one to three), registered on `screen`.
+
+    Drawn, not written: three star signs at a readable size do not fit a finger-wide button, and a
+    picture is not a text the type scale applies to. The button's text stays ``stars`` (tests, the
+    layout report's id), its label hidden."""
+    b = make_button(screen, canvas, frame, rect_units, stars, batch, group, size=LABEL, on_tap=on_tap,
+                    color=color)
+    b._label.visible = False
+    n = max(1, len(stars))
+    u, v, w, h = b.local
+    r = min(h * 0.24, (w - canvas.px(6)) / (n * 2 * 0.92))
+    step = r * 2 * 0.92
+    marks = []
+    for k in range(n):
+        x, y = frame.point(u + w / 2 + (k - (n - 1) / 2) * step, v + h / 2)
+        marks.append(shapes.Star(x, y, r, r * 0.42, 5, rotation=(270 + frame.angle) % 360, color=star_color,
+                                 batch=batch, group=b.fg_group))
+    b.marks = marks
+    return b
 
 
 class Toggle(Button):
@@ -131,7 +154,7 @@ class Toggle(Button):
         self._tick = label("\u2714", frame, u + h * 0.25 + side / 2, v + h / 2, font_size * 1.1, batch, fg2,
                            color=(30, 30, 30), bold=True)
         text_w = w - (h * 0.25 + side + h * 0.2) - 6
-        pts = fit_font(text, font_size, text_w)
+        pts = fit_box(text, font_size, text_w, h)
         self._text = label(text, frame, u + h * 0.25 + side + h * 0.2, v + h / 2, pts, batch, fg,
                            anchor_x="left", bold=True, color=(25, 25, 25) if on else INK)
         self._show()
