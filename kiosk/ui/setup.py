@@ -491,13 +491,14 @@ class SetupScreen(Screen):
                 on = kind == option
                 # the same words and stars as the board game's seats: "Human", then easy / medium / hard
                 color = (ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF
-                tap = (lambda o=option: self.set_card_kind(index, o))
                 if option == "human":
                     make_button(self, c, frame, Rect(bx, row_y, width, 48), human, self.batch, self._bg,
-                                size=BODY, color=color, text_color=(30, 30, 30) if on else INK, on_tap=tap)
+                                size=BODY, color=color, text_color=(30, 30, 30) if on else INK,
+                                on_tap=lambda o=option: self.set_card_kind(index, o))
                 else:
                     b = star_button(self, c, frame, Rect(bx, row_y, width, 48), CARD_STARS[option], self.batch,
-                                    self._bg, color=color, star_color=(30, 30, 30) if on else INK, on_tap=tap)
+                                    self._bg, color=color, star_color=(30, 30, 30) if on else INK,
+                                    on_tap=lambda o=option: self.set_card_kind(index, o))
                     self._shapes += b.marks
                 bx += width + gap
         # what this player does, between the name and the buttons (wrapped where it is long)
