@@ -9,7 +9,9 @@ the demo pauses when the screen is hidden and tests can drive it with ``dt``.
 
 "Touch to play" changes language every few seconds (all eight, each in its own
 words). In the tabletop layout it is written twice, once for each long side of
-the table. A tap anywhere opens the setup screen; "How to play" opens the guide;
+the table. A tap anywhere opens the setup screen, facing the person who tapped;
+"How to play" (on a table: one button for each long side) opens the guide facing
+that side;
 holding the top-left corner opens the operator menu.
 """
 
@@ -25,6 +27,7 @@ from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
 from kiosk.events import GameSetup, SeatSetup
 
+from . import seating
 from .i18n import LANGUAGES
 from .layout import Rect
 from .menu import Canvas, config_value, current_language, fit_box, make_button, set_language
@@ -97,7 +100,6 @@ class AttractScreen(Screen):
         self._shapes: list = []
         self._invites: list = []
         self.demo_seed: int | None = None   # tests fix the demo game
-        self.pressed_at: tuple[float, float] | None = None
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, **kw) -> None:
@@ -183,7 +185,6 @@ class AttractScreen(Screen):
 
     # ------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
-        self.pressed_at = (x, y)          # the how-to faces whoever taps its button
         self.gesture.press(x, y)
         super().press(x, y)
 
@@ -263,13 +264,14 @@ class AttractScreen(Screen):
             # near side, between the bottom band and the how-to button
             box = Rect(L.width * 0.2, L.ring.top + c.px(8), L.width * 0.6,
                        min(L.height - L.ring.top - c.px(16), L.width * 0.45))
-            if box.h > c.px(60):
-                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
-            if L.tabletop:
+            if L.tabletop:        # each side's wordmark between its band and its how-to button
                 y0 = c.px(10 + 54 + 8)
                 low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
                 if low_box.h > c.px(60):
                     draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
+                box = Rect(L.width - low_box.right, L.height - low_box.top, low_box.w, low_box.h)
+            if box.h > c.px(60):
+                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
@@ -282,8 +284,11 @@ class AttractScreen(Screen):
         else:
             rect = Rect(c.W - 230, 10, 220, 54)
             demo = dict(x=12, y=rect.cy, anchor_x="left", anchor_y="center", width=rect.x - 24, align="left")
-        make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
-                    on_tap=lambda: self.ui.goto("howto", then="attract", opener=self.pressed_at))
-        self._shapes.append(label(t("attract.demo"), frame, c.px(demo["x"]), c.px(demo["y"]), c.font(BODY), batch,
-                                  front, color=DIM, anchor_x=demo["anchor_x"], anchor_y=demo["anchor_y"],
-                                  width=c.px(demo["width"]), multiline=True, align=demo["align"]))
+        # the how-to button (and "Demo game") for each side of a table: the guide faces whoever taps it
+        for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
+            frame = Frame(L.screen, seating.angle(edge))
+            make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
+                        on_tap=lambda edge=edge: self.ui.goto("howto", then="attract", edge=edge))
+            self._shapes.append(label(t("attract.demo"), frame, c.px(demo["x"]), c.px(demo["y"]), c.font(BODY),
+                                      batch, front, color=DIM, anchor_x=demo["anchor_x"], anchor_y=demo["anchor_y"],
+                                      width=c.px(demo["width"]), multiline=True, align=demo["align"]))
