@@ -2,7 +2,8 @@
 
 Both games' how-tos are guides; the caption, the step dots with their time bar,
 Back / Next / "Let's play!", auto-advance and tap-for-next live here, the stage
-in each game's own how-to screen.
+in each game's own how-to screen. On a table the guide faces the edge of the
+person who opened it (the stage is drawn turned with it), like the setup.
 """
 
 from __future__ import annotations
