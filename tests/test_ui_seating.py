@@ -207,3 +207,31 @@ def test_the_command_line_puts_people_at_the_near_edge_first(players, human_seat
     finally:
         ui.close()
         ui.k.sessions["labyrinth"].close()
+
+
+@pytest.mark.parametrize("opened_at", ["S", "N"])
+def test_the_how_to_faces_whoever_opened_it(opened_at):
+    """From the attract screen (a How-to button on each long side) and from the setup (which faces
+    its opener), the guide's caption, its buttons and its stage are turned to that person's edge."""
+    ui = _ui(size=(800, 480), layout="tabletop", first="attract")
+    angle = seating.angle(opened_at)
+    try:
+        buttons = [w for w in ui.screen.widgets if "How to play" in getattr(w, "text", "")]
+        assert sorted(b.frame.angle for b in buttons) == [0, 180]          # one for each side
+        tap_widget(ui, next(b for b in buttons if b.frame.angle == angle))
+        guide = ui.screen
+        assert guide.name == "howto" and guide.edge == opened_at
+        assert guide.caption.rotation == angle
+        assert {w.frame.angle for w in guide.widgets} == {angle}            # Skip, Back, Next
+        # Skip sits at its reader's top right: the screen's top right, or its bottom left turned over
+        skip = next(w for w in guide.widgets if "Skip" in getattr(w, "text", ""))
+        top_right = skip.rect.cx > 400 and skip.rect.cy > 240
+        assert top_right if angle == 0 else (skip.rect.cx < 400 and skip.rect.cy < 240)
+        # from the setup, opened by a touch at the same edge
+        ui.goto("setup", opener=(400, 400 if opened_at == "N" else 80))
+        tap_widget(ui, next(w for w in ui.screen.widgets if "How to play" in getattr(w, "text", "")))
+        assert ui.screen.name == "howto" and ui.screen.edge == opened_at
+        assert ui.screen.caption.rotation == angle
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()
