@@ -614,8 +614,7 @@ class SetupScreen(Screen):
         y -= 12 + seats_h
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=1)
         # the easier rules sit just above the bottom row, whatever the number of seats
-<<<<<<< HEAD
-        self._toggles(c, frame, m, 60 + m + 24 + 2 * (52 + 22), W - 2 * m, 52, stacked=True)
+        self._toggles(c, frame, m, 60 + m + 8 + HELP_H + 2 * (52 + HELP_H), W - 2 * m, 52, stacked=True)
         if joins:
             self._between_joins(c, frame, m + JOIN_W + 8, W - 2 * (m + JOIN_W + 8))
         else:
@@ -628,15 +627,11 @@ class SetupScreen(Screen):
         H = c.H
         bw = (w - gap) / 2
         make_button(self, c, frame, Rect(x, H - m - 48, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
-                    self._bg, size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+                    self._bg, size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
         make_button(self, c, frame, Rect(x + bw + gap, H - m - 48, bw, 48), "? " + self.t("howto.title"),
-                    self.batch, self._bg, size=16, on_tap=self.open_howto)
+                    self.batch, self._bg, size=BODY, on_tap=self.open_howto)
         self.start_button = make_button(self, c, frame, Rect(x, m, w, 54), self.t("setup.start") + "  \u25b6",
                                         self.batch, self._bg, size=22, color=GO, on_tap=self.start)
-=======
-        self._toggles(c, frame, m, 60 + m + 8 + HELP_H + 2 * (52 + HELP_H), W - 2 * m, 52, stacked=True)
-        self._bottom_row(c, frame, m, m, W - 2 * m, 60)
->>>>>>> layout
 
     def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
         top = pyglet.graphics.Group(order=10)

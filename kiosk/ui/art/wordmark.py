@@ -37,7 +37,6 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
         s.scale = min(w * 0.9 / mark.width, tile * 1.15 / mark.height)
         s.rotation = 180 if frame.angle == 180 else 0
         keep.append(s)
-<<<<<<< HEAD
     else:
         for k, (openings, fixed) in enumerate((("ES", True), ("EW", False), ("WS", True))):
             x, y = frame.point(w / 2 + (k - 1) * tile, emblem_v)
@@ -51,17 +50,8 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
         pawn.scale = tile * 0.5 / atlas.px
         pawn.rotation = 180 if frame.angle == 180 else 0
         keep.append(pawn)
-    words = PRODUCT_NAME.upper().split()
-=======
-    x, y = frame.point(w / 2, emblem_v)
-    pawn = pyglet.sprite.Sprite(atlas.pawn(0), x, y, batch=batch,
-                                group=pyglet.graphics.Group(order=1, parent=group))
-    pawn.scale = tile * 0.5 / atlas.px
-    pawn.rotation = 180 if frame.angle == 180 else 0
-    keep.append(pawn)
     # two lines in a column; one line in a wide, low box (portrait: between the band and the buttons)
     words = PRODUCT_NAME.upper().split() if w < 2.2 * h else [PRODUCT_NAME.upper()]
->>>>>>> layout
     text_top = emblem_v - tile * 0.65
     line_h = min(text_top / len(words), w * 0.3)
     front = pyglet.graphics.Group(order=2, parent=group)
