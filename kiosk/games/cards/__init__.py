@@ -44,6 +44,11 @@ def _screens() -> dict[str, type]:
     return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen}
 
 
+def _sounds():
+    from .cues import sounds
+    return sounds()
+
+
 def _sim():
     from ...sim import CardsRunner
     return CardsRunner()
@@ -65,5 +70,6 @@ GAME = register_game(GameType(
     screens=_screens,
     play_screen="cards_play",
     over_screen="cards_gameover",
+    sounds=_sounds,
     sim=_sim,
 ))

@@ -57,6 +57,11 @@ def _screens() -> dict[str, type]:
     return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen}
 
 
+def _sounds():
+    from .cues import sounds
+    return sounds()
+
+
 def _sim():
     from ...sim import LabyrinthRunner
     return LabyrinthRunner()
@@ -79,5 +84,6 @@ GAME = register_game(GameType(
     screens=_screens,
     play_screen="play",
     over_screen="gameover",
+    sounds=_sounds,
     sim=_sim,
 ))
