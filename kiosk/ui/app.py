@@ -281,8 +281,12 @@ class UI:
 
     @property
     def high_contrast(self) -> bool:
-        """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
+        """The low-vision palette: the operator menu's choice (kept across restarts), else
+        ``[display] high_contrast``."""
         chosen = getattr(self, "_high_contrast", None)
+        if chosen is None:
+            from .operator_settings import choices
+            chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
             return chosen
         display = getattr(getattr(self.kiosk, "config", None), "display", None)

@@ -1,12 +1,15 @@
 """The operator menu's "Sound & display" page: volume, mute and the high-contrast palette.
 
-Changes hold until the kiosk restarts; the lasting choice is ``[sound]`` and
-``[display] high_contrast`` in the config (docs/operations.md). Without sound
-(headless, ``--sound off``, ``[sound] enabled = false``, no audio device) the
-volume buttons still show and say "sound off".
+Changes are kept across restarts in the state directory (kiosk/operator_choices.py)
+and then take the place of ``[sound] volume`` and ``[display] high_contrast``
+in the config (docs/operations.md). Without sound (headless, ``--sound off``,
+``[sound] enabled = false``, no audio device) the volume buttons still show
+and say "sound off".
 """
 
 from __future__ import annotations
+
+from kiosk.operator_choices import OperatorChoices
 
 from .layout import Rect
 from .menu import GO, TOGGLE_OFF, make_button
@@ -52,10 +55,37 @@ def build_settings(screen, c, frame, area: Rect) -> None:
                 on_tap=lambda: _contrast(screen, not on))
 
 
+def choices(ui) -> OperatorChoices:
+    """The operator's kept choices, in the kiosk's state directory when it has one (as the PIN
+    guard's count; a kiosk that saves nothing keeps them in memory)."""
+    kept = getattr(ui, "_operator_choices", None)
+    if kept is None:
+        history = getattr(getattr(ui, "kiosk", None), "history", None)
+        path = getattr(history, "path", None)
+        kept = ui._operator_choices = OperatorChoices(path.parent if path is not None else None)
+    return kept
+
+
+def apply_to_sound(ui, sound) -> None:
+    """The kept volume and mute on a new ``Sound`` (at start)."""
+    kept = choices(ui)
+    if kept.get("volume") is not None:
+        sound.set_volume(kept.get("volume"))
+    if kept.get("muted") is not None:
+        sound.set_muted(kept.get("muted"))
+
+
+def _keep_sound(screen) -> None:
+    kept = choices(screen.ui)
+    kept.set("volume", screen.ui.sound.volume)
+    kept.set("muted", screen.ui.sound.muted)
+
+
 def _volume(screen, step: int) -> None:
     sound = screen.ui.sound
     sound.set_muted(False)
     sound.set_volume(sound.volume + step)
+    _keep_sound(screen)
     sound.cue("arrow")            # hear the new level
     screen._build()
 
@@ -63,6 +93,7 @@ def _volume(screen, step: int) -> None:
 def _mute(screen) -> None:
     sound = screen.ui.sound
     sound.set_muted(not sound.muted)
+    _keep_sound(screen)
     screen._build()
 
 
@@ -70,4 +101,5 @@ def _contrast(screen, on: bool) -> None:
     setter = getattr(screen.ui, "set_high_contrast", None)
     if callable(setter):
         setter(on)
+    choices(screen.ui).set("high_contrast", bool(on))
     screen._build()
