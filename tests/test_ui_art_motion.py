@@ -7,6 +7,8 @@ frame with the board view's own effect list.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from kiosk.events import GameSetup, NewGame
@@ -339,3 +341,34 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
             u.close()
             kiosk.sessions["labyrinth"].close()
 
+
+def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, monkeypatch):
+    """In the high-contrast palette every treasure's dark outline covers clearly more of its picture,
+    and its medallion's rim is dark (it sets the medallion off the near-white path)."""
+    from kiosk.ui.art import DRAWINGS, Atlas
+    from .test_ui_screens import window_of
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    window = window_of((800, 480))
+    pictures = {}
+    for contrast in (False, True):
+        atlas = Atlas(96, window, high_contrast=contrast)
+        data, width = _texture_pixels(atlas.texture), atlas.texture.width
+        pictures[contrast] = {}
+        for name in DRAWINGS:
+            r = atlas.treasure(name)
+
+            def at(x, y, r=r, data=data, width=width):
+                i = ((r.y + int(y)) * width + r.x + int(x)) * 4
+                return data[i:i + 3]
+            # the whole picture, and 24 points round the medallion's rim (radius 0.46 of the drawing)
+            rim = [at(r.width / 2 + 0.46 * atlas.px * math.cos(k * math.pi / 12),
+                      r.height / 2 + 0.46 * atlas.px * math.sin(k * math.pi / 12)) for k in range(24)]
+            pictures[contrast][name] = ([at(x, y) for y in range(r.height) for x in range(r.width)], rim)
+
+    def dark(pixels):
+        return sum(1 for p in pixels if luminance(p) < 60)
+
+    for name in DRAWINGS:
+        (normal, normal_rim), (strong, strong_rim) = pictures[False][name], pictures[True][name]
+        assert dark(strong) > 1.4 * dark(normal), name
+        assert dark(strong_rim) >= 20 and dark(normal_rim) <= 12, (name, dark(strong_rim), dark(normal_rim))
