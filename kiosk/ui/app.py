@@ -402,7 +402,7 @@ class UI:
             areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
             if not areas:
                 return True
-        if not self.cache.render(size, bg, screen.draw_static, areas):
+        if not self.cache.render(size, bg, screen.draw_static, areas, window=self.window):
             return False
         self._cache_of = screen
         return True
