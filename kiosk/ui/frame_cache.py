@@ -6,7 +6,9 @@ screen is many layers (board, 49 tiles, treasures, panels). Most of it changes
 only when something happens (a push, a move, a panel update), so the UI draws
 those layers once into a colour renderbuffer and, every frame, copies it to the
 window with ``glBlitFramebuffer`` (a straight copy: no shader, no blending)
-before drawing the few things that move.
+before drawing the few things that move. The cache has the window's colour
+depth and holds the picture upside down (see ``render``): for llvmpipe that
+copy is then a plain memory copy, ~0.2 ms of CPU at 1280x800 instead of ~9 ms.
 
 The cache is a single buffer that is never swapped, so it can be updated in
 part: a change to one player's panel redraws only that panel's rectangle
@@ -14,8 +16,8 @@ part: a change to one player's panel redraws only that panel's rectangle
 outside, so such an update costs a fraction of a full redraw.
 
 Only OpenGL ES 3.0 / OpenGL 3.0 calls: ``glRenderbufferStorage(GL_RGBA8 or GL_RGB565)``,
-``glFramebufferRenderbuffer``, ``glBlitFramebuffer``, ``glGetFramebufferAttachmentParameteriv`` (the Pi 4/5 give GLES 3.1;
-tests/test_ui_gles.py refuses every other entry point). The window must not be
+``glFramebufferRenderbuffer``, ``glBlitFramebuffer``, ``glGetFramebufferAttachmentParameteriv``
+(the Pi 4/5 give GLES 3.1; tests/test_ui_gles.py refuses every other entry point). The window must not be
 multisampled: OpenGL ES refuses a blit into a multisampled framebuffer (the
 app asks for no multisampling).
 Alpha is never written into the cache (it stays 1 from the clear), so the
