@@ -89,6 +89,8 @@ class FrameCache:
             return False
         if not self.valid or (window is not None) != self.flipped:
             areas = None
+        if areas:
+            areas = merge_areas(areas)
         old_projection = None
         if window is not None:
             old_projection = window.projection
@@ -138,6 +140,33 @@ class FrameCache:
             self._rb = gl.GLuint(0)
         self.size = (0, 0)
         self.valid = False
+
+
+def merge_areas(areas: list[tuple[int, int, int, int]], slack: float = 1.3) -> list[tuple[int, int, int, int]]:
+    """Fewer rectangles for the same update: each one costs a pass over the whole still batch,
+    so a rectangle inside another goes, and two become their bounding box when it is at most
+    `slack` times their summed area (they overlap or nearly touch; drawing a little more is
+    always right). E.g. [(0, 0, 10, 100), (0, 0, 10, 30), (50, 0, 10, 10)] -> the first and
+    the last; [(0, 0, 10, 10), (5, 0, 10, 10)] -> [(0, 0, 15, 10)]."""
+    out = [tuple(a) for a in areas]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                ax, ay, aw, ah = out[i]
+                bx, by, bw, bh = out[j]
+                x0, y0 = min(ax, bx), min(ay, by)
+                x1, y1 = max(ax + aw, bx + bw), max(ay + ah, by + bh)
+                box = (x1 - x0) * (y1 - y0)
+                if box == aw * ah or box == bw * bh or box <= slack * (aw * ah + bw * bh):
+                    out[i] = (x0, y0, x1 - x0, y1 - y0)
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out  # type: ignore[return-value]
 
 
 def _window_format() -> int:
