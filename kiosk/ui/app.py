@@ -157,7 +157,9 @@ class UI:
         self._frame_due = True
         self.skipped = 0                  # frames not drawn because nothing changed
         self._translator = translator if translator is not None else _make_translator(language)
-        self.theme = _configured_theme(kiosk)       # kiosk/themes: the treasures' pictures and names
+        from .operator_settings import choices
+        # kiosk/themes: the treasures' pictures and names; the operator's lasting pick before the config's
+        self.theme = _configured_theme(kiosk, choices(self).get("theme"))
         self._translator = _themed(self._translator, self.theme)
         self._screens: dict[str, Screen] = {}
         self.screen: Screen | None = None
@@ -284,8 +286,12 @@ class UI:
 
     @property
     def high_contrast(self) -> bool:
-        """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
+        """The low-vision palette: the operator menu's choice (kept across restarts), else
+        ``[display] high_contrast``."""
         chosen = getattr(self, "_high_contrast", None)
+        if chosen is None:
+            from .operator_settings import choices
+            chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
             return chosen
         display = getattr(getattr(self.kiosk, "config", None), "display", None)
@@ -409,7 +415,7 @@ class UI:
             areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
             if not areas:
                 return True
-        if not self.cache.render(size, bg, screen.draw_static, areas):
+        if not self.cache.render(size, bg, screen.draw_static, areas, window=self.window):
             return False
         self._cache_of = screen
         return True
@@ -610,11 +616,12 @@ def _state_dir(kiosk: Any) -> Path | None:
     return Path(state_dir) if state_dir is not None else None
 
 
-def _configured_theme(kiosk: Any):
-    """The theme ``[display] theme`` names (the built-in one when it cannot be used, said in the log)."""
+def _configured_theme(kiosk: Any, chosen: str | None = None):
+    """The theme the operator `chosen` in the menu, else the one ``[display] theme`` names (the
+    built-in one when it cannot be used, said in the log)."""
     from ..themes import BUILTIN, load
     display = getattr(getattr(kiosk, "config", None), "display", None)
-    theme_id = getattr(display, "theme", None)
+    theme_id = chosen if chosen is not None else getattr(display, "theme", None)
     if not isinstance(theme_id, str):
         return BUILTIN
     return load(_state_dir(kiosk), theme_id)

@@ -46,6 +46,11 @@ def _screens() -> dict[str, type]:
             "cards_replay": CardsReplayScreen}
 
 
+def _sounds():
+    from .cues import sounds
+    return sounds()
+
+
 def _sim():
     from ...sim import CardsRunner
     return CardsRunner()
@@ -68,5 +73,6 @@ GAME = register_game(GameType(
     play_screen="cards_play",
     replay_screen="cards_replay",
     over_screen="cards_gameover",
+    sounds=_sounds,
     sim=_sim,
 ))

@@ -59,6 +59,11 @@ def _screens() -> dict[str, type]:
             "labyrinth_replay": BoardReplayScreen}
 
 
+def _sounds():
+    from .cues import sounds
+    return sounds()
+
+
 def _sim():
     from ...sim import LabyrinthRunner
     return LabyrinthRunner()
@@ -82,5 +87,6 @@ GAME = register_game(GameType(
     play_screen="play",
     replay_screen="labyrinth_replay",
     over_screen="gameover",
+    sounds=_sounds,
     sim=_sim,
 ))

@@ -32,6 +32,10 @@ WALL = NORMAL.wall            # a hedge: what a tile shows off its path
 CORRIDOR = NORMAL.path        # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
+# high contrast: a dark, wider rim sets the medallion off the near-white path, and the treasure's
+# own outline is twice as thick (pen.py draws size * 0.035 otherwise)
+MEDALLION_RIM_HC = (16, 16, 20)
+TREASURE_OUTLINE_HC = 0.07
 
 SEAT_COLORS = {0: (226, 54, 54), 1: (250, 206, 40), 2: (46, 172, 84), 3: (54, 116, 236)}
 SEAT_SHAPES = {0: "circle", 1: "triangle", 2: "square", 3: "diamond"}
@@ -81,21 +85,25 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=Non
 
 
 def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True,
-                  ordered: bool = False, theme=None) -> list:
+                  ordered: bool = False, theme=None, high_contrast: bool = False) -> list:
     """Treasure `name` as shapes, on a light medallion unless `medallion` is False; with an installed
-    `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours."""
+    `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours;
+    in high contrast with a dark rim and thicker outlines."""
     out = []
     art = theme_art(theme)
     if medallion:
         rim = theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
         face = theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
-        out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=rim, batch=batch, group=group))
-        out.append(pyglet.shapes.Circle(cx, cy, size * 0.45, color=face, batch=batch, group=group))
+        out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim,
+                                        batch=batch, group=group))
+        out.append(pyglet.shapes.Circle(cx, cy, size * (0.42 if high_contrast else 0.45), color=face,
+                                        batch=batch, group=group))
         size *= 0.78
     if art is not None:
         out.append(art.sprite("board", name, cx, cy, size, batch, pyglet.graphics.Group(order=50, parent=group)))
         return out
-    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group, ordered=ordered))
+    outline = max(1.5, size * TREASURE_OUTLINE_HC) if high_contrast else None
+    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group, ordered=ordered, outline_px=outline))
     return out
 
 
@@ -142,7 +150,8 @@ class Atlas:
             return draw_tile(batch, cx, cy, px, openings, fixed=kind == "fixed",
                              high_contrast=self.high_contrast, layered=True)
         if kind == "treasure":
-            return draw_treasure(batch, what, cx, cy, px, ordered=True, theme=self.theme)
+            return draw_treasure(batch, what, cx, cy, px, ordered=True, theme=self.theme,
+                                 high_contrast=self.high_contrast)
         if kind == "pawn":
             return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True, high_contrast=self.high_contrast)
         # a soft glow disc used for highlights: concentric translucent circles
