@@ -8,6 +8,7 @@
     labyrinth-kiosk --check-config         # validate the config file and exit (0 ok, 2 bad)
     labyrinth-kiosk --stats                # summary of the finished games
     labyrinth-kiosk --stats --state-dir DIR --export games.csv   # ... and every game for a spreadsheet
+    labyrinth-kiosk --install-theme museum.zip   # check a theme pack and install it (docs/themes.md)
 
 Exit status: 0 normal end, 1 failure at run time, 2 bad configuration or
 command line (the systemd unit does not restart on 2).
@@ -56,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "[paths] state_dir of --config, or --state-dir)")
     p.add_argument("--export", metavar="FILE",
                    help="with --stats: also write every finished game to FILE.csv (a spreadsheet) or FILE.json")
+    p.add_argument("--install-theme", metavar="PATH",
+                   help="check the theme pack PATH (a folder or a .zip; docs/themes.md) and install it into the "
+                        "state directory, or name every problem and exit 2; then list the installed themes")
+    p.add_argument("--theme", metavar="ID",
+                   help='the treasures\' pictures and names: "builtin" or an installed theme '
+                        "(default: [display] theme)")
     p.add_argument("--display", choices=DISPLAYS,
                    help="window, fullscreen, offscreen (no screen, for screenshots), none (headless), "
                         "auto (full screen where a display exists)")
@@ -151,7 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load(args.config)
         overrides = {"display.size": args.size, "display.gl": args.gl, "display.layout": args.layout,
                      "game.game": args.game, "game.seats": args.players, "game.language": args.language,
-                     "paths.state_dir": Path(args.state_dir) if args.state_dir else None}
+                     "paths.state_dir": Path(args.state_dir) if args.state_dir else None,
+                     "display.theme": args.theme}
         config = apply_overrides(config, overrides)
     except ConfigError as e:
         print(f"configuration error: {e}", file=sys.stderr)
@@ -162,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--export goes with --stats (labyrinth-kiosk --stats --export FILE.csv)")
     if args.stats:
         return _stats(config.paths.state_dir, args.export)
+    if args.install_theme:
+        return _install_theme(args.install_theme, config.paths.state_dir, config.game.language)
     if args.layout_report:
         return _layout_report(args)
     _check_numbers(parser, args)
@@ -220,6 +230,31 @@ def _stats(state_dir: Path, export_to: str | None) -> int:
     return status
 
 
+def _install_theme(path: str, state_dir: Path, language: str) -> int:
+    """``--install-theme``: check the pack completely (one line per problem, exit 2, nothing written),
+    then install it beside the others and list them."""
+    from .themes import installed, title_of
+    from .themes.pack import install, read_pack
+    problems, pack = read_pack(path)
+    if pack is None:
+        for line in problems:
+            print(f"error: {line}", file=sys.stderr)
+        print(f"the theme pack {path} was not installed ({len(problems)} problem(s)); nothing was changed",
+              file=sys.stderr)
+        return 2
+    try:
+        target = install(pack, state_dir)
+    except OSError as e:
+        print(f"error: cannot install the theme into {state_dir}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    print(f"Installed theme {pack.id!r} in {target}")
+    print("Installed themes (choose one with [display] theme = \"ID\" or in the operator menu):")
+    print("  builtin: the kiosk's own drawings")
+    for theme_id in installed(state_dir):
+        print(f"  {theme_id}: {title_of(state_dir, theme_id, language)}")
+    return 0
+
+
 def _display(args: argparse.Namespace, config: Config) -> str:
     """The display mode: ``--display``, else a window or none for ``--simulate``, else the config's;
     ``auto`` is full screen where there is a display and headless where there is none."""
@@ -243,7 +278,7 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
     kind = games.get(args.game or config.game.game)
     try:
         steps = _script_steps(args.script, kind.name, headless)
-        setup = _setup(args, config, kind)
+        setup = _setup(args, config, kind, at_table=not headless)
         ui = None if headless else _ui(display)
         events_out = _events_file(args.events_out)
     except _Refused as e:
@@ -300,15 +335,24 @@ def _first(args: argparse.Namespace, config: Config) -> int | None:
     return args.first if args.first is not None else config.game.first_player
 
 
-def _setup(args: argparse.Namespace, config: Config, kind: GameType) -> GameSetup:
-    """The game the command line and the config describe."""
+def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: bool = False) -> GameSetup:
+    """The game the command line and the config describe.
+
+    `at_table` (a screen people sit around): the board game's people take the near corners first, so
+    solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/seating.py);
+    headless runs keep the game's own corners, which records and scripts were written for."""
     from .events import GameSetup, SeatSetup
+    kinds = _seat_kinds(args, config, kind)
+    corners: tuple[int | None, ...] = (None,) * len(kinds)
+    if at_table and kind.name == "labyrinth" and HUMAN in kinds and len(kinds) <= 4:
+        from .ui.seating import seats_for_kinds
+        corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
     # the config's variants apply to the games that have them; asked for on the command line, to any
     open_cards = args.open_cards or ("open_cards" in kind.variants and config.game.open_cards)
     return_home = not args.no_return_home and ("return_home" not in kind.variants or config.game.return_home)
     try:
-        return GameSetup(seats=tuple(SeatSetup(k) for k in _seat_kinds(args, config, kind)), seed=args.seed,
+        return GameSetup(seats=tuple(SeatSetup(k, c) for k, c in zip(kinds, corners)), seed=args.seed,
                          first=_first(args, config) or 0, open_cards=open_cards, return_home=return_home,
                          game=kind.name, turn_limit=turn_limit)
     except ValueError as e:

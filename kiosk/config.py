@@ -103,6 +103,8 @@ class DisplayConfig:
         schema=lambda: _Field(_choice(GL_APIS), from_text=str))
     high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
         schema=lambda: _Field(_bool, from_text=_text_bool))
+    theme: str = key(default="builtin",          # kiosk/themes: "builtin" (our drawings) or an installed id
+        schema=lambda: _Field(_theme, from_text=str))
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,8 @@ class KioskConfig:
     idle_countdown_s: int = key(default=15,
         schema=lambda: _Field(_int(0, 600), from_text=_text_int))
     attract: bool = key(default=True,
+        schema=lambda: _Field(_bool, from_text=_text_bool))
+    attract_replay: bool = key(default=True,       # the attract replays the day's best game, if there is one
         schema=lambda: _Field(_bool, from_text=_text_bool))
     resume_within_s: int = key(default=1800,
         schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
@@ -420,6 +424,15 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
     from .sound import format_quiet_hours
     return format_quiet_hours(v)
+
+
+def _theme(v: Any) -> str:
+    from .themes.pack import BUILTIN_ID, ID_PATTERN
+    s = _str(v)
+    if not ID_PATTERN.fullmatch(s):
+        raise _Bad(f'must be "{BUILTIN_ID}" or the id of an installed theme (a-z, 0-9, - and _; '
+                   "labyrinth-kiosk --install-theme PATH lists them)")
+    return s
 
 
 def _path(v: Any) -> Path:

@@ -136,10 +136,11 @@ class RecordShelf:
         prefix = day.strftime("%Y-%m-%d_")
         return [p for p in self.files() if p.name.startswith(prefix)]
 
-    def best_of_day(self, day: date) -> tuple[Path, Record] | None:
-        """The day's best finished game: one with people at the table before one of computers
-        alone, then the closest finish (the fewest cards between the winner and the next
-        player), then the shorter game (a brisk replay). None when there is none."""
+    def best_of_day(self, day: date, game: str | None = None) -> tuple[Path, Record] | None:
+        """The day's best finished game (of `game` only, when given): one with people at the
+        table before one of computers alone, then the closest finish (the fewest cards between
+        the winner and the next player), then the shorter game (a brisk replay). None when
+        there is none."""
         best = None
         for path in self.of_day(day):
             try:
@@ -148,7 +149,7 @@ class RecordShelf:
                 log.info("skipping record %s: %s", path.name, exc)
                 continue
             final = record.final()
-            if final.phase != "over":
+            if final.phase != "over" or (game is not None and record.kind != game):
                 continue
             key = ("human" not in record.levels, margin(final), len(record.turns), path.name)
             if best is None or key < best[0]:

@@ -4,12 +4,19 @@
     labyrinth-replay game.txt --turn 12       # the position after turn 12
     labyrinth-replay game.txt --all           # every position, one after another
     labyrinth-replay game.txt --analyze [--json]
+    labyrinth-replay --display window game.txt          # the kiosk's own art: taps and arrow keys step
+    labyrinth-replay --display offscreen --size 800x480 --screenshot-dir shots/ game.txt
 
 Records are the notation of docs/notation.md (written by labyrinth-sim
 --records, for example). A record with an illegal or damaged turn is refused
 with the turn named. Boards are drawn as text: each maze tile is 5 x 3
 characters (# is wall), pawns by their initial (R Y G B), treasures by their
 first three letters; each card is 7 x 3 with its two treasures' first letters.
+With ``--display`` the record is shown by the kiosk's own screens (kiosk/ui/replay.py);
+offscreen with ``--screenshot-dir`` every position is saved as a numbered PNG.
+
+A record that cannot be read or replayed is refused with one message (naming
+the turn) and exit status 2.
 """
 
 from __future__ import annotations
@@ -160,10 +167,14 @@ def step(record: Record, states: list, lines: dict[int, str], read=input, out=sy
             k += 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+DISPLAYS = ("window", "offscreen")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="labyrinth-replay",
                                      description="Step through a game record (docs/notation.md) in the "
-                                                 "terminal, or mark its doubtful turns with --analyze.")
+                                                 "terminal or with the kiosk's own art (--display), or mark "
+                                                 "its doubtful turns with --analyze.")
     parser.add_argument("file", help="the record (a text file; - reads standard input)")
     parser.add_argument("--turn", type=int, default=None, help="show only the position after this turn")
     parser.add_argument("--all", action="store_true", help="print every position without waiting")
@@ -172,22 +183,55 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "(card game: bigger takes that were there)")
     parser.add_argument("--level", default=None, help="the AI level that suggests turns (default: the strongest)")
     parser.add_argument("--json", action="store_true", help="with --analyze: print the marks as JSON")
+    parser.add_argument("--display", choices=DISPLAYS, default=None,
+                        help="show the record with the kiosk's own art: in a window (taps, Right/Space "
+                             "next, Left back, Home/End, Q quits) or offscreen (every position rendered)")
+    parser.add_argument("--size", default=None, help="the picture's size, WIDTHxHEIGHT (default 800x480)")
+    parser.add_argument("--layout", choices=("tabletop", "upright"), default="tabletop",
+                        help="the kiosk's layout (default tabletop)")
+    parser.add_argument("--screenshot-dir", default=None,
+                        help="with --display offscreen: a numbered PNG of the start and of every turn")
+    parser.add_argument("--autoplay", type=float, default=0.0, metavar="SECONDS",
+                        help="with --display window: the next position every SECONDS")
     args = parser.parse_args(argv)
+    if args.screenshot_dir and args.display != "offscreen":
+        parser.error("--screenshot-dir needs --display offscreen")
+    if args.size is not None:
+        from kiosk.ui.layout import parse_size
+        try:
+            parse_size(args.size)
+        except ValueError as exc:
+            parser.error(str(exc))
+    return args
+
+
+def load(path: str) -> tuple[Record, str] | None:
+    """The record in `path` (- is standard input) and its text; None after saying why it cannot be read."""
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
     except OSError as exc:
-        print(f"labyrinth-replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 1
+        print(f"labyrinth-replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return None
     except UnicodeDecodeError:
-        print(f"labyrinth-replay: {args.file} is not a text record", file=sys.stderr)
-        return 1
+        print(f"labyrinth-replay: {path} is not a text record", file=sys.stderr)
+        return None
     try:
-        record = read_record(text)
+        return read_record(text), text
     except RecordError as exc:
-        print(f"labyrinth-replay: {args.file}: {exc}", file=sys.stderr)
-        return 1
+        print(f"labyrinth-replay: {path}: {exc}", file=sys.stderr)
+        return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    loaded = load(args.file)
+    if loaded is None:
+        return 2            # one message said why; nothing was shown
+    record, text = loaded
     if args.analyze:
         return analyze_command(record, args)
+    if args.display is not None:
+        return display_command(record, text, args)
     start = record.start()
     states = [start] + [state for _, state in record.replay()]
     lines = turn_lines(text)
@@ -207,6 +251,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     step(record, states, lines)
     return 0
+
+
+def display_command(record: Record, text: str, args) -> int:
+    """The record on the kiosk's own screens (kiosk/ui/replay.py)."""
+    from kiosk import games
+    try:
+        kind = games.get(record.kind)
+    except KeyError:
+        print(f"labyrinth-replay: {args.file}: this kiosk has no {record.kind!r} game", file=sys.stderr)
+        return 2
+    if not kind.replay_screen:
+        print(f"labyrinth-replay: the {record.kind} game has no replay screen", file=sys.stderr)
+        return 2
+    from kiosk.ui.replay import run_replay
+    args.size = args.size or "800x480"
+    try:
+        return run_replay(record, text, args)
+    except Exception as exc:        # no display, no OpenGL (as kiosk/cli.py): one line, not a traceback
+        if type(exc).__name__ not in ("NoSuchDisplayException", "NoSuchConfigException"):
+            raise
+        print(f"labyrinth-replay: cannot open the {args.display} display: {exc}", file=sys.stderr)
+        return 1
 
 
 def analyze_command(record: Record, args) -> int:

@@ -134,7 +134,7 @@ def test_the_command_shows_a_turn_and_refuses_a_damaged_record(tmp_path, easy_ga
     assert "--- after 3. " in out and "Players: red:easy green:medium" in out
     line = next(x for x in easy_game.splitlines() if x.startswith("5. "))
     path.write_text(easy_game.replace(line, line.split()[0] + " " + line.split()[1] + " N2 ES 0,0"))
-    assert replay.main([str(path)]) == 1
+    assert replay.main([str(path)]) == 2
     assert "turn 5" in capsys.readouterr().err
 
 

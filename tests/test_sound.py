@@ -126,6 +126,32 @@ def test_events_become_cues_in_the_order_the_board_animates_them(monkeypatch):
                       ("step", 0.3), ("step", 0.42), ("treasure", 0.79), ("won", 2.09)]
 
 
+def test_card_game_events_become_cues_through_the_games_declaration(monkeypatch):
+    """The card game declares its cues with its registration; your turn and the win come from the
+    life cycle every game shares (once per turn, not at each phase)."""
+    from kiosk.bus import Bus
+    from kiosk.events import IllegalInput
+    from kiosk.games.cards.events import CardGameOver, CardLaid, CardsTaken, CardTurnChanged
+    monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
+    t = [100.0]
+    bus = Bus()
+    sound = Sound(bus, SoundSettings(), output=FakeOutput(), now=lambda: t[0], start=False)
+    queued = []
+    sound.cue = lambda name, at=None: queued.append((name, round((t[0] if at is None else at) - 100.0, 2)))
+    bus.post(CardTurnChanged(0, "place", 0, "human", 40))
+    bus.post(IllegalInput("no", "lay_card", 0, code="cell_taken"))
+    bus.post(IllegalInput("no", "rotate_hand_card", 0, code="pick_card_first"))   # not a refused lay: nothing
+    bus.post(CardLaid(0, 7, 1, (2, 1)))
+    bus.post(CardTurnChanged(0, "take", 0, "human", 40))          # the same turn's next phase: no chime
+    bus.post(CardsTaken(0, (3,), ((0, 0),), 1))
+    bus.post(CardsTaken(1, (), (), 0))                               # took nothing: nothing
+    bus.post(CardTurnChanged(1, "place", 1, "easy", 40))            # a computer's turn: no chime
+    bus.post(CardGameOver((0,), (1, 0), 2))
+    bus.dispatch_pending()
+    assert queued == [("turn", 0.0), ("blocked", 0.0), ("lay", 0.0), ("take", 0.35), ("won", 0.85)]
+    sound.close()
+
+
 def wait_for(condition, seconds=5.0):
     """Until `condition()` (the sound thread works on its own); a bound, not a timing assumption."""
     end = time.monotonic() + seconds
@@ -223,17 +249,39 @@ def _priority() -> None:
 
 
 class Recording:
-    """``parec`` on the null sink's monitor: raw 16-bit mono at RATE."""
+    """``parec`` on the null sink's monitor: raw 16-bit mono at RATE.
+
+    It is recording before anything plays (the constructor waits for its first
+    data), and it stops only once it holds everything up to a given moment (a
+    busy machine may run the recorder behind): the checks read whole cues, not
+    what a fixed wait happened to catch. Both waits have generous deadlines and
+    end as soon as their condition holds."""
+
+    BYTES_PER_S = RATE * 2
+    DEADLINE_S = 30.0
 
     def __init__(self, env, path: Path):
         self.path = path
         self.proc = subprocess.Popen(["parec", "--latency-msec=10", "--format=s16le", f"--rate={RATE}",
                                       "--channels=1", "-d", "kiosk_test.monitor", "--raw"],
                                      env=env, stdout=open(path, "wb"), preexec_fn=_priority)
-        self.started = time.monotonic()
+        deadline = time.monotonic() + self.DEADLINE_S
+        while self._size() < self.BYTES_PER_S // 10:          # 0.1 s recorded: parec is live
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"parec did not start recording (exit status {self.proc.poll()})")
+            time.sleep(0.01)
+        self.started = time.monotonic() - self._size() / self.BYTES_PER_S    # when its first sample came
 
-    def stop(self) -> list[int]:
-        time.sleep(0.3)
+    def _size(self) -> int:
+        return self.path.stat().st_size
+
+    def stop(self, until: float | None = None) -> list[int]:
+        """Stop once the recording reaches the moment `until` (time.monotonic; default now) and 0.3 s
+        more, or at the deadline; the samples."""
+        end = (time.monotonic() if until is None else until) + 0.3
+        deadline = time.monotonic() + self.DEADLINE_S
+        while self._size() < (end - self.started) * self.BYTES_PER_S and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.proc.terminate()
         self.proc.wait(5)
         return as_samples(self.path.read_bytes())
@@ -265,15 +313,25 @@ def run_game(pulse, tmp_path, mode: str):
     out = tmp_path / f"{mode}.json"
     proc = subprocess.run([sys.executable, "-m", "tests.sound_game", str(out), mode], cwd=ROOT, env=pulse,
                           capture_output=True, text=True, timeout=240, preexec_fn=_priority)
-    samples = rec.stop()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return rec, samples, json.loads(out.read_text())
+    if proc.returncode != 0:
+        rec.stop()
+        pytest.fail(proc.stderr[-3000:])
+    report = json.loads(out.read_text())
+    # the game heard out every cue before it ended: the recording must reach this moment
+    return rec, rec.stop(), report
 
 
-def expected_cues(steps, attract=True):
+CARD_CUES = ["turn", "blocked", "lay", "take", "won"]
+
+
+def expected_cues(steps, mode="normal"):
+    """What the scripted games (tests/sound_game.py) sound: in MODE normal the attract jingle and the
+    board game, then in every mode the one-turn card game."""
+    if mode != "normal":
+        return list(CARD_CUES)
     s1, s2 = steps
-    return ((["attract"] if attract else []) + ["turn", "arrow", "push"] + ["step"] * s1
-            + ["turn", "blocked", "arrow", "push"] + ["step"] * s2 + ["treasure", "won"])
+    return (["attract", "turn", "arrow", "push"] + ["step"] * s1
+            + ["turn", "blocked", "arrow", "push"] + ["step"] * s2 + ["treasure", "won"] + CARD_CUES)
 
 
 def groups(timed):
@@ -287,7 +345,7 @@ def groups(timed):
     return out
 
 
-def check_heard(rec, samples, report, attract=True):
+def check_heard(rec, samples, report, mode="normal"):
     """The kiosk chose exactly the expected cues, each right after the input that asked for it, and
     the recording holds them in that order at those moments.
 
@@ -295,11 +353,13 @@ def check_heard(rec, samples, report, attract=True):
     a little late, so the recording is lined up by the median lag and two steps of a walk may
     start close enough to be heard as one (the step count itself is checked in what the kiosk
     played)."""
-    want = expected_cues(report["steps"], attract)
+    want = expected_cues(report["steps"], mode)
     assert [name for _, name in report["played"]] == want
     heard = groups(onsets(samples))
     played = groups(report["played"])
-    assert [g[1] for g in heard] == [g[1] for g in played], (heard, [(round(t - rec.started, 2), n) for t, n in report["played"]], [(round(t - rec.started, 2), m) for t, m in report["marks"]])
+    assert [g[1] for g in heard] == [g[1] for g in played], (
+        "heard", heard, "played", [(round(t - rec.started, 2), n) for t, n in report["played"]],
+        "inputs", [(round(t - rec.started, 2), m) for t, m in report["marks"]])
     for (_, name, n_heard), (_, _, n_played) in zip(heard, played):
         assert 1 <= n_heard <= n_played, (name, n_heard, n_played)
     # line the recording up with the game's clock (parec's own start-up delay is unknown)
@@ -318,35 +378,57 @@ def check_heard(rec, samples, report, attract=True):
     def first_after(name, t0):
         return next(t for t, n in zip(times, names) if n == name and t >= t0 - 0.01)
 
-    for label, cue in (("arrow", "arrow"), ("push", "push"), ("walk", "step"), ("blocked", "blocked")):
+    def next_mark(t0):
+        return min((t for t, _ in marks if t > t0), default=math.inf)
+
+    # the answer to an input sounds before the next input (the script waits between inputs; a
+    # computer busy with other work may take a while to build a screen, which is no error)
+    answers = [("blocked", "blocked"), ("lay", "lay"), ("take", "take"), ("cards", "turn")]
+    if mode == "normal":
+        answers += [("arrow", "arrow"), ("push", "push"), ("walk", "step"), ("start", "turn")]
+    for label, cue in answers:
         for t0 in by_label[label]:
-            assert first_after(cue, t0) - t0 < 0.8, (label, cue)        # the next frames, not later
-    turn_after_start = first_after("turn", by_label["start"][0]) - by_label["start"][0]
-    assert turn_after_start < 3.0          # the play screen's first frame is built in between
-    assert report["over"]
-    last_walk = by_label["walk"][-1]
-    treasure = first_after("treasure", last_walk)
-    won = first_after("won", last_walk)
-    assert treasure - last_walk < 1.0 + 0.12 * report["steps"][1]     # when the pawn arrives
-    assert 1.0 < won - treasure < 2.0                                  # after the treasure's moment (1.3 s)
+            assert first_after(cue, t0) < next_mark(t0), (label, cue)
+    take = first_after("take", by_label["take"][0])
+    assert 0.4 < first_after("won", take) - take < 1.5                  # after the taken cards' fade (0.5 s)
+    assert all(report["cards_over"])
+    if mode == "normal":
+        assert report["over"]
+        last_walk = by_label["walk"][-1]
+        treasure = first_after("treasure", last_walk)
+        won = first_after("won", last_walk)
+        assert treasure - last_walk < 1.0 + 0.12 * report["steps"][1]     # when the pawn arrives
+        assert 1.0 < won - treasure < 2.0                                  # after the treasure's moment (1.3 s)
 
 
 def test_a_scripted_game_sounds_each_cue_at_its_moment(pulse, tmp_path):
+    """The attract jingle, a board game and a card game, heard in order."""
     rec, samples, report = run_game(pulse, tmp_path, "normal")
     assert rec.sox_max() > 0.3
     check_heard(rec, samples, report)
 
 
-def test_quiet_hours_silence_the_attract_jingle_but_not_the_game(pulse, tmp_path):
-    rec, samples, report = run_game(pulse, tmp_path, "quiet")
-    check_heard(rec, samples, report, attract=False)
+@pytest.fixture(scope="module")
+def quiet_then_muted(pulse, tmp_path_factory):
+    """One run (tests/sound_game.py MODE quiet): quiet hours, a card game, then muted, another one."""
+    rec, samples, report = run_game(pulse, tmp_path_factory.mktemp("quiet"), "quiet")
+    muted_at = next(t for t, label in report["marks"] if label == "mute")
+    return rec, samples, report, muted_at
 
 
-def test_muted_the_kiosk_plays_nothing(pulse, tmp_path):
-    rec, samples, report = run_game(pulse, tmp_path, "mute")
-    assert report["played"] == []
-    assert rec.sox_max() < 0.01
-    assert report["over"]
+def test_quiet_hours_silence_the_attract_jingle_but_not_the_game(quiet_then_muted):
+    rec, samples, report, muted_at = quiet_then_muted
+    before = dict(report, marks=[m for m in report["marks"] if m[0] < muted_at])
+    check_heard(rec, samples, before, mode="quiet")
+
+
+def test_muted_the_kiosk_plays_nothing(quiet_then_muted):
+    rec, samples, report, muted_at = quiet_then_muted
+    assert [n for t, n in report["played"] if t >= muted_at] == []
+    assert report["cards_over"] == [True, True]              # the muted game was played to its end
+    silent = samples[int((muted_at - rec.started + 0.3) * RATE):]
+    assert len(silent) > 4 * RATE                             # the whole muted game was recorded
+    assert max(abs(x) for x in silent) < 0.01 * 32767
 
 
 def test_headless_plays_nothing(pulse, tmp_path):

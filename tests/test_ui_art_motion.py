@@ -7,6 +7,8 @@ frame with the board view's own effect list.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from kiosk.events import GameSetup, NewGame
@@ -273,3 +275,100 @@ def test_the_baked_atlas_is_kept_on_disk_and_loaded_the_same(tmp_path, monkeypat
     drawn.clear()
     Atlas(64, window)
     assert drawn
+
+
+def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog):
+    """Volume, mute and high contrast set in the operator menu come back after a restart (the
+    state directory's operator-settings.json); a broken file is reported and the config holds."""
+    from types import SimpleNamespace
+
+    from kiosk import testing
+    from kiosk.config import Config, DisplayConfig
+    from kiosk.operator_choices import STATE_NAME, OperatorChoices
+    from kiosk.sound import Sound, SoundSettings
+    from kiosk.ui.app import UI
+    from kiosk.ui.operator_settings import apply_to_sound
+    from .test_ui_screens import Now, window_of
+
+    class Silent:
+        reason = "test"
+
+        def open(self):
+            return False
+
+    made = []
+
+    def start_kiosk(config=None):
+        """A UI on a kiosk keeping its state in tmp_path, with a (silent) sound as the runner makes it."""
+        kiosk = testing.MiniKiosk(config=config or Config())
+        kiosk.history = SimpleNamespace(path=tmp_path / "history.jsonl")
+        u = UI(kiosk, window_of((800, 480)), layout="upright", first="attract", clock=Now())
+        made.append((u, kiosk))
+        u.sound = Sound(None, SoundSettings(volume=50), output=Silent(), start=False)
+        apply_to_sound(u, u.sound)
+        return u
+
+    try:
+        u = start_kiosk()
+        assert (u.sound.volume, u.sound.muted, u.high_contrast) == (50, False, False)
+        u.goto("operator")
+        u.screen.open_page("settings")
+        tap_widget(u, _button(u, "+"))
+        tap_widget(u, _button(u, "+"))
+        tap_widget(u, _button(u, "\u266a off"))
+        tap_widget(u, _button(u, "High contrast"))
+        assert (u.sound.volume, u.sound.muted, u.high_contrast) == (70, True, True)
+
+        again = start_kiosk()                              # the restart: the choices are back
+        assert (again.sound.volume, again.sound.muted, again.high_contrast) == (70, True, True)
+        again.goto("operator")
+        again.screen.open_page("settings")
+        tap_widget(again, _button(again, "High contrast"))      # off again, and kept off even though
+        tap_widget(again, _button(again, "\u266a on"))          # the config asks for high contrast
+        third = start_kiosk(Config(display=DisplayConfig(high_contrast=True)))
+        assert (third.sound.volume, third.sound.muted, third.high_contrast) == (70, False, False)
+
+        (tmp_path / STATE_NAME).write_text('{"volume": "loud"}')
+        caplog.set_level("WARNING")
+        fourth = start_kiosk(Config(display=DisplayConfig(high_contrast=True)))
+        assert (fourth.sound.volume, fourth.sound.muted, fourth.high_contrast) == (50, False, True)
+        assert any(STATE_NAME in r.getMessage() and "unusable" in r.getMessage() for r in caplog.records)
+        assert (tmp_path / STATE_NAME).read_text() == '{"volume": "loud"}'      # left as it was
+        with pytest.raises(ValueError):
+            OperatorChoices(tmp_path).set("volume", 101)
+    finally:
+        for u, kiosk in made:
+            u.close()
+            kiosk.sessions["labyrinth"].close()
+
+
+def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, monkeypatch):
+    """In the high-contrast palette every treasure's dark outline covers clearly more of its picture,
+    and its medallion's rim is dark (it sets the medallion off the near-white path)."""
+    from kiosk.ui.art import DRAWINGS, Atlas
+    from .test_ui_screens import window_of
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    window = window_of((800, 480))
+    pictures = {}
+    for contrast in (False, True):
+        atlas = Atlas(96, window, high_contrast=contrast)
+        data, width = _texture_pixels(atlas.texture), atlas.texture.width
+        pictures[contrast] = {}
+        for name in DRAWINGS:
+            r = atlas.treasure(name)
+
+            def at(x, y, r=r, data=data, width=width):
+                i = ((r.y + int(y)) * width + r.x + int(x)) * 4
+                return data[i:i + 3]
+            # the whole picture, and 24 points round the medallion's rim (radius 0.46 of the drawing)
+            rim = [at(r.width / 2 + 0.46 * atlas.px * math.cos(k * math.pi / 12),
+                      r.height / 2 + 0.46 * atlas.px * math.sin(k * math.pi / 12)) for k in range(24)]
+            pictures[contrast][name] = ([at(x, y) for y in range(r.height) for x in range(r.width)], rim)
+
+    def dark(pixels):
+        return sum(1 for p in pixels if luminance(p) < 60)
+
+    for name in DRAWINGS:
+        (normal, normal_rim), (strong, strong_rim) = pictures[False][name], pictures[True][name]
+        assert dark(strong) > 1.4 * dark(normal), name
+        assert dark(strong_rim) >= 20 and dark(normal_rim) <= 12, (name, dark(strong_rim), dark(normal_rim))

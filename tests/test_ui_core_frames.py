@@ -433,3 +433,15 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     ui.draw()
     assert differing(pixels(ui), full_redraw(ui)) < ui.window.width * ui.window.height * 0.001, \
         "the cached picture caught up with what happened behind the menu"
+
+
+def test_a_partial_update_draws_few_rectangles():
+    """Each rectangle costs a pass over the whole still batch: one inside another goes, two that
+    (nearly) touch become one, two far apart stay two (their box would be mostly untouched)."""
+    from kiosk.ui.frame_cache import merge_areas
+    assert merge_areas([(0, 0, 10, 100), (0, 0, 10, 30), (50, 0, 10, 10)]) == [(0, 0, 10, 100), (50, 0, 10, 10)]
+    assert merge_areas([(0, 0, 10, 10), (5, 0, 10, 10)]) == [(0, 0, 15, 10)]
+    # the two left panels' rectangles a turn change gave, and the right one with its own part
+    panels = [(5, 401, 241, 395), (1035, 5, 241, 791), (1035, 5, 241, 285), (5, 5, 241, 394)]
+    assert sorted(merge_areas(panels)) == [(5, 5, 241, 791), (1035, 5, 241, 791)]
+    assert merge_areas([(0, 0, 100, 100), (500, 500, 100, 100)]) == [(0, 0, 100, 100), (500, 500, 100, 100)]

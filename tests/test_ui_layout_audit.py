@@ -34,30 +34,7 @@ from .offscreen import Pixels, offscreen_window
 
 #: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
 #: last test fails when one of them no longer matches anything.
-_MENUS = ("the menu screens are not on the type scale yet: their texts are fitted to their buttons and panels "
-          "by shrinking (menu.fit_font), which in long languages goes under 18 px (800x480); the play screen has "
-          "the type scale (seating branch), the menus need the same rework: larger buttons, help lines wrapped "
-          "instead of shrunk")
 EXCEPTIONS: tuple[la.Exception_, ...] = (
-    *(la.Exception_(f"{screen}/*", "small_text", "", _MENUS)
-      for screen in ("setup", "gameover", "cards_gameover", "attract", "howto", "cards_howto")),
-    la.Exception_("attract/*", "overflow", "", "the art branch's new attract title (wordmark panels, the "
-                  "'Touch to play' band), merged from main last: the text's line box (Andika) is taller than its "
-                  "band; to be checked against the screenshots and fitted by that branch"),
-    la.Exception_("attract/* 720x1280 *", "off_screen", "MAZE", "the same title's far-side wordmark: its line box "
-                  "reaches past the top edge in portrait (art branch)"),
-    la.Exception_("cards_play/*", "small_text", "", "the card table's side column is 250 px wide at 800x480: "
-                  "six score rows, two hand cards, the instruction and a button do not fit at 18 px there; it "
-                  "needs another arrangement of the card screen (scores as a strip along the table), not done"),
-    la.Exception_("play/blocked-arrow *", "small_text", "\u00a0", "a long refusal in a short active panel (the "
-                  "blocked arrow in German) is set smaller so that it does not run onto the spare and the buttons"),
-    la.Exception_("play/*", "small_text", "", "the seating branch's player panel fits the word beside the eye "
-                  "('Your target') and long colour names to their room: under the scaled minimum in German and "
-                  "Portuguese (e.g. 16.5 px at 800x480, 15 px of 30 at 1280x800)"),
-    *(la.Exception_(f"{screen}/first-step *", "text_on_target", "", "the how-to's Skip button (seating branch) "
-                    "sits at the right end of the caption line; a long caption runs under it: the caption should "
-                    "wrap short of the button")
-      for screen in ("howto", "cards_howto")),
 )
 
 

@@ -208,12 +208,15 @@ def test_setup_start_posts_the_chosen_game(ui):
     scr = u.screen
     tap_widget(u, _button(u, "3"))                      # three players
     assert scr.choices.players == 3
-    comp = [w for w in scr.widgets if getattr(w, "text", "") == "Computer"]
-    tap_widget(u, comp[0])                               # first seat to computer ...
+    assert [b.text for b in scr.kind_buttons.values()] == ["Human", "Computer", "Computer"]
+    tap_widget(u, scr.kind_buttons[0])                   # first seat: a person -> the computer ...
+    assert scr.kind_buttons[0].text == "Computer"
     hard = [w for w in u.screen.widgets if getattr(w, "text", "") == "\u2605\u2605\u2605"]
     tap_widget(u, hard[0])                               # ... hard
-    human = [w for w in u.screen.widgets if getattr(w, "text", "") == "Human"]
-    tap_widget(u, human[1])                              # second seat to human
+    tap_widget(u, scr.kind_buttons[1])                   # second seat: the computer -> family ...
+    assert scr.choices.kinds[1] == "fair" and scr.kind_buttons[1].text == "Family"
+    tap_widget(u, scr.kind_buttons[1])                   # ... -> a person
+    assert scr.kind_buttons[1].text == "Human"
     open_cards = [w for w in u.screen.widgets if getattr(w, "on", None) is not None][0]
     tap_widget(u, open_cards)
     tap_widget(u, u.screen.start_button)

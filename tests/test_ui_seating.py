@@ -44,12 +44,20 @@ def _ui(**kw):
     return ui
 
 
+def _corner(size, seat):
+    """A touch 40 px in from a corner of a `size` screen (pyglet coordinates, y up)."""
+    w, h = size
+    return {0: (40, h - 40), 1: (w - 40, h - 40), 2: (w - 40, 40), 3: (40, 40)}[seat]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=("landscape", "portrait"))
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])
-def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat):
-    ui = _ui(size=(800, 480), layout="tabletop", first="attract")
+def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat, size):
+    ui = _ui(size=size, layout="tabletop", first="attract")
     try:
-        x, y = CORNERS[seat]
-        ui.tap(x, y)                                      # touch to play, from this corner
+        x, y = _corner(size, seat)
+        # touch to play, from this corner (in portrait a little in from it: the how-to button is there)
+        ui.tap(x, y if size[0] > size[1] else (200 if seat in (2, 3) else size[1] - 200))
         ui.step(0.02)
         setup = ui.screen
         assert setup.name == "setup"
@@ -71,18 +79,19 @@ def test_a_person_joining_at_a_corner_gets_that_seat_facing_their_edge(seat):
         ui.k.sessions["labyrinth"].close()
 
 
-def test_join_controls_at_every_corner_add_people_in_their_seats():
-    ui = _ui(size=(800, 480), layout="tabletop", first="setup")
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)], ids=("landscape", "portrait"))
+def test_join_controls_at_every_corner_add_people_in_their_seats(size):
+    ui = _ui(size=size, layout="tabletop", first="setup")
     try:
         scr = ui.screen
         for seat in (1, 2, 0):
-            x, y = CORNERS[seat]
+            x, y = _corner(size, seat)
             ui.tap(x, y)
             ui.step(0.02)
         assert scr.choices.joined == [1, 2, 0]
         assert scr.choices.players == 3 and scr.choices.kinds[:3] == ["human"] * 3
         assert scr.choices.seats() == (1, 2, 0)
-        ui.tap(*CORNERS[2])                               # tapping again: that person leaves
+        ui.tap(*_corner(size, 2))                         # tapping again: that person leaves
         ui.step(0.02)
         assert scr.choices.joined == [1, 0]
     finally:
@@ -168,3 +177,61 @@ def test_the_typeface_is_andika_with_dejavu_for_signs(tmp_path, caplog):
     assert typeface.font_for("Yellow's turn") == "Andika"
     assert typeface.font_for("\u2605\u2605") == "DejaVu Sans"       # stars: Andika has none
     assert typeface.BODY >= 18 and typeface.HEADLINE >= 28 and typeface.TREASURE >= 36
+
+
+@pytest.mark.parametrize("players, human_seats", [("human", (3,)), ("human,hard", (3,)), ("hard,human", (3,)),
+                                                  ("human,easy,human", (3, 1))])
+def test_the_command_line_puts_people_at_the_near_edge_first(players, human_seats):
+    """``--players``: solo and one person against the computer sit at the near edge (seat 3, upright);
+    their panel is there and faces them. Headless runs keep the game's own corners."""
+    from kiosk import cli, games
+    from kiosk.config import apply_overrides
+    args = cli.build_parser().parse_args(["--players", players, "--seed", "3"])
+    config = apply_overrides(Config(), {"game.seats": players})       # as the command line does
+    kind = games.get("labyrinth")
+    setup = cli._setup(args, config, kind, at_table=True)
+    kinds = [s.kind for s in setup.seats]
+    assert tuple(s.seat for s, k in zip(setup.seats, kinds) if k == "human") == human_seats
+    assert sorted(s.seat for s in setup.seats) == sorted(seating.seats_for(len(kinds)))
+    assert all(s.seat is None for s in cli._setup(args, config, kind).seats)    # headless: the game's own
+    ui = _ui(size=(800, 480), layout="tabletop", first="setup")
+    try:
+        ui.k.bus.post(NewGame(setup))
+        ui.k.tick()
+        ui.goto("play")
+        ui.step(0.02)
+        person = kinds.index("human")
+        panel = ui.screen.panels[person]
+        assert panel.frame.angle == 0                                  # upright: the near edge reads it
+        assert panel.frame.rect.cy < ui.layout.height / 2              # ... and it sits there
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()
+
+
+@pytest.mark.parametrize("opened_at", ["S", "N"])
+def test_the_how_to_faces_whoever_opened_it(opened_at):
+    """From the attract screen (a How-to button on each long side) and from the setup (which faces
+    its opener), the guide's caption, its buttons and its stage are turned to that person's edge."""
+    ui = _ui(size=(800, 480), layout="tabletop", first="attract")
+    angle = seating.angle(opened_at)
+    try:
+        buttons = [w for w in ui.screen.widgets if "How to play" in getattr(w, "text", "")]
+        assert sorted(b.frame.angle for b in buttons) == [0, 180]          # one for each side
+        tap_widget(ui, next(b for b in buttons if b.frame.angle == angle))
+        guide = ui.screen
+        assert guide.name == "howto" and guide.edge == opened_at
+        assert guide.caption.rotation == angle
+        assert {w.frame.angle for w in guide.widgets} == {angle}            # Skip, Back, Next
+        # Skip sits at its reader's top right: the screen's top right, or its bottom left turned over
+        skip = next(w for w in guide.widgets if "Skip" in getattr(w, "text", ""))
+        top_right = skip.rect.cx > 400 and skip.rect.cy > 240
+        assert top_right if angle == 0 else (skip.rect.cx < 400 and skip.rect.cy < 240)
+        # from the setup, opened by a touch at the same edge
+        ui.goto("setup", opener=(400, 400 if opened_at == "N" else 80))
+        tap_widget(ui, next(w for w in ui.screen.widgets if "How to play" in getattr(w, "text", "")))
+        assert ui.screen.name == "howto" and ui.screen.edge == opened_at
+        assert ui.screen.caption.rotation == angle
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()

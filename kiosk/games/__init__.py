@@ -117,6 +117,11 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)
+    replay_screen: str = ""
+    #: the sound cues of the game's own events: a function returning {event class: event -> a
+    #: ``kiosk.sound.Cue`` or None}; the life cycle (your turn, game won) sounds for every game
+    sounds: Callable[[], Mapping[type, Callable[[Any], Any]]] | None = None
     #: the labyrinth-sim runner (kiosk.sim.Runner), imported only by the simulator
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game

@@ -1,17 +1,21 @@
 """Sound: short friendly cues for what happens in the game, played on a thread of their own.
 
 ``Sound`` subscribes to the kiosk's bus and turns events into cues
-(kiosk/sound/synth.py makes them): an arrow chosen (PreviewMoved), the tile
-pushed (BoardShifted), a blocked arrow (IllegalInput ``push_back``), one step
-per cell the pawn walks (PawnMoved), a treasure found, "your turn" when a
-person's turn begins, the game won, and a jingle when the attract screen
-shows (again every ``ATTRACT_REPEAT_S`` while it stays).
+(kiosk/sound/synth.py makes them). The life cycle every game shares
+(kiosk/events.py) sounds the same in every game: "your turn" when a
+person's turn begins (``TurnBegan``), the game won (``GameEnded``). Each
+game declares the cues of its own events with its registration
+(``GameType.sounds``, e.g. kiosk/games/labyrinth/cues.py: an arrow chosen,
+the tile pushed, a blocked arrow, one step per cell walked, a treasure
+found; kiosk/games/cards/cues.py: a card laid, cards taken, a refused lay).
+The attract screen gets a jingle when it shows (again every
+``ATTRACT_REPEAT_S`` while it stays).
 
-Cues follow the board's animations (kiosk/games/labyrinth/screens/board.py plays them one after the
+Cues follow the game's animations (the board plays them one after the
 other): a pawn's steps start when the row has landed, a treasure sounds when
-the pawn arrives. ``Sound`` keeps that timeline itself (``_free_at``) from the
-same durations, so it needs nothing from the UI but the name of the screen
-shown (``screen_shown``).
+the pawn arrives. ``Sound`` keeps that timeline itself (``_free_at``) from
+the durations each :class:`Cue` gives (``lasts``), so it needs nothing from
+the UI but the name of the screen shown (``screen_shown``).
 
 Nothing here waits: the bus handlers put (time, cue) on a queue and return;
 the sound thread synthesises the cues (once, cached), opens the audio device
@@ -38,16 +42,26 @@ from . import synth
 log = logging.getLogger(__name__)
 
 ATTRACT_REPEAT_S = 300.0    # the jingle again after this long on the attract screen
-# the board view's animation times (kiosk/games/labyrinth/screens/board.py), which the cues follow
-SLIDE_S = 0.30
-WALK_STEP_S = 0.12
-FOUND_S = 1.3
-ARRIVE_GAP_S = 0.25        # after the last step, a breath before a treasure's or a turn's cue
-                           # (the pawn lands, the treasure pops, then the chime: each heard apart)
-BLOCKED_CODES = ("push_back", "push_refused")
 RHYTHM_SLACK_S = 0.02      # a cue started later than this shifts the ones close behind it...
 RHYTHM_SPAN_S = 2.0        # ...that are due within this long after it
 LATE_S = 0.5                # a cue this late (the device still opening) is dropped: a late sound confuses
+
+
+@dataclass(frozen=True)
+class Cue:
+    """What one of a game's events sounds like (``GameType.sounds`` answers these).
+
+    `name` is a cue of synth.py. ``at_once``: it answers an input (an arrow
+    chosen, a refusal) and sounds now; else it waits until the animations of
+    earlier events are done. `lasts`: how long the animation this event starts
+    keeps later cues waiting. ``repeat`` cues `every` seconds apart (a walk's steps).
+    """
+
+    name: str
+    at_once: bool = False
+    lasts: float = 0.0
+    repeat: int = 1
+    every: float = 0.0
 
 
 @dataclass
@@ -182,6 +196,7 @@ class Sound:
         self._seq = 0
         self._lock = threading.Condition()
         self._free_at = 0.0            # when the board's animations so far will have finished
+        self._turn_key: tuple[int, int] | None = None    # (player, turn) of the last turn begun
         self._screen = ""
         self._attract_next: float | None = None
         self._stop = False
@@ -211,26 +226,48 @@ class Sound:
 
     # ------------------------------------------------------------ events -> cues
     def _subscribe(self, bus: Any) -> None:
-        from ..events import IllegalInput
-        from ..games.labyrinth.events import (BoardShifted, GameOver, GameStarted, PawnMoved, PreviewMoved,
-                                              TreasureFound, TurnChanged)
-        handlers = {
-            PreviewMoved: lambda ev: ev.arrow is not None and self.cue("arrow"),
-            IllegalInput: lambda ev: ev.code in BLOCKED_CODES and self.cue("blocked"),
-            BoardShifted: self._on_shift,
-            PawnMoved: self._on_walk,
-            TreasureFound: lambda ev: self._after("treasure", FOUND_S),
-            TurnChanged: lambda ev: self._after("turn", 0.0) if ev.phase == "shift" and ev.kind == "human"
-            else None,
-            GameOver: lambda ev: self._after("won", 0.0),
-            GameStarted: lambda ev: self._reset_timeline(),
-        }
-        for kind, handler in handlers.items():
+        from ..events import GameBegan, GameEnded, TurnBegan
+        from ..games import all_games
+        handlers: list[tuple[type, Callable[[Any], None]]] = [
+            (GameBegan, lambda ev: self._reset_timeline()),
+            (TurnBegan, self._on_turn),
+            (GameEnded, lambda ev: self._after("won", 0.0) if ev.winners else None),
+        ]
+        for game in all_games():
+            if game.sounds is not None:
+                handlers += [(kind, self._game_cue(answer)) for kind, answer in game.sounds().items()]
+        for kind, handler in handlers:
             self._unsubscribe.append(bus.subscribe(kind, handler))
+
+    def _game_cue(self, answer: Callable[[Any], Cue | None]) -> Callable[[Any], None]:
+        """A bus handler playing the Cue a game's `answer` gives for an event."""
+        def handle(ev: Any) -> None:
+            cue = answer(ev)
+            if cue is None:
+                return
+            if cue.at_once:
+                self.cue(cue.name)
+                return
+            with self._lock:             # the sound thread moves the timeline when it runs late
+                at = max(self.now(), self._free_at)
+                self._free_at = at + cue.lasts
+            for k in range(cue.repeat):
+                self.cue(cue.name, at + k * cue.every)
+        return handle
+
+    def _on_turn(self, ev: Any) -> None:
+        """"Your turn" once at the start of a person's turn (not again at its later phases)."""
+        key = (ev.player, ev.turn)
+        if key == self._turn_key:
+            return
+        self._turn_key = key
+        if ev.kind == "human":
+            self._after("turn", 0.0)
 
     def _reset_timeline(self) -> None:
         with self._lock:
             self._free_at = self.now()
+            self._turn_key = None
 
     def _after(self, name: str, lasts: float) -> None:
         """Cue `name` when the animations before it are done; what follows waits `lasts` more."""
@@ -238,17 +275,6 @@ class Sound:
             at = max(self.now(), self._free_at)
             self._free_at = at + lasts
         self.cue(name, at)
-
-    def _on_shift(self, ev: Any) -> None:
-        self._after("push", SLIDE_S)
-
-    def _on_walk(self, ev: Any) -> None:
-        steps = len(ev.path) - 1
-        with self._lock:
-            at = max(self.now(), self._free_at)
-            self._free_at = at + (WALK_STEP_S * steps + ARRIVE_GAP_S if steps > 0 else 0.0)
-        for k in range(steps):
-            self.cue("step", at + k * WALK_STEP_S)
 
     def screen_shown(self, name: str) -> None:
         """The UI shows screen `name`: the attract screen gets its jingle (not in quiet hours)."""
@@ -366,5 +392,5 @@ class Sound:
             thread.join(timeout=2)
 
 
-__all__ = ["Sound", "SoundSettings", "PygletOutput", "parse_quiet_hours", "format_quiet_hours",
+__all__ = ["Cue", "Sound", "SoundSettings", "PygletOutput", "parse_quiet_hours", "format_quiet_hours",
            "in_quiet_hours", "ATTRACT_REPEAT_S"]

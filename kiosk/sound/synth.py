@@ -47,6 +47,8 @@ LEAD_HZ = {
     "turn": E5,         # a two-note chime: your turn
     "won": G4,          # a short fanfare
     "attract": F4,      # the attract jingle
+    "lay": A4,          # a card laid: a soft knock with a papery flick
+    "take": G5,         # cards taken: a quick rising pair
 }
 CUES = tuple(LEAD_HZ)
 
@@ -140,8 +142,18 @@ def _attract(b):
     _note(b, t - 0.5, G4, 0.7, 0.18, decay=3)
 
 
+def _lay(b):
+    _note(b, 0.0, A4, 0.16, 0.8, decay=30, partials=((1, 1.0), (2.4, 0.12)))
+    _noise(b, 0.0, 0.07, 0.12, seed=2)
+
+
+def _take(b):
+    _note(b, 0.0, G5, 0.18, 0.45, decay=14)
+    _note(b, 0.08, C6, 0.3, 0.4, decay=10)
+
+
 _COMPOSERS = {"arrow": _arrow, "push": _push, "blocked": _blocked, "step": _step, "treasure": _treasure,
-              "turn": _turn, "won": _won, "attract": _attract}
+              "turn": _turn, "won": _won, "attract": _attract, "lay": _lay, "take": _take}
 
 
 def _compose(name: str) -> list[float]:

@@ -165,6 +165,10 @@ class UI:
         self._frame_due = True
         self.skipped = 0                  # frames not drawn because nothing changed
         self._translator = translator if translator is not None else _make_translator(language)
+        from .operator_settings import choices
+        # kiosk/themes: the treasures' pictures and names; the operator's lasting pick before the config's
+        self.theme = _configured_theme(kiosk, choices(self).get("theme"))
+        self._translator = _themed(self._translator, self.theme)
         self._screens: dict[str, Screen] = {}
         self.screen: Screen | None = None
         self.frames = 0
@@ -283,16 +287,21 @@ class UI:
         from .art import Atlas
         px = int(self.layout.cell * 2 + 0.5)
         contrast = self.high_contrast
-        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast:
+        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast \
+                or self._atlas.theme is not self.theme:
             self.window.switch_to()
-            self._atlas = Atlas(px, self.window, high_contrast=contrast)
+            self._atlas = Atlas(px, self.window, high_contrast=contrast, theme=self.theme)
             self._atlas_px = px
         return self._atlas
 
     @property
     def high_contrast(self) -> bool:
-        """The low-vision palette: the operator menu's choice, else ``[display] high_contrast``."""
+        """The low-vision palette: the operator menu's choice (kept across restarts), else
+        ``[display] high_contrast``."""
         chosen = getattr(self, "_high_contrast", None)
+        if chosen is None:
+            from .operator_settings import choices
+            chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
             return chosen
         display = getattr(getattr(self.kiosk, "config", None), "display", None)
@@ -301,6 +310,14 @@ class UI:
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
         self._high_contrast = bool(on)
+        self._relayout(self.window.width, self.window.height)
+
+    def set_theme(self, theme_id: str) -> None:
+        """Show theme `theme_id` now (the operator menu): its pictures are baked and every screen rebuilt;
+        one that cannot be used gives the built-in theme (kiosk/themes.load says why in the log)."""
+        from ..themes import load
+        self.theme = load(_state_dir(self.kiosk), theme_id)
+        self._translator = _themed(getattr(self._translator, "inner", self._translator), self.theme)
         self._relayout(self.window.width, self.window.height)
 
     def screen_named(self, name: str) -> Screen:
@@ -405,7 +422,7 @@ class UI:
             areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
             if not areas:
                 return True
-        if not self.cache.render(size, bg, screen.draw_static, areas):
+        if not self.cache.render(size, bg, screen.draw_static, areas, window=self.window):
             return False
         self._cache_of = screen
         return True
@@ -592,6 +609,30 @@ def _make_translator(language: str) -> Texts:
         return _Keys()
 
 
+
+
+def _state_dir(kiosk: Any) -> Path | None:
+    """Where the installed themes are: the configured state directory ([paths] state_dir, --state-dir)."""
+    paths = getattr(getattr(kiosk, "config", None), "paths", None)
+    state_dir = getattr(paths, "state_dir", None)
+    return Path(state_dir) if state_dir is not None else None
+
+
+def _configured_theme(kiosk: Any, chosen: str | None = None):
+    """The theme the operator `chosen` in the menu, else the one ``[display] theme`` names (the
+    built-in one when it cannot be used, said in the log)."""
+    from ..themes import BUILTIN, load
+    display = getattr(getattr(kiosk, "config", None), "display", None)
+    theme_id = chosen if chosen is not None else getattr(display, "theme", None)
+    if not isinstance(theme_id, str):
+        return BUILTIN
+    return load(_state_dir(kiosk), theme_id)
+
+
+def _themed(translator: Any, theme: Any) -> Any:
+    """`translator` with the theme's treasure names in front (as it is for the built-in theme)."""
+    from ..themes import ThemedTranslator
+    return translator if theme.builtin else ThemedTranslator(translator, theme)
 
 
 def _import_screens() -> None:

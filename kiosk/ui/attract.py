@@ -9,7 +9,9 @@ the demo pauses when the screen is hidden and tests can drive it with ``dt``.
 
 "Touch to play" changes language every few seconds (all eight, each in its own
 words). In the tabletop layout it is written twice, once for each long side of
-the table. A tap anywhere opens the setup screen; "How to play" opens the guide;
+the table. A tap anywhere opens the setup screen, facing the person who tapped;
+"How to play" (on a table: one button for each long side) opens the guide facing
+that side;
 holding the top-left corner opens the operator menu.
 """
 
@@ -25,11 +27,13 @@ from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
 from kiosk.events import GameSetup, SeatSetup
 
+from . import seating
 from .i18n import LANGUAGES
 from .layout import Rect
-from .menu import Canvas, config_value, current_language, fit_font, make_button, set_language
+from .menu import Canvas, config_value, current_language, fit_box, make_button, set_language
 from .operator import CornerHold
 from .screen import Screen, register
+from .typeface import BODY
 from .widgets import ACCENT, DIM, INK, Frame, label
 
 log = logging.getLogger(__name__)
@@ -126,12 +130,35 @@ class AttractScreen(Screen):
         if self.board is None:
             self.board = BoardView(self.ui, self.batch, base_order=0)
             self.board.resize(self.layout)
-        self.demo = Demo(seed=self.demo_seed)
+        self.demo = self._make_demo()
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
         try:
             self.demo.start()
         except Exception:                         # never let the demo keep visitors out
             log.exception("demo game could not start")
+
+    # ------------------------------------------------------------ the day's best game (kiosk/ui/replay.py)
+    _bad_replays: frozenset[str] = frozenset()     # records whose replay failed: a fresh demo instead
+
+    def _make_demo(self):
+        """The day's best board game replayed ([kiosk] attract_replay, the kiosk's RecordShelf),
+        or a fresh demo game when there is none, it cannot be read or its replay failed before."""
+        if config_value(self.ui, "kiosk", "attract_replay", True):
+            from .replay import RecordDemo, best_record_of_day
+            record = best_record_of_day(getattr(self.kiosk, "record_shelf", None))
+            if record is not None and record.text() not in self._bad_replays:
+                try:
+                    return RecordDemo(record, view_busy=lambda: self.board is not None and self.board.busy)
+                except Exception:
+                    log.exception("the day's best game cannot be replayed; a fresh demo instead")
+                    self._bad_replays = self._bad_replays | {record.text()}
+        return Demo(seed=self.demo_seed)
+
+    def _demo_failed(self) -> None:
+        """A replay that failed is not tried again (the next demo is a fresh game)."""
+        record = getattr(self.demo, "record", None)
+        if record is not None:
+            self._bad_replays = self._bad_replays | {record.text()}
 
     def _stop_demo(self) -> None:
         if self._unsub is not None:
@@ -154,6 +181,7 @@ class AttractScreen(Screen):
                 self.demo.advance(dt)
             except Exception:
                 log.exception("demo game failed; starting a new one")
+                self._demo_failed()
                 self._start_demo()
         if self.board is not None:
             self.board.update(dt)
@@ -201,8 +229,9 @@ class AttractScreen(Screen):
 
     def _set_invite_text(self) -> None:
         text = self._invite()
-        for lbl, width in zip(self._invites, self._invite_widths):
-            lbl.font_size = fit_font(text, self._invite_size, width)
+        for lbl, width, rect in zip(self._invites, self._invite_widths, self._bands):
+            # the whole line box inside the band, between its two gold rules
+            lbl.font_size = fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
             lbl.text = text
 
     def _build_overlay(self) -> None:
@@ -220,7 +249,8 @@ class AttractScreen(Screen):
         low = Rect(0, ring.y, L.width, board.y - ring.y)
         high = Rect(0, board.top, L.width, ring.top - board.top)
         bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
-        self._invite_size = min(c.font(40), low.h * 0.5)
+        self._invite_size = c.font(40)
+        self._rule = c.px(3)
         self._bands = [rect for _, rect in bands]
         for angle, rect in bands:
             self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
@@ -258,23 +288,31 @@ class AttractScreen(Screen):
             # near side, between the bottom band and the how-to button
             box = Rect(L.width * 0.2, L.ring.top + c.px(8), L.width * 0.6,
                        min(L.height - L.ring.top - c.px(16), L.width * 0.45))
-            if box.h > c.px(60):
-                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
-            if L.tabletop:
+            if L.tabletop:        # each side's wordmark between its band and its how-to button
                 y0 = c.px(10 + 54 + 8)
                 low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
                 if low_box.h > c.px(60):
                     draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
+                box = Rect(L.width - low_box.right, L.height - low_box.top, low_box.w, low_box.h)
+            if box.h > c.px(60):
+                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
-        self._shapes.append(label(t("attract.demo"), frame, L.width - c.px(12), L.height - c.px(16),
-                                  c.font(13), batch, front, color=DIM, anchor_x="right"))
         if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 27, bw, 54)      # mid-height: clear of the bottom band
+            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)      # mid-height: clear of the bottom band
+            # "Demo game" under it, in the same column
+            demo = dict(x=rect.cx, y=rect.y - 10, anchor_x="center", anchor_y="top", width=bw, align="center")
         else:
-            rect = Rect(c.W - 200, 10, 190, 54)
-        make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front,
-                    size=17, on_tap=lambda: self.ui.goto("howto", then="attract"))
+            rect = Rect(c.W - 230, 10, 220, 54)
+            demo = dict(x=12, y=rect.cy, anchor_x="left", anchor_y="center", width=rect.x - 24, align="left")
+        # the how-to button (and "Demo game") for each side of a table: the guide faces whoever taps it
+        for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
+            frame = Frame(L.screen, seating.angle(edge))
+            make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
+                        on_tap=lambda edge=edge: self.ui.goto("howto", then="attract", edge=edge))
+            self._shapes.append(label(t("attract.demo"), frame, c.px(demo["x"]), c.px(demo["y"]), c.font(BODY),
+                                      batch, front, color=DIM, anchor_x=demo["anchor_x"], anchor_y=demo["anchor_y"],
+                                      width=c.px(demo["width"]), multiline=True, align=demo["align"]))

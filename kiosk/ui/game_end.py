@@ -15,6 +15,7 @@ from kiosk.events import NewGame
 from .layout import Rect
 from .menu import GO, TOGGLE_OFF, Canvas, config_value, make_button
 from .screen import Screen, session_for
+from .typeface import BODY
 from .widgets import Frame
 
 
@@ -83,6 +84,6 @@ class GameEndScreen(Screen):
         t = self.t
         bw = min(300, (c.W - 2 * m - 12) / 2)
         make_button(self, c, frame, Rect(m, m, bw, height), "\u2039 " + t("gameover.back"), self.batch, group,
-                    size=17, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+                    size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
         make_button(self, c, frame, Rect(c.W - m - bw, m, bw, height), t("gameover.play_again") + "  \u25b6",
                     self.batch, group, size=20, color=GO, on_tap=self.play_again)

@@ -15,6 +15,7 @@ import pyglet
 from pyglet import shapes
 
 from .layout import Layout, Rect
+from .typeface import LABEL, font_for
 from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
 
 GO = (46, 150, 84)            # the "start / play" button: green means go
@@ -64,15 +65,75 @@ def fit_font(text: str, size: float, width: float, minimum: float = 7.0) -> floa
     return max(minimum, size * width / needed)
 
 
+def measure(text: str, pts: float, bold: bool = True) -> tuple[float, float]:
+    """The laid-out size (px) of `text` in one line at `pts` points, in the letters it is drawn in."""
+    key = (text, round(pts, 2), bold)
+    if key not in _MEASURED:
+        lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, pts),
+                                weight="bold" if bold else "normal")
+        _MEASURED[key] = (float(lab.content_width), float(lab.content_height))
+        lab.delete()
+    return _MEASURED[key]
+
+
+_MEASURED: dict[tuple[str, float, bool], tuple[float, float]] = {}
+
+
+def fit_box(text: str, pts: float, width: float, height: float, bold: bool = True) -> float:
+    """The largest size up to `pts` at which `text`'s line box (not only its letters) fits `width` x `height`."""
+    w, h = measure(text, pts, bold)
+    k = min(1.0, width / w if w else 1.0, height / h if h else 1.0)
+    return pts * k * 0.98 if k < 1.0 else pts
+
+
 def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: str, batch, group=None, *,
                 size: float = 17, on_tap: Callable[[], None] | None = None, color=BUTTON,
-                text_color=INK) -> Button:
-    """A finger-sized button placed in design units, its text shrunk to fit, registered on `screen`."""
+                text_color=INK, wrap: bool = False) -> Button:
+    """A finger-sized button placed in design units, registered on `screen`.
+
+    Its text is set at `size` (px at 800x480); a text too long for one line is wrapped onto two
+    when `wrap` and the button is tall enough, else shrunk to fit (under the type scale: the
+    layout audit says so)."""
     local = canvas.r(*rect_units)
-    pts = fit_font(text, canvas.font(size), local.w - canvas.px(12))
+    pts = canvas.font(size)
+    room = local.w - canvas.px(8)
+    width, height = measure(text, pts)
+    two_lines = wrap and width > room and height * 2 <= local.h - canvas.px(4)
+    if not two_lines:
+        pts = fit_box(text, pts, room, local.h)
     b = Button(frame, local, text, batch, group, font_size=pts, on_tap=on_tap,
                min_size=canvas.touch, color=color, text_color=text_color)
+    if two_lines:
+        lab = b._label
+        lab.font_size = pts
+        lab.width = int(room)
+        lab.multiline = True
+        lab.set_style("align", "center")
+        lab.set_style("line_spacing", height * 0.85)
     return screen.add(b)
+
+
+def star_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, stars: str, batch, group=None, *,
+                on_tap: Callable[[], None] | None = None, color=BUTTON, star_color=INK) -> Button:
+    """A button showing a computer's strength as drawn stars (one to three), registered on `screen`.
+
+    Drawn, not written: three star signs at a readable size do not fit a finger-wide button, and a
+    picture is not a text the type scale applies to. The button's text stays ``stars`` (tests, the
+    layout report's id), its label hidden."""
+    b = make_button(screen, canvas, frame, rect_units, stars, batch, group, size=LABEL, on_tap=on_tap,
+                    color=color)
+    b._label.visible = False
+    n = max(1, len(stars))
+    u, v, w, h = b.local
+    r = min(h * 0.24, (w - canvas.px(6)) / (n * 2 * 0.92))
+    step = r * 2 * 0.92
+    marks = []
+    for k in range(n):
+        x, y = frame.point(u + w / 2 + (k - (n - 1) / 2) * step, v + h / 2)
+        marks.append(shapes.Star(x, y, r, r * 0.42, 5, rotation=(270 + frame.angle) % 360, color=star_color,
+                                 batch=batch, group=b.fg_group))
+    b.marks = marks
+    return b
 
 
 class Toggle(Button):
@@ -93,7 +154,7 @@ class Toggle(Button):
         self._tick = label("\u2714", frame, u + h * 0.25 + side / 2, v + h / 2, font_size * 1.1, batch, fg2,
                            color=(30, 30, 30), bold=True)
         text_w = w - (h * 0.25 + side + h * 0.2) - 6
-        pts = fit_font(text, font_size, text_w)
+        pts = fit_box(text, font_size, text_w, h)
         self._text = label(text, frame, u + h * 0.25 + side + h * 0.2, v + h / 2, pts, batch, fg,
                            anchor_x="left", bold=True, color=(25, 25, 25) if on else INK)
         self._show()

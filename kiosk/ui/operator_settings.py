@@ -1,15 +1,19 @@
-"""The operator menu's "Sound & display" page: volume, mute and the high-contrast palette.
+"""The operator menu's "Sound & display" page: volume, mute, the high-contrast palette and the theme.
 
-Changes hold until the kiosk restarts; the lasting choice is ``[sound]`` and
-``[display] high_contrast`` in the config (docs/operations.md). Without sound
+Changes are kept across restarts in the state directory (kiosk/operator_choices.py)
+and then take the place of ``[sound] volume``, ``[display] high_contrast`` and
+``[display] theme`` in the config (docs/operations.md, docs/themes.md). The theme
+button shows once a theme is installed; each tap shows the next. Without sound
 (headless, ``--sound off``, ``[sound] enabled = false``, no audio device) the
 volume buttons still show and say "sound off".
 """
 
 from __future__ import annotations
 
+from kiosk.operator_choices import OperatorChoices
+
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, make_button
+from .menu import GO, TOGGLE_OFF, config_value, make_button
 from .widgets import DIM, INK
 
 VOLUME_STEP = 10
@@ -50,12 +54,46 @@ def build_settings(screen, c, frame, area: Rect) -> None:
                 f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}", screen.batch,
                 screen._bg, size=17, color=GO if on else TOGGLE_OFF, text_color=INK,
                 on_tap=lambda: _contrast(screen, not on))
+    themes = theme_choices(ui)
+    if len(themes) > 1:                      # only when a theme is installed (kiosk/themes)
+        y -= row_h + gap
+        current = getattr(getattr(ui, "theme", None), "id", "builtin")
+        caption = f"{t('operator.theme')}: {_theme_title(screen, current)}"
+        make_button(screen, c, frame, Rect(x, y, w, row_h), caption, screen.batch, screen._bg, size=17, text_color=INK,
+                    on_tap=lambda: _next_theme(screen, themes, current))
+
+
+def choices(ui) -> OperatorChoices:
+    """The operator's kept choices, in the kiosk's state directory when it has one (as the PIN
+    guard's count; a kiosk that saves nothing keeps them in memory)."""
+    kept = getattr(ui, "_operator_choices", None)
+    if kept is None:
+        history = getattr(getattr(ui, "kiosk", None), "history", None)
+        path = getattr(history, "path", None)
+        kept = ui._operator_choices = OperatorChoices(path.parent if path is not None else None)
+    return kept
+
+
+def apply_to_sound(ui, sound) -> None:
+    """The kept volume and mute on a new ``Sound`` (at start)."""
+    kept = choices(ui)
+    if kept.get("volume") is not None:
+        sound.set_volume(kept.get("volume"))
+    if kept.get("muted") is not None:
+        sound.set_muted(kept.get("muted"))
+
+
+def _keep_sound(screen) -> None:
+    kept = choices(screen.ui)
+    kept.set("volume", screen.ui.sound.volume)
+    kept.set("muted", screen.ui.sound.muted)
 
 
 def _volume(screen, step: int) -> None:
     sound = screen.ui.sound
     sound.set_muted(False)
     sound.set_volume(sound.volume + step)
+    _keep_sound(screen)
     sound.cue("arrow")            # hear the new level
     screen._build()
 
@@ -63,6 +101,7 @@ def _volume(screen, step: int) -> None:
 def _mute(screen) -> None:
     sound = screen.ui.sound
     sound.set_muted(not sound.muted)
+    _keep_sound(screen)
     screen._build()
 
 
@@ -70,4 +109,28 @@ def _contrast(screen, on: bool) -> None:
     setter = getattr(screen.ui, "set_high_contrast", None)
     if callable(setter):
         setter(on)
+    choices(screen.ui).set("high_contrast", bool(on))
+    screen._build()
+
+
+def theme_choices(ui) -> list[str]:
+    """The themes the operator can show: the built-in drawings, then each installed theme."""
+    from kiosk.themes import BUILTIN_ID, installed
+    return [BUILTIN_ID] + installed(config_value(ui, "paths", "state_dir", None))
+
+
+def _theme_title(screen, theme_id: str) -> str:
+    from kiosk.themes import BUILTIN_ID, title_of
+    if theme_id == BUILTIN_ID:
+        return screen.t("operator.theme_builtin")
+    language = getattr(getattr(screen.ui, "translator", None), "language", "en")
+    return title_of(config_value(screen.ui, "paths", "state_dir", None), theme_id, language)
+
+
+def _next_theme(screen, themes: list[str], current: str) -> None:
+    setter = getattr(screen.ui, "set_theme", None)
+    if callable(setter):
+        k = themes.index(current) if current in themes else -1
+        setter(themes[(k + 1) % len(themes)])
+        choices(screen.ui).set("theme", themes[(k + 1) % len(themes)])
     screen._build()

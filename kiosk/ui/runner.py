@@ -99,6 +99,8 @@ def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto")
         log.info("sound off ([sound] enabled = false)")
         return None
     sound = Sound(getattr(kiosk, "bus", None), settings)
+    from .operator_settings import apply_to_sound
+    apply_to_sound(ui, sound)           # the operator menu's volume and mute, kept across restarts
     ui.screen_listeners.append(sound.screen_shown)
     if ui.screen is not None:
         sound.screen_shown(ui.screen.name)

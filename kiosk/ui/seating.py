@@ -88,3 +88,16 @@ def seats_for(players: int, joined: Sequence[int] = ()) -> tuple[int, ...]:
         free = diagonal or [s for s in NEAR_FIRST if s not in seats]
         seats.append(free[0])
     return tuple(seats)
+
+
+def seats_for_kinds(kinds: Sequence[str]) -> tuple[int, ...]:
+    """The seat of each player when only who plays is known (``--players human,hard``): the people
+    take :func:`seats_for`'s corners first (solo and one person against the computer: the near edge),
+    the computers the rest; players keep their order (the seats go with them)."""
+    corners = list(seats_for(len(kinds)))
+    people = [i for i, k in enumerate(kinds) if k == "human"]
+    order = people + [i for i in range(len(kinds)) if i not in people]
+    seats = [0] * len(kinds)
+    for i, corner in zip(order, corners):
+        seats[i] = corner
+    return tuple(seats)

@@ -24,8 +24,9 @@ from .art import SEAT_COLORS, draw_pawn
 from .i18n import LANGUAGES, language_name
 from .layout import Rect
 from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, clear_drawing, config_value, current_language, dim,
-                   fit_font, make_button, panel, set_language)
+                   fit_box, make_button, measure, panel, set_language, star_button)
 from .screen import Screen, register
+from .typeface import BODY
 from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 
 FRIENDLY = "fair"          # the engine's level that adapts to the table: offered as "Family" when it exists
@@ -40,6 +41,8 @@ def levels() -> tuple[str, ...]:
     return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 JOIN_W = 112                      # design units: the corner join controls (tabletop)
+LANGUAGE_W = 150                  # design units: the language button beside the game tabs ("Nederlands  \u25be")
+HELP_H = 32                       # design units: a toggle's help line under it (one line at the body size)
 CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
 CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["hard"]}
@@ -141,7 +144,7 @@ class SetupScreen(Screen):
             self.edge = seating.NEAR
             if opener is not None and self.layout.tabletop:
                 self.edge = seating.edge_at(self.layout, *opener)
-                if self.choices.game == "labyrinth" and not self.layout.portrait:
+                if self.choices.game == "labyrinth":
                     self.choices.join(seating.corner_seat(self.layout, *opener))
         self.picking_language = False
         self.quiet = 0.0
@@ -177,7 +180,7 @@ class SetupScreen(Screen):
     # ------------------------------------------------------------ actions
     def open_howto(self) -> None:
         """The how-to of the game whose tab is selected."""
-        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup")
+        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup", edge=self.edge)
 
     def set_game(self, game: str) -> None:
         self.choices.game = game
@@ -230,6 +233,7 @@ class SetupScreen(Screen):
     def _build(self) -> None:
         clear_drawing(self)
         self._picker = []
+        self.kind_buttons: dict[int, object] = {}
         c = Canvas(self.layout)
         frame = Frame(self.layout.screen, seating.angle(self.edge) if self.layout.tabletop else 0)
         if c.W >= c.H:
@@ -240,7 +244,7 @@ class SetupScreen(Screen):
             self._build_language_picker(c, frame)
 
     def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="left", bold=True, width=None):
-        pts = fit_font(text, c.font(size), c.px(width)) if width else c.font(size)
+        pts = fit_box(text, c.font(size), c.px(width), c.px(size * 2), bold) if width else c.font(size)
         lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color,
                     anchor_x=anchor_x, bold=bold)
         self._shapes.append(lbl)
@@ -252,29 +256,29 @@ class SetupScreen(Screen):
     def _top_bar(self, c, frame, x, y, w, h, stacked: bool) -> float:
         """Game tabs and the language button; returns the y below them."""
         t = self.t
-        tab_w = min(230, (w - 200) / 2)
+        lw = LANGUAGE_W if not stacked else w
+        tab_w = min(230, (w - 10) / 2 if stacked else (w - lw - 30) / 2)
         for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
             on = self.choices.game == game
             make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), t(key), self.batch, self._bg,
-                        size=18, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                        size=BODY, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
                         on_tap=lambda game=game: self.set_game(game))
         if stacked:
             y -= h + 10
             lang_x = x
         else:
-            lang_x = x + w - 180
-        lw = 180 if not stacked else w
+            lang_x = x + w - lw
         if stacked or w >= 640:      # the word "Language" where there is room; the button says it anyway
             self._text(c, frame, t("setup.language"), lang_x + (0 if stacked else -8),
-                       y + h / 2, 14, color=DIM, anchor_x="left" if stacked else "right", bold=False)
+                       y + h / 2, BODY, color=DIM, anchor_x="left" if stacked else "right", bold=False)
         bx = lang_x + (120 if stacked else 0)
         make_button(self, c, frame, Rect(bx, y, lw - (120 if stacked else 0), h),
                     language_name(current_language(self.ui)) + "  \u25be", self.batch, self._bg,
-                    size=17, on_tap=self._open_language)
+                    size=BODY, on_tap=self._open_language)
         return y
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
-        self._text(c, frame, self.t("setup.players"), x, y + h / 2, 18, width=118)
+        self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
         cards = self.choices.game == "cards"
         for n in range(2, 7) if cards else range(1, 5):
             on = n == (self.choices.card_players if cards else self.choices.players)
@@ -297,7 +301,7 @@ class SetupScreen(Screen):
             first = self.choices.first = None
         who = self.t("setup.first.random") if first is None else self.t(f"colour.{COLOR_KEYS[seats[first]]}")
         self.first_button = make_button(
-            self, c, frame, Rect(x, y, w, h), f"{self.t('setup.first')}: {who}", self.batch, self._bg, size=18,
+            self, c, frame, Rect(x, y, w, h), f"{self.t('setup.first')}: {who}", self.batch, self._bg, size=BODY,
             color=TOGGLE_OFF if first is None else SEAT_COLORS[seats[first]],
             text_color=INK if first is None else (25, 25, 25), on_tap=self.next_first)
 
@@ -324,13 +328,14 @@ class SetupScreen(Screen):
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[:self.choices.players]
             text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
-            make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=18,
+            make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=BODY,
                         color=SEAT_COLORS[seat] if joined else TOGGLE_OFF,
                         text_color=(25, 25, 25) if joined else SEAT_COLORS[seat],
                         on_tap=lambda seat=seat: self.join(seat))
 
     def _seat_card(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
-        """One player's card: pawn and colour name, human/computer, computer strength."""
+        """One player's card: pawn and colour name, who plays it (a button that says it: a tap
+        changes it), the computer's strength (stars) and its name."""
         t = self.t
         kind = self.choices.kinds[index]
         rgb = SEAT_COLORS[seat]
@@ -339,38 +344,78 @@ class SetupScreen(Screen):
                               radius=c.px(3))
         top = y + h - 24
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
-        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, 17, color=rgb, width=w - 50)
-        pad, gap = 8, 6
-        # person | computer (with its stars) | family (the computer that adapts, once the engine has it)
-        segments = [("setup.human", "human"), ("setup.computer", "computer")]
-        if FRIENDLY in levels():
-            segments.append((f"setup.level.{FRIENDLY}", FRIENDLY))
-        seg_w = (w - 2 * pad - gap * (len(segments) - 1)) / len(segments)
-        seg_y = top - 20 - 48
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=rgb, width=w - 50)
+        pad = 8
+        # person -> computer -> family (the computer that adapts, once the engine has it) -> person:
+        # one button as wide as the card, so that "Computador" is written at the body size
         is_ai = kind != "human"
         chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
-        for j, (key, value) in enumerate(segments):
-            on = chosen == value
-            make_button(self, c, frame, Rect(x + pad + j * (seg_w + gap), seg_y, seg_w, 48), t(key),
-                        self.batch, self._bg, size=15, color=ACCENT if on else TOGGLE_OFF,
-                        text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda v=value: self.set_kind(index, v))
+        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
+        seg_y = top - 18 - 48
+        self.kind_buttons[index] = make_button(
+            self, c, frame, Rect(x + pad, seg_y, w - 2 * pad, 48), t(key), self.batch, self._bg, size=BODY,
+            color=ACCENT if chosen == "human" else TOGGLE_ON, text_color=(30, 30, 30),
+            on_tap=lambda: self.next_kind(index))
         if is_ai and kind != FRIENDLY:
             lw = (w - 2 * pad - 2 * 4) / 3
             for j, level in enumerate(LEVELS):
                 on = kind == level
-                make_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48),
-                            STARS[level], self.batch, self._bg, size=24 if j < 2 else 20,
-                            color=TOGGLE_ON if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
-                            on_tap=lambda lv=level: self.set_kind(index, lv))
-            self._text(c, frame, t(f"setup.level.{kind}"), x + w / 2, seg_y - 6 - 48 - 11, 12,
+                b = star_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48), STARS[level],
+                                self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
+                                star_color=(30, 30, 30) if on else INK,
+                                on_tap=lambda lv=level: self.set_kind(index, lv))
+                self._shapes += b.marks
+            self._text(c, frame, t(f"setup.level.{kind}"), x + w / 2, seg_y - 6 - 48 - 18, BODY,
                        color=INK, anchor_x="center", bold=False, width=w - 16)
         else:
-            self._text(c, frame, "\u263a", x + w / 2, seg_y - 34, 34, color=DIM, anchor_x="center", bold=False)
+            self._text(c, frame, "\u263a", x + w / 2, seg_y - 40, 40, color=DIM, anchor_x="center", bold=False)
+
+    def _seat_row(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
+        """One player as a row (portrait, where four cards side by side do not fit): pawn and colour,
+        who plays it, and the computer's stars."""
+        t = self.t
+        kind = self.choices.kinds[index]
+        rgb = SEAT_COLORS[seat]
+        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
+        self._shapes += panel(frame, c.r(x, y, 6, h), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
+        cy = y + h / 2
+        self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 24), c.px(cy)), c.px(26), group=self._fg)
+        name_w = 100
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, cy, BODY, color=rgb, width=name_w)
+        is_ai = kind != "human"
+        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
+        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
+        bx = x + 42 + name_w + 6
+        sw = 50
+        kw = w - (bx - x) - 6 - 3 * (sw + 4)
+        self.kind_buttons[index] = make_button(
+            self, c, frame, Rect(bx, y + (h - 48) / 2, kw, 48), t(key), self.batch, self._bg, size=BODY,
+            color=ACCENT if chosen == "human" else TOGGLE_ON, text_color=(30, 30, 30),
+            on_tap=lambda: self.next_kind(index))
+        if is_ai and kind != FRIENDLY:
+            for j, level in enumerate(LEVELS):
+                on = kind == level
+                b = star_button(self, c, frame, Rect(bx + kw + 4 + j * (sw + 4), y + (h - 48) / 2, sw, 48),
+                                STARS[level], self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
+                                star_color=(30, 30, 30) if on else INK,
+                                on_tap=lambda lv=level: self.set_kind(index, lv))
+                self._shapes += b.marks
+
+    def next_kind(self, index: int) -> None:
+        """The seat's player changes: a person -> the computer -> "Family" (when there is one) -> a person."""
+        kind = self.choices.kinds[index]
+        order = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
+        now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
+        self.set_kind(index, order[(order.index(now) + 1) % len(order)])
 
     def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
         n = self.choices.players
         seats = self.choices.seats()
+        if cols == 1:           # a list: one row per player
+            rh = min(64, (h - 6 * (n - 1)) / max(1, n))
+            for i in range(n):
+                self._seat_row(c, frame, i, seats[i], x, y + h - (i + 1) * rh - i * 6, w, rh)
+            return
         rows = (n + cols - 1) // cols if cols < 4 else 1
         gap = 10
         cw = (w - gap * (cols - 1)) / cols
@@ -389,29 +434,32 @@ class SetupScreen(Screen):
         gap = 10
         tw = w if stacked else (w - 2 * gap) / 3
         for i, (name, key, on) in enumerate(items):
-            tx, ty = (x, y - i * (h + 22)) if stacked else (x + i * (tw + gap), y)
+            tx, ty = (x, y - i * (h + HELP_H)) if stacked else (x + i * (tw + gap), y)
             local = c.r(tx, ty, tw, h)
-            tog = Toggle(frame, local, t(key), on, self.batch, self._bg, font_size=c.font(16),
+            tog = Toggle(frame, local, t(key), on, self.batch, self._bg, font_size=c.font(BODY),
                          on_change=lambda v, n=name: self._toggle(n, v), min_size=c.touch)
             self.add(tog)
-            self._text(c, frame, t(key + ".help"), tx + tw / 2, ty - 10, 11, color=DIM,
-                       anchor_x="center", bold=False, width=tw)
-        return y - (2 * (h + 22) if stacked else 0)
+            help_line = label(t(key + ".help"), frame, c.px(tx + tw / 2), c.px(ty - 2), c.font(BODY), self.batch,
+                              self._fg, color=DIM, anchor_y="top", width=c.px(tw), multiline=True)
+            self._shapes.append(help_line)
+        return y - (2 * (h + HELP_H) if stacked else 0)
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t
         make_button(self, c, frame, Rect(x, y, 110, h), "\u2039 " + t("common.back"), self.batch, self._bg,
-                    size=16, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        hw = min(210, w - 110 - 200 - 30)
+                    size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        sw = 240 if w >= 620 else 160             # Start: wide, but the how-to's words come first
+        hw = min(210, w - 120 - sw - 10)
         make_button(self, c, frame, Rect(x + 120, y, hw, h), "? " + t("howto.title"), self.batch, self._bg,
-                    size=16, on_tap=self.open_howto)
+                    size=BODY, wrap=True, on_tap=self.open_howto)
         sw = min(240, w - 120 - hw - 10)
         self.start_button = make_button(self, c, frame, Rect(x + w - sw, y, sw, h),
                                         t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
                                         color=GO, on_tap=self.start)
 
     def _card_seat(self, c, frame, index: int, x, y, w, h) -> None:
-        """One card player: colour, then person / computer beginner / greedy / clever in one row."""
+        """One card player: colour, what the computer does, then person / easy / medium / hard: in one
+        row, or two (the person alone) where a card is narrow and tall (portrait)."""
         from kiosk.games.cards.screens.play import player_rgb
         t = self.t
         kind = self.choices.card_kinds[index]
@@ -423,42 +471,104 @@ class SetupScreen(Screen):
         self._shapes.append(pyglet.shapes.Circle(*frame.point(c.px(x + 18), c.px(top)), c.px(9), color=rgb,
                                                  batch=self.batch, group=self._fg))
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
-        self._text(c, frame, name, x + 34, top, 16, color=rgb, width=w - 42)
-        level = t("setup.cards.level." + kind) if kind != "human" else t("setup.human")
-        self._text(c, frame, level, x + 10, top - 22, 12, color=INK, bold=False, width=w - 16)
+        self._text(c, frame, name, x + 34, top, BODY, color=rgb, width=w - 42)
         pad, gap = 8, 4
         options = ("human",) + CARD_LEVELS
+        human = t("setup.human")
         room = w - 2 * pad - gap * (len(options) - 1)
-        bw = max(48.0, room / (len(options) + 0.5))         # a finger wide; "Human" gets what is left (more)
+        bw = 48.0                                            # a finger wide; "Human" gets what is left (more)
         human_w = room - bw * (len(options) - 1)
-        bx = x + pad
-        for option in options:
-            on = kind == option
-            # the same words and stars as the board game's seats: "Human", then easy / medium / hard
-            text = t("setup.human") if option == "human" else CARD_STARS[option]
-            size = 15 if option == "human" else 22 if option != "hard" else 18
-            width = human_w if option == "human" else bw
-            bx += width + gap
-            make_button(self, c, frame, Rect(bx - width - gap, y + 8, width, 48), text, self.batch, self._bg,
-                        size=size, color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
-                        text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda o=option: self.set_card_kind(index, o))
+        two_rows = measure(human, c.font(BODY))[0] > c.px(human_w - 8) and h >= 30 + 2 * 48 + 6 + 8 + 30
+        rows = [(y + 8, options)] if not two_rows else [(y + 8 + 48 + 6, options[:1]), (y + 8, options[1:])]
+        for row_y, row in rows:
+            n = len(row)
+            if two_rows:
+                widths = [w - 2 * pad] if n == 1 else [(w - 2 * pad - gap * (n - 1)) / n] * n
+            else:
+                widths = [human_w] + [bw] * (n - 1)
+            bx = x + pad
+            for option, width in zip(row, widths):
+                on = kind == option
+                # the same words and stars as the board game's seats: "Human", then easy / medium / hard
+                color = (ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF
+                if option == "human":
+                    make_button(self, c, frame, Rect(bx, row_y, width, 48), human, self.batch, self._bg,
+                                size=BODY, color=color, text_color=(30, 30, 30) if on else INK,
+                                on_tap=lambda o=option: self.set_card_kind(index, o))
+                else:
+                    b = star_button(self, c, frame, Rect(bx, row_y, width, 48), CARD_STARS[option], self.batch,
+                                    self._bg, color=color, star_color=(30, 30, 30) if on else INK,
+                                    on_tap=lambda o=option: self.set_card_kind(index, o))
+                    self._shapes += b.marks
+                bx += width + gap
+        # what this player does, between the name and the buttons (wrapped where it is long)
+        level = t("setup.cards.level." + kind) if kind != "human" else ""
+        if level:
+            below = rows[0][0] + 48 + 4
+            lbl = label(level, frame, c.px(x + 10), c.px((top - 16 + below) / 2), c.font(BODY), self.batch,
+                        self._fg, color=INK, anchor_x="left", width=c.px(w - 20), multiline=True, align="left")
+            self._shapes.append(lbl)
 
     def set_card_kind(self, index: int, kind: str) -> None:
         self.choices.card_kinds[index] = kind
         self._build()
 
     def _card_seats(self, c, frame, x, y, w, h, cols: int) -> None:
+        """Up to three players as cards side by side; more (and portrait) as rows, two columns of them
+        in landscape: a card three to a row is too narrow for "Human" and three star buttons."""
         n = self.choices.card_players
+        gap = 10
+        if n > 3 or c.H > c.W:
+            cols = 2 if c.W >= c.H else 1
+            rows = (n + cols - 1) // cols
+            cw = (w - gap * (cols - 1)) / cols
+            rh = min(100, (h - 6 * (rows - 1)) / rows)
+            for i in range(n):
+                r, k = divmod(i, cols)
+                self._card_row(c, frame, i, x + k * (cw + gap), y + h - (r + 1) * rh - r * 6, cw, rh)
+            return
         cols = min(cols, n)
         rows = (n + cols - 1) // cols
-        gap = 10
         cw = (w - gap * (cols - 1)) / cols
-        ch = min(112, (h - gap * (rows - 1)) / rows)
+        ch = min(150, (h - gap * (rows - 1)) / rows)
         top = y + h
         for i in range(n):
             r, k = divmod(i, cols)
             self._card_seat(c, frame, i, x + k * (cw + gap), top - (r + 1) * ch - r * gap, cw, ch)
+
+    def _card_row(self, c, frame, index: int, x, y, w, h) -> None:
+        """One card player as a row: colour, person / easy / medium / hard, and what the computer
+        does under them where the row is tall enough."""
+        from kiosk.games.cards.screens.play import player_rgb
+        t = self.t
+        kind = self.choices.card_kinds[index]
+        rgb = player_rgb(index)
+        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
+        self._shapes += panel(frame, c.r(x, y, 6, h), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
+        described = h >= 48 + 34 + 12
+        line_y = y + h - 6 - 48 if described else y + (h - 48) / 2
+        cy = line_y + 24
+        self._shapes.append(pyglet.shapes.Circle(*frame.point(c.px(x + 18), c.px(cy)), c.px(8), color=rgb,
+                                                 batch=self.batch, group=self._fg))
+        name_w = 92
+        self._text(c, frame, t(f"colour.{CARD_COLOR_KEYS[index]}"), x + 30, cy, BODY, color=rgb, width=name_w)
+        sw, gap = 48, 3
+        bx = x + 30 + name_w + 4
+        hw = w - (bx - x) - 6 - 3 * (sw + gap)
+        on = kind == "human"
+        make_button(self, c, frame, Rect(bx, line_y, hw, 48), t("setup.human"), self.batch, self._bg, size=BODY,
+                    color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                    on_tap=lambda: self.set_card_kind(index, "human"))
+        for j, option in enumerate(CARD_LEVELS):
+            on = kind == option
+            b = star_button(self, c, frame, Rect(bx + hw + gap + j * (sw + gap), line_y, sw, 48), CARD_STARS[option],
+                            self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
+                            star_color=(30, 30, 30) if on else INK,
+                            on_tap=lambda o=option: self.set_card_kind(index, o))
+            self._shapes += b.marks
+        if described and kind != "human":
+            self._text(c, frame, t("setup.cards.level." + kind), x + 16, (y + line_y) / 2, BODY, color=INK,
+                       bold=False, width=w - 24)
 
     def _build_landscape(self, c: Canvas, frame: Frame) -> None:
         m = 12
@@ -469,37 +579,59 @@ class SetupScreen(Screen):
             side = m + JOIN_W + 8                 # the corners belong to the join controls
             self._join_controls(c, frame.angle)
         self._top_bar(c, frame, side, y, W - 2 * side, 48, stacked=False)
-        y -= 10 + 50
-        self._players_row(c, frame, m, y, W - 2 * m, 50)
+        y -= 8 + 48
+        self._players_row(c, frame, m, y, W - 2 * m, 48)
         if self.choices.game == "cards":
-            self._card_seats(c, frame, m, m + 54 + 12, W - 2 * m, y - 10 - (m + 54 + 12), cols=3)
+            self._card_seats(c, frame, m, m + 54 + 10, W - 2 * m, y - 8 - (m + 54 + 10), cols=3)
             self._bottom_row(c, frame, m, m, W - 2 * m, 54)
             return
-        seats_h = 166
-        y -= 10 + seats_h
-        self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=4)
-        y -= 10 + 50
-        self._toggles(c, frame, m, y, W - 2 * m, 50, stacked=False)
+        # from the bottom: the Start row, the easier rules with their help line, then the seats
+        toggles_y = m + 54 + 6 + HELP_H
+        self._toggles(c, frame, m, toggles_y, W - 2 * m, 48, stacked=False)
+        seats_y = toggles_y + 48 + 8
+        self._seats(c, frame, m, seats_y, W - 2 * m, y - 8 - seats_y, cols=4)
         self._bottom_row(c, frame, side, m, W - 2 * side, 54)
 
     def _build_portrait(self, c: Canvas, frame: Frame) -> None:
         m = 12
         W, H = c.W, c.H
-        y = H - m - 50
-        y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
+        joins = self.layout.tabletop and self.choices.game == "labyrinth"
+        if joins:       # the four corners belong to the join controls; the top bar in one row under them
+            self._join_controls(c, frame.angle)
+            y = H - m - 48 - 10 - 50
+            self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=False)
+        else:
+            y = H - m - 50
+            y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
         y -= 12 + 52
         self._players_row(c, frame, m, y, W - 2 * m, 52)
         if self.choices.game == "cards":
             self._card_seats(c, frame, m, m + 60 + 12, W - 2 * m, y - 12 - (m + 60 + 12), cols=2)
             self._bottom_row(c, frame, m, m, W - 2 * m, 60)
             return
-        rows = (self.choices.players + 1) // 2
-        seats_h = rows * 166 + (rows - 1) * 10
+        n = self.choices.players
+        seats_h = n * 64 + (n - 1) * 6
         y -= 12 + seats_h
-        self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=2)
+        self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=1)
         # the easier rules sit just above the bottom row, whatever the number of seats
-        self._toggles(c, frame, m, 60 + m + 24 + 2 * (52 + 22), W - 2 * m, 52, stacked=True)
-        self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+        self._toggles(c, frame, m, 60 + m + 8 + HELP_H + 2 * (52 + HELP_H), W - 2 * m, 52, stacked=True)
+        if joins:
+            self._between_joins(c, frame, m + JOIN_W + 8, W - 2 * (m + JOIN_W + 8))
+        else:
+            self._bottom_row(c, frame, m, m, W - 2 * m, 60)
+
+    def _between_joins(self, c, frame, x, w) -> None:
+        """Portrait tabletop: the bottom row's buttons between the join controls (back and how-to in
+        the top row, start in the bottom row, each as tall as the join controls beside it)."""
+        m, gap = 12, 8
+        H = c.H
+        bw = (w - gap) / 2
+        make_button(self, c, frame, Rect(x, H - m - 48, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
+                    self._bg, size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
+        make_button(self, c, frame, Rect(x + bw + gap, H - m - 48, bw, 48), "? " + self.t("howto.title"),
+                    self.batch, self._bg, size=BODY, on_tap=self.open_howto)
+        self.start_button = make_button(self, c, frame, Rect(x, m, w, 54), self.t("setup.start") + "  \u25b6",
+                                        self.batch, self._bg, size=22, color=GO, on_tap=self.start)
 
     def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
         top = pyglet.graphics.Group(order=10)

@@ -41,7 +41,14 @@ def _screens() -> dict[str, type]:
     from .screens.gameover import CardsGameOverScreen
     from .screens.howto import CardsHowToScreen
     from .screens.play import CardsPlayScreen
-    return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen}
+    from .screens.replay import CardsReplayScreen
+    return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen,
+            "cards_replay": CardsReplayScreen}
+
+
+def _sounds():
+    from .cues import sounds
+    return sounds()
 
 
 def _sim():
@@ -70,7 +77,9 @@ GAME = register_game(GameType(
     button=_button,
     screens=_screens,
     play_screen="cards_play",
+    replay_screen="cards_replay",
     over_screen="cards_gameover",
+    sounds=_sounds,
     sim=_sim,
     audit=_audit,
 ))

@@ -54,7 +54,14 @@ def _screens() -> dict[str, type]:
     from .screens.gameover import GameOverScreen
     from .screens.howto import HowToScreen
     from .screens.play import PlayScreen
-    return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen}
+    from .screens.replay import BoardReplayScreen
+    return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen,
+            "labyrinth_replay": BoardReplayScreen}
+
+
+def _sounds():
+    from .cues import sounds
+    return sounds()
 
 
 def _sim():
@@ -84,7 +91,9 @@ GAME = register_game(GameType(
     variant=_variant,
     screens=_screens,
     play_screen="play",
+    replay_screen="labyrinth_replay",
     over_screen="gameover",
+    sounds=_sounds,
     sim=_sim,
     audit=_audit,
 ))

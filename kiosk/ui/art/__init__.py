@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import pyglet
 
-from . import bake as _bake_module, pen as _pen_module, tiles as _tiles_module, treasures as _treasures_module
+from . import bake as _bake_module, pen as _pen_module, theme_art as _theme_art_module, tiles as _tiles_module
+from . import treasures as _treasures_module
 from .bake import bake, source_digest
 from .pen import OUTLINE, Pen
 from .tiles import HIGH_CONTRAST, NORMAL
+from .theme_art import theme_art
 from .tiles import draw_tile as _draw_tile
 from .treasures import DRAWINGS, treasure_pen
 
@@ -30,6 +32,10 @@ WALL = NORMAL.wall            # a hedge: what a tile shows off its path
 CORRIDOR = NORMAL.path        # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
+# high contrast: a dark, wider rim sets the medallion off the near-white path, and the treasure's
+# own outline is twice as thick (pen.py draws size * 0.035 otherwise)
+MEDALLION_RIM_HC = (16, 16, 20)
+TREASURE_OUTLINE_HC = 0.07
 
 SEAT_COLORS = {0: (226, 54, 54), 1: (250, 206, 40), 2: (46, 172, 84), 3: (54, 116, 236)}
 SEAT_SHAPES = {0: "circle", 1: "triangle", 2: "square", 3: "diamond"}
@@ -79,14 +85,25 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=Non
 
 
 def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True,
-                  ordered: bool = False) -> list:
-    """Treasure `name` as shapes, on a light medallion unless `medallion` is False."""
+                  ordered: bool = False, theme=None, high_contrast: bool = False) -> list:
+    """Treasure `name` as shapes, on a light medallion unless `medallion` is False; with an installed
+    `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours;
+    in high contrast with a dark rim and thicker outlines."""
     out = []
+    art = theme_art(theme)
     if medallion:
-        out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=MEDALLION_RIM, batch=batch, group=group))
-        out.append(pyglet.shapes.Circle(cx, cy, size * 0.45, color=MEDALLION, batch=batch, group=group))
+        rim = theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
+        face = theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
+        out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim,
+                                        batch=batch, group=group))
+        out.append(pyglet.shapes.Circle(cx, cy, size * (0.42 if high_contrast else 0.45), color=face,
+                                        batch=batch, group=group))
         size *= 0.78
-    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group, ordered=ordered))
+    if art is not None:
+        out.append(art.sprite("board", name, cx, cy, size, batch, pyglet.graphics.Group(order=50, parent=group)))
+        return out
+    outline = max(1.5, size * TREASURE_OUTLINE_HC) if high_contrast else None
+    out.extend(treasure_pen(name).draw(batch, cx, cy, size, group=group, ordered=ordered, outline_px=outline))
     return out
 
 
@@ -107,9 +124,10 @@ class Atlas:
     Needs the window whose GL context is current (its projection is borrowed).
     """
 
-    def __init__(self, px: int, window, high_contrast: bool = False):
+    def __init__(self, px: int, window, high_contrast: bool = False, theme=None):
         self.window = window
         self.high_contrast = high_contrast
+        self.theme = theme                # kiosk/themes: an installed theme's treasures; None: ours
         self.px = px = max(16, int(px))
         self.pad = pad = max(4, px // 8)
         # tiles with two or more openings (all the game has); fixed ones are only corners and T's
@@ -118,8 +136,9 @@ class Atlas:
         fixed = [m for m in fixed if m != 15]
         names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
                 [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
+        themed = "" if theme is None or theme.builtin else "-" + theme.digest
         self.texture, self._regions = bake(names, px, pad, window, self._draw,
-                                           cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}")
+                                           cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}")
 
     def _draw(self, batch, key, cx: float, cy: float) -> list:
         px = self.px
@@ -131,7 +150,8 @@ class Atlas:
             return draw_tile(batch, cx, cy, px, openings, fixed=kind == "fixed",
                              high_contrast=self.high_contrast, layered=True)
         if kind == "treasure":
-            return draw_treasure(batch, what, cx, cy, px, ordered=True)
+            return draw_treasure(batch, what, cx, cy, px, ordered=True, theme=self.theme,
+                                 high_contrast=self.high_contrast)
         if kind == "pawn":
             return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True, high_contrast=self.high_contrast)
         # a soft glow disc used for highlights: concentric translucent circles
@@ -158,4 +178,4 @@ __all__ = ["Atlas", "draw_tile", "draw_treasure", "draw_pawn", "pawn_pen", "trea
 
 # a cached atlas (kiosk/ui/art/bake.py) belongs to this version of the drawings
 _DIGEST = source_digest(__file__, _bake_module.__file__, _pen_module.__file__, _tiles_module.__file__,
-                        _treasures_module.__file__)
+                        _treasures_module.__file__, _theme_art_module.__file__)

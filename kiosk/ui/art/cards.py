@@ -24,6 +24,7 @@ from engine.cards import CARDS
 
 from .bake import bake
 from .pen import Pen
+from .theme_art import ThemeArt, theme_art
 
 WALL = (44, 52, 66)
 RIM = (92, 104, 124)
@@ -345,15 +346,22 @@ def draw_in_order(pen: Pen, batch, cx: float, cy: float, size: float, base: int,
     return out
 
 
-def draw_icon(batch, name: str, cx: float, cy: float, size: float, base: int = 200, parent=None) -> list:
-    """Treasure `name` on its medallion (rim in the treasure's colour), `size` px across."""
+def draw_icon(batch, name: str, cx: float, cy: float, size: float, base: int = 200, parent=None,
+              art: ThemeArt | None = None) -> list:
+    """Treasure `name` on its medallion (rim in the treasure's colour), `size` px across; with a
+    theme's `art` (kiosk/ui/art/theme_art.py) its picture, the rim in the picture's main colour."""
     r = size / 2
-    out = [pyglet.shapes.Circle(cx, cy, r, color=RIM_COLORS[name], batch=batch, group=_layer(base, parent)),
-           pyglet.shapes.Circle(cx, cy, r * 0.85, color=MEDALLION, batch=batch, group=_layer(base + 1, parent))]
+    rim = RIM_COLORS[name] if art is None else art.rim("cards", name, RIM_COLORS[name])
+    face = MEDALLION if art is None else art.theme.colour("medallion", MEDALLION)
+    out = [pyglet.shapes.Circle(cx, cy, r, color=rim, batch=batch, group=_layer(base, parent)),
+           pyglet.shapes.Circle(cx, cy, r * 0.85, color=face, batch=batch, group=_layer(base + 1, parent))]
+    if art is not None:
+        return out + [art.sprite("cards", name, cx, cy, size * 0.72, batch, _layer(base + 2, parent))]
     return out + draw_in_order(treasure_pen(name), batch, cx, cy, size * 0.72, base + 2, parent)
 
 
-def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None) -> list:
+def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None,
+              art: ThemeArt | None = None) -> list:
     """Card `card_id` (unrotated) as shapes centred at (cx, cy), `size` px wide."""
     half = size / 2
     out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch,
@@ -365,7 +373,7 @@ def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None
     out += draw_in_order(paths, batch, cx, cy, size * 0.97, 2, group)
     for name, x, y in treasures:
         mx, my = cx + x * half * 0.97, cy + y * half * 0.97
-        out += draw_icon(batch, name, mx, my, 2 * MEDAL_R * half, 200, group)
+        out += draw_icon(batch, name, mx, my, 2 * MEDAL_R * half, 200, group, art)
     return out
 
 
@@ -394,8 +402,10 @@ class CardAtlas:
     ``90 * rotation`` degrees (pyglet turns sprites clockwise, as the engine turns cards).
     """
 
-    def __init__(self, px: int, window):
+    def __init__(self, px: int, window, theme=None):
         self.window = window
+        self.theme = theme                      # kiosk/themes: an installed theme's treasures; None: ours
+        self.art = theme_art(theme)
         self.px = px = max(32, int(px))
         pad = max(2, px // 16)
         names = [("face", i) for i in range(len(CARDS))] + [("back", 0)] + [("icon", n) for n in DRAWINGS]
@@ -404,10 +414,10 @@ class CardAtlas:
     def _draw(self, batch, key, cx: float, cy: float) -> list:
         kind, what = key
         if kind == "face":
-            return draw_card(batch, what, cx, cy, self.px)
+            return draw_card(batch, what, cx, cy, self.px, art=self.art)
         if kind == "back":
             return draw_back(batch, cx, cy, self.px)
-        return draw_icon(batch, what, cx, cy, self.px * 0.96)
+        return draw_icon(batch, what, cx, cy, self.px * 0.96, art=self.art)
 
     def face(self, card_id: int):
         return self._regions[("face", card_id)]

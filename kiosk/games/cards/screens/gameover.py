@@ -21,6 +21,7 @@ from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
 from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel
 from kiosk.ui.screen import register
+from kiosk.ui.typeface import BODY
 from kiosk.ui.widgets import DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
@@ -71,7 +72,7 @@ class CardsGameOverScreen(GameEndScreen):
         self._shapes.append(label(headline, frame, L.width / 2, c.px(top - 40),
                                   fit_font(headline, c.font(32), c.px(c.W - 40)), self.batch, fg, color=rgb,
                                   bold=True))
-        self._shapes.append(label(t("gameover.turns", n=ev.turns), frame, L.width / 2, c.px(top - 80), c.font(16),
+        self._shapes.append(label(t("gameover.turns", n=ev.turns), frame, L.width / 2, c.px(top - 80), c.font(BODY),
                                   self.batch, fg, color=DIM))
         btn_h = 58
         area_top = top - 100
@@ -81,7 +82,7 @@ class CardsGameOverScreen(GameEndScreen):
         area = Rect(max(m, c.W / 2 - 300), area_top - area_h, min(c.W - 2 * m, 600), area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, bg, radius=c.px(12))
         self._shapes.append(label(t("cards.taken"), frame, c.px(area.right - 16), c.px(area.top - 20),
-                                  c.font(14), self.batch, fg, color=DIM, anchor_x="right", bold=True))
+                                  c.font(BODY), self.batch, fg, color=DIM, anchor_x="right", bold=True))
         best = max(ev.scores) if ev.scores else 0
         taken = getattr(self, "taken", None)
         atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None

@@ -51,9 +51,10 @@ class CardsHowToScreen(GuideScreen):
 
     def _card_atlas(self, size: float) -> CardAtlas:
         px = int(min(256, max(96, size)))
-        if self.atlas is None or self.atlas.px != px:
+        theme = getattr(self.ui, "theme", None)
+        if self.atlas is None or self.atlas.px != px or self.atlas.theme is not theme:
             self.ui.window.switch_to()
-            self.atlas = CardAtlas(px, self.ui.window)
+            self.atlas = CardAtlas(px, self.ui.window, theme=theme)
         return self.atlas
 
     # ------------------------------------------------------------ geometry

@@ -1,5 +1,13 @@
 """The card game's play screen: the open layout, the scores, and the active player's hand.
 
+Where things are: a strip of score chips along each long edge of the screen
+(the first half of the players along the far edge, the rest along the near
+one; in the tabletop layout each chip faces its player), the hand of the
+player whose turn it is beside the table (landscape: a column on the right;
+portrait: a band above or below), the open layout in what is left. Every text
+is at least the body size of the type scale (kiosk/ui/typeface.py): a long
+instruction wraps onto more lines rather than being set smaller.
+
 Input becomes commands (kiosk/card_events.py), nothing else: a tap on a hand
 card picks it (the picked card again turns it), the turn button turns it, a
 tap on a highlighted place lays it; after a placement that joins treasures the
@@ -41,10 +49,10 @@ from kiosk.games.cards.events import (
 )
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.ui.art.cards import CardAtlas
+from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
-from kiosk.ui.menu import fit_font
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, fit_width, label
+from kiosk.ui.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -52,6 +60,7 @@ GAMEOVER_DELAY_S = 1.6
 PLAYER_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236), (168, 92, 230), (40, 200, 180))
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
+SCORE_ROW = 40          # px at 800x480: a score chip's row, a line of body text and its margins
 
 
 def player_rgb(i: int) -> tuple[int, int, int]:
@@ -167,37 +176,53 @@ class CardsPlayScreen(Screen):
         self._signature = None
         self._rebuild()
 
+    def _sides(self) -> tuple[list[int], list[int]]:
+        """The players whose score chips run along the far (top) edge and along the near edge: the
+        first half far, as they sit in the tabletop layout (``facing``); one person against the
+        computer has their chip at the near edge, where they sit."""
+        g = self.game
+        n = g.players if g is not None else 4
+        order = list(range(n))
+        s = self.session
+        people = [i for i in order if g is not None and s.kinds[i] == "human"]
+        if len(people) == 1:      # one person (near edge, as ``facing``): their chip along their edge
+            order = [i for i in order if i != people[0]] + people
+        half = (n + 1) // 2
+        return order[:half], order[half:]
+
+    def _strip_rows(self, count: int) -> int:
+        return math.ceil(count / (2 if self.layout.portrait else 3)) if count else 0
+
     def _compute_areas(self) -> None:
-        """The scores, the hand and the table; the hand sits at its owner's edge (``_hand_far``: the top)."""
+        """The score strips along the two long edges (each chip facing its player), the hand at its
+        owner's side (``_hand_far``: turned to the far edge) and the table in what is left."""
         L = self.layout
-        m = L.px(8)
+        m = L.px(6)
+        row = L.px(SCORE_ROW)
+        far, near = self._sides()
+        top_h, bottom_h = self._strip_rows(len(far)) * row, self._strip_rows(len(near)) * row
+        self.top_strip = Rect(m, L.height - m - top_h, L.width - 2 * m, top_h)
+        self.bottom_strip = Rect(m, m, L.width - 2 * m, bottom_h)
+        y0, y1 = self.bottom_strip.top + m, self.top_strip.y - m
         if L.portrait:
-            score_h = L.px(104)
             hand_h = L.px(290)
-            top, bottom = (hand_h, score_h) if self._hand_far else (score_h, hand_h)
-            upper = Rect(m, L.height - m - top, L.width - 2 * m, top)
-            lower = Rect(m, m, L.width - 2 * m, bottom)
-            self.scores_rect, self.hand_rect = (lower, upper) if self._hand_far else (upper, lower)
-            self.board_rect = Rect(0, lower.top + m, L.width, upper.y - lower.top - 2 * m)
+            if self._hand_far:
+                self.hand_rect = Rect(m, y1 - hand_h, L.width - 2 * m, hand_h)
+                self.board_rect = Rect(0, y0, L.width, self.hand_rect.y - m - y0)
+            else:
+                self.hand_rect = Rect(m, y0, L.width - 2 * m, hand_h)
+                self.board_rect = Rect(0, self.hand_rect.top + m, L.width, y1 - self.hand_rect.top - m)
         else:
             side = L.px(250)
-            players = self.game.players if self.game is not None else 4
-            score_h = L.px(30 + 34 * max(3, players))        # a row a line of body text tall per player
-            hand_h = L.height - 3 * m - score_h
-            x = L.width - side - m
-            if self._hand_far:
-                self.hand_rect = Rect(x, L.height - m - hand_h, side, hand_h)
-                self.scores_rect = Rect(x, m, side, score_h)
-            else:
-                self.scores_rect = Rect(x, L.height - m - score_h, side, score_h)
-                self.hand_rect = Rect(x, m, side, hand_h)
-            self.board_rect = Rect(0, 0, L.width - side - 2 * m, L.height)
+            self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
+            self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
 
     def _atlas(self) -> CardAtlas:
         px = int(min(256, max(96, self.layout.px(150))))
-        if self.atlas is None or self._atlas_px != px:
+        theme = getattr(self.ui, "theme", None)
+        if self.atlas is None or self._atlas_px != px or self.atlas.theme is not theme:
             self.ui.window.switch_to()
-            self.atlas = CardAtlas(px, self.ui.window)
+            self.atlas = CardAtlas(px, self.ui.window, theme=theme)
             self._atlas_px = px
         return self.atlas
 
@@ -425,56 +450,67 @@ class CardsPlayScreen(Screen):
                 shape.font_size = max(6, c * 0.14)
 
     def _build_scores(self) -> None:
+        """A chip per player in the strip along their edge, facing them: colour, name (a computer's
+        strength), the cards in hand as little backs, and the cards taken (the score) by a card."""
+        far, near = self._sides()
+        for players, strip in ((far, self.top_strip), (near, self.bottom_strip)):
+            cols = 2 if self.layout.portrait else 3
+            for k, i in enumerate(players):
+                r, c = divmod(k, cols)
+                in_row = min(cols, len(players) - r * cols)
+                self._score_chip(i, strip, r, c, in_row, cols)
+
+    def _score_chip(self, i: int, strip: Rect, r: int, c: int, in_row: int, cols: int) -> None:
         s, g = self.session, self.game
         L = self.layout
-        r = self.scores_rect
+        rh = L.px(SCORE_ROW)
+        cw = strip.w / cols
+        gap = L.px(3)
+        # the row's chips centred on the strip; the frame turns the chip to its player's edge, and the
+        # chips run left to right as the people at that edge read them
+        angle = self.facing(i)
+        if angle == 180:
+            c = in_row - 1 - c
+        x = strip.x + (strip.w - in_row * cw) / 2 + c * cw
+        y = strip.top - (r + 1) * rh if angle == 0 else strip.y + r * rh
+        frame = Frame(Rect(x + gap, y + gap / 2, cw - 2 * gap, rh - gap), angle)
+        w, h = frame.w, frame.h
         bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
-        frame = Frame(r, 0)
-        self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
-        n = g.players
-        cols = 3 if L.portrait else 1
-        rows = math.ceil(n / cols)
-        head = L.px(22)
-        rw, rh = r.w / cols, (r.h - head) / max(rows, 1 if L.portrait else 3)
-        self._items.append(label(self.t("cards.pile", n=len(g.draw_pile)), frame, L.px(10), r.h - head / 2 - 2,
-                                 L.font(13), self.batch, fg, color=DIM, anchor_x="left"))
-        self._items.append(label(self.t("cards.taken"), frame, r.w - L.px(10), r.h - head / 2 - 2,
-                                 L.font(13), self.batch, fg, color=DIM, anchor_x="right"))
-        for i in range(n):
-            row, col = divmod(i, cols)
-            x0, y0 = col * rw, r.h - head - (row + 1) * rh
-            rgb = player_rgb(i)
-            active = i == g.current and g.phase != "over"
-            if active:
-                self._items.append(box(frame, Rect(x0 + 3, y0 + 2, rw - 6, rh - 4), tuple(v // 3 + 20 for v in rgb),
-                                       self.batch, bg, radius=L.px(6)))
-            cy = y0 + rh / 2
-            dot = rh * 0.28
-            self._items.append(shapes.Circle(*frame.point(x0 + L.px(8) + dot, cy), dot, color=rgb,
-                                             batch=self.batch, group=fg))
-            kind = s.kinds[i]
-            who = self.player_name(i) + ("" if kind == "human" else "  " + _stars(kind))
-            tx = x0 + L.px(14) + 2 * dot
-            # right to left: the cards taken, the hand size as little backs, then the name in what is left
-            score = label(str(g.scores[i]), frame, x0 + rw - L.px(8), cy, L.font(18), self.batch, fg,
-                          color=INK, anchor_x="right", bold=True, container=frame.area(Rect(x0, y0, rw, rh)),
-                          name="score")
-            self._items.append(score)
-            bw = min(rh * 0.32, L.px(12))
-            step = bw * 0.7
-            backs = len(g.hands[i])
-            right = x0 + rw - L.px(14) - score.content_width
-            for k in range(backs):
-                bu = right - bw / 2 - k * step
-                sx, sy = frame.point(bu, cy)
-                self._items.append(shapes.Rectangle(sx - bw / 2, sy - bw * 0.65, bw, bw * 1.3, color=(40, 70, 128),
-                                                    batch=self.batch, group=fg))
-            name_w = right - (backs - 1) * step - bw - L.px(6) - tx if backs else right - L.px(4) - tx
-            lab = label(who, frame, tx, cy, fit_font(who, L.font(15), name_w), self.batch, fg,
-                        color=rgb if not active else INK, anchor_x="left", bold=active,
-                        container=frame.area(Rect(tx, y0, max(1.0, name_w), rh)), name="player")
-            fit_width(lab, name_w)
-            self._items.append(lab)
+        rgb = player_rgb(i)
+        active = i == g.current and g.phase != "over"
+        self._items.append(box(frame, frame.full(), tuple(v // 3 + 20 for v in rgb) if active else PANEL,
+                               self.batch, bg, radius=L.px(6)))
+        cy = h / 2
+        dot = h * 0.22
+        pad = L.px(6)
+        self._items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
+        # right to left: the score beside a card, the hand as little backs, then the name in what is left
+        score = label(str(g.scores[i]), frame, w - pad, cy, L.font(typeface.BODY), self.batch, fg, color=INK,
+                      anchor_x="right", bold=True, name="score")
+        self._items.append(score)
+        cw_, ch_ = L.px(13), L.px(18)
+        right = w - pad - score.content_width - L.px(4)
+        self._items.append(box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg,
+                               radius=L.px(2)))
+        right -= cw_ + L.px(8)
+        bw = L.px(9)
+        step = bw * 0.8
+        backs = len(g.hands[i])
+        for k in range(backs):
+            self._items.append(box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128),
+                                   self.batch, fg))
+        if backs:
+            right -= bw + (backs - 1) * step + L.px(6)
+        tx = pad + 2 * dot + L.px(6)
+        room = frame.area(Rect(tx, 0, max(1.0, right - tx), h))
+        lab = label(self.player_name(i), frame, tx, cy, L.font(typeface.BODY), self.batch, fg,
+                    color=INK if active else rgb, anchor_x="left", bold=active, container=room, name="player")
+        self._items.append(lab)
+        stars = _stars(s.kinds[i])        # a computer's strength after its name (in the pictogram font)
+        if stars:
+            self._items.append(label(stars, frame, tx + lab.content_width + L.px(6), cy, L.font(typeface.BODY),
+                                     self.batch, fg, color=INK if active else rgb, anchor_x="left",
+                                     container=room, name="stars"))
 
     def _prompt(self, hand, picked) -> tuple[str, str]:
         """The heading and the instruction for the active player."""
@@ -512,15 +548,22 @@ class CardsPlayScreen(Screen):
                                    radius=L.px(3)))
         head, text = self._prompt(hand, picked)
         pad = L.px(10)
-        y = r.h - L.px(24)
-        self._items.append(label(head, frame, r.w / 2, y, fit_font(head, L.font(18), r.w - 2 * pad), self.batch, fg,
-                                 color=player_rgb(p), bold=True))
-        y -= L.px(14)
+        y = r.h - L.px(10)
+        title = label(head, frame, r.w / 2, y, L.font(typeface.TITLE), self.batch, fg, color=player_rgb(p),
+                      bold=True, anchor_y="top", width=r.w - 2 * pad, multiline=True, name="head")
+        self._items.append(title)
+        y -= title.content_height + L.px(4)
         toast = self.toast
         body = toast or text
-        said = label(body, frame, r.w / 2, y, L.font(13), self.batch, fg, color=(255, 140, 120) if toast else INK,
-                     anchor_y="top", width=r.w - 2 * pad, multiline=True, name="prompt")
+        said = label(body, frame, r.w / 2, y, L.font(typeface.BODY), self.batch, fg,
+                     color=(255, 140, 120) if toast else INK, anchor_y="top", width=r.w - 2 * pad, multiline=True,
+                     name="prompt")
         self._items.append(said)
+        y -= said.content_height + L.px(4)
+        pile = label(self.t("cards.pile", n=len(g.draw_pile)), frame, r.w / 2, y, L.font(typeface.BODY), self.batch,
+                     fg, color=DIM, anchor_y="top", name="pile")
+        self._items.append(pile)
+        y -= pile.content_height
         # the buttons along the bottom
         btn_h = L.px(50)
         by = pad
@@ -530,26 +573,17 @@ class CardsPlayScreen(Screen):
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
             b = Button(frame, Rect(pad, by, r.w - 2 * pad, btn_h), text_b, self.batch, fg,
-                       font_size=fit_font(text_b, L.font(18), r.w - 4 * pad), min_size=L.touch,
+                       font_size=L.font(typeface.LABEL), min_size=L.touch,
                        color=(46, 150, 84) if not problem else DISABLED, on_tap=lambda: self.ui.post(ConfirmTake()))
             self._items.append(b)
             self.add(b)
-        # the hand: two cards (faces for the player whose turn it is, else backs)
-        # the cards go under the instruction as it is laid out (long in some languages); rather a
-        # smaller instruction than cards too small to tap
+        # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
-        for _ in range(2):
-            if y - said.content_height - bottom >= L.touch + L.px(10):
-                break
-            said.font_size *= 0.9
-        top = y - max(said.content_height, L.px(30)) - L.px(8)
+        top = y - L.px(6)
         size = min((r.w - 3 * pad) / 2, top - bottom)
-        if L.portrait:
-            size = min((r.w - 4 * pad) / 3, top - bottom)
         n = len(g.hands[p])
         shown = bool(hand)
-        turn_w = size if (L.portrait and shown and g.phase == "place") else 0
-        total = n * size + (n - 1) * pad + (turn_w + pad if turn_w else 0)
+        total = n * size + (n - 1) * pad
         x = (r.w - total) / 2
         cy = bottom + (top - bottom) / 2
         atlas = self.atlas
@@ -574,13 +608,10 @@ class CardsPlayScreen(Screen):
                     w = Widget(rect, on_tap=lambda k=k: self.ui.post(SelectHandCard(k)))
                 self.add(w)
         if shown and g.phase == "place":
-            # the turn button: beside the cards in portrait, under them in landscape
-            if L.portrait:
-                rect = Rect(x + n * (size + pad), cy - btn_h / 2, turn_w, btn_h)
-            else:
-                rect = Rect(pad, by, r.w - 2 * pad, btn_h)
+            # the turn button under the cards (where the take button is in the take phase)
+            rect = Rect(pad, by, r.w - 2 * pad, btn_h)
             text_t = "\u27f3  " + self.t("cards.rotate")
-            b = Button(frame, rect, text_t, self.batch, fg, font_size=fit_font(text_t, L.font(18), rect.w - 2 * pad),
+            b = Button(frame, rect, text_t, self.batch, fg, font_size=L.font(typeface.LABEL),
                        min_size=L.touch, color=BUTTON if s.selected is not None else DISABLED,
                        on_tap=lambda: self.ui.post(RotateHandCard()))
             self._items.append(b)
@@ -595,32 +626,31 @@ class CardsPlayScreen(Screen):
         self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch,
                                             group=top))
         last = self.last_turn
-        w = min(L.width - L.px(40), L.px(560))
-        h = min(L.height - L.px(24), L.px(300 if last else 200))
+        w = min(L.width - L.px(40), L.px(580))
+        h = min(L.height - L.px(20), L.px(380 if last else 240))
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
         self._items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
         text = self.t("cards.pass_to", player=self.player_name(p))
         fg = pyglet.graphics.Group(order=42)
-        head = label(text, frame, w / 2, h - L.px(34), fit_font(text, L.font(26), w - L.px(30)),
-                     self.batch, fg, color=rgb, bold=True, role="headline", name="pass_to")
-        fit_width(head, w - L.px(24))
+        pad = L.px(16)
+        head = label(text, frame, w / 2, h - L.px(12), L.font(typeface.HEADLINE), self.batch, fg, color=rgb,
+                     bold=True, role="headline", name="pass_to", anchor_y="top", width=w - 2 * pad, multiline=True)
         self._items.append(head)
         ready = self.t("cards.ready")
         btn_h = L.px(56)
-        b = Button(frame, Rect(w / 2 - L.px(130), L.px(14), L.px(260), btn_h), ready, self.batch, fg,
-                   font_size=fit_font(ready, L.font(20), L.px(240)), min_size=L.touch, color=(46, 150, 84),
+        b = Button(frame, Rect(w / 2 - L.px(130), L.px(12), L.px(260), btn_h), ready, self.batch, fg,
+                   font_size=L.font(typeface.LABEL + 2), min_size=L.touch, color=(46, 150, 84),
                    on_tap=lambda: self.ui.post(HandOver()))
         self._items.append(b)
-        hint = self.t("cards.hidden")
-        hint_v = L.px(14) + btn_h + L.px(16)
-        lab = label(hint, frame, w / 2, hint_v, fit_font(hint, L.font(14), w - L.px(30)), self.batch, fg, color=DIM)
-        fit_width(lab, w - L.px(24))
-        self._items.append(lab)
+        hint = label(self.t("cards.hidden"), frame, w / 2, L.px(12) + btn_h + L.px(8), L.font(typeface.BODY),
+                     self.batch, fg, color=DIM, anchor_y="bottom", width=w - 2 * pad, multiline=True, name="hidden")
+        self._items.append(hint)
         if last is not None:
-            self._last_turn(frame, last, Rect(L.px(16), hint_v + L.px(16), w - L.px(32),
-                                              h - L.px(62) - hint_v - L.px(16)), fg)
+            floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
+            ceiling = h - L.px(12) - head.content_height - L.px(8)
+            self._last_turn(frame, last, Rect(pad, floor, w - 2 * pad, ceiling - floor), fg)
         # the whole screen answers while the sheet is up (a tap anywhere hands over)
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
@@ -632,8 +662,8 @@ class CardsPlayScreen(Screen):
         if atlas is None or area.h < L.px(24):
             return
         who = self.player_name(last["player"])
-        size = min(area.h, L.px(96))
-        cv = area.y + area.h / 2
+        size = min(area.h, L.px(100))
+        cv = area.top - size / 2
         u = area.x
         pictures: list[tuple[int, int, float]] = []        # (card, quarter turns, size)
         if last["card"] is not None:
@@ -645,25 +675,28 @@ class CardsPlayScreen(Screen):
             line1 = self.t("cards.last_discarded", player=who)
             pictures.append((last["discarded"], 0, size))
             taken, line2 = (), ""
-        text_w = area.w - size - L.px(12)
-        small = min(size * 0.6, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
-        lines_h = area.h - (small + L.px(6) if taken else 0)
+        tu = u + size + L.px(12)
+        text_w = area.right - tu
+        v = area.top
         for k, line in enumerate((line1, line2)):
             if not line:
                 continue
-            lab = label(line, frame, u + size + L.px(12), area.top - lines_h * (0.3 + 0.45 * k),
-                        fit_font(line, L.font(18), text_w), self.batch, group, color=INK, anchor_x="left",
-                        bold=k == 0, container=frame.area(area), name="last_turn")
-            fit_width(lab, text_w)
+            lab = label(line, frame, tu, v, L.font(typeface.BODY), self.batch, group, color=INK, anchor_x="left",
+                        anchor_y="top", width=text_w, multiline=True, align="left", bold=k == 0,
+                        container=frame.area(area), name="last_turn")
             self._items.append(lab)
+            v -= lab.content_height + L.px(4)
+        small = min(L.px(56), v - area.y, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
         for card, rot, px in pictures:
             x, y = frame.point(u + px / 2, cv)
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = px / atlas.px
             sprite.rotation = 90 * rot + frame.angle
             self._items.append(sprite)
+        if small <= 0:
+            return
         for k, card in enumerate(taken[:5]):
-            x, y = frame.point(u + size + L.px(12) + small / 2 + k * (small + L.px(4)), area.y + small / 2)
+            x, y = frame.point(tu + small / 2 + k * (small + L.px(4)), v - small / 2)
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = small / atlas.px
             sprite.rotation = frame.angle
@@ -717,7 +750,9 @@ class CardsPlayScreen(Screen):
 
 
 def _stars(kind: str) -> str:
-    return {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
+    """A computer's strength, in the board game's symbols (easy one star, hard three); the computer
+    that plays at random a die."""
+    return {"random": "\u2684", "easy": "\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
 
 
 from . import gameover  # noqa: E402,F401  (registers the card game's game-over screen)

@@ -29,6 +29,7 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
+from kiosk.games.labyrinth.cues import FOUND_S, SLIDE_S, WALK_STEP_S   # the sound's timeline follows them
 from kiosk.games.labyrinth.events import (
     BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
     TreasureFound, TurnChanged,
@@ -38,10 +39,7 @@ from kiosk.ui.typeface import TREASURE_OF_CELL
 from kiosk.ui.layout import ARROWS, Layout, Rect
 from kiosk.ui.motion import Effects, ease_out_back
 
-SLIDE_S = 0.30          # a row sliding in
-WALK_STEP_S = 0.12      # the pawn walking one cell
 TURN_S = 0.15           # the spare turning a quarter
-FOUND_S = 1.3           # the treasure-found moment (the sound's timeline counts on it: kiosk/sound)
 FLY_S = 0.45            # the pushed-out tile flying to the next player's spare
 FINALE_S = 1.8          # confetti for the winner
 PULSE_S = 8.0           # the active ring, the preview frame and the hint pulse this long after a change,

@@ -22,10 +22,12 @@ from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
 from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel, picture
 from kiosk.ui.screen import register
+from kiosk.ui.typeface import BODY
 from kiosk.ui.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
+NAME_W = 130          # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
 
 
 @register("gameover")
@@ -116,7 +118,7 @@ class GameOverScreen(GameEndScreen):
         area = Rect(m, area_top - area_h - (avail - area_h) / 3, c.W - 2 * m, area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, mid, radius=c.px(12))
         self._shapes.append(label(t("gameover.treasures"), frame, c.px(area.x + 16), c.px(area.top - 18),
-                                  c.font(15), self.batch, fg, color=DIM, anchor_x="left", bold=True))
+                                  c.font(BODY), self.batch, fg, color=DIM, anchor_x="left", bold=True))
         rows = len(ev.found)
         row_h = min(84.0 if portrait else 64.0, (area.h - 36) / max(1, rows))
         for i, found in enumerate(ev.found):
@@ -149,9 +151,9 @@ class GameOverScreen(GameEndScreen):
                                     self.batch, fg))
         name = self.t(f"colour.{colour}")
         self._shapes.append(label(name + ("  \u2605" if winner else ""), frame, c.px(x + size + 8), c.px(cy),
-                                  fit_font(name, c.font(16), c.px(110)), self.batch, fg,
+                                  c.font(BODY), self.batch, fg,
                                   color=SEAT_COLORS[seat], anchor_x="left", bold=True))
-        x0 = x + size + 8 + 112
+        x0 = x + size + 8 + NAME_W
         room = area.right - 12 - x0
         per_row = max(1, int(room // (size * 0.95)))
         icon = min(size, room / max(1, min(most, per_row)) * 0.95)      # one icon size for every row
@@ -165,5 +167,5 @@ class GameOverScreen(GameEndScreen):
             self._shapes.append(picture(self.ui, "treasure", treasure, c.px(x0 + (col + 0.5) * icon), c.px(ty),
                                         c.px(icon * 0.92), self.batch, fg))
         if not found:
-            self._shapes.append(label("\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(16), self.batch, fg,
+            self._shapes.append(label("\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(BODY), self.batch, fg,
                                       color=DIM, anchor_x="left"))

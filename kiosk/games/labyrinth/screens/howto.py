@@ -7,7 +7,8 @@ own drawings, and each step animates one idea — the goal and the secret card
 walk the open paths, stop on your treasure, the no-push-back rule, hurry home.
 Each step lasts a few seconds and advances by itself; dots at the bottom show
 where you are; a tap anywhere goes to the next step; "Let's play!" at the end
-opens the setup screen. Text is one line per step, in the visitor's language.
+opens the setup screen. Text is one sentence per step, in the visitor's language,
+wrapped (never shrunk) under the title and Skip; the guide faces whoever opened it.
 """
 
 from __future__ import annotations

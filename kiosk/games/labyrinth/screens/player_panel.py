@@ -21,7 +21,6 @@ from pyglet import shapes
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui import typeface
 from kiosk.ui.layout import Rect
-from kiosk.ui.menu import fit_font
 from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
 
 
@@ -49,6 +48,8 @@ class PanelState:
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
+#: the eye button's words on two lines (a long translation): line distance in text heights
+EYE_LINES = 1.2
 INDENT_NBSP = 7          # no-break spaces that keep the icon's place on the instruction's first line
 
 
@@ -94,11 +95,12 @@ class PlayerPanel:
         return s
 
     def _text(self, text, u, v, px, fit: float | None = None, **kw):
-        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it must."""
-        pts = self.ui.layout.font(px)
-        if fit is not None:
-            pts = fit_font(text, pts, fit)
-        lab = label(text, self.frame, u, v, pts, self.batch, kw.pop("group", self.fg), **kw)
+        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it
+        must, measured as laid out, never below the body size (a title may give up its extra size)."""
+        L = self.ui.layout
+        lab = label(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg), **kw)
+        if fit is not None and lab.content_width > fit:
+            lab.font_size = max(L.font(min(px, typeface.BODY)), lab.font_size * fit / lab.content_width)
         self.items.append(lab)
         return lab
 
@@ -143,8 +145,10 @@ class PlayerPanel:
                 self._text(st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True,
                            color=ACCENT)
             return
-        if wide:
-            self._build_active(st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad)
+        if wide:      # the stay button under the header, where the left column is free
+            stay = Rect(pad, pad, W * 0.40 - 2 * pad, L.touch)
+            self._build_active(st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad,
+                               stay_at=stay if block_top - pad >= stay.top else None)
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
@@ -173,7 +177,10 @@ class PlayerPanel:
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
         return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
 
-    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float) -> None:
+    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float,
+                      stay_at: Rect | None = None) -> None:
+        """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
+        when it is not under the others (a wide panel's left column)."""
         L = self.ui.layout
         f = self.frame
         W = region.w
@@ -181,13 +188,25 @@ class PlayerPanel:
         human = st.kind == "human"
         gap = L.px(4)
         btn_h = L.touch
-        rows_below = (1 if human else 0) + (1 if st.phase == "move" and human else 0)
-        needed = rows_below * (btn_h + gap) + (L.touch + gap if st.spare and st.phase == "shift" else 0)
+        # the eye's words beside it: on one line, or on two in a taller button (a long translation)
+        eye_w = W - 2 * pad - btn_h * 0.8 - L.px(6)
+        eye_h = btn_h
+        if human and not st.open_cards:
+            words = self.ui.t("play.your_target")
+            probe = pyglet.text.Label(words, font_name=typeface.font_for(words), font_size=L.font(typeface.LABEL),
+                                      weight="bold")
+            if probe.content_width > eye_w:
+                eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
+            probe.delete()
+        rows_below = (1 if human else 0) + (1 if st.phase == "move" and human and stay_at is None else 0)
+        needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) \
+            + (L.touch + gap if st.spare and st.phase == "shift" and not st.toast else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
-        spare_room = area.h - rows_below * (btn_h + gap)
-        # the spare (tap to turn) in the shift phase, with the hint beside it
-        if st.spare and st.phase == "shift" and not st.peek:
+        spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
+        # the spare (tap to turn) in the shift phase, with the hint beside it; a long refusal may take its
+        # place while it shows (a few seconds) rather than be set smaller than the body size
+        if st.spare and st.phase == "shift" and not st.peek and spare_room >= L.touch:
             hint_w = btn_h if (human and st.hints and not st.peek) else 0
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
@@ -216,12 +235,13 @@ class PlayerPanel:
         v = area.y
         if st.phase == "move":
             confirm = st.pending
-            b = Button(f, Rect(area.x, v, area.w, btn_h),
+            b = Button(f, stay_at or Rect(area.x, v, area.w, btn_h),
                        self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
                        self.batch, self.fg, font_size=L.font(typeface.LABEL), on_tap=self.callbacks["stay"],
                        min_size=L.touch, color=(46, 150, 84) if confirm else (64, 110, 170))
             self.widgets.append(b)
-            v += btn_h + gap
+            if stay_at is None:
+                v += btn_h + gap
         # the secret target: hold the eye (open cards: all of them, where the spare was)
         if st.open_cards and st.cards:
             self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == "move" else btn_h))
@@ -229,17 +249,19 @@ class PlayerPanel:
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
             return
-        b = Button(f, Rect(area.x, v, area.w, btn_h), "", self.batch, self.fg,
+        b = Button(f, Rect(area.x, v, area.w, eye_h), "", self.batch, self.fg,
                    on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
                    color=(90, 70, 140))
         self.widgets.append(b)
-        eu, ev = area.x + btn_h * 0.45, v + btn_h / 2          # an eye: lens + pupil, then the words
+        eu, ev = area.x + btn_h * 0.4, v + eye_h / 2          # an eye: lens + pupil, then the words
         x, y = f.point(eu, ev)
         self.items.append(shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250),
                                          batch=self.batch, group=self.top))
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
-        self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top, bold=True,
-                   anchor_x="left", fit=area.w - btn_h * 0.9, name="peek")
+        words = self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top,
+                           bold=True, anchor_x="left", width=eye_w, multiline=True, align="left", name="peek",
+                           container=f.area(Rect(area.x, v, area.w, eye_h)))
+        words.set_style("line_spacing", L.px(typeface.LABEL * EYE_LINES))
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout

@@ -1,0 +1,41 @@
+"""The card game's replay screen: a record's positions on the play screen's table, read-only.
+
+``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/replay.py) shows
+it. Each position is installed in the replay's private session; the table, the
+scores and the hand of the player to act (a replay has no secrets) are drawn
+by the play screen from that session; taps and keys only step.
+"""
+
+from __future__ import annotations
+
+from kiosk.ui.replay import ReplaySteps
+from kiosk.ui.screen import register
+
+from .play import CardsPlayScreen
+
+
+@register("cards_replay")
+class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
+    """One position of a card-game record at a time."""
+
+    def shown(self) -> None:
+        session = self.session
+        session.handover = False       # no "pass to" sheet between positions: the hand is shown
+        self._signature = None         # drawn again from the session at the next frame
+        self.view.cell = 0.0
+
+    def _prompt(self, hand, picked) -> tuple[str, str]:
+        """The player to act and who they were (a person, a computer level): no instruction to anyone."""
+        g = self.game
+        if g is None or g.phase == "over":
+            return "", ""
+        return self.player_name(g.current), self.seat_words(g.current)
+
+    def caption_place(self) -> tuple[float, float, float, str]:
+        """The top-left corner of the table (the view keeps the cards clear of the edges)."""
+        r, L = self.board_rect, self.layout
+        return r.x + L.px(10), r.top - L.px(8), r.w / 2, "top"
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.replay_tick(dt)
