@@ -21,6 +21,7 @@ if TYPE_CHECKING:                                   # pragma: no cover
     from .app import Kiosk
     from .history import History
     from .ui.contract import KioskView, StartOptions
+    from .ui.replay import ReplayKiosk
 
 
 class MiniKiosk:
@@ -83,6 +84,7 @@ class MiniKiosk:
 
 
 if TYPE_CHECKING:                                   # pragma: no cover
-    def _both_answer_the_contract(mini: MiniKiosk, kiosk: Kiosk) -> tuple[KioskView, KioskView]:
-        """Checked by mypy only: the test kiosk and the kiosk both satisfy the UI's contract."""
-        return mini, kiosk
+    def _all_answer_the_contract(mini: MiniKiosk, kiosk: Kiosk,
+                                 replay: ReplayKiosk) -> tuple[KioskView, KioskView, KioskView]:
+        """Checked by mypy only: the test kiosk, the kiosk and a replay's kiosk satisfy the UI's contract."""
+        return mini, kiosk, replay

@@ -1,8 +1,9 @@
 """What the UI needs from the kiosk: a typed contract instead of ``Any``.
 
-The UI (kiosk/ui) depends on this Protocol only; :class:`kiosk.app.Kiosk`
-and the stand-in :class:`kiosk.testing.MiniKiosk` both satisfy it (mypy checks
-both against it: kiosk/testing.py). Screens read game state through
+The UI (kiosk/ui) depends on this Protocol only; :class:`kiosk.app.Kiosk`,
+the stand-in :class:`kiosk.testing.MiniKiosk` and a replay's
+:class:`kiosk.ui.replay.ReplayKiosk` satisfy it (mypy checks them against it:
+kiosk/testing.py). Screens read game state through
 ``sessions`` (one per registered game, kiosk.games) and change it only by
 posting commands on ``bus``.
 

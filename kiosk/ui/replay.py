@@ -28,14 +28,22 @@ from __future__ import annotations
 import logging
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.records import Record, read_record
 
 from kiosk import games
 from kiosk.bus import Bus
-from kiosk.clock import VirtualClock
+from kiosk.clock import Clock, RealClock, VirtualClock
 from kiosk.events import Quit
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from kiosk.config import Config
+    from kiosk.history import History
+    from kiosk.session_base import GameSession
+
+    from .contract import StartOptions
+    from .widgets import AnchorY
 
 log = logging.getLogger(__name__)
 
@@ -106,20 +114,39 @@ class Playback:
 
 
 class ReplayKiosk:
-    """The kiosk a replay's UI runs on: the config, a bus on which commands go nowhere, the session."""
+    """The kiosk a replay's UI runs on (it answers the UI's contract, kiosk/ui/contract.py): the
+    config, a bus on which commands go nowhere, the session; no history, no buttons, no ring."""
 
-    def __init__(self, playback: Playback, config: Any = None, virtual: bool = False):
+    def __init__(self, playback: Playback, config: Config | None = None, virtual: bool = False):
         self.playback = playback
         self.config = config
         self.bus = Bus()
-        self.clock = VirtualClock() if virtual else None
+        self.clock: Clock = VirtualClock() if virtual else RealClock()
         self.sessions = {playback.record.kind: playback.session}
-        self.stopped = False
+        self.history: History | None = None
+        self.options: StartOptions | None = None
+        self.stopping = False
         self.exit_status = 0
-        self.bus.subscribe(Quit, lambda _: setattr(self, "stopped", True))
+        self.bus.subscribe(Quit, lambda _: setattr(self, "stopping", True))
 
-    def tick(self) -> None:
-        self.bus.dispatch_pending(max_count=64)
+    @property
+    def game_session(self) -> GameSession:
+        return self.playback.session
+
+    def first_player(self, players: int) -> int:
+        return 0
+
+    def tick(self, budget: float | None = None) -> int:
+        return self.bus.dispatch_pending(max_count=64)
+
+    def settled(self) -> bool:
+        return not self.bus.pending() and not any(s.busy for s in self.sessions.values())
+
+    def set_button_test(self, on: bool) -> None:
+        """A replay has no arcade buttons to test."""
+
+    def test_ring(self, rgb: Any) -> None:
+        """A replay has no ring to test."""
 
 
 class ReplaySteps:
@@ -173,7 +200,7 @@ class ReplaySteps:
         word = t(f"setup.level.{level}") if has is not None and has(f"setup.level.{level}") else level
         return f"{t('setup.computer')}: {word}"
 
-    def caption_place(self) -> tuple[float, float, float, str]:
+    def caption_place(self) -> tuple[float, float, float, AnchorY]:
         """Where the caption goes: (x, y, width, anchor_y); a screen puts it where its art leaves room.
         Here: the bottom-left corner, as wide as the column left of the board."""
         L = self.layout                  # type: ignore[attr-defined]
@@ -260,6 +287,8 @@ def run_replay(record: Record, text: str, options: Any) -> int:
     ui = open_ui(kiosk, options)
     try:
         screen = ui.screen
+        if not isinstance(screen, ReplaySteps):
+            raise RuntimeError(f"the replay opened on {screen.name if screen else 'no screen'!r}, not a replay screen")
         if display != "offscreen":
             screen.autoplay_s = float(getattr(options, "autoplay", 0) or 0)
             return run_window(ui, kiosk)

@@ -17,6 +17,8 @@ for low vision (white paths, black walls, thicker outlines).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyglet
 
 from . import bake as _bake_module, pen as _pen_module, theme_art as _theme_art_module, tiles as _tiles_module
@@ -89,7 +91,7 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
     """Treasure `name` as shapes, on a light medallion unless `medallion` is False; with an installed
     `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours;
     in high contrast with a dark rim and thicker outlines."""
-    out = []
+    out: list[Any] = []                  # shapes, or the theme's sprite
     art = theme_art(theme)
     if medallion:
         rim = theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM

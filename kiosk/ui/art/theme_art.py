@@ -43,7 +43,7 @@ class ThemeArt:
         self.texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", b"".join(lines)), 0, 0, 0)
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
         gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
-        self._wordmark = None
+        self._wordmark: pyglet.image.Texture | None = None
         self._regions = {}
         for i, key in enumerate(keys):
             r, c = divmod(i, cols)
