@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import logging
 import random
+from functools import partial
+from typing import NamedTuple
 
 import pyglet
 from pyglet import shapes
@@ -34,7 +36,7 @@ from .menu import Canvas, config_value, current_language, fit_box, make_button, 
 from .operator import CornerHold
 from .screen import Screen, register
 from .typeface import BODY
-from .widgets import ACCENT, DIM, INK, Frame, label
+from .widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, label
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,17 @@ FADE_S = 0.35
 DEMO_KINDS = ("medium", "easy", "medium", "easy")
 DEMO_MAX_TURNS = 60             # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0                 # pause after a demo game ends
+
+
+class _DemoLabel(NamedTuple):
+    """Where "Demo game" goes beside the how-to button (design units)."""
+
+    x: float
+    y: float
+    anchor_x: AnchorX
+    anchor_y: AnchorY
+    width: float
+    align: str
 
 
 class Demo:
@@ -119,9 +132,9 @@ class AttractScreen(Screen):
     def resize(self, layout) -> None:
         if self.board is not None:
             self.board.resize(layout)
-            game = self.demo.session.game if self.demo else None
-            if game is not None:
-                self.board.load(self.demo.session.public_snapshot())
+            session = self.demo.session if self.demo else None
+            if session is not None and session.game is not None:
+                self.board.load(session.public_snapshot())
         self._build_overlay()
 
     def _start_demo(self) -> None:
@@ -304,15 +317,15 @@ class AttractScreen(Screen):
             bw = max(60.0, min(190.0, side - 16))
             rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)      # mid-height: clear of the bottom band
             # "Demo game" under it, in the same column
-            demo = dict(x=rect.cx, y=rect.y - 10, anchor_x="center", anchor_y="top", width=bw, align="center")
+            demo = _DemoLabel(rect.cx, rect.y - 10, "center", "top", bw, "center")
         else:
             rect = Rect(c.W - 230, 10, 220, 54)
-            demo = dict(x=12, y=rect.cy, anchor_x="left", anchor_y="center", width=rect.x - 24, align="left")
+            demo = _DemoLabel(12, rect.cy, "left", "center", rect.x - 24, "left")
         # the how-to button (and "Demo game") for each side of a table: the guide faces whoever taps it
         for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
             frame = Frame(L.screen, seating.angle(edge))
             make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
-                        on_tap=lambda edge=edge: self.ui.goto("howto", then="attract", edge=edge))
-            self._shapes.append(label(t("attract.demo"), frame, c.px(demo["x"]), c.px(demo["y"]), c.font(BODY),
-                                      batch, front, color=DIM, anchor_x=demo["anchor_x"], anchor_y=demo["anchor_y"],
-                                      width=c.px(demo["width"]), multiline=True, align=demo["align"]))
+                        on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge))
+            self._shapes.append(label(t("attract.demo"), frame, c.px(demo.x), c.px(demo.y), c.font(BODY),
+                                      batch, front, color=DIM, anchor_x=demo.anchor_x, anchor_y=demo.anchor_y,
+                                      width=c.px(demo.width), multiline=True, align=demo.align))

@@ -47,7 +47,7 @@ class GuideScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.step = 0
-        self.t = 0.0
+        self.step_t = 0.0
         self.then = "attract"
         self.edge = seating.NEAR           # the edge of the person who opened the guide (it faces them)
         self.quiet = 0.0
@@ -74,16 +74,16 @@ class GuideScreen(Screen):
         self.show_step(self.step)
 
     def update(self, dt: float) -> None:
-        self.t += dt
+        self.step_t += dt
         self.quiet += dt
-        if self.t >= self.step_s:
+        if self.step_t >= self.step_s:
             if self.step + 1 < len(self.steps):
                 self.show_step(self.step + 1)
             elif self.quiet > self.step_s * 2:     # nobody is watching: back where we came from
                 self.ui.goto(self.then)
                 return
             else:
-                self.t = 0.0                        # replay the last step until someone taps
+                self.step_t = 0.0                        # replay the last step until someone taps
         self._animate()
         self._progress()
 
@@ -122,7 +122,7 @@ class GuideScreen(Screen):
 
     def show_step(self, step: int) -> None:
         self.step = step
-        self.t = 0.0
+        self.step_t = 0.0
         self._build()
 
     # ------------------------------------------------------------ chrome: caption, dots, buttons
@@ -188,7 +188,7 @@ class GuideScreen(Screen):
         self._build_scene()
 
     def _progress(self) -> None:
-        frac = min(1.0, self.t / self.step_s)
+        frac = min(1.0, self.step_t / self.step_s)
         w = self._bar_w * (self.step + frac) / len(self.steps)
         start, end = self._bar_at
         self._bar.x = start if end > start else start - w      # it grows from the reader's left

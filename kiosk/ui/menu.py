@@ -87,7 +87,7 @@ def fit_box(text: str, pts: float, width: float, height: float, bold: bool = Tru
 
 
 def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: str, batch, group=None, *,
-                size: float = 17, on_tap: Callable[[], None] | None = None, color=BUTTON,
+                size: float = 17, on_tap: Callable[[], object] | None = None, color=BUTTON,
                 text_color=INK, wrap: bool = False) -> Button:
     """A finger-sized button placed in design units, registered on `screen`.
 
@@ -229,7 +229,7 @@ def set_language(ui, language: str) -> None:
 
 def current_language(ui) -> str:
     translator = getattr(ui, "translator", None)
-    return getattr(ui, "language", None) or getattr(translator, "language", "en")
+    return str(getattr(ui, "language", None) or getattr(translator, "language", "en"))
 
 
 def picture(ui, kind: str, what, cx: float, cy: float, size: float, batch, group=None):

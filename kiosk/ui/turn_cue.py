@@ -21,6 +21,7 @@ import pyglet
 from pyglet import shapes
 
 from . import typeface
+from .layout import Rect
 from .widgets import Frame, label
 
 CUE_S = 1.6                 # seconds the "<colour>'s turn" cue stays
@@ -81,7 +82,7 @@ class TurnCue:
         h = layout.px(typeface.CUE * 1.7)
         band_y = rect.y + rect.h * 0.25 - h / 2
         frame = Frame(rect, angle)
-        local = (0, band_y - rect.y, rect.w, h)
+        local = Rect(0, band_y - rect.y, rect.w, h)
         area = frame.area(local)
         self.items.append(shapes.Rectangle(area.x, area.y, area.w, area.h, color=(20, 24, 30),
                                            batch=self.batch, group=self.group))

@@ -147,11 +147,14 @@ def fit_width(lab: pyglet.text.Label, width: float) -> None:
 
 
 class Widget:
-    """Something tappable: a screen rectangle, enabled/visible flags, callbacks."""
+    """Something tappable: a screen rectangle, enabled/visible flags, callbacks: `on_tap` on a tap,
+    `on_hold(True/False)` when a finger goes down/up on it (what they return is not used)."""
 
-    def __init__(self, rect: Rect, on_tap: Callable[[], None] | None = None):
+    def __init__(self, rect: Rect, on_tap: Callable[[], object] | None = None,
+                 on_hold: Callable[[bool], object] | None = None):
         self.rect = Rect(*rect)
         self.on_tap = on_tap
+        self.on_hold = on_hold
         self.enabled = True
         self.visible = True
 
@@ -163,10 +166,12 @@ class Widget:
             self.on_tap()
 
     def press(self) -> None:
-        pass
+        if self.on_hold:
+            self.on_hold(True)
 
     def release(self) -> None:
-        pass
+        if self.on_hold:
+            self.on_hold(False)
 
     def delete(self) -> None:
         pass
@@ -180,8 +185,8 @@ class Button(Widget):
     """
 
     def __init__(self, frame: Frame, local: Rect, text: str, batch, group=None, *,
-                 font_size: float = 12, on_tap: Callable[[], None] | None = None,
-                 on_hold: Callable[[bool], None] | None = None, min_size: float = 48,
+                 font_size: float = 12, on_tap: Callable[[], object] | None = None,
+                 on_hold: Callable[[bool], object] | None = None, min_size: float = 48,
                  color=BUTTON, text_color=INK, radius: float | None = None):
         u, v, w, h = local
         if w < min_size:
@@ -189,9 +194,9 @@ class Button(Widget):
         if h < min_size:
             v, h = v - (min_size - h) / 2, min_size
         local = Rect(u, v, w, h)
-        super().__init__(frame.area(local), on_tap)
+        super().__init__(frame.area(local), on_tap, on_hold)
         self.frame, self.local = frame, local
-        self.on_hold = on_hold
+        self.marks: list[Any] = []          # shapes drawn on it besides its text (a level's stars)
         self.color = color
         self.held = False
         self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)

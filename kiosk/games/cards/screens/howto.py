@@ -57,6 +57,12 @@ class CardsHowToScreen(GuideScreen):
             self.atlas = CardAtlas(px, self.ui.window, theme=theme)
         return self.atlas
 
+    @property
+    def _px(self) -> int:
+        """The size of the card pictures the scene was built with (by ``_card_atlas``)."""
+        assert self.atlas is not None, "the scene is built before it moves"
+        return self.atlas.px
+
     # ------------------------------------------------------------ geometry
     def _place(self) -> None:
         """Card size and where the layout and the hand go: side by side, or the hand below when tall."""
@@ -86,7 +92,7 @@ class CardsHowToScreen(GuideScreen):
 
     def _sprite(self, region, x, y, size, rotation, batch, group):
         s = pyglet.sprite.Sprite(region, x, y, batch=batch, group=group)
-        s.scale = size / self.atlas.px
+        s.scale = size / self._px
         s.rotation = 90 * rotation
         return s
 
@@ -202,8 +208,8 @@ class CardsHowToScreen(GuideScreen):
         scene["crown_y"] = scene["crown"].y
 
     def _animate(self) -> None:
-        """Put the moving parts where they are at time ``self.t`` of the step."""
-        sc, t, S = self._scene, self.t, getattr(self, "_S", 1)
+        """Put the moving parts where they are at time ``self.step_t`` of the step."""
+        sc, t, S = self._scene, self.step_t, getattr(self, "_S", 1)
         if not sc:
             return
         step = self.steps[self.step]
@@ -239,7 +245,7 @@ class CardsHowToScreen(GuideScreen):
             if k > 0 and taken.group is not sc["fly"]:
                 taken.group = sc["fly"]
             taken.position = (sx + (ex - sx) * k, sy + (ey - sy) * k, 0)
-            taken.scale = S * (0.97 - 0.17 * k) / self.atlas.px
+            taken.scale = S * (0.97 - 0.17 * k) / self._px
             taken.opacity = int(255 * (1 - max(0.0, k - 0.8) * 5))
             sc["mine"].opacity = 255 if k >= 1 else 0
         elif step == "howto.cards.win":

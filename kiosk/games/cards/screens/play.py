@@ -36,6 +36,7 @@ picked card fits only shows it there; a second tap on the same place lays it
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import pyglet
@@ -340,7 +341,7 @@ class CardsPlayScreen(Screen):
         self._items = []
         self._board_sprites = {}
         self._board_marks = []
-        self._pending_sprite = None
+        self._pending_sprite: pyglet.sprite.Sprite | None = None
         self.clear_widgets()
 
     def _rebuild(self) -> None:
@@ -586,7 +587,7 @@ class CardsPlayScreen(Screen):
         total = n * size + (n - 1) * pad
         x = (r.w - total) / 2
         cy = bottom + (top - bottom) / 2
-        atlas = self.atlas
+        atlas = self._atlas()
         for k in range(n):
             cx = x + k * (size + pad) + size / 2
             sx, sy = frame.point(cx, cy)
@@ -603,9 +604,9 @@ class CardsPlayScreen(Screen):
             if shown and s.kinds[p] == "human":
                 rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
                 if g.phase == "discard":
-                    w = Widget(rect, on_tap=lambda k=k: self.ui.post(DiscardCard(k)))
+                    w = Widget(rect, on_tap=partial(self.ui.post, DiscardCard(k)))
                 else:
-                    w = Widget(rect, on_tap=lambda k=k: self.ui.post(SelectHandCard(k)))
+                    w = Widget(rect, on_tap=partial(self.ui.post, SelectHandCard(k)))
                 self.add(w)
         if shown and g.phase == "place":
             # the turn button under the cards (where the take button is in the take phase)

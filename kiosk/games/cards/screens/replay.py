@@ -9,6 +9,7 @@ by the play screen from that session; taps and keys only step.
 from __future__ import annotations
 
 from kiosk.ui.replay import ReplaySteps
+from kiosk.ui.widgets import AnchorY
 from kiosk.ui.screen import register
 
 from .play import CardsPlayScreen
@@ -31,7 +32,7 @@ class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
             return "", ""
         return self.player_name(g.current), self.seat_words(g.current)
 
-    def caption_place(self) -> tuple[float, float, float, str]:
+    def caption_place(self) -> tuple[float, float, float, AnchorY]:
         """The top-left corner of the table (the view keeps the cards clear of the edges)."""
         r, L = self.board_rect, self.layout
         return r.x + L.px(10), r.top - L.px(8), r.w / 2, "top"

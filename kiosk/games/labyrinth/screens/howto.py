@@ -14,6 +14,7 @@ wrapped (never shrunk) under the title and Skip; the guide faces whoever opened 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pyglet
 from pyglet import shapes
@@ -67,7 +68,7 @@ class HowToScreen(GuideScreen):
         self._gx = c.px(st.cx) - 2.5 * S
         self._gy = c.px(st.cy) - 1.5 * S
         g_tiles, g_mark, g_items, g_top = (pyglet.graphics.Group(order=10 + k) for k in range(4))
-        scene = {"all": [], "tiles": {}}
+        scene: dict[str, Any] = {"all": [], "tiles": {}}
         ui = self.ui
 
         def keep(obj):
@@ -164,8 +165,8 @@ class HowToScreen(GuideScreen):
         self._animate()
 
     def _animate(self) -> None:
-        """Put the scene's moving parts where they are at time ``self.t`` of the step."""
-        sc, t, S = self._scene, self.t, getattr(self, "_S", 1)
+        """Put the scene's moving parts where they are at time ``self.step_t`` of the step."""
+        sc, t, S = self._scene, self.step_t, getattr(self, "_S", 1)
         step = self.steps[self.step]
         if step == "howto.goal":
             # every 3 s the finger holds the eye for 1.5 s: the card shows its treasure meanwhile

@@ -29,6 +29,9 @@ from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver, GameStarted, RequestHint, RotateSpare, SelectArrow, Stay, TapCell, TurnChanged,
 )
+from engine.game import GAME_NAME
+
+from ..session import Session
 from .board import BoardView
 from kiosk.ui.layout import Layout
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
@@ -60,7 +63,7 @@ class PlayScreen(Screen):
         self.toast_until = 0.0
         self.toast_player: int | None = None
         self._gameover: GameOver | None = None
-        self._gameover_at = 0.0
+        self._gameover_at: float | None = 0.0
         self._signature: Any = None
         self.cursor: tuple[int, int] | None = None
         self.overlay = pyglet.graphics.Batch()          # the turn cue and the chosen destination
@@ -85,7 +88,7 @@ class PlayScreen(Screen):
 
         `hints` (from the setup screen) is used when the game's setup does not say."""
         self._hints_choice = hints
-        session = session_for(self.kiosk, "labyrinth")
+        session = session_for(self.kiosk, GAME_NAME)
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
@@ -206,7 +209,7 @@ class PlayScreen(Screen):
         session = session_for(self.kiosk, "labyrinth")
         peek_on = active and self.peek.on and m.kinds[idx] == "human" and not m.open_cards
         cards: tuple[str, ...] = ()
-        if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and session is not None:
+        if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
                 cards = tuple(session.visible_cards(idx))
             except Exception:      # no game in the session (view lagging behind): show nothing secret

@@ -65,7 +65,8 @@ class PlayerPanel:
         self.fg = pyglet.graphics.Group(order=1, parent=group)
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
-        self.callbacks = dict(rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay)
+        self.callbacks: dict[str, Callable[..., None]] = dict(rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap,
+                                                              hint=on_hint, stay=on_stay)
         self.items: list = []
         self.widgets: list[Widget] = []
         self.state: PanelState | None = None
@@ -278,9 +279,7 @@ class PlayerPanel:
         self._text(caption, cu, r.y + L.px(1), typeface.BODY, color=(30, 30, 30), bold=True, group=self.top,
                    fit=r.w - L.px(8), anchor_y="bottom")       # its whole line inside the peek area
         # the whole area keeps the hold (letting go anywhere on it hides the target)
-        w = Widget(self.frame.area(r))
-        w.press = lambda: self.callbacks["peek"](True)
-        w.release = lambda: self.callbacks["peek"](False)
+        w = Widget(self.frame.area(r), on_hold=self.callbacks["peek"])
         self.widgets.append(w)
 
     def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
