@@ -10,17 +10,19 @@ the results. The shell's screens are listed here; each game lists its own
 
 from __future__ import annotations
 
-from .layout_audit import State, goto
+from .layout_audit import State, goto, setup_state
 
 
 def _states() -> tuple[State, ...]:
-    """The shell's own screens, then each registered game's (``GameType.audit``)."""
+    """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
+    every game's setup, the setup's language picker, then the games' other screens."""
     from kiosk import games
-    found = [State("attract", "idle", "", goto("attract"))]
-    for game in games.all_games():
-        if game.audit is not None:
-            found += game.audit()
-    return tuple(found)
+    theirs = [st for game in games.all_games() if game.audit is not None for st in game.audit()]
+    default = games.default()
+    return (State("attract", "idle", "", goto("attract")),
+            *(st for st in theirs if st.screen == "setup"),
+            State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
+            *(st for st in theirs if st.screen != "setup"))
 
 
 STATES: tuple[State, ...] = _states()

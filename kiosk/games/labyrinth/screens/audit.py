@@ -100,7 +100,6 @@ def states() -> tuple[State, ...]:
     return (
         State("setup", "board-1", name, setup_state(name, _seats(1))),
         State("setup", "board-4", name, setup_state(name, _seats(4, ("human", "easy", "medium", "hard")))),
-        State("setup", "language", name, setup_state(name, _seats(2), picker=True)),
         State("howto", "first-step", name, goto("howto")),
         State(GAME.play_screen, "shift-hint-4", name, board_shift(("human", "medium", "human", "hard"))),
         State(GAME.play_screen, "shift-hint-1", name, board_shift(("human",))),
