@@ -429,7 +429,7 @@ def test_fair_plays_as_expert_when_behind_at_a_table_it_has_trailed():
     checked = 0
     for game in positions(20, players=2, seed=57):
         me, opp = game.player, game.players[1 - game.current]
-        if len(me.cards) < 3:
+        if len(me.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
         opp.found.extend(opp.cards[:2])        # the opponent is two collections ahead
         del opp.cards[:2]
@@ -449,7 +449,7 @@ def test_fair_helps_when_ahead():
     checked = took = 0
     for game in positions(40, players=2, seed=59):
         me, opp = game.player, game.players[1 - game.current]
-        if len(opp.cards) < 3 or len(me.cards) < 3:
+        if len(opp.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
         me.found.extend(me.cards[:2])
         del me.cards[:2]
@@ -471,8 +471,8 @@ def test_fair_helps_when_ahead():
 
 
 def test_fair_strength_follows_the_score():
-    """Always expert turns when behind, never when ahead; when level, gentler at a table it
-    has mostly led than at one it has trailed (and it stops blocking there)."""
+    """More expert turns when behind (always two behind), none when ahead; when level, gentler
+    at a table it has mostly led than at one it has trailed (and it stops blocking there)."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
@@ -482,6 +482,57 @@ def test_fair_strength_follows_the_score():
     assert led < 0.5 < trailed
     me, opp = game.player, game.players[1 - game.current]
     opp.found.append(opp.cards.pop())
+    behind = fair.strength(View(game))
+    assert led < behind < 1.0
+    opp.found.append(opp.cards.pop())
     assert fair.strength(View(game)) == 1.0
-    me.found.extend([me.cards.pop(), me.cards.pop()])
+    me.found.extend([me.cards.pop(), me.cards.pop(), me.cards.pop()])
     assert fair.strength(View(game)) == 0.0
+
+
+def _fair_reading_against(level: str, games: int) -> list[float]:
+    """The strength fair reads from `level`'s moves at the end of some 2-player games."""
+    out = []
+    for g in range(games):
+        game = Game.new(players=2, seed=600 + g)
+        fair = FairAI(g, budget=2000)
+        other = make_ai(level, seed=g + 1)
+        while game.phase == "shift" and game.turns < 120:
+            ai = fair if game.current == g % 2 else other
+            shift, move = ai.choose(game)
+            game.apply(shift)
+            game.apply(move)
+        out.append(fair.table_strength())
+    return out
+
+
+def test_fair_reads_how_well_the_opponent_plays():
+    """From the revealed cards, fair judges the opponent's earlier turns: a player that walks
+    past its treasure reads weaker than one that always ends ready for it (easy < medium <
+    hard on the 1-3 scale), and the reading restarts with a new game."""
+    easy = _fair_reading_against("easy", 3)
+    hard = _fair_reading_against("hard", 2)
+    assert sum(easy) / len(easy) < 1.8 and max(easy) <= 2.0 < 2.5 < min(hard)
+    from engine.ai.reading import Reading
+    fresh = Reading()
+    assert fresh.strength() == 2.0          # no evidence yet: the prior, medium
+
+
+def test_the_reading_judges_only_turns_whose_target_was_revealed():
+    """The reading never counts a turn before the card it was played for is shown: while the
+    opponent has not collected, nothing is judged; its first collection is."""
+    game = Game.new(players=2, seed=9)
+    fair = FairAI(1, budget=2000)
+    opponent = MediumAI(2)
+    judged = []
+    while game.phase == "shift" and game.turns < 60:
+        if game.current == 0:
+            shift, move = fair.choose(game)
+            judged.append((game.players[1].cards_left, fair.reading.chances + fair.reading.plans))
+        else:
+            shift, move = opponent.choose(game)
+        game.apply(shift)
+        game.apply(move)
+    assert any(left < 12 for left, _n in judged)
+    assert all(n == 0 for left, n in judged if left == 12)
+    assert all(n > 0 for left, n in judged if left < 12)
