@@ -243,6 +243,34 @@ def test_hard_respects_a_clock_and_still_answers():
         game.apply(move)
 
 
+@pytest.mark.parametrize("level", ["expert", "fair"])
+def test_expert_levels_keep_the_kiosk_clock_cap(level):
+    """With a clock that always reads 'too late', expert and fair (here two collections behind,
+    so playing expert turns) skip the threat pass and the refinements (apart from one measured
+    option each) and still answer legally: far less work than without the clock."""
+    capped = free = 0
+    for game in positions(6, players=4, seed=52):
+        if level == "fair":
+            _behind_by_two(game)
+        ticks = iter(range(10**6))
+        ai = make_ai(level, seed=3, clock=lambda: next(ticks), time_limit=0.5)
+        shift, move = ai.choose(game)
+        capped += ai.work
+        unlimited = make_ai(level, seed=3)
+        unlimited.choose(game)
+        free += unlimited.work
+        game.apply(shift)
+        game.apply(move)
+    assert capped < 0.7 * free
+
+
+def _behind_by_two(game: Game) -> None:
+    """Let the next player collect two cards more than the player to act."""
+    opp = game.players[(game.current + 1) % len(game.players)]
+    opp.found.extend(opp.cards[:2])
+    del opp.cards[:2]
+
+
 def test_hard_plans_its_next_turn():
     """Where the target cannot be reached now, hard ends the move where a next shift reaches it
     far more often than medium does (two-turn search versus greedy distance)."""

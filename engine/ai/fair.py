@@ -17,8 +17,8 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
   (:mod:`engine.ai.reading`, public information only): 1 for a player who walks
   past its treasures (`easy`), 2 for one who collects when it can but does not
   plan (`medium`), 3 for one who ends ready for its next card (`hard`); and
-* the score: +BEHIND_STEP (a half) per collection behind (at most two), -1 per
-  collection ahead (at most two), and when level `firmness - LEVEL_EASE`, where the
+* the score: +BEHIND_STEP (a third) one collection behind, +1 two or more
+  behind, -1 per collection ahead (at most two), and when level `firmness - LEVEL_EASE`, where the
   firmness (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1])
   says how the game has gone: a table it has mostly led gets gentler turns.
 
@@ -50,10 +50,10 @@ AHEAD_PRIOR = (1, 3)
 LEVEL_STRENGTH = 1.5
 BLOCK_FROM = 0.5
 LEVEL_EASE = 0.4      # when level on collections: turn kind = table's strength + firmness - this
-# Behind: this much stronger per collection behind, at most two (half a kind: an expert turn
-# beats medium far more surely than medium beats easy). Ahead: one kind gentler per collection
-# of lead, at most two.
-BEHIND_STEP = 0.5
+# One collection behind: this much stronger (a third of a kind: an expert turn beats medium
+# far more surely than medium beats easy); two or more behind: one kind stronger. Ahead: one
+# kind gentler per collection of lead, at most two.
+BEHIND_STEP = 0.35
 KIND, EASY, MEDIUM, EXPERT = range(4)
 
 
@@ -90,7 +90,7 @@ class FairAI(ExpertAI):
         if gap == 0:
             band = self.firmness() - LEVEL_EASE
         elif gap < 0:
-            band = BEHIND_STEP * min(2, -gap)
+            band = BEHIND_STEP if gap == -1 else 1.0
         else:
             band = -float(min(2, gap))
         return min(float(EXPERT), max(float(KIND), self.table_strength() + band))
