@@ -245,13 +245,13 @@ def test_hard_respects_a_clock_and_still_answers():
 
 @pytest.mark.parametrize("level", ["expert", "fair"])
 def test_expert_levels_keep_the_kiosk_clock_cap(level):
-    """With a clock that always reads 'too late', expert and fair (here two collections behind,
+    """With a clock that always reads 'too late', expert and fair (here three collections behind,
     so playing expert turns) skip the threat pass and the refinements (apart from one measured
     option each) and still answer legally: far less work than without the clock."""
     capped = free = 0
     for game in positions(6, players=4, seed=52):
         if level == "fair":
-            _behind_by_two(game)
+            _behind_by_three(game)
         ticks = iter(range(10**6))
         ai = make_ai(level, seed=3, clock=lambda: next(ticks), time_limit=0.5)
         shift, move = ai.choose(game)
@@ -264,11 +264,11 @@ def test_expert_levels_keep_the_kiosk_clock_cap(level):
     assert capped < 0.7 * free
 
 
-def _behind_by_two(game: Game) -> None:
-    """Let the next player collect two cards more than the player to act."""
+def _behind_by_three(game: Game) -> None:
+    """Let the next player collect three cards more than the player to act."""
     opp = game.players[(game.current + 1) % len(game.players)]
-    opp.found.extend(opp.cards[:2])
-    del opp.cards[:2]
+    opp.found.extend(opp.cards[:3])
+    del opp.cards[:3]
 
 
 def test_hard_plans_its_next_turn():
@@ -453,14 +453,14 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
     assert looping >= 3
 
 
-def test_fair_plays_as_expert_when_behind_at_a_table_it_has_trailed():
+def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
     checked = 0
     for game in positions(20, players=2, seed=57):
         me, opp = game.player, game.players[1 - game.current]
         if len(me.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
-        opp.found.extend(opp.cards[:2])        # the opponent is two collections ahead
-        del opp.cards[:2]
+        opp.found.extend(opp.cards[:3])        # the opponent is three collections ahead
+        del opp.cards[:3]
         fair = FairAI(4)
         fair.memory.turns_seen = 12          # it has trailed all game: full firmness
         assert fair.firmness() == 1.0
@@ -499,23 +499,23 @@ def test_fair_helps_when_ahead():
 
 
 def test_fair_strength_follows_the_score():
-    """More expert turns when behind (always two behind), none when ahead; when level, gentler
-    at a table it has mostly led than at one it has trailed (and it stops blocking there)."""
+    """Stronger turns when behind (expert turns from two behind, always three behind), none
+    when ahead; when level, gentler at a table it has mostly led than at one it has trailed."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
-    trailed = fair.strength(View(game))
+    trailed = fair.turn_kind(View(game))
     fair.memory.turns_ahead = 8
-    led = fair.strength(View(game))
-    assert led < 0.5 < trailed
+    led = fair.turn_kind(View(game))
+    assert led < trailed == fair.table_strength()
     me, opp = game.player, game.players[1 - game.current]
-    opp.found.append(opp.cards.pop())
-    behind = fair.strength(View(game))
-    assert led < behind < 1.0
-    opp.found.append(opp.cards.pop())
-    assert fair.strength(View(game)) == 1.0
-    me.found.extend([me.cards.pop(), me.cards.pop(), me.cards.pop()])
-    assert fair.strength(View(game)) == 0.0
+    kinds = []
+    for _behind in range(3):
+        opp.found.append(opp.cards.pop())
+        kinds.append(fair.turn_kind(View(game)))
+    assert led < kinds[0] < kinds[1] < kinds[2] and 0.0 < fair.strength(View(game)) == 1.0
+    me.found.extend([me.cards.pop() for _ in range(4)])
+    assert fair.strength(View(game)) == 0.0 and fair.turn_kind(View(game)) < led
 
 
 def _fair_reading_against(level: str, games: int) -> list[float]:

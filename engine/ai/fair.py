@@ -17,9 +17,10 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
   (:mod:`engine.ai.reading`, public information only): 1 for a player who walks
   past its treasures (`easy`), 2 for one who collects when it can but does not
   plan (`medium`), 3 for one who ends ready for its next card (`hard`); and
-* the score: +BEHIND_STEP (a third) one collection behind, +1 two or more
-  behind, -1 per collection ahead (at most two), and when level `firmness - LEVEL_EASE`, where the
-  firmness (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1])
+* the score: one collection behind nothing, +BEHIND_STEP (a half) for each
+  further one (at most +1); -1 per collection ahead (at most -2); when level
+  `firmness - LEVEL_EASE` if that is negative, where the firmness
+  (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1])
   says how the game has gone: a table it has mostly led gets gentler turns.
 
 So it is stronger when behind and gentler when ahead, around the level of the
@@ -43,17 +44,17 @@ from .reading import Reading
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
 # Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: when level on collections the
-# turn kind is the table's strength + firmness - LEVEL_EASE; expert turns spoil the leader with
-# the firmness as weight and block a player about to win only while it is at least BLOCK_FROM:
-# a table it has mostly led gets a gentler `fair`, one it has trailed a full-strength one.
+# turn kind is the table's strength + firmness - LEVEL_EASE (never above the table's); expert
+# turns spoil the leader with the firmness as weight and block a player about to win only
+# while it is at least BLOCK_FROM: a table it has mostly led gets a gentler `fair`.
 AHEAD_PRIOR = (1, 3)
 LEVEL_STRENGTH = 1.5
 BLOCK_FROM = 0.5
 LEVEL_EASE = 0.4      # when level on collections: turn kind = table's strength + firmness - this
-# One collection behind: this much stronger (a third of a kind: an expert turn beats medium
-# far more surely than medium beats easy); two or more behind: one kind stronger. Ahead: one
-# kind gentler per collection of lead, at most two.
-BEHIND_STEP = 0.35
+# Behind: one collection behind it plays as the table does, each further one makes it this
+# much stronger (at most one kind): an expert turn beats medium far more surely than medium
+# beats easy, so a little goes a long way. Ahead: one kind gentler per collection, at most two.
+BEHIND_STEP = 0.5
 KIND, EASY, MEDIUM, EXPERT = range(4)
 
 
@@ -88,9 +89,9 @@ class FairAI(ExpertAI):
             return EXPERT         # solo: nobody to be kind to
         gap = self.lead(view)
         if gap == 0:
-            band = self.firmness() - LEVEL_EASE
+            band = min(0.0, self.firmness() - LEVEL_EASE)
         elif gap < 0:
-            band = BEHIND_STEP if gap == -1 else 1.0
+            band = min(1.0, BEHIND_STEP * (-gap - 1))
         else:
             band = -float(min(2, gap))
         return min(float(EXPERT), max(float(KIND), self.table_strength() + band))
