@@ -25,9 +25,8 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
 
 So it is stronger when behind and gentler when ahead, around the level of the
 table: a child gets an `easy`-like opponent that lets it back in, a grown-up a
-`hard`-like one. Its games are no longer than the opponent's own games
-(docs/ai.md has the measured win rates and game lengths). Same seed, same
-decisions.
+stronger one. docs/ai.md has the measured win rates and game lengths (close
+games against easy and medium; not yet against hard). Same seed, same decisions.
 """
 
 from __future__ import annotations
