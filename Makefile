@@ -46,9 +46,11 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --follow-imports=silent --exclude '$(UNTYPED)' $(TYPED)
 
-# lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths)
+# lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths),
+# on every core (pytest-xdist; TEST_WORKERS=0 runs them in this one process).
+TEST_WORKERS ?= auto
 test: venv system-packages lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 # Starts the kiosk with simulated hardware: a window where there is a display,
 # otherwise the headless mode.

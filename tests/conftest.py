@@ -29,3 +29,28 @@ def _own_cache_dir(tmp_path_factory):
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = old
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``), a module whose tests
+    ask for a costly module- or session-scoped fixture of its own (the bundles built once, the
+    PulseAudio server, the layout audit's walk, a compiled sketch...) runs on one worker, so that
+    fixture is still made once; every other test goes to whichever worker is free. (Autouse
+    fixtures only set and restore cheap state: they do not tie a module to one worker.)"""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        module = item.nodeid.split("::", 1)[0]
+        todo, seen = list(info.argnames), set()
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in info.name2fixturedefs:
+                continue
+            seen.add(name)
+            d = info.name2fixturedefs[name][-1]
+            if d.scope != "function" and d.baseid == module:
+                item.add_marker(pytest.mark.xdist_group(module))
+                break
+            todo.extend(d.argnames)
