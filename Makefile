@@ -47,10 +47,10 @@ lint: venv
 	$(VENV)/bin/mypy --follow-imports=silent --exclude '$(UNTYPED)' $(TYPED)
 
 # lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths),
-# on every core (pytest-xdist; TEST_WORKERS=0 runs them in this one process).
+# one worker per core, at most 8 (pytest-xdist; TEST_WORKERS=0 runs them all in this one process).
 TEST_WORKERS ?= auto
 test: venv system-packages lint
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup
 
 # Starts the kiosk with simulated hardware: a window where there is a display,
 # otherwise the headless mode.
