@@ -35,8 +35,10 @@ def _own_cache_dir(tmp_path_factory):
 #: longest first. ``make test`` hands whole modules to the workers (pytest-xdist ``--dist loadfile``:
 #: a module's shared fixtures are made once) in collection order; starting with these keeps the
 #: workers busy to the end instead of one of them finishing a long module alone.
-LONGEST_FIRST = ("test_bundle_update", "test_ui_layout_audit", "test_sound", "test_power_cut",
-                 "test_fuzz_inputs", "test_crash_points", "test_power_cut_cards")
+LONGEST_FIRST = ("test_ui_layout_audit", "test_bundle_update", "test_ui_screens", "test_ui_cards", "test_cards_ai",
+                 "test_ui_cards_howto", "test_ui_core_frames", "test_power_cut", "test_sound", "test_ui_core",
+                 "test_cards_props", "test_sim", "test_headless_cards", "test_records", "test_fuzz_inputs",
+                 "test_crash_points", "test_power_cut_cards")
 
 
 def pytest_collection_modifyitems(config, items):
