@@ -46,9 +46,13 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --follow-imports=silent --exclude '$(UNTYPED)' $(TYPED)
 
-# lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths)
+# lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths),
+# one worker per core, at most 8 (pytest-xdist; TEST_WORKERS=0 runs them all in this one process).
+# Each module runs whole on one worker, so its module- and session-scoped fixtures (the bundles,
+# the PulseAudio server, the layout audit's walk) are made once; tests/conftest.py starts the longest.
+TEST_WORKERS ?= auto
 test: venv system-packages lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 8 --dist loadfile --no-loadscope-reorder
 
 # Starts the kiosk with simulated hardware: a window where there is a display,
 # otherwise the headless mode.

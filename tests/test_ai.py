@@ -243,6 +243,33 @@ def test_hard_respects_a_clock_and_still_answers():
         game.apply(move)
 
 
+@pytest.mark.parametrize("level", ["expert", "fair"])
+def test_expert_levels_keep_the_kiosk_clock_cap(level):
+    """With a clock that always reads 'too late', expert and fair (here three collections behind,
+    so playing expert turns) skip the threat pass and the refinements (apart from one measured
+    option each) and still answer legally: far less work than without the clock."""
+    capped = free = 0
+    for game in positions(6, players=4, seed=52):
+        if level == "fair":
+            _behind_by_three(game)
+        ai = make_ai(level, seed=3, clock=iter(range(10**6)).__next__, time_limit=0.5)
+        shift, move = ai.choose(game)
+        capped += ai.work
+        unlimited = make_ai(level, seed=3)
+        unlimited.choose(game)
+        free += unlimited.work
+        game.apply(shift)
+        game.apply(move)
+    assert capped < 0.7 * free
+
+
+def _behind_by_three(game: Game) -> None:
+    """Let the next player collect three cards more than the player to act."""
+    opp = game.players[(game.current + 1) % len(game.players)]
+    opp.found.extend(opp.cards[:3])
+    del opp.cards[:3]
+
+
 def test_hard_plans_its_next_turn():
     """Where the target cannot be reached now, hard ends the move where a next shift reaches it
     far more often than medium does (two-turn search versus greedy distance)."""
@@ -425,14 +452,14 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
     assert looping >= 3
 
 
-def test_fair_plays_as_expert_when_behind_at_a_table_it_has_trailed():
+def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
     checked = 0
     for game in positions(20, players=2, seed=57):
         me, opp = game.player, game.players[1 - game.current]
-        if len(me.cards) < 3:
+        if len(me.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
-        opp.found.extend(opp.cards[:2])        # the opponent is two collections ahead
-        del opp.cards[:2]
+        opp.found.extend(opp.cards[:3])        # the opponent is three collections ahead
+        del opp.cards[:3]
         fair = FairAI(4)
         fair.memory.turns_seen = 12          # it has trailed all game: full firmness
         assert fair.firmness() == 1.0
@@ -449,7 +476,7 @@ def test_fair_helps_when_ahead():
     checked = took = 0
     for game in positions(40, players=2, seed=59):
         me, opp = game.player, game.players[1 - game.current]
-        if len(opp.cards) < 3 or len(me.cards) < 3:
+        if len(opp.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
         me.found.extend(me.cards[:2])
         del me.cards[:2]
@@ -471,17 +498,68 @@ def test_fair_helps_when_ahead():
 
 
 def test_fair_strength_follows_the_score():
-    """Always expert turns when behind, never when ahead; when level, gentler at a table it
-    has mostly led than at one it has trailed (and it stops blocking there)."""
+    """Stronger turns when behind (expert turns from two behind, always three behind), none
+    when ahead; when level, gentler at a table it has mostly led than at one it has trailed."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
-    trailed = fair.strength(View(game))
+    trailed = fair.turn_kind(View(game))
     fair.memory.turns_ahead = 8
-    led = fair.strength(View(game))
-    assert led < 0.5 < trailed
+    led = fair.turn_kind(View(game))
+    assert led < trailed == fair.table_strength()
     me, opp = game.player, game.players[1 - game.current]
-    opp.found.append(opp.cards.pop())
-    assert fair.strength(View(game)) == 1.0
-    me.found.extend([me.cards.pop(), me.cards.pop()])
-    assert fair.strength(View(game)) == 0.0
+    kinds = []
+    for _behind in range(3):
+        opp.found.append(opp.cards.pop())
+        kinds.append(fair.turn_kind(View(game)))
+    assert led < kinds[0] < kinds[1] < kinds[2] and 0.0 < fair.strength(View(game)) == 1.0
+    me.found.extend([me.cards.pop() for _ in range(4)])
+    assert fair.strength(View(game)) == 0.0 and fair.turn_kind(View(game)) < led
+
+
+def _fair_reading_against(level: str, games: int) -> list[float]:
+    """The strength fair reads from `level`'s moves at the end of some 2-player games."""
+    out = []
+    for g in range(games):
+        game = Game.new(players=2, seed=600 + g)
+        fair = FairAI(g, budget=2000)
+        other = make_ai(level, seed=g + 1)
+        while game.phase == "shift" and game.turns < 120:
+            ai = fair if game.current == g % 2 else other
+            shift, move = ai.choose(game)
+            game.apply(shift)
+            game.apply(move)
+        out.append(fair.table_strength())
+    return out
+
+
+def test_fair_reads_how_well_the_opponent_plays():
+    """From the revealed cards, fair judges the opponent's earlier turns: a player that walks
+    past its treasure reads weaker than one that always ends ready for it (easy < medium <
+    hard on the 1-3 scale), and the reading restarts with a new game."""
+    easy = _fair_reading_against("easy", 3)
+    hard = _fair_reading_against("hard", 2)
+    assert sum(easy) / len(easy) < 1.8 < 2.5 < min(hard)
+    from engine.ai.reading import Reading
+    fresh = Reading()
+    assert fresh.strength() == 2.0          # no evidence yet: the prior, medium
+
+
+def test_the_reading_judges_only_turns_whose_target_was_revealed():
+    """The reading never counts a turn before the card it was played for is shown: while the
+    opponent has not collected, nothing is judged; its first collection is."""
+    game = Game.new(players=2, seed=9)
+    fair = FairAI(1, budget=2000)
+    opponent = MediumAI(2)
+    judged = []
+    while game.phase == "shift" and game.turns < 60:
+        if game.current == 0:
+            shift, move = fair.choose(game)
+            judged.append((game.players[1].cards_left, fair.reading.chances + fair.reading.plans))
+        else:
+            shift, move = opponent.choose(game)
+        game.apply(shift)
+        game.apply(move)
+    assert any(left < 12 for left, _n in judged)
+    assert all(n == 0 for left, n in judged if left == 12)
+    assert all(n > 0 for left, n in judged if left < 12)

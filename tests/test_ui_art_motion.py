@@ -187,8 +187,8 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         scr._start_demo()
         settle(u, 1.5, 0.1)
         texts = [getattr(s, "text", "") for s in scr._shapes]
-        for word in PRODUCT_NAME.upper().split():
-            assert texts.count(word) >= 2, (size, layout)          # the word and its shadow
+        for word in PRODUCT_NAME.upper().split():      # on two lines, or on one in a wide, low box
+            assert sum(word in text for text in texts) >= 2, (size, layout)    # the word and its shadow
         L = u.layout
         for band in scr._bands:
             # every invite's band lies outside the board (the cells and start corners stay in sight)

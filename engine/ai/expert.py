@@ -30,7 +30,9 @@ from __future__ import annotations
 from typing import Callable
 
 from .base import View
-from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tiles_after, tiles_before
+from .bits import (
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tile_mask_after, tiles_after, tiles_before,
+)
 from .hard import HardAI
 
 NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance when it is not the leader
@@ -98,6 +100,69 @@ class ExpertAI(HardAI):
         p = min(1.0, w / total)
         holding = view.cards_left[j] if view.open_cards else 1
         return 1.0 - (1.0 - p) ** holding if holding > 1 else p
+
+    # ------------------------------------------------------------------ collecting, looking further
+    def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
+        """Several ways to collect: hard's choice, refined best-first within the budget by what
+        the next opponent's reply (weighted as in the chance node) leaves of the chance to
+        collect the next card on the next turn."""
+        if self._collection_wins(view) or len(collect) == 1 or view.players == 1:
+            return super()._best_collection(view, options, collect, threat)
+        stake = self._stake(view, view.me, after_collect=True) * self.future_weight
+        started = self.clock() if self.clock else 0.0
+        scored = []
+        for k, m in collect:
+            line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
+            bits, spare, holding = self._next_targets(view, line, tb, m)
+            now = self._share(board, view.maze.masks[line.out_cell], m, bits, spare, None, holding)
+            scored.append((stake * now - threat[k], k, m))
+        scored.sort(key=lambda t: -t[0])
+        refined: list[tuple[float, int, int]] = []
+        for _score, k, m in scored:
+            if refined and (self.work >= self.budget or self._late(started)):
+                break
+            o = options[k]
+            bits, spare, holding = self._next_targets(view, o[0], o[6], m)
+            after = self._share_after_reply(view, o, m, bits, spare, holding)
+            refined.append((stake * after - threat[k], k, m))
+        refined.sort(key=lambda t: -t[0])
+        return self._pick(refined)
+
+    def _next_targets(self, view: View, line, tb: int, cell: int) -> tuple[int, bool, int]:
+        """After collecting on `cell`: the treasures the next target may be (bits after this
+        shift, in the spare), and how many of them the player holds (open cards)."""
+        if view.open_cards and view.cards_left[view.me] > 1:
+            return tb & ~(1 << cell), False, 1
+        if view.cards_left[view.me] == 1 and view.return_home:
+            return 1 << view.homes[view.me], False, 1
+        bits, spare = tiles_after(*self._unknown, line)
+        return bits, spare, 1
+
+    def _share_after_reply(self, view: View, o, cell: int, bits: int, spare: bool, holding: int) -> float:
+        """The chance to collect the next target on the next turn from `cell`, averaged over the
+        next opponent's replies (weighted as in the chance node)."""
+        line_o, _rot, mask_o, board = o[:4]
+        masks = view.maze.masks
+        weights = self._reply_weights(view, o)
+        spare1 = masks[line_o.out_cell]
+        total = got = 0.0
+        index = -1
+        for name_r, line_r in LINES.items():
+            if name_r == OPPOSITE[line_o.name]:
+                continue
+            bits_r, spare_r = tiles_after(bits, spare, line_r)
+            tile_r = tile_mask_after(masks, line_o, mask_o, line_r.out_cell)
+            pawn = CARRY[name_r].get(cell, cell)
+            banned = OPPOSITE[name_r]
+            for _r, mask_r in ROTATIONS[spare1]:
+                index += 1
+                w = 1.0 if weights is None else weights[index]
+                if w <= 0.0:
+                    continue
+                total += w
+                got += w * self._share(shifted(board, line_r, mask_r), tile_r, pawn, bits_r, spare_r,
+                                       banned, holding)
+        return got / total if total else 0.0
 
     # ------------------------------------------------------------------ the chance node
     def _reply_weights(self, view: View, o) -> list[float] | None:

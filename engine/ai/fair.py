@@ -1,50 +1,64 @@
-"""Level `fair`: a computer player for mixed tables that plays to keep the game close.
+"""Level `fair`: a computer player for mixed tables that plays about as well as the table does.
 
 Families asked for an opponent that neither crushes a child nor bores a grown-up.
-`fair` looks at the score each turn -- its lead in collections over the opponent
-closest to winning (negative when behind) -- and at how the game has gone so far
-(on how many of its turns it led), and mixes two kinds of turn:
+`fair` mirrors the player it faces: each turn it plays as one of four *turn
+kinds*, weakest first
 
-* an **expert turn** (search, denial, blocking a player about to win): always
-  when behind, never when ahead, and when level with a probability that falls
-  with the share of its earlier turns on which it led (its *firmness*:
-  LEVEL_STRENGTH times one minus twice that share, in [0, 1]). Its expert
-  turns spoil the leader's chances with the firmness as weight and block a
-  player about to win only while the firmness is at least BLOCK_FROM. So it is
-  stronger when behind, gentler when ahead, and matched to the table: against
-  players it keeps leading (a child) it plays fewer and kinder expert turns
-  than against players it trails;
-* a **kind turn**: the shift that most helps the opponent furthest behind reach
-  its target (belief-weighted, as `expert` reads targets), then its own pawn as
-  `medium` would move it under that shift (onto its target if it can).
+0. a **kind turn**: the shift that most helps the opponent furthest behind reach
+   its target (belief-weighted, as `expert` reads targets), then its own pawn as
+   `medium` would move it under that shift (onto its target if it can);
+1. an **easy turn** and 2. a **medium turn**: as those levels decide;
+3. an **expert turn**: as `expert` (search, denial, blocking a player about to win),
+   spoiling the leader with its *firmness* as weight (below).
 
-Both kinds of turn keep collecting, and kind turns speed the trailing player up,
-so games stay as short as the opponent's own games (docs/ai.md has the measured
-win rates and game lengths against easy, medium and hard). Same seed, same
-decisions.
+Which kind is the sum of two things, the fractional part settled by a die roll:
+
+* how well the opponents play, read from their moves in hindsight
+  (:mod:`engine.ai.reading`, public information only): 1 for a player who walks
+  past its treasures (`easy`), 2 for one who collects when it can but does not
+  plan (`medium`), 3 for one who ends ready for its next card (`hard`); and
+* the score: one collection behind nothing, +BEHIND_STEP (a half) for each
+  further one (at most +1); -1 per collection ahead (at most -2); when level
+  `firmness - LEVEL_EASE` if that is negative, where the firmness
+  (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1])
+  says how the game has gone: a table it has mostly led gets gentler turns.
+
+So it is stronger when behind and gentler when ahead, around the level of the
+table: a child gets an `easy`-like opponent that lets it back in, a grown-up a
+stronger one. docs/ai.md has the measured win rates and game lengths (close
+games against easy and medium; not yet against hard). Same seed, same decisions.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from engine.maze import ROTATED
+
 from .base import View, first_ply
-from .bits import cells_of
+from .bits import LINES, cells_of, shifted
 from .expert import ExpertAI
-from .greedy import distance
+from .greedy import EasyAI, MediumAI, distance
+from .reading import Reading
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
-# When level on collections, the chance of an expert turn is LEVEL_STRENGTH * (1 - 2 * share);
-# expert turns spoil the leader with weight LEVEL_STRENGTH * (1 - 2 * share) (at most 1) and
-# block a player about to win only while that weight is at least BLOCK_FROM: a table it has
-# mostly led gets a gentler `fair`, one it has trailed a full-strength one.
+# Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: when level on collections the
+# turn kind is the table's strength + firmness - LEVEL_EASE (never above the table's); expert
+# turns spoil the leader with the firmness as weight and block a player about to win only
+# while it is at least BLOCK_FROM: a table it has mostly led gets a gentler `fair`.
 AHEAD_PRIOR = (1, 3)
 LEVEL_STRENGTH = 1.5
 BLOCK_FROM = 0.5
+LEVEL_EASE = 0.4      # when level on collections: turn kind = table's strength + firmness - this
+# Behind: one collection behind it plays as the table does, each further one makes it this
+# much stronger (at most one kind): an expert turn beats medium far more surely than medium
+# beats easy, so a little goes a long way. Ahead: one kind gentler per collection, at most two.
+BEHIND_STEP = 0.5
+KIND, EASY, MEDIUM, EXPERT = range(4)
 
 
 class FairAI(ExpertAI):
-    """Expert when behind, kind when ahead (see the module docstring)."""
+    """As strong as the table, stronger when behind, gentler when ahead (see the module docstring)."""
 
     level = "fair"
 
@@ -52,6 +66,9 @@ class FairAI(ExpertAI):
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit)
         self.kind_turns = 0    # how many kind turns it played (for tests and tuning)
+        self.reading = Reading()   # how well the opponent plays, read from its moves
+        self._easy = EasyAI(seed)
+        self._medium = MediumAI(seed)
 
     @staticmethod
     def lead(view: View) -> int:
@@ -61,14 +78,26 @@ class FairAI(ExpertAI):
             return 0
         return min(view.remaining(j) for j in others) - view.remaining(view.me)
 
-    def strength(self, view: View) -> float:
-        """The chance that this turn is an expert turn (the rest are kind turns)."""
+    def table_strength(self) -> float:
+        """How well the opponent plays, read from its moves: 1 easy, 2 medium, 3 hard."""
+        return self.reading.strength()
+
+    def turn_kind(self, view: View) -> float:
+        """The turn kind to play (KIND .. EXPERT; a fraction is settled by a die roll)."""
         if view.players == 1:
-            return 1.0          # solo: nobody to be kind to
+            return EXPERT         # solo: nobody to be kind to
         gap = self.lead(view)
-        if gap != 0:
-            return 1.0 if gap < 0 else 0.0
-        return self.firmness()
+        if gap == 0:
+            band = min(0.0, self.firmness() - LEVEL_EASE)
+        elif gap < 0:
+            band = min(1.0, BEHIND_STEP * (-gap - 1))
+        else:
+            band = -float(min(2, gap))
+        return min(float(EXPERT), max(float(KIND), self.table_strength() + band))
+
+    def strength(self, view: View) -> float:
+        """The chance that this turn is an expert turn."""
+        return max(0.0, self.turn_kind(view) - MEDIUM)
 
     def firmness(self) -> float:
         """LEVEL_STRENGTH * (1 - 2 * share of turns led), in [0, 1]: how hard it plays when
@@ -81,12 +110,33 @@ class FairAI(ExpertAI):
         return (memory.turns_ahead + AHEAD_PRIOR[0]) / (memory.turns_seen + AHEAD_PRIOR[1])
 
     def decide(self, view: View) -> tuple[str, int, int]:
-        strength = self.strength(view)
-        if strength < 1.0 and self.rng.random() >= strength:
+        self.reading.observe(view)
+        level = self.turn_kind(view)
+        kind = int(level)
+        if level > kind and self.rng.random() < level - kind:
+            kind += 1
+        if kind == EXPERT:
+            self.denial = self.firmness()
+            choice = super().decide(view)
+        elif kind == KIND:
             self.kind_turns += 1
-            return self._kind(view)
-        self.denial = self.firmness()
-        return super().decide(view)
+            choice = self._kind(view)
+        else:
+            choice = self._simple(view, self._easy if kind == EASY else self._medium)
+        faced = self.memory.faced()
+        if faced is not None:
+            self.reading.chose(*faced)
+        return choice
+
+    def _simple(self, view: View, player) -> tuple[str, int, int]:
+        """A turn as `easy` or `medium` would play it (the memory still takes it in)."""
+        self.work = 0
+        self.memory.observe(view)
+        name, rotation, cell = player.decide(view)
+        line = LINES[name]
+        mask = ROTATED[view.maze.spare_mask][rotation]
+        self.memory.chose(view, line, mask, cell, shifted(view.board, line, mask))
+        return name, rotation, cell
 
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         total, danger = super()._threats(view, options)

@@ -123,6 +123,11 @@ class Memory:
         cells[view.me] = cell
         return self.produced.get(position_key(board, view.maze.masks[line.out_cell], cells), 0)
 
+    def faced(self) -> tuple[Maze, int, str] | None:
+        """Two players: the position the opponent faces after the own last move (maze, its pawn,
+        the insertion it may not use)."""
+        return self._pending
+
     def weights(self, j: int) -> dict[int, float]:
         """Treasure -> weight of it being opponent j's target (not normalised)."""
         return self.beliefs.get(j, {})

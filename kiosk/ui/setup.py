@@ -257,12 +257,7 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         lw = LANGUAGE_W if not stacked else w
-        tab_w = min(230, (w - 10) / 2 if stacked else (w - lw - 30) / 2)
-        for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
-            on = self.choices.game == game
-            make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), t(key), self.batch, self._bg,
-                        size=BODY, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda game=game: self.set_game(game))
+        self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
         if stacked:
             y -= h + 10
             lang_x = x
@@ -276,6 +271,15 @@ class SetupScreen(Screen):
                     language_name(current_language(self.ui)) + "  \u25be", self.batch, self._bg,
                     size=BODY, on_tap=self._open_language)
         return y
+
+    def _game_tabs(self, c, frame, x, y, w, h) -> None:
+        """The two games' tabs side by side in `w` (each at most 230 units wide)."""
+        tab_w = min(230, (w - 10) / 2)
+        for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
+            on = self.choices.game == game
+            make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), self.t(key), self.batch, self._bg,
+                        size=BODY, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
+                        on_tap=lambda game=game: self.set_game(game))
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
         self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
@@ -596,10 +600,10 @@ class SetupScreen(Screen):
         m = 12
         W, H = c.W, c.H
         joins = self.layout.tabletop and self.choices.game == "labyrinth"
-        if joins:       # the four corners belong to the join controls; the top bar in one row under them
+        if joins:       # the four corners belong to the join controls; back and language between them
             self._join_controls(c, frame.angle)
             y = H - m - 48 - 10 - 50
-            self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=False)
+            self._game_tabs(c, frame, m, y, W - 2 * m, 50)
         else:
             y = H - m - 50
             y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
@@ -611,25 +615,28 @@ class SetupScreen(Screen):
             return
         n = self.choices.players
         seats_h = n * 64 + (n - 1) * 6
-        y -= 12 + seats_h
+        y -= (6 if joins else 12) + seats_h
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=1)
-        # the easier rules sit just above the bottom row, whatever the number of seats
-        self._toggles(c, frame, m, 60 + m + 8 + HELP_H + 2 * (52 + HELP_H), W - 2 * m, 52, stacked=True)
+        # the easier rules sit just above the bottom row (and the how-to's own row, between the joins)
+        lift = 54 if joins else 0
+        self._toggles(c, frame, m, lift + 60 + m + 8 + HELP_H + 2 * (52 + HELP_H), W - 2 * m, 52, stacked=True)
         if joins:
             self._between_joins(c, frame, m + JOIN_W + 8, W - 2 * (m + JOIN_W + 8))
         else:
             self._bottom_row(c, frame, m, m, W - 2 * m, 60)
 
     def _between_joins(self, c, frame, x, w) -> None:
-        """Portrait tabletop: the bottom row's buttons between the join controls (back and how-to in
-        the top row, start in the bottom row, each as tall as the join controls beside it)."""
+        """Portrait tabletop: the language between the top join controls, start between the bottom
+        ones, and back and the how-to in a row of their own above them (each word at the body size)."""
         m, gap = 12, 8
         H = c.H
-        bw = (w - gap) / 2
-        make_button(self, c, frame, Rect(x, H - m - 48, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
+        make_button(self, c, frame, Rect(x, H - m - 48, w, 48), language_name(current_language(self.ui)) + "  \u25be",
+                    self.batch, self._bg, size=BODY, on_tap=self._open_language)
+        bw = 130
+        make_button(self, c, frame, Rect(m, m + 54 + 6, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
                     self._bg, size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        make_button(self, c, frame, Rect(x + bw + gap, H - m - 48, bw, 48), "? " + self.t("howto.title"),
-                    self.batch, self._bg, size=BODY, on_tap=self.open_howto)
+        make_button(self, c, frame, Rect(m + bw + gap, m + 54 + 6, c.W - 2 * m - bw - gap, 48),
+                    "? " + self.t("howto.title"), self.batch, self._bg, size=BODY, on_tap=self.open_howto)
         self.start_button = make_button(self, c, frame, Rect(x, m, w, 54), self.t("setup.start") + "  \u25b6",
                                         self.batch, self._bg, size=22, color=GO, on_tap=self.start)
 

@@ -1,0 +1,123 @@
+"""Reading an opponent's strength from its moves, in hindsight, from public information only.
+
+A grown-up at a family table soon sees how well the others play: does the child
+walk past its treasure? does the other grown-up always seem to be one step from
+the next one? The same can be read at the table without seeing anyone's cards,
+because a collected card is shown: once an opponent collects treasure T, T was
+its target on every one of its turns since its previous collection, and those
+turns can be judged:
+
+* **missed**: on a turn where some legal shift would have let it reach T, it did
+  not collect (a careless or young player; `easy` overlooks targets);
+* **ready**: on a turn where it could not collect, it ended its move where one of
+  its next shifts would reach T (a player who plans a turn ahead, as `hard` does;
+  `medium` only walks as close as the walls-ignored distance allows).
+
+:class:`Reading` keeps these counts for the next opponent of a 2-player game (where
+the position it faced is known exactly: the one left by one's own move) and turns
+them into an estimated strength on the scale easy = 1, medium = 2, hard = 3.
+With more players it stays at the prior (medium). Nothing hidden is read: the
+positions are the ones seen at the table and T is the revealed card.
+"""
+
+from __future__ import annotations
+
+from engine.maze import Maze
+
+from .base import View
+from .bits import CARRY, LINES, ROTATIONS, flood, shifted, tiles_after
+
+# Reference rates, measured by reading each level's moves against `medium` (docs/ai.md): the
+# share of collectable turns `easy` misses (0.21 over 30 games; medium and hard missed none),
+# and the share of non-collecting turns that end ready for `medium` (0.43, 30 games; easy
+# 0.34; READY_MEDIUM is set a little higher because `fair`'s gentle turns leave a medium player
+# ready more often) and for `hard` (0.95, 12 games).
+MISS_EASY = 0.2
+READY_MEDIUM = 0.5
+READY_HARD = 0.95
+PRIOR_TURNS = 6       # pseudo-turns of prior (medium-like play) behind each rate
+
+
+def can_reach(maze: Maze, pawn: int, treasure: int, banned: str | None) -> bool:
+    """Whether a pawn on `pawn` could stand on `treasure`'s tile after some legal shift."""
+    cells = [c for c, t in enumerate(maze.treasures) if t == treasure]
+    bits = 1 << cells[0] if cells else 0
+    in_spare = maze.spare_treasure == treasure
+    if not bits and not in_spare:
+        return False
+    board = maze.open_sides
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        tb, _ = tiles_after(bits, in_spare, line)
+        if not tb:
+            continue
+        p = CARRY[name].get(pawn, pawn)
+        for _r, mask in ROTATIONS[maze.spare_mask]:
+            if flood(1 << p, shifted(board, line, mask)) & tb:
+                return True
+    return False
+
+
+class Reading:
+    """Hindsight counts of one opponent's play (2 players); restart with a new game."""
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
+        self.chances = 0      # turns on which its (later revealed) target was collectable
+        self.misses = 0       # ... and it did not collect
+        self.plans = 0        # turns on which it could not collect ...
+        self.ready = 0        # ... and ended ready to collect next turn
+        self._faced: list[tuple[Maze, int, str | None]] = []   # positions it faced, since its last card
+        self._left: list[tuple[Maze, int]] = []                # positions its moves left
+        self._unknown: set[int] = set()
+        self._cards = -1
+        self._turns = -1
+
+    def observe(self, view: View) -> None:
+        """At the start of one's own turn: take in the opponent's last move."""
+        if view.players != 2:
+            return
+        j = 1 - view.me
+        if view.turns <= self._turns or view.cards_left[j] > self._cards >= 0:
+            self._reset()          # a new game began
+        self._turns = view.turns
+        unknown = set(view.unknown)
+        if self._cards >= 0 and self._faced:
+            self._left.append((view.maze.copy(), view.cells[j]))
+            if view.cards_left[j] < self._cards:
+                found = (self._unknown - unknown) - set(view.targets)
+                if len(found) == 1:
+                    self._judge(found.pop())
+                self._faced, self._left = [], []
+        self._unknown = unknown
+        self._cards = view.cards_left[j]
+
+    def chose(self, maze_after: Maze, opponent_cell: int, banned: str | None) -> None:
+        """After one's own move: the position the opponent faces now."""
+        if self._cards >= 0:
+            self._faced.append((maze_after, opponent_cell, banned))
+
+    def _judge(self, treasure: int) -> None:
+        last = len(self._faced) - 1
+        for k, (maze, pawn, banned) in enumerate(self._faced):
+            if k == last:
+                self.chances += 1          # the turn it collected
+                break
+            if can_reach(maze, pawn, treasure, banned):
+                self.chances += 1
+                self.misses += 1
+            elif k < len(self._left):
+                self.plans += 1
+                left_maze, cell = self._left[k]
+                self.ready += can_reach(left_maze, cell, treasure, None)
+
+    def strength(self) -> float:
+        """Estimated strength: 1 plays like easy, 2 like medium, 3 like hard (prior: 2)."""
+        miss = self.misses / (self.chances + PRIOR_TURNS)
+        careless = min(1.0, miss / MISS_EASY)
+        ready = (self.ready + READY_MEDIUM * PRIOR_TURNS) / (self.plans + PRIOR_TURNS)
+        planning = min(1.0, max(0.0, (ready - READY_MEDIUM) / (READY_HARD - READY_MEDIUM)))
+        return 2.0 - careless + planning * (1.0 - careless)
