@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import pyglet
 from pyglet import shapes
@@ -60,6 +60,12 @@ def is_fixed(i: int) -> bool:
 def rotate_openings(openings: str, turns: int) -> str:
     sides = "NESW"
     return "".join(sorted((sides[(sides.index(ch) + turns) % 4] for ch in openings), key=sides.index))
+
+
+def _cell(cell: Iterable[int]) -> tuple[int, int]:
+    """A cell as a (row, col) tuple: events replayed from a record may carry lists."""
+    r, c = cell
+    return r, c
 
 
 def _ease(t: float) -> float:
@@ -123,14 +129,14 @@ class BoardView:
         self._rings: list = []
         self._arrows: dict[str, Any] = {}
         self._crosses: list = []
-        self._preview_tile = None
-        self._preview_treasure = None
-        self._preview_frame = None
+        self._preview_tile: pyglet.sprite.Sprite | None = None      # these five: made by resize()
+        self._preview_treasure: pyglet.sprite.Sprite | None = None
+        self._preview_frame: shapes.Box | None = None
         self._hint_marks: list = []
-        self._cursor_box = None
+        self._cursor_box: shapes.Box | None = None
         self._fx: list = []
         self._homes: list = []
-        self._active_ring = None
+        self._active_ring: pyglet.sprite.Sprite | None = None
         self.layout: Layout | None = None
 
     # ------------------------------------------------------------------ building
@@ -139,6 +145,11 @@ class BoardView:
         self.queue.clear()
         self.anim = None
         self._build()
+
+    def _laid_out(self) -> Layout:
+        """The layout of the last resize(): the screens resize the board before it draws anything."""
+        assert self.layout is not None, "BoardView.resize() must come before drawing"
+        return self.layout
 
     def _changed(self, rect: Rect | None = None) -> None:
         """The still part changed (inside `rect`; default the board and its arrow ring): the frame
@@ -183,7 +194,7 @@ class BoardView:
 
     def _build(self) -> None:
         self._clear()
-        L = self.layout
+        L = self._laid_out()
         atlas = self.ui.atlas
         self.scale = L.cell / atlas.px
         b = L.board
@@ -202,25 +213,26 @@ class BoardView:
             self._dims.append(d)
         for name in ARROWS:
             self._arrows[name] = self._arrow_shape(name)
-        self._preview_tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
-        self._preview_tile.scale = self.scale * 0.94
-        self._preview_tile.visible = False
-        self._preview_treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.live,
-                                                      group=self.g_top)
-        self._preview_treasure.scale = self.scale * 0.6
-        self._preview_treasure.visible = False
-        self._preview_frame = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON,
-                                         batch=self.live, group=self.g_top)
-        self._preview_frame.visible = False
-        self._cursor_box = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=(80, 200, 255),
-                                      batch=self.live, group=self.g_top)
-        self._cursor_box.visible = False
-        self._active_ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.live, group=self.g_dim)
-        self._active_ring.visible = False
+        self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live,
+                                                         group=self.g_arrows)
+        tile.scale = self.scale * 0.94
+        tile.visible = False
+        self._preview_treasure = treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.live,
+                                                                 group=self.g_top)
+        treasure.scale = self.scale * 0.6
+        treasure.visible = False
+        self._preview_frame = frame = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON,
+                                                 batch=self.live, group=self.g_top)
+        frame.visible = False
+        self._cursor_box = box = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)),
+                                            color=(80, 200, 255), batch=self.live, group=self.g_top)
+        box.visible = False
+        self._active_ring = ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.live, group=self.g_dim)
+        ring.visible = False
         self._sync_all()
 
-    def _arrow_shape(self, name: str):
-        L = self.layout
+    def _arrow_shape(self, name: str) -> shapes.Triangle:
+        L = self._laid_out()
         r = L.arrow_rect(name)
         cx, cy = r.center
         s = L.cell * 0.3
@@ -284,7 +296,7 @@ class BoardView:
         for h in self._homes:
             h.delete()
         self._homes = []
-        L = self.layout
+        L = self._laid_out()
         for seat in (self.model.seats if self.model.started else []):
             r, c = ((0, 0), (0, 6), (6, 6), (6, 0))[seat]
             x, y = L.cell_center(r, c)
@@ -310,7 +322,7 @@ class BoardView:
     def _pawn_spot(self, k: int, cell: tuple[int, int]) -> tuple[float, float, float]:
         """Where pawn k stands on `cell`: alone in the middle, several share the cell's quarters."""
         m = self.model
-        L = self.layout
+        L = self._laid_out()
         here = [j for j, p in enumerate(m.positions) if tuple(p) == tuple(cell)]
         x, y = L.cell_center(*cell)
         if len(here) <= 1:
@@ -332,7 +344,7 @@ class BoardView:
         spr = self._pawns[m.current]
         ring.visible = True
         ring.color = SEAT_COLORS[m.seats[m.current]]
-        ring.scale = self.layout.cell * 0.95 / self.ui.atlas.px
+        ring.scale = self._laid_out().cell * 0.95 / self.ui.atlas.px
         ring.position = (spr.x, spr.y, 0)
 
     def _sync_arrows(self) -> None:
@@ -346,32 +358,35 @@ class BoardView:
             tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
             tri.visible = name != m.preview
             if name == m.forbidden and m.started:
-                r = self.layout.arrow_rect(name)
+                L = self._laid_out()
+                r = L.arrow_rect(name)
                 cx, cy = r.center
-                s = self.layout.cell * 0.3
-                w = max(3, self.layout.px(5))
+                s = L.cell * 0.3
+                w = max(3, L.px(5))
                 for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
                     self._crosses.append(shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live,
                                                      group=self.g_top))
 
     def _sync_preview(self) -> None:
         m = self.model
+        tile, treasure, frame = self._preview_tile, self._preview_treasure, self._preview_frame
+        assert tile is not None and treasure is not None and frame is not None, "made by resize()"
         show = m.started and m.phase == "shift" and m.preview is not None
-        self._preview_tile.visible = self._preview_frame.visible = show
-        self._preview_treasure.visible = show and bool(m.spare.treasure)
-        if not show:
+        tile.visible = frame.visible = show
+        treasure.visible = show and bool(m.spare.treasure)
+        if not show or m.preview is None:      # (show says it is not None; this tells mypy)
             return
         atlas = self.ui.atlas
-        r = self.layout.arrow_rect(m.preview)
+        r = self._laid_out().arrow_rect(m.preview)
         cx, cy = r.center
         openings = rotate_openings(m.spare.openings, 0)
-        self._preview_tile.image = atlas.tile(openings)
-        self._preview_tile.rotation = 0
-        self._preview_tile.position = (cx, cy, 0)
+        tile.image = atlas.tile(openings)
+        tile.rotation = 0
+        tile.position = (cx, cy, 0)
         if m.spare.treasure:
-            self._preview_treasure.image = atlas.treasure(m.spare.treasure)
-            self._preview_treasure.position = (cx, cy, 0)
-        self._preview_frame.position = (r.x, r.y)
+            treasure.image = atlas.treasure(m.spare.treasure)
+            treasure.position = (cx, cy, 0)
+        frame.position = (r.x, r.y)
 
     def _sync_reach(self) -> None:
         m = self.model
@@ -395,7 +410,7 @@ class BoardView:
         hint = m.hint
         if hint is None or not m.started or hint.player != m.current or m.phase != "shift":
             return
-        L = self.layout
+        L = self._laid_out()
         r = L.arrow_rect(hint.insertion)
         self._hint_marks.append(shapes.Arc(*r.center, L.cell * 0.55, thickness=max(3, L.px(4)),
                                            color=(90, 220, 255), batch=self.live, group=self.g_fx))
@@ -407,7 +422,7 @@ class BoardView:
             return
         box.visible = cell is not None
         if cell is not None:
-            r = self.layout.cell_rect(*cell)
+            r = self._laid_out().cell_rect(*cell)
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
@@ -415,7 +430,7 @@ class BoardView:
         m = Model()
         m.tiles = list(ev.board)
         m.spare = ev.spare
-        m.positions = [tuple(p.position) for p in ev.players]
+        m.positions = [_cell(p.position) for p in ev.players]
         m.seats = [p.seat for p in ev.players]
         m.kinds = [p.kind for p in ev.players]
         m.cards_left = [p.cards_left for p in ev.players]
@@ -526,6 +541,7 @@ class BoardView:
     def _start_turn_anim(self) -> None:
         m = self.model
         spr = self._preview_tile
+        assert spr is not None, "made by resize()"
         if not (m.preview and spr.visible):
             self._sync_preview()
             return
@@ -544,8 +560,8 @@ class BoardView:
 
     def _start_slide(self, ev: BoardShifted) -> None:
         m = self.model
-        L = self.layout
-        line = [tuple(c) for c in ev.line]
+        L = self._laid_out()
+        line = [_cell(c) for c in ev.line]
         entry = L.arrow_cell(ev.insertion)
         exit_cell = (2 * line[-1][0] - line[-2][0], 2 * line[-1][1] - line[-2][1])
         starts = [entry] + line
@@ -553,8 +569,9 @@ class BoardView:
         idx = [r * 7 + c for r, c in line]
         # the inserted tile uses the preview sprite
         atlas = self.ui.atlas
-        pv, pt = self._preview_tile, self._preview_treasure
-        self._preview_frame.visible = False
+        pv, pt, frame = self._preview_tile, self._preview_treasure, self._preview_frame
+        assert pv is not None and pt is not None and frame is not None, "made by resize()"
+        frame.visible = False
         pv.visible = True
         pv.image = atlas.tile(ev.inserted.openings)
         pv.rotation = 0
@@ -598,7 +615,7 @@ class BoardView:
             m.tiles = tiles
             m.spare = ev.pushed_out
             for c in ev.pawns:
-                m.positions[c.player] = tuple(c.end)
+                m.positions[c.player] = _cell(c.end)
             m.forbidden = ev.forbidden
             m.preview, m.rotation, m.hint = None, 0, None
             pv.scale = self.scale * 0.94
@@ -618,7 +635,7 @@ class BoardView:
         """The tile pushed off the board flies to the panel of the player who gets it as the spare
         (in the attract demo, which has no panels, it shrinks away where it fell)."""
         m = self.model
-        L = self.layout
+        L = self._laid_out()
         atlas = self.ui.atlas
         x0, y0 = L.cell_center(*cell)
         spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
@@ -637,8 +654,7 @@ class BoardView:
 
     def _start_walk(self, ev: PawnMoved) -> None:
         m = self.model
-        L = self.layout
-        path = [tuple(c) for c in ev.path]
+        path = [_cell(c) for c in ev.path]
         spr = self._pawns[ev.player]
         m.reachable = frozenset()
         self._sync_reach()
@@ -646,6 +662,7 @@ class BoardView:
             m.positions[ev.player] = path[-1] if path else m.positions[ev.player]
             self._sync_pawns()
             return
+        L = self._laid_out()
         pts = [L.cell_center(*c) for c in path]
         start = (spr.x, spr.y)
         pts[0] = start
@@ -671,12 +688,12 @@ class BoardView:
 
     def _start_found(self, ev: TreasureFound) -> None:
         m = self.model
-        L = self.layout
         atlas = self.ui.atlas
         if 0 <= ev.player < len(m.found):
             m.found[ev.player].append(ev.treasure)
             m.cards_left[ev.player] = ev.cards_left
         cell = m.positions[ev.player] if ev.player < len(m.positions) else (3, 3)
+        L = self._laid_out()
         x0, y0 = L.cell_center(*cell)
         seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
         px, py = L.panel(seat).center
@@ -729,7 +746,6 @@ class BoardView:
         """The winners' moment: confetti in the players' colours over the board, each winner's pawn
         bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
         m = self.model
-        L = self.layout
         m.phase, m.reachable = "over", frozenset()      # the panels stop asking anyone to play
         self._sync_arrows()
         self._sync_reach()
@@ -737,19 +753,19 @@ class BoardView:
         self._sync_hint()
         colors = [SEAT_COLORS[s] for s in m.seats] or list(SEAT_COLORS.values())
         colors += [(255, 226, 120), (255, 255, 255)]
-        self.effects.confetti(self.live, self.g_fx, L.ring, colors, duration=FINALE_S)
+        self.effects.confetti(self.live, self.g_fx, self._laid_out().ring, colors, duration=FINALE_S)
         for winner in ev.winners:          # a shared win: each winner's pawn
             if 0 <= winner < len(self._pawns):
                 self._celebrate(winner)
 
     def _celebrate(self, winner: int) -> None:
         """The winner's pawn bounces in a gold glow with a burst of sparkles."""
-        L = self.layout
         pawn = self._pawns[winner]
         base = pawn.scale
         x, y = pawn.x, pawn.y
         glow = pyglet.sprite.Sprite(self.ui.atlas.glow, x, y, batch=self.live, group=self.g_dim)
         glow.color = (255, 220, 90)                  # gold: visible on every tile and seat colour
+        L = self._laid_out()
         self.effects.sparkles(self.live, self.g_fx, x, y, L.cell * 1.2, (255, 236, 140), duration=0.8)
 
         def step(t: float) -> bool:
