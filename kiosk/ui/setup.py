@@ -14,6 +14,7 @@ play screen shows it. The screen never touches game state itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import pyglet
 
@@ -27,7 +28,7 @@ from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, clear_drawing, con
                    fit_box, make_button, measure, panel, set_language, star_button)
 from .screen import Screen, register
 from .typeface import BODY
-from .widgets import ACCENT, BUTTON, DIM, INK, Frame, label
+from .widgets import ACCENT, BUTTON, DIM, INK, Button, Frame, label
 
 FRIENDLY = "fair"          # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
@@ -134,6 +135,13 @@ class SetupScreen(Screen):
         self.picking_language = False
         self.quiet = 0.0                   # seconds without a touch (back to attract after idle)
         self._shapes: list = []
+        self._picker: list[Button] = []    # the language picker's buttons, while it is open
+
+    @property
+    def chosen(self) -> Choices:
+        """The visitor's choices: made on entering (or the first resize), before anything is drawn or tapped."""
+        assert self.choices is not None, "the setup screen is entered (or resized) before it draws"
+        return self.choices
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, keep: bool = False, opener: tuple[float, float] | None = None, **kw) -> None:
@@ -180,28 +188,28 @@ class SetupScreen(Screen):
     # ------------------------------------------------------------ actions
     def open_howto(self) -> None:
         """The how-to of the game whose tab is selected."""
-        self.ui.goto("cards_howto" if self.choices.game == "cards" else "howto", then="setup", edge=self.edge)
+        self.ui.goto("cards_howto" if self.chosen.game == "cards" else "howto", then="setup", edge=self.edge)
 
     def set_game(self, game: str) -> None:
-        self.choices.game = game
+        self.chosen.game = game
         self._build()
 
     def set_players(self, n: int) -> None:
-        if self.choices.game == "cards":
-            self.choices.card_players = n
-            if "human" not in self.choices.card_kinds[:n]:
-                self.choices.card_kinds[0] = "human"
+        if self.chosen.game == "cards":
+            self.chosen.card_players = n
+            if "human" not in self.chosen.card_kinds[:n]:
+                self.chosen.card_kinds[0] = "human"
             self._build()
             return
-        self.choices.players = n
-        if "human" not in self.choices.kinds[:n]:
-            self.choices.kinds[0] = "human"
+        self.chosen.players = n
+        if "human" not in self.chosen.kinds[:n]:
+            self.chosen.kinds[0] = "human"
         self._build()
 
     def set_kind(self, index: int, kind: str) -> None:
         if kind == "computer":
-            kind = self.choices.kinds[index] if self.choices.kinds[index] in LEVELS else "medium"
-        self.choices.kinds[index] = kind
+            kind = self.chosen.kinds[index] if self.chosen.kinds[index] in LEVELS else "medium"
+        self.chosen.kinds[index] = kind
         self._build()
 
     def set_language(self, language: str) -> None:
@@ -211,18 +219,18 @@ class SetupScreen(Screen):
 
     def start(self) -> None:
         first_player = getattr(self.ui.kiosk, "first_player", None)
-        setup = self.choices.game_setup(first_player) if first_player is not None else self.choices.game_setup()
+        setup = self.chosen.game_setup(first_player) if first_player is not None else self.chosen.game_setup()
         self.ui.post(NewGame(setup))
         if setup.game == "cards":
             self.ui.goto("cards_play")
             return
-        self.ui.goto("play", hints=self.choices.hints_on)
+        self.ui.goto("play", hints=self.chosen.hints_on)
 
     def _toggle(self, name: str, on: bool) -> None:
         if name == "no_return_home":
-            self.choices.return_home = not on
+            self.chosen.return_home = not on
         else:
-            setattr(self.choices, name, on)
+            setattr(self.chosen, name, on)
         self._build()
 
     def _open_language(self) -> None:
@@ -276,33 +284,33 @@ class SetupScreen(Screen):
         """The two games' tabs side by side in `w` (each at most 230 units wide)."""
         tab_w = min(230, (w - 10) / 2)
         for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
-            on = self.choices.game == game
+            on = self.chosen.game == game
             make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), self.t(key), self.batch, self._bg,
                         size=BODY, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda game=game: self.set_game(game))
+                        on_tap=partial(self.set_game, game))
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
         self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
-        cards = self.choices.game == "cards"
+        cards = self.chosen.game == "cards"
         for n in range(2, 7) if cards else range(1, 5):
-            on = n == (self.choices.card_players if cards else self.choices.players)
+            on = n == (self.chosen.card_players if cards else self.chosen.players)
             if cards:       # 2-6: five buttons from the same place as the board game's 1-4
                 make_button(self, c, frame, Rect(x + 124 + (n - 2) * 62, y, 56, h), str(n), self.batch, self._bg,
                             size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
-                            on_tap=lambda n=n: self.set_players(n))
+                            on_tap=partial(self.set_players, n))
                 continue
             make_button(self, c, frame, Rect(x + 124 + (n - 1) * 70, y, 62, h), str(n), self.batch, self._bg,
                         size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda n=n: self.set_players(n))
+                        on_tap=partial(self.set_players, n))
         if not cards and w >= 560:
             self._first_button(c, frame, x + 420, y, w - 420, h)
 
     def _first_button(self, c, frame, x, y, w, h) -> None:
         """Who starts: Random, or a seat's colour (e.g. the youngest); each tap picks the next."""
-        first = self.choices.first
-        seats = self.choices.seats()
+        first = self.chosen.first
+        seats = self.chosen.seats()
         if first is not None and first >= len(seats):
-            first = self.choices.first = None
+            first = self.chosen.first = None
         who = self.t("setup.first.random") if first is None else self.t(f"colour.{COLOR_KEYS[seats[first]]}")
         self.first_button = make_button(
             self, c, frame, Rect(x, y, w, h), f"{self.t('setup.first')}: {who}", self.batch, self._bg, size=BODY,
@@ -311,15 +319,15 @@ class SetupScreen(Screen):
 
     def next_first(self) -> None:
         """Random -> the first player -> the second ... -> Random."""
-        first = self.choices.first
-        n = self.choices.players
-        self.choices.first = 0 if first is None else (first + 1 if first + 1 < n else None)
+        first = self.chosen.first
+        n = self.chosen.players
+        self.chosen.first = 0 if first is None else (first + 1 if first + 1 < n else None)
         self._build()
 
     def join(self, seat: int) -> None:
         """A person taps the join control at their corner: they play that seat (tap again: they leave)."""
-        self.choices.join(seat)
-        self.choices.first = None
+        self.chosen.join(seat)
+        self.chosen.first = None
         self._build()
 
     def _join_controls(self, c, frame_angle: int) -> None:
@@ -330,18 +338,18 @@ class SetupScreen(Screen):
                  3: (m, m, 54)}
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
-            joined = seat in self.choices.joined[:self.choices.players]
+            joined = seat in self.chosen.joined[:self.chosen.players]
             text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
             make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=BODY,
                         color=SEAT_COLORS[seat] if joined else TOGGLE_OFF,
                         text_color=(25, 25, 25) if joined else SEAT_COLORS[seat],
-                        on_tap=lambda seat=seat: self.join(seat))
+                        on_tap=partial(self.join, seat))
 
-    def _seat_card(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
+    def _seat_card(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
         """One player's card: pawn and colour name, who plays it (a button that says it: a tap
         changes it), the computer's strength (stars) and its name."""
         t = self.t
-        kind = self.choices.kinds[index]
+        kind = self.chosen.kinds[index]
         rgb = SEAT_COLORS[seat]
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
         self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
@@ -367,18 +375,18 @@ class SetupScreen(Screen):
                 b = star_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48), STARS[level],
                                 self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
                                 star_color=(30, 30, 30) if on else INK,
-                                on_tap=lambda lv=level: self.set_kind(index, lv))
+                                on_tap=partial(self.set_kind, index, level))
                 self._shapes += b.marks
             self._text(c, frame, t(f"setup.level.{kind}"), x + w / 2, seg_y - 6 - 48 - 18, BODY,
                        color=INK, anchor_x="center", bold=False, width=w - 16)
         else:
             self._text(c, frame, "\u263a", x + w / 2, seg_y - 40, 40, color=DIM, anchor_x="center", bold=False)
 
-    def _seat_row(self, c, frame, index: int, seat: int, x, y, w, h) -> None:
+    def _seat_row(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
         """One player as a row (portrait, where four cards side by side do not fit): pawn and colour,
         who plays it, and the computer's stars."""
         t = self.t
-        kind = self.choices.kinds[index]
+        kind = self.chosen.kinds[index]
         rgb = SEAT_COLORS[seat]
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
         self._shapes += panel(frame, c.r(x, y, 6, h), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
@@ -402,19 +410,19 @@ class SetupScreen(Screen):
                 b = star_button(self, c, frame, Rect(bx + kw + 4 + j * (sw + 4), y + (h - 48) / 2, sw, 48),
                                 STARS[level], self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
                                 star_color=(30, 30, 30) if on else INK,
-                                on_tap=lambda lv=level: self.set_kind(index, lv))
+                                on_tap=partial(self.set_kind, index, level))
                 self._shapes += b.marks
 
     def next_kind(self, index: int) -> None:
         """The seat's player changes: a person -> the computer -> "Family" (when there is one) -> a person."""
-        kind = self.choices.kinds[index]
+        kind = self.chosen.kinds[index]
         order = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
         now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
         self.set_kind(index, order[(order.index(now) + 1) % len(order)])
 
     def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
-        n = self.choices.players
-        seats = self.choices.seats()
+        n = self.chosen.players
+        seats = self.chosen.seats()
         if cols == 1:           # a list: one row per player
             rh = min(64, (h - 6 * (n - 1)) / max(1, n))
             for i in range(n):
@@ -432,16 +440,16 @@ class SetupScreen(Screen):
 
     def _toggles(self, c, frame, x, y, w, h, stacked: bool) -> float:
         t = self.t
-        items = (("open_cards", "setup.open_cards", self.choices.open_cards),
-                 ("no_return_home", "setup.no_return_home", not self.choices.return_home),
-                 ("hints", "setup.hints", self.choices.hints_on))
+        items = (("open_cards", "setup.open_cards", self.chosen.open_cards),
+                 ("no_return_home", "setup.no_return_home", not self.chosen.return_home),
+                 ("hints", "setup.hints", self.chosen.hints_on))
         gap = 10
         tw = w if stacked else (w - 2 * gap) / 3
         for i, (name, key, on) in enumerate(items):
             tx, ty = (x, y - i * (h + HELP_H)) if stacked else (x + i * (tw + gap), y)
             local = c.r(tx, ty, tw, h)
             tog = Toggle(frame, local, t(key), on, self.batch, self._bg, font_size=c.font(BODY),
-                         on_change=lambda v, n=name: self._toggle(n, v), min_size=c.touch)
+                         on_change=partial(self._toggle, name), min_size=c.touch)
             self.add(tog)
             help_line = label(t(key + ".help"), frame, c.px(tx + tw / 2), c.px(ty - 2), c.font(BODY), self.batch,
                               self._fg, color=DIM, anchor_y="top", width=c.px(tw), multiline=True)
@@ -461,12 +469,12 @@ class SetupScreen(Screen):
                                         t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
                                         color=GO, on_tap=self.start)
 
-    def _card_seat(self, c, frame, index: int, x, y, w, h) -> None:
+    def _card_seat(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player: colour, what the computer does, then person / easy / medium / hard: in one
         row, or two (the person alone) where a card is narrow and tall (portrait)."""
         from kiosk.games.cards.screens.play import player_rgb
         t = self.t
-        kind = self.choices.card_kinds[index]
+        kind = self.chosen.card_kinds[index]
         rgb = player_rgb(index)
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
         self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
@@ -498,11 +506,11 @@ class SetupScreen(Screen):
                 if option == "human":
                     make_button(self, c, frame, Rect(bx, row_y, width, 48), human, self.batch, self._bg,
                                 size=BODY, color=color, text_color=(30, 30, 30) if on else INK,
-                                on_tap=lambda o=option: self.set_card_kind(index, o))
+                                on_tap=partial(self.set_card_kind, index, option))
                 else:
                     b = star_button(self, c, frame, Rect(bx, row_y, width, 48), CARD_STARS[option], self.batch,
                                     self._bg, color=color, star_color=(30, 30, 30) if on else INK,
-                                    on_tap=lambda o=option: self.set_card_kind(index, o))
+                                    on_tap=partial(self.set_card_kind, index, option))
                     self._shapes += b.marks
                 bx += width + gap
         # what this player does, between the name and the buttons (wrapped where it is long)
@@ -514,13 +522,13 @@ class SetupScreen(Screen):
             self._shapes.append(lbl)
 
     def set_card_kind(self, index: int, kind: str) -> None:
-        self.choices.card_kinds[index] = kind
+        self.chosen.card_kinds[index] = kind
         self._build()
 
     def _card_seats(self, c, frame, x, y, w, h, cols: int) -> None:
         """Up to three players as cards side by side; more (and portrait) as rows, two columns of them
         in landscape: a card three to a row is too narrow for "Human" and three star buttons."""
-        n = self.choices.card_players
+        n = self.chosen.card_players
         gap = 10
         if n > 3 or c.H > c.W:
             cols = 2 if c.W >= c.H else 1
@@ -540,12 +548,12 @@ class SetupScreen(Screen):
             r, k = divmod(i, cols)
             self._card_seat(c, frame, i, x + k * (cw + gap), top - (r + 1) * ch - r * gap, cw, ch)
 
-    def _card_row(self, c, frame, index: int, x, y, w, h) -> None:
+    def _card_row(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player as a row: colour, person / easy / medium / hard, and what the computer
         does under them where the row is tall enough."""
         from kiosk.games.cards.screens.play import player_rgb
         t = self.t
-        kind = self.choices.card_kinds[index]
+        kind = self.chosen.card_kinds[index]
         rgb = player_rgb(index)
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
         self._shapes += panel(frame, c.r(x, y, 6, h), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
@@ -568,7 +576,7 @@ class SetupScreen(Screen):
             b = star_button(self, c, frame, Rect(bx + hw + gap + j * (sw + gap), line_y, sw, 48), CARD_STARS[option],
                             self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
                             star_color=(30, 30, 30) if on else INK,
-                            on_tap=lambda o=option: self.set_card_kind(index, o))
+                            on_tap=partial(self.set_card_kind, index, option))
             self._shapes += b.marks
         if described and kind != "human":
             self._text(c, frame, t("setup.cards.level." + kind), x + 16, (y + line_y) / 2, BODY, color=INK,
@@ -579,13 +587,13 @@ class SetupScreen(Screen):
         W, H = c.W, c.H
         y = H - m - 48
         side = m
-        if self.layout.tabletop and self.choices.game == "labyrinth":
+        if self.layout.tabletop and self.chosen.game == "labyrinth":
             side = m + JOIN_W + 8                 # the corners belong to the join controls
             self._join_controls(c, frame.angle)
         self._top_bar(c, frame, side, y, W - 2 * side, 48, stacked=False)
         y -= 8 + 48
         self._players_row(c, frame, m, y, W - 2 * m, 48)
-        if self.choices.game == "cards":
+        if self.chosen.game == "cards":
             self._card_seats(c, frame, m, m + 54 + 10, W - 2 * m, y - 8 - (m + 54 + 10), cols=3)
             self._bottom_row(c, frame, m, m, W - 2 * m, 54)
             return
@@ -599,7 +607,7 @@ class SetupScreen(Screen):
     def _build_portrait(self, c: Canvas, frame: Frame) -> None:
         m = 12
         W, H = c.W, c.H
-        joins = self.layout.tabletop and self.choices.game == "labyrinth"
+        joins = self.layout.tabletop and self.chosen.game == "labyrinth"
         if joins:       # the four corners belong to the join controls; back and language between them
             self._join_controls(c, frame.angle)
             y = H - m - 48 - 10 - 50
@@ -609,11 +617,11 @@ class SetupScreen(Screen):
             y = self._top_bar(c, frame, m, y, W - 2 * m, 50, stacked=True)
         y -= 12 + 52
         self._players_row(c, frame, m, y, W - 2 * m, 52)
-        if self.choices.game == "cards":
+        if self.chosen.game == "cards":
             self._card_seats(c, frame, m, m + 60 + 12, W - 2 * m, y - 12 - (m + 60 + 12), cols=2)
             self._bottom_row(c, frame, m, m, W - 2 * m, 60)
             return
-        n = self.choices.players
+        n = self.chosen.players
         seats_h = n * 64 + (n - 1) * 6
         y -= (6 if joins else 12) + seats_h
         self._seats(c, frame, m, y, W - 2 * m, seats_h, cols=1)
@@ -663,4 +671,4 @@ class SetupScreen(Screen):
                                                  bw, bh),
                         language_name(lang), self.batch, pyglet.graphics.Group(order=12), size=19,
                         color=ACCENT if on else (64, 110, 170), text_color=(30, 30, 30) if on else INK,
-                        on_tap=lambda lang=lang: self.set_language(lang)))
+                        on_tap=partial(self.set_language, lang)))
