@@ -500,7 +500,8 @@ def test_fair_helps_when_ahead():
 
 def test_fair_strength_follows_the_score():
     """At the table's strength when level or one behind (whoever has led so far), stronger from
-    two behind (a whole kind three behind), a kind gentler per collection ahead (no expert turns)."""
+    two behind (a whole kind three behind), a kind gentler per collection ahead (no expert turns),
+    unless the table plays as well as it does."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     fair.reading.chances, fair.reading.plans, fair.reading.ready = 4, 6, 3   # reads as medium
@@ -522,6 +523,8 @@ def test_fair_strength_follows_the_score():
         ahead.append(fair.turn_kind(View(game)))
     assert ahead[:3] == kinds[::-1][1:] + [table]
     assert table > ahead[3] > ahead[4] >= 0.0 and fair.strength(View(game)) == 0.0
+    fair.reading.plans = fair.reading.ready = 6                 # now reads as a planner
+    assert fair.table_strength() > 2.9 and fair.strength(View(game)) > 0.8   # no gift to it
 
 
 def _fair_reading_against(level: str, games: int) -> list[float]:

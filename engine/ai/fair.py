@@ -21,7 +21,9 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
   player early cannot be made up, being ahead of a weak one is (below); and
 * the score: level or one collection behind nothing (it plays at the table's
   strength), +BEHIND_STEP (a half) for each further one behind (at most +1);
-  -1 per collection ahead (at most -2).
+  -1 per collection ahead (at most -2), times how far the table has *shown* it
+  plays below expert (the reading without the leaning prior, at most 1): a
+  table that has shown it plans gets no gift, a child not yet read does.
 
 Its expert turns spoil the leader with its *firmness*
 (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1]) as weight and
@@ -44,7 +46,7 @@ from .base import View, first_ply
 from .bits import LINES, cells_of, shifted
 from .expert import ExpertAI
 from .greedy import EasyAI, MediumAI, distance
-from .reading import Reading
+from .reading import EVEN, Reading
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
 # Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: expert turns spoil the leader
@@ -57,7 +59,7 @@ BLOCK_FROM = 0.5
 # eased off when level lost to `hard` almost every game: medium turns against it lose), each
 # further one behind makes it this much stronger (at most one kind): an expert turn beats
 # medium far more surely than medium beats easy, so a little goes a long way. Ahead: this
-# much gentler per collection, at most two kinds.
+# much gentler per collection, at most two kinds, scaled down when the table reads above medium.
 BEHIND_STEP = 0.5
 AHEAD_STEP = 1.0
 KIND, EASY, MEDIUM, EXPERT = range(4)
@@ -93,11 +95,13 @@ class FairAI(ExpertAI):
         if view.players == 1:
             return EXPERT         # solo: nobody to be kind to
         gap = self.lead(view)
-        if gap > 0:
-            band = -min(2.0, AHEAD_STEP * gap)
+        table = self.table_strength()
+        if gap > 0:     # gentler only as far as the table has shown it plays below expert
+            shown = self.reading.strength(EVEN)
+            band = -min(2.0, AHEAD_STEP * gap) * min(1.0, EXPERT - shown)
         else:
             band = min(1.0, BEHIND_STEP * max(0, -gap - 1))
-        return min(float(EXPERT), max(float(KIND), self.table_strength() + band))
+        return min(float(EXPERT), max(float(KIND), table + band))
 
     def strength(self, view: View) -> float:
         """The chance that this turn is an expert turn."""

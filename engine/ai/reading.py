@@ -49,6 +49,7 @@ REFERENCE = ((MISS_EASY, READY_EASY), (SLIP, READY_MEDIUM), (SLIP, READY_HARD)) 
 # Prior weights of easy, medium and hard: a stranger is taken to plan until it shows otherwise
 # (one turn it ends unready takes hard's weight down tenfold against medium's); strength 2.7.
 PRIOR = (1.0, 1.0, 8.0)
+EVEN = (1.0, 1.0, 1.0)   # no leaning: what the turns seen so far show (2 without evidence)
 
 
 def can_reach(maze: Maze, pawn: int, treasure: int, banned: str | None) -> bool:
@@ -127,14 +128,14 @@ class Reading:
                 left_maze, cell = self._left[k]
                 self.ready += can_reach(left_maze, cell, treasure, None)
 
-    def strength(self) -> float:
+    def strength(self, prior: tuple[float, float, float] = PRIOR) -> float:
         """Estimated strength: 1 plays like easy, 2 like medium, 3 like hard (no evidence: 2.7).
 
         The expected level under the posterior over the three reference players (from PRIOR):
         each judged turn multiplies a level's weight by how likely that level plays it so."""
         logs = []
-        for (miss, ready), prior in zip(REFERENCE, PRIOR):
-            logs.append(log(prior) + self.misses * log(miss) + (self.chances - self.misses) * log(1.0 - miss)
+        for (miss, ready), weight in zip(REFERENCE, prior):
+            logs.append(log(weight) + self.misses * log(miss) + (self.chances - self.misses) * log(1.0 - miss)
                         + self.ready * log(ready) + (self.plans - self.ready) * log(1.0 - ready))
         top = max(logs)
         weights = [exp(x - top) for x in logs]
