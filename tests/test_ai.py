@@ -469,7 +469,7 @@ def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
 
 
 def test_fair_helps_when_ahead():
-    """Two collections ahead, fair plays kind turns: its shift gives the opponent at least as
+    """Far ahead at a table read as medium, fair plays kind turns: its shift gives the opponent at least as
     good a chance to collect as any other shift (so at least as good as expert's), and its
     own pawn still takes its target when that shift allows it (games keep moving)."""
     from engine.ai.base import first_ply
@@ -481,6 +481,7 @@ def test_fair_helps_when_ahead():
         me.found.extend(me.cards[:2])
         del me.cards[:2]
         fair = FairAI(4)
+        fair.reading.plans = 2                  # never ready: reads about medium, minus two
         shift, move = fair.choose(game)
         assert fair.kind_turns == 1
         view = View(game)
@@ -498,23 +499,32 @@ def test_fair_helps_when_ahead():
 
 
 def test_fair_strength_follows_the_score():
-    """Stronger turns when behind (expert turns from two behind, always three behind), none
-    when ahead; when level, gentler at a table it has mostly led than at one it has trailed."""
+    """At the table's strength when level or one behind (whoever has led so far), stronger from
+    two behind (a whole kind three behind), a kind gentler per collection ahead (no expert turns),
+    unless the table plays as well as it does."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
-    fair.memory.turns_seen, fair.memory.turns_ahead = 12, 1
-    trailed = fair.turn_kind(View(game))
-    fair.memory.turns_ahead = 8
-    led = fair.turn_kind(View(game))
-    assert led < trailed == fair.table_strength()
+    fair.reading.chances, fair.reading.plans, fair.reading.ready = 4, 6, 3   # reads as medium
+    table = fair.table_strength()
+    assert 1.7 < table < 2.3
+    level = fair.turn_kind(View(game))
+    fair.memory.turns_seen, fair.memory.turns_ahead = 12, 8      # having led does not ease it
+    assert fair.turn_kind(View(game)) == level == table
     me, opp = game.player, game.players[1 - game.current]
     kinds = []
     for _behind in range(3):
         opp.found.append(opp.cards.pop())
         kinds.append(fair.turn_kind(View(game)))
-    assert led < kinds[0] < kinds[1] < kinds[2] and 0.0 < fair.strength(View(game)) == 1.0
-    me.found.extend([me.cards.pop() for _ in range(4)])
-    assert fair.strength(View(game)) == 0.0 and fair.turn_kind(View(game)) < led
+    assert kinds[0] == table < kinds[1] < kinds[2] == table + 1.0
+    assert fair.strength(View(game)) == kinds[2] - 2.0 > 0.0
+    ahead = []
+    for _ahead in range(5):
+        me.found.append(me.cards.pop())
+        ahead.append(fair.turn_kind(View(game)))
+    assert ahead[:3] == kinds[::-1][1:] + [table]
+    assert table > ahead[3] > ahead[4] >= 0.0 and fair.strength(View(game)) == 0.0
+    fair.reading.plans = fair.reading.ready = 6                 # now reads as a planner
+    assert fair.table_strength() > 2.9 and fair.strength(View(game)) > 0.8   # no gift to it
 
 
 def _fair_reading_against(level: str, games: int) -> list[float]:
@@ -542,7 +552,9 @@ def test_fair_reads_how_well_the_opponent_plays():
     assert sum(easy) / len(easy) < 1.8 < 2.5 < min(hard)
     from engine.ai.reading import Reading
     fresh = Reading()
-    assert fresh.strength() == 2.0          # no evidence yet: the prior, medium
+    assert 2.5 < fresh.strength() < 3.0     # no evidence yet: the prior, a likely planner
+    fresh.plans = 1
+    assert fresh.strength() < 2.0           # one unready turn outweighs it
 
 
 def test_the_reading_judges_only_turns_whose_target_was_revealed():

@@ -16,17 +16,24 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
 * how well the opponents play, read from their moves in hindsight
   (:mod:`engine.ai.reading`, public information only): 1 for a player who walks
   past its treasures (`easy`), 2 for one who collects when it can but does not
-  plan (`medium`), 3 for one who ends ready for its next card (`hard`); and
-* the score: one collection behind nothing, +BEHIND_STEP (a half) for each
-  further one (at most +1); -1 per collection ahead (at most -2); when level
-  `firmness - LEVEL_EASE` if that is negative, where the firmness
-  (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1])
-  says how the game has gone: a table it has mostly led gets gentler turns.
+  plan (`medium`), 3 for one who ends ready for its next card (`hard`). Until
+  the table has shown otherwise it is taken to plan: falling behind a strong
+  player early cannot be made up, being ahead of a weak one is (below); and
+* the score: level or one collection behind nothing (it plays at the table's
+  strength), +BEHIND_STEP (a half) for each further one behind (at most +1);
+  -1 per collection ahead (at most -2), times how far the table has *shown* it
+  plays below expert (the reading without the leaning prior, at most 1): a
+  table that has shown it plans gets no gift, a child not yet read does.
+
+Its expert turns spoil the leader with its *firmness*
+(`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1]) as weight and
+block a player about to win only while that is at least BLOCK_FROM: a table it
+has mostly led gets a gentler `fair`.
 
 So it is stronger when behind and gentler when ahead, around the level of the
 table: a child gets an `easy`-like opponent that lets it back in, a grown-up a
-stronger one. docs/ai.md has the measured win rates and game lengths (close
-games against easy and medium; not yet against hard). Same seed, same decisions.
+stronger one. docs/ai.md has the measured win rates and game lengths. Same seed,
+same decisions.
 """
 
 from __future__ import annotations
@@ -39,21 +46,22 @@ from .base import View, first_ply
 from .bits import LINES, cells_of, shifted
 from .expert import ExpertAI
 from .greedy import EasyAI, MediumAI, distance
-from .reading import Reading
+from .reading import EVEN, Reading
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
-# Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: when level on collections the
-# turn kind is the table's strength + firmness - LEVEL_EASE (never above the table's); expert
-# turns spoil the leader with the firmness as weight and block a player about to win only
-# while it is at least BLOCK_FROM: a table it has mostly led gets a gentler `fair`.
+# Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: expert turns spoil the leader
+# with the firmness as weight and block a player about to win only while it is at least
+# BLOCK_FROM: a table it has mostly led gets a gentler `fair`.
 AHEAD_PRIOR = (1, 3)
 LEVEL_STRENGTH = 1.5
 BLOCK_FROM = 0.5
-LEVEL_EASE = 0.4      # when level on collections: turn kind = table's strength + firmness - this
-# Behind: one collection behind it plays as the table does, each further one makes it this
-# much stronger (at most one kind): an expert turn beats medium far more surely than medium
-# beats easy, so a little goes a long way. Ahead: one kind gentler per collection, at most two.
+# Level or one collection behind it plays at the table's strength (an earlier version that
+# eased off when level lost to `hard` almost every game: medium turns against it lose), each
+# further one behind makes it this much stronger (at most one kind): an expert turn beats
+# medium far more surely than medium beats easy, so a little goes a long way. Ahead: this
+# much gentler per collection, at most two kinds, scaled down when the table reads above medium.
 BEHIND_STEP = 0.5
+AHEAD_STEP = 1.0
 KIND, EASY, MEDIUM, EXPERT = range(4)
 
 
@@ -87,21 +95,21 @@ class FairAI(ExpertAI):
         if view.players == 1:
             return EXPERT         # solo: nobody to be kind to
         gap = self.lead(view)
-        if gap == 0:
-            band = min(0.0, self.firmness() - LEVEL_EASE)
-        elif gap < 0:
-            band = min(1.0, BEHIND_STEP * (-gap - 1))
+        table = self.table_strength()
+        if gap > 0:     # gentler only as far as the table has shown it plays below expert
+            shown = self.reading.strength(EVEN)
+            band = -min(2.0, AHEAD_STEP * gap) * min(1.0, EXPERT - shown)
         else:
-            band = -float(min(2, gap))
-        return min(float(EXPERT), max(float(KIND), self.table_strength() + band))
+            band = min(1.0, BEHIND_STEP * max(0, -gap - 1))
+        return min(float(EXPERT), max(float(KIND), table + band))
 
     def strength(self, view: View) -> float:
         """The chance that this turn is an expert turn."""
         return max(0.0, self.turn_kind(view) - MEDIUM)
 
     def firmness(self) -> float:
-        """LEVEL_STRENGTH * (1 - 2 * share of turns led), in [0, 1]: how hard it plays when
-        level, and how much its expert turns spoil and block."""
+        """LEVEL_STRENGTH * (1 - 2 * share of turns led), in [0, 1]: how much its expert
+        turns spoil and block."""
         return min(1.0, max(0.0, LEVEL_STRENGTH * (1.0 - 2.0 * self.led())))
 
     def led(self) -> float:

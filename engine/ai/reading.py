@@ -15,27 +15,41 @@ turns can be judged:
 
 :class:`Reading` keeps these counts for the next opponent of a 2-player game (where
 the position it faced is known exactly: the one left by one's own move) and turns
-them into an estimated strength on the scale easy = 1, medium = 2, hard = 3.
-With more players it stays at the prior (medium). Nothing hidden is read: the
-positions are the ones seen at the table and T is the revealed card.
+them into an estimated strength on the scale easy = 1, medium = 2, hard = 3: the
+expected level when each of three reference players (easy, medium, hard) is
+weighted by its prior and by how likely it was to play the judged turns so. At
+first hard is thought the likeliest (falling behind a planner early costs the
+game, being ahead of a weaker player is made up by gentler turns). A few turns
+settle it, because one turn says a lot (a planner ends ready 95% of the time,
+`medium` about half), where an average of rates behind a prior takes most of a
+game. With more players it stays at the prior (2.7). Nothing hidden is read:
+the positions are the ones seen at the table and T is the revealed card.
 """
 
 from __future__ import annotations
+
+from math import exp, log
 
 from engine.maze import Maze
 
 from .base import View
 from .bits import CARRY, LINES, ROTATIONS, flood, shifted, tiles_after
 
-# Reference rates, measured by reading each level's moves against `medium` (docs/ai.md): the
-# share of collectable turns `easy` misses (0.21 over 30 games; medium and hard missed none),
-# and the share of non-collecting turns that end ready for `medium` (0.43, 30 games; easy
-# 0.34; READY_MEDIUM is set a little higher because `fair`'s gentle turns leave a medium player
-# ready more often) and for `hard` (0.95, 12 games).
+# Reference players, measured by reading each level's moves against `medium` (docs/ai.md): the
+# share of collectable turns it misses (easy 0.21 over 30 games; medium and hard missed none,
+# SLIP allows the odd one) and the share of non-collecting turns that end ready (easy 0.34 and
+# medium 0.43 over 30 games, hard 0.95 over 12; READY_MEDIUM is set a little higher because
+# `fair`'s gentle turns leave a medium player ready more often).
 MISS_EASY = 0.2
+SLIP = 0.02
+READY_EASY = 0.34
 READY_MEDIUM = 0.5
 READY_HARD = 0.95
-PRIOR_TURNS = 6       # pseudo-turns of prior (medium-like play) behind each rate
+REFERENCE = ((MISS_EASY, READY_EASY), (SLIP, READY_MEDIUM), (SLIP, READY_HARD))  # easy, medium, hard
+# Prior weights of easy, medium and hard: a stranger is taken to plan until it shows otherwise
+# (one turn it ends unready takes hard's weight down tenfold against medium's); strength 2.7.
+PRIOR = (1.0, 1.0, 8.0)
+EVEN = (1.0, 1.0, 1.0)   # no leaning: what the turns seen so far show (2 without evidence)
 
 
 def can_reach(maze: Maze, pawn: int, treasure: int, banned: str | None) -> bool:
@@ -114,10 +128,15 @@ class Reading:
                 left_maze, cell = self._left[k]
                 self.ready += can_reach(left_maze, cell, treasure, None)
 
-    def strength(self) -> float:
-        """Estimated strength: 1 plays like easy, 2 like medium, 3 like hard (prior: 2)."""
-        miss = self.misses / (self.chances + PRIOR_TURNS)
-        careless = min(1.0, miss / MISS_EASY)
-        ready = (self.ready + READY_MEDIUM * PRIOR_TURNS) / (self.plans + PRIOR_TURNS)
-        planning = min(1.0, max(0.0, (ready - READY_MEDIUM) / (READY_HARD - READY_MEDIUM)))
-        return 2.0 - careless + planning * (1.0 - careless)
+    def strength(self, prior: tuple[float, float, float] = PRIOR) -> float:
+        """Estimated strength: 1 plays like easy, 2 like medium, 3 like hard (no evidence: 2.7).
+
+        The expected level under the posterior over the three reference players (from PRIOR):
+        each judged turn multiplies a level's weight by how likely that level plays it so."""
+        logs = []
+        for (miss, ready), weight in zip(REFERENCE, prior):
+            logs.append(log(weight) + self.misses * log(miss) + (self.chances - self.misses) * log(1.0 - miss)
+                        + self.ready * log(ready) + (self.plans - self.ready) * log(1.0 - ready))
+        top = max(logs)
+        weights = [exp(x - top) for x in logs]
+        return sum(level * w for level, w in enumerate(weights, 1)) / sum(weights)
