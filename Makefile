@@ -16,7 +16,9 @@ TYPED   := engine hardware bench kiosk
 
 .PHONY: run test lint bench bundle venv system-packages clean
 
-$(VENV)/.installed: pyproject.toml
+# kiosk/version.py: the installed metadata carries the version (--version reads it), so a new
+# version reinstalls the package.
+$(VENV)/.installed: pyproject.toml kiosk/version.py
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
 	  echo "python3-venv missing: installing it"; \
 	  apt-get update -qq && apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
