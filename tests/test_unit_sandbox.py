@@ -142,7 +142,9 @@ def test_gpu_buttons_and_serial_ring_work_inside_the_filter(allowed, tmp_path):
     # WLED's JSON API lines reached the ring: the game's colours, and "off" at the orderly stop
     lines = bytes(received).splitlines()
     assert len(lines) >= 2 and all(line.startswith(b"{") for line in lines), lines[:3]
-    assert b'"seg"' in lines[0] and lines[-1] == b'{"on":false,"transition":0}'
+    # (the ring may be sent "off" first, before the game's start reaches it: how soon depends on the machine)
+    assert any(b'"seg"' in line for line in lines), lines[:3]
+    assert lines[-1] == b'{"on":false,"transition":0}'
 
 
 def test_buttons_on_gpiozero_pins_work_inside_the_filter(allowed, tmp_path):
