@@ -13,7 +13,7 @@ from dataclasses import replace
 from kiosk.events import NewGame
 
 from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, config_value, make_button
+from .menu import GO, TOGGLE_OFF, Canvas, clear_drawing, config_value, make_button
 from .screen import Screen, session_for
 from .typeface import BODY
 from .widgets import Frame
@@ -54,7 +54,15 @@ class GameEndScreen(Screen):
         self._build()
 
     def _build(self) -> None:
-        """Draw the screen for ``self.event`` (each game's own)."""
+        """Clear the screen and, with an event to show, let the game draw it (``_draw``)."""
+        clear_drawing(self)
+        if self.event is None:
+            return
+        L = self.layout
+        self._draw(self.event, L, Canvas(L), Frame(L.screen, 0))
+
+    def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
+        """Draw the result `ev` on canvas `c` (each game's own)."""
 
     def update(self, dt: float) -> None:
         self.back_when_idle(dt)

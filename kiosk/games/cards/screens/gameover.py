@@ -19,7 +19,7 @@ from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
-from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel
+from kiosk.ui.menu import Canvas, fit_font, panel
 from kiosk.ui.screen import register
 from kiosk.ui.typeface import BODY
 from kiosk.ui.widgets import DIM, INK, Frame, label
@@ -42,15 +42,8 @@ class CardsGameOverScreen(GameEndScreen):
         over = game is not None and getattr(game, "phase", "") == "over"
         self.taken = [list(t) for t in game.taken] if over else None
 
-    def _build(self) -> None:
+    def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
         from .play import _stars, player_rgb
-        clear_drawing(self)
-        ev = self.event
-        if ev is None:
-            return
-        L = self.layout
-        c = Canvas(L)
-        frame = Frame(L.screen, 0)
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
         t = self.t
         names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]

@@ -20,7 +20,7 @@ from kiosk.games.labyrinth.events import GameOver
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
-from kiosk.ui.menu import Canvas, clear_drawing, fit_font, panel, picture
+from kiosk.ui.menu import Canvas, fit_font, panel, picture
 from kiosk.ui.screen import register
 from kiosk.ui.typeface import BODY
 from kiosk.ui.widgets import DIM, INK, Frame, label
@@ -68,14 +68,10 @@ class GameOverScreen(GameEndScreen):
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
-        clear_drawing(self)
         self._confetti = []
-        ev = self.event
-        if ev is None:
-            return
-        L = self.layout
-        c = Canvas(L)
-        frame = Frame(L.screen, 0)
+        super()._build()
+
+    def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 2, 4))
         t = self.t
         winner_seat, winner_colour = self.players[ev.winner] if ev.winner is not None and \
