@@ -393,6 +393,62 @@ def test_expert_reads_targets_from_the_opponents_moves():
     assert gain / total > 2.0
 
 
+def _true_target_share(expert: ExpertAI, game: Game, j: int) -> float | None:
+    from engine.tiles import TREASURES
+    opp = game.players[j]
+    weights = expert.memory.weights(j)
+    if not opp.cards or not sum(weights.values()):
+        return None
+    return weights.get(TREASURES.index(opp.cards[0]), 0.0) / sum(weights.values())
+
+
+def test_expert_reads_a_planners_target_from_where_it_stands():
+    """`hard` cannot be read by what it walks past alone (it collects every other turn), but it
+    ends where its next shifts reach its target. expert learns from the shown cards that this
+    opponent plans, and then, on the turns after one where hard did not collect, puts far
+    more weight on hard's true target than with the plan reading switched off."""
+    from engine.ai.memory import Memory
+    shares: dict[bool, list[float]] = {True: [], False: []}
+    planners = []
+    for seed in range(3):
+        for read_plans in (True, False):
+            game = Game.new(players=2, seed=700 + seed)
+            expert, hard = ExpertAI(1), HardAI(2)
+            expert.memory = Memory(read_plans=read_plans)
+            collected = True
+            while game.phase == "shift" and game.turns < 120:
+                if game.current == 0:
+                    shift, move = expert.choose(game)
+                    share = _true_target_share(expert, game, 1)
+                    if share is not None and not collected:
+                        shares[read_plans].append(share)
+                else:
+                    left = game.players[1].cards_left
+                    shift, move = hard.choose(game)
+                game.apply(shift)
+                game.apply(move)
+                if game.current == 0:
+                    collected = game.players[1].cards_left != left
+            if read_plans:
+                planners.append(expert.memory.planner(1))
+    assert min(len(v) for v in shares.values()) >= 15
+    reading, blind = (sum(v) / len(v) for v in (shares[True], shares[False]))
+    assert reading > 1.3 * blind, (reading, blind)
+    assert sum(planners) / len(planners) > 0.75     # hard's shown cards said: it plans
+
+
+def test_plan_reading_counts_for_little_against_a_player_who_does_not_plan():
+    """`easy` walks about without planning: its shown cards soon say so, and the reading's
+    weight (how sure expert is that it plans) falls below an even guess."""
+    game = Game.new(players=2, seed=77)
+    expert, easy = ExpertAI(1), EasyAI(3)
+    while game.phase == "shift" and game.turns < 60:
+        shift, move = (expert if game.current == 0 else easy).choose(game)
+        game.apply(shift)
+        game.apply(move)
+    assert expert.memory.planner(1) < 0.5
+
+
 def _heading_home(game: Game, player: int) -> None:
     p = game.players[player]
     p.found.extend(p.cards)

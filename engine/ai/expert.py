@@ -34,6 +34,7 @@ from .bits import (
     CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tile_mask_after, tiles_after, tiles_before,
 )
 from .hard import HardAI
+from .memory import Memory
 
 NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance when it is not the leader
 
@@ -47,6 +48,7 @@ class ExpertAI(HardAI):
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25,
                  denial: float = 1.0):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit, denial=denial)
+        self.memory = Memory(read_plans=True)
         self._belief: dict[int, tuple[int, dict[int, float], float, float]] = {}
 
     # ------------------------------------------------------------------ beliefs

@@ -133,7 +133,8 @@ class FairAI(ExpertAI):
             choice = self._simple(view, self._easy if kind == EASY else self._medium)
         faced = self.memory.faced()
         if faced is not None:
-            self.reading.chose(*faced)
+            # With one collection left to win, the opponent's best turn is a block, not its card.
+            self.reading.chose(*faced, judged=view.remaining(view.me) > 1)
         return choice
 
     def _simple(self, view: View, player) -> tuple[str, int, int]:

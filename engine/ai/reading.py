@@ -84,7 +84,8 @@ class Reading:
         self.misses = 0       # ... and it did not collect
         self.plans = 0        # turns on which it could not collect ...
         self.ready = 0        # ... and ended ready to collect next turn
-        self._faced: list[tuple[Maze, int, str | None]] = []   # positions it faced, since its last card
+        # positions it faced since its last card, and whether that turn may be judged
+        self._faced: list[tuple[Maze, int, str | None, bool]] = []
         self._left: list[tuple[Maze, int]] = []                # positions its moves left
         self._unknown: set[int] = set()
         self._cards = -1
@@ -109,17 +110,20 @@ class Reading:
         self._unknown = unknown
         self._cards = view.cards_left[j]
 
-    def chose(self, maze_after: Maze, opponent_cell: int, banned: str | None) -> None:
-        """After one's own move: the position the opponent faces now."""
+    def chose(self, maze_after: Maze, opponent_cell: int, banned: str | None, judged: bool = True) -> None:
+        """After one's own move: the position the opponent faces now. `judged` False: a turn
+        that says nothing about its play (it had to block a player about to win, not collect)."""
         if self._cards >= 0:
-            self._faced.append((maze_after, opponent_cell, banned))
+            self._faced.append((maze_after, opponent_cell, banned, judged))
 
     def _judge(self, treasure: int) -> None:
         last = len(self._faced) - 1
-        for k, (maze, pawn, banned) in enumerate(self._faced):
+        for k, (maze, pawn, banned, judged) in enumerate(self._faced):
             if k == last:
                 self.chances += 1          # the turn it collected
                 break
+            if not judged:
+                continue
             if can_reach(maze, pawn, treasure, banned):
                 self.chances += 1
                 self.misses += 1
