@@ -45,6 +45,8 @@ FADE_S = 0.35
 DEMO_KINDS = ("medium", "easy", "medium", "easy")
 DEMO_MAX_TURNS = 60             # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0                 # pause after a demo game ends
+BAND = (10, 12, 18)             # the "touch to play" bands: opaque, so the arrows and the spare under them
+                                # do not show through the words
 
 
 class _DemoLabel(NamedTuple):
@@ -266,7 +268,7 @@ class AttractScreen(Screen):
         self._rule = c.px(3)
         self._bands = [rect for _, rect in bands]
         for angle, rect in bands:
-            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
+            self._shapes.append(shapes.Rectangle(*rect, color=BAND, batch=batch, group=back))
             for y in (rect.y, rect.top - c.px(3)):
                 self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT,
                                                      batch=batch, group=back))
