@@ -126,6 +126,11 @@ def attract_ui(tmp_path, config=None, records=()):
     return UI(kiosk, offscreen_window(SIZE), layout="tabletop", first="attract")
 
 
+def captions(u) -> list[str]:
+    """The attract's caption(s) saying what game plays behind the invitation, as drawn."""
+    return [lbl.text for lbl in u.screen._captions]
+
+
 def todays_game(seed: int = 7):
     """A short finished board game as the kiosk records it: a person (played here by `medium`) against `easy`."""
     from engine import Game
@@ -160,6 +165,7 @@ def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
         scr = u.screen
         assert isinstance(scr.demo, RecordDemo)
         assert scr.demo.record.text() == record.text()
+        assert captions(u) == ["Today's best game"] * 2          # not "Demo game": one for each side
         wanted = [state_picture(s) for s in [record.start()] + [s for _, s in record.replay()]]
         seen = [board_picture(scr.board.model)]
         deadline = time.monotonic() + 60
@@ -183,6 +189,7 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
     u = attract_ui(tmp_path)                                  # nothing filed today
     try:
         assert type(u.screen.demo) is Demo
+        assert captions(u) == ["Demo game"] * 2
     finally:
         u.close()
     (tmp_path / "state" / "records").mkdir(parents=True)
@@ -213,6 +220,7 @@ def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
         for _ in range(40):
             u.step(0.25)
         assert type(scr.demo) is Demo
+        assert captions(u) == ["Demo game"] * 2                  # the caption follows the game behind
         scr._start_demo()
         assert type(scr.demo) is Demo                          # not tried again
     finally:
