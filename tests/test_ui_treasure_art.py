@@ -92,3 +92,41 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
     finally:
         u.close()
         u.k.sessions["labyrinth"].close()
+
+
+def test_a_tile_face_ends_at_its_square_where_the_whole_tile_runs_its_paths_on():
+    """The spare in a player's panel is the tile cut to its own square: its path stops at the edge,
+    while the board's tile drawing runs the path on to meet the next tile across the gap."""
+    import pyglet
+    from kiosk.ui.art import CORRIDOR
+    from kiosk.ui.art.tiles import TILE_BODY
+    u = make_ui(size=(800, 480), first="setup")
+    try:
+        u.step(0.05)
+        u.window.switch_to()
+        atlas = u.atlas
+        batch = pyglet.graphics.Batch()
+        size = 200
+        keep = []
+        for x, region in ((200, atlas.tile("NS")), (600, atlas.tile_face("NS"))):
+            s = pyglet.sprite.Sprite(region, x, 240, batch=batch)
+            s.scale = size / atlas.px
+            keep.append(s)
+        bg = (26, 26, 26)
+        pyglet.gl.glClearColor(*(c / 255 for c in bg), 1)
+        u.window.clear()
+        batch.draw()
+        px = pixels(u)
+        edge = size * TILE_BODY / 2                     # the tile's square, from its centre
+        for x, whole in ((200, True), (600, False)):
+            inside = rgb_at(px, x, 240 + edge - 4)
+            past = [rgb_at(px, x, 240 + edge + d) for d in (3, 6)] + [rgb_at(px, x, 240 - edge - d) for d in (3, 6)]
+            assert _near(inside, CORRIDOR, 40), (whole, inside)       # the path runs up to the edge
+            if whole:
+                assert any(_near(c, CORRIDOR, 40) for c in past), past   # and on, on the board
+            else:
+                assert all(_near(c, bg, 6) for c in past), past          # and no further, alone
+        del keep
+    finally:
+        u.close()
+        u.k.sessions["labyrinth"].close()

@@ -26,7 +26,7 @@ from . import bake as _bake_module, pen as _pen_module, theme_art as _theme_art_
 from . import treasures as _treasures_module
 from .bake import bake, source_digest
 from .pen import OUTLINE, Pen
-from .tiles import HIGH_CONTRAST, NORMAL
+from .tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
 from .theme_art import theme_art
 from .tiles import draw_tile as _draw_tile
 from .treasures import DRAWINGS, treasure_pen
@@ -146,6 +146,7 @@ class Atlas:
         names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
                 [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
         themed = "" if theme is None or theme.builtin else "-" + theme.digest
+        self._faces: dict = {}            # tile_face's cut regions
         self.texture, self._regions = bake(names, px, pad, window, self._draw,
                                            cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}")
 
@@ -170,6 +171,19 @@ class Atlas:
     def tile(self, openings: str, fixed: bool = False):
         region = self._regions.get(("fixed" if fixed else "tile", mask_of(openings)))
         return region if region is not None else self._regions[("tile", 15)]    # no such tile in the game
+
+    def tile_face(self, openings: str, fixed: bool = False):
+        """The tile cut to its own square: no path running on past its edge and no shadow, for a
+        tile shown alone (the spare in a player's panel). Same scale as ``tile``."""
+        key = ("face", fixed, mask_of(openings))
+        region = self._faces.get(key)
+        if region is None:
+            whole = self.tile(openings, fixed)
+            side = int(self.px * TILE_BODY)
+            cut = (self.px - side) // 2
+            region = self._faces[key] = whole.get_region(cut, cut, side, side)
+            region.anchor_x = region.anchor_y = side // 2
+        return region
 
     def treasure(self, name: str):
         return self._regions[("treasure", name)]
