@@ -117,12 +117,12 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
 
 
 def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = True,
-              high_contrast: bool = False) -> list:
-    """A pawn as shapes; `ordered` (the default) keeps its sheen and dot (circles) over its body (a
-    polygon for most seats), which a batch would otherwise draw first."""
+              high_contrast: bool = False, rotation: float = 0.0) -> list:
+    """A pawn as shapes, turned by `rotation` degrees (180: standing up for the far side); `ordered`
+    (the default) keeps its shading and sheen over its body, which a batch might draw first."""
     return pawn_pen(seat, high_contrast).draw(batch, cx, cy, size, group=group,
                                               outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
-                                              ordered=ordered)
+                                              ordered=ordered, rotation=rotation)
 
 
 class Atlas:
