@@ -103,6 +103,35 @@ def test_screenshot_dir_renders_every_turn_of_a_card_game(tmp_path):
     assert laid >= len(record.turns) // 2
 
 
+def test_the_card_replay_shows_the_hand_but_no_rotate_button(tmp_path):
+    """A replay only steps: the hand of the player to act is shown, but not the play screen's rotate
+    button (which would do nothing there)."""
+    from kiosk.config import Config
+    from kiosk.ui.app import UI
+    from kiosk.ui.replay import Playback, ReplayKiosk
+    _, recorder = play_cards(2, 3, rules=CardRules(turn_limit=5))
+    text = recorder.text()
+    playback = Playback(read_record(text), text, Config())
+    kiosk = ReplayKiosk(playback, Config(), virtual=True)
+    u = UI(kiosk, offscreen_window(SIZE), layout="tabletop", first="cards_replay")
+    try:
+        scr = u.screen
+        rotate = u.t("cards.rotate")
+        placing = 0
+        for k in range(playback.last + 1):
+            scr.show_position(k)
+            u.step(0.05)
+            g = scr.game
+            if g is not None and g.phase == "place":
+                placing += 1
+                assert any(getattr(s, "image", None) is not None for s in scr._items)     # the hand's cards
+                assert not [w for w in scr.widgets if rotate in getattr(w, "text", "")], k
+        assert placing >= 2
+    finally:
+        u.close()
+        playback.close()
+
+
 def test_a_damaged_record_is_refused_with_its_turn_named_and_exit_2(tmp_path, maze_text, capsys):
     line = next(x for x in maze_text.splitlines() if x.startswith("4. "))
     damaged = maze_text.replace(line, line.split()[0] + " " + line.split()[1] + " N2 ES 0,0")

@@ -116,6 +116,7 @@ class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
     background = (24, 30, 38)
+    controls = True                       # the rotate button under the hand (a replay only shows)
 
     def __init__(self, ui):
         super().__init__(ui)
@@ -611,7 +612,7 @@ class CardsPlayScreen(Screen):
                 else:
                     w = Widget(rect, on_tap=partial(self.ui.post, SelectHandCard(k)))
                 self.add(w)
-        if shown and g.phase == "place":
+        if shown and g.phase == "place" and self.controls:
             # the rotate button under the cards (where the take button is in the take phase)
             rect = Rect(pad, by, r.w - 2 * pad, btn_h)
             text_t = "\u27f3  " + self.t("cards.rotate")
