@@ -103,6 +103,35 @@ def test_screenshot_dir_renders_every_turn_of_a_card_game(tmp_path):
     assert laid >= len(record.turns) // 2
 
 
+def test_the_card_replay_shows_the_hand_but_no_rotate_button(tmp_path):
+    """A replay only steps: the hand of the player to act is shown, but not the play screen's rotate
+    button (which would do nothing there)."""
+    from kiosk.config import Config
+    from kiosk.ui.app import UI
+    from kiosk.ui.replay import Playback, ReplayKiosk
+    _, recorder = play_cards(2, 3, rules=CardRules(turn_limit=5))
+    text = recorder.text()
+    playback = Playback(read_record(text), text, Config())
+    kiosk = ReplayKiosk(playback, Config(), virtual=True)
+    u = UI(kiosk, offscreen_window(SIZE), layout="tabletop", first="cards_replay")
+    try:
+        scr = u.screen
+        rotate = u.t("cards.rotate")
+        placing = 0
+        for k in range(playback.last + 1):
+            scr.show_position(k)
+            u.step(0.05)
+            g = scr.game
+            if g is not None and g.phase == "place":
+                placing += 1
+                assert any(getattr(s, "image", None) is not None for s in scr._items)     # the hand's cards
+                assert not [w for w in scr.widgets if rotate in getattr(w, "text", "")], k
+        assert placing >= 2
+    finally:
+        u.close()
+        playback.close()
+
+
 def test_a_damaged_record_is_refused_with_its_turn_named_and_exit_2(tmp_path, maze_text, capsys):
     line = next(x for x in maze_text.splitlines() if x.startswith("4. "))
     damaged = maze_text.replace(line, line.split()[0] + " " + line.split()[1] + " N2 ES 0,0")
@@ -124,6 +153,11 @@ def attract_ui(tmp_path, config=None, records=()):
     for recorder in records:
         kiosk.record_shelf.finish(recorder)
     return UI(kiosk, offscreen_window(SIZE), layout="tabletop", first="attract")
+
+
+def captions(u) -> list[str]:
+    """The attract's caption(s) saying what game plays behind the invitation, as drawn."""
+    return [lbl.text for lbl in u.screen._captions]
 
 
 def todays_game(seed: int = 7):
@@ -160,6 +194,7 @@ def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
         scr = u.screen
         assert isinstance(scr.demo, RecordDemo)
         assert scr.demo.record.text() == record.text()
+        assert captions(u) == ["Today's best game"] * 2          # not "Demo game": one for each side
         wanted = [state_picture(s) for s in [record.start()] + [s for _, s in record.replay()]]
         seen = [board_picture(scr.board.model)]
         deadline = time.monotonic() + 60
@@ -183,6 +218,7 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
     u = attract_ui(tmp_path)                                  # nothing filed today
     try:
         assert type(u.screen.demo) is Demo
+        assert captions(u) == ["Demo game"] * 2
     finally:
         u.close()
     (tmp_path / "state" / "records").mkdir(parents=True)
@@ -213,6 +249,7 @@ def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
         for _ in range(40):
             u.step(0.25)
         assert type(scr.demo) is Demo
+        assert captions(u) == ["Demo game"] * 2                  # the caption follows the game behind
         scr._start_demo()
         assert type(scr.demo) is Demo                          # not tried again
     finally:

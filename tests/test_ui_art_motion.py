@@ -207,6 +207,30 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
 
+def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
+    """The "touch to play" bands are opaque: where an arrow or the spare lies under a band, the
+    band's own colour shows (the words are hidden for the check), not a mix of both."""
+    for size, layout in (((800, 480), "tabletop"), ((1280, 800), "upright")):
+        u = ui(size=size, layout=layout, first="attract")
+        from kiosk.ui.attract import BAND          # after the window: pyglet is set up for offscreen
+        from kiosk.ui.layout import ARROWS
+        scr = u.screen
+        scr.demo_seed = 5
+        scr._start_demo()
+        settle(u, 1.0, 0.1)
+        for lbl in scr._invites:
+            lbl.color = (*lbl.color[:3], 0)
+        u.render(force=True)
+        px = pixels(u)
+        L = u.layout
+        under = [name for name in ARROWS if any(b.contains(*L.arrow_rect(name).center) for b in scr._bands)]
+        assert len(under) >= 3, (size, layout)          # a row of arrows (and the spare beside one) lies under
+        for name in under:
+            r = L.arrow_rect(name)
+            for x, y in ((r.cx, r.cy), (r.cx, r.y + r.h * 0.3), (r.cx, r.top - r.h * 0.3)):
+                assert near(rgb_at(px, x, y), BAND, 3), (size, layout, name, rgb_at(px, x, y))
+
+
 def test_operator_page_changes_volume_mute_and_contrast(ui):
     from kiosk.sound import Sound, SoundSettings
 

@@ -242,6 +242,31 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
         close_ui(ui)
 
 
+def test_empty_places_on_the_table_are_outlined(tmp_path):
+    """The places a card could go but the picked card does not fit (or before a card is picked) are
+    outlined squares, brighter at their edge than inside and than the table around them."""
+    ui = open_ui((800, 480), "upright", tmp_path)
+    try:
+        ui.post(NewGame(GameSetup.of("human,easy", seed=4, game="cards")))
+        ui.off.settle()
+        scr = ui.screen
+        assert scr.name == "cards_play"
+        ui.render(force=True)
+        image = Pixels()
+        v, r = scr.view, scr.board_rect
+        places = list(scr.game.legal_cells())
+        assert places
+        for cell in places:
+            x, y = v.centre(r, cell)
+            edge = image(x - v.cell * 0.48 + 1, y)             # on its left edge (2 px thick)
+            inside = image(x - v.cell * 0.3, y)
+            outside = image(x - v.cell * 0.55, y) if (cell[0] - 1, cell[1]) not in scr.game.layout else inside
+            for other in (inside, outside):
+                assert sum(edge) > sum(other) + 150, (cell, edge, other)
+    finally:
+        close_ui(ui)
+
+
 class Now:
     """The UI's clock, moved by hand (the idle countdown reads ui.now())."""
 

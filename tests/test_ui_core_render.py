@@ -62,7 +62,7 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
             assert sum(near(px, CORRIDOR, 50) for px in board) > 5
             corner = L.cell_rect(3, 3)
             assert near(image(corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40)
-            # pawns: each seat's colour near its pawn's place (the centre holds a white dot)
+            # pawns: each seat's colour near its pawn's place (its body, below the centre)
             m = ui.screen.board.model
             for k, seat in enumerate(m.seats):
                 spr = ui.screen.board._pawns[k]

@@ -99,6 +99,36 @@ def test_join_controls_at_every_corner_add_people_in_their_seats(size):
         ui.k.sessions["labyrinth"].close()
 
 
+def test_a_joined_seat_is_marked_by_a_label_not_a_second_button_beside_start():
+    """After joining, the corner shows the seat's pawn and colour flat on the screen (no filled
+    button, no tick that reads as "confirm" next to Start); a tap there still leaves the seat."""
+    from .test_ui_screens import pixels, rgb_at
+    ui = _ui(size=(800, 480), layout="tabletop", first="setup")
+    try:
+        scr = ui.screen
+        ui.tap(*_corner((800, 480), 2))
+        ui.step(0.02)
+        assert scr.choices.joined == [2]
+        mark = next(w for w in scr.widgets if getattr(w, "frame", None) is not None and w.frame.w < 200
+                    and w.rect.contains(*_corner((800, 480), 2)))
+        assert "\u2713" not in mark.text and mark.text == "Green"
+        ui.render(force=True)
+        px = pixels(ui)
+        r = mark.rect
+        # along its top and bottom edges and its right end, where a button shows its fill
+        edge = [(r.x + r.w * f, r.y + 3) for f in (0.3, 0.6, 0.9)] + [(r.x + r.w * f, r.top - 3) for f in (0.3, 0.6, 0.9)]
+        def plain(c):
+            return all(abs(a - b) <= 4 for a, b in zip(c, scr.background))
+        assert all(plain(rgb_at(px, x, y)) for x, y in edge), [rgb_at(px, x, y) for x, y in edge]
+        assert not plain(rgb_at(px, *scr.start_button.rect.center))         # Start is still a button
+        ui.tap(*_corner((800, 480), 2))
+        ui.step(0.02)
+        assert scr.choices.joined == []
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()
+
+
 def test_who_starts_is_picked_in_the_setup():
     ui = _ui(size=(800, 480), layout="upright", first="setup")
     try:

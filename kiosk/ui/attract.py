@@ -45,10 +45,13 @@ FADE_S = 0.35
 DEMO_KINDS = ("medium", "easy", "medium", "easy")
 DEMO_MAX_TURNS = 60             # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0                 # pause after a demo game ends
+BAND = (10, 12, 18)             # the "touch to play" bands: opaque, so the arrows and the spare under them
+                                # do not show through the words
 
 
 class _DemoLabel(NamedTuple):
-    """Where "Demo game" goes beside the how-to button (design units)."""
+    """Where the demo's caption ("Demo game", or "Today's best game" while a record is replayed)
+    goes beside the how-to button (design units)."""
 
     x: float
     y: float
@@ -112,6 +115,7 @@ class AttractScreen(Screen):
         self._unsub = None
         self._shapes: list = []
         self._invites: list = []
+        self._captions: list = []         # what the game behind is: a demo, or the day's best game
         self.demo_seed: int | None = None   # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle
@@ -149,6 +153,16 @@ class AttractScreen(Screen):
             self.demo.start()
         except Exception:                         # never let the demo keep visitors out
             log.exception("demo game could not start")
+        self._set_caption()
+
+    def caption_key(self) -> str:
+        """The text key of what plays behind the invitation: the day's best game replayed, or a demo."""
+        return "attract.best_game" if getattr(self.demo, "record", None) is not None else "attract.demo"
+
+    def _set_caption(self) -> None:
+        text = self.t(self.caption_key())
+        for lbl in self._captions:
+            lbl.text = text
 
     # ------------------------------------------------------------ the day's best game (kiosk/ui/replay.py)
     _bad_replays: frozenset[str] = frozenset()     # records whose replay failed: a fresh demo instead
@@ -251,7 +265,7 @@ class AttractScreen(Screen):
         self.clear_widgets()
         for s in self._shapes:
             s.delete()
-        self._shapes, self._invites, self._invite_widths = [], [], []
+        self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout
         c = Canvas(L)
@@ -266,7 +280,7 @@ class AttractScreen(Screen):
         self._rule = c.px(3)
         self._bands = [rect for _, rect in bands]
         for angle, rect in bands:
-            self._shapes.append(shapes.Rectangle(*rect, color=(10, 12, 18, 200), batch=batch, group=back))
+            self._shapes.append(shapes.Rectangle(*rect, color=BAND, batch=batch, group=back))
             for y in (rect.y, rect.top - c.px(3)):
                 self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT,
                                                      batch=batch, group=back))
@@ -316,16 +330,18 @@ class AttractScreen(Screen):
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
             rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)      # mid-height: clear of the bottom band
-            # "Demo game" under it, in the same column
+            # the demo's caption under it, in the same column
             demo = _DemoLabel(rect.cx, rect.y - 10, "center", "top", bw, "center")
         else:
             rect = Rect(c.W - 230, 10, 220, 54)
             demo = _DemoLabel(12, rect.cy, "left", "center", rect.x - 24, "left")
-        # the how-to button (and "Demo game") for each side of a table: the guide faces whoever taps it
+        # the how-to button (and the demo's caption) for each side of a table: the guide faces whoever taps it
         for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
             frame = Frame(L.screen, seating.angle(edge))
             make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
                         on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge))
-            self._shapes.append(label(t("attract.demo"), frame, c.px(demo.x), c.px(demo.y), c.font(BODY),
-                                      batch, front, color=DIM, anchor_x=demo.anchor_x, anchor_y=demo.anchor_y,
-                                      width=c.px(demo.width), multiline=True, align=demo.align))
+            caption = label(t(self.caption_key()), frame, c.px(demo.x), c.px(demo.y), c.font(BODY),
+                            batch, front, color=DIM, anchor_x=demo.anchor_x, anchor_y=demo.anchor_y,
+                            width=c.px(demo.width), multiline=True, align=demo.align)
+            self._shapes.append(caption)
+            self._captions.append(caption)

@@ -13,6 +13,28 @@ from __future__ import annotations
 from .layout_audit import State, goto, setup_state
 
 
+def _attract_replaying(env) -> None:
+    """The attract screen replaying the day's best game (its caption says so): a short finished
+    game between computers, with a person's seat as the kiosk records it, filed on the kiosk's shelf."""
+    from datetime import date
+
+    from engine import Game, Rules
+    from engine.ai import make_ai
+    from engine.records import Recorder
+    from .replay import best_record_of_day
+    shelf = env.kiosk.record_shelf
+    if shelf is not None and best_record_of_day(shelf) is None:
+        game = Game.new(players=2, seed=7, rules=Rules(turn_limit=3))
+        recorder = Recorder(game, ["human", "easy"], date=date.today().isoformat())
+        ais = [make_ai("easy", seed=7), make_ai("easy", seed=8)]
+        while game.phase != "over":
+            for action in ais[game.current].choose(game):
+                game.apply(action)
+                recorder.apply(action)
+        shelf.finish(recorder)
+    env.ui.goto("attract")
+
+
 def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
@@ -20,6 +42,7 @@ def _states() -> tuple[State, ...]:
     theirs = [st for game in games.all_games() if game.audit is not None for st in game.audit()]
     default = games.default()
     return (State("attract", "idle", "", goto("attract")),
+            State("attract", "replay", "", _attract_replaying),
             *(st for st in theirs if st.screen == "setup"),
             State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
             *(st for st in theirs if st.screen != "setup"))

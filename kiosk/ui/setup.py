@@ -339,11 +339,19 @@ class SetupScreen(Screen):
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.chosen.joined[:self.chosen.players]
-            text = ("\u2713 " + self.t(f"colour.{COLOR_KEYS[seat]}")) if joined else self.t("setup.join")
-            make_button(self, c, f, Rect(0, 0, jw, jh), text, self.batch, self._bg, size=BODY,
-                        color=SEAT_COLORS[seat] if joined else TOGGLE_OFF,
-                        text_color=(25, 25, 25) if joined else SEAT_COLORS[seat],
-                        on_tap=partial(self.join, seat))
+            if not joined:
+                make_button(self, c, f, Rect(0, 0, jw, jh), self.t("setup.join"), self.batch, self._bg, size=BODY,
+                            color=TOGGLE_OFF, text_color=SEAT_COLORS[seat], on_tap=partial(self.join, seat))
+                continue
+            # joined: the seat's pawn and colour as a label, flat on the screen, not a second button
+            # beside Start (a tap still leaves the seat)
+            name = self.t(f"colour.{COLOR_KEYS[seat]}")
+            b = make_button(self, c, f, Rect(0, 0, jw, jh), name, self.batch, self._bg, size=BODY,
+                            color=self.background, text_color=SEAT_COLORS[seat], on_tap=partial(self.join, seat))
+            b._label.visible = False
+            self._shapes += draw_pawn(self.batch, seat, *f.point(c.px(16), c.px(jh / 2)), c.px(28), group=self._fg,
+                                      rotation=f.angle)
+            self._text(c, f, name, 32, jh / 2, BODY, color=SEAT_COLORS[seat], width=jw - 36)
 
     def _seat_card(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
         """One player's card: pawn and colour name, who plays it (a button that says it: a tap

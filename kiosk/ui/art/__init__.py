@@ -9,10 +9,11 @@ each tile is one sprite, and sliding a row is moving eight sprites. All of it
 is GLES 3 compatible (framebuffer object, RGBA8 texture, glGenerateMipmap).
 
 Tiles (art/tiles.py): sandy paths between hedges on tiles with an edge and a
-shadow; fixed tiles are riveted stone. Pawns: playing pieces seen from above,
-a colour plus a shape per seat (red circle, yellow triangle, green square,
-blue diamond) for colour-blind players. ``high_contrast`` bakes the palette
-for low vision (white paths, black walls, thicker outlines).
+shadow; fixed tiles are riveted stone. Pawns: playing pieces standing on the
+tile (base, body, head, drop shadow), a colour plus a head shape per seat (red
+ball, yellow cone, green cube, blue diamond) for colour-blind players.
+``high_contrast`` bakes the palette for low vision (white paths, black walls,
+thicker outlines).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from . import bake as _bake_module, pen as _pen_module, theme_art as _theme_art_
 from . import treasures as _treasures_module
 from .bake import bake, source_digest
 from .pen import OUTLINE, Pen
-from .tiles import HIGH_CONTRAST, NORMAL
+from .tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
 from .theme_art import theme_art
 from .tiles import draw_tile as _draw_tile
 from .treasures import DRAWINGS, treasure_pen
@@ -50,32 +51,38 @@ def mask_of(openings: str) -> int:
 
 
 def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:
-    """A pawn seen from above, as a playing piece: a soft shadow, a darker base, the seat's shape
-    in its colour on top, a light sheen top-left; the shape (not only the colour) tells seats apart."""
+    """A pawn standing on the tile, seen from the front and a little above: a drop shadow, a round
+    base, a flared body and a head in the seat's shape (red ball, yellow cone, green cube, blue
+    diamond), all solid in the seat's colour with a dark outline. Taller than wide and with no disc
+    behind it, it reads as a playing piece, not as a treasure medallion; the head's shape (not only
+    the colour) tells seats apart for colour-blind players."""
     p = Pen()
     color = SEAT_COLORS[seat]
-    base = tuple(int(c * 0.55) for c in color)
-    sheen = tuple(min(255, int(c + (255 - c) * 0.6)) for c in color)
+    shade = tuple(int(c * 0.62) for c in color)            # the side turned away from the light
+    sheen = tuple(min(255, int(c + (255 - c) * 0.65)) for c in color)
     shape = SEAT_SHAPES[seat]
-
-    def body(dx, dy, k, col, outline):
-        if shape == "circle":
-            p.circle(dx, dy, 0.78 * k, col, outline)
-        elif shape == "triangle":
-            p.poly([(dx - 0.9 * k, dy - 0.72 * k), (dx + 0.9 * k, dy - 0.72 * k), (dx, dy + 0.9 * k)], col, outline)
-        elif shape == "square":
-            p.rect(dx - 0.7 * k, dy - 0.7 * k, 1.4 * k, 1.4 * k, col, outline)
-        else:
-            p.poly([(dx, dy - 0.95 * k), (dx + 0.95 * k, dy), (dx, dy + 0.95 * k), (dx - 0.95 * k, dy)], col, outline)
-
-    body(0.1, -0.14, 0.98, (0, 0, 0, 110), False)         # shadow on the board
-    body(0.0, -0.06, 0.98, base, True)                    # the piece's side (its thickness)
-    body(0.0, 0.04, 0.9, color, False)                    # its top
-    if shape == "triangle":
-        p.circle(-0.12, 0.1, 0.16, sheen, False)
+    p.ellipse(0.16, -0.8, 0.76, 0.2, (0, 0, 0, 170 if high_contrast else 120), False)   # shadow on the tile
+    p.ellipse(0.0, -0.7, 0.7, 0.26, shade)                                  # the base's rim
+    p.ellipse(0.0, -0.62, 0.62, 0.19, color, False)                         # the base's top
+    p.poly([(-0.52, -0.6), (0.52, -0.6), (0.24, 0.1), (-0.24, 0.1)], color)  # the body
+    p.poly([(0.2, -0.6), (0.52, -0.6), (0.24, 0.1), (0.1, 0.1)], shade, False)
+    p.ellipse(0.0, 0.08, 0.38, 0.12, shade)                                 # the collar
+    hy = 0.5                                                                # the head's centre
+    if shape == "circle":
+        p.circle(0.0, hy, 0.48, color)
+        p.ellipse(-0.17, hy + 0.17, 0.17, 0.1, sheen, False, angle=30)
+    elif shape == "triangle":
+        p.poly([(-0.62, 0.06), (0.62, 0.06), (0.0, 1.0)], color)
+        p.poly([(0.0, 0.06), (0.62, 0.06), (0.0, 1.0)], shade, False)
+        p.poly([(-0.28, 0.2), (-0.12, 0.2), (-0.04, 0.66)], sheen, False)
+    elif shape == "square":
+        p.rect(-0.47, hy - 0.46, 0.94, 0.94, color)
+        p.poly([(0.17, hy - 0.46), (0.47, hy - 0.46), (0.47, hy + 0.48), (0.17, hy + 0.48)], shade, False)
+        p.rect(-0.34, hy + 0.12, 0.19, 0.22, sheen, False)
     else:
-        p.ellipse(-0.28, 0.3, 0.24, 0.12, sheen, False, angle=35)
-    p.circle(0, 0.0 if shape != "triangle" else -0.1, 0.2, (255, 255, 255), high_contrast)
+        p.poly([(0.0, hy - 0.54), (0.58, hy), (0.0, hy + 0.5), (-0.58, hy)], color)
+        p.poly([(0.0, hy - 0.54), (0.58, hy), (0.0, hy + 0.5)], shade, False)
+        p.poly([(-0.32, hy + 0.02), (-0.16, hy + 0.02), (-0.05, hy + 0.32)], sheen, False)
     return p
 
 
@@ -110,12 +117,12 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
 
 
 def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = True,
-              high_contrast: bool = False) -> list:
-    """A pawn as shapes; `ordered` (the default) keeps its sheen and dot (circles) over its body (a
-    polygon for most seats), which a batch would otherwise draw first."""
+              high_contrast: bool = False, rotation: float = 0.0) -> list:
+    """A pawn as shapes, turned by `rotation` degrees (180: standing up for the far side); `ordered`
+    (the default) keeps its shading and sheen over its body, which a batch might draw first."""
     return pawn_pen(seat, high_contrast).draw(batch, cx, cy, size, group=group,
                                               outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
-                                              ordered=ordered)
+                                              ordered=ordered, rotation=rotation)
 
 
 class Atlas:
@@ -139,6 +146,7 @@ class Atlas:
         names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
                 [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
         themed = "" if theme is None or theme.builtin else "-" + theme.digest
+        self._faces: dict = {}            # tile_face's cut regions
         self.texture, self._regions = bake(names, px, pad, window, self._draw,
                                            cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}")
 
@@ -163,6 +171,19 @@ class Atlas:
     def tile(self, openings: str, fixed: bool = False):
         region = self._regions.get(("fixed" if fixed else "tile", mask_of(openings)))
         return region if region is not None else self._regions[("tile", 15)]    # no such tile in the game
+
+    def tile_face(self, openings: str, fixed: bool = False):
+        """The tile cut to its own square: no path running on past its edge and no shadow, for a
+        tile shown alone (the spare in a player's panel). Same scale as ``tile``."""
+        key = ("face", fixed, mask_of(openings))
+        region = self._faces.get(key)
+        if region is None:
+            whole = self.tile(openings, fixed)
+            side = int(self.px * TILE_BODY)
+            cut = (self.px - side) // 2
+            region = self._faces[key] = whole.get_region(cut, cut, side, side)
+            region.anchor_x = region.anchor_y = side // 2
+        return region
 
     def treasure(self, name: str):
         return self._regions[("treasure", name)]

@@ -52,6 +52,11 @@ HIGH_CONTRAST = Palette(shadow=(0, 0, 0, 140), edge_light=(230, 230, 230), edge_
                         path=(255, 248, 222), verge=(0, 0, 0), pebble=(236, 226, 196), outline=0.06)
 
 
+#: the tile's own square within its drawing: the paths run on to the drawing's edge (so that they
+#: meet the next tile's across the gap on the board), the shadow falls a little outside it
+TILE_BODY = 0.90
+
+
 def _rect(out, batch, group, x, y, w, h, color):
     out.append(pyglet.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
 
@@ -71,7 +76,7 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed:
     groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(6)]
     g_shadow, g_tile, g_wall, g_verge, g_path, g_detail = groups
     rnd = random.Random(sum(ord(ch) * (k + 3) for k, ch in enumerate(openings)) + (101 if fixed else 0))
-    t = size * 0.90                     # the tile, a little inset in its cell
+    t = size * TILE_BODY                # the tile, a little inset in its cell
     inner = _body(out, batch, (g_shadow, g_tile, g_wall), cx, cy, size, t, fixed, palette)
     _walls(out, batch, g_wall, inner, fixed, palette, rnd)
     _path(out, batch, (g_verge, g_path), cx, cy, size, openings, palette)

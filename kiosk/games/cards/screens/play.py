@@ -61,6 +61,8 @@ GAMEOVER_DELAY_S = 1.6
 PLAYER_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236), (168, 92, 230), (40, 200, 180))
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
+OPEN_FILL = (130, 140, 160, 40)     # an empty place a card could go: a faint square...
+OPEN_EDGE = (150, 162, 184, 190)    # ...in an outline that shows it on the dark table
 SCORE_ROW = 40          # px at 800x480: a score chip's row, a line of body text and its margins
 
 
@@ -114,6 +116,7 @@ class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
     background = (24, 30, 38)
+    controls = True                       # the rotate button under the hand (a replay only shows)
 
     def __init__(self, ui):
         super().__init__(ui)
@@ -399,10 +402,11 @@ class CardsPlayScreen(Screen):
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
             self._board_marks += [(shape, cell, "fill"), (edge, cell, "box")]
             self._items += [shape, edge]
-        elif kind == "open":
-            fill = shapes.Rectangle(0, 0, 1, 1, color=(130, 140, 160, 30), batch=self.batch, group=group)
-            self._board_marks.append((fill, cell, "fill"))
-            self._items.append(fill)
+        elif kind == "open":          # an empty place: a faint fill inside a visible outline
+            fill = shapes.Rectangle(0, 0, 1, 1, color=OPEN_FILL, batch=self.batch, group=group)
+            edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
+            self._board_marks += [(fill, cell, "fill"), (edge, cell, "box")]
+            self._items += [fill, edge]
         elif kind == "laid":
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
             self._board_marks.append((edge, cell, "box"))
@@ -608,8 +612,8 @@ class CardsPlayScreen(Screen):
                 else:
                     w = Widget(rect, on_tap=partial(self.ui.post, SelectHandCard(k)))
                 self.add(w)
-        if shown and g.phase == "place":
-            # the turn button under the cards (where the take button is in the take phase)
+        if shown and g.phase == "place" and self.controls:
+            # the rotate button under the cards (where the take button is in the take phase)
             rect = Rect(pad, by, r.w - 2 * pad, btn_h)
             text_t = "\u27f3  " + self.t("cards.rotate")
             b = Button(frame, rect, text_t, self.batch, fg, font_size=L.font(typeface.LABEL),

@@ -19,6 +19,8 @@ from .play import CardsPlayScreen
 class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
     """One position of a card-game record at a time."""
 
+    controls = False               # no rotate button: a replay's taps only step
+
     def shown(self) -> None:
         session = self.session
         session.handover = False       # no "pass to" sheet between positions: the hand is shown

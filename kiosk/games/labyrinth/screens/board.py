@@ -34,6 +34,7 @@ from kiosk.games.labyrinth.events import (
     BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
     TreasureFound, TurnChanged,
 )
+from kiosk.ui import seating
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.typeface import TREASURE_OF_CELL
 from kiosk.ui.layout import ARROWS, Layout, Rect
@@ -45,6 +46,8 @@ FINALE_S = 1.8          # confetti for the winner
 PULSE_S = 8.0           # the active ring, the preview frame and the hint pulse this long after a change,
                         # then hold still (a kiosk waiting for a thinking child draws no frames)
 
+PAWN_OF_CELL = 0.7         # a pawn alone on its cell, standing taller than it is wide
+PAWN_SHARED_OF_CELL = 0.5   # pawns sharing a cell, each in its own quarter
 BOARD_BG = (14, 17, 22)
 ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
@@ -317,6 +320,7 @@ class BoardView:
             x, y, size = self._pawn_spot(k, m.positions[k])
             spr.scale = size / atlas.px
             spr.position = (x, y, 0)
+            spr.rotation = seating.facing(self._laid_out(), m.seats[k])     # stands upright for its owner
         self._sync_active_ring()
 
     def _pawn_spot(self, k: int, cell: tuple[int, int]) -> tuple[float, float, float]:
@@ -326,12 +330,12 @@ class BoardView:
         here = [j for j, p in enumerate(m.positions) if tuple(p) == tuple(cell)]
         x, y = L.cell_center(*cell)
         if len(here) <= 1:
-            return x, y, L.cell * 0.5
+            return x, y, L.cell * PAWN_OF_CELL
         idx = here.index(k) if k in here else 0
         dx, dy = ((-1, 1), (1, 1), (1, -1), (-1, -1))[m.seats[k] % 4] if len(here) > 2 else \
             ((-1, 1), (1, -1))[idx % 2]
-        off = L.cell * 0.2
-        return x + dx * off, y + dy * off, L.cell * 0.4
+        off = L.cell * 0.24
+        return x + dx * off, y + dy * off, L.cell * PAWN_SHARED_OF_CELL
 
     def _sync_active_ring(self) -> None:
         m = self.model
@@ -667,7 +671,7 @@ class BoardView:
         start = (spr.x, spr.y)
         pts[0] = start
         n = len(pts) - 1
-        size = L.cell * 0.5
+        size = L.cell * PAWN_OF_CELL
         spr.scale = size / self.ui.atlas.px
 
         def step(k):

@@ -212,7 +212,7 @@ class PlayerPanel:
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
-            self._sprite(atlas.tile(openings), cu, cv, spare_size, turn=False)
+            self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)    # no path past its edge
             if treasure:
                 self._sprite(atlas.treasure(treasure), cu, cv, spare_size * 0.56)
             if human:
