@@ -21,8 +21,9 @@ import pyglet
 from pyglet import shapes
 
 from . import typeface
+from .label_pool import LabelPool
 from .layout import Rect
-from .widgets import Frame, label
+from .widgets import Frame
 
 CUE_S = 1.6                 # seconds the "<colour>'s turn" cue stays
 CUE_FADE_S = 0.3
@@ -71,6 +72,7 @@ class TurnCue:
         self.batch = batch
         self.group = group or pyglet.graphics.Group(order=50)
         self.items: list[Any] = []
+        self.labels = LabelPool(keep=8)     # each colour's cue text, kept for its next turn
         self.shown_at: float | None = None     # seconds the cue has been showing; None: hidden
         self.text = ""
         self.angle = 0
@@ -92,13 +94,17 @@ class TurnCue:
         fg = pyglet.graphics.Group(order=1, parent=self.group)
         from .menu import fit_font
         pts = fit_font(text, layout.font(typeface.CUE), rect.w - layout.px(16), minimum=layout.font(typeface.HEADLINE))
-        self.items.append(label(text, frame, rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
-                                color=color, bold=True))
+        self.items.append(self.labels.take(text, frame, rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
+                                           color=color, bold=True))
         self.rect = area
 
     def hide(self) -> None:
         for it in self.items:
-            it.delete()
+            if isinstance(it, pyglet.text.Label):
+                it.color = (*it.color[:3], 255)      # as it was taken (the fade changed it)
+                self.labels.give_back(it)
+            else:
+                it.delete()
         self.items = []
         self.shown_at = None
 
