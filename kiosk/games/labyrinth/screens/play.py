@@ -374,12 +374,15 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ frame
     def update(self, dt: float) -> None:
+        moving = self.board.busy
         self.board.update(dt)
+        landed = moving and not self.board.busy
         was = self.cue.showing
         if not self.cue.update(dt) and was:
             self.ui.request_frame()          # the cue went away: one more frame without it
-        self._refresh_panels()
-        if not self._rebuilt:
+        if not landed:       # a push or a walk that lands redraws the board: the panels follow a frame later
+            self._refresh_panels()
+        if not (self._rebuilt or landed):
             self._prepare()
         self._rebuilt = False
         if self._gameover is not None and not self.board.busy:
