@@ -91,12 +91,21 @@ class TurnCue:
         edge = layout.px(4)
         self.items.append(shapes.Rectangle(area.x, area.y + (0 if angle == 0 else area.h - edge), area.w, edge,
                                            color=color, batch=self.batch, group=self.group))
+        self.items.append(self._text(layout, rect, text, color, angle))
+        self.rect = area
+
+    def prepare(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
+        """Lay out the text :meth:`show` will write (kept hidden in the pool), so that moment only moves it."""
+        self.labels.give_back(self._text(layout, rect, text, color, angle))
+
+    def _text(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> Any:
+        h = layout.px(typeface.CUE * 1.7)
+        band_y = rect.y + rect.h * 0.25 - h / 2
         fg = pyglet.graphics.Group(order=1, parent=self.group)
         from .menu import fit_font
         pts = fit_font(text, layout.font(typeface.CUE), rect.w - layout.px(16), minimum=layout.font(typeface.HEADLINE))
-        self.items.append(self.labels.take(text, frame, rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
-                                           color=color, bold=True))
-        self.rect = area
+        return self.labels.take(text, Frame(rect, angle), rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
+                                color=color, bold=True)
 
     def hide(self) -> None:
         for it in self.items:

@@ -213,6 +213,13 @@ class PlayScreen(Screen):
         self.cue.show(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
                       SEAT_COLORS[seat], self.layout.facing(seat))
 
+    def _prepare_cue(self, player: int) -> None:
+        """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
+        seat = self.board.model.seats[player]
+        colour = self.t(f"colour.{COLOR_NAMES[seat]}")
+        self.cue.prepare(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
+                         SEAT_COLORS[seat], self.layout.facing(seat))
+
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != "over"
@@ -281,6 +288,11 @@ class PlayScreen(Screen):
         if self._upcoming_for != (m.current, m.phase):
             self._upcoming_for = (m.current, m.phase)
             self._upcoming = self._coming()
+            nxt = (m.current + 1) % len(m.seats)
+            if m.kinds[nxt] == "human" and ("cue", nxt) not in self._prepared:
+                self._prepared.add(("cue", nxt))
+                self._prepare_cue(nxt)       # the next person's "<colour>'s turn" (one text)
+                return
         while self._upcoming:
             idx, frame, st = self._upcoming.pop(0)
             shown = self.panels.get(idx)
