@@ -124,3 +124,22 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
         pool.give_back(lab)
     assert len(pool._free) == 2 and texts[0]._vertex_lists == []   # the oldest was deleted
     assert pool.take("z", frame, 0, 0, 12, batch) is texts[2]
+
+
+def test_a_new_game_lays_out_its_own_coming_panels(ui):
+    _start(ui)
+    for _ in range(12):
+        ui.off.frame()
+    pool = ui.screen.labels
+    pool.clear()                     # nothing kept from the first game: the second lays out its own
+    ui.post(NewGame(GameSetup.of("human,human", seed=8)))
+    ui.off.settle()
+    for _ in range(12):
+        ui.off.frame()
+    game = ui.k.sessions["labyrinth"].game
+    assert len(game.players) == 2 and game.phase == "shift"
+    made = pool.made
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    ui.off.settle()
+    assert game.phase == "move"
+    assert pool.made == made, "the new game's move phase was laid out ahead"

@@ -45,7 +45,7 @@ class LabelPool:
         """A text as :func:`widgets.label` makes it; `variant` names what the caller does to a new
         one (``fresh`` is then True) so that only equally treated texts are shared."""
         key = (text, round(size, 3), frame.angle, id(batch), group, variant,
-               tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in kw.items())))
+               tuple(sorted((k, tuple(a) if isinstance(a, list) else a) for k, a in kw.items())))
         ids = self._by_key.get(key)
         if ids:
             lab = self._free.pop(ids.pop())[1]

@@ -88,6 +88,7 @@ class PlayScreen(Screen):
         self.panels = {}
         self.labels.clear()
         self._prepared.clear()
+        self._upcoming_for = None
         self._signature = None
         if self.board.model.started:
             self._build_panels()
@@ -125,6 +126,7 @@ class PlayScreen(Screen):
             p.delete()
         self.panels = {}
         self._prepared.clear()           # a new game: its panels are laid out ahead again
+        self._upcoming_for = None
         L = self.layout
         m = self.board.model
         active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
