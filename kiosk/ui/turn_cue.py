@@ -21,8 +21,9 @@ import pyglet
 from pyglet import shapes
 
 from . import typeface
+from .label_pool import LabelPool
 from .layout import Rect
-from .widgets import Frame, label
+from .widgets import Frame
 
 CUE_S = 1.6                 # seconds the "<colour>'s turn" cue stays
 CUE_FADE_S = 0.3
@@ -71,6 +72,7 @@ class TurnCue:
         self.batch = batch
         self.group = group or pyglet.graphics.Group(order=50)
         self.items: list[Any] = []
+        self.labels = LabelPool(keep=8)     # each colour's cue text, kept for its next turn
         self.shown_at: float | None = None     # seconds the cue has been showing; None: hidden
         self.text = ""
         self.angle = 0
@@ -89,16 +91,29 @@ class TurnCue:
         edge = layout.px(4)
         self.items.append(shapes.Rectangle(area.x, area.y + (0 if angle == 0 else area.h - edge), area.w, edge,
                                            color=color, batch=self.batch, group=self.group))
+        self.items.append(self._text(layout, rect, text, color, angle))
+        self.rect = area
+
+    def prepare(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
+        """Lay out the text :meth:`show` will write (kept hidden in the pool), so that moment only moves it."""
+        self.labels.give_back(self._text(layout, rect, text, color, angle))
+
+    def _text(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> Any:
+        h = layout.px(typeface.CUE * 1.7)
+        band_y = rect.y + rect.h * 0.25 - h / 2
         fg = pyglet.graphics.Group(order=1, parent=self.group)
         from .menu import fit_font
         pts = fit_font(text, layout.font(typeface.CUE), rect.w - layout.px(16), minimum=layout.font(typeface.HEADLINE))
-        self.items.append(label(text, frame, rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
-                                color=color, bold=True))
-        self.rect = area
+        return self.labels.take(text, Frame(rect, angle), rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
+                                color=color, bold=True)
 
     def hide(self) -> None:
         for it in self.items:
-            it.delete()
+            if isinstance(it, pyglet.text.Label):
+                it.color = (*it.color[:3], 255)      # as it was taken (the fade changed it)
+                self.labels.give_back(it)
+            else:
+                it.delete()
         self.items = []
         self.shown_at = None
 

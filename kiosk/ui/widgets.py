@@ -92,6 +92,8 @@ class Recorder:
         self.texts: list[tuple[pyglet.text.Label, Frame, Rect | None, str, str]] = []
 
     def note(self, lab: pyglet.text.Label, frame: Frame, container: Rect | None, role: str, name: str) -> None:
+        """A text shown now; a text shown again (kiosk/ui/label_pool.py) is checked at its new place only."""
+        self.texts = [t for t in self.texts if t[0] is not lab]
         self.texts.append((lab, frame, container, role, name))
 
 
@@ -187,7 +189,8 @@ class Button(Widget):
     def __init__(self, frame: Frame, local: Rect, text: str, batch, group=None, *,
                  font_size: float = 12, on_tap: Callable[[], object] | None = None,
                  on_hold: Callable[[bool], object] | None = None, min_size: float = 48,
-                 color=BUTTON, text_color=INK, radius: float | None = None):
+                 color=BUTTON, text_color=INK, radius: float | None = None, labels: Any = None):
+        """`labels`: a kiosk.ui.label_pool.LabelPool to take the text from (and give it back on delete)."""
         u, v, w, h = local
         if w < min_size:
             u, w = u - (min_size - w) / 2, min_size
@@ -201,11 +204,14 @@ class Button(Widget):
         self.held = False
         self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)
         fg = pyglet.graphics.Group(order=1, parent=group)
-        self._label = label(text, frame, u + w / 2, v + h / 2, font_size, batch, fg,
-                            color=text_color, bold=True, width=w - 8 if text else None,
-                            container=self.rect, name="button")
-        self._label.multiline = False
-        fit_width(self._label, w - 6)
+        self._labels, self._changed = labels, False
+        make = label if labels is None else labels.take
+        self._label = make(text, frame, u + w / 2, v + h / 2, font_size, batch, fg,
+                           color=text_color, bold=True, width=w - 8 if text else None,
+                           container=self.rect, name="button")
+        if labels is None or labels.fresh:
+            self._label.multiline = False
+            fit_width(self._label, w - 6)
         self.fg_group = fg
 
     @property
@@ -216,11 +222,13 @@ class Button(Widget):
     def text(self, value: str) -> None:
         if value != self._label.text:
             self._label.text = value
+            self._changed = True
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
         self._bg.color = self.color if on else DISABLED
         self._label.color = (*INK, 255) if on else (*DIM, 255)
+        self._changed = True
 
     def set_visible(self, on: bool) -> None:
         self.visible = on
@@ -242,7 +250,10 @@ class Button(Widget):
 
     def delete(self) -> None:
         self._bg.delete()
-        self._label.delete()
+        if self._labels is not None:
+            self._labels.give_back(self._label, changed=self._changed)
+        else:
+            self._label.delete()
 
 
 class Hold:

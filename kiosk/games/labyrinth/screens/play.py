@@ -20,6 +20,7 @@ board's still layers and the panels (drawn again only after ``ui.invalidate()``)
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import pyglet
@@ -33,6 +34,7 @@ from engine.game import GAME_NAME
 
 from ..session import Session
 from .board import BoardView
+from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Layout
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from .player_panel import PanelState, PlayerPanel
@@ -57,6 +59,7 @@ class PlayScreen(Screen):
         self.live = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
+        self.labels = LabelPool()        # the panels' texts, moved from panel to panel (kiosk/ui/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
         self.peek = Hold(clock=ui.now)
         self.toast = ""
@@ -72,6 +75,10 @@ class PlayScreen(Screen):
                                                           self._show_destination)
         self._marks: list[Any] = []
         self._panel_active: int | None = None
+        self._upcoming: list[tuple[int, Frame, PanelState]] = []     # panels to lay out ahead (see _prepare)
+        self._upcoming_for: Any = None
+        self._prepared: set[tuple[Any, ...]] = set()          # (frame, state) laid out ahead
+        self._rebuilt = False               # a panel was built this frame (no preparing on top of it)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -79,6 +86,9 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self.labels.clear()
+        self._prepared.clear()
+        self._upcoming_for = None
         self._signature = None
         if self.board.model.started:
             self._build_panels()
@@ -115,6 +125,8 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self._prepared.clear()           # a new game: its panels are laid out ahead again
+        self._upcoming_for = None
         L = self.layout
         m = self.board.model
         active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
@@ -126,7 +138,7 @@ class PlayScreen(Screen):
                 on_rotate=lambda: self.ui.post(RotateSpare(1)),
                 on_peek=self._peek_hold, on_peek_tap=self.peek.tap,
                 on_hint=lambda: self.ui.post(RequestHint()),
-                on_stay=self._stay_or_confirm)
+                on_stay=self._stay_or_confirm, labels=self.labels)
         self._signature = None
         self._refresh_panels()
 
@@ -203,6 +215,13 @@ class PlayScreen(Screen):
         self.cue.show(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
                       SEAT_COLORS[seat], self.layout.facing(seat))
 
+    def _prepare_cue(self, player: int) -> None:
+        """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
+        seat = self.board.model.seats[player]
+        colour = self.t(f"colour.{COLOR_NAMES[seat]}")
+        self.cue.prepare(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
+                         SEAT_COLORS[seat], self.layout.facing(seat))
+
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != "over"
@@ -251,6 +270,7 @@ class PlayScreen(Screen):
             panel = self.panels[i]
             if panel.state != st:
                 self.ui.invalidate(panel.frame.rect)      # only this panel's part of the cache
+                self._rebuilt = True
             panel.show(st)
             widgets.extend(panel.widgets)
         held = self._held
@@ -258,6 +278,63 @@ class PlayScreen(Screen):
         if held is not None and held not in widgets:
             # the panel was rebuilt under a holding finger: keep the hold on the new peek area
             self._held = next((w for w in widgets if w.rect == held.rect), None)
+
+    def _prepare(self) -> None:
+        """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
+        into nothing: its texts go to the pool, so when that moment comes the panels only move texts
+        (kiosk/ui/label_pool.py). One panel a frame, in frames that build no panel of their own and
+        animate no push, so no single frame does all the work of a turn change."""
+        m = self.board.model
+        if not m.started or m.phase == "over" or not self.panels or self.board.busy:
+            return
+        if self._upcoming_for != (m.current, m.phase):
+            self._upcoming_for = (m.current, m.phase)
+            self._upcoming = self._coming()
+            nxt = (m.current + 1) % len(m.seats)
+            if m.kinds[nxt] == "human" and ("cue", nxt) not in self._prepared:
+                self._prepared.add(("cue", nxt))
+                self._prepare_cue(nxt)       # the next person's "<colour>'s turn" (one text)
+                return
+        while self._upcoming:
+            idx, frame, st = self._upcoming.pop(0)
+            shown = self.panels.get(idx)
+            if shown is not None and shown.state == st and shown.frame.rect == frame.rect:
+                continue
+            # the texts depend on neither the spare's picture nor which treasures were found
+            key = (tuple(frame.rect), frame.angle, replace(st, spare=("", None) if st.spare else None, found=()))
+            if key in self._prepared:
+                continue
+            self._prepared.add(key)
+            ghost = PlayerPanel(self.ui, self.batch, self.panel_group, frame, on_rotate=_nothing,
+                                on_peek=_nothing, on_peek_tap=_nothing, on_hint=_nothing, on_stay=_nothing,
+                                labels=self.labels)
+            ghost.show(st)
+            ghost.delete()
+            return
+
+    def _coming(self) -> list[tuple[int, Frame, PanelState]]:
+        """The panels (player, frame, state) of this turn's move phase and of the next player's turn,
+        as :meth:`_panel_state` will give them (no arrow chosen yet, no destination); the active
+        player's panel first (the most texts), sooner moments first."""
+        m = self.board.model
+        L = self.layout
+        nxt = (m.current + 1) % len(m.seats)
+        ahead = [(m.current, "move"), (nxt, "shift"), (nxt, "move")] if m.phase == "shift" \
+            else [(nxt, "shift"), (nxt, "move")]
+        saved = m.current, m.phase, m.preview
+        out = []
+        try:
+            for current, phase in ahead:
+                m.current, m.phase, m.preview = current, phase, None
+                for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
+                    st = self._panel_state(idx)
+                    if st.toast or st.peek or st.pending:
+                        continue                  # of this moment only
+                    seat = m.seats[idx]
+                    out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
+        finally:
+            m.current, m.phase, m.preview = saved
+        return out
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
@@ -311,11 +388,17 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ frame
     def update(self, dt: float) -> None:
+        moving = self.board.busy
         self.board.update(dt)
+        landed = moving and not self.board.busy
         was = self.cue.showing
         if not self.cue.update(dt) and was:
             self.ui.request_frame()          # the cue went away: one more frame without it
-        self._refresh_panels()
+        if not landed:       # a push or a walk that lands redraws the board: the panels follow a frame later
+            self._refresh_panels()
+        if not (self._rebuilt or landed):
+            self._prepare()
+        self._rebuilt = False
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
             if self._gameover_at is None:
@@ -413,3 +496,7 @@ class PlayScreen(Screen):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol == key.P:
             self._peek_hold(False)
+
+
+def _nothing(*_args: Any) -> None:
+    """A prepared panel's controls (it is never shown)."""

@@ -6,7 +6,9 @@ to turn it), the press-and-hold "peek" at the secret target (or, with open
 cards, all their cards), the hint button and, in the move phase, "stay".
 
 The panel is rebuilt only when what it shows changes (the play screen compares
-a small signature every frame), never redrawn shape by shape per frame.
+a small signature every frame), never redrawn shape by shape per frame. Its texts
+come from a pool shared by the panels (kiosk/ui/label_pool.py): a rebuild moves the
+texts it showed before instead of laying them out again.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from pyglet import shapes
 
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui import typeface
+from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Rect
-from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box, label
+from kiosk.ui.menu import measure
+from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box
 
 
 @dataclass(frozen=True)
@@ -58,8 +62,9 @@ class PlayerPanel:
 
     def __init__(self, ui: Any, batch, group, frame: Frame, *, on_rotate: Callable[[], None],
                  on_peek: Callable[[bool], None], on_peek_tap: Callable[[], None],
-                 on_hint: Callable[[], None], on_stay: Callable[[], None]):
+                 on_hint: Callable[[], None], on_stay: Callable[[], None], labels: LabelPool | None = None):
         self.ui = ui
+        self.labels = labels if labels is not None else LabelPool()
         self.batch = batch
         self.group = group
         self.fg = pyglet.graphics.Group(order=1, parent=group)
@@ -68,15 +73,18 @@ class PlayerPanel:
         self.callbacks: dict[str, Callable[..., None]] = dict(rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap,
                                                               hint=on_hint, stay=on_stay)
         self.items: list = []
+        self.texts: list[pyglet.text.Label] = []     # taken from self.labels, given back on delete
         self.widgets: list[Widget] = []
         self.state: PanelState | None = None
 
     def delete(self) -> None:
         for it in self.items:
             it.delete()
+        for lab in self.texts:
+            self.labels.give_back(lab)
         for w in self.widgets:
             w.delete()
-        self.items, self.widgets = [], []
+        self.items, self.texts, self.widgets = [], [], []
 
     def show(self, state: PanelState) -> None:
         if state == self.state:
@@ -95,14 +103,21 @@ class PlayerPanel:
         self.items.append(s)
         return s
 
-    def _text(self, text, u, v, px, fit: float | None = None, **kw):
+    def _text(self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None,
+              variant: Any = None, **kw):
         """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it
-        must, measured as laid out, never below the body size (a title may give up its extra size)."""
+        must, measured as laid out, never below the body size (a title may give up its extra size).
+
+        From the pool: ``self.labels.fresh`` says whether it is new (and still to be settled by the
+        caller as `variant` says) or an equal one shown before."""
         L = self.ui.layout
-        lab = label(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg), **kw)
-        if fit is not None and lab.content_width > fit:
+        lab = self.labels.take(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg),
+                               variant=(fit, line_spacing, variant), **kw)
+        if self.labels.fresh and line_spacing is not None:
+            lab.set_style("line_spacing", line_spacing)
+        if self.labels.fresh and fit is not None and lab.content_width > fit:
             lab.font_size = max(L.font(min(px, typeface.BODY)), lab.font_size * fit / lab.content_width)
-        self.items.append(lab)
+        self.texts.append(lab)
         return lab
 
     def _build(self, st: PanelState) -> None:
@@ -168,9 +183,9 @@ class PlayerPanel:
                        color=ACCENT, bold=True)
             text = "\u00a0" * INDENT_NBSP + text
         lab = self._text(text, u, top, typeface.BODY, width=w, multiline=True, align="left",
-                         anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top")
-        lab.set_style("line_spacing", L.px(typeface.BODY * 1.3))
-        for _ in range(3):
+                         anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top",
+                         line_spacing=L.px(typeface.BODY * 1.3), variant=room)
+        for _ in range(3 if self.labels.fresh else 0):
             if room is None or lab.content_height <= room - L.px(4):
                 break
             shrink = max(0.7, (room - L.px(4)) / lab.content_height)
@@ -194,11 +209,8 @@ class PlayerPanel:
         eye_h = btn_h
         if human and not st.open_cards:
             words = self.ui.t("play.your_target")
-            probe = pyglet.text.Label(words, font_name=typeface.font_for(words), font_size=L.font(typeface.LABEL),
-                                      weight="bold")
-            if probe.content_width > eye_w:
+            if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
-            probe.delete()
         rows_below = (1 if human else 0) + (1 if st.phase == "move" and human and stay_at is None else 0)
         needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) \
             + (L.touch + gap if st.spare and st.phase == "shift" and not st.toast else 0)
@@ -229,7 +241,7 @@ class PlayerPanel:
             if hint_w:
                 b = Button(f, Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h), "?", self.batch,
                            self.fg, font_size=L.font(typeface.HEADLINE), on_tap=self.callbacks["hint"],
-                           min_size=L.touch, color=(40, 130, 120))
+                           min_size=L.touch, color=(40, 130, 120), labels=self.labels)
                 self.widgets.append(b)
         if not human:
             return
@@ -239,7 +251,7 @@ class PlayerPanel:
             b = Button(f, stay_at or Rect(area.x, v, area.w, btn_h),
                        self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
                        self.batch, self.fg, font_size=L.font(typeface.LABEL), on_tap=self.callbacks["stay"],
-                       min_size=L.touch, color=(46, 150, 84) if confirm else (64, 110, 170))
+                       min_size=L.touch, color=(46, 150, 84) if confirm else (64, 110, 170), labels=self.labels)
             self.widgets.append(b)
             if stay_at is None:
                 v += btn_h + gap
@@ -252,7 +264,7 @@ class PlayerPanel:
             return
         b = Button(f, Rect(area.x, v, area.w, eye_h), "", self.batch, self.fg,
                    on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
-                   color=(90, 70, 140))
+                   color=(90, 70, 140), labels=self.labels)
         self.widgets.append(b)
         eu, ev = area.x + btn_h * 0.4, v + eye_h / 2          # an eye: lens + pupil, then the words
         x, y = f.point(eu, ev)
@@ -261,8 +273,8 @@ class PlayerPanel:
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
         words = self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top,
                            bold=True, anchor_x="left", width=eye_w, multiline=True, align="left", name="peek",
-                           container=f.area(Rect(area.x, v, area.w, eye_h)))
-        words.set_style("line_spacing", L.px(typeface.LABEL * EYE_LINES))
+                           container=f.area(Rect(area.x, v, area.w, eye_h)),
+                           line_spacing=L.px(typeface.LABEL * EYE_LINES))
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
