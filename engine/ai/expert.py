@@ -37,12 +37,18 @@ from .hard import HardAI
 from .memory import Memory
 
 NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance when it is not the leader
+# With two players the leader's chance counts this much more than in `hard`: once its moves have
+# given its target away, a block hits the real target, so blocking is worth more. Measured
+# against `hard` over the same 80 paired deals twice: 115 of 160 wins at 1.0, 121 at 1.5
+# (and 50 of the first 80 at 2.0, where it neglects its own cards).
+DUEL_DENIAL = 1.5
 
 
 class ExpertAI(HardAI):
     """The strongest level: belief-weighted expectimax over the opponents' targets and replies."""
 
     level = "expert"
+    duel_denial = DUEL_DENIAL
 
     def __init__(self, seed: int | None = None, budget: int = 30000,
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25,
@@ -69,6 +75,10 @@ class ExpertAI(HardAI):
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         self._prepare_beliefs(view)
         return super()._threats(view, options)
+
+    def _deny_weight(self, view: View, j: int | None) -> float:
+        weight = super()._deny_weight(view, j)
+        return weight * self.duel_denial if view.players == 2 else weight
 
     def _opponent_weight(self, view: View, j: int, leader: int | None) -> float:
         """The leader is spoiled as by hard; the next player too, more lightly (it replies first)."""

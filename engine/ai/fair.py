@@ -69,6 +69,7 @@ class FairAI(ExpertAI):
     """As strong as the table, stronger when behind, gentler when ahead (see the module docstring)."""
 
     level = "fair"
+    duel_denial = 1.0      # its firmness already sets how much it spoils
 
     def __init__(self, seed: int | None = None, budget: int = 30000,
                  clock: Callable[[], float] | None = None, time_limit: float = 0.25):

@@ -67,6 +67,7 @@ NO_READY, UNREADY, LOW, PARTIAL, BEST = range(5)
 READY_TRUE = (0.03, 0.025, 0.01, 0.15, 0.785)
 READY_OTHER = (0.236, 0.190, 0.044, 0.228, 0.302)
 PLAN_EVIDENCE_CAP = 6.0   # log-odds: a few cards settle the reading, a habit can still change
+PLAN_PRIOR = 0.0          # log-odds that a player plans, before any of its cards is shown
 
 
 def position_key(board, spare_mask: int, cells) -> tuple:
@@ -204,7 +205,7 @@ class Memory:
 
     def planner(self, j: int) -> float:
         """How sure it is that opponent j plans ahead (0..1; one half before any evidence)."""
-        return 1.0 / (1.0 + exp(-self.plans.get(j, 0.0)))
+        return 1.0 / (1.0 + exp(-self.plans.get(j, PLAN_PRIOR)))
 
     def _learn_from_plan(self, view: View, prev: int, belief: dict[int, float]) -> None:
         """Where it stood for its next turn: weigh each treasure by how well that cell suits it,
@@ -225,7 +226,7 @@ class Memory:
             if len(changed) != 1 or len(found) != 1:
                 continue        # several found at once: whose was which is not known
             t = next(iter(found))
-            odds = self.plans.get(j, 0.0)
+            odds = self.plans.get(j, PLAN_PRIOR)
             for grades in turns:
                 g = grades.get(t)
                 if g is not None:
