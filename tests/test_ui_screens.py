@@ -415,3 +415,27 @@ def test_gameover_play_again_keeps_seats_and_rules(ui):
     enter(u, "gameover")
     tap_widget(u, _button(u, "Back to start"))
     assert u.screen.name == "attract"
+
+
+def test_computer_thinking_notice_clears_when_the_computer_has_played(ui):
+    """A visitor who presses during the computer's turn is told it is thinking; once the next
+    turn begins that notice is no longer true, so it goes at once instead of lingering."""
+    from kiosk.events import IllegalInput
+    from kiosk.games.labyrinth.events import TurnChanged
+    u = ui(size=(800, 480), first="setup")
+    u.post(NewGame(GameSetup.of("hard,human", seed=2)))
+    u.goto("play")
+    u.step(0.02)
+    play = u.screen
+    computer = play.board.model.current
+    assert play.board.model.kinds[computer] != "human"
+    play.on_event(IllegalInput("please wait", "select_arrow", computer, "N3"))
+    thinking = play.t("play.computer_thinking")
+    assert play.toast == thinking
+    person = 1 - computer
+    play.on_event(TurnChanged(person, "shift", 1, None, "human"))
+    assert play.toast == ""
+    play.on_event(IllegalInput("no", "select_arrow", person, "N3"))   # a person's refusal stays
+    assert play.toast and play.toast != thinking
+    play.on_event(TurnChanged(computer, "shift", 2, None, "hard"))
+    assert play.toast

@@ -354,6 +354,8 @@ class PlayScreen(Screen):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == "shift":
             self.peek.cancel()
+            if self.toast == self.t("play.computer_thinking"):
+                self.toast = ""     # the computer has played: "thinking" is no longer true
             self._refresh_panels()
             self._cue_turn()
         elif isinstance(ev, IllegalInput):
