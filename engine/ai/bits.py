@@ -24,7 +24,7 @@ from engine.maze import (
 __all__ = [
     "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
     "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate",
+    "dilate", "ready_cells",
 ]
 
 
@@ -112,6 +112,22 @@ def tile_mask_after(masks: list[int], line: Line, inserted: int, cell: int) -> i
         return inserted
     k = line.cells.index(cell)
     return masks[line.cells[k - 1]]
+
+
+def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
+                banned: str | None = None) -> list[int]:
+    """For each shift of the next turn (every line but `banned`, each distinct rotation of the
+    spare): the cells from which a pawn would reach one of the tiles (tb, and the spare's if
+    ts) after that shift -- one flood fill from the tiles, mapped back through the shift.
+    A list entry is 0 where the tiles are not on the board after that shift."""
+    uses = []
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        tb2, _ = tiles_after(tb, ts, line)
+        for _r, mask in ROTATIONS[spare]:
+            uses.append(pawns_before(flood(tb2, shifted(board, line, mask)), line) if tb2 else 0)
+    return uses
 
 
 def bits_of(cells) -> int:

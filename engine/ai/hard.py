@@ -44,7 +44,7 @@ from typing import Callable
 from .base import AI, View, first_ply
 from .memory import Memory
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, shifted,
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, ready_cells, shifted,
     tile_mask_after, tiles_after, tiles_before,
 )
 
@@ -201,19 +201,11 @@ class HardAI(AI):
 
     def _next_turn_sets(self, board, tb, ts, spare, banned):
         """For each next shift: the cells from which the pawn would reach the target after it."""
-        uses = []
+        uses = ready_cells(board, tb, ts, spare, banned)
         union = 0
-        for name, line in LINES.items():
-            if name == banned:
-                continue
-            tb2, _ = tiles_after(tb, ts, line)
-            for _r, mask in ROTATIONS[spare]:
-                if not tb2:
-                    uses.append(0)
-                    continue
-                u = pawns_before(flood(tb2, shifted(board, line, mask)), line)
+        for u in uses:
+            if u:               # a flood fill was made (never empty: it holds the target's tile)
                 self.work += 1
-                uses.append(u)
                 union |= u
         return uses, union
 

@@ -41,7 +41,7 @@ from .base import View
 from math import exp, log
 
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, shifted, tiles_after, tiles_before,
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, ready_cells, shifted, tiles_before,
 )
 from engine.maze import SIZE, Maze
 
@@ -242,7 +242,6 @@ def plan_grades(view: View, j: int, treasures) -> dict[int, int]:
     board, spare = view.board, maze.spare_mask
     end = view.cells[j]
     area = cells_of(flood(1 << end, board))
-    boards = [(line, shifted(board, line, mask)) for line in LINES.values() for _r, mask in ROTATIONS[spare]]
     cell_of = {t: c for c, t in enumerate(maze.treasures) if t >= 0}
     grades = {}
     for t in treasures:
@@ -251,11 +250,7 @@ def plan_grades(view: View, j: int, treasures) -> dict[int, int]:
         if not tb and not ts:
             continue
         counts = dict.fromkeys(area, 0)
-        for line, after in boards:
-            tb2, _ = tiles_after(tb, ts, line)
-            if not tb2:
-                continue
-            ready = pawns_before(flood(tb2, after), line)
+        for ready in ready_cells(board, tb, ts, spare):
             for m in area:
                 if (ready >> m) & 1:
                     counts[m] += 1
