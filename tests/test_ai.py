@@ -513,6 +513,28 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
     assert looping >= 3
 
 
+def test_a_standoff_of_blocks_does_not_last_for_ever():
+    """Measured in `labyrinth-sim` (fair against hard, seed 1, game 47): from turn 58 `hard`
+    had all its cards and stood one step from its corner; `fair`, two cards short, blocked
+    that step every turn with a differently turned spare, so no position ever repeated and
+    the game reached the 300-turn cap. A blocker that collects nothing for long lets the
+    block go, so the game ends well before the cap."""
+    from kiosk.sim import derive
+
+    seed = 11665651655421259388
+    game = Game.new(players=2, seed=seed)
+    players = [make_ai(level, seed=derive(seed, "ai", s)) for s, level in enumerate(["hard", "fair"])]
+    longest_block = 0
+    while game.phase != "over" and game.turns < 200:
+        ai = players[game.current]
+        shift, move = ai.choose(game)
+        longest_block = max(longest_block, ai.memory.stuck)
+        game.apply(shift)
+        game.apply(move)
+    assert longest_block > 10, "the deal no longer leads to the standoff; pick another"
+    assert game.phase == "over" and game.turns < 150
+
+
 def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
     checked = 0
     for game in positions(20, players=2, seed=57):

@@ -32,6 +32,8 @@ How it decides (all on bitboards, see :mod:`engine.ai.bits`):
    REPEAT per earlier time, and the longer it goes without collecting (or the
    more often the position at its turn has been seen), the more its distance
    term counts and the less its non-winning denial does (:mod:`engine.ai.memory`).
+   Blocking a winning move fades too once it has gone STANDOFF_GRACE turns without
+   collecting: a standoff that only blocks never ends.
 
 It never reads hidden cards: it works on a :class:`engine.ai.base.View`.
 """
@@ -62,6 +64,12 @@ STUCK_PUSH = 0.25
 STUCK_EASE = 0.15
 # Block before collecting when that cuts an opponent's chance to win next turn by this much.
 BLOCK_MARGIN = 0.2
+# A standoff: blocking an opponent's winning move turn after turn while collecting nothing itself
+# only puts off the end (and the turn limit gives the game to the player ahead). After
+# STANDOFF_GRACE own turns without a collection, the weight of a winning threat fades to nothing
+# over STANDOFF_FADE more. Measured: a player collects every 2 own turns on average.
+STANDOFF_GRACE = 10
+STANDOFF_FADE = 10
 
 
 class HardAI(AI):
@@ -349,11 +357,13 @@ class HardAI(AI):
             return 0.0
         share = 1.0 if view.players == 2 else 0.6
         stake = self._stake(view, j)
+        memory = self.memory
         if stake <= 1.0:
             # Not a winning collection: the longer the AI itself makes no progress (or the
             # position repeats), the less it spends its turns on spoiling the leader's.
-            memory = self.memory
             stake /= 1.0 + STUCK_EASE * max(0, memory.stuck - STUCK_GRACE) + memory.loop
+        else:
+            stake *= max(0.0, 1.0 - max(0, memory.stuck - STANDOFF_GRACE) / STANDOFF_FADE)
         return self.denial * share * stake
 
     def _opponent_weight(self, view: View, j: int, leader: int | None) -> float:
