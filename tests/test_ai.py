@@ -303,14 +303,16 @@ def _play_into(game: Game, ais: dict, turns: int) -> None:
         game.apply(move)
 
 
-@pytest.mark.parametrize("level", ["expert", "fair"])
-def test_same_seed_and_budget_same_decisions_over_a_game(level):
-    """The memory (repetitions, beliefs) makes decisions depend on the game so far: replaying
-    the same game with the same seed and budget gives the same decisions all the way."""
+@pytest.mark.parametrize("level, players", [("expert", 2), ("fair", 2), ("expert", 4)])
+def test_same_seed_and_budget_same_decisions_over_a_game(level, players):
+    """The memory (repetitions, beliefs) and, with more players, the sampled futures make
+    decisions depend on the game so far and the seed: replaying the same game with the same
+    seed and budget gives the same decisions all the way."""
     runs = []
     for _ in range(2):
-        game = Game.new(players=2, seed=77)
-        ais = {0: make_ai(level, seed=3, budget=4000), 1: make_ai("hard", seed=4)}
+        game = Game.new(players=players, seed=77)
+        ais = {0: make_ai(level, seed=3, budget=4000), 1: make_ai("hard", seed=4),
+               2: make_ai("hard", seed=5), 3: make_ai("hard", seed=6)}
         moves = []
         for _turn in range(24):
             if game.phase != "shift":
@@ -321,6 +323,47 @@ def test_same_seed_and_budget_same_decisions_over_a_game(level):
             game.apply(move)
         runs.append(moves)
     assert runs[0] == runs[1] and len(runs[0]) >= 10
+
+
+def test_expert_plays_out_every_opponents_shift_as_the_engine_does():
+    """With 3-4 players `expert` scores a plan over sampled futures: every opponent's shift
+    until its next turn. Each future is replayed here through the engine (the opponents
+    stay where they stand) and brute force decides whether the target is reachable then;
+    the search's count must agree for every cell it could walk to."""
+    from engine.ai.base import first_ply
+    from engine.maze import OPPOSITE as PUSH_BACK
+    from engine.maze import SIZE
+
+    checked = 0
+    for game in positions(6, players=3, seed=81):
+        ai = ExpertAI(4)
+        view = View(game)
+        ai._unknown = view.treasure_bits(view.unknown)
+        options = list(first_ply(view))
+        for o in options[::9]:
+            line, rotation = o[0], o[1]
+            ai._futures = None
+            futures, hits = ai._over_futures(view, o, None)
+            assert futures == len(ai._futures) > 0
+            for cell in sorted(hits)[:4]:
+                reached = 0
+                for future in ai._futures:
+                    g = game.copy()
+                    g.apply(Shift(line.name, rotation))
+                    g.apply(Move(divmod(cell, SIZE)))
+                    last = line.name
+                    for _u, pick, turn in future:
+                        name = [n for n in LINES if n != PUSH_BACK[last]][pick]
+                        g.apply(Shift(name, turn))
+                        g.apply(Move(divmod(g.player.cell, SIZE)))   # the opponent stays
+                        last = name
+                    if g.phase != "shift":
+                        break                              # an opponent collected its last card
+                    reached += can_collect(g)
+                else:
+                    assert hits[cell] == reached, (cell, hits[cell], reached)
+                    checked += 1
+    assert checked >= 10
 
 
 def test_expert_budget_is_the_work_limit():
@@ -514,25 +557,42 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
 
 
 def test_a_standoff_of_blocks_does_not_last_for_ever():
-    """Measured in `labyrinth-sim` (fair against hard, seed 1, game 47): from turn 58 `hard`
-    had all its cards and stood one step from its corner; `fair`, two cards short, blocked
-    that step every turn with a differently turned spare, so no position ever repeated and
-    the game reached the 300-turn cap. A blocker that collects nothing for long lets the
-    block go, so the game ends well before the cap."""
-    from kiosk.sim import derive
+    """Measured in `labyrinth-sim` (fair against hard): from turn 58 `hard` had all its cards
+    and stood one step from its corner; `fair`, two cards short, blocked that step every turn
+    with a differently turned spare, so no position ever repeated and the game reached the
+    300-turn cap. Blocking a winning move keeps its full weight while the blocker still
+    collects; after STANDOFF_GRACE own turns without a collection it fades to nothing over
+    STANDOFF_FADE more, and the block is no longer played for its own sake."""
+    from engine.ai.hard import STANDOFF_FADE, STANDOFF_GRACE
 
-    seed = 11665651655421259388
-    game = Game.new(players=2, seed=seed)
-    players = [make_ai(level, seed=derive(seed, "ai", s)) for s, level in enumerate(["hard", "fair"])]
-    longest_block = 0
-    while game.phase != "over" and game.turns < 200:
-        ai = players[game.current]
-        shift, move = ai.choose(game)
-        longest_block = max(longest_block, ai.memory.stuck)
-        game.apply(shift)
-        game.apply(move)
-    assert longest_block > 10, "the deal no longer leads to the standoff; pick another"
-    assert game.phase == "over" and game.turns < 150
+    checked = 0
+    for game in positions(80, players=2, seed=43):
+        opp = 1 - game.current
+        game.players[opp].found.extend(game.players[opp].cards)
+        game.players[opp].cards.clear()
+        if can_collect(game):
+            continue
+        outcomes = {s: _opponent_home_threat(game, s) for s in game.legal_shifts()}
+        if all(outcomes.values()) or not any(outcomes.values()):
+            continue
+        ai = HardAI(0)
+        weights = []
+        for k in range(STANDOFF_GRACE + STANDOFF_FADE + 2):
+            again = game.copy()
+            again.turns = game.turns + 2 * k        # its turns go by, its cards stay the same
+            shift, _ = ai.choose(again)
+            weights.append(ai._deny_weight(View(again), opp))
+            if k < STANDOFF_GRACE:
+                assert not outcomes[shift], "it left the way home open while still collecting"
+        assert ai.memory.stuck == STANDOFF_GRACE + STANDOFF_FADE + 1
+        full = weights[0]
+        assert full > 0 and weights[:STANDOFF_GRACE + 1] == [full] * (STANDOFF_GRACE + 1)
+        fading = weights[STANDOFF_GRACE:]
+        assert all(a > b for a, b in zip(fading, fading[1:-1])) and fading[-1] == fading[-2] == 0.0
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
 
 
 def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
@@ -543,14 +603,22 @@ def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
             continue
         opp.found.extend(opp.cards[:3])        # the opponent is three collections ahead
         del opp.cards[:3]
-        fair = FairAI(4)
-        fair.memory.turns_seen = 12          # it has trailed all game: full firmness
-        assert fair.firmness() == 1.0
-        expert = ExpertAI(4)
-        expert.duel_denial = fair.duel_denial    # fair's firmness is its whole denial
-        assert fair.choose(game) == expert.choose(game)
-        checked += 1
-    assert checked >= 10
+        for planner in (True, False):
+            fair = FairAI(4)
+            fair.memory.turns_seen = 12          # it has trailed all game: full firmness
+            assert fair.firmness() == 1.0
+            if not planner:
+                fair.reading.plans = 1           # the table has shown it does not plan ...
+                fair.turn_kind = lambda view: 3.0    # ... and this is one of its expert turns
+            # It spoils the leader as far as the table reads above medium (not at all
+            # against a player who does not plan: that one is outrun), and blocks a win.
+            spoil = fair.spoiling()
+            assert (spoil > 0.5) if planner else (spoil == 0.0)
+            expert = ExpertAI(4, denial=spoil)
+            expert.duel_denial = fair.duel_denial    # fair's own weights are its whole denial
+            assert fair.choose(game) == expert.choose(game)
+            checked += 1
+    assert checked >= 20
 
 
 def test_fair_helps_when_ahead():

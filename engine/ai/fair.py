@@ -25,10 +25,12 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
   plays below expert (the reading without the leaning prior, at most 1): a
   table that has shown it plans gets no gift, a child not yet read does.
 
-Its expert turns spoil the leader with its *firmness*
-(`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1]) as weight and
-block a player about to win only while that is at least BLOCK_FROM: a table it
-has mostly led gets a gentler `fair`.
+Its expert turns block a player about to win only while its *firmness*
+(`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1]) is at least
+BLOCK_FROM: a table it has mostly led gets a gentler `fair`. They spoil the
+leader with the firmness as weight, times how far the table reads above medium:
+a table that does not plan is outrun, not spoiled (spoiling a `medium` player
+made the games longer than `medium`'s own).
 
 So it is stronger when behind and gentler when ahead, around the level of the
 table: a child gets an `easy`-like opponent that lets it back in, a grown-up a
@@ -76,6 +78,7 @@ class FairAI(ExpertAI):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit)
         self.kind_turns = 0    # how many kind turns it played (for tests and tuning)
         self.reading = Reading()   # how well the opponent plays, read from its moves
+        self._blocking = True      # this expert turn may block a player about to win
         self._easy = EasyAI(seed)
         self._medium = MediumAI(seed)
 
@@ -113,6 +116,11 @@ class FairAI(ExpertAI):
         turns spoil and block."""
         return min(1.0, max(0.0, LEVEL_STRENGTH * (1.0 - 2.0 * self.led())))
 
+    def spoiling(self) -> float:
+        """How much its expert turns spoil the leader beyond blocking a win: as far as the table
+        reads above medium (at most 1). A table that does not plan is outrun, not spoiled."""
+        return min(1.0, max(0.0, self.table_strength() - MEDIUM))
+
     def led(self) -> float:
         """The share of its earlier turns (in this game) on which it led on collections."""
         memory = self.memory
@@ -125,7 +133,9 @@ class FairAI(ExpertAI):
         if level > kind and self.rng.random() < level - kind:
             kind += 1
         if kind == EXPERT:
-            self.denial = self.firmness()
+            firmness = self.firmness()
+            self._blocking = firmness >= BLOCK_FROM
+            self.denial = firmness * self.spoiling()
             choice = super().decide(view)
         elif kind == KIND:
             self.kind_turns += 1
@@ -150,7 +160,7 @@ class FairAI(ExpertAI):
 
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         total, danger = super()._threats(view, options)
-        if self.denial < BLOCK_FROM:
+        if not self._blocking:
             danger = [0.0] * len(danger)      # gentle: lets a player it has mostly led win
         return total, danger
 

@@ -188,7 +188,7 @@ class HardAI(AI):
 
     # ------------------------------------------------------------------ pieces
     def _late(self, started: float) -> bool:
-        return bool(self.clock) and self.clock() - started > self.time_limit
+        return self.clock is not None and self.clock() - started > self.time_limit
 
     def _pick(self, scored) -> tuple[int, int]:
         best = scored[0][0]
@@ -248,25 +248,28 @@ class HardAI(AI):
                 if weight <= 0.0:
                     continue
                 replies += weight
-                board_r = shifted(board, line_r, mask_r)
-                served = 0
-                for name2, line2 in LINES.items():
-                    if name2 == banned:
-                        continue
-                    tb2, _ = tiles_after(tb_r, ts_r, line2)
-                    if not tb2:
-                        continue
-                    for _r2, mask2 in ROTATIONS[spare_r]:
-                        served |= pawns_before(flood(tb2, shifted(board_r, line2, mask2)), line2)
-                        self.work += 1
-                        if served & need == need:
-                            break
-                    if served & need == need:
-                        break
+                served = self._serving(shifted(board, line_r, mask_r), tb_r, ts_r, spare_r, banned, need)
                 for m in cells:
                     if (served >> carry.get(m, m)) & 1:
                         hits[m] += weight
         return max(replies, 1e-9), hits
+
+    def _serving(self, board, tb: int, ts: bool, spare: int, banned: str | None, need: int) -> int:
+        """The cells from which some next shift (not `banned`) lets a pawn reach the target tiles
+        (tb, ts): found shift by shift until every cell of `need` is among them."""
+        served = 0
+        for name, line in LINES.items():
+            if name == banned:
+                continue
+            tb2, _ = tiles_after(tb, ts, line)
+            if not tb2:
+                continue
+            for _r, mask in ROTATIONS[spare]:
+                served |= pawns_before(flood(tb2, shifted(board, line, mask)), line)
+                self.work += 1
+                if served & need == need:
+                    return served
+        return served
 
     def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
         """Several ways to collect: prefer the one best for the next card and worst for the leader."""
