@@ -24,7 +24,7 @@ from engine.maze import (
 __all__ = [
     "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
     "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate", "ready_cells", "masks_after",
+    "dilate", "ready_cells", "masks_after", "serving",
 ]
 
 
@@ -138,6 +138,26 @@ def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
         for _r, mask in ROTATIONS[spare]:
             uses.append(pawns_before(flood(tb2, shifted(board, line, mask)), line) if tb2 else 0)
     return uses
+
+
+def serving(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None,
+            need: int) -> tuple[int, int]:
+    """The cells from which a pawn would reach one of the tiles (tb, and the spare's if ts)
+    after some shift of the next turn (not `banned`), found shift by shift until every cell
+    of `need` is among them; and the flood fills that took."""
+    served = floods = 0
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        tb2, _ = tiles_after(tb, ts, line)
+        if not tb2:
+            continue
+        for _r, mask in ROTATIONS[spare]:
+            served |= pawns_before(flood(tb2, shifted(board, line, mask)), line)
+            floods += 1
+            if served & need == need:
+                return served, floods
+    return served, floods
 
 
 def bits_of(cells) -> int:

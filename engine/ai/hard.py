@@ -46,7 +46,7 @@ from typing import Callable
 from .base import AI, View, first_ply
 from .memory import Memory
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, pawns_before, ready_cells, shifted,
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, ready_cells, serving, shifted,
     tile_mask_after, tiles_after, tiles_before,
 )
 
@@ -255,20 +255,9 @@ class HardAI(AI):
         return max(replies, 1e-9), hits
 
     def _serving(self, board, tb: int, ts: bool, spare: int, banned: str | None, need: int) -> int:
-        """The cells from which some next shift (not `banned`) lets a pawn reach the target tiles
-        (tb, ts): found shift by shift until every cell of `need` is among them."""
-        served = 0
-        for name, line in LINES.items():
-            if name == banned:
-                continue
-            tb2, _ = tiles_after(tb, ts, line)
-            if not tb2:
-                continue
-            for _r, mask in ROTATIONS[spare]:
-                served |= pawns_before(flood(tb2, shifted(board, line, mask)), line)
-                self.work += 1
-                if served & need == need:
-                    return served
+        """:func:`engine.ai.bits.serving`, its flood fills counted as work."""
+        served, floods = serving(board, tb, ts, spare, banned, need)
+        self.work += floods
         return served
 
     def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:

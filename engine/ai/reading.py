@@ -33,7 +33,7 @@ from math import exp, log
 from engine.maze import Maze
 
 from .base import View
-from .bits import CARRY, LINES, ROTATIONS, flood, shifted, tiles_after
+from .bits import serving
 
 # Reference players, measured by reading each level's moves against `medium` (docs/ai.md): the
 # share of collectable turns it misses (easy 0.21 over 30 games; medium and hard missed none,
@@ -59,18 +59,8 @@ def can_reach(maze: Maze, pawn: int, treasure: int, banned: str | None) -> bool:
     in_spare = maze.spare_treasure == treasure
     if not bits and not in_spare:
         return False
-    board = maze.open_sides
-    for name, line in LINES.items():
-        if name == banned:
-            continue
-        tb, _ = tiles_after(bits, in_spare, line)
-        if not tb:
-            continue
-        p = CARRY[name].get(pawn, pawn)
-        for _r, mask in ROTATIONS[maze.spare_mask]:
-            if flood(1 << p, shifted(board, line, mask)) & tb:
-                return True
-    return False
+    need = 1 << pawn
+    return bool(serving(maze.open_sides, bits, in_spare, maze.spare_mask, banned, need)[0] & need)
 
 
 class Reading:
