@@ -305,9 +305,9 @@ def _play_into(game: Game, ais: dict, turns: int) -> None:
 
 @pytest.mark.parametrize("level, players", [("expert", 2), ("fair", 2), ("expert", 4)])
 def test_same_seed_and_budget_same_decisions_over_a_game(level, players):
-    """The memory (repetitions, beliefs) and, with more players, the sampled futures make
-    decisions depend on the game so far and the seed: replaying the same game with the same
-    seed and budget gives the same decisions all the way."""
+    """The memory (repetitions, beliefs) makes decisions depend on the game so far: replaying
+    the same game with the same seed and budget gives the same decisions all the way (also
+    with four players, where more opponents are read and spoiled)."""
     runs = []
     for _ in range(2):
         game = Game.new(players=players, seed=77)
@@ -323,47 +323,6 @@ def test_same_seed_and_budget_same_decisions_over_a_game(level, players):
             game.apply(move)
         runs.append(moves)
     assert runs[0] == runs[1] and len(runs[0]) >= 10
-
-
-def test_expert_plays_out_every_opponents_shift_as_the_engine_does():
-    """With 3-4 players `expert` scores a plan over sampled futures: every opponent's shift
-    until its next turn. Each future is replayed here through the engine (the opponents
-    stay where they stand) and brute force decides whether the target is reachable then;
-    the search's count must agree for every cell it could walk to."""
-    from engine.ai.base import first_ply
-    from engine.maze import OPPOSITE as PUSH_BACK
-    from engine.maze import SIZE
-
-    checked = 0
-    for game in positions(6, players=3, seed=81):
-        ai = ExpertAI(4)
-        view = View(game)
-        ai._unknown = view.treasure_bits(view.unknown)
-        options = list(first_ply(view))
-        for o in options[::9]:
-            line, rotation = o[0], o[1]
-            ai._futures = None
-            futures, hits = ai._over_futures(view, o, None)
-            assert futures == len(ai._futures) > 0
-            for cell in sorted(hits)[:4]:
-                reached = 0
-                for future in ai._futures:
-                    g = game.copy()
-                    g.apply(Shift(line.name, rotation))
-                    g.apply(Move(divmod(cell, SIZE)))
-                    last = line.name
-                    for _u, pick, turn in future:
-                        name = [n for n in LINES if n != PUSH_BACK[last]][pick]
-                        g.apply(Shift(name, turn))
-                        g.apply(Move(divmod(g.player.cell, SIZE)))   # the opponent stays
-                        last = name
-                    if g.phase != "shift":
-                        break                              # an opponent collected its last card
-                    reached += can_collect(g)
-                else:
-                    assert hits[cell] == reached, (cell, hits[cell], reached)
-                    checked += 1
-    assert checked >= 10
 
 
 def test_expert_budget_is_the_work_limit():

@@ -24,7 +24,7 @@ from engine.maze import (
 __all__ = [
     "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
     "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate", "ready_cells", "masks_after", "serving",
+    "dilate", "ready_cells", "serving",
 ]
 
 
@@ -112,16 +112,6 @@ def tile_mask_after(masks: list[int], line: Line, inserted: int, cell: int) -> i
         return inserted
     k = line.cells.index(cell)
     return masks[line.cells[k - 1]]
-
-
-def masks_after(masks: list[int], line: Line, inserted: int) -> tuple[list[int], int]:
-    """Every cell's tile openings after pushing `inserted` in at `line`, and the new spare's."""
-    after = list(masks)
-    cells = line.cells
-    for k in range(len(cells) - 1, 0, -1):
-        after[cells[k]] = masks[cells[k - 1]]
-    after[cells[0]] = inserted
-    return after, masks[cells[-1]]
 
 
 def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,

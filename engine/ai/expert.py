@@ -17,9 +17,6 @@ searches an expectimax over it:
    let it collect are the ones it plays; with none, any reply is as likely. The
    score of a cell is the weighted share of replies after which the AI's own
    target is still reachable on its next turn. Best-first within the work budget.
-   With 3-4 players every opponent shifts before its next turn: the score is then
-   the share of FUTURES sampled sequences of all their shifts (the next one's
-   reply drawn by these weights) after which the target is reachable.
 4. **Denial with beliefs**: the threat of a shift is the belief-weighted chance
    that the leader (and, with more players, the next player) collects on its
    next turn -- sharp when its moves have given its target away.
@@ -33,11 +30,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .base import View
-from engine.maze import ROTATED
-
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, masks_after, shifted, tile_mask_after, tiles_after,
-    tiles_before,
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tile_mask_after, tiles_after, tiles_before,
 )
 from .hard import HardAI
 from .memory import Memory
@@ -48,15 +42,6 @@ NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance whe
 # against `hard` over the same 80 paired deals twice: 115 of 160 wins at 1.0, 121 at 1.5
 # (and 50 of the first 80 at 2.0, where it neglects its own cards).
 DUEL_DENIAL = 1.5
-# With 3-4 players every opponent shifts before expert's next turn, and the next one's reply
-# alone (hard's step 3) leaves out the others. So the reply step plays FUTURES sampled
-# sequences of all the opponents' shifts (the next one's drawn by the chance node's weights,
-# the others' uniformly) and counts after how many the target is reachable on its next turn;
-# every option of a decision is measured on the same futures, so their differences are not
-# luck of the draw. Measured against three `hard` over the same 200 games: 24.5% of wins with
-# the next reply only, 30.0% with 24 futures.
-FUTURES = 24
-OTHER_LINES = len(LINES) - 1     # the insertions open to a player: all but the push-back
 
 
 class ExpertAI(HardAI):
@@ -71,11 +56,6 @@ class ExpertAI(HardAI):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit, denial=denial)
         self.memory = Memory(read_plans=True)
         self._belief: dict[int, tuple[int, dict[int, float], float, float]] = {}
-        self._futures: list[list[tuple[float, int, int]]] | None = None
-
-    def decide(self, view: View) -> tuple[str, int, int]:
-        self._futures = None      # drawn when first needed in this decision
-        return super().decide(view)
 
     # ------------------------------------------------------------------ beliefs
     def _prepare_beliefs(self, view: View) -> None:
@@ -195,58 +175,6 @@ class ExpertAI(HardAI):
                 got += w * self._share(shifted(board, line_r, mask_r), tile_r, pawn, bits_r, spare_r,
                                        banned, holding)
         return got / total if total else 0.0
-
-    # ------------------------------------------------------------------ every opponent's shift
-    def _replies(self, view: View, o, weights: list[float] | None = None) -> tuple[float, dict[int, float]]:
-        if view.players < 3:
-            return super()._replies(view, o, weights)
-        return self._over_futures(view, o, weights)
-
-    def _over_futures(self, view: View, o, weights: list[float] | None) -> tuple[float, dict[int, float]]:
-        """Three or four players: for each of this option's cells, in how many of the sampled
-        futures (every opponent's shift until the AI's next turn) the target is reachable then."""
-        if self._futures is None:
-            rng = self.rng
-            self._futures = [[(rng.random(), rng.randrange(OTHER_LINES), rng.randrange(4))
-                              for _ in range(view.players - 1)] for _ in range(FUTURES)]
-        line_o, _rot, mask_o, board_o, _pawn, reach, tb_o, ts_o = o
-        masks_o, spare_o = masks_after(view.maze.masks, line_o, mask_o)
-        cells = cells_of(reach)
-        hits = dict.fromkeys(cells, 0.0)
-        # The next opponent's replies in the chance node's order, and where its weights add up.
-        first = [(name, mask) for name in LINES if name != OPPOSITE[line_o.name]
-                 for _r, mask in ROTATIONS[spare_o]]
-        cumulative: list[float] = []
-        if weights is not None and sum(weights) > 0.0:
-            total, acc = sum(weights), 0.0
-            for w in weights:
-                acc += w / total
-                cumulative.append(acc)
-        for future in self._futures:
-            board, masks, spare, tb, ts = board_o, masks_o, spare_o, tb_o, ts_o
-            last = line_o.name
-            place = {m: m for m in cells}
-            for step, (u, pick, turn) in enumerate(future):
-                if step == 0 and cumulative:
-                    name, mask = first[next((i for i, c in enumerate(cumulative) if u < c), len(first) - 1)]
-                else:
-                    name = [n for n in LINES if n != OPPOSITE[last]][pick]
-                    mask = ROTATED[spare][turn]
-                line = LINES[name]
-                board = shifted(board, line, mask)
-                tb, ts = tiles_after(tb, ts, line)
-                masks, spare = masks_after(masks, line, mask)
-                carry = CARRY[name]
-                place = {m: carry.get(c, c) for m, c in place.items()}
-                last = name
-            need = 0
-            for c in place.values():
-                need |= 1 << c
-            served = self._serving(board, tb, ts, spare, OPPOSITE[last], need)
-            for m, c in place.items():
-                if (served >> c) & 1:
-                    hits[m] += 1.0
-        return float(len(self._futures)), hits
 
     # ------------------------------------------------------------------ the chance node
     def _reply_weights(self, view: View, o) -> list[float] | None:
