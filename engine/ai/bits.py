@@ -17,6 +17,8 @@ microseconds; the per-level players in this package are built from them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.maze import (
     INSERTION_LINES, INSERTIONS, NOT_LAST_COL, OPPOSITE, ROTATED, SIZE, ALL_BITS,
 )
@@ -24,7 +26,7 @@ from engine.maze import (
 __all__ = [
     "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
     "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate", "ready_cells", "serving",
+    "dilate", "each_ready", "ready_cells", "serving",
 ]
 
 
@@ -114,39 +116,39 @@ def tile_mask_after(masks: list[int], line: Line, inserted: int, cell: int) -> i
     return masks[line.cells[k - 1]]
 
 
-def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
-                banned: str | None = None) -> list[int]:
+def each_ready(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
+               banned: str | None = None) -> Iterator[int]:
     """For each shift of the next turn (every line but `banned`, each distinct rotation of the
-    spare): the cells from which a pawn would reach one of the tiles (tb, and the spare's if
-    ts) after that shift -- one flood fill from the tiles, mapped back through the shift.
-    A list entry is 0 where the tiles are not on the board after that shift."""
-    uses = []
+    spare), in turn: the cells from which a pawn would reach one of the tiles (tb, and the
+    spare's if ts) after that shift -- one flood fill from the tiles, mapped back through the
+    shift. 0 where the tiles are not on the board after that shift (no flood fill made; a
+    flood fill never gives 0: it holds the tiles' own cells)."""
     for name, line in LINES.items():
         if name == banned:
             continue
         tb2, _ = tiles_after(tb, ts, line)
         for _r, mask in ROTATIONS[spare]:
-            uses.append(pawns_before(flood(tb2, shifted(board, line, mask)), line) if tb2 else 0)
-    return uses
+            yield pawns_before(flood(tb2, shifted(board, line, mask)), line) if tb2 else 0
+
+
+def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
+                banned: str | None = None) -> list[int]:
+    """:func:`each_ready` for every next shift, as a list."""
+    return list(each_ready(board, tb, ts, spare, banned))
 
 
 def serving(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None,
             need: int) -> tuple[int, int]:
-    """The cells from which a pawn would reach one of the tiles (tb, and the spare's if ts)
-    after some shift of the next turn (not `banned`), found shift by shift until every cell
-    of `need` is among them; and the flood fills that took."""
+    """The cells from which a pawn would reach one of the tiles after some shift of the next
+    turn (:func:`each_ready`), found shift by shift until every cell of `need` is among them;
+    and the flood fills that took."""
     served = floods = 0
-    for name, line in LINES.items():
-        if name == banned:
-            continue
-        tb2, _ = tiles_after(tb, ts, line)
-        if not tb2:
-            continue
-        for _r, mask in ROTATIONS[spare]:
-            served |= pawns_before(flood(tb2, shifted(board, line, mask)), line)
+    for ready in each_ready(board, tb, ts, spare, banned):
+        if ready:
+            served |= ready
             floods += 1
             if served & need == need:
-                return served, floods
+                break
     return served, floods
 
 
