@@ -567,7 +567,7 @@ def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
             fair.memory.turns_seen = 12          # it has trailed all game: full firmness
             assert fair.firmness() == 1.0
             if not planner:
-                fair.reading.plans = 1           # the table has shown it does not plan ...
+                fair.reading.plans = fair.reading.closest = 1   # the table walks, does not plan ...
                 fair.turn_kind = lambda view: 3.0    # ... and this is one of its expert turns
             # It spoils the leader as far as the table reads above medium (not at all
             # against a player who does not plan: that one is outrun), and blocks a win.
@@ -593,7 +593,7 @@ def test_fair_helps_when_ahead():
         me.found.extend(me.cards[:2])
         del me.cards[:2]
         fair = FairAI(4)
-        fair.reading.plans = 2                  # never ready: reads about medium, minus two
+        fair.reading.plans = fair.reading.closest = 2   # closest, never ready: medium, minus two
         shift, move = fair.choose(game)
         assert fair.kind_turns == 1
         view = View(game)
@@ -616,7 +616,8 @@ def test_fair_strength_follows_the_score():
     unless the table plays as well as it does."""
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
-    fair.reading.chances, fair.reading.plans, fair.reading.ready = 4, 6, 3   # reads as medium
+    reading = fair.reading
+    reading.chances, reading.plans, reading.ready, reading.closest = 4, 6, 3, 6   # reads as medium
     table = fair.table_strength()
     assert 1.7 < table < 2.3
     level = fair.turn_kind(View(game))
@@ -635,7 +636,7 @@ def test_fair_strength_follows_the_score():
         ahead.append(fair.turn_kind(View(game)))
     assert ahead[:3] == kinds[::-1][1:] + [table]
     assert table > ahead[3] > ahead[4] >= 0.0 and fair.strength(View(game)) == 0.0
-    fair.reading.plans = fair.reading.ready = 6                 # now reads as a planner
+    reading.ready, reading.closest = 6, 0                       # now reads as a planner
     assert fair.table_strength() > 2.9 and fair.strength(View(game)) > 0.8   # no gift to it
 
 
@@ -660,13 +661,31 @@ def test_fair_reads_how_well_the_opponent_plays():
     past its treasure reads weaker than one that always ends ready for it (easy < medium <
     hard on the 1-3 scale), and the reading restarts with a new game."""
     easy = _fair_reading_against("easy", 3)
+    medium = _fair_reading_against("medium", 3)
     hard = _fair_reading_against("hard", 2)
-    assert sum(easy) / len(easy) < 1.8 < 2.5 < min(hard)
+    assert sum(easy) / len(easy) < 1.7 < min(medium) <= max(medium) < 2.3 < 2.5 < min(hard)
     from engine.ai.reading import Reading
     fresh = Reading()
     assert 2.5 < fresh.strength() < 3.0     # no evidence yet: the prior, a likely planner
-    fresh.plans = 1
+    fresh.plans = fresh.closest = 1
     assert fresh.strength() < 2.0           # one unready turn outweighs it
+
+
+def test_closest_steps_is_zero_exactly_where_the_target_can_be_reached():
+    """The walk-towards measure the reading uses agrees with the reach test: no steps left
+    exactly when some shift lets the pawn stand on the treasure."""
+    from engine.ai.reading import can_reach, closest_steps
+    seen = set()
+    for game in positions(12, players=2, seed=61):
+        view = View(game)
+        if not view.targets:
+            continue
+        pawn, treasure = view.cells[view.me], view.targets[0]
+        reach = can_reach(game.maze, pawn, treasure, view.banned)
+        steps = closest_steps(game.maze, pawn, treasure, view.banned)
+        assert (steps == 0) == reach and 0 <= steps < 13
+        seen.add(reach)
+    assert seen == {True, False}
 
 
 def test_the_reading_judges_only_turns_whose_target_was_revealed():

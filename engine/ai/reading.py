@@ -11,7 +11,10 @@ turns can be judged:
   not collect (a careless or young player; `easy` overlooks targets);
 * **ready**: on a turn where it could not collect, it ended its move where one of
   its next shifts would reach T (a player who plans a turn ahead, as `hard` does;
-  `medium` only walks as close as the walls-ignored distance allows).
+  `medium` only walks as close as the walls-ignored distance allows);
+* **closest**: on such a turn, it ended as close to T (walls ignored) as any
+  shift and walk allowed (a player who walks towards its treasure but does not
+  plan, as `medium`; `easy` often settles for less, `hard` for a ready cell).
 
 :class:`Reading` keeps these counts for the next opponent of a 2-player game (where
 the position it faced is known exactly: the one left by one's own move) and turns
@@ -33,34 +36,57 @@ from math import exp, log
 from engine.maze import Maze
 
 from .base import View
-from .bits import serving
+from .bits import CARRY, LINES, ROTATIONS, flood, serving, shifted, tiles_after
+from .greedy import FAR, distance
 
-# Reference players, measured by reading each level's moves against `medium` (docs/ai.md): the
-# share of collectable turns it misses (easy 0.21 over 30 games; medium and hard missed none,
-# SLIP allows the odd one) and the share of non-collecting turns that end ready (easy 0.34 and
-# medium 0.43 over 30 games, hard 0.95 over 12; READY_MEDIUM is set a little higher because
-# `fair`'s gentle turns leave a medium player ready more often).
+# Reference players (docs/ai.md): the share of collectable turns it misses (easy 0.21 over 30
+# games against `medium`; medium and hard missed none, SLIP allows the odd one), and of the
+# non-collecting turns the share that end ready and the share that end closest, read by `fair`
+# over 30 games against each (ready: easy 0.42, medium 0.40, hard 0.97; closest: easy 0.67,
+# medium 1.00, hard 0.09).
 MISS_EASY = 0.2
 SLIP = 0.02
-READY_EASY = 0.34
-READY_MEDIUM = 0.5
+READY_WALKER = 0.4
 READY_HARD = 0.95
-REFERENCE = ((MISS_EASY, READY_EASY), (SLIP, READY_MEDIUM), (SLIP, READY_HARD))  # easy, medium, hard
+CLOSEST_EASY = 0.67
+CLOSEST_HARD = 0.1
+# easy, medium, hard: (misses, ready, closest)
+REFERENCE = ((MISS_EASY, READY_WALKER, CLOSEST_EASY), (SLIP, READY_WALKER, 1.0 - SLIP),
+             (SLIP, READY_HARD, CLOSEST_HARD))
 # Prior weights of easy, medium and hard: a stranger is taken to plan until it shows otherwise
 # (one turn it ends unready takes hard's weight down tenfold against medium's); strength 2.7.
 PRIOR = (1.0, 1.0, 8.0)
 EVEN = (1.0, 1.0, 1.0)   # no leaning: what the turns seen so far show (2 without evidence)
 
 
+def tile_of(maze: Maze, treasure: int) -> tuple[int, bool]:
+    """(the cell bit of `treasure`'s tile or 0, whether it is the spare)."""
+    cells = [c for c, t in enumerate(maze.treasures) if t == treasure]
+    return (1 << cells[0] if cells else 0), maze.spare_treasure == treasure
+
+
 def can_reach(maze: Maze, pawn: int, treasure: int, banned: str | None) -> bool:
     """Whether a pawn on `pawn` could stand on `treasure`'s tile after some legal shift."""
-    cells = [c for c, t in enumerate(maze.treasures) if t == treasure]
-    bits = 1 << cells[0] if cells else 0
-    in_spare = maze.spare_treasure == treasure
+    bits, in_spare = tile_of(maze, treasure)
     if not bits and not in_spare:
         return False
     need = 1 << pawn
     return bool(serving(maze.open_sides, bits, in_spare, maze.spare_mask, banned, need)[0] & need)
+
+
+def closest_steps(maze: Maze, pawn: int, treasure: int, banned: str | None) -> int:
+    """The fewest steps (walls ignored) between `treasure`'s tile and a cell the pawn can walk
+    to after some legal shift: where a player who walks towards its target would end."""
+    bits, in_spare = tile_of(maze, treasure)
+    best = FAR
+    for name, line in LINES.items():
+        if name == banned:
+            continue
+        pawn_after = 1 << CARRY[name].get(pawn, pawn)
+        tb, _ = tiles_after(bits, in_spare, line)
+        for _r, mask in ROTATIONS[maze.spare_mask]:
+            best = min(best, distance(flood(pawn_after, shifted(maze.open_sides, line, mask)), tb)[0])
+    return best
 
 
 class Reading:
@@ -74,6 +100,7 @@ class Reading:
         self.misses = 0       # ... and it did not collect
         self.plans = 0        # turns on which it could not collect ...
         self.ready = 0        # ... and ended ready to collect next turn
+        self.closest = 0      # ... and ended as close to it as it could (walls ignored)
         # positions it faced since its last card, and whether that turn may be judged
         self._faced: list[tuple[Maze, int, str | None, bool]] = []
         self._left: list[tuple[Maze, int]] = []                # positions its moves left
@@ -121,6 +148,8 @@ class Reading:
                 self.plans += 1
                 left_maze, cell = self._left[k]
                 self.ready += can_reach(left_maze, cell, treasure, None)
+                steps, _near = distance(1 << cell, tile_of(left_maze, treasure)[0])
+                self.closest += steps <= closest_steps(maze, pawn, treasure, banned)
 
     def strength(self, prior: tuple[float, float, float] = PRIOR) -> float:
         """Estimated strength: 1 plays like easy, 2 like medium, 3 like hard (no evidence: 2.7).
@@ -128,9 +157,10 @@ class Reading:
         The expected level under the posterior over the three reference players (from PRIOR):
         each judged turn multiplies a level's weight by how likely that level plays it so."""
         logs = []
-        for (miss, ready), weight in zip(REFERENCE, prior):
+        for (miss, ready, closest), weight in zip(REFERENCE, prior):
             logs.append(log(weight) + self.misses * log(miss) + (self.chances - self.misses) * log(1.0 - miss)
-                        + self.ready * log(ready) + (self.plans - self.ready) * log(1.0 - ready))
+                        + self.ready * log(ready) + (self.plans - self.ready) * log(1.0 - ready)
+                        + self.closest * log(closest) + (self.plans - self.closest) * log(1.0 - closest))
         top = max(logs)
         weights = [exp(x - top) for x in logs]
         return sum(level * w for level, w in enumerate(weights, 1)) / sum(weights)
