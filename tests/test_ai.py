@@ -671,6 +671,25 @@ def test_fair_reads_how_well_the_opponent_plays():
     assert fresh.strength() < 2.0           # one unready turn outweighs it
 
 
+def test_fair_is_gentle_when_ahead_with_kind_turns_not_weaker_ones():
+    """Ahead of a table read as medium, its turns are the table's own or kind turns, never easy
+    ones (which only slowed the game down), with the same average kind as the score asks for."""
+    from engine.ai.fair import EASY, KIND, MEDIUM
+    game = Game.new(players=2, seed=5)
+    game.player.found.append(game.player.cards.pop())            # one collection ahead
+    fair = FairAI(3)
+    reading = fair.reading
+    reading.chances, reading.plans, reading.ready, reading.closest = 4, 6, 3, 6
+    view = View(game)
+    table, level = fair.table_strength(), fair.turn_kind(view)
+    assert level < table - 0.5
+    kinds = [fair._settle(view) for _ in range(400)]
+    assert set(kinds) <= {KIND, int(table), int(table) + 1}      # kind turns or the table's own
+    assert kinds.count(KIND) > 100 and kinds.count(EASY) < 40 and kinds.count(MEDIUM) > 100
+    average = sum(kinds) / len(kinds)
+    assert abs(average - level) < 0.25
+
+
 def test_closest_steps_is_zero_exactly_where_the_target_can_be_reached():
     """The walk-towards measure the reading uses agrees with the reach test: no steps left
     exactly when some shift lets the pawn stand on the treasure."""

@@ -23,7 +23,9 @@ Which kind is the sum of two things, the fractional part settled by a die roll:
   strength), +BEHIND_STEP (a half) for each further one behind (at most +1);
   -1 per collection ahead (at most -2), times how far the table has *shown* it
   plays below expert (the reading without the leaning prior, at most 1): a
-  table that has shown it plans gets no gift, a child not yet read does.
+  table that has shown it plans gets no gift, a child not yet read does. Ahead,
+  that step down comes as kind turns mixed into the table's own, the same kind
+  on average: easy turns only slowed it and made games longer than the table's.
 
 Its expert turns block a player about to win only while its *firmness*
 (`LEVEL_STRENGTH * (1 - 2 * share of its turns it led)`, in [0, 1]) is at least
@@ -128,10 +130,7 @@ class FairAI(ExpertAI):
 
     def decide(self, view: View) -> tuple[str, int, int]:
         self.reading.observe(view)
-        level = self.turn_kind(view)
-        kind = int(level)
-        if level > kind and self.rng.random() < level - kind:
-            kind += 1
+        kind = self._settle(view)
         if kind == EXPERT:
             firmness = self.firmness()
             self._blocking = firmness >= BLOCK_FROM
@@ -147,6 +146,22 @@ class FairAI(ExpertAI):
             # With one collection left to win, the opponent's best turn is a block, not its card.
             self.reading.chose(*faced, judged=view.remaining(view.me) > 1)
         return choice
+
+    def _settle(self, view: View) -> int:
+        """The kind of this turn: the turn kind, its fraction settled by a die roll. Ahead, the
+        gentleness comes as kind turns mixed into the table's own (the same average kind): a
+        kind turn helps the trailing player and costs its own race little, where easy turns
+        only slowed it and made the games longer than the table's own."""
+        level = self.turn_kind(view)
+        table = self.table_strength()
+        if level < table and self.lead(view) > 0:
+            if self.rng.random() < (table - level) / table:
+                return KIND
+            level = table
+        kind = int(level)
+        if level > kind and self.rng.random() < level - kind:
+            kind += 1
+        return kind
 
     def _simple(self, view: View, player) -> tuple[str, int, int]:
         """A turn as `easy` or `medium` would play it (the memory still takes it in)."""
@@ -165,8 +180,9 @@ class FairAI(ExpertAI):
         return total, danger
 
     def _kind(self, view: View) -> tuple[str, int, int]:
-        """The shift that most helps the trailing opponent; then its own pawn as `medium` would
-        move it under that shift (onto its target if it can, else closest to it)."""
+        """The shift that most helps the trailing opponent (of those, one that lets its own pawn
+        get closest to its target); then its own pawn as `medium` would move it under that
+        shift (onto its target if it can, else closest to it)."""
         self.work = 0
         self.memory.observe(view)
         self._unknown = view.treasure_bits(view.unknown)
@@ -177,6 +193,9 @@ class FairAI(ExpertAI):
         help_ = [self._threat(view, o, trailing) for o in options]
         best = max(help_)
         pool = [k for k, h in enumerate(help_) if h >= best - 1e-9]
+        # of those, one that brings its own pawn closest: the kindness need not cost its race
+        steps = {k: distance(options[k][5], options[k][6])[0] for k in pool}
+        pool = [k for k in pool if steps[k] == min(steps.values())]
         k = pool[self.rng.randrange(len(pool))]
         line, rotation, mask, board, _pawn, reach, tb, _ts = options[k]
         _d, near = distance(reach, tb)
