@@ -104,21 +104,25 @@ class AI:
 
 
 def first_ply(view: View):
-    """Every distinct legal shift with the player's pawn after it.
+    """Every distinct legal shift with the player's pawn after it (:func:`plies` from the view)."""
+    return plies(view.board, view.maze.spare_mask, view.cells[view.me], view.target_bits,
+                 view.target_in_spare, view.banned)
+
+
+def plies(board, spare: int, cell: int, target_bits: int, target_in_spare: bool, banned: str | None):
+    """Every distinct legal shift (not `banned`) with a pawn on `cell` after it.
 
     Yields (line, rotation, inserted mask, board after, pawn cell after, pawn reach,
     target cells after, target in spare after).
     """
-    me_cell = view.cells[view.me]
-    spare = view.maze.spare_mask
     for name, line in LINES.items():
-        if name == view.banned:
+        if name == banned:
             continue
-        pawn = CARRY[name].get(me_cell, me_cell)
-        tb, ts = tiles_after(view.target_bits, view.target_in_spare, line)
+        pawn = CARRY[name].get(cell, cell)
+        tb, ts = tiles_after(target_bits, target_in_spare, line)
         for rotation, mask in ROTATIONS[spare]:
-            board = shifted(view.board, line, mask)
-            yield line, rotation, mask, board, pawn, flood(1 << pawn, board), tb, ts
+            after = shifted(board, line, mask)
+            yield line, rotation, mask, after, pawn, flood(1 << pawn, after), tb, ts
 
 
 def manhattan(a: int, b: int) -> int:

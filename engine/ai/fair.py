@@ -194,11 +194,12 @@ class FairAI(ExpertAI):
         best = max(help_)
         pool = [k for k, h in enumerate(help_) if h >= best - 1e-9]
         # of those, one that brings its own pawn closest: the kindness need not cost its race
-        steps = {k: distance(options[k][5], options[k][6])[0] for k in pool}
-        pool = [k for k in pool if steps[k] == min(steps.values())]
+        walks = {k: distance(options[k][5], options[k][6]) for k in pool}
+        fewest = min(steps for steps, _near in walks.values())
+        pool = [k for k in pool if walks[k][0] == fewest]
         k = pool[self.rng.randrange(len(pool))]
-        line, rotation, mask, board, _pawn, reach, tb, _ts = options[k]
-        _d, near = distance(reach, tb)
+        line, rotation, mask, board = options[k][:4]
+        near = walks[k][1]
         near_cells = cells_of(near)
         cell = near_cells[self.rng.randrange(len(near_cells))]
         self.memory.chose(view, line, mask, cell, board)

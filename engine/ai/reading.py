@@ -35,9 +35,9 @@ from math import exp, log
 
 from engine.maze import Maze
 
-from .base import View
-from .bits import CARRY, LINES, ROTATIONS, flood, serving, shifted, tiles_after
-from .greedy import FAR, distance
+from .base import View, plies
+from .bits import serving
+from .greedy import distance
 
 # Reference players (docs/ai.md): the share of collectable turns it misses (easy 0.21 over 30
 # games against `medium`; medium and hard missed none, SLIP allows the odd one), and of the
@@ -78,15 +78,13 @@ def closest_steps(maze: Maze, pawn: int, treasure: int, banned: str | None) -> i
     """The fewest steps (walls ignored) between `treasure`'s tile and a cell the pawn can walk
     to after some legal shift: where a player who walks towards its target would end."""
     bits, in_spare = tile_of(maze, treasure)
-    best = FAR
-    for name, line in LINES.items():
-        if name == banned:
-            continue
-        pawn_after = 1 << CARRY[name].get(pawn, pawn)
-        tb, _ = tiles_after(bits, in_spare, line)
-        for _r, mask in ROTATIONS[maze.spare_mask]:
-            best = min(best, distance(flood(pawn_after, shifted(maze.open_sides, line, mask)), tb)[0])
-    return best
+    return min(distance(ply[5], ply[6])[0]
+               for ply in plies(maze.open_sides, maze.spare_mask, pawn, bits, in_spare, banned))
+
+
+def _log_likelihood(hits: int, of: int, rate: float) -> float:
+    """Log-chance that a player who does something at `rate` did it `hits` times in `of`."""
+    return hits * log(rate) + (of - hits) * log(1.0 - rate)
 
 
 class Reading:
@@ -156,11 +154,9 @@ class Reading:
 
         The expected level under the posterior over the three reference players (from PRIOR):
         each judged turn multiplies a level's weight by how likely that level plays it so."""
-        logs = []
-        for (miss, ready, closest), weight in zip(REFERENCE, prior):
-            logs.append(log(weight) + self.misses * log(miss) + (self.chances - self.misses) * log(1.0 - miss)
-                        + self.ready * log(ready) + (self.plans - self.ready) * log(1.0 - ready)
-                        + self.closest * log(closest) + (self.plans - self.closest) * log(1.0 - closest))
+        counts = ((self.misses, self.chances), (self.ready, self.plans), (self.closest, self.plans))
+        logs = [log(weight) + sum(_log_likelihood(k, n, rate) for (k, n), rate in zip(counts, rates))
+                for rates, weight in zip(REFERENCE, prior)]
         top = max(logs)
         weights = [exp(x - top) for x in logs]
         return sum(level * w for level, w in enumerate(weights, 1)) / sum(weights)
