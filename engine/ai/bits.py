@@ -26,7 +26,7 @@ from engine.maze import (
 __all__ = [
     "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
     "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate", "each_ready", "ready_cells", "serving",
+    "dilate", "each_ready", "ready_cells", "serving", "each_reply",
 ]
 
 
@@ -114,6 +114,17 @@ def tile_mask_after(masks: list[int], line: Line, inserted: int, cell: int) -> i
         return inserted
     k = line.cells.index(cell)
     return masks[line.cells[k - 1]]
+
+
+def each_reply(masks: list[int], line: Line, inserted: int) -> Iterator[tuple[Line, int, tuple[tuple[int, int], ...]]]:
+    """The next player's answers to pushing `inserted` in at `line` (masks: before it): every
+    line but the one that undoes the push, with the tile that line would push out and the
+    distinct rotations of the tile it pushes in (the one this push pushed out)."""
+    spare = masks[line.out_cell]
+    undo = OPPOSITE[line.name]
+    for name, reply in LINES.items():
+        if name != undo:
+            yield reply, tile_mask_after(masks, line, inserted, reply.out_cell), ROTATIONS[spare]
 
 
 def each_ready(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,

@@ -31,7 +31,7 @@ from typing import Callable
 
 from .base import View
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, flood, shifted, tile_mask_after, tiles_after, tiles_before,
+    CARRY, OPPOSITE, cells_of, each_reply, flood, shifted, tiles_after, tiles_before,
 )
 from .hard import HardAI
 from .memory import Memory
@@ -156,17 +156,13 @@ class ExpertAI(HardAI):
         line_o, _rot, mask_o, board = o[:4]
         masks = view.maze.masks
         weights = self._reply_weights(view, o)
-        spare1 = masks[line_o.out_cell]
         total = got = 0.0
         index = -1
-        for name_r, line_r in LINES.items():
-            if name_r == OPPOSITE[line_o.name]:
-                continue
+        for line_r, tile_r, rotations in each_reply(masks, line_o, mask_o):
             bits_r, spare_r = tiles_after(bits, spare, line_r)
-            tile_r = tile_mask_after(masks, line_o, mask_o, line_r.out_cell)
-            pawn = CARRY[name_r].get(cell, cell)
-            banned = OPPOSITE[name_r]
-            for _r, mask_r in ROTATIONS[spare1]:
+            pawn = CARRY[line_r.name].get(cell, cell)
+            banned = OPPOSITE[line_r.name]
+            for _r, mask_r in rotations:
                 index += 1
                 w = 1.0 if weights is None else weights[index]
                 if w <= 0.0:
@@ -198,19 +194,17 @@ class ExpertAI(HardAI):
             if total <= 0.0:
                 return None
             probs = {t: v / total for t, v in w.items() if v > 0.0}
-        reached = self._reached_by_replies(view, j, maze, board, line_o, pawn, home)
+        reached = self._reached_by_replies(view, j, maze, board, line_o, mask_o, pawn, home)
         return _share_out(probs, reached)
 
-    def _reached_by_replies(self, view: View, j: int, maze, board, line_o, pawn: int,
+    def _reached_by_replies(self, view: View, j: int, maze, board, line_o, mask_o: int, pawn: int,
                             home: bool) -> list[set[int]]:
         """For each reply of opponent j, the treasures (or -2 for home) it would reach."""
         where, spare_t = maze.treasures, maze.spare_treasure
         reached: list[set[int]] = []
-        for name_r, line_r in LINES.items():
-            if name_r == OPPOSITE[line_o.name]:
-                continue
-            p = CARRY[name_r].get(pawn, pawn)
-            for _r, mask_r in ROTATIONS[maze.spare_mask]:
+        for line_r, _out, rotations in each_reply(view.maze.masks, line_o, mask_o):
+            p = CARRY[line_r.name].get(pawn, pawn)
+            for _r, mask_r in rotations:
                 reach = flood(1 << p, shifted(board, line_r, mask_r))
                 self.work += 1
                 if home:

@@ -46,8 +46,8 @@ from typing import Callable
 from .base import AI, View, first_ply
 from .memory import Memory
 from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, ready_cells, serving, shifted,
-    tile_mask_after, tiles_after, tiles_before,
+    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, each_reply, flood, ready_cells, serving,
+    shifted, tiles_after, tiles_before,
 )
 
 # Scores: a probability of collecting next turn is in [0, 1]; cells from which
@@ -231,18 +231,14 @@ class HardAI(AI):
         hits = dict.fromkeys(cells, 0.0)
         replies = 0.0
         index = -1
-        spare1 = masks[line_o.out_cell]
-        for name_r, line_r in LINES.items():
-            if name_r == OPPOSITE[line_o.name]:
-                continue
+        for line_r, spare_r, rotations in each_reply(masks, line_o, mask_o):
             tb_r, ts_r = tiles_after(tb, ts, line_r)
-            spare_r = tile_mask_after(masks, line_o, mask_o, line_r.out_cell)
-            carry = CARRY[name_r]
+            carry = CARRY[line_r.name]
             need = 0
             for m in cells:
                 need |= 1 << carry.get(m, m)
-            banned = OPPOSITE[name_r]
-            for _rr, mask_r in ROTATIONS[spare1]:
+            banned = OPPOSITE[line_r.name]
+            for _rr, mask_r in rotations:
                 index += 1
                 weight = 1.0 if weights is None else weights[index]
                 if weight <= 0.0:
