@@ -725,3 +725,21 @@ def test_the_reading_judges_only_turns_whose_target_was_revealed():
     assert any(left < 12 for left, _n in judged)
     assert all(n == 0 for left, n in judged if left == 12)
     assert all(n > 0 for left, n in judged if left < 12)
+
+
+def test_with_four_players_expert_leaves_a_block_to_the_player_between():
+    """Two seats on, a player only needs to get home; the player between plays first and can
+    block it too. Where hard gives up a collection to block it, expert collects: it leaves the
+    block to the player in between."""
+    contrasted = 0
+    for game in positions(60, players=4, seed=61):
+        _heading_home(game, (game.current + 2) % 4)
+        if not can_collect(game):
+            continue
+        shift, move = HardAI(0).choose(game)
+        if collected(game, shift, move):
+            continue                        # hard did not block here
+        shift, move = ExpertAI(0).choose(game)
+        assert collected(game, shift, move), "expert blocked a player it does not play just before"
+        contrasted += 1
+    assert contrasted >= 3

@@ -366,7 +366,7 @@ class HardAI(AI):
         leader = self._leader(view)
         for j in view.order_after_me():
             weight = self._opponent_weight(view, j, leader)
-            wins = view.remaining(j) == 1
+            wins = self._guards(view, j)
             if not weight and not wins:
                 continue
             seen: list[float] = []
@@ -381,6 +381,11 @@ class HardAI(AI):
                 if wins and t > danger[k]:
                     danger[k] = t
         return total, danger
+
+    def _guards(self, view: View, j: int) -> bool:
+        """Whether opponent j's winning move is blocked before collecting (step 5): any j
+        one collection from winning."""
+        return view.remaining(j) == 1
 
     @staticmethod
     def _collection_wins(view: View) -> bool:
