@@ -20,6 +20,10 @@ searches an expectimax over it:
 4. **Denial with beliefs**: the threat of a shift is the belief-weighted chance
    that the leader (and, with more players, the next player) collects on its
    next turn -- sharp when its moves have given its target away.
+5. **At a table of three or four**: a player one collection from winning is
+   blocked only when `expert` plays just before it (the players between block
+   it too), and spoiling an ordinary collection counts half: it helps the
+   other opponents as much as `expert`.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
