@@ -68,6 +68,11 @@ class View:
         """How many collections the player still needs to win (cards, plus the way home)."""
         return self.cards_left[player] + (1 if self.return_home else 0)
 
+    @property
+    def next_player(self) -> int:
+        """The player who plays right after the player to act (the one whose reply comes first)."""
+        return (self.me + 1) % self.players
+
     def order_after_me(self) -> list[int]:
         """The other players in the order they play after the player to act."""
         return [(self.me + k) % self.players for k in range(1, self.players)]

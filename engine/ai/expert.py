@@ -99,15 +99,17 @@ class ExpertAI(HardAI):
         A winning threat of a player who is not next is mostly left to the players between."""
         if j == leader:
             weight = self._deny_weight(view, j)
-        elif j == (view.me + 1) % view.players:
+        elif j == view.next_player:
             weight = self._deny_weight(view, j) * NEXT_SHARE / 0.6
         else:
             return 0.0
-        return weight if self._guards(view, j) or view.remaining(j) > 1 else weight * PASS_ON
+        if view.remaining(j) == 1 and j != view.next_player:
+            weight *= PASS_ON       # the players between block it too
+        return weight
 
     def _guards(self, view: View, j: int) -> bool:
         """Block before collecting only against the next player (or the only opponent)."""
-        return view.remaining(j) == 1 and j == (view.me + 1) % view.players
+        return view.remaining(j) == 1 and j == view.next_player
 
     def _threat(self, view: View, o, j: int | None) -> float:
         """Belief-weighted chance that opponent j collects on its next turn after this option."""
@@ -121,7 +123,7 @@ class ExpertAI(HardAI):
         line, board = o[0], o[3]
         pawn = CARRY[line.name].get(view.cells[j], view.cells[j])
         spare = view.maze.masks[line.out_cell]
-        banned = OPPOSITE[line.name] if j == (view.me + 1) % view.players else None
+        banned = OPPOSITE[line.name] if j == view.next_player else None
         tb, ts = tiles_after(bits, sw > 0.0, line)
         got, got_spare = self._reached_next_turn(board, spare, pawn, tb, ts, banned)
         before, from_entry = tiles_before(got & tb, line)
@@ -199,7 +201,7 @@ class ExpertAI(HardAI):
         the replies that collect it share that target's weight; with none, all replies do."""
         if view.players == 1:
             return None
-        j = (view.me + 1) % view.players
+        j = view.next_player
         line_o, _rot, mask_o, board = o[:4]
         maze = view.maze.copy()
         maze.shift(line_o.name, mask_o)

@@ -319,7 +319,7 @@ class HardAI(AI):
         board = o[3]
         pawn = CARRY[line.name].get(view.cells[j], view.cells[j])
         spare = view.maze.masks[line.out_cell]
-        banned = OPPOSITE[line.name] if j == (view.me + 1) % view.players else None
+        banned = OPPOSITE[line.name] if j == view.next_player else None
         if view.cards_left[j] == 0:
             return self._share(board, spare, pawn, 1 << view.homes[j], False, banned, 1)
         pb, ps = tiles_after(*self._unknown, line)
