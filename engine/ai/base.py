@@ -77,6 +77,26 @@ class View:
         """The other players in the order they play after the player to act."""
         return [(self.me + k) % self.players for k in range(1, self.players)]
 
+    def seen_by(self, player: int, maze, cells: list[int], last_insertion: str,
+                target: int | None) -> "View":
+        """The view of another player at a later point of this round (`maze` and `cells` as
+        they are then), its target assumed to be `target` (None: heading home). Built from
+        what this view knows, so a search that plays the round out learns nothing hidden."""
+        view = View.__new__(View)
+        view.open_cards, view.return_home, view.turns = self.open_cards, self.return_home, self.turns
+        view.maze, view.board = maze, maze.open_sides
+        view.me, view.players, view.cells, view.homes = player, self.players, cells, self.homes
+        view.cards_left, view.banned = self.cards_left, OPPOSITE[last_insertion]
+        # What this player may know of is what the table has not found: the others' cards included.
+        hidden = sorted(self.unknown + self.targets)
+        view.targets = [] if target is None else [target]
+        view.unknown = [t for t in hidden if t != target]
+        if target is None:
+            view.target_bits, view.target_in_spare = 1 << self.homes[player], False
+        else:
+            view.target_bits, view.target_in_spare = view.treasure_bits(view.targets)
+        return view
+
 
 class AI:
     """Base class: ``choose(game) -> (Shift, Move)`` for the player to act.

@@ -164,7 +164,7 @@ class HardAI(AI):
             if score + threat[k] + penalty.get((k, m), 0.0) > 0 and k not in order:
                 order.append(k)
         if solo or not order:
-            return self._pick(base)
+            return self._choose_plan(view, options, base)
         refined: list[tuple[float, int, int]] = []
         done: set[int] = set()
         for k in order:
@@ -184,7 +184,11 @@ class HardAI(AI):
         # options left unrefined for lack of time are dropped (their score is not comparable).
         refined += [b for b in base if b[1] not in done and b[1] not in order]
         refined.sort(key=lambda t: -t[0])
-        return self._pick(refined)
+        return self._choose_plan(view, options, refined)
+
+    def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
+        """The plan among the scored (option, cell) pairs, best first: the best one."""
+        return self._pick(scored)
 
     # ------------------------------------------------------------------ pieces
     def _late(self, started: float) -> bool:
