@@ -9,6 +9,7 @@ import pytest
 from engine import Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS, EasyAI, ExpertAI, FairAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.ai.base import View
+from engine.maze import CELLS
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
 
 
@@ -155,11 +156,11 @@ def _shuffle_hidden(game: Game, rng: random.Random) -> Game:
     me = g.current
     hidden = []
     for i, p in enumerate(g.players):
-        keep = 1 if i == me else 0
+        keep = min(1, len(p.cards)) if i == me else 0
         hidden.extend(p.cards[keep:])
     rng.shuffle(hidden)
     for i, p in enumerate(g.players):
-        keep = 1 if i == me else 0
+        keep = min(1, len(p.cards)) if i == me else 0
         n = len(p.cards) - keep
         p.cards[keep:] = hidden[:n]
         hidden = hidden[n:]
@@ -743,3 +744,77 @@ def test_with_four_players_expert_leaves_a_block_to_the_player_between():
         assert collected(game, shift, move), "expert blocked a player it does not play just before"
         contrasted += 1
     assert contrasted >= 3
+
+
+
+def _far_from_home(games: list[Game], everyone: bool, seed: int) -> list[Game]:
+    """The positions with the player to act (or every player) holding no cards and standing
+    two to five steps from home, where it cannot get home this turn."""
+    rng = random.Random(seed)
+    out = []
+    for game in games:
+        for i, p in enumerate(game.players):
+            if everyone or i == game.current:
+                _heading_home(game, i)
+                hr, hc = p.home
+                p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+        if not can_collect(game):
+            out.append(game)
+    return out
+
+
+def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
+    """Record every plan expert plays the round out for: (option, cell, value)."""
+    seen: list[tuple[object, int, float]] = []
+    play = ai._round
+
+    def spy(view, o, cell):
+        value = play(view, o, cell)
+        seen.append((o, cell, value))
+        return value
+
+    ai._round = spy     # type: ignore[method-assign]
+    return seen
+
+
+def test_heading_home_at_a_table_of_four_expert_plays_the_round_out_on_public_knowledge():
+    """Heading home, expert models the opponents' turns on what the table knows: shuffling the
+    cards it cannot see never changes its decision, though it played rounds out."""
+    rng = random.Random(7)
+    rounds = 0
+    for game in _far_from_home(positions(12, players=4, seed=63), everyone=False, seed=1):
+        ai = ExpertAI(9)
+        seen = _rounds_played(ai)
+        a = ai.choose(game)
+        rounds += len(seen)
+        assert a == ExpertAI(9).choose(_shuffle_hidden(game, rng))
+    assert rounds >= 10
+
+
+def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
+    """With every player heading home (every target public) and opponents who play as expert
+    models them (`hard` on a quarter of its budget), the round it plays out for a plan is the
+    round the game then plays: it foresees exactly whether an opponent gets home first and
+    whether its own way home is then open. It keeps a plan that fares best."""
+    open_after = checked = 0
+    for game in _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2):
+        ai = ExpertAI(0)
+        seen = _rounds_played(ai)
+        shift, move = ai.choose(game)
+        for o, cell, value in seen:
+            g = game.copy()
+            g.apply(Shift(o[0].name, o[1]))
+            g.apply(Move(CELLS[cell]))
+            while g.phase != "over" and g.current != game.current:
+                s, m = HardAI(0, budget=30000 // 4).choose(g)
+                g.apply(s)
+                g.apply(m)
+            if g.phase == "over":
+                assert value == 0.0
+            else:
+                assert (value >= 1.0) == can_collect(g)
+                open_after += value >= 1.0
+            checked += 1
+        kept = [v for o, cell, v in seen if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
+        assert kept and kept[0] == max(v for _o, _c, v in seen)
+    assert checked >= 20 and 0 < open_after < checked

@@ -24,6 +24,12 @@ searches an expectimax over it:
    blocked only when `expert` plays just before it (the players between block
    it too), and spoiling an ordinary collection counts half: it helps the
    other opponents as much as `expert`.
+6. **Heading home at a table of three or four**: the block that counts is the
+   last one before its turn, two or three shifts away. So it plays the round
+   out for its best few plans: each opponent moves as `hard` would on what the
+   table knows (its hidden target: the likeliest by the belief), and the plan
+   kept is one after which nobody gets home first and its own way home is open
+   to most shifts.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
@@ -35,7 +41,8 @@ from typing import Callable
 
 from .base import View
 from .bits import (
-    CARRY, OPPOSITE, cells_of, each_reply, flood, shifted, tiles_after, tiles_before,
+    CARRY, OPPOSITE, ROTATIONS, cells_of, each_reply, flood, ready_cells, shifted, tiles_after,
+    tiles_before,
 )
 from .hard import HardAI
 from .memory import Memory
@@ -49,6 +56,9 @@ TABLE_DENIAL = 0.5
 # any: the threat counts PASS_ON of its weight and does not stop a collection. Measured (expert
 # against three `hard`): a player heading home got there on only 17% of its turns.
 PASS_ON = 0.2
+# Heading home with three or four players: how many of the best plans are played out over the
+# round (each costs a `hard` decision per opponent, on a quarter of the budget).
+ROUND_PLANS = 4
 # With two players the leader's chance counts this much more than in `hard`: once its moves have
 # given its target away, a block hits the real target, so blocking is worth more. Measured
 # against `hard` over the same 80 paired deals twice: 115 of 160 wins at 1.0, 121 at 1.5
@@ -135,6 +145,60 @@ class ExpertAI(HardAI):
         p = min(1.0, w / total)
         holding = view.cards_left[j] if view.open_cards else 1
         return 1.0 - (1.0 - p) ** holding if holding > 1 else p
+
+    # ------------------------------------------------------------------ heading home: the round
+    def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
+        """Heading home with three or four players: of the best ROUND_PLANS plans, the one that
+        fares best when the round is played out (ties: the better scored)."""
+        choice = self._pick(scored)
+        if view.players <= 2 or view.cards_left[view.me] or not view.return_home:
+            return choice
+        plans = [choice]            # first: ties among the best scored stay broken as without the round
+        for _score, k, m in scored:
+            if (k, m) not in plans:
+                plans.append((k, m))
+                if len(plans) == ROUND_PLANS:
+                    break
+        best, best_value = choice, -1.0
+        for rank, (k, m) in enumerate(plans):
+            if rank and self._late(self._started):
+                break
+            value = self._round(view, options[k], m) - 0.001 * rank
+            if value > best_value:
+                best, best_value = (k, m), value
+        return best
+
+    def _round(self, view: View, o, cell: int) -> float:
+        """Play the round out after this plan, every opponent moving as `hard` on what the table
+        knows: 0 if one of them gets home first, else whether some shift of the next turn takes
+        `expert` home (1) plus a little for each further one."""
+        line, _rot, mask = o[:3]
+        maze = view.maze.copy()
+        maze.shift(line.name, mask)
+        cells = [CARRY[line.name].get(c, c) for c in view.cells]
+        cells[view.me] = cell
+        last = line.name
+        for j in view.order_after_me():
+            target = None
+            if view.cards_left[j]:
+                weights = self.memory.weights(j)
+                target = max(weights, key=weights.__getitem__) if weights else None
+                if target is None:
+                    continue            # nothing left it could hold: no model of its turn
+            model = HardAI(0, budget=self.budget // 4)
+            name, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
+            self.work += model.work
+            maze.shift(name, dict(ROTATIONS[maze.spare_mask])[rotation])
+            cells = [CARRY[name].get(c, c) for c in cells]
+            cells[j] = to
+            last = name
+            if not view.cards_left[j] and to == view.homes[j]:
+                return 0.0
+        uses = ready_cells(maze.open_sides, 1 << view.homes[view.me], False, maze.spare_mask,
+                           OPPOSITE[last])
+        self.work += len(uses)
+        ways = sum((u >> cells[view.me]) & 1 for u in uses)
+        return (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
 
     # ------------------------------------------------------------------ collecting, looking further
     def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
