@@ -818,3 +818,15 @@ def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
         kept = [v for o, cell, v in seen if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
         assert kept and kept[0] == max(v for _o, _c, v in seen)
     assert checked >= 20 and 0 < open_after < checked
+
+
+def test_heading_home_expert_skips_the_round_when_the_kiosk_clock_says_time_is_up():
+    """On the kiosk the round is played out only while there is time: with a clock that always
+    reads 'too late' expert keeps its best scored plan, a legal turn."""
+    for game in _far_from_home(positions(8, players=4, seed=65), everyone=False, seed=3):
+        ai = ExpertAI(0, clock=iter(range(10**6)).__next__, time_limit=0.5)
+        seen = _rounds_played(ai)
+        shift, move = ai.choose(game)
+        assert not seen
+        game.apply(shift)
+        game.apply(move)

@@ -161,8 +161,8 @@ class ExpertAI(HardAI):
                     break
         best, best_value = choice, -1.0
         for rank, (k, m) in enumerate(plans):
-            if rank and self._late(self._started):
-                break
+            if self._late(self._started):
+                break               # the kiosk's clock cap: keep the best scored plan
             value = self._round(view, options[k], m) - 0.001 * rank
             if value > best_value:
                 best, best_value = (k, m), value
@@ -185,7 +185,7 @@ class ExpertAI(HardAI):
                 target = max(weights, key=weights.__getitem__) if weights else None
                 if target is None:
                     continue            # nothing left it could hold: no model of its turn
-            model = HardAI(0, budget=self.budget // 4)
+            model = HardAI(0, budget=self.budget // 4, clock=self.clock, time_limit=self.time_limit / 4)
             name, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
             self.work += model.work
             maze.shift(name, dict(ROTATIONS[maze.spare_mask])[rotation])
