@@ -87,7 +87,7 @@ class View:
         view.maze, view.board = maze, maze.open_sides
         view.me, view.players, view.cells, view.homes = player, self.players, cells, self.homes
         view.cards_left, view.banned = self.cards_left, OPPOSITE[last_insertion]
-        # What this player may know of is what the table has not found: the others' cards included.
+        # Hidden from that player: every card not found yet, this view's own cards included.
         hidden = sorted(self.unknown + self.targets)
         view.targets = [] if target is None else [target]
         view.unknown = [t for t in hidden if t != target]
