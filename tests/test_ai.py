@@ -746,7 +746,6 @@ def test_with_four_players_expert_leaves_a_block_to_the_player_between():
     assert contrasted >= 3
 
 
-
 def _far_from_home(games: list[Game], everyone: bool, seed: int) -> list[Game]:
     """The positions with the player to act (or every player) holding no cards and standing
     two to five steps from home, where it cannot get home this turn."""

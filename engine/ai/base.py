@@ -52,10 +52,16 @@ class View:
         found = {_T_INDEX[t] for p in game.players for t in p.found}
         # Treasures that may be on someone's hidden card (an opponent's target, or one's own next card).
         self.unknown = [i for i in range(len(TREASURES)) if i not in found and i not in self.targets]
-        self.target_bits, self.target_in_spare = self.treasure_bits(self.targets)
-        if not self.targets:
-            # All cards collected: the start corner is the target (a fixed tile, never moves).
-            self.target_bits, self.target_in_spare = (1 << self.homes[self.me]) if rules.return_home else 0, False
+        self._aim()
+
+    def _aim(self) -> None:
+        """Where the targets are: the cells of the known cards, or once all are collected the
+        start corner (a fixed tile, never moves)."""
+        if self.targets:
+            self.target_bits, self.target_in_spare = self.treasure_bits(self.targets)
+        else:
+            self.target_bits = (1 << self.homes[self.me]) if self.return_home else 0
+            self.target_in_spare = False
 
     def treasure_bits(self, treasures) -> tuple[int, bool]:
         """Cells holding any of the treasures, and whether one of them is the spare."""
@@ -91,10 +97,7 @@ class View:
         hidden = sorted(self.unknown + self.targets)
         view.targets = [] if target is None else [target]
         view.unknown = [t for t in hidden if t != target]
-        if target is None:
-            view.target_bits, view.target_in_spare = 1 << self.homes[player], False
-        else:
-            view.target_bits, view.target_in_spare = view.treasure_bits(view.targets)
+        view._aim()
         return view
 
 

@@ -39,10 +39,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from engine.maze import ROTATED
+
 from .base import View
 from .bits import (
-    CARRY, OPPOSITE, ROTATIONS, cells_of, each_reply, flood, ready_cells, shifted, tiles_after,
-    tiles_before,
+    CARRY, OPPOSITE, cells_of, each_reply, flood, ready_cells, shifted, tiles_after, tiles_before,
 )
 from .hard import HardAI
 from .memory import Memory
@@ -172,12 +173,16 @@ class ExpertAI(HardAI):
         """Play the round out after this plan, every opponent moving as `hard` on what the table
         knows: 0 if one of them gets home first, else whether some shift of the next turn takes
         `expert` home (1) plus a little for each further one."""
-        line, _rot, mask = o[:3]
         maze = view.maze.copy()
-        maze.shift(line.name, mask)
-        cells = [CARRY[line.name].get(c, c) for c in view.cells]
-        cells[view.me] = cell
-        last = line.name
+        cells = view.cells[:]
+
+        def play(player: int, insertion: str, mask: int, to: int) -> None:
+            maze.shift(insertion, mask)
+            cells[:] = [CARRY[insertion].get(c, c) for c in cells]
+            cells[player] = to
+
+        last = o[0].name
+        play(view.me, last, o[2], cell)
         for j in view.order_after_me():
             target = None
             if view.cards_left[j]:
@@ -186,12 +191,9 @@ class ExpertAI(HardAI):
                 if target is None:
                     continue            # nothing left it could hold: no model of its turn
             model = HardAI(0, budget=self.budget // 4, clock=self.clock, time_limit=self.time_limit / 4)
-            name, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
+            last, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
             self.work += model.work
-            maze.shift(name, dict(ROTATIONS[maze.spare_mask])[rotation])
-            cells = [CARRY[name].get(c, c) for c in cells]
-            cells[j] = to
-            last = name
+            play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
         uses = ready_cells(maze.open_sides, 1 << view.homes[view.me], False, maze.spare_mask,
