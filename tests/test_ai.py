@@ -9,6 +9,7 @@ import pytest
 from engine import Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS, EasyAI, ExpertAI, FairAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.ai.base import View
+from engine.ai.expert import ROUND_MORE, ROUND_PLANS, ROUND_SAFE
 from engine.maze import CELLS
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
 
@@ -811,12 +812,33 @@ def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
             if g.phase == "over":
                 assert value == 0.0
             else:
-                assert (value >= 1.0) == can_collect(g)
-                open_after += value >= 1.0
+                assert value >= ROUND_SAFE
+                assert (value >= ROUND_SAFE + 1.0) == can_collect(g)
+                open_after += value >= ROUND_SAFE + 1.0
             checked += 1
         kept = [v for o, cell, v in seen if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
         assert kept and kept[0] == max(v for _o, _c, v in seen)
     assert checked >= 20 and 0 < open_after < checked
+
+
+def test_heading_home_expert_looks_at_further_shifts_when_its_best_plans_let_someone_home():
+    """Heading home, when none of its best plans keeps every opponent from getting home first
+    with its own way home open, expert plays the round out for the best plan of further shifts
+    (one per shift), and stops at the first that does."""
+    looked_further = 0
+    for game in _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2):
+        ai = ExpertAI(0)
+        seen = _rounds_played(ai)
+        ai.choose(game)
+        first, further = seen[:ROUND_PLANS], seen[ROUND_PLANS:]
+        if not further:
+            continue
+        looked_further += 1
+        assert all(v < ROUND_SAFE + 1.0 for _o, _c, v in first + further[:-1])
+        shifts = [(o[0].name, o[1]) for o, _c, _v in further]
+        assert len(set(shifts)) == len(shifts) <= ROUND_MORE
+        assert not set(shifts) & {(o[0].name, o[1]) for o, _c, _v in first}
+    assert looked_further >= 3
 
 
 def test_heading_home_expert_skips_the_round_when_the_kiosk_clock_says_time_is_up():

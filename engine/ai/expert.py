@@ -29,7 +29,9 @@ searches an expectimax over it:
    out for its best few plans: each opponent moves as `hard` would on what the
    table knows (its hidden target: the likeliest by the belief), and the plan
    kept is one after which nobody gets home first and its own way home is open
-   to most shifts.
+   to most shifts. When none of them is both, the best plan of each further
+   shift is played out too: the block two seats away is seldom among the plans
+   that score best for its own way home.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
@@ -60,6 +62,12 @@ PASS_ON = 0.2
 # Heading home with three or four players: how many of the best plans are played out over the
 # round (each costs a `hard` decision per opponent, on a quarter of the budget).
 ROUND_PLANS = 4
+# When none of those keeps every opponent from getting home first with its own way home open,
+# the best plan of each further shift is played out too, up to ROUND_MORE of them. A plan after
+# which nobody gets home first counts ROUND_SAFE even when its own way home is then shut (it keeps
+# the game going); one after which an opponent gets home counts nothing.
+ROUND_MORE = 8
+ROUND_SAFE = 0.5
 # With two players the leader's chance counts this much more than in `hard`: once its moves have
 # given its target away, a block hits the real target, so blocking is worth more. Measured
 # against `hard` over the same 80 paired deals twice: 115 of 160 wins at 1.0, 121 at 1.5
@@ -149,30 +157,48 @@ class ExpertAI(HardAI):
 
     # ------------------------------------------------------------------ heading home: the round
     def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
-        """Heading home with three or four players: of the best ROUND_PLANS plans, the one that
-        fares best when the round is played out (ties: the better scored)."""
+        """Heading home with three or four players: of the best plans, the one that fares best
+        when the round is played out (ties: the better scored)."""
         choice = self._pick(scored)
         if view.players <= 2 or view.cards_left[view.me] or not view.return_home:
             return choice
-        plans = [choice]            # first: ties among the best scored stay broken as without the round
+        best, best_value, found = choice, -1.0, False
+        for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
+            if rank >= ROUND_PLANS and found:
+                break               # one keeps everyone from home and its way open: enough
+            if self._late(self._started):
+                break               # the kiosk's clock cap: keep the best so far
+            value = self._round(view, options[k], m)
+            found = found or value >= ROUND_SAFE + 1.0
+            if value - 0.001 * rank > best_value:
+                best, best_value = (k, m), value - 0.001 * rank
+        return best
+
+    @staticmethod
+    def _round_plans(choice: tuple[int, int], scored) -> list[tuple[int, int]]:
+        """The plans worth playing the round out for, in order: the choice (so ties among the best
+        scored stay broken as without the round), the next ROUND_PLANS - 1 in score order, then
+        the best of each shift not among them, up to ROUND_MORE."""
+        plans = [choice]
         for _score, k, m in scored:
+            if len(plans) == ROUND_PLANS:
+                break
             if (k, m) not in plans:
                 plans.append((k, m))
-                if len(plans) == ROUND_PLANS:
-                    break
-        best, best_value = choice, -1.0
-        for rank, (k, m) in enumerate(plans):
-            if self._late(self._started):
-                break               # the kiosk's clock cap: keep the best scored plan
-            value = self._round(view, options[k], m) - 0.001 * rank
-            if value > best_value:
-                best, best_value = (k, m), value
-        return best
+        shifts = {k for k, _m in plans}
+        more: list[tuple[int, int]] = []
+        for _score, k, m in scored:
+            if len(more) == ROUND_MORE:
+                break
+            if k not in shifts:
+                shifts.add(k)
+                more.append((k, m))
+        return plans + more
 
     def _round(self, view: View, o, cell: int) -> float:
         """Play the round out after this plan, every opponent moving as `hard` on what the table
-        knows: 0 if one of them gets home first, else whether some shift of the next turn takes
-        `expert` home (1) plus a little for each further one."""
+        knows: 0 if one of them gets home first, else ROUND_SAFE, plus 1 if some shift of the
+        next turn takes `expert` home and a little for each further one."""
         maze = view.maze.copy()
         cells = view.cells[:]
 
@@ -200,7 +226,7 @@ class ExpertAI(HardAI):
                            OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)
-        return (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
+        return ROUND_SAFE + (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
 
     # ------------------------------------------------------------------ collecting, looking further
     def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
