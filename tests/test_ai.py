@@ -9,7 +9,7 @@ import pytest
 from engine import Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS, EasyAI, ExpertAI, FairAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.ai.base import View
-from engine.ai.expert import ROUND_MORE, ROUND_PLANS, ROUND_SAFE
+from engine.ai.expert import ROUND_MORE, ROUND_PLANS, ROUND_RANK, ROUND_SAFE
 from engine.maze import CELLS
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
 
@@ -747,14 +747,15 @@ def test_with_four_players_expert_leaves_a_block_to_the_player_between():
     assert contrasted >= 3
 
 
-def _far_from_home(games: list[Game], everyone: bool, seed: int) -> list[Game]:
+def _far_from_home(games: list[Game], everyone: bool, seed: int, collecting: bool = False) -> list[Game]:
     """The positions with the player to act (or every player) holding no cards and standing
-    two to five steps from home, where it cannot get home this turn."""
+    two to five steps from home, where it cannot get home this turn. `collecting`: the player
+    to act keeps its cards (and cannot collect this turn) while every other player heads home."""
     rng = random.Random(seed)
     out = []
     for game in games:
         for i, p in enumerate(game.players):
-            if everyone or i == game.current:
+            if (everyone or i == game.current) and not (collecting and i == game.current):
                 _heading_home(game, i)
                 hr, hc = p.home
                 p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
@@ -777,12 +778,22 @@ def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
     return seen
 
 
-def test_heading_home_at_a_table_of_four_expert_plays_the_round_out_on_public_knowledge():
-    """Heading home, expert models the opponents' turns on what the table knows: shuffling the
-    cards it cannot see never changes its decision, though it played rounds out."""
+@pytest.mark.parametrize("runner", [0, 2])
+def test_in_the_race_home_expert_plays_the_round_out_on_public_knowledge(runner):
+    """Heading home (runner 0: the player to act), or collecting while an opponent two seats on
+    heads home (runner 2), expert models the opponents' turns on what the table knows:
+    shuffling the cards it cannot see never changes its decision, though it played rounds out."""
     rng = random.Random(7)
     rounds = 0
-    for game in _far_from_home(positions(12, players=4, seed=63), everyone=False, seed=1):
+    games = positions(12, players=4, seed=63 + runner)
+    for game in games:
+        i = (game.current + runner) % 4
+        p = game.players[i]
+        _heading_home(game, i)
+        hr, hc = p.home
+        p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+        if can_collect(game):
+            continue
         ai = ExpertAI(9)
         seen = _rounds_played(ai)
         a = ai.choose(game)
@@ -791,13 +802,14 @@ def test_heading_home_at_a_table_of_four_expert_plays_the_round_out_on_public_kn
     assert rounds >= 10
 
 
-def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
-    """With every player heading home (every target public) and opponents who play as expert
-    models them (`hard` on a quarter of its budget), the round it plays out for a plan is the
-    round the game then plays: it foresees exactly whether an opponent gets home first and
-    whether its own way home is then open. It keeps a plan that fares best."""
+def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
+    """Play out, in the game, every round expert played out for a plan (its opponents as it
+    models them: `hard` on a quarter of its budget), and check its foresight: 0 if an opponent
+    got home first, else at least ROUND_SAFE and ROUND_SAFE + 1 exactly when its target is then
+    in reach. It keeps a plan that fares best (the better scored of two that fare alike). Returns (rounds checked, rounds with the target
+    in reach)."""
     open_after = checked = 0
-    for game in _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2):
+    for game in games:
         ai = ExpertAI(0)
         seen = _rounds_played(ai)
         shift, move = ai.choose(game)
@@ -816,8 +828,26 @@ def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
                 assert (value >= ROUND_SAFE + 1.0) == can_collect(g)
                 open_after += value >= ROUND_SAFE + 1.0
             checked += 1
-        kept = [v for o, cell, v in seen if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
-        assert kept and kept[0] == max(v for _o, _c, v in seen)
+        fared = [v - ROUND_RANK * rank for rank, (_o, _c, v) in enumerate(seen)]
+        kept = [f for (o, cell, _v), f in zip(seen, fared)
+                if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
+        assert kept and kept[0] == max(fared)
+    return checked, open_after
+
+
+def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
+    """With every player heading home (every target public) and opponents who play as expert
+    models them, the round it plays out for a plan is the round the game then plays."""
+    checked, open_after = _foresees_its_rounds(_far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2))
+    assert checked >= 20 and 0 < open_after < checked
+
+
+def test_collecting_while_the_others_race_home_expert_foresees_the_round_it_models():
+    """Still collecting while every opponent heads home, expert plays the round out too (the
+    race home has begun), tracking its own card as the shifts move it; against opponents who
+    play as it models them, it foresees that round exactly."""
+    games = _far_from_home(positions(30, players=4, seed=66), everyone=True, seed=4, collecting=True)
+    checked, open_after = _foresees_its_rounds(games)
     assert checked >= 20 and 0 < open_after < checked
 
 

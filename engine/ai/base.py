@@ -63,12 +63,13 @@ class View:
             self.target_bits = (1 << self.homes[self.me]) if self.return_home else 0
             self.target_in_spare = False
 
-    def treasure_bits(self, treasures) -> tuple[int, bool]:
-        """Cells holding any of the treasures, and whether one of them is the spare."""
-        where = self.maze.treasures
+    def treasure_bits(self, treasures, maze=None) -> tuple[int, bool]:
+        """Cells holding any of the treasures, and whether one of them is the spare (on this
+        view's maze, or on `maze`: the maze later in a round a search plays out)."""
+        maze = self.maze if maze is None else maze
         wanted = set(treasures)
-        bits = bits_of(i for i, t in enumerate(where) if t in wanted)
-        return bits, self.maze.spare_treasure in wanted
+        bits = bits_of(i for i, t in enumerate(maze.treasures) if t in wanted)
+        return bits, maze.spare_treasure in wanted
 
     def remaining(self, player: int) -> int:
         """How many collections the player still needs to win (cards, plus the way home)."""

@@ -24,14 +24,15 @@ searches an expectimax over it:
    blocked only when `expert` plays just before it (the players between block
    it too), and spoiling an ordinary collection counts half: it helps the
    other opponents as much as `expert`.
-6. **Heading home at a table of three or four**: the block that counts is the
-   last one before its turn, two or three shifts away. So it plays the round
-   out for its best few plans: each opponent moves as `hard` would on what the
-   table knows (its hidden target: the likeliest by the belief), and the plan
-   kept is one after which nobody gets home first and its own way home is open
-   to most shifts. When none of them is both, the best plan of each further
+6. **The race home at a table of three or four** (once it or an opponent holds
+   no cards): the block that counts is the last one before a player's turn,
+   two or three shifts away. So it plays the round out for its best few plans:
+   each opponent moves as `hard` would on what the table knows (its hidden
+   target: the likeliest by the belief), and the plan kept is one after which
+   nobody gets home first and its own target (home, or its card) is in reach
+   for most shifts. When none of them is both, the best plan of each further
    shift is played out too: the block two seats away is seldom among the plans
-   that score best for its own way home.
+   that score best for its own target.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
@@ -59,15 +60,18 @@ TABLE_DENIAL = 0.5
 # any: the threat counts PASS_ON of its weight and does not stop a collection. Measured (expert
 # against three `hard`): a player heading home got there on only 17% of its turns.
 PASS_ON = 0.2
-# Heading home with three or four players: how many of the best plans are played out over the
-# round (each costs a `hard` decision per opponent, on a quarter of the budget).
+# In the race home with three or four players: how many of the best plans are played out over
+# the round (each costs a `hard` decision per opponent, on a quarter of the budget).
 ROUND_PLANS = 4
-# When none of those keeps every opponent from getting home first with its own way home open,
+# When none of those keeps every opponent from getting home first with its own target in reach,
 # the best plan of each further shift is played out too, up to ROUND_MORE of them. A plan after
-# which nobody gets home first counts ROUND_SAFE even when its own way home is then shut (it keeps
-# the game going); one after which an opponent gets home counts nothing.
+# which nobody gets home first counts ROUND_SAFE even when its own target is then out of reach (it
+# keeps the game going); one after which an opponent gets home counts nothing.
 ROUND_MORE = 8
 ROUND_SAFE = 0.5
+# Between plans that fare alike over the round, the better scored one is kept: each rank down the
+# score order costs this much (less than one more of its next shifts reaching its target).
+ROUND_RANK = 0.001
 # With two players the leader's chance counts this much more than in `hard`: once its moves have
 # given its target away, a block hits the real target, so blocking is worth more. Measured
 # against `hard` over the same 80 paired deals twice: 115 of 160 wins at 1.0, 121 at 1.5
@@ -155,12 +159,13 @@ class ExpertAI(HardAI):
         holding = view.cards_left[j] if view.open_cards else 1
         return 1.0 - (1.0 - p) ** holding if holding > 1 else p
 
-    # ------------------------------------------------------------------ heading home: the round
+    # ------------------------------------------------------------------ the race home: the round
     def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
-        """Heading home with three or four players: of the best plans, the one that fares best
-        when the round is played out (ties: the better scored)."""
+        """In the race home at a table of three or four (`expert` or an opponent holds no
+        cards): of the best plans, the one that fares best when the round is played out (ties:
+        the better scored)."""
         choice = self._pick(scored)
-        if view.players <= 2 or view.cards_left[view.me] or not view.return_home:
+        if view.players <= 2 or not view.return_home or 0 not in view.cards_left:
             return choice
         best, best_value, found = choice, -1.0, False
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
@@ -170,8 +175,8 @@ class ExpertAI(HardAI):
                 break               # the kiosk's clock cap: keep the best so far
             value = self._round(view, options[k], m)
             found = found or value >= ROUND_SAFE + 1.0
-            if value - 0.001 * rank > best_value:
-                best, best_value = (k, m), value - 0.001 * rank
+            if value - ROUND_RANK * rank > best_value:
+                best, best_value = (k, m), value - ROUND_RANK * rank
         return best
 
     @staticmethod
@@ -198,7 +203,7 @@ class ExpertAI(HardAI):
     def _round(self, view: View, o, cell: int) -> float:
         """Play the round out after this plan, every opponent moving as `hard` on what the table
         knows: 0 if one of them gets home first, else ROUND_SAFE, plus 1 if some shift of the
-        next turn takes `expert` home and a little for each further one."""
+        next turn takes `expert` to its target (its card, or home) and a little for each further one."""
         maze = view.maze.copy()
         cells = view.cells[:]
 
@@ -222,8 +227,11 @@ class ExpertAI(HardAI):
             play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
-        uses = ready_cells(maze.open_sides, 1 << view.homes[view.me], False, maze.spare_mask,
-                           OPPOSITE[last])
+        if view.targets:
+            tb, ts = view.treasure_bits(view.targets, maze)     # its card has moved with the shifts
+        else:
+            tb, ts = 1 << view.homes[view.me], False
+        uses = ready_cells(maze.open_sides, tb, ts, maze.spare_mask, OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)
         return ROUND_SAFE + (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
