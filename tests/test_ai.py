@@ -778,6 +778,23 @@ def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
     return seen
 
 
+def _race_positions(seed: int, runner: int) -> list[Game]:
+    """Four-player positions where the player `runner` seats on from the one to act (0: that
+    player itself) holds no cards and stands two to five steps from home, and the player to
+    act cannot collect this turn."""
+    rng = random.Random(seed)
+    out = []
+    for game in positions(12, players=4, seed=seed):
+        i = (game.current + runner) % 4
+        p = game.players[i]
+        _heading_home(game, i)
+        hr, hc = p.home
+        p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+        if not can_collect(game):
+            out.append(game)
+    return out
+
+
 @pytest.mark.parametrize("runner", [0, 2])
 def test_in_the_race_home_expert_plays_the_round_out_on_public_knowledge(runner):
     """Heading home (runner 0: the player to act), or collecting while an opponent two seats on
@@ -785,21 +802,29 @@ def test_in_the_race_home_expert_plays_the_round_out_on_public_knowledge(runner)
     shuffling the cards it cannot see never changes its decision, though it played rounds out."""
     rng = random.Random(7)
     rounds = 0
-    games = positions(12, players=4, seed=63 + runner)
-    for game in games:
-        i = (game.current + runner) % 4
-        p = game.players[i]
-        _heading_home(game, i)
-        hr, hc = p.home
-        p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
-        if can_collect(game):
-            continue
+    for game in _race_positions(63 + runner, runner):
         ai = ExpertAI(9)
         seen = _rounds_played(ai)
         a = ai.choose(game)
         rounds += len(seen)
         assert a == ExpertAI(9).choose(_shuffle_hidden(game, rng))
     assert rounds >= 10
+
+
+def test_fair_plays_the_round_out_only_while_it_may_block():
+    """At a table of four, fair's expert turns play the round out in the race home as expert's
+    do only while it may block a player about to win: not at a table it has mostly led."""
+    rounds = {True: 0, False: 0}
+    for game in _race_positions(67, 2):
+        for firm in (True, False):
+            fair = FairAI(4)
+            fair.turn_kind = lambda view: 3.0       # an expert turn
+            fair.memory.turns_seen = 12
+            fair.memory.turns_ahead = 0 if firm else 12
+            seen = _rounds_played(fair)
+            fair.choose(game)
+            rounds[firm] += len(seen)
+    assert rounds[False] == 0 < rounds[True]
 
 
 def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
