@@ -747,18 +747,23 @@ def test_with_four_players_expert_leaves_a_block_to_the_player_between():
     assert contrasted >= 3
 
 
+def _send_home(game: Game, i: int, rng: random.Random) -> None:
+    """Player i holds no cards and stands two to five steps from home."""
+    _heading_home(game, i)
+    hr, hc = game.players[i].home
+    game.players[i].cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+
+
 def _far_from_home(games: list[Game], everyone: bool, seed: int, collecting: bool = False) -> list[Game]:
-    """The positions with the player to act (or every player) holding no cards and standing
-    two to five steps from home, where it cannot get home this turn. `collecting`: the player
-    to act keeps its cards (and cannot collect this turn) while every other player heads home."""
+    """The positions with the player to act (or every player) sent home (`_send_home`), where
+    it cannot get home this turn. `collecting`: the player to act keeps its cards (and cannot
+    collect this turn) while every other player heads home."""
     rng = random.Random(seed)
     out = []
     for game in games:
-        for i, p in enumerate(game.players):
+        for i in range(len(game.players)):
             if (everyone or i == game.current) and not (collecting and i == game.current):
-                _heading_home(game, i)
-                hr, hc = p.home
-                p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+                _send_home(game, i, rng)
         if not can_collect(game):
             out.append(game)
     return out
@@ -780,16 +785,11 @@ def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
 
 def _race_positions(seed: int, runner: int) -> list[Game]:
     """Four-player positions where the player `runner` seats on from the one to act (0: that
-    player itself) holds no cards and stands two to five steps from home, and the player to
-    act cannot collect this turn."""
+    player itself) is sent home (`_send_home`), and the player to act cannot collect this turn."""
     rng = random.Random(seed)
     out = []
     for game in positions(12, players=4, seed=seed):
-        i = (game.current + runner) % 4
-        p = game.players[i]
-        _heading_home(game, i)
-        hr, hc = p.home
-        p.cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
+        _send_home(game, (game.current + runner) % 4, rng)
         if not can_collect(game):
             out.append(game)
     return out
@@ -831,8 +831,8 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
     """Play out, in the game, every round expert played out for a plan (its opponents as it
     models them: `hard` on a quarter of its budget), and check its foresight: 0 if an opponent
     got home first, else at least ROUND_SAFE and ROUND_SAFE + 1 exactly when its target is then
-    in reach. It keeps a plan that fares best (the better scored of two that fare alike). Returns (rounds checked, rounds with the target
-    in reach)."""
+    in reach. It keeps a plan that fares best (the better scored of two that fare alike).
+    Returns (rounds checked, rounds with the target in reach)."""
     open_after = checked = 0
     for game in games:
         ai = ExpertAI(0)
@@ -863,7 +863,8 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
 def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
     """With every player heading home (every target public) and opponents who play as expert
     models them, the round it plays out for a plan is the round the game then plays."""
-    checked, open_after = _foresees_its_rounds(_far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2))
+    games = _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2)
+    checked, open_after = _foresees_its_rounds(games)
     assert checked >= 20 and 0 < open_after < checked
 
 

@@ -170,7 +170,7 @@ class ExpertAI(HardAI):
         best, best_value, found = choice, -1.0, False
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
             if rank >= ROUND_PLANS and found:
-                break               # one keeps everyone from home and its way open: enough
+                break               # one keeps everyone from home, its target in reach: enough
             if self._late(self._started):
                 break               # the kiosk's clock cap: keep the best so far
             value = self._round(view, options[k], m)
