@@ -8,7 +8,7 @@ number, a line in CHANGELOG.md and a git tag ``v<version>``.
 
 from __future__ import annotations
 
-__version__ = "0.4.4"
+__version__ = "0.4.5"
 
 DIST_NAME = "labyrinth-kiosk"
 
