@@ -754,19 +754,20 @@ def _send_home(game: Game, i: int, rng: random.Random) -> None:
     game.players[i].cell = rng.choice([r * 7 + c for r, c in CELLS if 2 <= abs(r - hr) + abs(c - hc) <= 5])
 
 
-def _far_from_home(games: list[Game], everyone: bool, seed: int, collecting: bool = False) -> list[Game]:
-    """The positions with the player to act (or every player) sent home (`_send_home`), where
-    it cannot get home this turn. `collecting`: the player to act keeps its cards (and cannot
-    collect this turn) while every other player heads home."""
+def _race(games: list[Game], seed: int, runners: tuple[int, ...]) -> list[Game]:
+    """The positions with the players `runners` seats on from the one to act (0: that player
+    itself) sent home (`_send_home`), where the player to act cannot collect this turn."""
     rng = random.Random(seed)
     out = []
     for game in games:
-        for i in range(len(game.players)):
-            if (everyone or i == game.current) and not (collecting and i == game.current):
-                _send_home(game, i, rng)
+        for i in sorted((game.current + k) % len(game.players) for k in runners):
+            _send_home(game, i, rng)
         if not can_collect(game):
             out.append(game)
     return out
+
+
+EVERYONE, OTHERS = (0, 1, 2, 3), (1, 2, 3)
 
 
 def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
@@ -783,18 +784,6 @@ def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
     return seen
 
 
-def _race_positions(seed: int, runner: int) -> list[Game]:
-    """Four-player positions where the player `runner` seats on from the one to act (0: that
-    player itself) is sent home (`_send_home`), and the player to act cannot collect this turn."""
-    rng = random.Random(seed)
-    out = []
-    for game in positions(12, players=4, seed=seed):
-        _send_home(game, (game.current + runner) % 4, rng)
-        if not can_collect(game):
-            out.append(game)
-    return out
-
-
 @pytest.mark.parametrize("runner", [0, 2])
 def test_in_the_race_home_expert_plays_the_round_out_on_public_knowledge(runner):
     """Heading home (runner 0: the player to act), or collecting while an opponent two seats on
@@ -802,7 +791,7 @@ def test_in_the_race_home_expert_plays_the_round_out_on_public_knowledge(runner)
     shuffling the cards it cannot see never changes its decision, though it played rounds out."""
     rng = random.Random(7)
     rounds = 0
-    for game in _race_positions(63 + runner, runner):
+    for game in _race(positions(12, players=4, seed=63 + runner), 63 + runner, (runner,)):
         ai = ExpertAI(9)
         seen = _rounds_played(ai)
         a = ai.choose(game)
@@ -815,7 +804,7 @@ def test_fair_plays_the_round_out_only_while_it_may_block():
     """At a table of four, fair's expert turns play the round out in the race home as expert's
     do only while it may block a player about to win: not at a table it has mostly led."""
     rounds = {True: 0, False: 0}
-    for game in _race_positions(67, 2):
+    for game in _race(positions(12, players=4, seed=67), 67, (2,)):
         for firm in (True, False):
             fair = FairAI(4)
             fair.turn_kind = lambda view: 3.0       # an expert turn
@@ -863,7 +852,7 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
 def test_heading_home_at_a_table_of_four_expert_foresees_the_round_it_models():
     """With every player heading home (every target public) and opponents who play as expert
     models them, the round it plays out for a plan is the round the game then plays."""
-    games = _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2)
+    games = _race(positions(30, players=4, seed=64), 2, EVERYONE)
     checked, open_after = _foresees_its_rounds(games)
     assert checked >= 20 and 0 < open_after < checked
 
@@ -872,7 +861,7 @@ def test_collecting_while_the_others_race_home_expert_foresees_the_round_it_mode
     """Still collecting while every opponent heads home, expert plays the round out too (the
     race home has begun), tracking its own card as the shifts move it; against opponents who
     play as it models them, it foresees that round exactly."""
-    games = _far_from_home(positions(30, players=4, seed=66), everyone=True, seed=4, collecting=True)
+    games = _race(positions(30, players=4, seed=66), 4, OTHERS)
     checked, open_after = _foresees_its_rounds(games)
     assert checked >= 20 and 0 < open_after < checked
 
@@ -882,7 +871,7 @@ def test_heading_home_expert_looks_at_further_shifts_when_its_best_plans_let_som
     with its own way home open, expert plays the round out for the best plan of further shifts
     (one per shift), and stops at the first that does."""
     looked_further = 0
-    for game in _far_from_home(positions(30, players=4, seed=64), everyone=True, seed=2):
+    for game in _race(positions(30, players=4, seed=64), 2, EVERYONE):
         ai = ExpertAI(0)
         seen = _rounds_played(ai)
         ai.choose(game)
@@ -900,7 +889,7 @@ def test_heading_home_expert_looks_at_further_shifts_when_its_best_plans_let_som
 def test_heading_home_expert_skips_the_round_when_the_kiosk_clock_says_time_is_up():
     """On the kiosk the round is played out only while there is time: with a clock that always
     reads 'too late' expert keeps its best scored plan, a legal turn."""
-    for game in _far_from_home(positions(8, players=4, seed=65), everyone=False, seed=3):
+    for game in _race(positions(8, players=4, seed=65), 3, (0,)):
         ai = ExpertAI(0, clock=iter(range(10**6)).__next__, time_limit=0.5)
         seen = _rounds_played(ai)
         shift, move = ai.choose(game)

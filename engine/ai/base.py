@@ -52,20 +52,19 @@ class View:
         found = {_T_INDEX[t] for p in game.players for t in p.found}
         # Treasures that may be on someone's hidden card (an opponent's target, or one's own next card).
         self.unknown = [i for i in range(len(TREASURES)) if i not in found and i not in self.targets]
-        self._aim()
+        self.target_bits, self.target_in_spare = self.aim()
 
-    def _aim(self) -> None:
-        """Where the targets are: the cells of the known cards, or once all are collected the
-        start corner (a fixed tile, never moves)."""
+    def aim(self, maze=None) -> tuple[int, bool]:
+        """Where the targets are (on this view's maze, or on `maze`: the maze later in a round a
+        search plays out): the cells of the known cards and whether one is the spare, or once
+        all are collected the start corner (a fixed tile, never moves)."""
         if self.targets:
-            self.target_bits, self.target_in_spare = self.treasure_bits(self.targets)
-        else:
-            self.target_bits = (1 << self.homes[self.me]) if self.return_home else 0
-            self.target_in_spare = False
+            return self.treasure_bits(self.targets, maze)
+        return (1 << self.homes[self.me]) if self.return_home else 0, False
 
     def treasure_bits(self, treasures, maze=None) -> tuple[int, bool]:
         """Cells holding any of the treasures, and whether one of them is the spare (on this
-        view's maze, or on `maze`: the maze later in a round a search plays out)."""
+        view's maze, or on `maze`)."""
         maze = self.maze if maze is None else maze
         wanted = set(treasures)
         bits = bits_of(i for i, t in enumerate(maze.treasures) if t in wanted)
@@ -98,7 +97,7 @@ class View:
         hidden = sorted(self.unknown + self.targets)
         view.targets = [] if target is None else [target]
         view.unknown = [t for t in hidden if t != target]
-        view._aim()
+        view.target_bits, view.target_in_spare = view.aim()
         return view
 
 

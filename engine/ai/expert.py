@@ -165,7 +165,7 @@ class ExpertAI(HardAI):
         cards): of the best plans, the one that fares best when the round is played out (ties:
         the better scored)."""
         choice = self._pick(scored)
-        if view.players <= 2 or not view.return_home or 0 not in view.cards_left:
+        if not self._racing(view):
             return choice
         best, best_value, found = choice, -1.0, False
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
@@ -175,9 +175,14 @@ class ExpertAI(HardAI):
                 break               # the kiosk's clock cap: keep the best so far
             value = self._round(view, options[k], m)
             found = found or value >= ROUND_SAFE + 1.0
-            if value - ROUND_RANK * rank > best_value:
-                best, best_value = (k, m), value - ROUND_RANK * rank
+            fared = value - ROUND_RANK * rank
+            if fared > best_value:
+                best, best_value = (k, m), fared
         return best
+
+    def _racing(self, view: View) -> bool:
+        """Whether the round is played out: in the race home at a table of three or four."""
+        return view.players > 2 and view.return_home and 0 in view.cards_left
 
     @staticmethod
     def _round_plans(choice: tuple[int, int], scored) -> list[tuple[int, int]]:
@@ -227,10 +232,7 @@ class ExpertAI(HardAI):
             play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
-        if view.targets:
-            tb, ts = view.treasure_bits(view.targets, maze)     # its card has moved with the shifts
-        else:
-            tb, ts = 1 << view.homes[view.me], False
+        tb, ts = view.aim(maze)         # its card has moved with the round's shifts
         uses = ready_cells(maze.open_sides, tb, ts, maze.spare_mask, OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)

@@ -179,12 +179,10 @@ class FairAI(ExpertAI):
             danger = [0.0] * len(danger)      # gentle: lets a player it has mostly led win
         return total, danger
 
-    def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
+    def _racing(self, view: View) -> bool:
         """Gentle: no round played out in the race home either (that is how `expert` blocks a
         player heading home two seats away)."""
-        if not self._blocking:
-            return self._pick(scored)
-        return super()._choose_plan(view, options, scored)
+        return self._blocking and super()._racing(view)
 
     def _kind(self, view: View) -> tuple[str, int, int]:
         """The shift that most helps the trailing opponent (of those, one that lets its own pawn
