@@ -40,9 +40,10 @@ system-packages:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	  else echo "missing Debian packages (install them as root):$$missing"; fi; fi
 
-# ruff (pyproject.toml [tool.ruff]) on the whole tree, then mypy on $(TYPED).
+# ruff (pyproject.toml [tool.ruff]) on the whole tree, its formatter's check, then mypy on $(TYPED).
 lint: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --follow-imports=silent $(TYPED)
 
 # lint first, then the tests (the engine's usage examples run as doctests: pyproject.toml testpaths),

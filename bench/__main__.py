@@ -12,8 +12,10 @@ MODULES = ("engine", "ai", "cards", "bus", "ui", "sim_memory")
 
 def main(argv: list[str]) -> int:
     wanted = argv or list(MODULES)
-    print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}"
+    )
     failed = 0
     for name in wanted:
         try:

@@ -18,8 +18,11 @@ from engine.ai import LEVELS, make_ai
 from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, shifted
 
 
-GOALS = {"hard": "   (goal p50 < 100, p99 < 500)", "expert": "   (goal CPU p50 < 250, p99 < 1000)",
-         "fair": "   (goal CPU p50 < 250, p99 < 1000)"}
+GOALS = {
+    "hard": "   (goal p50 < 100, p99 < 500)",
+    "expert": "   (goal CPU p50 < 250, p99 < 1000)",
+    "fair": "   (goal CPU p50 < 250, p99 < 1000)",
+}
 
 
 def _positions(players: int, games: int, seed: int) -> list[Game]:
@@ -90,8 +93,10 @@ def main() -> None:
         print(f"  decision time, {players} players, {len(positions)} positions from hard-vs-hard games:")
         for level, (p50, p99, worst, c50, c99) in decision_times(positions).items():
             goal = GOALS.get(level, "")
-            print(f"    {level:<7} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   max {worst:7.2f} ms   "
-                  f"CPU p50 {c50:7.2f} ms  p99 {c99:7.2f} ms{goal}")
+            print(
+                f"    {level:<7} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms   max {worst:7.2f} ms   "
+                f"CPU p50 {c50:7.2f} ms  p99 {c99:7.2f} ms{goal}"
+            )
     for players in (2, 4):
         print(f"  hard-vs-hard, {players} players: {games_per_second(players, 3):.2f} games per second on one core")
     print(f"  expert-vs-hard, 2 players: {games_per_second(2, 3, ('expert', 'hard')):.2f} games per second on one core")

@@ -18,18 +18,21 @@ from __future__ import annotations
 import threading
 import time
 
-from .timing import percentile
+from bench.timing import percentile
 
 
 def _us(values) -> str:
     values = sorted(values)
-    return (f"p50 {percentile(values, 50) * 1e6:.1f} us, p99 {percentile(values, 99) * 1e6:.1f} us, "
-            f"max {values[-1] * 1e6:.1f} us, n={len(values)}")
+    return (
+        f"p50 {percentile(values, 50) * 1e6:.1f} us, p99 {percentile(values, 99) * 1e6:.1f} us, "
+        f"max {values[-1] * 1e6:.1f} us, n={len(values)}"
+    )
 
 
 def same_thread(n: int = 20_000) -> list[float]:
     from kiosk.bus import Bus
     from kiosk.games.labyrinth.events import TapCell
+
     bus = Bus()
     lat: list[float] = []
     bus.subscribe(TapCell, lambda m: None)
@@ -44,6 +47,7 @@ def same_thread(n: int = 20_000) -> list[float]:
 def across_threads(n: int = 2_000, gap: float = 0.0005) -> list[float]:
     from kiosk.bus import Bus
     from kiosk.events import ButtonPressed
+
     bus = Bus()
     lat: list[float] = []
     done = threading.Event()
@@ -68,6 +72,7 @@ def across_threads(n: int = 2_000, gap: float = 0.0005) -> list[float]:
 def throughput(n: int = 200_000) -> tuple[float, float]:
     from kiosk.bus import Bus
     from kiosk.games.labyrinth.events import Stay
+
     bus = Bus()
     count = [0]
 
@@ -90,6 +95,7 @@ def throughput(n: int = 200_000) -> tuple[float, float]:
 def threaded_posts(threads: int = 4, per: int = 50_000) -> float:
     from kiosk.bus import Bus
     from kiosk.games.labyrinth.events import Stay
+
     bus = Bus()
     msg = Stay()
 
@@ -113,6 +119,7 @@ def command_round_trip(n: int = 2_000) -> list[float]:
     from kiosk.events import GameSetup, NewGame
     from kiosk.games.labyrinth.events import PreviewMoved, SelectArrow
     from kiosk.games.labyrinth.session import Pacing, Session
+
     bus = Bus()
     session = Session(bus, VirtualClock(), pacing=Pacing.FAST)
     seen = []

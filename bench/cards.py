@@ -8,7 +8,7 @@ import time
 from engine.cards import CardGame, play_game
 from engine.cards.ai import LEVELS, make_ai
 
-from .timing import summary, time_calls
+from bench.timing import summary, time_calls
 
 
 def main() -> None:
@@ -17,12 +17,14 @@ def main() -> None:
         games = 6 if level == "hard" else 20
         t0 = time.process_time()
         for seed in range(games):
-            result = play_game([make_ai(level, seed), make_ai("easy", seed + 1000)], seed=seed,
-                               timer=time.perf_counter)
+            result = play_game([make_ai(level, seed), make_ai("easy", seed + 1000)], seed=seed, timer=time.perf_counter)
             seconds += [d["seconds"] for d in result["decisions"] if d["seat"] == 0]
         cpu = time.process_time() - t0
-        print(f"cards: {level:6} decision time: " + summary(seconds)
-              + f"; {games / cpu:.1f} games per CPU second (vs easy)")
+        print(
+            f"cards: {level:6} decision time: "
+            + summary(seconds)
+            + f"; {games / cpu:.1f} games per CPU second (vs easy)"
+        )
     game = CardGame.new(players=4, seed=3)
     per = time_calls(lambda: game.legal_placements(), 50)
     print(f"cards: legal placements at the start ({len(game.legal_placements())} of them): " + summary(per))

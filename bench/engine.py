@@ -8,7 +8,7 @@ import time
 
 from engine import Game, Move
 
-from .timing import percentile, summary, time_calls
+from bench.timing import percentile, summary, time_calls
 
 
 def positions(count: int, seed: int = 1) -> list[Game]:
@@ -56,10 +56,14 @@ def main() -> None:
     t0 = time.perf_counter()
     turns = [random_game(s) for s in range(40)]
     elapsed = time.perf_counter() - t0
-    print(f"engine: (c) random-play games (2 players, cap 3000 turns): {len(turns) / elapsed:.1f} games/s, "
-          f"mean {statistics.mean(turns):.0f} turns, {sum(turns) / elapsed:.0f} turns/s")
-    print(f"engine: goal (b) median < 1 ms: {'met' if statistics.median(per_position) < 1e-3 else 'NOT met'}"
-          f" (p99 {percentile(per_position, 99) * 1e3:.3f} ms)")
+    print(
+        f"engine: (c) random-play games (2 players, cap 3000 turns): {len(turns) / elapsed:.1f} games/s, "
+        f"mean {statistics.mean(turns):.0f} turns, {sum(turns) / elapsed:.0f} turns/s"
+    )
+    print(
+        f"engine: goal (b) median < 1 ms: {'met' if statistics.median(per_position) < 1e-3 else 'NOT met'}"
+        f" (p99 {percentile(per_position, 99) * 1e3:.3f} ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ class Sampler(sim.Progress):
     def __init__(self, total: int):
         super().__init__(total, stream=sys.stderr)
         self.tty = False
-        self.marks = sorted({m * 10 ** k for k in range(2, 7) for m in (1, 2, 5) if m * 10 ** k <= total} | {total})
+        self.marks = sorted({m * 10**k for k in range(2, 7) for m in (1, 2, 5) if m * 10**k <= total} | {total})
         self.samples: list[tuple[int, int, int, float]] = []
         self.began = time.perf_counter()
 
@@ -47,34 +47,45 @@ class Sampler(sim.Progress):
         while self.marks and self.done >= self.marks[0]:
             now, peak = rss_kib()
             self.samples.append((self.marks.pop(0), now, peak, time.perf_counter() - self.began))
-            print(f"  {self.samples[-1][0]:>9,} games  parent RSS {now / 1024:6.1f} MB  peak {peak / 1024:6.1f} MB"
-                  f"  {self.samples[-1][3]:7.0f} s", flush=True)
+            print(
+                f"  {self.samples[-1][0]:>9,} games  parent RSS {now / 1024:6.1f} MB  peak {peak / 1024:6.1f} MB"
+                f"  {self.samples[-1][3]:7.0f} s",
+                flush=True,
+            )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.sim_memory")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--ai", default="medium,easy",
-                        help="the levels (default medium,easy); e.g. random with --turn-cap 2 for a quick "
-                             "look at a million results arriving in the parent")
+    parser.add_argument(
+        "--ai",
+        default="medium,easy",
+        help="the levels (default medium,easy); e.g. random with --turn-cap 2 for a quick "
+        "look at a million results arriving in the parent",
+    )
     parser.add_argument("--turn-cap", type=int, default=1000)
     args = parser.parse_args([] if argv is None else argv)
     entries = tuple(args.ai.split(","))
     entries = entries * 2 if len(entries) == 1 else entries
-    spec = sim.Spec(game="labyrinth", entries=entries, seed=1, turn_cap=args.turn_cap, rotate=True,
-                    paired=len(set(entries)) > 1)
+    spec = sim.Spec(
+        game="labyrinth", entries=entries, seed=1, turn_cap=args.turn_cap, rotate=True, paired=len(set(entries)) > 1
+    )
     now, peak = rss_kib()
-    print(f"labyrinth-sim parent memory, {' vs '.join(entries)}, turn cap {args.turn_cap}, {args.games:,} games "
-          f"on {args.jobs} workers (before: RSS {now / 1024:.1f} MB)")
+    print(
+        f"labyrinth-sim parent memory, {' vs '.join(entries)}, turn cap {args.turn_cap}, {args.games:,} games "
+        f"on {args.jobs} workers (before: RSS {now / 1024:.1f} MB)"
+    )
     sampler = Sampler(args.games)
     summary = sim.run(spec, args.games, args.jobs, sampler)
     data = summary.to_json()
     first, last = sampler.samples[0], sampler.samples[-1]
     growth = (last[1] - first[1]) / max(1, last[0] - first[0]) * 1024
-    print(f"  growth {growth:.1f} bytes per game between {first[0]:,} and {last[0]:,} games; "
-          f"{data['games_per_cpu_second']:.0f} games per CPU second; {entries[0]} wins "
-          f"{data['players'][0]['win_rate']:.1%}")
+    print(
+        f"  growth {growth:.1f} bytes per game between {first[0]:,} and {last[0]:,} games; "
+        f"{data['games_per_cpu_second']:.0f} games per CPU second; {entries[0]} wins "
+        f"{data['players'][0]['win_rate']:.1%}"
+    )
 
 
 if __name__ == "__main__":

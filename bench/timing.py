@@ -27,5 +27,7 @@ def time_calls(fn: Callable[[], object], repeat: int) -> list[float]:
 
 
 def summary(values: Sequence[float], scale: float = 1e3, unit: str = "ms") -> str:
-    return (f"median {statistics.median(values) * scale:.3f} {unit}, "
-            f"p99 {percentile(values, 99) * scale:.3f} {unit}, n={len(values)}")
+    return (
+        f"median {statistics.median(values) * scale:.3f} {unit}, "
+        f"p99 {percentile(values, 99) * scale:.3f} {unit}, n={len(values)}"
+    )

@@ -46,8 +46,8 @@ def attract_startup(size: str, api: str) -> float:
     (the cues are made on their own thread, after the first frame)."""
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", _ATTRACT_CHILD, size, api], capture_output=True, text=True,
-                         timeout=120)
+
+    out = subprocess.run([sys.executable, "-c", _ATTRACT_CHILD, size, api], capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         raise RuntimeError(f"attract start-up run failed: {out.stderr[-1500:]}")
     return float(out.stdout.strip().splitlines()[-1])
@@ -55,21 +55,23 @@ def attract_startup(size: str, api: str) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     import argparse
+
     ap = argparse.ArgumentParser(prog="bench.ui", description="UI frame times and input latency, offscreen")
     ap.add_argument("--gl", choices=("auto", "gl", "gles"), default="auto")
     ap.add_argument("--size", default="1280x800")
     ap.add_argument("--no-cache", action="store_true", help="draw every layer every frame (the old way)")
-    args = ap.parse_args(argv or [])        # `python -m bench` calls main() with no arguments
+    args = ap.parse_args(argv or [])  # `python -m bench` calls main() with no arguments
     width, height = (int(v) for v in args.size.lower().split("x"))
     t0 = time.perf_counter()
     o = Offscreen((width, height), args.gl, cache=not args.no_cache)
 
     from kiosk.events import GameSetup, NewGame
+
     o.kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
     o.frame()
     startup = time.perf_counter() - t0
 
-    o.frames(30)                        # warm caches (glyphs, shaders)
+    o.frames(30)  # warm caches (glyphs, shaders)
     o.cpu.clear()
     idle = o.frames(240)
     idle_cpu = list(o.cpu)
@@ -88,28 +90,44 @@ def main(argv: list[str] | None = None) -> None:
     mode = "no cache" if o.ui.cache.broken else "frame cache"
     med = statistics.median(idle)
     worst = max(shift_frames)
-    print(f"ui offscreen {width}x{height}, {api}, {mode}; {len(idle)} + {len(shift_frames)} frames drawn, "
-          f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times")
+    print(
+        f"ui offscreen {width}x{height}, {api}, {mode}; {len(idle)} + {len(shift_frames)} frames drawn, "
+        f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times"
+    )
     print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {verdict(startup < 3)})")
     attract = attract_startup(f"{width}x{height}", args.gl)
-    print(f"ui start-up, fresh process to the first attract frame (art bake included): {attract:.2f} s "
-          f"(goal < 3 s: {verdict(attract < 3)})")
-    print(f"ui frame, game on screen: median {med * ms:.2f} ms, "
-          f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)}); "
-          f"CPU time (all threads) median {statistics.median(idle_cpu) * ms:.2f} ms")
+    print(
+        f"ui start-up, fresh process to the first attract frame (art bake included): {attract:.2f} s "
+        f"(goal < 3 s: {verdict(attract < 3)})"
+    )
+    print(
+        f"ui frame, game on screen: median {med * ms:.2f} ms, "
+        f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)}); "
+        f"CPU time (all threads) median {statistics.median(idle_cpu) * ms:.2f} ms"
+    )
     if move_frames:
-        print(f"ui frame, move phase (cells dimmed): median {statistics.median(move_frames) * ms:.2f} ms "
-              f"over {len(move_frames)} frames")
-    print(f"ui shift animation: {len(shift_frames)} frames, median {statistics.median(shift_frames) * ms:.2f} ms, "
-          f"worst {worst * ms:.2f} ms (goal worst < 33 ms: {verdict(worst < 0.033)})")
-    print(f"ui turn change (the frame after a stay: the panels change hands; not in the goal): "
-          f"median {statistics.median(turn_frames) * ms:.2f} ms, worst {max(turn_frames) * ms:.2f} ms")
+        print(
+            f"ui frame, move phase (cells dimmed): median {statistics.median(move_frames) * ms:.2f} ms "
+            f"over {len(move_frames)} frames"
+        )
+    print(
+        f"ui shift animation: {len(shift_frames)} frames, median {statistics.median(shift_frames) * ms:.2f} ms, "
+        f"worst {worst * ms:.2f} ms (goal worst < 33 ms: {verdict(worst < 0.033)})"
+    )
+    print(
+        f"ui turn change (the frame after a stay: the panels change hands; not in the goal): "
+        f"median {statistics.median(turn_frames) * ms:.2f} ms, worst {max(turn_frames) * ms:.2f} ms"
+    )
     k = shift_frames.index(worst)
-    print(f"ui shift animation, CPU time (all threads; not the goal, it tells other processes' noise apart): "
-          f"the worst frame's {shift_cpu[k] * ms:.2f} ms, the most of any frame {max(shift_cpu) * ms:.2f} ms")
+    print(
+        f"ui shift animation, CPU time (all threads; not the goal, it tells other processes' noise apart): "
+        f"the worst frame's {shift_cpu[k] * ms:.2f} ms, the most of any frame {max(shift_cpu) * ms:.2f} ms"
+    )
     print(f"ui waiting 20 s for a person: {waiting_drawn} of 1200 frames drawn, the rest skipped")
-    print(f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "
-          f"worst {max(latencies) * ms:.1f} ms (goal < 50 ms: {verdict(max(latencies) < 0.05)})")
+    print(
+        f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "
+        f"worst {max(latencies) * ms:.1f} ms (goal < 50 ms: {verdict(max(latencies) < 0.05)})"
+    )
 
 
 class Offscreen:
@@ -117,6 +135,7 @@ class Offscreen:
 
     def __init__(self, size: tuple[int, int], gl_api: str, cache: bool) -> None:
         from kiosk.ui.app import UI, make_window, prepare_pyglet
+
         prepare_pyglet("offscreen", gl_api)
         from pyglet import gl
 
@@ -133,7 +152,7 @@ class Offscreen:
         # each drawn frame's CPU time, all threads (llvmpipe's too): on a machine busy with other
         # work the clock time waits for a core, the CPU time does not (compare changes with it)
         self.cpu: list[float] = []
-        self.last_cpu = 0.0           # the last drawn frame's CPU time
+        self.last_cpu = 0.0  # the last drawn frame's CPU time
 
     def frame(self, dt: float = 1 / 60) -> float | None:
         """One loop turn; its time in seconds if a frame was drawn, None if it was skipped."""
@@ -160,6 +179,7 @@ class Offscreen:
     def board(self) -> Any:
         """The play screen's board view."""
         from kiosk.games.labyrinth.screens.play import PlayScreen
+
         screen = self.ui.screen
         if not isinstance(screen, PlayScreen):
             raise RuntimeError(f"the play screen is not showing ({type(screen).__name__})")
@@ -173,6 +193,7 @@ def _shifts(o: Offscreen) -> tuple[list[float], list[float], list[float], list[f
     The frames that redraw the cached still layers (a push starting and landing) count as shift frames.
     """
     from kiosk.games.labyrinth.events import PushArrow, Stay
+
     shift_frames: list[float] = []
     shift_cpu: list[float] = []
     move_frames: list[float] = []
@@ -188,11 +209,11 @@ def _shifts(o: Offscreen) -> tuple[list[float], list[float], list[float], list[f
     for k in range(8):
         arrow = next(a for a in arrows[k:] + arrows if a != o.game.forbidden)
         o.kiosk.bus.post(PushArrow(arrow))
-        shift_frame()                    # the push arrives: the row leaves the cache, the slide starts
+        shift_frame()  # the push arrives: the row leaves the cache, the slide starts
         while o.ui.busy():
             shift_frame()
-        shift_frame()                    # the row has landed: the cache is drawn again
-        if k == 0:                       # the move phase: reachable cells lit, the rest dimmed
+        shift_frame()  # the row has landed: the cache is drawn again
+        if k == 0:  # the move phase: reachable cells lit, the rest dimmed
             move_frames += o.frames(120)
         o.kiosk.bus.post(Stay())
         turn_frames += o.frames(3)[:1]
@@ -206,10 +227,12 @@ def _latencies(o: Offscreen) -> list[float]:
     from hardware.buttons import ArrowButtons
     from kiosk.events import ButtonPressed
     from kiosk.games.labyrinth.events import SelectArrow
+
     factory = MockFactory()
     bus = o.kiosk.bus
-    buttons = ArrowButtons({"N3": 17, "E3": 5}, lambda name: bus.post(ButtonPressed(name)),
-                           bounce=0.0, pin_factory=factory)
+    buttons = ArrowButtons(
+        {"N3": 17, "E3": 5}, lambda name: bus.post(ButtonPressed(name)), bounce=0.0, pin_factory=factory
+    )
     latencies = []
     for k in range(10):
         arrow = "N3" if k % 2 == 0 else "E3"
@@ -219,7 +242,7 @@ def _latencies(o: Offscreen) -> list[float]:
         t = time.perf_counter()
         pin.drive_low()
         while True:
-            o.frame()                    # (a skipped frame would not show it: the loop goes on)
+            o.frame()  # (a skipped frame would not show it: the loop goes on)
             board = o.board()
             if board.model.preview == arrow and board._preview_tile.visible:
                 break
@@ -236,4 +259,5 @@ def _latencies(o: Offscreen) -> list[float]:
 
 if __name__ == "__main__":
     import sys
+
     main(sys.argv[1:])

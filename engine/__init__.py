@@ -27,13 +27,26 @@ engine.errors.IllegalAction: First push the spare tile in at one of the arrows.
 The rules are docs/rules.md section 1 (and 3 for the turn limit).
 """
 
-from .errors import IllegalAction, InvalidState
-from .game import Board, Game, Move, Player, Rules, Shift, Tile
-from .maze import INSERTIONS, OPPOSITE
-from .outcome import Outcome, Termination
-from .tiles import SEATS, TREASURES
+from engine.errors import IllegalAction, InvalidState
+from engine.game import Board, Game, Move, Player, Rules, Shift, Tile
+from engine.maze import INSERTIONS, OPPOSITE
+from engine.outcome import Outcome, Termination
+from engine.tiles import SEATS, TREASURES
 
 __all__ = [
-    "Board", "Game", "IllegalAction", "INSERTIONS", "InvalidState", "Move", "OPPOSITE",
-    "Outcome", "Player", "Rules", "SEATS", "Shift", "Tile", "TREASURES", "Termination",
+    "Board",
+    "Game",
+    "IllegalAction",
+    "INSERTIONS",
+    "InvalidState",
+    "Move",
+    "OPPOSITE",
+    "Outcome",
+    "Player",
+    "Rules",
+    "SEATS",
+    "Shift",
+    "Tile",
+    "TREASURES",
+    "Termination",
 ]

@@ -15,12 +15,10 @@ import random
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
-from .errors import IllegalAction
-from .outcome import Outcome, Termination, check_turn_limit, most
-from .maze import (
-    CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of,
-)
-from .tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
+from engine.errors import IllegalAction
+from engine.outcome import Outcome, Termination, check_turn_limit, most
+from engine.maze import CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of
+from engine.tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
 
 #: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
 FORMAT_VERSION = 2
@@ -36,9 +34,9 @@ class Rules:
     """Variants from the 'younger children' section of the rulebooks (both may be combined),
     and the kiosk's turn limit (docs/rules.md sections 1 and 3)."""
 
-    open_cards: bool = False   # players see all their cards; any remaining treasure collects
-    return_home: bool = True   # False: a player wins the moment their last card is collected
-    turn_limit: int = 0        # >0: the game ends when this many turns are played; most treasures wins
+    open_cards: bool = False  # players see all their cards; any remaining treasure collects
+    return_home: bool = True  # False: a player wins the moment their last card is collected
+    turn_limit: int = 0  # >0: the game ends when this many turns are played; most treasures wins
 
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
@@ -114,9 +112,9 @@ class Player:
     def __init__(self, seat: int, cell: int, cards: list[str], found: list[str]):
         self.seat = seat
         self.color, self.home = SEATS[seat]
-        self.cell = cell            # cell index r * 7 + c
-        self.cards = cards          # remaining cards, the top card (the target) first
-        self.found = found          # collected treasures, in order
+        self.cell = cell  # cell index r * 7 + c
+        self.cards = cards  # remaining cards, the top card (the target) first
+        self.found = found  # collected treasures, in order
 
     @property
     def position(self) -> tuple[int, int]:
@@ -145,8 +143,7 @@ class Player:
 class Game:
     """The whole state of one game. Create with :meth:`Game.new` or :meth:`Game.from_dict`."""
 
-    __slots__ = ("rules", "maze", "players", "current", "phase", "last_insertion",
-                 "outcome", "turns", "seed")
+    __slots__ = ("rules", "maze", "players", "current", "phase", "last_insertion", "outcome", "turns", "seed")
     rules: Rules
     maze: Maze
     players: list[Player]
@@ -159,8 +156,14 @@ class Game:
 
     # ---------------------------------------------------------------- setup
     @classmethod
-    def new(cls, players: int = 4, seed: int | None = None, rules: Rules | None = None,
-            seats: Sequence[int] | None = None, first: int = 0) -> "Game":
+    def new(
+        cls,
+        players: int = 4,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        seats: Sequence[int] | None = None,
+        first: int = 0,
+    ) -> "Game":
         """Set up a game (docs/rules.md 'Setup'). Every random choice comes from `seed`.
 
         `seats` picks the start corners (default: diagonal for 2 players);
@@ -186,15 +189,19 @@ class Game:
             masks[i] = ROTATED[mask_of(openings)][rng.randrange(4)]
             treasures[i] = _TREASURE_INDEX[treasure] if treasure else -1
         spare_openings, spare_treasure = loose[-1]
-        maze = Maze(masks, treasures, ROTATED[mask_of(spare_openings)][rng.randrange(4)],
-                    _TREASURE_INDEX[spare_treasure] if spare_treasure else -1)
+        maze = Maze(
+            masks,
+            treasures,
+            ROTATED[mask_of(spare_openings)][rng.randrange(4)],
+            _TREASURE_INDEX[spare_treasure] if spare_treasure else -1,
+        )
         deck = list(TREASURES)
         rng.shuffle(deck)
         per = len(deck) // players
         pawns = []
         for k, seat in enumerate(seats):
             home = SEATS[seat][1]
-            pawns.append(Player(seat, home[0] * SIZE + home[1], deck[k * per:(k + 1) * per], []))
+            pawns.append(Player(seat, home[0] * SIZE + home[1], deck[k * per : (k + 1) * per], []))
         game = cls.__new__(cls)
         game.rules = rules or Rules()
         game.maze = maze
@@ -303,8 +310,10 @@ class Game:
         if not isinstance(shift.rotation, int) or isinstance(shift.rotation, bool):
             raise IllegalAction(f"Rotation must be a whole number of quarter turns, not {shift.rotation!r}.")
         if name == self.forbidden:
-            raise IllegalAction(f"{name} would push straight back the tile just pushed in at "
-                                f"{self.last_insertion}: choose another arrow.")
+            raise IllegalAction(
+                f"{name} would push straight back the tile just pushed in at "
+                f"{self.last_insertion}: choose another arrow."
+            )
         self._push(name, shift.rotation)
         self.phase = "move"
 
@@ -323,8 +332,7 @@ class Game:
         if self.phase != "move":
             raise IllegalAction("First push the spare tile in at one of the arrows.")
         cell = move.cell
-        if (not isinstance(cell, tuple) or len(cell) != 2
-                or not all(isinstance(v, int) and 0 <= v < SIZE for v in cell)):
+        if not isinstance(cell, tuple) or len(cell) != 2 or not all(isinstance(v, int) and 0 <= v < SIZE for v in cell):
             raise IllegalAction(f"{cell!r} is not a cell of the 7 x 7 board.")
         p = self.player
         goal = cell[0] * SIZE + cell[1]
@@ -380,11 +388,18 @@ class Game:
             "version": FORMAT_VERSION,
             "seed": self.seed,
             "rules": self.rules.to_dict(),
-            "board": [[openings_of(m.masks[i]), TREASURES[t] if t >= 0 else None]
-                      for i, t in enumerate(m.treasures)],
+            "board": [[openings_of(m.masks[i]), TREASURES[t] if t >= 0 else None] for i, t in enumerate(m.treasures)],
             "spare": [openings_of(m.spare_mask), TREASURES[m.spare_treasure] if m.spare_treasure >= 0 else None],
-            "players": [{"seat": p.seat, "color": p.color, "position": list(p.position),
-                         "cards": p.cards[:], "found": p.found[:]} for p in self.players],
+            "players": [
+                {
+                    "seat": p.seat,
+                    "color": p.color,
+                    "position": list(p.position),
+                    "cards": p.cards[:],
+                    "found": p.found[:],
+                }
+                for p in self.players
+            ],
             "current": self.current,
             "phase": self.phase,
             "last_insertion": self.last_insertion,
@@ -395,7 +410,8 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
-        from .validate import game_from_dict
+        from engine.validate import game_from_dict
+
         return game_from_dict(cls, data)
 
     def __eq__(self, other: object) -> bool:
@@ -404,11 +420,12 @@ class Game:
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __repr__(self) -> str:
-        return (f"<Game {len(self.players)}p turn {self.turns} {self.phase} "
-                f"current={self.current} winners={self.winners}>")
+        return (
+            f"<Game {len(self.players)}p turn {self.turns} {self.phase} current={self.current} winners={self.winners}>"
+        )
 
 
-from .maze import INSERTION_LINES as _IL  # noqa: E402
+from engine.maze import INSERTION_LINES as _IL  # noqa: E402
 
 _LINES = {name: cells for name, (cells, _) in _IL.items()}
 _LINE_POSITIONS = {name: {cell: k for k, cell in enumerate(cells)} for name, cells in _LINES.items()}

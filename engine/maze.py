@@ -152,8 +152,13 @@ class Maze:
         east, south = self.connections()
         reach = 1 << start
         while True:
-            grown = (reach | ((reach & east) << 1) | ((reach >> 1) & east)
-                     | ((reach & south) << SIZE) | ((reach >> SIZE) & south))
+            grown = (
+                reach
+                | ((reach & east) << 1)
+                | ((reach >> 1) & east)
+                | ((reach & south) << SIZE)
+                | ((reach >> SIZE) & south)
+            )
             if grown == reach:
                 return reach
             reach = grown
@@ -173,8 +178,12 @@ class Maze:
                 for side, step in ((N, -SIZE), (E, 1), (S, SIZE), (W, -1)):
                     if not m & side:
                         continue
-                    if (side == N and r == 0) or (side == S and r == SIZE - 1) \
-                            or (side == W and c == 0) or (side == E and c == SIZE - 1):
+                    if (
+                        (side == N and r == 0)
+                        or (side == S and r == SIZE - 1)
+                        or (side == W and c == 0)
+                        or (side == E and c == SIZE - 1)
+                    ):
                         continue
                     j = i + step
                     if j in came or not masks[j] & OPPOSITE_SIDE[side]:

@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .errors import InvalidState
+from engine.errors import InvalidState
 
 
 class Termination(enum.Enum):
@@ -61,8 +61,7 @@ class Outcome:
         except ValueError:
             raise InvalidState(f"unknown termination {data['termination']!r}") from None
         winners = data["winners"]
-        if not (isinstance(winners, list)
-                and all(isinstance(w, int) and not isinstance(w, bool) for w in winners)):
+        if not (isinstance(winners, list) and all(isinstance(w, int) and not isinstance(w, bool) for w in winners)):
             raise InvalidState("outcome winners must be a list of seat numbers")
         return cls(termination, tuple(winners))
 

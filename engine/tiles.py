@@ -8,10 +8,30 @@ from __future__ import annotations
 
 # Our own generic treasures (docs/rules.md, "Default generic treasures").
 TREASURES: tuple[str, ...] = (
-    "bat", "book", "candlestick", "chest", "crown", "dragon",
-    "emerald", "genie", "ghost", "gold", "helmet", "keys",
-    "lizard", "map", "moth", "owl", "princess", "ring",
-    "rat", "scarab", "skull", "spider", "sword", "troll",
+    "bat",
+    "book",
+    "candlestick",
+    "chest",
+    "crown",
+    "dragon",
+    "emerald",
+    "genie",
+    "ghost",
+    "gold",
+    "helmet",
+    "keys",
+    "lizard",
+    "map",
+    "moth",
+    "owl",
+    "princess",
+    "ring",
+    "rat",
+    "scarab",
+    "skull",
+    "spider",
+    "sword",
+    "troll",
 )
 
 # The 16 fixed tiles: cell, openings, treasure. Every cell whose row and column are both even.

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
-from .errors import InvalidState
-from .outcome import Outcome, Termination, most
-from .maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
-from .tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
-
+from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
+from engine.errors import InvalidState
+from engine.outcome import Outcome, Termination, most
+from engine.maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
+from engine.tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
 
 
 def _shape(mask: int) -> int:
@@ -31,8 +30,10 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
         mask = mask_of(openings)
     except ValueError as exc:
         raise InvalidState(f"{where}: {exc}") from None
-    need(len(openings) == bin(mask).count("1") and openings == "".join(s for s in "NESW" if s in openings),
-         f"{where}: openings {openings!r} must list sides once, in NESW order")
+    need(
+        len(openings) == bin(mask).count("1") and openings == "".join(s for s in "NESW" if s in openings),
+        f"{where}: openings {openings!r} must list sides once, in NESW order",
+    )
     need(bin(mask).count("1") in (2, 3), f"{where}: a tile has 2 or 3 openings, not {openings!r}")
     if treasure is None:
         return mask, -1
@@ -41,16 +42,22 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
 
 
 def game_from_dict(cls, data: Any):
-    from .game import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Game, Player, Rules
+    from engine.game import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Game, Player, Rules
 
     # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".
     last_field = "winner" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
-    check_header(data, GAME_NAME, FORMAT_VERSION, ("rules", "board", "spare", "players", "current", "phase",
-                                                  "last_insertion", last_field, "turns"), what=GAME_NAME,
-                 older=(1,))
+    check_header(
+        data,
+        GAME_NAME,
+        FORMAT_VERSION,
+        ("rules", "board", "spare", "players", "current", "phase", "last_insertion", last_field, "turns"),
+        what=GAME_NAME,
+        older=(1,),
+    )
 
-    rules = check_rules(data["rules"], ("open_cards", "return_home"),
-                        "rules must be open_cards/return_home booleans and a turn_limit")
+    rules = check_rules(
+        data["rules"], ("open_cards", "return_home"), "rules must be open_cards/return_home booleans and a turn_limit"
+    )
 
     board = data["board"]
     need(isinstance(board, list) and len(board) == SIZE * SIZE, "board must list 49 tiles")
@@ -64,12 +71,15 @@ def game_from_dict(cls, data: Any):
     loose = [tiles[i] for i in range(SIZE * SIZE) if i not in fixed_cells] + [spare]
     have_tiles = Counter((_shape(m), t) for m, t in loose)
     want_tiles = Counter((_shape(mask_of(o)), TREASURES.index(t) if t else -1) for o, t in movable_tiles())
-    need(have_tiles == want_tiles,
-         "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)")
+    need(
+        have_tiles == want_tiles, "the movable tiles do not match the tile set (a tile is missing, doubled or reshaped)"
+    )
 
     players_data = data["players"]
-    need(isinstance(players_data, list) and MIN_PLAYERS <= len(players_data) <= MAX_PLAYERS,
-         f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    need(
+        isinstance(players_data, list) and MIN_PLAYERS <= len(players_data) <= MAX_PLAYERS,
+        f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players",
+    )
     players = []
     dealt: list[str] = []
     for k, pd in enumerate(players_data):
@@ -79,8 +89,10 @@ def game_from_dict(cls, data: Any):
         need(isinstance(seat, int) and 0 <= seat < 4, f"{where}: seat must be 0-3")
         need(pd.get("color") in (None, SEATS[seat][0]), f"{where}: seat {seat} plays {SEATS[seat][0]}")
         pos = pd.get("position")
-        need(isinstance(pos, (list, tuple)) and len(pos) == 2
-             and all(isinstance(v, int) and 0 <= v < SIZE for v in pos), f"{where}: position off the board")
+        need(
+            isinstance(pos, (list, tuple)) and len(pos) == 2 and all(isinstance(v, int) and 0 <= v < SIZE for v in pos),
+            f"{where}: position off the board",
+        )
         cards, found = pd.get("cards"), pd.get("found")
         need(isinstance(cards, list) and isinstance(found, list), f"{where}: cards and found must be lists")
         need(all(t in TREASURES for t in cards + found), f"{where}: unknown treasure in cards")
@@ -89,15 +101,19 @@ def game_from_dict(cls, data: Any):
     need(len({p.seat for p in players}) == len(players), "two players share a seat")
     need(sorted(dealt) == sorted(TREASURES), "every treasure card must be dealt exactly once")
     per = len(TREASURES) // len(players)
-    need(all(p.cards_left + len(p.found) == per for p in players),
-         f"each of {len(players)} players must hold {per} cards in all")
+    need(
+        all(p.cards_left + len(p.found) == per for p in players),
+        f"each of {len(players)} players must hold {per} cards in all",
+    )
 
     phase, current = data["phase"], data["current"]
     need(phase in PHASES, f"phase must be one of {PHASES}")
     need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
     turns = check_turns(data["turns"])
-    need(phase == "over" or not rules["turn_limit"] or turns < rules["turn_limit"],
-         f"a running game has played fewer turns than the turn limit {rules['turn_limit']}")
+    need(
+        phase == "over" or not rules["turn_limit"] or turns < rules["turn_limit"],
+        f"a running game has played fewer turns than the turn limit {rules['turn_limit']}",
+    )
     if data["version"] == 1:
         winner = data["winner"]
         if phase == "over":
@@ -110,11 +126,14 @@ def game_from_dict(cls, data: Any):
         if outcome is not None and outcome.termination is Termination.HOME:
             need(outcome.winners == (current,), "a game won by reaching home names the current player as winner")
         elif outcome is not None:
-            need(outcome.termination is Termination.TURN_LIMIT,
-                 f"a board game cannot end by {outcome.termination.value}")
+            need(
+                outcome.termination is Termination.TURN_LIMIT, f"a board game cannot end by {outcome.termination.value}"
+            )
             need(0 < rules["turn_limit"] <= turns, "a game ended by the turn limit has played that many turns")
-            need(outcome.winners == most([len(p.found) for p in players]),
-                 "after the turn limit the players with the most treasures win")
+            need(
+                outcome.winners == most([len(p.found) for p in players]),
+                "after the turn limit the players with the most treasures win",
+            )
     last = data["last_insertion"]
     need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
     need(not (phase == "move" and last is None), "the move phase follows a shift")

@@ -8,25 +8,51 @@
   simulated pins off a Raspberry Pi.
 """
 
-from .buttons import (ARROWS, BUTTON_NAMES, DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS,
-                      EXTRA_BUTTONS, ArrowButtons, ArrowLeds)
-from .debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
-from .pins import choose_pin_factory
-from .ring import DRIVERS as RING_DRIVERS
-from .ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
-from .ring import NoRing, Ring, make_ring
-from .ring_adalight import AdalightDriver
-from .ring_driver import RingDriver, RingUnavailable
-from .ring_layout import RingLayout
-from .ring_line import LineDriver
-from .ring_picture import RingPicture, render_frame
-from .ring_virtual import VirtualRing
-from .ring_wled import WledDriver
+from hardware.buttons import (
+    ARROWS,
+    BUTTON_NAMES,
+    DEFAULT_BUTTON_PINS,
+    DEFAULT_LED_PINS,
+    EXTRA_BUTTONS,
+    ArrowButtons,
+    ArrowLeds,
+)
+from hardware.debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
+from hardware.pins import choose_pin_factory
+from hardware.ring import DRIVERS as RING_DRIVERS
+from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
+from hardware.ring import NoRing, Ring, make_ring
+from hardware.ring_adalight import AdalightDriver
+from hardware.ring_driver import RingDriver, RingUnavailable
+from hardware.ring_layout import RingLayout
+from hardware.ring_line import LineDriver
+from hardware.ring_picture import RingPicture, render_frame
+from hardware.ring_virtual import VirtualRing
+from hardware.ring_wled import WledDriver
 
 __all__ = [
-    "ARROWS", "BUTTON_NAMES", "DEFAULT_BUTTON_PINS", "DEFAULT_LED_PINS", "EXTRA_BUTTONS",
-    "ArrowButtons", "ArrowLeds", "DEFAULT_BOUNCE_SECONDS", "Debouncer",
-    "choose_pin_factory", "RING_DRIVERS", "SERIAL_RING_DRIVERS", "NoRing", "Ring", "make_ring",
-    "AdalightDriver", "LineDriver", "WledDriver", "VirtualRing", "RingDriver",
-    "RingUnavailable", "RingLayout", "RingPicture", "render_frame",
+    "ARROWS",
+    "BUTTON_NAMES",
+    "DEFAULT_BUTTON_PINS",
+    "DEFAULT_LED_PINS",
+    "EXTRA_BUTTONS",
+    "ArrowButtons",
+    "ArrowLeds",
+    "DEFAULT_BOUNCE_SECONDS",
+    "Debouncer",
+    "choose_pin_factory",
+    "RING_DRIVERS",
+    "SERIAL_RING_DRIVERS",
+    "NoRing",
+    "Ring",
+    "make_ring",
+    "AdalightDriver",
+    "LineDriver",
+    "WledDriver",
+    "VirtualRing",
+    "RingDriver",
+    "RingUnavailable",
+    "RingLayout",
+    "RingPicture",
+    "render_frame",
 ]

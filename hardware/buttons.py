@@ -19,14 +19,13 @@ import threading
 import time
 from typing import Callable, Iterable
 
-from .debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
-from .pins import check_pins
+from hardware.debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
+from hardware.pins import check_pins
 
 log = logging.getLogger("hardware.buttons")
 
 #: The insertion arrows, in the order the rules list them.
-ARROWS: tuple[str, ...] = ("N1", "N3", "N5", "E1", "E3", "E5",
-                           "S1", "S3", "S5", "W1", "W3", "W5")
+ARROWS: tuple[str, ...] = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 #: Optional extra buttons: rotate the spare tile, stay (end the move in place).
 EXTRA_BUTTONS: tuple[str, ...] = ("rotate", "stay")
 BUTTON_NAMES: tuple[str, ...] = ARROWS + EXTRA_BUTTONS
@@ -34,16 +33,37 @@ BUTTON_NAMES: tuple[str, ...] = ARROWS + EXTRA_BUTTONS
 #: Default BCM pins, matching docs/wiring.md and the example config. The
 #: buttons avoid the I2C, SPI and UART pins entirely.
 DEFAULT_BUTTON_PINS: dict[str, int] = {
-    "N1": 4, "N3": 17, "N5": 27, "E1": 22, "E3": 5, "E5": 6,
-    "S5": 13, "S3": 19, "S1": 26, "W5": 16, "W3": 20, "W1": 21,
-    "rotate": 23, "stay": 24,
+    "N1": 4,
+    "N3": 17,
+    "N5": 27,
+    "E1": 22,
+    "E3": 5,
+    "E5": 6,
+    "S5": 13,
+    "S3": 19,
+    "S1": 26,
+    "W5": 16,
+    "W3": 20,
+    "W1": 21,
+    "rotate": 23,
+    "stay": 24,
 }
 #: Default BCM pins of the LEDs in the arrow buttons. There are not enough
 #: plain GPIOs for 14 buttons and 12 LEDs, so LEDs use the pins of the SPI0,
 #: UART and I2C interfaces, which the kiosk leaves disabled (docs/wiring.md).
 DEFAULT_LED_PINS: dict[str, int] = {
-    "N1": 12, "N3": 18, "N5": 25, "E1": 7, "E3": 8, "E5": 9,
-    "S5": 10, "S3": 11, "S1": 14, "W5": 15, "W3": 2, "W1": 3,
+    "N1": 12,
+    "N3": 18,
+    "N5": 25,
+    "E1": 7,
+    "E3": 8,
+    "E5": 9,
+    "S5": 10,
+    "S3": 11,
+    "S1": 14,
+    "W5": 15,
+    "W3": 2,
+    "W1": 3,
 }
 
 
@@ -61,10 +81,15 @@ class ArrowButtons:
     ``pin_factory``: a gpiozero pin factory (see ``choose_pin_factory``).
     """
 
-    def __init__(self, pins: dict[str, int | str], on_press: Callable[[str], None], *,
-                 bounce: float = DEFAULT_BOUNCE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic,
-                 pin_factory=None) -> None:
+    def __init__(
+        self,
+        pins: dict[str, int | str],
+        on_press: Callable[[str], None],
+        *,
+        bounce: float = DEFAULT_BOUNCE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        pin_factory=None,
+    ) -> None:
         # gpiozero's Button is this class plus a "held" thread per button that
         # polls ten times a second and makes close() slow; we need no hold.
         from gpiozero import DigitalInputDevice
@@ -78,8 +103,7 @@ class ArrowButtons:
             for name, pin in pins.items():
                 try:
                     # bounce_time=None: debouncing is ours (see debounce.py).
-                    button = DigitalInputDevice(pin, pull_up=True, bounce_time=None,
-                                                pin_factory=pin_factory)
+                    button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 except Exception as exc:
                     raise ValueError(f"button {name} on pin {pin!r}: {exc}") from exc
                 button.when_activated = functools.partial(self._edge, name, True)
@@ -144,8 +168,9 @@ class ArrowLeds:
     ``blink_on``/``blink_off`` are the blink timings in seconds.
     """
 
-    def __init__(self, pins: dict[str, int | str], *, pin_factory=None,
-                 blink_on: float = 0.25, blink_off: float = 0.25) -> None:
+    def __init__(
+        self, pins: dict[str, int | str], *, pin_factory=None, blink_on: float = 0.25, blink_off: float = 0.25
+    ) -> None:
         from gpiozero import LED
 
         pins = check_pins(pins, BUTTON_NAMES, "button LEDs")
@@ -156,8 +181,7 @@ class ArrowLeds:
         try:
             for name, pin in pins.items():
                 try:
-                    self._leds[name] = LED(pin, active_high=True, initial_value=False,
-                                           pin_factory=pin_factory)
+                    self._leds[name] = LED(pin, active_high=True, initial_value=False, pin_factory=pin_factory)
                 except Exception as exc:
                     raise ValueError(f"LED {name} on pin {pin!r}: {exc}") from exc
         except BaseException:
@@ -183,8 +207,7 @@ class ArrowLeds:
         are fitted); unknown names raise ``ValueError``.
         """
         lit = frozenset(lit)
-        unknown = sorted(n for n in lit | ({blinking} if blinking else set())
-                         if n not in BUTTON_NAMES)
+        unknown = sorted(n for n in lit | ({blinking} if blinking else set()) if n not in BUTTON_NAMES)
         if unknown:
             raise ValueError(f"unknown button names for LEDs: {' '.join(unknown)}")
         with self._lock:

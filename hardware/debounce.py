@@ -26,8 +26,7 @@ DEFAULT_BOUNCE_SECONDS = 0.030
 class Debouncer:
     """Debounces many independent contacts, each keyed by a name."""
 
-    def __init__(self, window: float = DEFAULT_BOUNCE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, window: float = DEFAULT_BOUNCE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         if not window >= 0:
             raise ValueError(f"bounce window must be 0 or more seconds, not {window!r}")
         self.window = float(window)

@@ -24,12 +24,14 @@ PIN_FACTORIES = ("auto", "mock", *FACTORY_NAMES)
 
 def _mock_factory():
     from gpiozero.pins.mock import MockFactory
+
     return MockFactory()
 
 
 def _named_factory(name: str):
     """Build gpiozero's pin factory registered under ``name``."""
     from importlib.metadata import entry_points
+
     for ep in entry_points(group="gpiozero_pin_factories"):
         if ep.name == name:
             return ep.load()()
@@ -68,8 +70,7 @@ def choose_pin_factory(prefer: str | None = None):
         log.info("GPIO: simulated pins (gpiozero MockFactory), as configured")
         return _mock_factory(), "mock pins (configured)"
     if choice != "auto" and choice not in FACTORY_NAMES:
-        raise ValueError(
-            f"unknown pin library {prefer!r}: use auto, mock or one of {', '.join(FACTORY_NAMES)}")
+        raise ValueError(f"unknown pin library {prefer!r}: use auto, mock or one of {', '.join(FACTORY_NAMES)}")
 
     reasons: list[str] = []
     try:
@@ -77,6 +78,7 @@ def choose_pin_factory(prefer: str | None = None):
             warnings.simplefilter("always")
             if choice == "auto":
                 from gpiozero import Device
+
                 factory = Device._default_pin_factory()
             else:
                 factory = _named_factory(choice)
@@ -84,10 +86,13 @@ def choose_pin_factory(prefer: str | None = None):
     except Exception as exc:  # BadPinFactory, ImportError, OSError, ...
         reasons = [str(w.message) for w in caught] + [str(exc)]
         level = logging.ERROR if choice != "auto" else logging.WARNING
-        log.log(level, "GPIO: no usable pin library (%s); using simulated pins "
-                "(gpiozero MockFactory): the arcade buttons will not respond. "
-                "Expected off a Raspberry Pi; on a Pi install lgpio.",
-                "; ".join(reasons) or "unknown reason")
+        log.log(
+            level,
+            "GPIO: no usable pin library (%s); using simulated pins "
+            "(gpiozero MockFactory): the arcade buttons will not respond. "
+            "Expected off a Raspberry Pi; on a Pi install lgpio.",
+            "; ".join(reasons) or "unknown reason",
+        )
         return _mock_factory(), "mock pins (fallback: " + "; ".join(reasons) + ")"
 
     name = type(factory).__name__
@@ -95,9 +100,12 @@ def choose_pin_factory(prefer: str | None = None):
     if "lgpio" in type(factory).__module__.lower():
         problem = lgpio_workdir_problem()
         if problem:
-            log.warning("GPIO: lgpio needs a writable working directory for its "
-                        "notification files, but %s; button presses may be lost. "
-                        "Set WorkingDirectory= to a writable place.", problem)
+            log.warning(
+                "GPIO: lgpio needs a writable working directory for its "
+                "notification files, but %s; button presses may be lost. "
+                "Set WorkingDirectory= to a writable place.",
+                problem,
+            )
         else:
             log.info("GPIO: lgpio (it keeps its notification files in %s)", os.getcwd())
     for reason in reasons:

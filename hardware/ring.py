@@ -22,10 +22,9 @@ import threading
 import time
 from typing import Callable
 
-from .ring_driver import RingDriver, RingUnavailable
-from .ring_layout import RingLayout, Segment
-from .ring_picture import (CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture,
-                           check_colour)
+from hardware.ring_driver import RingDriver, RingUnavailable
+from hardware.ring_layout import RingLayout, Segment
+from hardware.ring_picture import CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture, check_colour
 
 log = logging.getLogger("hardware.ring")
 
@@ -59,16 +58,24 @@ class Ring:
     and notices an unplugged device while nothing changes.
     """
 
-    def __init__(self, driver: RingDriver, layout: RingLayout | None = None, *,
-                 brightness: int = 255, flash_seconds: float = 0.4,
-                 clock: Callable[[], float] = time.monotonic,
-                 backoff_min: float = 0.25, backoff_max: float = 1.5,
-                 poll_interval: float = 0.1) -> None:
+    def __init__(
+        self,
+        driver: RingDriver,
+        layout: RingLayout | None = None,
+        *,
+        brightness: int = 255,
+        flash_seconds: float = 0.4,
+        clock: Callable[[], float] = time.monotonic,
+        backoff_min: float = 0.25,
+        backoff_max: float = 1.5,
+        poll_interval: float = 0.1,
+    ) -> None:
         self.driver = driver
         self.layout = layout or RingLayout(driver.led_count)
         if self.layout.led_count != driver.led_count:
-            raise ValueError(f"ring layout has {self.layout.led_count} LEDs but the "
-                             f"{driver.name} driver has {driver.led_count}")
+            raise ValueError(
+                f"ring layout has {self.layout.led_count} LEDs but the {driver.name} driver has {driver.led_count}"
+            )
         self.flash_seconds = float(flash_seconds)
         self._clock = clock
         self._backoff = (float(backoff_min), float(backoff_max))
@@ -84,8 +91,7 @@ class Ring:
         self._applied = 0
         self._connected = False
         self._closed = False
-        self._thread = threading.Thread(target=self._run, name=f"led-ring-{driver.name}",
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"led-ring-{driver.name}", daemon=True)
         self._thread.start()
 
     # --- what the kiosk calls (any thread, never blocks) --------------------
@@ -111,8 +117,7 @@ class Ring:
             raise ValueError(f"a flash lasts more than 0 seconds, not {seconds!r}")
         with self._cond:
             now = self._clock()
-            self._flash = RingPicture(FLASH, colour, seconds=seconds, since=now,
-                                      brightness=self._brightness)
+            self._flash = RingPicture(FLASH, colour, seconds=seconds, since=now, brightness=self._brightness)
             self._flash_until = now + seconds
             self._changed()
 
@@ -188,7 +193,7 @@ class Ring:
             picture = _with(picture, brightness=self._brightness)
             if picture.animated:
                 if _with(self._steady, since=0.0) == picture:
-                    return           # already running: do not restart the animation
+                    return  # already running: do not restart the animation
                 picture = _with(picture, since=self._clock())
             if picture == self._steady:
                 return
@@ -209,9 +214,9 @@ class Ring:
         return self._steady, None
 
     def _run(self) -> None:
-        delays = None             # back-off schedule of the current outage
-        outage_logged = False     # one warning per outage, the rest at debug level
-        announced = False         # "connected" logged for this connection
+        delays = None  # back-off schedule of the current outage
+        outage_logged = False  # one warning per outage, the rest at debug level
+        announced = False  # "connected" logged for this connection
         try:
             while not self._stop.is_set():
                 if not self._connected:
@@ -249,8 +254,7 @@ class Ring:
                     self._applied = max(self._applied, version)
                     self._cond.notify_all()
                     if self._version == version and not self._stop.is_set():
-                        timeout = min(t for t in (self._poll_interval, wake, flash_left)
-                                      if t is not None)
+                        timeout = min(t for t in (self._poll_interval, wake, flash_left) if t is not None)
                         self._cond.wait(max(timeout, 0.002))
         finally:
             self._disconnect()
@@ -271,13 +275,19 @@ class Ring:
         if already_logged:
             log.debug("LED ring still unavailable: %s", detail)
         else:
-            log.warning("LED ring %s (%s): %s. The kiosk carries on without it and keeps "
-                        "retrying.", what, self.driver.describe(), detail, exc_info=not expected)
+            log.warning(
+                "LED ring %s (%s): %s. The kiosk carries on without it and keeps retrying.",
+                what,
+                self.driver.describe(),
+                detail,
+                exc_info=not expected,
+            )
         return True
 
 
 def _with(picture: RingPicture, **changes) -> RingPicture:
     from dataclasses import replace
+
     return replace(picture, **changes)
 
 
@@ -293,7 +303,7 @@ class NoRing:
 
     def show_seat(self, seat: int, colour: RGB) -> None:
         if self.layout is not None:
-            self.layout.segment(seat)       # same argument check as Ring
+            self.layout.segment(seat)  # same argument check as Ring
         check_colour(colour)
 
     def show_segment(self, start: int, count: int, colour: RGB) -> None:
@@ -327,10 +337,19 @@ class NoRing:
         pass
 
 
-def make_ring(driver: str = "none", port: str | None = None, *, baud: int = 115200,
-              led_count: int = 24, seat_count: int = 4, offset: int = 0,
-              reverse: bool = False, seat_segments: list[Segment] | None = None,
-              brightness: int = 160, **ring_options) -> "Ring | NoRing":
+def make_ring(
+    driver: str = "none",
+    port: str | None = None,
+    *,
+    baud: int = 115200,
+    led_count: int = 24,
+    seat_count: int = 4,
+    offset: int = 0,
+    reverse: bool = False,
+    seat_segments: list[Segment] | None = None,
+    brightness: int = 160,
+    **ring_options,
+) -> "Ring | NoRing":
     """Build the ring the config asks for (keys as in the ``[ring]`` section).
 
     ``driver``: ``none``, ``virtual``, ``wled``, ``adalight`` or ``line``.
@@ -338,15 +357,20 @@ def make_ring(driver: str = "none", port: str | None = None, *, baud: int = 1152
     ``[first, count]`` per seat. Raises ``ValueError`` for bad values; a
     missing device is not an error (the ring connects when it appears).
     """
-    from .ring_adalight import AdalightDriver
-    from .ring_line import LineDriver
-    from .ring_virtual import VirtualRing
-    from .ring_wled import WledDriver
+    from hardware.ring_adalight import AdalightDriver
+    from hardware.ring_line import LineDriver
+    from hardware.ring_virtual import VirtualRing
+    from hardware.ring_wled import WledDriver
 
     if seat_segments == "auto":
         seat_segments = None
-    layout = RingLayout(led_count, seat_count, offset, bool(reverse),       # it checks the segments
-                        tuple(seat_segments) if seat_segments else None)
+    layout = RingLayout(
+        led_count,
+        seat_count,
+        offset,
+        bool(reverse),  # it checks the segments
+        tuple(seat_segments) if seat_segments else None,
+    )
     _check_brightness(brightness)
     if driver == "none":
         return NoRing(layout)

@@ -10,8 +10,8 @@ seconds), so still pictures are resent every second.
 
 from __future__ import annotations
 
-from .ring_driver import SerialRingDriver
-from .ring_picture import RGB, RingPicture, render_frame
+from hardware.ring_driver import SerialRingDriver
+from hardware.ring_picture import RGB, RingPicture, render_frame
 
 FRAMES_PER_SECOND = 30
 

@@ -13,7 +13,7 @@ import math
 import os
 import threading
 
-from .ring_picture import RingPicture
+from hardware.ring_picture import RingPicture
 
 log = logging.getLogger("hardware.ring")
 
@@ -68,8 +68,7 @@ class SerialRingDriver(RingDriver):
     keepalive = 2.0
     RECEIVED_LIMIT = 64 * 1024
 
-    def __init__(self, port: str, led_count: int, *, baud: int = 115200,
-                 write_timeout: float = 0.5) -> None:
+    def __init__(self, port: str, led_count: int, *, baud: int = 115200, write_timeout: float = 0.5) -> None:
         super().__init__(led_count)
         if not port:
             raise ValueError(f"the {self.name} ring needs a serial port")
@@ -95,9 +94,14 @@ class SerialRingDriver(RingDriver):
 
         self.close()
         try:
-            port = serial.serial_for_url(self.port, do_not_open=True, baudrate=self.baud,
-                                         timeout=0, write_timeout=self.write_timeout,
-                                         exclusive=True)
+            port = serial.serial_for_url(
+                self.port,
+                do_not_open=True,
+                baudrate=self.baud,
+                timeout=0,
+                write_timeout=self.write_timeout,
+                exclusive=True,
+            )
             # Do not assert DTR/RTS: many Arduino and ESP boards reset on it.
             port.dtr = False
             port.rts = False
@@ -145,13 +149,13 @@ class SerialRingDriver(RingDriver):
         if self._serial is None:
             raise RingUnavailable("not connected")
         try:
-            for _ in range(16):          # bounded: never spin on a chatty device
+            for _ in range(16):  # bounded: never spin on a chatty device
                 data = self._serial.read(4096)
                 if not data:
                     break
                 with self._received_lock:
                     self._received += data
-                    del self._received[:-self.RECEIVED_LIMIT]
+                    del self._received[: -self.RECEIVED_LIMIT]
                 self.on_data(bytes(data))
         except (serial.SerialException, OSError) as exc:
             raise RingUnavailable(f"read from {self.port} failed: {exc}") from exc

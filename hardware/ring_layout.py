@@ -43,16 +43,16 @@ class RingLayout:
             return
         segments = tuple(tuple(s) for s in self.segments)
         if len(segments) != self.seat_count:
-            raise ValueError(f"ring seat_segments lists {len(segments)} segments for "
-                             f"{self.seat_count} seats")
+            raise ValueError(f"ring seat_segments lists {len(segments)} segments for {self.seat_count} seats")
         for seat, segment in enumerate(segments):
-            if (len(segment) != 2 or not all(isinstance(v, int) and not isinstance(v, bool)
-                                             for v in segment)):
+            if len(segment) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in segment):
                 raise ValueError(f"ring seat_segments[{seat}] must be [first LED, count], not {list(segment)!r}")
             first, count = segment
             if not 0 <= first < self.led_count or not 1 <= count <= self.led_count:
-                raise ValueError(f"ring seat_segments[{seat}] = {list(segment)} does not fit a ring of "
-                                 f"{self.led_count} LEDs (first 0-{self.led_count - 1}, count 1-{self.led_count})")
+                raise ValueError(
+                    f"ring seat_segments[{seat}] = {list(segment)} does not fit a ring of "
+                    f"{self.led_count} LEDs (first 0-{self.led_count - 1}, count 1-{self.led_count})"
+                )
         object.__setattr__(self, "segments", segments)
 
     def segment(self, seat: int) -> Segment:
@@ -62,7 +62,7 @@ class RingLayout:
         if self.segments is not None:
             return self.segments[seat]
         n, k = self.led_count, self.seat_count
-        begin = (seat * n + k // 2) // k           # rounded i*n/k, no floats
+        begin = (seat * n + k // 2) // k  # rounded i*n/k, no floats
         end = ((seat + 1) * n + k // 2) // k
         count = end - begin
         if not self.reverse:

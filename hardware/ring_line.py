@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import logging
 
-from .ring_driver import SerialRingDriver
-from .ring_picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
+from hardware.ring_driver import SerialRingDriver
+from hardware.ring_picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
 
 log = logging.getLogger("hardware.ring")
 
@@ -79,15 +79,15 @@ class LineDriver(SerialRingDriver):
                 return
             first = self.device_info is None
             self.device_info = (version, leds)
-            self.forget_sent()     # it (re)started: send the picture again
+            self.forget_sent()  # it (re)started: send the picture again
             if first:
                 log.info("LED ring on %s speaks protocol %d with %d LEDs", self.port, version, leds)
             if version != PROTOCOL_VERSION:
-                log.warning("LED ring on %s speaks protocol %d; this kiosk speaks %d",
-                            self.port, version, PROTOCOL_VERSION)
+                log.warning(
+                    "LED ring on %s speaks protocol %d; this kiosk speaks %d", self.port, version, PROTOCOL_VERSION
+                )
             if leds != self.led_count:
-                log.warning("LED ring on %s has %d LEDs but the config says %d",
-                            self.port, leds, self.led_count)
+                log.warning("LED ring on %s has %d LEDs but the config says %d", self.port, leds, self.led_count)
         elif words[0] == "ERR":
             log.warning("LED ring on %s refused a command: %s", self.port, line[3:].strip())
         else:

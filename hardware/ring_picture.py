@@ -21,9 +21,9 @@ RED: RGB = (255, 0, 0)
 OFF, SEGMENT, FLASH, CELEBRATE, IDLE = "off", "segment", "flash", "celebrate", "idle"
 KINDS = (OFF, SEGMENT, FLASH, CELEBRATE, IDLE)
 
-FLASH_PERIOD = 0.2        # seconds: a flash blinks on for half of each period
-CELEBRATE_STEP = 0.1      # seconds per step of the running chase
-IDLE_CYCLE = 12.0         # seconds for the rainbow to go once round
+FLASH_PERIOD = 0.2  # seconds: a flash blinks on for half of each period
+CELEBRATE_STEP = 0.1  # seconds per step of the running chase
+IDLE_CYCLE = 12.0  # seconds for the rainbow to go once round
 
 
 def check_colour(colour) -> RGB:
@@ -72,8 +72,7 @@ def _scale(colour: RGB, brightness: int) -> RGB:
     return tuple((c * brightness + 127) // 255 for c in colour)  # type: ignore[return-value]
 
 
-def render_frame(picture: RingPicture, led_count: int, now: float,
-                 apply_brightness: bool = True) -> list[RGB]:
+def render_frame(picture: RingPicture, led_count: int, now: float, apply_brightness: bool = True) -> list[RGB]:
     """The colour of every LED of a ``led_count`` ring showing ``picture`` at ``now``."""
     frame = [BLACK] * led_count
     elapsed = max(0.0, now - picture.since)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 import time
 
-from .ring_driver import RingDriver, RingUnavailable
-from .ring_picture import RGB, RingPicture, render_frame
+from hardware.ring_driver import RingDriver, RingUnavailable
+from hardware.ring_picture import RGB, RingPicture, render_frame
 
 
 class VirtualRing(RingDriver):
@@ -49,7 +49,7 @@ class VirtualRing(RingDriver):
             if picture != self._last:
                 self._last = picture
                 self._history.append((now, picture))
-                del self._history[:-self._limit]
+                del self._history[: -self._limit]
         return None
 
     def poll(self) -> None:

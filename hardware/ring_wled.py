@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 
-from .ring_driver import SerialRingDriver
-from .ring_picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
+from hardware.ring_driver import SerialRingDriver
+from hardware.ring_picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
 
 # WLED effect numbers (stable since WLED 0.8; see WLED's FX.h).
 FX_SOLID = 0
 FX_BLINK = 1
-FX_RAINBOW = 9          # "Rainbow": the rainbow runs along the strip
-FX_THEATER = 13         # "Theater": a running chase
+FX_RAINBOW = 9  # "Rainbow": the rainbow runs along the strip
+FX_THEATER = 13  # "Theater": a running chase
 
 #: Segment ids the driver manages; the rest of WLED's configuration is left alone.
 MANAGED_SEGMENTS = 4
@@ -40,8 +40,15 @@ def _ranges(picture: RingPicture, n: int) -> list[tuple[int, int, tuple]]:
 
 
 def _segment(seg_id: int, start: int, stop: int, fx: int, colour, **extra) -> dict:
-    seg = {"id": seg_id, "start": start, "stop": stop, "on": True, "frz": False,
-           "fx": fx, "col": [list(colour), [0, 0, 0], [0, 0, 0]]}
+    seg = {
+        "id": seg_id,
+        "start": start,
+        "stop": stop,
+        "on": True,
+        "frz": False,
+        "fx": fx,
+        "col": [list(colour), [0, 0, 0], [0, 0, 0]],
+    }
     seg.update(extra)
     return seg
 
@@ -51,8 +58,7 @@ def wled_state(picture: RingPicture, led_count: int) -> dict:
     if picture.kind == OFF or picture.brightness <= 0:
         return {"on": False, "transition": 0}
     if picture.kind == SEGMENT:
-        segs = [_segment(i, a, b, FX_SOLID, colour)
-                for i, (a, b, colour) in enumerate(_ranges(picture, led_count))]
+        segs = [_segment(i, a, b, FX_SOLID, colour) for i, (a, b, colour) in enumerate(_ranges(picture, led_count))]
     elif picture.kind == FLASH:
         segs = [_segment(0, 0, led_count, FX_BLINK, picture.colour, sx=240, ix=128)]
     elif picture.kind == CELEBRATE:

@@ -32,21 +32,21 @@ from typing import IO, TYPE_CHECKING, Any, Callable
 
 from engine.outcome import Termination
 
-from . import games
-from .bus import Bus
-from .clock import Clock, RealClock, Timer, VirtualClock
-from .config import Config
-from .events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
-from .ring_view import RingView
-from .session_base import GameSession
+from kiosk import games
+from kiosk.bus import Bus
+from kiosk.clock import Clock, RealClock, Timer, VirtualClock
+from kiosk.config import Config
+from kiosk.events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
+from kiosk.ring_view import RingView
+from kiosk.session_base import GameSession
 
-if TYPE_CHECKING:                     # imported when used: the kiosk's start-up counts
+if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
-    from .game_records import RecordShelf
-    from .history import History
-    from .persistence import GameStore
-    from .sdnotify import Notifier, Watchdog
+    from kiosk.game_records import RecordShelf
+    from kiosk.history import History
+    from kiosk.persistence import GameStore
+    from kiosk.sdnotify import Notifier, Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -60,31 +60,37 @@ _DEFAULT_PACE_MS = 800
 class KioskOptions:
     """How this kiosk runs (the CLI fills it from the command line and the config)."""
 
-    fast: bool = False                   # virtual clock, no pacing (headless runs, tests)
-    mock_pins: bool = True               # gpiozero MockFactory instead of the configured pin library
-    ring: str | None = None              # ring driver override ("virtual", "none"); None: config
-    ring_object: Any = None              # a ready ring (tests)
-    state_dir: Path | None = None        # None: no saving
-    setup: GameSetup | None = None       # the game to start (headless); None: the UI decides
-    auto_play: bool = False              # start `setup` at once and again after each game
-    start_game: bool = False             # start `setup` once at start (display modes with --players)
-    games: int | None = None             # stop after this many finished games
-    next_game_delay: float = 5.0         # pause between games with auto_play (0 with fast)
-    resume: bool = True                  # resume a recent saved game at start
-    persist_ai_games: bool = False       # also save games with no human seat (demo games)
-    record_ai_games: bool = False        # also put them in the history
+    fast: bool = False  # virtual clock, no pacing (headless runs, tests)
+    mock_pins: bool = True  # gpiozero MockFactory instead of the configured pin library
+    ring: str | None = None  # ring driver override ("virtual", "none"); None: config
+    ring_object: Any = None  # a ready ring (tests)
+    state_dir: Path | None = None  # None: no saving
+    setup: GameSetup | None = None  # the game to start (headless); None: the UI decides
+    auto_play: bool = False  # start `setup` at once and again after each game
+    start_game: bool = False  # start `setup` once at start (display modes with --players)
+    games: int | None = None  # stop after this many finished games
+    next_game_delay: float = 5.0  # pause between games with auto_play (0 with fast)
+    resume: bool = True  # resume a recent saved game at start
+    persist_ai_games: bool = False  # also save games with no human seat (demo games)
+    record_ai_games: bool = False  # also put them in the history
     show_ai_games_on_ring: bool = False
-    events_out: IO[str] | None = None    # a text file: every bus message as one JSON line
-    dispatch_budget_s: float = 0.008     # bus time per tick, so a flood cannot stall a frame
-    ai_executor: Any = None              # a concurrent.futures executor (tests)
-    random_first: bool = False           # each game's first player from [game] first_player (random)
+    events_out: IO[str] | None = None  # a text file: every bus message as one JSON line
+    dispatch_budget_s: float = 0.008  # bus time per tick, so a flood cannot stall a frame
+    ai_executor: Any = None  # a concurrent.futures executor (tests)
+    random_first: bool = False  # each game's first player from [game] first_player (random)
 
 
 class Kiosk:
     """The running application without its window. See the module docstring."""
 
-    def __init__(self, config: Config | None = None, options: KioskOptions | None = None, *,
-                 clock: Clock | None = None, pin_factory=None) -> None:
+    def __init__(
+        self,
+        config: Config | None = None,
+        options: KioskOptions | None = None,
+        *,
+        clock: Clock | None = None,
+        pin_factory=None,
+    ) -> None:
         self.config = config or Config()
         self.options = options or KioskOptions()
         opts = self.options
@@ -107,15 +113,21 @@ class Kiosk:
         # persistence
         self.store: GameStore | None = None
         self.history: History | None = None
-        self.record_shelf: RecordShelf | None = None   # kiosk/game_records.py: every finished game as a record
+        self.record_shelf: RecordShelf | None = None  # kiosk/game_records.py: every finished game as a record
         self._recordings: dict = {}
         if opts.state_dir is not None:
             self._open_state_dir(Path(opts.state_dir))
 
         # one session per registered game, on the same bus; NewGame(setup) starts setup.game's
         session_options = games.SessionOptions(
-            self.bus, self.clock, fast=opts.fast, pace=self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS,
-            save=self._save, executor=opts.ai_executor, config=self.config)
+            self.bus,
+            self.clock,
+            fast=opts.fast,
+            pace=self.config.kiosk.ai_pace_ms / _DEFAULT_PACE_MS,
+            save=self._save,
+            executor=opts.ai_executor,
+            config=self.config,
+        )
         self.sessions: dict[str, GameSession] = {}
         for game in games.all_games():
             session = self.sessions[game.name] = game.session(session_options)
@@ -129,9 +141,11 @@ class Kiosk:
         self.ring = opts.ring_object if opts.ring_object is not None else self._open_ring()
         self.ring_view = RingView(self.bus, self.ring, self.clock, show_ai_games=opts.show_ai_games_on_ring)
         # the games' button LED views (the board game lights the arrows it allows)
-        self.button_views: list[games.ButtonLedView] = [
-            g.button_leds(self.bus, self.leds) for g in games.all_games()
-            if g.button_leds is not None] if self.leds is not None else []
+        self.button_views: list[games.ButtonLedView] = (
+            [g.button_leds(self.bus, self.leds) for g in games.all_games() if g.button_leds is not None]
+            if self.leds is not None
+            else []
+        )
 
         self.bus.subscribe(ButtonPressed, self._on_button)
         self.bus.subscribe(GameEnded, self._on_game_over)
@@ -142,7 +156,8 @@ class Kiosk:
         self.notifier: Notifier | None = None
         self.watchdog: Watchdog | None = None
         try:
-            from .sdnotify import Notifier, Watchdog
+            from kiosk.sdnotify import Notifier, Watchdog
+
             self.notifier = Notifier()
             self.watchdog = Watchdog(self.notifier)
         except Exception:  # pragma: no cover - sd_notify is optional
@@ -152,9 +167,10 @@ class Kiosk:
     def _open_state_dir(self, state_dir: Path) -> None:
         """The store and history; a state directory that cannot be written still resumes what it
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
-        from .history import History
-        from .persistence import GameStore
-        from . import safeio
+        from kiosk.history import History
+        from kiosk.persistence import GameStore
+        from kiosk import safeio
+
         ops = safeio.OPS
         try:
             ops.mkdir(state_dir)
@@ -162,16 +178,24 @@ class Kiosk:
             ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             ops.unlink(probe)
         except OSError as e:
-            log.warning("state directory %s is not writable (%s): resuming what can be read; "
-                        "each save tries again", state_dir, e.strerror or e)
-        self.store = GameStore(state_dir, loaders={g.name: g.load for g in games.all_games()},
-                               resume_within_s=self.config.kiosk.resume_within_s)
+            log.warning(
+                "state directory %s is not writable (%s): resuming what can be read; each save tries again",
+                state_dir,
+                e.strerror or e,
+            )
+        self.store = GameStore(
+            state_dir,
+            loaders={g.name: g.load for g in games.all_games()},
+            resume_within_s=self.config.kiosk.resume_within_s,
+        )
         self.history = History(state_dir)
-        from .game_records import RecordShelf
+        from kiosk.game_records import RecordShelf
+
         self.record_shelf = RecordShelf(state_dir)
 
     def _open_buttons(self) -> None:
         from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
+
         b = self.config.buttons
         if self.pin_factory is None:
             self.pin_factory, how = choose_pin_factory("mock" if self.options.mock_pins else b.pin_factory)
@@ -182,9 +206,13 @@ class Kiosk:
         if b.stay_pin is not None:
             pins["stay"] = b.stay_pin
         bus = self.bus
-        self.buttons = ArrowButtons(pins, lambda name: bus.post(ButtonPressed(name)),
-                                    bounce=b.bounce_ms / 1000, clock=self.clock.now,
-                                    pin_factory=self.pin_factory)
+        self.buttons = ArrowButtons(
+            pins,
+            lambda name: bus.post(ButtonPressed(name)),
+            bounce=b.bounce_ms / 1000,
+            clock=self.clock.now,
+            pin_factory=self.pin_factory,
+        )
         self._closers.append(self.buttons.close)
         if b.led_pins:
             self.leds = ArrowLeds(dict(b.led_pins), pin_factory=self.pin_factory)
@@ -192,12 +220,20 @@ class Kiosk:
 
     def _open_ring(self):
         from hardware import SERIAL_RING_DRIVERS, make_ring
+
         r = self.config.ring
         driver = self.options.ring or r.driver
         try:
-            ring = make_ring(driver, r.port, baud=r.baud, led_count=r.led_count, offset=r.offset,
-                             reverse=r.reverse, seat_segments=list(r.seat_segments) if r.seat_segments else None,
-                             brightness=r.brightness)
+            ring = make_ring(
+                driver,
+                r.port,
+                baud=r.baud,
+                led_count=r.led_count,
+                offset=r.offset,
+                reverse=r.reverse,
+                seat_segments=list(r.seat_segments) if r.seat_segments else None,
+                brightness=r.brightness,
+            )
         except ValueError as e:
             log.error("LED ring: %s; running without it", e)
             ring = make_ring("none")
@@ -215,7 +251,7 @@ class Kiosk:
         resumed = self.resume_saved() if self.options.resume else False
         starting = not resumed and (self.options.auto_play or self.options.start_game)
         if starting:
-            self.new_game()     # posted: the session has no game until the bus dispatches it
+            self.new_game()  # posted: the session has no game until the bus dispatches it
         if self.notifier is not None:
             playing = starting or any(s.game is not None for s in self.sessions.values())
             self.notifier.ready("playing" if playing else "attract")
@@ -240,8 +276,9 @@ class Kiosk:
 
     def settled(self) -> bool:
         """Nothing will happen without new input: bus empty, no AI acting, no game start pending."""
-        return (not self.bus.pending() and not any(s.busy for s in self.sessions.values())
-                and self._next_game_timer is None)
+        return (
+            not self.bus.pending() and not any(s.busy for s in self.sessions.values()) and self._next_game_timer is None
+        )
 
     def stop(self, reason: str = "", status: int = 0) -> None:
         """Ask the loop to end (it finishes the current tick)."""
@@ -327,16 +364,20 @@ class Kiosk:
         game = saved.state
         players = game.num_players
         kinds = saved.meta.get("kinds")
-        if (not isinstance(kinds, list) or len(kinds) != players
-                or not all(k == "human" or k in session.ai_levels for k in kinds)):
+        if (
+            not isinstance(kinds, list)
+            or len(kinds) != players
+            or not all(k == "human" or k in session.ai_levels for k in kinds)
+        ):
             log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
             kinds = ["human"] * players
         if game.phase == "over":
             self._record_finished_save(saved, session, kinds)
             return False
         try:
-            session.resume(game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at,
-                           meta=saved.meta)
+            session.resume(
+                game, tuple(kinds), game_id=saved.meta.get("game_id"), started=saved.started_at, meta=saved.meta
+            )
         except Exception as e:
             log.exception("the saved %s could not be resumed", session.noun)
             session.game = None
@@ -347,7 +388,8 @@ class Kiosk:
 
     def _record_finished_save(self, saved, session: GameSession, kinds: list) -> None:
         """A save of a game that ended before its history line was surely written: write it once, remove the save."""
-        from .history import GameRecord
+        from kiosk.history import GameRecord
+
         game = saved.state
         kind = games.get(session.game_name)
         game_id = saved.meta.get("game_id")
@@ -357,11 +399,19 @@ class Kiosk:
             else:
                 duration = saved.meta.get("duration_s", max(0.0, saved.saved_at - saved.started_at))
                 outcome = HISTORY_OUTCOME.get(game.outcome.termination, "won") if game.outcome is not None else "won"
-                record = GameRecord.make(game=kind.name, seats=kinds, winners=game.winners, turns=game.turns,
-                                         duration_s=duration, variant=kind.variant(game), outcome=outcome,
-                                         ended_at=saved.saved_at, game_id=game_id)
+                record = GameRecord.make(
+                    game=kind.name,
+                    seats=kinds,
+                    winners=game.winners,
+                    turns=game.turns,
+                    duration_s=duration,
+                    variant=kind.variant(game),
+                    outcome=outcome,
+                    ended_at=saved.saved_at,
+                    game_id=game_id,
+                )
                 if not self.history.append(record):
-                    return          # keep the save: the next start tries again
+                    return  # keep the save: the next start tries again
                 log.info("recorded the finished %s %s in the history", session.noun, (game_id or "")[:8])
         if self.store is not None:
             self.store.discard()
@@ -384,8 +434,7 @@ class Kiosk:
             return
         if reason == "resume" or session.game is None:
             return
-        self.store.save(session.game_name, session.game.to_dict(), meta=meta,
-                        started_at=session.started_at)
+        self.store.save(session.game_name, session.game.to_dict(), meta=meta, started_at=session.started_at)
 
     def _record(self, session: GameSession, reason: str) -> None:
         """Keep the game's record beside its save and file it when the game ends (the games the
@@ -394,7 +443,8 @@ class Kiosk:
             return
         if not (self.options.record_ai_games or "human" in session.kinds):
             return
-        from .game_records import Recording
+        from kiosk.game_records import Recording
+
         recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
         game = session.game
         try:
@@ -418,18 +468,27 @@ class Kiosk:
         session = self.game_session
         recorded = True
         if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
-            from .history import GameRecord
+            from kiosk.history import GameRecord
+
             kind = games.get(session.game_name)
             variant = kind.variant(session.game) if session.game is not None else ()
-            recorded = self.history.append(GameRecord.make(
-                game=kind.name, seats=ev.kinds, winners=ev.winners, turns=ev.turns, duration_s=ev.duration,
-                variant=variant, outcome=HISTORY_OUTCOME.get(ev.termination, "won"), game_id=session.game_id))
+            recorded = self.history.append(
+                GameRecord.make(
+                    game=kind.name,
+                    seats=ev.kinds,
+                    winners=ev.winners,
+                    turns=ev.turns,
+                    duration_s=ev.duration,
+                    variant=variant,
+                    outcome=HISTORY_OUTCOME.get(ev.termination, "won"),
+                    game_id=session.game_id,
+                )
+            )
         if self.store is not None and self._persisted(session):
             if recorded:
                 self.store.discard()
             else:
-                log.error("the finished game stays in %s until the history can be written",
-                          self.store.save_path)
+                log.error("the finished game stays in %s until the history can be written", self.store.save_path)
         self._game_finished()
 
     def _game_finished(self) -> None:
@@ -490,7 +549,8 @@ class Kiosk:
     def script_input(self, step) -> None:
         """Carry out one parsed script step (kiosk.script.Step) or a raw line."""
         if isinstance(step, str):
-            from .script import parse_line
+            from kiosk.script import parse_line
+
             step = parse_line(step)
             if step is None:
                 return
@@ -508,7 +568,7 @@ class Kiosk:
     # ------------------------------------------------------------ the events file
     def _write_event(self, msg: Message) -> None:
         out = self.options.events_out
-        if out is None:         # subscribed only with a file
+        if out is None:  # subscribed only with a file
             return
         line = msg.to_json()
         with self._events_lock:
@@ -519,7 +579,11 @@ def setup_from_config(config: Config) -> GameSetup:
     """The game ``[game]`` describes: its game, seats, variants and turn limit (docs/keys.md)."""
     c = config.game
     kind = games.get(c.game)
-    return GameSetup(seats=tuple(SeatSetup(kind.seat_kind(k)) for k in c.seats), game=kind.name,
-                     open_cards=c.open_cards and "open_cards" in kind.variants,
-                     return_home=c.return_home or "return_home" not in kind.variants, turn_limit=c.turn_limit,
-                     first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0)
+    return GameSetup(
+        seats=tuple(SeatSetup(kind.seat_kind(k)) for k in c.seats),
+        game=kind.name,
+        open_cards=c.open_cards and "open_cards" in kind.variants,
+        return_home=c.return_home or "return_home" not in kind.variants,
+        turn_limit=c.turn_limit,
+        first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0,
+    )

@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any, Callable, Iterable, TypeVar, overload
 
-from .events import Message
+from kiosk.events import Message
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +41,9 @@ class Bus:
         self._route_cache: dict[type, tuple[Handler, ...]] = {}
         self._main_thread: int | None = None
         self._dispatching = False
-        self.dispatched = 0             # messages handed out so far
-        self.errors = 0                 # handler exceptions caught so far
-        self.on_dispatch: Callable[[Message, float], None] | None = None   # (message, seconds queued)
+        self.dispatched = 0  # messages handed out so far
+        self.errors = 0  # handler exceptions caught so far
+        self.on_dispatch: Callable[[Message, float], None] | None = None  # (message, seconds queued)
 
     # ------------------------------------------------------------ posting (any thread)
     def post(self, msg: Message) -> None:
@@ -166,6 +166,7 @@ class Bus:
         if self._queue:
             raise RuntimeError(f"bus still busy after {max_messages} messages: handlers keep posting")
         return n
+
 
 def _name(handler: Handler) -> str:
     return getattr(handler, "__qualname__", None) or repr(handler)

@@ -28,9 +28,9 @@ from hardware.pins import PIN_FACTORIES
 from hardware.ring import DRIVERS as RING_DRIVERS
 from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 
-from . import games
-from .safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from .ui.i18n import LANGUAGES
+from kiosk import games
+from kiosk.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
+from kiosk.ui.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -91,40 +91,46 @@ def key(*, default: Any = None, factory: Callable[[], Any] | None = None, schema
 class DisplayConfig:
     """How the kiosk draws: full screen on the Pi, a window on a desktop, or nothing."""
 
-    mode: str = key(default="auto",
-        schema=lambda: _Field(_choice(DISPLAY_MODES), from_text=str))
-    size: tuple[int, int] | None = key(default=None,          # None: the screen's own size
-        schema=lambda: _Field(_size, _dump_size, from_text=str))
-    rotation: int = key(default=0,
-        schema=lambda: _Field(_choice(ROTATIONS), from_text=_text_int))
-    layout: str = key(default="tabletop",
-        schema=lambda: _Field(_choice(LAYOUTS), from_text=str))
-    gl: str = key(default="auto",
-        schema=lambda: _Field(_choice(GL_APIS), from_text=str))
-    high_contrast: bool = key(default=False,     # stronger path/wall contrast, thicker outlines
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    theme: str = key(default="builtin",          # kiosk/themes: "builtin" (our drawings) or an installed id
-        schema=lambda: _Field(_theme, from_text=str))
+    mode: str = key(default="auto", schema=lambda: _Field(_choice(DISPLAY_MODES), from_text=str))
+    size: tuple[int, int] | None = key(
+        default=None,  # None: the screen's own size
+        schema=lambda: _Field(_size, _dump_size, from_text=str),
+    )
+    rotation: int = key(default=0, schema=lambda: _Field(_choice(ROTATIONS), from_text=_text_int))
+    layout: str = key(default="tabletop", schema=lambda: _Field(_choice(LAYOUTS), from_text=str))
+    gl: str = key(default="auto", schema=lambda: _Field(_choice(GL_APIS), from_text=str))
+    high_contrast: bool = key(
+        default=False,  # stronger path/wall contrast, thicker outlines
+        schema=lambda: _Field(_bool, from_text=_text_bool),
+    )
+    theme: str = key(
+        default="builtin",  # kiosk/themes: "builtin" (our drawings) or an installed id
+        schema=lambda: _Field(_theme, from_text=str),
+    )
 
 
 @dataclass(frozen=True)
 class ButtonsConfig:
     """The 12 arcade buttons (BCM pin numbers), the optional extra buttons and their LEDs."""
 
-    pins: Mapping[str, int] = key(factory=lambda: DEFAULT_PINS,
-        schema=lambda: _Field(_pin_table(ARROWS, require_all=True), dict))
-    rotate_pin: int | None = key(default=DEFAULT_ROTATE_PIN,
-        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word))
-    stay_pin: int | None = key(default=DEFAULT_STAY_PIN,
-        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word))
-    led_pins: Mapping[str, int] = key(factory=lambda: MappingProxyType({}),
-        schema=lambda: _Field(_pin_table(ARROWS + ("rotate", "stay"), require_all=False), dict))
-    bounce_ms: int = key(default=30,
-        schema=lambda: _Field(_int(0, 1000), from_text=_text_int))
-    confirm_push: bool = key(default=True,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    pin_factory: str = key(default="auto",
-        schema=lambda: _Field(_choice(PIN_FACTORIES), from_text=str))
+    pins: Mapping[str, int] = key(
+        factory=lambda: DEFAULT_PINS, schema=lambda: _Field(_pin_table(ARROWS, require_all=True), dict)
+    )
+    rotate_pin: int | None = key(
+        default=DEFAULT_ROTATE_PIN,
+        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word),
+    )
+    stay_pin: int | None = key(
+        default=DEFAULT_STAY_PIN,
+        schema=lambda: _Field(_optional_gpio, lambda v: "none" if v is None else v, from_text=_text_int_or_word),
+    )
+    led_pins: Mapping[str, int] = key(
+        factory=lambda: MappingProxyType({}),
+        schema=lambda: _Field(_pin_table(ARROWS + ("rotate", "stay"), require_all=False), dict),
+    )
+    bounce_ms: int = key(default=30, schema=lambda: _Field(_int(0, 1000), from_text=_text_int))
+    confirm_push: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
+    pin_factory: str = key(default="auto", schema=lambda: _Field(_choice(PIN_FACTORIES), from_text=str))
 
     def used_pins(self) -> dict[int, str]:
         """Every claimed GPIO with the key that claims it (for the hardware test page)."""
@@ -144,89 +150,83 @@ class ButtonsConfig:
 class RingConfig:
     """The serial LED ring that shows whose turn it is."""
 
-    driver: str = key(default="none",
-        schema=lambda: _Field(_choice(RING_DRIVERS), from_text=str))
-    port: str = key(default=DEFAULT_RING_PORT,
-        schema=lambda: _Field(_str, from_text=str))
-    baud: int = key(default=115200,
-        schema=lambda: _Field(_int(300, 4_000_000), from_text=_text_int))
-    led_count: int = key(default=24,
-        schema=lambda: _Field(_int(4, 2048), from_text=_text_int))
-    offset: int = key(default=0,
-        schema=lambda: _Field(_int(0, cap=2047), from_text=_text_int))
-    reverse: bool = key(default=False,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    seat_segments: tuple[tuple[int, int], ...] | None = key(default=None,   # (first LED, count) per seat
-        schema=lambda: _Field(_segments, lambda v: "auto" if v is None else [list(s) for s in v]))
+    driver: str = key(default="none", schema=lambda: _Field(_choice(RING_DRIVERS), from_text=str))
+    port: str = key(default=DEFAULT_RING_PORT, schema=lambda: _Field(_str, from_text=str))
+    baud: int = key(default=115200, schema=lambda: _Field(_int(300, 4_000_000), from_text=_text_int))
+    led_count: int = key(default=24, schema=lambda: _Field(_int(4, 2048), from_text=_text_int))
+    offset: int = key(default=0, schema=lambda: _Field(_int(0, cap=2047), from_text=_text_int))
+    reverse: bool = key(default=False, schema=lambda: _Field(_bool, from_text=_text_bool))
+    seat_segments: tuple[tuple[int, int], ...] | None = key(
+        default=None,  # (first LED, count) per seat
+        schema=lambda: _Field(_segments, lambda v: "auto" if v is None else [list(s) for s in v]),
+    )
     # hardware.ring_layout.RingLayout turns these into each seat's LEDs.
-    brightness: int = key(default=160,
-        schema=lambda: _Field(_int(0, 255), from_text=_text_int))
+    brightness: int = key(default=160, schema=lambda: _Field(_int(0, 255), from_text=_text_int))
 
 
 @dataclass(frozen=True)
 class GameConfig:
     """What a new game looks like unless the visitors change it on the setup screen."""
 
-    game: str = key(factory=lambda: games.default(),
-        schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
-    players: int = key(default=2,
-        schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
-    seats: tuple[str, ...] = key(default=("human", "medium"),
-        schema=lambda: _Field(_seats, list, from_text=_text_list))
-    open_cards: bool = key(default=False,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    return_home: bool = key(default=True,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    language: str = key(default="en",
-        schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
-    first_player: int | None = key(default=None,               # None: random
-        schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word))
-    turn_limit: int = key(default=0,                           # 0: no limit
-        schema=lambda: _Field(_int(0, cap=MAX_TURN_LIMIT), from_text=_text_int))
-    hints: bool | None = key(default=None,                     # None: on in the children's variants
-        schema=lambda: _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints))
+    game: str = key(factory=lambda: games.default(), schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
+    players: int = key(default=2, schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
+    seats: tuple[str, ...] = key(default=("human", "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
+    open_cards: bool = key(default=False, schema=lambda: _Field(_bool, from_text=_text_bool))
+    return_home: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
+    language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
+    first_player: int | None = key(
+        default=None,  # None: random
+        schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word),
+    )
+    turn_limit: int = key(
+        default=0,  # 0: no limit
+        schema=lambda: _Field(_int(0, cap=MAX_TURN_LIMIT), from_text=_text_int),
+    )
+    hints: bool | None = key(
+        default=None,  # None: on in the children's variants
+        schema=lambda: _Field(_hints, lambda v: "auto" if v is None else v, from_text=_text_hints),
+    )
 
 
 @dataclass(frozen=True)
 class KioskConfig:
     """Unattended operation: idle, attract mode, resume after a power cut, operator menu."""
 
-    idle_timeout_s: int = key(default=90,
-        schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int))
-    idle_countdown_s: int = key(default=15,
-        schema=lambda: _Field(_int(0, 600), from_text=_text_int))
-    attract: bool = key(default=True,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    attract_replay: bool = key(default=True,       # the attract replays the day's best game, if there is one
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    resume_within_s: int = key(default=1800,
-        schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
-    operator_pin: str = key(default="2580",
-        schema=lambda: _Field(_pin_code, from_text=str))
-    ai_pace_ms: int = key(default=800,
-        schema=lambda: _Field(_int(0, 60_000), from_text=_text_int))
-    log_level: str = key(default="info",
-        schema=lambda: _Field(_choice(LOG_LEVELS), from_text=str))
+    idle_timeout_s: int = key(default=90, schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int))
+    idle_countdown_s: int = key(default=15, schema=lambda: _Field(_int(0, 600), from_text=_text_int))
+    attract: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
+    attract_replay: bool = key(
+        default=True,  # the attract replays the day's best game, if there is one
+        schema=lambda: _Field(_bool, from_text=_text_bool),
+    )
+    resume_within_s: int = key(default=1800, schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
+    operator_pin: str = key(default="2580", schema=lambda: _Field(_pin_code, from_text=str))
+    ai_pace_ms: int = key(default=800, schema=lambda: _Field(_int(0, 60_000), from_text=_text_int))
+    log_level: str = key(default="info", schema=lambda: _Field(_choice(LOG_LEVELS), from_text=str))
 
 
 @dataclass(frozen=True)
 class SoundConfig:
     """The sound cues (kiosk/sound): on or off, how loud, and when the attract jingle stays silent."""
 
-    enabled: bool = key(default=True,
-        schema=lambda: _Field(_bool, from_text=_text_bool))
-    volume: int = key(default=70,                   # percent
-        schema=lambda: _Field(_int(0, 100), from_text=_text_int))
-    quiet_hours: tuple[int, int] | None = key(default=None,   # (start, end) minutes after midnight; None: never
-        schema=lambda: _Field(_quiet_hours, _dump_quiet_hours, from_text=str))
+    enabled: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
+    volume: int = key(
+        default=70,  # percent
+        schema=lambda: _Field(_int(0, 100), from_text=_text_int),
+    )
+    quiet_hours: tuple[int, int] | None = key(
+        default=None,  # (start, end) minutes after midnight; None: never
+        schema=lambda: _Field(_quiet_hours, _dump_quiet_hours, from_text=str),
+    )
 
 
 @dataclass(frozen=True)
 class PathsConfig:
     """Where the kiosk writes: the saved game, its archive and the history."""
 
-    state_dir: Path = key(default=DEFAULT_STATE_DIR,
-        schema=lambda: _Field(_path, str, from_text=lambda s: str(Path(s).absolute())))
+    state_dir: Path = key(
+        default=DEFAULT_STATE_DIR, schema=lambda: _Field(_path, str, from_text=lambda s: str(Path(s).absolute()))
+    )
 
 
 @dataclass(frozen=True)
@@ -258,19 +258,26 @@ class _Bad(Exception):
 
 @dataclass(frozen=True)
 class _Field:
-    parse: Callable[[Any], Any]                  # TOML value -> typed value, raises _Bad
-    dump: Callable[[Any], Any] = lambda v: v     # typed value -> TOML value
+    parse: Callable[[Any], Any]  # TOML value -> typed value, raises _Bad
+    dump: Callable[[Any], Any] = lambda v: v  # typed value -> TOML value
     from_text: Callable[[str], Any] | None = None  # a command-line string -> TOML value
 
 
 def _type_name(value: Any) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string",
-            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
 
 
 def _int(lo: int | None = None, hi: int | None = None, *, cap: int | None = None) -> Callable[[Any], int]:
     """A whole number from `lo` to `hi`; `cap` is an upper bound that only guards against
     absurd values (a 400-digit timeout), named in the message only when it is exceeded."""
+
     def parse(v: Any) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise _Bad(f"must be an integer, not {_type_name(v)}")
@@ -281,6 +288,7 @@ def _int(lo: int | None = None, hi: int | None = None, *, cap: int | None = None
         if cap is not None and v > cap:
             raise _Bad(f"must be at most {cap}")
         return v
+
     return parse
 
 
@@ -299,6 +307,7 @@ def _choice(options: tuple) -> Callable[[Any], Any]:
             hint = _suggest(str(v), [str(o) for o in options])
             raise _Bad(f"must be one of {', '.join(map(str, options))}{hint}")
         return v
+
     return parse
 
 
@@ -345,8 +354,7 @@ def _pin_table(allowed: tuple[str, ...], require_all: bool) -> Callable[[Any], M
         out: dict[str, int] = {}
         for name, pin in v.items():
             if name not in allowed:
-                raise _Bad(f"has an unknown entry {name!r}{_suggest(name, allowed)}"
-                           f" (allowed: {' '.join(allowed)})")
+                raise _Bad(f"has an unknown entry {name!r}{_suggest(name, allowed)} (allowed: {' '.join(allowed)})")
             try:
                 out[name] = _gpio(pin)
             except _Bad as e:
@@ -355,6 +363,7 @@ def _pin_table(allowed: tuple[str, ...], require_all: bool) -> Callable[[Any], M
         if require_all and missing:
             raise _Bad(f"lacks {', '.join(missing)}: all 12 arrows need a pin")
         return MappingProxyType(out)
+
     return parse
 
 
@@ -363,8 +372,10 @@ def _seats(v: Any) -> tuple[str, ...]:
         raise _Bad(f'must be a list like ["human", "hard"], not {_type_name(v)}')
     for i, kind in enumerate(v):
         if kind not in SEAT_KINDS:
-            raise _Bad(f"seat {i} is {kind!r}: each seat must be one of {', '.join(SEAT_KINDS)}"
-                       f"{_suggest(str(kind), SEAT_KINDS)}")
+            raise _Bad(
+                f"seat {i} is {kind!r}: each seat must be one of {', '.join(SEAT_KINDS)}"
+                f"{_suggest(str(kind), SEAT_KINDS)}"
+            )
     return tuple(v)
 
 
@@ -402,19 +413,23 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
     if v == "auto":
         return None
     if not isinstance(v, list) or not all(
-            isinstance(s, list) and len(s) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
-                                                        for x in s) for s in v):
+        isinstance(s, list) and len(s) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in s)
+        for s in v
+    ):
         raise _Bad('must be "auto" or a list of [first_led, count] pairs, one per seat')
     if len(v) != RING_SEATS:
-        raise _Bad(f"needs one segment per corner of the board: {RING_SEATS} pairs, not {len(v)} "
-                   "(the card game cuts equal arcs of its own)")
+        raise _Bad(
+            f"needs one segment per corner of the board: {RING_SEATS} pairs, not {len(v)} "
+            "(the card game cuts equal arcs of its own)"
+        )
     return tuple((a, b) for a, b in v)
 
 
 def _quiet_hours(v: Any) -> tuple[int, int] | None:
-    from .sound import parse_quiet_hours      # one parser for the config and the sound module
+    from kiosk.sound import parse_quiet_hours  # one parser for the config and the sound module
+
     if not isinstance(v, str):
-        raise _Bad(f"must be a string like \"22:00-08:00\" or \"none\", not {_type_name(v)}")
+        raise _Bad(f'must be a string like "22:00-08:00" or "none", not {_type_name(v)}')
     try:
         return parse_quiet_hours(v)
     except ValueError as exc:
@@ -422,16 +437,20 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 
 
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
-    from .sound import format_quiet_hours
+    from kiosk.sound import format_quiet_hours
+
     return format_quiet_hours(v)
 
 
 def _theme(v: Any) -> str:
-    from .themes.pack import BUILTIN_ID, ID_PATTERN
+    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN
+
     s = _str(v)
     if not ID_PATTERN.fullmatch(s):
-        raise _Bad(f'must be "{BUILTIN_ID}" or the id of an installed theme (a-z, 0-9, - and _; '
-                   "labyrinth-kiosk --install-theme PATH lists them)")
+        raise _Bad(
+            f'must be "{BUILTIN_ID}" or the id of an installed theme (a-z, 0-9, - and _; '
+            "labyrinth-kiosk --install-theme PATH lists them)"
+        )
     return s
 
 
@@ -480,9 +499,15 @@ class _Section:
 #: The sections, each key's schema read from its dataclass field (declared once, there).
 _SECTIONS: dict[str, _Section] = {
     name: _Section(cls, {f.name: f.metadata["schema"]() for f in fields(cls)})
-    for name, cls in (("display", DisplayConfig), ("buttons", ButtonsConfig), ("ring", RingConfig),
-                      ("game", GameConfig), ("kiosk", KioskConfig), ("sound", SoundConfig),
-                      ("paths", PathsConfig))
+    for name, cls in (
+        ("display", DisplayConfig),
+        ("buttons", ButtonsConfig),
+        ("ring", RingConfig),
+        ("game", GameConfig),
+        ("kiosk", KioskConfig),
+        ("sound", SoundConfig),
+        ("paths", PathsConfig),
+    )
 }
 
 
@@ -500,7 +525,7 @@ def _show(v: Any, depth: int = 0) -> str:
 def _show_full(v: Any, depth: int = 0) -> str:
     if depth > MAX_NESTING:
         return "..."
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 30:
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30:
         return f"<a number of {len(str(abs(v)))} digits>"
     if isinstance(v, str) and len(v) > 200:
         return f'"{v[:100]}..."'
@@ -543,22 +568,24 @@ def _check_shape(raw: Mapping[str, Any], source: str) -> None:
         raise ConfigError(f"{source}: must be a TOML document with tables")
     for name, value in raw.items():
         if name not in _SECTIONS:
-            raise ConfigError(f"{source}: unknown section [{name}]{_suggest(name, _SECTIONS)}"
-                              f" (known: {', '.join(_SECTIONS)})")
+            raise ConfigError(
+                f"{source}: unknown section [{name}]{_suggest(name, _SECTIONS)} (known: {', '.join(_SECTIONS)})"
+            )
         if not isinstance(value, Mapping):
             raise ConfigError(f"{source}: {name} must be a table [{name}], not {_type_name(value)}")
         for key, v in value.items():
             if _nesting(v, MAX_NESTING) > MAX_NESTING - 1:
-                raise ConfigError(f"{source}: [{name}] {str(key)[:60]} nests tables or lists too deep "
-                                  f"(no key takes more than {MAX_NESTING - 1} levels)")
+                raise ConfigError(
+                    f"{source}: [{name}] {str(key)[:60]} nests tables or lists too deep "
+                    f"(no key takes more than {MAX_NESTING - 1} levels)"
+                )
 
 
 def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Callable[[str, str], ConfigError]) -> Any:
     """One section's dataclass from its TOML table: unknown keys refused, each given key parsed."""
     for key in given:
         if key not in spec.fields:
-            raise fail(name, f"unknown key {key!r}{_suggest(key, spec.fields)}"
-                             f" (known: {', '.join(spec.fields)})")
+            raise fail(name, f"unknown key {key!r}{_suggest(key, spec.fields)} (known: {', '.join(spec.fields)})")
     values = {}
     for key, f in spec.fields.items():
         if key in given:
@@ -586,26 +613,33 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
     if "seats" not in values:
         values["seats"] = ("human",) + ("medium",) * (players - 1)
     elif len(values["seats"]) != players:
-        raise fail("game", f"seats = {_show(list(values['seats']))} has {len(values['seats'])} "
-                           f"seats but players = {players}")
+        raise fail(
+            "game", f"seats = {_show(list(values['seats']))} has {len(values['seats'])} seats but players = {players}"
+        )
     first = values.get("first_player")
     if first is not None and first >= players:
-        raise fail("game", f"first_player = {first} does not exist with {players} players "
-                           f"(seats are numbered 0 to {players - 1})")
+        raise fail(
+            "game",
+            f"first_player = {first} does not exist with {players} players (seats are numbered 0 to {players - 1})",
+        )
 
 
 def _check_across(config: Config, raw: Mapping, fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
     r = config.ring
     if r.driver in SERIAL_RING_DRIVERS and not r.port.strip():
-        raise fail("ring", f'port = "{r.port}": the {r.driver} driver needs a serial port '
-                           '(e.g. "/dev/serial/by-id/...", or driver = "none")')
+        raise fail(
+            "ring",
+            f'port = "{r.port}": the {r.driver} driver needs a serial port '
+            '(e.g. "/dev/serial/by-id/...", or driver = "none")',
+        )
     _check_pins(config.buttons, r, fail)
     _check_ring(r, fail)
     k = config.kiosk
     if 0 < k.idle_timeout_s <= k.idle_countdown_s:
-        raise fail("kiosk", f"idle_timeout_s = {k.idle_timeout_s} must be longer than "
-                            f"idle_countdown_s = {k.idle_countdown_s}")
+        raise fail(
+            "kiosk", f"idle_timeout_s = {k.idle_timeout_s} must be longer than idle_countdown_s = {k.idle_countdown_s}"
+        )
 
 
 def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
@@ -618,8 +652,8 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
         claimed[pin] = key
 
     if r.driver in SERIAL_RING_DRIVERS and r.port in UART_PORTS:
-        claimed[14] = f"[ring] port = \"{r.port}\" (UART TX)"
-        claimed[15] = f"[ring] port = \"{r.port}\" (UART RX)"
+        claimed[14] = f'[ring] port = "{r.port}" (UART TX)'
+        claimed[15] = f'[ring] port = "{r.port}" (UART RX)'
     for name in ARROWS:
         claim(b.pins[name], f"pins.{name}")
     for key in ("rotate_pin", "stay_pin"):
@@ -630,8 +664,10 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
         claim(pin, f"led_pins.{name}")
     for extra, key in (("rotate", "rotate_pin"), ("stay", "stay_pin")):
         if extra in b.led_pins and getattr(b, key) is None:
-            raise fail("buttons", f"led_pins.{extra} = {b.led_pins[extra]} lights a button that "
-                                  f"does not exist ({key} is \"none\")")
+            raise fail(
+                "buttons",
+                f'led_pins.{extra} = {b.led_pins[extra]} lights a button that does not exist ({key} is "none")',
+            )
 
 
 def _check_ring(r: RingConfig, fail) -> None:
@@ -639,9 +675,12 @@ def _check_ring(r: RingConfig, fail) -> None:
     if r.seat_segments is not None:
         for seat, (first, count) in enumerate(r.seat_segments):
             if not (0 <= first < r.led_count and 1 <= count <= r.led_count):
-                raise fail("ring", f"seat_segments = {_show([list(s) for s in r.seat_segments])}: "
-                                   f"seat {seat} [{first}, {count}] lies outside the "
-                                   f"{r.led_count} LEDs of led_count")
+                raise fail(
+                    "ring",
+                    f"seat_segments = {_show([list(s) for s in r.seat_segments])}: "
+                    f"seat {seat} [{first}, {count}] lies outside the "
+                    f"{r.led_count} LEDs of led_count",
+                )
     if r.offset >= r.led_count:
         raise fail("ring", f"offset = {r.offset} must be smaller than led_count = {r.led_count}")
     if r.seat_segments is None and r.led_count < 4:
@@ -735,8 +774,11 @@ def _reconcile_game(game: dict[str, Any], touched: set[str]) -> None:
             game["players"] = lo
             game.pop("seats")
     first = game.get("first_player")
-    if isinstance(first, int) and "game.first_player" not in touched and \
-            touched & {"game.players", "game.seats", "game.game"}:
+    if (
+        isinstance(first, int)
+        and "game.first_player" not in touched
+        and touched & {"game.players", "game.seats", "game.game"}
+    ):
         players = game.get("players") or len(game.get("seats") or ())
         if first >= players:
             game["first_player"] = "random"
@@ -753,11 +795,17 @@ def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:
         return 2
     g, b, r = config.game, config.buttons, config.ring
     print(f"{config.source}: OK", file=out)
-    print(f"  display {config.display.mode}, {_dump_size(config.display.size)}, "
-          f"{config.display.layout}; buttons on {len(b.used_pins())} GPIOs; ring {r.driver}"
-          + ("" if r.driver in ("none", "virtual") else f" on {r.port}"), file=out)
-    print(f"  {g.game}: {g.players} players ({', '.join(g.seats)}), language {g.language}; "
-          f"state in {config.paths.state_dir}", file=out)
+    print(
+        f"  display {config.display.mode}, {_dump_size(config.display.size)}, "
+        f"{config.display.layout}; buttons on {len(b.used_pins())} GPIOs; ring {r.driver}"
+        + ("" if r.driver in ("none", "virtual") else f" on {r.port}"),
+        file=out,
+    )
+    print(
+        f"  {g.game}: {g.players} players ({', '.join(g.seats)}), language {g.language}; "
+        f"state in {config.paths.state_dir}",
+        file=out,
+    )
     return 0
 
 
@@ -773,7 +821,21 @@ def default_example() -> str:
 
 
 __all__ = [
-    "ARROWS", "LANGUAGES", "SEAT_KINDS", "DEFAULT_PATH", "ConfigError", "Config",
-    "DisplayConfig", "ButtonsConfig", "RingConfig", "GameConfig", "KioskConfig", "SoundConfig", "PathsConfig",
-    "load", "from_raw", "apply_overrides", "check_config",
+    "ARROWS",
+    "LANGUAGES",
+    "SEAT_KINDS",
+    "DEFAULT_PATH",
+    "ConfigError",
+    "Config",
+    "DisplayConfig",
+    "ButtonsConfig",
+    "RingConfig",
+    "GameConfig",
+    "KioskConfig",
+    "SoundConfig",
+    "PathsConfig",
+    "load",
+    "from_raw",
+    "apply_overrides",
+    "check_config",
 ]

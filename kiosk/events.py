@@ -62,7 +62,7 @@ class Message:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: ``{"type": ..., field: value}``; tuples become lists."""
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(typing.cast(Any, self)):      # every message is a dataclass
+        for f in dataclasses.fields(typing.cast(Any, self)):  # every message is a dataclass
             out[f.name] = _encode(getattr(self, f.name))
         return out
 
@@ -75,7 +75,8 @@ class Message:
         if data.get("type") not in REGISTRY:
             import importlib
 
-            from . import games     # a game's messages register themselves when its events module loads
+            from kiosk import games  # a game's messages register themselves when its events module loads
+
             for game in games.all_games():
                 importlib.import_module(game.events)
         try:
@@ -83,8 +84,11 @@ class Message:
         except KeyError:
             raise ValueError(f"unknown message type {data.get('type')!r}") from None
         hints = typing.get_type_hints(cls)
-        kwargs = {f.name: _decode(data[f.name], hints[f.name])
-                  for f in dataclasses.fields(typing.cast(Any, cls)) if f.name in data}
+        kwargs = {
+            f.name: _decode(data[f.name], hints[f.name])
+            for f in dataclasses.fields(typing.cast(Any, cls))
+            if f.name in data
+        }
         return cls(**kwargs)
 
 
@@ -132,19 +136,21 @@ def _decode(value: Any, hint: Any) -> Any:
         return hint(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         sub = typing.get_type_hints(hint)
-        return hint(**{f.name: _decode(value[f.name], sub[f.name])
-                       for f in dataclasses.fields(hint) if f.name in value})
+        return hint(
+            **{f.name: _decode(value[f.name], sub[f.name]) for f in dataclasses.fields(hint) if f.name in value}
+        )
     return value
 
 
 # ---------------------------------------------------------------- records inside messages
+
 
 @dataclass(frozen=True, slots=True)
 class SeatSetup:
     """Who plays a seat: ``kind`` is "human" or one of the game's AI levels."""
 
     kind: str = "human"
-    seat: int | None = None     # the game's place for it (board game: corner 0-3); None: the default
+    seat: int | None = None  # the game's place for it (board game: corner 0-3); None: the default
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,15 +165,16 @@ class GameSetup:
 
     seats: tuple[SeatSetup, ...] = ()
     seed: int | None = None
-    first: int = 0                  # index of the player who starts
+    first: int = 0  # index of the player who starts
     open_cards: bool = False
     return_home: bool = True
     game: str = ""
-    hints: bool | None = None       # the hint button; None: the config's choice ([game] hints)
+    hints: bool | None = None  # the hint button; None: the config's choice ([game] hints)
     turn_limit: int = 0
 
     def __post_init__(self):
-        from . import games
+        from kiosk import games
+
         kind = games.get(self.game or games.default())
         object.__setattr__(self, "game", kind.name)
         if not self.seats:
@@ -191,6 +198,7 @@ class GameSetup:
 
 
 # ---------------------------------------------------------------- commands
+
 
 @message("new_game")
 class NewGame(Command):
@@ -226,6 +234,7 @@ class ButtonPressed(Command):
 
 
 # ---------------------------------------------------------------- the life cycle every game shares
+
 
 class GameBegan(Event):
     """Base of every game's "a game began (or was resumed)" event.
@@ -269,14 +278,15 @@ class GameEnded(Event):
     """Base of every game's "the game is over" event: who won and why (docs/rules.md)."""
 
     __slots__ = ()
-    winners: tuple[int, ...]            # ties share; () = nobody
+    winners: tuple[int, ...]  # ties share; () = nobody
     turns: int
     kinds: tuple[str, ...]
     termination: Termination
-    duration: float                     # seconds of play (clock time)
+    duration: float  # seconds of play (clock time)
 
 
 # ---------------------------------------------------------------- events
+
 
 @message("illegal_input")
 class IllegalInput(Event):
@@ -284,10 +294,10 @@ class IllegalInput(Event):
     `code` names the refusal for translations (``refusal.<code>`` in kiosk/locale), "" if none."""
 
     reason: str
-    command: str                   # the refused command's type, e.g. "select_arrow"
+    command: str  # the refused command's type, e.g. "select_arrow"
     player: int | None = None
-    arrow: str | None = None       # the arrow involved, if any (the ring flashes, the LED blinks)
-    code: str = ""                 # e.g. "push_back", "unreachable" (docs/events.md)
+    arrow: str | None = None  # the arrow involved, if any (the ring flashes, the LED blinks)
+    code: str = ""  # e.g. "push_back", "unreachable" (docs/events.md)
 
 
 @message("game_abandoned")
@@ -311,4 +321,3 @@ class KioskStopping(Event):
 
     reason: str
     status: int = 0
-

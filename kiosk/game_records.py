@@ -19,13 +19,13 @@ from pathlib import Path
 
 from engine.records import Record, RecordError, Recorder, read_record
 
-from .persistence import atomic_write, fsync_dir
+from kiosk.persistence import atomic_write, fsync_dir
 
 log = logging.getLogger(__name__)
 
 RECORDS_DIR = "records"
 CURRENT_NAME = "current-game.record.txt"
-RECORDS_KEEP = 500                 # files
+RECORDS_KEEP = 500  # files
 RECORDS_MAX_BYTES = 10 * 1024 * 1024
 
 
@@ -194,7 +194,7 @@ class Recording:
 
     def begin(self, start, levels) -> None:
         self.recorder = self.shelf.start(start, levels)
-        self.shelf.save_current(self.recorder)     # so a game cut off in its first turn resumes its record
+        self.shelf.save_current(self.recorder)  # so a game cut off in its first turn resumes its record
 
     def resume(self, state, levels) -> None:
         self.recorder = self.shelf.resume(state, levels)
@@ -232,6 +232,7 @@ def infer_action(before, after):
     if hasattr(before, "maze"):
         from engine import Move, Shift
         from engine.maze import CELLS, INSERTION_LINES, ROTATED
+
         if before.phase == "shift" and after.last_insertion:
             name = after.last_insertion
             mask = after.maze.masks[INSERTION_LINES[name][0][0]]
@@ -241,6 +242,7 @@ def infer_action(before, after):
             return Move(CELLS[after.players[before.current].cell])
         return None
     from engine.cards import Discard, Place, Take
+
     if before.phase == "place":
         new = [cell for cell in after.layout if cell not in before.layout]
         if len(new) != 1:
@@ -297,8 +299,7 @@ def _actions(state) -> list:
     return state.legal_actions()
 
 
-__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action",
-           "margin"]
+__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action", "margin"]
 
 
 def _filed_order(path: Path) -> tuple[str, int, str]:
@@ -311,4 +312,3 @@ def _filed_order(path: Path) -> tuple[str, int, str]:
     if head and last.isdigit():
         return stem[:17], int(last), head
     return stem[:17], 1, stem
-

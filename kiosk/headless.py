@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import logging
 
-from .app import Kiosk
-from .clock import VirtualClock
-from .events import GameAbandoned, GameBegan, GameEnded, IllegalInput, Message
-from .script import ScriptRunner, Step
+from kiosk.app import Kiosk
+from kiosk.clock import VirtualClock
+from kiosk.events import GameAbandoned, GameBegan, GameEnded, IllegalInput, Message
+from kiosk.script import ScriptRunner, Step
 
 log = logging.getLogger(__name__)
 
-IDLE_WAIT_S = 0.25      # the longest the real-time loop sleeps between checks
+IDLE_WAIT_S = 0.25  # the longest the real-time loop sleeps between checks
 
 
 def run(kiosk: Kiosk, steps: list[Step] | None = None, *, narrate: bool = False) -> int:
@@ -62,7 +62,7 @@ def _idle(kiosk: Kiosk, runner: ScriptRunner | None) -> None:
     wake = runner.wakeup() if runner is not None else None
     if wake is not None:
         nxt = wake if nxt is None else min(nxt, wake)
-    if kiosk.thinking:   # an AI worker's answer arrives on the bus
+    if kiosk.thinking:  # an AI worker's answer arrives on the bus
         bus.wait(IDLE_WAIT_S)
     elif not isinstance(clock, VirtualClock):
         bus.wait(IDLE_WAIT_S if nxt is None else max(0.0, min(IDLE_WAIT_S, nxt - clock.now())))
@@ -77,7 +77,7 @@ def _idle(kiosk: Kiosk, runner: ScriptRunner | None) -> None:
 
 def _waiting_for_a_person(kiosk: Kiosk) -> bool:
     """Only a person's input could move the game on (or no game runs any more)."""
-    session = kiosk.game_session    # the game's that runs
+    session = kiosk.game_session  # the game's that runs
     return session.awaiting_human() or session.game is None or session.game.phase == "over"
 
 
@@ -106,8 +106,13 @@ class Narrator:
         seating = e.seating()
         self.colours = [s.color for s in seating]
         self.kinds = [s.kind for s in seating]
-        log.info("%s %s, seed %s: %s", "resumed" if e.resumed else "new", self.kiosk.game_session.noun, e.seed,
-                 ", ".join(self._who(i) for i in range(len(self.colours))))
+        log.info(
+            "%s %s, seed %s: %s",
+            "resumed" if e.resumed else "new",
+            self.kiosk.game_session.noun,
+            e.seed,
+            ", ".join(self._who(i) for i in range(len(self.colours))),
+        )
 
     def _told(self, e: Message) -> None:
         narrate = getattr(e, "narrate", None)
@@ -116,5 +121,10 @@ class Narrator:
             log.info("%s", line)
 
     def _over(self, e: GameEnded) -> None:
-        log.info("%s %s after %d turns (%s)", " and ".join(self._who(w) for w in e.winners) or "nobody",
-                 "win" if len(e.winners) > 1 else "wins", e.turns, e.termination.value.replace("_", " "))
+        log.info(
+            "%s %s after %d turns (%s)",
+            " and ".join(self._who(w) for w in e.winners) or "nobody",
+            "win" if len(e.winners) > 1 else "wins",
+            e.turns,
+            e.termination.value.replace("_", " "),
+        )

@@ -22,9 +22,9 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from . import safeio
-from .persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
-from .safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk import safeio
+from kiosk.persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
+from kiosk.safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ LINE_LIMIT = 16 * 1024
 _WORD = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 #: Bounds of a record's numbers: more than any game lasts (about 30 years of play in seconds).
-MAX_TURNS = 10 ** 6
+MAX_TURNS = 10**6
 MAX_DURATION_S = 1e9
 
 
@@ -62,26 +62,46 @@ def _words(value: Any, what: str, most: int) -> tuple[str, ...]:
 class GameRecord:
     """One finished game as written to the history."""
 
-    time: str                        # when it ended, ISO 8601 with zone
-    game: str                        # the registered game's name (kiosk.games)
+    time: str  # when it ended, ISO 8601 with zone
+    game: str  # the registered game's name (kiosk.games)
     players: int
-    seats: tuple[str, ...]           # per seat: "human" or the AI level
-    variant: tuple[str, ...]         # e.g. ("open_cards", "no_return_home"); () = classic rules
-    winners: tuple[int, ...]         # seat indices; several on a shared win; () = nobody
+    seats: tuple[str, ...]  # per seat: "human" or the AI level
+    variant: tuple[str, ...]  # e.g. ("open_cards", "no_return_home"); () = classic rules
+    winners: tuple[int, ...]  # seat indices; several on a shared win; () = nobody
     turns: int
     duration_s: float
-    outcome: str = "won"             # "won", "turn_limit", "blocked" ...
-    game_id: str | None = None       # the session's id: a game is recorded once (kiosk/app.py)
+    outcome: str = "won"  # "won", "turn_limit", "blocked" ...
+    game_id: str | None = None  # the session's id: a game is recorded once (kiosk/app.py)
 
     @classmethod
-    def make(cls, *, game: str, seats: Sequence[str], winners: Iterable[int], turns: int,
-             duration_s: float, variant: Iterable[str] = (), outcome: str = "won",
-             ended_at: float | None = None, game_id: str | None = None) -> "GameRecord":
+    def make(
+        cls,
+        *,
+        game: str,
+        seats: Sequence[str],
+        winners: Iterable[int],
+        turns: int,
+        duration_s: float,
+        variant: Iterable[str] = (),
+        outcome: str = "won",
+        ended_at: float | None = None,
+        game_id: str | None = None,
+    ) -> "GameRecord":
         """Build a record; `ended_at` (epoch seconds) defaults to now."""
         import time as _time
-        return cls(utc_now_iso(_time.time() if ended_at is None else ended_at), game, len(seats),
-                   tuple(seats), tuple(variant), tuple(winners), int(turns),
-                   round(float(duration_s), 3), outcome, game_id)
+
+        return cls(
+            utc_now_iso(_time.time() if ended_at is None else ended_at),
+            game,
+            len(seats),
+            tuple(seats),
+            tuple(variant),
+            tuple(winners),
+            int(turns),
+            round(float(duration_s), 3),
+            outcome,
+            game_id,
+        )
 
     def to_json(self) -> str:
         fields = asdict(self)
@@ -111,16 +131,28 @@ class GameRecord:
         parse_time(time_text)
         players = _int_in(obj.get("players", len(seats)), len(seats), len(seats), "players")
         duration = obj["duration_s"]
-        if (isinstance(duration, bool) or not isinstance(duration, (int, float)) or not math.isfinite(duration)
-                or not 0 <= duration <= MAX_DURATION_S):
+        if (
+            isinstance(duration, bool)
+            or not isinstance(duration, (int, float))
+            or not math.isfinite(duration)
+            or not 0 <= duration <= MAX_DURATION_S
+        ):
             raise ValueError("duration_s must be a number of seconds")
         game_id = obj.get("game_id")
         if game_id is not None and not (isinstance(game_id, str) and _GAME_ID.fullmatch(game_id)):
             raise ValueError("game_id must be a short id")
-        return cls(time_text, _word(obj["game"], "game"), players, seats,
-                   _words(obj.get("variant", []), "variant", 8), winners,
-                   _int_in(obj["turns"], 0, MAX_TURNS, "turns"), float(duration),
-                   _word(obj.get("outcome", "won"), "outcome"), game_id)
+        return cls(
+            time_text,
+            _word(obj["game"], "game"),
+            players,
+            seats,
+            _words(obj.get("variant", []), "variant", 8),
+            winners,
+            _int_in(obj["turns"], 0, MAX_TURNS, "turns"),
+            float(duration),
+            _word(obj.get("outcome", "won"), "outcome"),
+            game_id,
+        )
 
 
 @dataclass(frozen=True)
@@ -130,11 +162,11 @@ class Summary:
     games: int = 0
     by_game: dict[str, int] = field(default_factory=dict)
     played_by: dict[str, int] = field(default_factory=dict)  # games with a human / each AI level
-    wins: dict[str, int] = field(default_factory=dict)       # wins by humans / each AI level
+    wins: dict[str, int] = field(default_factory=dict)  # wins by humans / each AI level
     no_winner: int = 0
     mean_turns: float | None = None
     mean_duration_s: float | None = None
-    per_day: dict[str, int] = field(default_factory=dict)    # local date -> games finished
+    per_day: dict[str, int] = field(default_factory=dict)  # local date -> games finished
     skipped_lines: int = 0
 
 
@@ -154,8 +186,14 @@ class History:
         try:
             ops.mkdir(self.path.parent)
             created = not os.path.lexists(self.path)
-            flags = (os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK
-                     | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+            flags = (
+                os.O_RDWR
+                | os.O_APPEND
+                | os.O_CREAT
+                | os.O_NONBLOCK
+                | getattr(os, "O_NOFOLLOW", 0)
+                | getattr(os, "O_CLOEXEC", 0)
+            )
             fd = ops.open(self.path, flags, 0o600)
             try:
                 st = os.fstat(fd)
@@ -218,8 +256,7 @@ class History:
         return summarize(records, tz=tz, skipped_lines=skipped)
 
 
-def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None,
-              skipped_lines: int = 0) -> Summary:
+def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_lines: int = 0) -> Summary:
     """Counts and means over `records`; days are local dates (or in `tz`)."""
     if not records:
         return Summary(skipped_lines=skipped_lines)
@@ -254,9 +291,9 @@ def format_summary(s: Summary, days: int = 14) -> str:
     if not s.games:
         text = "No finished games yet."
         return text + (f" ({s.skipped_lines} unreadable line(s) skipped)" if s.skipped_lines else "")
-    lines = [f"Games finished: {s.games} ("
-             + ", ".join(f"{n} {g}" for g, n in sorted(s.by_game.items())) + ")"]
-    from . import games
+    lines = [f"Games finished: {s.games} (" + ", ".join(f"{n} {g}" for g, n in sorted(s.by_game.items())) + ")"]
+    from kiosk import games
+
     order = games.seat_kinds()
     kinds = sorted(s.played_by, key=lambda k: (order.index(k) if k in order else 99, k))
     for kind in kinds:
@@ -287,6 +324,7 @@ def print_stats(state_dir: Path | str, out=None) -> int:
     otherwise look like a kiosk that never finished a game.
     """
     import sys
+
     out = out or sys.stdout
     history = History(state_dir)
     if not os.path.lexists(history.path):

@@ -68,11 +68,16 @@ class RepeatFilter(logging.Filter):
     first after the window passes saying how many were held back.
     """
 
-    def __init__(self, window: float = 60.0, clock: Callable[[], float] = time.monotonic,
-                 level: int = logging.WARNING, keep: int = 1000) -> None:
+    def __init__(
+        self,
+        window: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+        level: int = logging.WARNING,
+        keep: int = 1000,
+    ) -> None:
         super().__init__()
         self.window, self.clock, self.level, self.keep = window, clock, level, keep
-        self._seen: dict[tuple, list] = {}      # key -> [time of the last record let through, held back]
+        self._seen: dict[tuple, list] = {}  # key -> [time of the last record let through, held back]
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno < self.level:
@@ -84,8 +89,10 @@ class RepeatFilter(logging.Filter):
             entry[1] += 1
             return False
         if entry is not None and entry[1]:
-            record.msg = (f"{record.msg} [the same message came {entry[1]} more time(s) in the "
-                          f"{now - entry[0]:.0f} s before, not shown]")
+            record.msg = (
+                f"{record.msg} [the same message came {entry[1]} more time(s) in the "
+                f"{now - entry[0]:.0f} s before, not shown]"
+            )
         self._seen.pop(key, None)
         self._seen[key] = [now, 0]
         if len(self._seen) > self.keep:
@@ -97,8 +104,7 @@ class RepeatFilter(logging.Filter):
         return sum(n for _, n in self._seen.values())
 
 
-def setup(level: str | int = "INFO", stream: IO | None = None,
-          env: Mapping[str, str] | None = None) -> logging.Handler:
+def setup(level: str | int = "INFO", stream: IO | None = None, env: Mapping[str, str] | None = None) -> logging.Handler:
     """Configure the root logger like ``logging.basicConfig``: journal lines under systemd, plain
     lines otherwise; a root logger that already has handlers (a test harness) is left alone."""
     stream = sys.stderr if stream is None else stream

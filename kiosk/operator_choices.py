@@ -17,12 +17,12 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from .persistence import atomic_write
+from kiosk.persistence import atomic_write
 
 log = logging.getLogger(__name__)
 
 STATE_NAME = "operator-settings.json"
-MAX_STATE_BYTES = 4096          # a few dozen bytes; anything bigger is not ours
+MAX_STATE_BYTES = 4096  # a few dozen bytes; anything bigger is not ours
 #: each key and the check its value must pass
 KEYS = {
     "volume": lambda v: type(v) is int and 0 <= v <= 100,

@@ -37,8 +37,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from . import safeio
-from .safeio import SAVE_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk import safeio
+from kiosk.safeio import SAVE_LIMIT, UnsafeFile, loads_json, read_bounded
 
 log = logging.getLogger(__name__)
 
@@ -133,19 +133,19 @@ def parse_time(value: Any) -> float:
 class Resumed:
     """A saved game that is young and valid enough to continue."""
 
-    game: str                    # the registered game's name (kiosk.games)
-    state: Any                   # what the loader returned (e.g. an engine Game)
-    meta: Mapping[str, Any]      # seats, AI levels, language... as the session saved them
-    started_at: float            # epoch seconds
-    saved_at: float              # epoch seconds of the last committed action
-    age_s: float                 # how long ago it was saved (0 if the clock went back)
+    game: str  # the registered game's name (kiosk.games)
+    state: Any  # what the loader returned (e.g. an engine Game)
+    meta: Mapping[str, Any]  # seats, AI levels, language... as the session saved them
+    started_at: float  # epoch seconds
+    saved_at: float  # epoch seconds of the last committed action
+    age_s: float  # how long ago it was saved (0 if the clock went back)
 
 
 @dataclass(frozen=True)
 class Setaside:
     """What happened to a save that was not resumed (for logs and tests)."""
 
-    reason: str                  # "old", "corrupt"
+    reason: str  # "old", "corrupt"
     detail: str
     moved_to: Path | None
 
@@ -171,8 +171,8 @@ class GameStore:
     corrupt_keep: int = CORRUPT_KEEP
     clock: Callable[[], float] = time.time
     last_setaside: Setaside | None = field(default=None, init=False)
-    _blocked: Setaside | None = field(default=None, init=False, repr=False)   # unusable, not moved
-    _failing: bool = field(default=False, init=False, repr=False)             # the last save failed
+    _blocked: Setaside | None = field(default=None, init=False, repr=False)  # unusable, not moved
+    _failing: bool = field(default=False, init=False, repr=False)  # the last save failed
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -182,8 +182,14 @@ class GameStore:
         return self.state_dir / SAVE_NAME
 
     # ------------------------------------------------------------------ save
-    def save(self, game: str, state: Mapping[str, Any], *, meta: Mapping[str, Any] | None = None,
-             started_at: float | None = None) -> bool:
+    def save(
+        self,
+        game: str,
+        state: Mapping[str, Any],
+        *,
+        meta: Mapping[str, Any] | None = None,
+        started_at: float | None = None,
+    ) -> bool:
         """Save the current game atomically; True when it is durably on disk.
 
         `state` is the game's ``to_dict()``. A state that cannot be written as
@@ -203,8 +209,11 @@ class GameStore:
         }
         data = json.dumps(wrapper, separators=(",", ":"), allow_nan=False).encode("utf-8")
         if self._blocked is not None and not self._retry_set_aside():
-            log.error("not saving the game: the unusable save %s is still in the way (%s)",
-                      self.save_path, self._blocked.detail)
+            log.error(
+                "not saving the game: the unusable save %s is still in the way (%s)",
+                self.save_path,
+                self._blocked.detail,
+            )
             self._failing = True
             return False
         try:
@@ -252,8 +261,7 @@ class GameStore:
             self._remove_stale_temporaries()
             return self._resume()
         except Exception:  # the last line of defence against a crash loop
-            log.exception("unexpected problem with the saved game in %s; starting fresh",
-                          self.state_dir)
+            log.exception("unexpected problem with the saved game in %s; starting fresh", self.state_dir)
             self._set_aside_corrupt("an unexpected problem (see the traceback above)", "unexpected")
             return None
 
@@ -280,8 +288,7 @@ class GameStore:
         if age < 0:
             # No real-time clock on most Pis: before NTP syncs, the clock may be
             # behind the save's time. The save is newer than "now", so it is recent.
-            log.info("the saved game is from %.0f s in the future (clock not yet set?); "
-                     "resuming it", -age)
+            log.info("the saved game is from %.0f s in the future (clock not yet set?); resuming it", -age)
             age = 0.0
         finished = getattr(saved.state, "phase", None) == "over"
         if age > self.resume_within_s and not finished:
@@ -326,8 +333,9 @@ class GameStore:
         try:
             loaded = loader(state)
         except Exception as e:  # the loader's own validation: any refusal means corrupt
-            raise _Corrupt(f"the {game} state breaks the rules: {type(e).__name__}: {str(e)[:300]}",
-                           "invalid-state") from None
+            raise _Corrupt(
+                f"the {game} state breaks the rules: {type(e).__name__}: {str(e)[:300]}", "invalid-state"
+            ) from None
         return Resumed(str(game), loaded, meta, started_at, saved_at, 0.0)
 
     # --------------------------------------------------------------- helpers
@@ -335,13 +343,17 @@ class GameStore:
         moved = self._move_aside(CORRUPT_DIR, slug, self.corrupt_keep)
         self.last_setaside = Setaside("corrupt", detail, moved)
         if moved is None:
-            log.warning("the saved game %s is unusable (%s) and could not be moved aside; "
-                        "starting fresh, and no game is saved until it can be moved",
-                        self.save_path, detail)
+            log.warning(
+                "the saved game %s is unusable (%s) and could not be moved aside; "
+                "starting fresh, and no game is saved until it can be moved",
+                self.save_path,
+                detail,
+            )
             self._blocked = self.last_setaside
         else:
-            log.warning("the saved game %s is unusable (%s); moved it to %s and starting fresh",
-                        self.save_path, detail, moved)
+            log.warning(
+                "the saved game %s is unusable (%s); moved it to %s and starting fresh", self.save_path, detail, moved
+            )
         return None
 
     def _retry_set_aside(self) -> bool:
@@ -382,9 +394,10 @@ class GameStore:
         """Keep the newest `keep` files (names start with a UTC time stamp)."""
         try:
             names = sorted(p for p in directory.iterdir() if p.suffix == ".json")
-            for old in names[:max(0, len(names) - keep)]:
+            for old in names[: max(0, len(names) - keep)]:
                 if os.path.isdir(old) and not os.path.islink(old):
                     import shutil
+
                     shutil.rmtree(old)
                 else:
                     safeio.OPS.unlink(old)
@@ -423,7 +436,7 @@ def _decode(data: bytes) -> Any:
         truncated = not data.rstrip().endswith(b"}")
         what, slug = ("truncated", "truncated") if truncated else ("invalid JSON", "invalid-json")
         raise _Corrupt(f"{what}: {e.msg} at line {e.lineno} column {e.colno}", slug) from None
-    except ValueError as e:       # nesting, huge or non-finite numbers
+    except ValueError as e:  # nesting, huge or non-finite numbers
         raise _Corrupt(f"not a usable JSON save: {e}", "invalid-json") from None
 
 
@@ -433,8 +446,9 @@ def _short(value: Any) -> str:
 
 
 def _finite(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and abs(value) < 1e12)
+    return (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) < 1e12
+    )
 
 
 def meta_problem(meta: Any) -> str | None:
@@ -449,8 +463,9 @@ def meta_problem(meta: Any) -> str | None:
     if game_id is not None and not (isinstance(game_id, str) and _GAME_ID.fullmatch(game_id)):
         return f"meta.game_id must be a short id (letters, digits), not {_short(game_id)}"
     kinds = meta.get("kinds")
-    if kinds is not None and not (isinstance(kinds, list) and len(kinds) <= MAX_SEATS
-                                  and all(isinstance(k, str) and len(k) <= 32 for k in kinds)):
+    if kinds is not None and not (
+        isinstance(kinds, list) and len(kinds) <= MAX_SEATS and all(isinstance(k, str) and len(k) <= 32 for k in kinds)
+    ):
         return f"meta.kinds must list up to {MAX_SEATS} seat kinds, not {_short(kinds)}"
     for key in ("started", "duration_s"):
         value = meta.get(key)
@@ -465,5 +480,14 @@ def meta_problem(meta: Any) -> str | None:
     return None
 
 
-__all__ = ["FORMAT", "SAVE_NAME", "GameStore", "Resumed", "Setaside", "atomic_write", "fsync_dir", "meta_problem",
-           "parse_time"]
+__all__ = [
+    "FORMAT",
+    "SAVE_NAME",
+    "GameStore",
+    "Resumed",
+    "Setaside",
+    "atomic_write",
+    "fsync_dir",
+    "meta_problem",
+    "parse_time",
+]

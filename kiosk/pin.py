@@ -26,15 +26,15 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from .persistence import atomic_write
+from kiosk.persistence import atomic_write
 
 log = logging.getLogger(__name__)
 
-FREE_TRIES = 3              # wrong PINs before the first lock
-FIRST_LOCK_S = 30.0         # the first lock; each further wrong PIN doubles it
-MAX_LOCK_S = 4 * 3600.0     # the cap
+FREE_TRIES = 3  # wrong PINs before the first lock
+FIRST_LOCK_S = 30.0  # the first lock; each further wrong PIN doubles it
+MAX_LOCK_S = 4 * 3600.0  # the cap
 STATE_NAME = "operator-pin.json"
-MAX_STATE_BYTES = 4096      # the file is a few dozen bytes; anything bigger is not ours
+MAX_STATE_BYTES = 4096  # the file is a few dozen bytes; anything bigger is not ours
 
 
 def lock_length(failures: int) -> float:
@@ -42,22 +42,27 @@ def lock_length(failures: int) -> float:
     if failures < FREE_TRIES:
         return 0.0
     doublings = failures - FREE_TRIES
-    if doublings >= 64:         # 2**64 * 30 s is far past the cap; avoid huge floats
+    if doublings >= 64:  # 2**64 * 30 s is far past the cap; avoid huge floats
         return MAX_LOCK_S
-    return min(FIRST_LOCK_S * 2 ** doublings, MAX_LOCK_S)
+    return min(FIRST_LOCK_S * 2**doublings, MAX_LOCK_S)
 
 
 class PinGuard:
     """Checks PINs and keeps the lock-out; `clock` is the run's clock (the UI's ``now``),
     `wall` the wall clock used only to carry the lock over a restart."""
 
-    def __init__(self, state_dir: Path | str | None = None, *, clock: Callable[[], float] = time.monotonic,
-                 wall: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        state_dir: Path | str | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ):
         self.path = Path(state_dir) / STATE_NAME if state_dir is not None else None
         self.clock = clock
         self.wall = wall
         self.failures = 0
-        self.locked_until = 0.0          # on `clock`
+        self.locked_until = 0.0  # on `clock`
         self._load()
 
     # ------------------------------------------------------------ checking
@@ -70,7 +75,7 @@ class PinGuard:
         return self.remaining() > 0
 
     def check(self, entered: str, pin: str) -> str:
-        """"ok", "wrong" (and maybe locked now) or "locked" (not even looked at)."""
+        """ "ok", "wrong" (and maybe locked now) or "locked" (not even looked at)."""
         if self.locked:
             return "locked"
         if hmac.compare_digest(entered.encode(), str(pin).encode()):
@@ -83,8 +88,7 @@ class PinGuard:
         length = lock_length(self.failures)
         if length:
             self.locked_until = self.clock() + length
-            log.warning("operator menu: %d wrong PINs in a row; keypad locked for %s",
-                        self.failures, _human(length))
+            log.warning("operator menu: %d wrong PINs in a row; keypad locked for %s", self.failures, _human(length))
         else:
             log.warning("operator menu: wrong PIN (%d in a row)", self.failures)
         self._save()
@@ -104,6 +108,7 @@ class PinGuard:
             return
         try:
             import stat
+
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ValueError("not a regular file")
             data = os.read(fd, MAX_STATE_BYTES + 1)

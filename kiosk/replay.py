@@ -41,9 +41,11 @@ INSERTION_INDEXES = (1, 3, 5)
 
 def maze_tile(openings: str, centre: str) -> list[str]:
     """A tile as three rows of five characters; `centre` is up to three characters."""
-    return ["#" + ("   " if "N" in openings else "###") + "#",
-            (" " if "W" in openings else "#") + centre.center(3)[:3] + (" " if "E" in openings else "#"),
-            "#" + ("   " if "S" in openings else "###") + "#"]
+    return [
+        "#" + ("   " if "N" in openings else "###") + "#",
+        (" " if "W" in openings else "#") + centre.center(3)[:3] + (" " if "E" in openings else "#"),
+        "#" + ("   " if "S" in openings else "###") + "#",
+    ]
 
 
 def maze_board(state) -> str:
@@ -72,8 +74,10 @@ def maze_board(state) -> str:
     for k, p in enumerate(state.players):
         mark = ">" if k == state.current and state.phase != "over" else " "
         target = ("home" if p.cards or state.rules.return_home else "-") if not p.cards else p.cards[0]
-        info.append(f"{mark} {p.color:<6} at {p.position[0]},{p.position[1]}  found {len(p.found):>2}"
-                    f"  left {len(p.cards):>2}  target {target}")
+        info.append(
+            f"{mark} {p.color:<6} at {p.position[0]},{p.position[1]}  found {len(p.found):>2}"
+            f"  left {len(p.cards):>2}  target {target}"
+        )
     lines.append("")
     lines.append(f"   spare {spare[0]}   " + (info[0] if info else ""))
     lines.append(f"         {spare[1]}   " + (info[1] if len(info) > 1 else ""))
@@ -86,9 +90,11 @@ def card_tile(card: int, rotation: int) -> list[str]:
     mask = OPEN[card][rotation]
     a, b = CARDS[card].names
     n, e, s, w = (mask >> k & 1 for k in range(4))
-    return ["##" + ("   " if n else "###") + "##",
-            (" " if w else "#") + f"{a[:2]} {b[:2]}" + (" " if e else "#"),
-            "##" + ("   " if s else "###") + "##"]
+    return [
+        "##" + ("   " if n else "###") + "##",
+        (" " if w else "#") + f"{a[:2]} {b[:2]}" + (" " if e else "#"),
+        "##" + ("   " if s else "###") + "##",
+    ]
 
 
 def card_layout(state) -> str:
@@ -171,33 +177,50 @@ DISPLAYS = ("window", "offscreen")
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="labyrinth-replay",
-                                     description="Step through a game record (docs/notation.md) in the "
-                                                 "terminal or with the kiosk's own art (--display), or mark "
-                                                 "its doubtful turns with --analyze.")
+    parser = argparse.ArgumentParser(
+        prog="labyrinth-replay",
+        description="Step through a game record (docs/notation.md) in the "
+        "terminal or with the kiosk's own art (--display), or mark "
+        "its doubtful turns with --analyze.",
+    )
     parser.add_argument("file", help="the record (a text file; - reads standard input)")
     parser.add_argument("--turn", type=int, default=None, help="show only the position after this turn")
     parser.add_argument("--all", action="store_true", help="print every position without waiting")
-    parser.add_argument("--analyze", action="store_true",
-                        help="mark missed collections, opponents let win, and far weaker shifts "
-                             "(card game: bigger takes that were there)")
+    parser.add_argument(
+        "--analyze",
+        action="store_true",
+        help="mark missed collections, opponents let win, and far weaker shifts "
+        "(card game: bigger takes that were there)",
+    )
     parser.add_argument("--level", default=None, help="the AI level that suggests turns (default: the strongest)")
     parser.add_argument("--json", action="store_true", help="with --analyze: print the marks as JSON")
-    parser.add_argument("--display", choices=DISPLAYS, default=None,
-                        help="show the record with the kiosk's own art: in a window (taps, Right/Space "
-                             "next, Left back, Home/End, Q quits) or offscreen (every position rendered)")
+    parser.add_argument(
+        "--display",
+        choices=DISPLAYS,
+        default=None,
+        help="show the record with the kiosk's own art: in a window (taps, Right/Space "
+        "next, Left back, Home/End, Q quits) or offscreen (every position rendered)",
+    )
     parser.add_argument("--size", default=None, help="the picture's size, WIDTHxHEIGHT (default 800x480)")
-    parser.add_argument("--layout", choices=("tabletop", "upright"), default="tabletop",
-                        help="the kiosk's layout (default tabletop)")
-    parser.add_argument("--screenshot-dir", default=None,
-                        help="with --display offscreen: a numbered PNG of the start and of every turn")
-    parser.add_argument("--autoplay", type=float, default=0.0, metavar="SECONDS",
-                        help="with --display window: the next position every SECONDS")
+    parser.add_argument(
+        "--layout", choices=("tabletop", "upright"), default="tabletop", help="the kiosk's layout (default tabletop)"
+    )
+    parser.add_argument(
+        "--screenshot-dir", default=None, help="with --display offscreen: a numbered PNG of the start and of every turn"
+    )
+    parser.add_argument(
+        "--autoplay",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --display window: the next position every SECONDS",
+    )
     args = parser.parse_args(argv)
     if args.screenshot_dir and args.display != "offscreen":
         parser.error("--screenshot-dir needs --display offscreen")
     if args.size is not None:
         from kiosk.ui.layout import parse_size
+
         try:
             parse_size(args.size)
         except ValueError as exc:
@@ -226,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     loaded = load(args.file)
     if loaded is None:
-        return 2            # one message said why; nothing was shown
+        return 2  # one message said why; nothing was shown
     record, text = loaded
     if args.analyze:
         return analyze_command(record, args)
@@ -240,8 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         first = record.turns[0].number if record.turns else 1
         k = args.turn - first + 1
         if not 0 <= k < len(states):
-            print(f"labyrinth-replay: turn {args.turn} is not in the record (turns {first}-"
-                  f"{first + len(record.turns) - 1})", file=sys.stderr)
+            print(
+                f"labyrinth-replay: turn {args.turn} is not in the record (turns {first}-"
+                f"{first + len(record.turns) - 1})",
+                file=sys.stderr,
+            )
             return 2
         print(position_text(record, states, lines, k))
         return 0
@@ -256,6 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def display_command(record: Record, text: str, args) -> int:
     """The record on the kiosk's own screens (kiosk/ui/replay.py)."""
     from kiosk import games
+
     try:
         kind = games.get(record.kind)
     except KeyError:
@@ -265,10 +292,11 @@ def display_command(record: Record, text: str, args) -> int:
         print(f"labyrinth-replay: the {record.kind} game has no replay screen", file=sys.stderr)
         return 2
     from kiosk.ui.replay import run_replay
+
     args.size = args.size or "800x480"
     try:
         return run_replay(record, text, args)
-    except Exception as exc:        # no display, no OpenGL (as kiosk/cli.py): one line, not a traceback
+    except Exception as exc:  # no display, no OpenGL (as kiosk/cli.py): one line, not a traceback
         if type(exc).__name__ not in ("NoSuchDisplayException", "NoSuchConfigException"):
             raise
         print(f"labyrinth-replay: cannot open the {args.display} display: {exc}", file=sys.stderr)
@@ -277,6 +305,7 @@ def display_command(record: Record, text: str, args) -> int:
 
 def analyze_command(record: Record, args) -> int:
     from engine.records.analysis import analyze, strongest_level
+
     level = args.level or strongest_level()
     try:
         marks = analyze(record, level=level)
@@ -284,8 +313,16 @@ def analyze_command(record: Record, args) -> int:
         print(f"labyrinth-replay: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        json.dump({"tags": {k: v for k, v in record.tags.items() if k != "Start"}, "level": level,
-                   "turns": len(record.turns), "marks": [m.to_json() for m in marks]}, sys.stdout, indent=1)
+        json.dump(
+            {
+                "tags": {k: v for k, v in record.tags.items() if k != "Start"},
+                "level": level,
+                "turns": len(record.turns),
+                "marks": [m.to_json() for m in marks],
+            },
+            sys.stdout,
+            indent=1,
+        )
         print()
         return 0
     print(header_text(record))

@@ -13,9 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .bus import Bus
-from .clock import Clock
-from .events import GameAbandoned, GameBegan, GameEnded, IllegalInput, KioskStopping, TurnBegan
+from kiosk.bus import Bus
+from kiosk.clock import Clock
+from kiosk.events import GameAbandoned, GameBegan, GameEnded, IllegalInput, KioskStopping, TurnBegan
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ PAWN_RGB: dict[str, tuple[int, int, int]] = {
     "yellow": (255, 170, 0),
     "green": (0, 200, 0),
     "blue": (0, 60, 255),
-    "purple": (150, 0, 255),        # seats 5 and 6 of the card game
+    "purple": (150, 0, 255),  # seats 5 and 6 of the card game
     "turquoise": (0, 210, 160),
 }
 ILLEGAL_RGB = (255, 0, 0)
@@ -39,17 +39,18 @@ class RingView:
     ``idle_after_s``: how long the winner's celebration runs before idling.
     """
 
-    def __init__(self, bus: Bus, ring, clock: Clock, *, show_ai_games: bool = False,
-                 idle_after_s: float = 12.0) -> None:
+    def __init__(
+        self, bus: Bus, ring, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
+    ) -> None:
         self.ring = ring
         self.clock = clock
         self.show_ai_games = show_ai_games
         self.idle_after_s = idle_after_s
-        self.enabled = True             # False while the operator's ring test paints it
-        self._seats: dict[int, tuple[int, str]] = {}   # player -> (seat, colour)
-        self._arcs = None               # card game: equal arcs per player (a RingLayout)
+        self.enabled = True  # False while the operator's ring test paints it
+        self._seats: dict[int, tuple[int, str]] = {}  # player -> (seat, colour)
+        self._arcs = None  # card game: equal arcs per player (a RingLayout)
         self._following = False
-        self._idle_timer: Any = None    # the clock's timer that idles the ring after a celebration
+        self._idle_timer: Any = None  # the clock's timer that idles the ring after a celebration
         self._last: tuple | None = None
         self._subs = [
             bus.subscribe(GameBegan, self._on_started),
@@ -144,6 +145,7 @@ def _arcs(ring, players: int):
     the seat arcs are used as they are).
     """
     from hardware.ring_layout import RingLayout
+
     layout = getattr(ring, "layout", None)
     if layout is None or layout.led_count < players:
         return None

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 #: Size limits of the files the kiosk reads (bytes); each is far above a real file's size.
-SAVE_LIMIT = 4 * 1024 * 1024          # a save is about 5 kB
-CONFIG_LIMIT = 1024 * 1024            # the example config is about 8 kB
-SCRIPT_LIMIT = 8 * 1024 * 1024        # scripts of thousands of lines
-HISTORY_LIMIT = 64 * 1024 * 1024      # about 300,000 finished games
-SMALL_LIMIT = 64 * 1024               # small state files (the PIN lock-out), theme pack manifests
+SAVE_LIMIT = 4 * 1024 * 1024  # a save is about 5 kB
+CONFIG_LIMIT = 1024 * 1024  # the example config is about 8 kB
+SCRIPT_LIMIT = 8 * 1024 * 1024  # scripts of thousands of lines
+HISTORY_LIMIT = 64 * 1024 * 1024  # about 300,000 finished games
+SMALL_LIMIT = 64 * 1024  # small state files (the PIN lock-out), theme pack manifests
 #: JSON bounds: the kiosk's own files nest 5 deep and hold no number longer than 20 digits.
 JSON_MAX_DEPTH = 32
 JSON_MAX_DIGITS = 40
@@ -47,9 +47,14 @@ class UnsafeFile(OSError):
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link")):
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISLNK, "a symbolic link"),
+    ):
         if test(mode):
             return name
     return "not a regular file"
@@ -70,14 +75,17 @@ def read_bounded(path: Path | str, limit: int, *, follow_symlinks: bool = True) 
     except OSError as e:
         if e.errno == errno.ELOOP and not follow_symlinks:
             raise UnsafeFile(path, "a symbolic link, which is not followed here") from None
-        if e.errno == errno.ENXIO:          # a FIFO-like socket file or a device without a driver
+        if e.errno == errno.ENXIO:  # a FIFO-like socket file or a device without a driver
             raise UnsafeFile(path, "not a regular file") from None
         raise
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise UnsafeFile(path, f"{_kind(st.st_mode)}, not a regular file",
-                             errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL)
+            raise UnsafeFile(
+                path,
+                f"{_kind(st.st_mode)}, not a regular file",
+                errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL,
+            )
         if st.st_size > limit:
             raise UnsafeFile(path, f"{st.st_size} bytes, more than the {limit} read here", errno.EFBIG)
         os.set_blocking(fd, True)
@@ -88,7 +96,7 @@ def read_bounded(path: Path | str, limit: int, *, follow_symlinks: bool = True) 
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > limit:            # it grew while being read
+        if size > limit:  # it grew while being read
             raise UnsafeFile(path, f"more than the {limit} bytes read here", errno.EFBIG)
         return b"".join(chunks)
     finally:
@@ -147,9 +155,8 @@ def loads_json(text: str | bytes, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
     if depth > max_depth:
         raise ValueError(f"nested {depth} deep (at most {max_depth} here)")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_no_constant)
-    except RecursionError:          # pragma: no cover - json_depth stops this first
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
+    except RecursionError:  # pragma: no cover - json_depth stops this first
         raise ValueError("nested too deep") from None
 
 
@@ -173,6 +180,7 @@ class FileOps:
 
     def mkstemp(self, directory: Path, prefix: str, suffix: str) -> tuple[int, str]:
         import tempfile
+
         return tempfile.mkstemp(dir=directory, prefix=prefix, suffix=suffix)
 
     def open(self, path: Path | str, flags: int, mode: int = 0o600) -> int:
@@ -181,7 +189,7 @@ class FileOps:
     def write(self, fd: int, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
 
     def fsync(self, fd: int) -> None:
         os.fsync(fd)
@@ -203,5 +211,17 @@ class FileOps:
 OPS = FileOps()
 
 
-__all__ = ["CONFIG_LIMIT", "FileOps", "HISTORY_LIMIT", "OPS", "SAVE_LIMIT", "SCRIPT_LIMIT", "SMALL_LIMIT",
-           "UnsafeFile", "json_depth", "loads_json", "read_bounded", "read_json"]
+__all__ = [
+    "CONFIG_LIMIT",
+    "FileOps",
+    "HISTORY_LIMIT",
+    "OPS",
+    "SAVE_LIMIT",
+    "SCRIPT_LIMIT",
+    "SMALL_LIMIT",
+    "UnsafeFile",
+    "json_depth",
+    "loads_json",
+    "read_bounded",
+    "read_json",
+]

@@ -26,8 +26,8 @@ from typing import Callable
 
 from hardware import BUTTON_NAMES
 
-from . import games
-from .safeio import SCRIPT_LIMIT, UnsafeFile, read_bounded
+from kiosk import games
+from kiosk.safeio import SCRIPT_LIMIT, UnsafeFile, read_bounded
 
 #: The longest wait a line may ask for (ms): an hour.
 MAX_WAIT_MS = 3_600_000
@@ -69,8 +69,7 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
     """One line to a Step (None for blank/comment). ``pixels`` allows ``tap-px X Y`` (display modes)."""
     where = f"{source} line {line}"
     if len(text) > MAX_LINE:
-        raise ScriptError(f"{where}: {clip(text)!r}: a line of {len(text)} characters; "
-                          f"lines have at most {MAX_LINE}")
+        raise ScriptError(f"{where}: {clip(text)!r}: a line of {len(text)} characters; lines have at most {MAX_LINE}")
     body = text.split("#", 1)[0].strip()
     if not body:
         return None
@@ -131,7 +130,10 @@ def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
 
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
 _KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
-    "button": _button_args, "wait": _wait_args, "tap-px": _tap_px_args}
+    "button": _button_args,
+    "wait": _wait_args,
+    "tap-px": _tap_px_args,
+}
 #: The kiosk's own lines.
 KIOSK_VERBS = tuple(_KIOSK_WORDS)
 

@@ -42,11 +42,10 @@ class Notifier:
         if not value:
             return None
         if value.startswith("@"):
-            return b"\0" + value[1:].encode()      # abstract namespace
+            return b"\0" + value[1:].encode()  # abstract namespace
         if value.startswith("/"):
             return value
-        log.warning("NOTIFY_SOCKET=%r is not a socket path this kiosk understands; "
-                    "not notifying systemd", value)
+        log.warning("NOTIFY_SOCKET=%r is not a socket path this kiosk understands; not notifying systemd", value)
         return None
 
     @property

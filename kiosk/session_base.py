@@ -24,9 +24,9 @@ import time
 import uuid
 from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
-from .bus import Bus
-from .clock import Clock, RealClock, Timer
-from .events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
+from kiosk.bus import Bus
+from kiosk.clock import Clock, RealClock, Timer
+from kiosk.events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,9 @@ class EngineState(Protocol):
     """What the shared machinery reads of a game's engine state (docs/adding-a-game.md, item 1)."""
 
     @property
-    def phase(self) -> str: ...          # "over" once finished
+    def phase(self) -> str: ...  # "over" once finished
     @property
-    def current(self) -> int: ...        # the player to act
+    def current(self) -> int: ...  # the player to act
     @property
     def seed(self) -> int | None: ...
 
@@ -53,7 +53,7 @@ class PacingBase:
     """Mixin of the frozen pacing dataclasses: every field is a pause in seconds."""
 
     __slots__ = ()
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]   # set by @dataclass on the subclass
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # set by @dataclass on the subclass
 
     @classmethod
     def fast(cls) -> Self:
@@ -78,12 +78,19 @@ class GameSession(Generic[G]):
 
     game_name: ClassVar[str] = ""
     noun: ClassVar[str] = "game"
-    ai_levels: ClassVar[tuple[str, ...]] = ()     # the seat kinds besides "human"
+    ai_levels: ClassVar[tuple[str, ...]] = ()  # the seat kinds besides "human"
     worker_name: ClassVar[str] = "ai"
 
-    def __init__(self, bus: Bus, clock: Clock | None, *, pacing, ai_factory: Callable[[str, int | None], Any],
-                 save: Callable[[Any, str], None] | None,
-                 executor: concurrent.futures.Executor | None) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        clock: Clock | None,
+        *,
+        pacing,
+        ai_factory: Callable[[str, int | None], Any],
+        save: Callable[[Any, str], None] | None,
+        executor: concurrent.futures.Executor | None,
+    ) -> None:
         self.bus = bus
         self.clock = clock or RealClock()
         self.pacing = pacing
@@ -91,24 +98,26 @@ class GameSession(Generic[G]):
         self.save = save
         self._own_executor = executor is None
         self._executor = executor or concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix=self.worker_name)
+            max_workers=1, thread_name_prefix=self.worker_name
+        )
         self.game: G | None = None
         self.setup: GameSetup | None = None
         self.game_id: str | None = None
-        self.started_at: float = 0.0        # wall-clock time.time() of the start
-        self._started_clock: float = 0.0    # self.clock time of the start
+        self.started_at: float = 0.0  # wall-clock time.time() of the start
+        self._started_clock: float = 0.0  # self.clock time of the start
         self._ais: dict[int, Any] = {}
         self._token = itertools.count(1)
-        self._turn_token = 0                # changes with every turn, new game and abandon
+        self._turn_token = 0  # changes with every turn, new game and abandon
         self._ai_thinking_since: float | None = None
-        self._jobs = 0                      # worker jobs not yet answered
-        self._quiet_until = 0.0             # animations running until then (clock time)
+        self._jobs = 0  # worker jobs not yet answered
+        self._quiet_until = 0.0  # animations running until then (clock time)
         self._timers: list[Timer] = []
-        self._plan: tuple[int, list[Step]] = (0, [])   # (turn token, paced AI steps still to post)
+        self._plan: tuple[int, list[Step]] = (0, [])  # (turn token, paced AI steps still to post)
         self._subs: list[Callable[[], None]] = []
 
-    def _subscribe(self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]],
-                   ai_decided: type) -> None:
+    def _subscribe(
+        self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]], ai_decided: type
+    ) -> None:
         """Subscribe the game's commands (paced AI steps follow them), other messages, and the shared ones.
 
         ``new_game`` is heard twice: by type name to abandon this game when the
@@ -177,8 +186,12 @@ class GameSession(Generic[G]):
 
     def meta(self) -> dict[str, Any]:
         """What a save needs besides the engine state: who plays which seat, since when."""
-        return {"game_id": self.game_id, "kinds": list(self.kinds), "started": self.started_at,
-                "setup": dataclasses.asdict(self.setup) if self.setup else None}
+        return {
+            "game_id": self.game_id,
+            "kinds": list(self.kinds),
+            "started": self.started_at,
+            "setup": dataclasses.asdict(self.setup) if self.setup else None,
+        }
 
     def public_snapshot(self, resumed: bool = False) -> Message:
         raise NotImplementedError
@@ -187,8 +200,15 @@ class GameSession(Generic[G]):
     def start(self, setup: GameSetup) -> None:
         raise NotImplementedError
 
-    def resume(self, game: G, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
+    def resume(
+        self,
+        game: G,
+        kinds: tuple[str, ...] | list[str],
+        *,
+        game_id: str | None = None,
+        started: float | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
         """Continue a saved `game` exactly where it stopped (`meta`: what the save says besides the state)."""
         raise NotImplementedError
 
@@ -200,8 +220,9 @@ class GameSession(Generic[G]):
 
     def _continue(self, game: G, setup: GameSetup, game_id: str | None, started: float | None) -> None:
         """Continue a saved `game` exactly where it stopped."""
-        self._install(game, setup, game_id or uuid.uuid4().hex,
-                      started if started is not None else time.time(), resumed=True)
+        self._install(
+            game, setup, game_id or uuid.uuid4().hex, started if started is not None else time.time(), resumed=True
+        )
 
     def _install(self, game: G, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
         self._cancel_timers()
@@ -215,8 +236,14 @@ class GameSession(Generic[G]):
             if kind != "human":
                 seed = None if game.seed is None else game.seed * 10 + i
                 self._ais[i] = self.ai_factory(kind, seed)
-        log.info("%s %s %s: %s, seed %s", self.noun, game_id[:8], "resumed" if resumed else "started",
-                 ",".join(setup.kinds), game.seed)
+        log.info(
+            "%s %s %s: %s, seed %s",
+            self.noun,
+            game_id[:8],
+            "resumed" if resumed else "started",
+            ",".join(setup.kinds),
+            game.seed,
+        )
         self.bus.post(self.public_snapshot(resumed))
         self._save("resume" if resumed else "start")
         self._turn_begins(new_turn=True)
@@ -332,7 +359,7 @@ class GameSession(Generic[G]):
         def fire() -> None:
             if self.game is None or token != self._turn_token:
                 return
-            cmd = make()      # built now: it may depend on the state the previous step left
+            cmd = make()  # built now: it may depend on the state the previous step left
             if cmd is not None:
                 self.bus.post(cmd)
 
@@ -376,8 +403,9 @@ class GameSession(Generic[G]):
         source = getattr(cmd, "source", "")
         kind = self.kinds[g.current]
         if kind != "human" and source != "ai":
-            self._refuse(cmd, f"It is {self.color_of(g.current)}'s turn (computer, {kind}): please wait.",
-                         code="computer_turn")
+            self._refuse(
+                cmd, f"It is {self.color_of(g.current)}'s turn (computer, {kind}): please wait.", code="computer_turn"
+            )
             return False
         if kind == "human" and source == "ai":
             self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")

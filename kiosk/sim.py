@@ -37,7 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .sim_stats import Counts, Durations, add_range, missing
+from kiosk.sim_stats import Counts, Durations, add_range, missing
 
 # ----------------------------------------------------------------- one game
 
@@ -46,14 +46,14 @@ from .sim_stats import Counts, Durations, add_range, missing
 class Outcome:
     """What one game produced. Seats are 0..players-1 in playing order (seat 0 starts)."""
 
-    winners: list[int]                 # [] for a draw (turn cap reached, or nobody won)
-    turns: int                         # turns played by all players together
-    seat_turns: list[int]              # turns each seat played
-    decision_ms: list[list[float]]     # per seat, the wall-clock time of each decision
+    winners: list[int]  # [] for a draw (turn cap reached, or nobody won)
+    turns: int  # turns played by all players together
+    seat_turns: list[int]  # turns each seat played
+    decision_ms: list[list[float]]  # per seat, the wall-clock time of each decision
     capped: bool = False
-    decision_cpu_ms: list[list[float]] | None = None   # per seat, CPU time (unaffected by other load)
-    limited: bool = False              # ended by the game's turn limit (RULES.md section 3)
-    record: str | None = None          # the game record (docs/notation.md) when asked for
+    decision_cpu_ms: list[list[float]] | None = None  # per seat, CPU time (unaffected by other load)
+    limited: bool = False  # ended by the game's turn limit (RULES.md section 3)
+    record: str | None = None  # the game record (docs/notation.md) when asked for
 
 
 @dataclass(frozen=True)
@@ -61,19 +61,20 @@ class Spec:
     """Everything a worker needs to play its share of the games (picklable)."""
 
     game: str
-    entries: tuple[str, ...]           # the AI of each entry in --ai order
+    entries: tuple[str, ...]  # the AI of each entry in --ai order
     seed: int
     turn_cap: int
     rotate: bool
     open_cards: bool = False
     return_home: bool = True
-    paired: bool = False               # every deal from every seat rotation
-    turn_limit: int = 0                # the game's own turn limit (0: none); unlike turn_cap it has winners
+    paired: bool = False  # every deal from every seat rotation
+    turn_limit: int = 0  # the game's own turn limit (0: none); unlike turn_cap it has winners
 
 
 def ended_by_limit(state) -> bool:
     """Whether a finished game was ended by its turn limit rather than by its own rules."""
     from engine.outcome import Termination
+
     return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
 
@@ -90,17 +91,20 @@ class Runner:
 
     @property
     def levels(self) -> tuple[str, ...]:
-        from . import games
+        from kiosk import games
+
         return games.get(self.name).ai_levels
 
     @property
     def min_players(self) -> int:
-        from . import games
+        from kiosk import games
+
         return games.get(self.name).players[0]
 
     @property
     def max_players(self) -> int:
-        from . import games
+        from kiosk import games
+
         return games.get(self.name).players[1]
 
     def lineup(self, players: int) -> list[str]:
@@ -111,8 +115,9 @@ class Runner:
     def check(self, spec: Spec) -> None:
         """Raise ValueError naming the problem if the options do not fit this game."""
 
-    def play(self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float],
-             record: dict | None = None) -> Outcome:
+    def play(
+        self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float], record: dict | None = None
+    ) -> Outcome:
         """Play one game; with `record` (extra record tags) the Outcome carries the game's record."""
         raise NotImplementedError
 
@@ -122,17 +127,20 @@ def make_recorder(state, levels, tags: dict | None):
     if tags is None:
         return None
     from engine.records import Recorder
+
     return Recorder(state, list(levels), **tags)
 
 
 def runners() -> dict[str, Runner]:
     """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
-    from . import games
+    from kiosk import games
+
     return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
 
 
 def _default_game() -> str:
-    from . import games
+    from kiosk import games
+
     return games.default()
 
 
@@ -169,10 +177,10 @@ def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
     entries = seating(spec, index)
     tags = None
     if records is not None:
-        tags = {"date": time.strftime("%Y-%m-%d"),
-                "Event": f"labyrinth-sim --seed {spec.seed} game {index}"}
-    outcome = runner.play([spec.entries[e] for e in entries], game_seed(spec, index),
-                          spec, time.perf_counter, record=tags)
+        tags = {"date": time.strftime("%Y-%m-%d"), "Event": f"labyrinth-sim --seed {spec.seed} game {index}"}
+    outcome = runner.play(
+        [spec.entries[e] for e in entries], game_seed(spec, index), spec, time.perf_counter, record=tags
+    )
     if records is not None and outcome.record is not None:
         path = os.path.join(records, record_name(spec, index))
         with open(path + ".part", "w", encoding="utf-8") as fh:
@@ -235,16 +243,16 @@ class Summary:
 
     spec: Spec
     games: int = 0
-    draws: int = 0                     # stopped by the simulation's turn cap: nobody won
-    limited: int = 0                   # ended by the game's turn limit (most treasures/cards win)
+    draws: int = 0  # stopped by the simulation's turn cap: nobody won
+    limited: int = 0  # ended by the game's turn limit (most treasures/cards win)
     wins: list[int] = field(default_factory=list)
     turns: Counts = field(default_factory=Counts)
     finished_turns: Counts = field(default_factory=Counts)
     entry_turns: list[int] = field(default_factory=list)
     times: dict[str, Durations] = field(default_factory=dict)
     cpu_times: dict[str, Durations] = field(default_factory=dict)
-    longest: tuple[int, int] | None = None      # (turns, game index): the first of the longest
-    ranges: list[list[int]] = field(default_factory=list)   # the games counted, as [start, stop)
+    longest: tuple[int, int] | None = None  # (turns, game index): the first of the longest
+    ranges: list[list[int]] = field(default_factory=list)  # the games counted, as [start, stop)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     jobs: int = 1
@@ -306,17 +314,30 @@ class Summary:
         spec = self.spec
         return {
             "version": STATE_VERSION,
-            "spec": {"game": spec.game, "entries": list(spec.entries), "seed": spec.seed,
-                     "turn_cap": spec.turn_cap, "rotate": spec.rotate, "open_cards": spec.open_cards,
-                     "return_home": spec.return_home, "paired": spec.paired, "turn_limit": spec.turn_limit},
+            "spec": {
+                "game": spec.game,
+                "entries": list(spec.entries),
+                "seed": spec.seed,
+                "turn_cap": spec.turn_cap,
+                "rotate": spec.rotate,
+                "open_cards": spec.open_cards,
+                "return_home": spec.return_home,
+                "paired": spec.paired,
+                "turn_limit": spec.turn_limit,
+            },
             "ranges": self.ranges,
-            "games": self.games, "draws": self.draws, "limited": self.limited,
-            "wins": self.wins, "entry_turns": self.entry_turns,
-            "turns": self.turns.to_json(), "finished_turns": self.finished_turns.to_json(),
+            "games": self.games,
+            "draws": self.draws,
+            "limited": self.limited,
+            "wins": self.wins,
+            "entry_turns": self.entry_turns,
+            "turns": self.turns.to_json(),
+            "finished_turns": self.finished_turns.to_json(),
             "decision_ms": {k: v.to_json() for k, v in sorted(self.times.items())},
             "decision_cpu_ms": {k: v.to_json() for k, v in sorted(self.cpu_times.items())},
             "longest": list(self.longest) if self.longest else None,
-            "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
         }
 
     @classmethod
@@ -326,17 +347,32 @@ class Summary:
             if data.get("version") != STATE_VERSION:
                 raise ValueError(f"state version {data.get('version')!r}, expected {STATE_VERSION}")
             s = data["spec"]
-            spec = Spec(game=s["game"], entries=tuple(s["entries"]), seed=int(s["seed"]),
-                        turn_cap=int(s["turn_cap"]), rotate=bool(s["rotate"]), open_cards=bool(s["open_cards"]),
-                        return_home=bool(s["return_home"]), paired=bool(s["paired"]),
-                        turn_limit=int(s["turn_limit"]))
-            summary = cls(spec, games=int(data["games"]), draws=int(data["draws"]), limited=int(data["limited"]),
-                          wins=[int(w) for w in data["wins"]], entry_turns=[int(t) for t in data["entry_turns"]],
-                          turns=Counts(data["turns"]), finished_turns=Counts(data["finished_turns"]),
-                          times={k: Durations.from_json(v) for k, v in data["decision_ms"].items()},
-                          cpu_times={k: Durations.from_json(v) for k, v in data["decision_cpu_ms"].items()},
-                          longest=tuple(data["longest"]) if data["longest"] else None,
-                          seconds=float(data["seconds"]), cpu_seconds=float(data["cpu_seconds"]))
+            spec = Spec(
+                game=s["game"],
+                entries=tuple(s["entries"]),
+                seed=int(s["seed"]),
+                turn_cap=int(s["turn_cap"]),
+                rotate=bool(s["rotate"]),
+                open_cards=bool(s["open_cards"]),
+                return_home=bool(s["return_home"]),
+                paired=bool(s["paired"]),
+                turn_limit=int(s["turn_limit"]),
+            )
+            summary = cls(
+                spec,
+                games=int(data["games"]),
+                draws=int(data["draws"]),
+                limited=int(data["limited"]),
+                wins=[int(w) for w in data["wins"]],
+                entry_turns=[int(t) for t in data["entry_turns"]],
+                turns=Counts(data["turns"]),
+                finished_turns=Counts(data["finished_turns"]),
+                times={k: Durations.from_json(v) for k, v in data["decision_ms"].items()},
+                cpu_times={k: Durations.from_json(v) for k, v in data["decision_cpu_ms"].items()},
+                longest=tuple(data["longest"]) if data["longest"] else None,
+                seconds=float(data["seconds"]),
+                cpu_seconds=float(data["cpu_seconds"]),
+            )
             for a, b in data["ranges"]:
                 summary.ranges = add_range(summary.ranges, int(a), int(b))
         except (KeyError, TypeError, AttributeError) as exc:
@@ -350,15 +386,17 @@ class Summary:
         players = []
         for e, ai in enumerate(spec.entries):
             lo, hi = wilson(self.wins[e], self.games)
-            players.append({
-                "entry": e,
-                "seat": None if spec.rotate else e,
-                "ai": ai,
-                "wins": self.wins[e],
-                "win_rate": self.wins[e] / self.games if self.games else 0.0,
-                "ci95": [lo, hi],
-                "turns_per_game": self.entry_turns[e] / self.games if self.games else 0.0,
-            })
+            players.append(
+                {
+                    "entry": e,
+                    "seat": None if spec.rotate else e,
+                    "ai": ai,
+                    "wins": self.wins[e],
+                    "win_rate": self.wins[e] / self.games if self.games else 0.0,
+                    "ci95": [lo, hi],
+                    "turns_per_game": self.entry_turns[e] / self.games if self.games else 0.0,
+                }
+            )
         planned = self.games if planned is None else planned
         out = {
             "game": spec.game,
@@ -380,8 +418,9 @@ class Summary:
             "longest_game": self._longest_json(),
             "decision_ms": {ai: d.summary() for ai, d in sorted(self.times.items())},
             # The same decisions in CPU time: what the AI costs when it has a core to itself.
-            "decision_cpu_ms": {ai: {"p50": d.percentile(50), "p99": d.percentile(99)}
-                                for ai, d in sorted(self.cpu_times.items())},
+            "decision_cpu_ms": {
+                ai: {"p50": d.percentile(50), "p99": d.percentile(99)} for ai, d in sorted(self.cpu_times.items())
+            },
             "jobs": self.jobs,
             "seconds": self.seconds,
             "games_per_second_per_core": self.games / self.seconds / self.jobs if self.seconds else 0.0,
@@ -399,8 +438,12 @@ class Summary:
         if self.longest is None:
             return None
         turns, index = self.longest
-        return {"turns": turns, "game": index, "seed": game_seed(self.spec, index),
-                "seats": [self.spec.entries[e] for e in seating(self.spec, index)]}
+        return {
+            "turns": turns,
+            "game": index,
+            "seed": game_seed(self.spec, index),
+            "seats": [self.spec.entries[e] for e in seating(self.spec, index)],
+        }
 
 
 def _deals(spec: Spec, ranges: list[list[int]]) -> int:
@@ -415,22 +458,26 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
 
 
 def _stats(values: Counts) -> dict:
-    return {"mean": values.mean(), "p50": values.percentile(50), "p99": values.percentile(99),
-            "max": values.max()}
+    return {"mean": values.mean(), "p50": values.percentile(50), "p99": values.percentile(99), "max": values.max()}
 
 
 def format_table(data: dict) -> str:
     """The summary a person reads at the end of a run."""
     lines = []
-    rules = [k for k, v in (("open cards", data["rules"]["open_cards"]),
-                            ("no return home", not data["rules"]["return_home"])) if v]
+    rules = [
+        k
+        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return home", not data["rules"]["return_home"]))
+        if v
+    ]
     seats = "fixed"
     if data["rotate_seats"]:
         seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
     limit = f", turn limit {data['turn_limit']}" if data.get("turn_limit") else ""
-    lines.append(f"{data['game']}: {data['games']} games, {len(data['players'])} players, seed {data['seed']}"
-                 f"{', ' + ', '.join(rules) if rules else ''}"
-                 f", seats {seats}, turn cap {data['turn_cap']}{limit}")
+    lines.append(
+        f"{data['game']}: {data['games']} games, {len(data['players'])} players, seed {data['seed']}"
+        f"{', ' + ', '.join(rules) if rules else ''}"
+        f", seats {seats}, turn cap {data['turn_cap']}{limit}"
+    )
     if not data.get("complete", True):
         lines.append(f"PARTIAL: {data['games']} of {data['games_planned']} games")
     head = f"{'seat':>8}  {'AI':<8} {'wins':>6} {'win rate':>9}  {'95% CI':<15} {'turns/game':>10}"
@@ -439,26 +486,42 @@ def format_table(data: dict) -> str:
         seat = "rotating" if p["seat"] is None else str(p["seat"])
         lo, hi = p["ci95"]
         ci = f"[{lo:.1%}, {hi:.1%}]"
-        lines.append(f"{seat:>8}  {p['ai']:<8} {p['wins']:>6} {p['win_rate']:>9.1%}  {ci:<15} "
-                     f"{p['turns_per_game']:>10.1f}")
+        lines.append(
+            f"{seat:>8}  {p['ai']:<8} {p['wins']:>6} {p['win_rate']:>9.1%}  {ci:<15} {p['turns_per_game']:>10.1f}"
+        )
     t = data["turns"]
-    lines.append(f"draws (turn cap): {data['draws']}    turns per game (all players): "
-                 f"mean {t['mean']:.1f}  p50 {t['p50']:.0f}  p99 {t['p99']:.0f}  max {t['max']}")
+    lines.append(
+        f"draws (turn cap): {data['draws']}    turns per game (all players): "
+        f"mean {t['mean']:.1f}  p50 {t['p50']:.0f}  p99 {t['p99']:.0f}  max {t['max']}"
+    )
     longest = data.get("longest_game")
-    lines.append(f"turn limit reached: {data.get('turn_limit_games', 0)} games"
-                 + (f"    longest game: {longest['turns']} turns (game {longest['game']}, "
-                    f"{','.join(longest['seats'])})" if longest else ""))
+    lines.append(
+        f"turn limit reached: {data.get('turn_limit_games', 0)} games"
+        + (
+            f"    longest game: {longest['turns']} turns (game {longest['game']}, {','.join(longest['seats'])})"
+            if longest
+            else ""
+        )
+    )
     if "solo" in data:
         s = data["solo"]
         lines.append(f"solo: {s['finished']} finished, turns to finish mean {s['mean']:.1f}  p50 {s['p50']:.0f}")
-    lines.append("decision time (wall):  " + "   ".join(
-        f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_ms"].items()))
+    lines.append(
+        "decision time (wall):  "
+        + "   ".join(f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_ms"].items())
+    )
     if data["decision_cpu_ms"]:
-        lines.append("decision time (CPU):   " + "   ".join(
-            f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_cpu_ms"].items()))
-    lines.append(f"{data['seconds']:.1f} s on {data['jobs']} jobs: "
-                 f"{data['games_per_second_per_core']:.2f} games per second per core "
-                 f"({data['games_per_cpu_second']:.2f} per CPU second)")
+        lines.append(
+            "decision time (CPU):   "
+            + "   ".join(
+                f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_cpu_ms"].items()
+            )
+        )
+    lines.append(
+        f"{data['seconds']:.1f} s on {data['jobs']} jobs: "
+        f"{data['games_per_second_per_core']:.2f} games per second per core "
+        f"({data['games_per_cpu_second']:.2f} per CPU second)"
+    )
     return "\n".join(lines)
 
 
@@ -607,10 +670,19 @@ def shard_range(spec: Spec, games: int, shard: tuple[int, int] | None) -> tuple[
     return (i - 1) * units // n * unit, i * units // n * unit
 
 
-def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
-        span: tuple[int, int] | None = None, resume: Summary | None = None, workers=None,
-        records: str | None = None, checkpoint: Callable[[Summary], None] | None = None,
-        checkpoint_every: float = 5.0) -> Summary:
+def run(
+    spec: Spec,
+    games: int,
+    jobs: int,
+    progress: Progress | None = None,
+    *,
+    span: tuple[int, int] | None = None,
+    resume: Summary | None = None,
+    workers=None,
+    records: str | None = None,
+    checkpoint: Callable[[Summary], None] | None = None,
+    checkpoint_every: float = 5.0,
+) -> Summary:
     """Play the games of `span` (default all `games`) and summarise them.
 
     Chunks of games go to `workers` (default: local processes), at most a few per
@@ -647,7 +719,7 @@ def run(spec: Spec, games: int, jobs: int, progress: Progress | None = None, *,
         while window:
             part = window.popleft().result()
             fill()
-            with guard:   # a half-merged summary must never be saved
+            with guard:  # a half-merged summary must never be saved
                 summary.merge(part)
                 summary.seconds = seconds_before + time.perf_counter() - started
                 if checkpoint and time.monotonic() - last_save >= checkpoint_every:
@@ -714,19 +786,22 @@ def _entries(parser: argparse.ArgumentParser, runner: Runner, args: argparse.Nam
     names = [n.strip() for n in args.ai.split(",")] if args.ai else None
     players = args.players if args.players is not None else (len(names) if names else 2)
     if not runner.min_players <= players <= runner.max_players:
-        parser.error(f"--players {players}: the {runner.name} game takes "
-                     f"{runner.min_players} to {runner.max_players} players")
+        parser.error(
+            f"--players {players}: the {runner.name} game takes {runner.min_players} to {runner.max_players} players"
+        )
     if names is None:
         names = runner.lineup(players)
     elif len(names) == 1:
         names = names * players
     if len(names) != players:
-        parser.error(f"--ai names {len(names)} AIs but --players is {players}: give one name per player "
-                     f"or a single name for all")
+        parser.error(
+            f"--ai names {len(names)} AIs but --players is {players}: give one name per player or a single name for all"
+        )
     for n in names:
         if n not in runner.levels:
-            parser.error(f"--ai: unknown level {n!r} for the {runner.name} game; "
-                         f"choose from {', '.join(runner.levels)}")
+            parser.error(
+                f"--ai: unknown level {n!r} for the {runner.name} game; choose from {', '.join(runner.levels)}"
+            )
     return names
 
 
@@ -748,56 +823,109 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     parser = argparse.ArgumentParser(
         prog="labyrinth-sim",
         description="Play many games between computer players and report win rates, game length "
-                    "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.")
-    from .version import version_action
+        "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.",
+    )
+    from kiosk.version import version_action
+
     version_action(parser)
-    parser.add_argument("--game", choices=sorted(runners()), default=_default_game(),
-                        help="which game: the sliding maze (default) or the travel card game")
-    parser.add_argument("--games", type=int, default=100,
-                        help="number of games (default 100; with paired deals rounded up to whole deals)")
-    parser.add_argument("--players", type=int, default=None,
-                        help="players per game (default: as many as --ai names; 1 = solo)")
-    parser.add_argument("--ai", default=None,
-                        help="comma-separated AI level per player, e.g. hard,medium,easy,random "
-                             "(one name fills every seat)")
+    parser.add_argument(
+        "--game",
+        choices=sorted(runners()),
+        default=_default_game(),
+        help="which game: the sliding maze (default) or the travel card game",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="number of games (default 100; with paired deals rounded up to whole deals)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=None, help="players per game (default: as many as --ai names; 1 = solo)"
+    )
+    parser.add_argument(
+        "--ai",
+        default=None,
+        help="comma-separated AI level per player, e.g. hard,medium,easy,random (one name fills every seat)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="base seed: same seed, same results (default 1)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: all cores)")
-    parser.add_argument("--turn-cap", type=int, default=None,
-                        help="turns (all players together) after which a game is stopped as a draw "
-                             "(default 1000 for the maze, 500 for the cards)")
-    parser.add_argument("--turn-limit", type=int, default=0,
-                        help="the game's turn limit (RULES.md section 3): after N turns the game ends and "
-                             "the most treasures (cards) win; 0 = none (default)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
+    parser.add_argument(
+        "--turn-cap",
+        type=int,
+        default=None,
+        help="turns (all players together) after which a game is stopped as a draw "
+        "(default 1000 for the maze, 500 for the cards)",
+    )
+    parser.add_argument(
+        "--turn-limit",
+        type=int,
+        default=0,
+        help="the game's turn limit (RULES.md section 3): after N turns the game ends and "
+        "the most treasures (cards) win; 0 = none (default)",
+    )
     seats = parser.add_mutually_exclusive_group()
-    seats.add_argument("--rotate-seats", dest="rotate", action="store_true", default=True,
-                       help="rotate the AIs one seat per game (default)")
-    seats.add_argument("--no-rotate-seats", dest="rotate", action="store_false",
-                       help="keep each AI in its seat (seat 0 always starts)")
+    seats.add_argument(
+        "--rotate-seats",
+        dest="rotate",
+        action="store_true",
+        default=True,
+        help="rotate the AIs one seat per game (default)",
+    )
+    seats.add_argument(
+        "--no-rotate-seats", dest="rotate", action="store_false", help="keep each AI in its seat (seat 0 always starts)"
+    )
     pairing = parser.add_mutually_exclusive_group()
-    pairing.add_argument("--paired", dest="paired", action="store_true", default=None,
-                        help="play every deal from every seat rotation (default when the levels differ)")
-    pairing.add_argument("--no-paired", dest="paired", action="store_false",
-                        help="a fresh deal for every game")
+    pairing.add_argument(
+        "--paired",
+        dest="paired",
+        action="store_true",
+        default=None,
+        help="play every deal from every seat rotation (default when the levels differ)",
+    )
+    pairing.add_argument("--no-paired", dest="paired", action="store_false", help="a fresh deal for every game")
     parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
-    parser.add_argument("--no-return", action="store_true",
-                        help="variant: a player wins when the last card is collected")
-    parser.add_argument("--shard", type=parse_shard, default=None, metavar="I/N",
-                        help="play only the I-th of N equal parts of the games (merge the parts with "
-                             "`labyrinth-sim merge`)")
-    parser.add_argument("--checkpoint", metavar="FILE", default=None,
-                        help="save progress to FILE and resume from it when it exists (default with "
-                             "--json FILE: FILE.checkpoint, removed when the run completes)")
-    parser.add_argument("--checkpoint-every", type=float, default=5.0, metavar="SECONDS",
-                        help="how often the checkpoint is saved (default 5 s; also on Ctrl-C and at the end)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
-                             "(needs the 'cluster' extra: pip install 'labyrinth-kiosk[cluster]')")
-    parser.add_argument("--records", metavar="DIR", default=None,
-                        help="write every game's record (docs/notation.md) into DIR")
+    parser.add_argument(
+        "--no-return", action="store_true", help="variant: a player wins when the last card is collected"
+    )
+    parser.add_argument(
+        "--shard",
+        type=parse_shard,
+        default=None,
+        metavar="I/N",
+        help="play only the I-th of N equal parts of the games (merge the parts with `labyrinth-sim merge`)",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        default=None,
+        help="save progress to FILE and resume from it when it exists (default with "
+        "--json FILE: FILE.checkpoint, removed when the run completes)",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how often the checkpoint is saved (default 5 s; also on Ctrl-C and at the end)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
+        "(needs the 'cluster' extra: pip install 'labyrinth-kiosk[cluster]')",
+    )
+    parser.add_argument(
+        "--records", metavar="DIR", default=None, help="write every game's record (docs/notation.md) into DIR"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
-    parser.add_argument("--plot", metavar="FILE.png", default=None,
-                        help="draw win rates with their intervals and game lengths (needs matplotlib)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help="draw win rates with their intervals and game lengths (needs matplotlib)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     args = parser.parse_args(argv)
 
@@ -809,9 +937,17 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         parser.error("--paired plays every seat rotation: it cannot go with --no-rotate-seats")
     if paired and args.games % len(names):
         args.games += len(names) - args.games % len(names)
-    spec = Spec(game=args.game, entries=tuple(names), seed=args.seed, turn_cap=cap, rotate=args.rotate,
-                open_cards=args.open_cards, return_home=not args.no_return, paired=paired,
-                turn_limit=args.turn_limit)
+    spec = Spec(
+        game=args.game,
+        entries=tuple(names),
+        seed=args.seed,
+        turn_cap=cap,
+        rotate=args.rotate,
+        open_cards=args.open_cards,
+        return_home=not args.no_return,
+        paired=paired,
+        turn_limit=args.turn_limit,
+    )
     try:
         runner.check(spec)
     except ValueError as exc:
@@ -828,8 +964,9 @@ def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
     data = read_result(path)
     summary = Summary.from_state(data["state"])
     if summary.spec != spec or data.get("games_planned") != planned:
-        raise ValueError(f"{path} is the checkpoint of another sweep (different options); "
-                         "delete it or give another --checkpoint")
+        raise ValueError(
+            f"{path} is the checkpoint of another sweep (different options); delete it or give another --checkpoint"
+        )
     return summary
 
 
@@ -889,12 +1026,22 @@ def _sweep(args: argparse.Namespace, spec: Spec) -> int:
     workers = None
     try:
         if args.scheduler:
-            from .sim_cluster import ClusterWorkers
+            from kiosk.sim_cluster import ClusterWorkers
+
             workers = ClusterWorkers(args.scheduler)
             jobs = workers.slots
-        summary = run(spec, planned, jobs, progress, span=span, resume=resume, workers=workers,
-                      records=args.records, checkpoint=save if args.checkpoint else None,
-                      checkpoint_every=args.checkpoint_every)
+        summary = run(
+            spec,
+            planned,
+            jobs,
+            progress,
+            span=span,
+            resume=resume,
+            workers=workers,
+            records=args.records,
+            checkpoint=save if args.checkpoint else None,
+            checkpoint_every=args.checkpoint_every,
+        )
     except KeyboardInterrupt as exc:
         _interrupted(getattr(exc, "summary", None), args, planned, shard)
         return 130
@@ -918,8 +1065,10 @@ def _interrupted(partial: Summary | None, args: argparse.Namespace, planned: int
     if partial is not None and partial.games:
         print(format_table(partial.to_json(planned, shard)))
         if args.checkpoint:
-            print(f"{partial.games} games saved in {args.checkpoint}: run the same command again "
-                  "to go on", file=sys.stderr)
+            print(
+                f"{partial.games} games saved in {args.checkpoint}: run the same command again to go on",
+                file=sys.stderr,
+            )
 
 
 def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
@@ -932,7 +1081,8 @@ def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
             return 1
     if plot_path:
         try:
-            from .sim_plot import plot
+            from kiosk.sim_plot import plot
+
             plot(data, plot_path)
         except ImportError:
             print("labyrinth-sim: --plot needs matplotlib: pip install 'labyrinth-kiosk[plot]'", file=sys.stderr)
@@ -948,7 +1098,8 @@ def merge_main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="labyrinth-sim merge",
         description="Add up the JSON results of shards of one sweep (--shard I/N, or checkpoints): the "
-                    "figures are exactly those of one run of all the games.")
+        "figures are exactly those of one run of all the games.",
+    )
     parser.add_argument("files", nargs="+", metavar="FILE.json")
     parser.add_argument("--json", metavar="FILE", help="write the merged figures to FILE")
     parser.add_argument("--plot", metavar="FILE.png", default=None, help="draw the merged figures")
@@ -960,8 +1111,7 @@ def merge_main(argv: Sequence[str]) -> int:
             data = read_result(path)
             part = Summary.from_state(data["state"])
             if planned is not None and data.get("games_planned") != planned:
-                raise ValueError(f"{path}: a sweep of {data.get('games_planned')} games, the others "
-                                 f"of {planned}")
+                raise ValueError(f"{path}: a sweep of {data.get('games_planned')} games, the others of {planned}")
             planned = data.get("games_planned", part.games)
             if total is None:
                 total = part
@@ -975,12 +1125,15 @@ def merge_main(argv: Sequence[str]) -> int:
     except ValueError as exc:
         print(f"labyrinth-sim merge: {exc}", file=sys.stderr)
         return 2
-    assert total is not None and planned is not None      # argparse asks for one file at least
+    assert total is not None and planned is not None  # argparse asks for one file at least
     gaps = missing(total.ranges, 0, planned)
     if gaps:
-        print("labyrinth-sim merge: incomplete, games missing: "
-              + ", ".join(f"{a}-{b - 1}" for a, b in gaps[:5]) + (" ..." if len(gaps) > 5 else ""),
-              file=sys.stderr)
+        print(
+            "labyrinth-sim merge: incomplete, games missing: "
+            + ", ".join(f"{a}-{b - 1}" for a, b in gaps[:5])
+            + (" ..." if len(gaps) > 5 else ""),
+            file=sys.stderr,
+        )
     return _report(total.to_json(planned), args.json, args.plot)
 
 

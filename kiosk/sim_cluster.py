@@ -20,8 +20,9 @@ class ClusterWorkers:
         try:
             from distributed import Client
         except ImportError:
-            raise ImportError("--scheduler needs the 'distributed' package: "
-                              "pip install 'labyrinth-kiosk[cluster]'") from None
+            raise ImportError(
+                "--scheduler needs the 'distributed' package: pip install 'labyrinth-kiosk[cluster]'"
+            ) from None
         try:
             self.client = Client(address, timeout=timeout or CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
@@ -37,7 +38,8 @@ class ClusterWorkers:
         return self.threads
 
     def submit(self, job):
-        from .sim import play_chunk
+        from kiosk.sim import play_chunk
+
         # pure=False: a chunk is played again if submitted again (no result cache across sweeps).
         return self.client.submit(play_chunk, job, pure=False)
 

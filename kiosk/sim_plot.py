@@ -10,6 +10,7 @@ from __future__ import annotations
 def plot(data: dict, path: str) -> None:
     """Draw the figures of a labyrinth-sim result (its JSON) into a PNG file."""
     import matplotlib
+
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -25,8 +26,15 @@ def plot(data: dict, path: str) -> None:
     for x, rate in zip(xs, rates):
         # Inside the bar (clear of the interval's whiskers); above it when the bar is too short.
         inside = rate >= 12
-        left.text(x - 0.2, rate / 2 if inside else rate + 1, f"{rate:.1f}%", ha="center",
-                  va="center" if inside else "bottom", fontsize=10, color="white" if inside else "#222222")
+        left.text(
+            x - 0.2,
+            rate / 2 if inside else rate + 1,
+            f"{rate:.1f}%",
+            ha="center",
+            va="center" if inside else "bottom",
+            fontsize=10,
+            color="white" if inside else "#222222",
+        )
     if len(players) > 1:
         left.axhline(100 / len(players), color="#888888", linestyle="--", linewidth=1, label="equal share")
         left.legend(loc="upper right", fontsize=8)
@@ -51,11 +59,17 @@ def plot(data: dict, path: str) -> None:
     right.set_ylabel("games")
     right.set_title("Game length")
 
-    rules = [k for k, v in (("open cards", data["rules"]["open_cards"]),
-                            ("no return", not data["rules"]["return_home"])) if v]
-    fig.suptitle(f"{data['game']}: {data['games']} games, seed {data['seed']}"
-                 + (", paired deals" if data.get("paired_deals") else "")
-                 + (f", {', '.join(rules)}" if rules else ""), fontsize=11)
+    rules = [
+        k
+        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return", not data["rules"]["return_home"]))
+        if v
+    ]
+    fig.suptitle(
+        f"{data['game']}: {data['games']} games, seed {data['seed']}"
+        + (", paired deals" if data.get("paired_deals") else "")
+        + (f", {', '.join(rules)}" if rules else ""),
+        fontsize=11,
+    )
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -136,13 +136,21 @@ class Durations:
         return self.peak
 
     def summary(self) -> dict:
-        return {"p50": self.percentile(50), "p99": self.percentile(99),
-                "mean": self.total / self.count if self.count else 0.0, "max": self.peak,
-                "decisions": self.count}
+        return {
+            "p50": self.percentile(50),
+            "p99": self.percentile(99),
+            "mean": self.total / self.count if self.count else 0.0,
+            "max": self.peak,
+            "decisions": self.count,
+        }
 
     def to_json(self) -> dict:
-        return {"buckets": [[k, self.buckets[k]] for k in sorted(self.buckets)], "count": self.count,
-                "total": self.total, "max": self.peak}
+        return {
+            "buckets": [[k, self.buckets[k]] for k in sorted(self.buckets)],
+            "count": self.count,
+            "total": self.total,
+            "max": self.peak,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Durations":

@@ -20,11 +20,10 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from .history import GameRecord, History, Summary
+from kiosk.history import GameRecord, History, Summary
 
 FORMATS = (".csv", ".json")
-COLUMNS = ("time", "game", "players", "seats", "variant", "winners", "winner_kinds", "turns",
-           "duration_s", "outcome")
+COLUMNS = ("time", "game", "players", "seats", "variant", "winners", "winner_kinds", "turns", "duration_s", "outcome")
 
 
 class ExportError(Exception):
@@ -37,11 +36,16 @@ def _cell(value: str) -> str:
 
 def row(r: GameRecord) -> dict[str, object]:
     return {
-        "time": _cell(r.time), "game": _cell(r.game), "players": r.players,
-        "seats": _cell("+".join(r.seats)), "variant": _cell("+".join(r.variant)),
+        "time": _cell(r.time),
+        "game": _cell(r.game),
+        "players": r.players,
+        "seats": _cell("+".join(r.seats)),
+        "variant": _cell("+".join(r.variant)),
         "winners": "+".join(str(w) for w in r.winners),
         "winner_kinds": _cell("+".join(r.seats[w] for w in r.winners)),
-        "turns": r.turns, "duration_s": r.duration_s, "outcome": _cell(r.outcome),
+        "turns": r.turns,
+        "duration_s": r.duration_s,
+        "outcome": _cell(r.outcome),
     }
 
 
@@ -68,9 +72,11 @@ def export(state_dir: Path | str, target: Path | str) -> tuple[int, int]:
         raise ExportError(f"--export {target}: the name must end in .csv or .json")
     history = History(state_dir)
     records, skipped = history.read()
-    from .history import summarize
-    data = to_csv(records) if kind == ".csv" else to_json(records, summarize(records, skipped_lines=skipped),
-                                                            history.path)
+    from kiosk.history import summarize
+
+    data = (
+        to_csv(records) if kind == ".csv" else to_json(records, summarize(records, skipped_lines=skipped), history.path)
+    )
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")

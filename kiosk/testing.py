@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import games
-from .bus import Bus
-from .clock import Clock, VirtualClock
-from .events import ButtonPressed, Message
-from .session_base import GameSession
+from kiosk import games
+from kiosk.bus import Bus
+from kiosk.clock import Clock, VirtualClock
+from kiosk.events import ButtonPressed, Message
+from kiosk.session_base import GameSession
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    from .app import Kiosk
-    from .history import History
-    from .ui.contract import KioskView, StartOptions
-    from .ui.replay import ReplayKiosk
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.app import Kiosk
+    from kiosk.history import History
+    from kiosk.ui.contract import KioskView, StartOptions
+    from kiosk.ui.replay import ReplayKiosk
 
 
 class MiniKiosk:
@@ -42,8 +42,8 @@ class MiniKiosk:
         self.bus.subscribe(ButtonPressed, self._on_button)
         self.button_test: list[bool] = []
         self.ring: list = []
-        self.history: History | None = None          # no state folder: no statistics
-        self.options: StartOptions | None = None     # nobody started it with a game
+        self.history: History | None = None  # no state folder: no statistics
+        self.options: StartOptions | None = None  # nobody started it with a game
         self.stopping = False
         self.exit_status = 0
 
@@ -83,8 +83,10 @@ class MiniKiosk:
             session.close()
 
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    def _all_answer_the_contract(mini: MiniKiosk, kiosk: Kiosk,
-                                 replay: ReplayKiosk) -> tuple[KioskView, KioskView, KioskView]:
+if TYPE_CHECKING:  # pragma: no cover
+
+    def _all_answer_the_contract(
+        mini: MiniKiosk, kiosk: Kiosk, replay: ReplayKiosk
+    ) -> tuple[KioskView, KioskView, KioskView]:
         """Checked by mypy only: the test kiosk, the kiosk and a replay's kiosk satisfy the UI's contract."""
         return mini, kiosk, replay

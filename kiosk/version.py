@@ -17,6 +17,7 @@ def version() -> str:
     """The installed distribution's version, or this file's when running from a plain checkout."""
     try:
         from importlib.metadata import PackageNotFoundError, version as dist_version
+
         try:
             return dist_version(DIST_NAME)
         except PackageNotFoundError:

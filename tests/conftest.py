@@ -35,10 +35,25 @@ def _own_cache_dir(tmp_path_factory):
 #: longest first. ``make test`` hands whole modules to the workers (pytest-xdist ``--dist loadfile``:
 #: a module's shared fixtures are made once) in collection order; starting with these keeps the
 #: workers busy to the end instead of one of them finishing a long module alone.
-LONGEST_FIRST = ("test_ui_layout_audit", "test_bundle_update", "test_ui_screens", "test_ui_cards", "test_cards_ai",
-                 "test_ui_cards_howto", "test_ui_core_frames", "test_power_cut", "test_sound", "test_ui_core",
-                 "test_cards_props", "test_sim", "test_headless_cards", "test_records", "test_fuzz_inputs",
-                 "test_crash_points", "test_power_cut_cards")
+LONGEST_FIRST = (
+    "test_ui_layout_audit",
+    "test_bundle_update",
+    "test_ui_screens",
+    "test_ui_cards",
+    "test_cards_ai",
+    "test_ui_cards_howto",
+    "test_ui_core_frames",
+    "test_power_cut",
+    "test_sound",
+    "test_ui_core",
+    "test_cards_props",
+    "test_sim",
+    "test_headless_cards",
+    "test_records",
+    "test_fuzz_inputs",
+    "test_crash_points",
+    "test_power_cut_cards",
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -50,4 +65,4 @@ def pytest_collection_modifyitems(config, items):
         name = item.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
-    items.sort(key=rank)        # stable: within a module and among the rest, nothing moves
+    items.sort(key=rank)  # stable: within a module and among the rest, nothing moves

@@ -64,9 +64,22 @@ def start(root: Path, run: Path) -> int:
     state = root / "var/lib/labyrinth-kiosk"
     state.mkdir(parents=True, exist_ok=True)
     with open(run / "kiosk.log", "ab") as log:
-        proc = subprocess.Popen([str(kiosk), "--config", str(root / "etc/labyrinth-kiosk/config.toml"),
-                                 "--display", "none", "--state-dir", str(state)],
-                                stdout=log, stderr=log, cwd=run, env=env, start_new_session=True)
+        proc = subprocess.Popen(
+            [
+                str(kiosk),
+                "--config",
+                str(root / "etc/labyrinth-kiosk/config.toml"),
+                "--display",
+                "none",
+                "--state-dir",
+                str(state),
+            ],
+            stdout=log,
+            stderr=log,
+            cwd=run,
+            env=env,
+            start_new_session=True,
+        )
     (run / "kiosk.pid").write_text(str(proc.pid))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -9,8 +9,15 @@ from engine import Game, Move, Shift
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 
 
-def pump(bus, clock, until: Callable[[], bool] | None = None, *, session=None,
-         timeout: float = 30.0, tick: Callable[[], object] | None = None) -> None:
+def pump(
+    bus,
+    clock,
+    until: Callable[[], bool] | None = None,
+    *,
+    session=None,
+    timeout: float = 30.0,
+    tick: Callable[[], object] | None = None,
+) -> None:
     """Run timers and dispatch; jump the virtual clock when idle; wait for AI workers.
 
     Returns when `until()` is true, or (with no `until`) when nothing is left to do.

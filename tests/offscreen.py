@@ -9,9 +9,10 @@ def offscreen_window(size: tuple[int, int]):
     """An offscreen pyglet window of `size` px; skips the test with the reason when none can be made."""
     try:
         from kiosk.ui.app import make_window, prepare_pyglet
+
         prepare_pyglet("offscreen")
         return make_window("offscreen", size, "auto")
-    except Exception as exc:     # no EGL / no Mesa on this machine
+    except Exception as exc:  # no EGL / no Mesa on this machine
         pytest.skip(f"no offscreen OpenGL context: {exc}")
 
 
@@ -20,6 +21,7 @@ class Pixels:
 
     def __init__(self):
         import pyglet
+
         image = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
         self.width = image.width
         self.data = image.get_data("RGBA", image.width * 4)
@@ -27,7 +29,7 @@ class Pixels:
     def __call__(self, x: float, y: float) -> tuple[int, int, int]:
         """Colour at window pixel (x, y) (origin bottom-left)."""
         i = int(y) * self.width * 4 + int(x) * 4
-        return tuple(self.data[i:i + 3])
+        return tuple(self.data[i : i + 3])
 
 
 def near(a, b, tol=40) -> bool:

@@ -44,24 +44,39 @@ ANNOUNCE_TIMEOUT_S = 60.0
 class PowerCutGame:
     """What one game brings to the power-cut method; everything else is shared."""
 
-    name: str                       # the game kind in the save ("labyrinth", "cards")
-    cls: type                       # its engine class (from_dict, to_dict, copy, apply)
-    players: tuple                  # the seats' kinds, passed to --players
-    game_seed: int                  # --seed; the n-th new game of a run has game_seed + n
-    started_event: str              # the event that announces (or resumes) a game
-    check_snapshot: Callable[[dict, Any], None]     # a resumed started event shows the saved game
-    legal_actions: Callable[[Any], list]            # every action the kiosk could commit next
-    step: Callable[["Replay", dict], None]          # replay one event other than the started one
-    new_game: Callable[[int, dict | None], Any]     # a fresh game from a seed (and its started event)
-    extra_args: tuple = ()          # kiosk arguments that choose the game, e.g. ("--game", "cards")
+    name: str  # the game kind in the save ("labyrinth", "cards")
+    cls: type  # its engine class (from_dict, to_dict, copy, apply)
+    players: tuple  # the seats' kinds, passed to --players
+    game_seed: int  # --seed; the n-th new game of a run has game_seed + n
+    started_event: str  # the event that announces (or resumes) a game
+    check_snapshot: Callable[[dict, Any], None]  # a resumed started event shows the saved game
+    legal_actions: Callable[[Any], list]  # every action the kiosk could commit next
+    step: Callable[["Replay", dict], None]  # replay one event other than the started one
+    new_game: Callable[[int, dict | None], Any]  # a fresh game from a seed (and its started event)
+    extra_args: tuple = ()  # kiosk arguments that choose the game, e.g. ("--game", "cards")
 
 
 def kiosk_command(game: PowerCutGame, state: Path, events: Path, config: Path) -> list[str]:
     entry = Path(sys.executable).with_name("labyrinth-kiosk")
     prog = [str(entry)] if entry.exists() else [sys.executable, "-m", "kiosk"]
-    return prog + ["--config", str(config), "--display", "none", *game.extra_args,
-                   "--players", ",".join(game.players), "--seed", str(game.game_seed), "--fast",
-                   "--state-dir", str(state), "--events-out", str(events), "--log-level", "warning"]
+    return prog + [
+        "--config",
+        str(config),
+        "--display",
+        "none",
+        *game.extra_args,
+        "--players",
+        ",".join(game.players),
+        "--seed",
+        str(game.game_seed),
+        "--fast",
+        "--state-dir",
+        str(state),
+        "--events-out",
+        str(events),
+        "--log-level",
+        "warning",
+    ]
 
 
 def kiosk_env() -> dict:
@@ -93,7 +108,7 @@ def load_save(game: PowerCutGame, state: Path, scratch: Path) -> dict | None:
     if scratch.exists():
         shutil.rmtree(scratch)
     shutil.copytree(state, scratch)
-    store = GameStore(scratch, loaders={game.name: game.cls.from_dict}, resume_within_s=10 ** 9)
+    store = GameStore(scratch, loaders={game.name: game.cls.from_dict}, resume_within_s=10**9)
     resumed = store.resume()
     if resumed is None:
         raise Unusable(f"the kiosk's loader refuses the save: {store.last_setaside}")
@@ -140,7 +155,7 @@ class Replay:
     resumed: int = 0
     finished: int = 0
     actions: int = 0
-    started: bool = False           # the kiosk got as far as announcing a game
+    started: bool = False  # the kiosk got as far as announcing a game
 
     def feed(self, events: list[dict], saved: Any) -> None:
         for e in events:
@@ -176,7 +191,8 @@ class Replay:
             return "one action ahead of the events"
         assert game_may_have_ended, (
             f"the save ({state['phase']}, turn {state['turns']}) is neither the game the events "
-            f"describe ({g!r}) nor one action further")
+            f"describe ({g!r}) nor one action further"
+        )
         fresh = self.kind.new_game(self.kind.game_seed + self.fresh_games, None)
         assert state == fresh.to_dict(), "after a game end the save is not the next new game"
         return "next new game"
@@ -193,8 +209,7 @@ class Tally:
 
 
 # ----------------------------------------------------------------- the runs
-def cycle(game: PowerCutGame, k: int, rng: random.Random, state: Path, work: Path, config: Path,
-          tally: Tally) -> None:
+def cycle(game: PowerCutGame, k: int, rng: random.Random, state: Path, work: Path, config: Path, tally: Tally) -> None:
     """One start, one SIGKILL after a seeded delay, and every check of what it left."""
     before = load_save(game, state, work / "scratch")
     saved = game.cls.from_dict(before["state"]) if before else None
@@ -202,8 +217,13 @@ def cycle(game: PowerCutGame, k: int, rng: random.Random, state: Path, work: Pat
     events_path = work / f"events-{k}.jsonl"
     in_start_up = rng.random() < START_UP_SHARE
     delay = rng.uniform(*(START_UP_DELAY_S if in_start_up else KILL_DELAY_S))
-    proc = subprocess.Popen(kiosk_command(game, state, events_path, config), cwd=ROOT, env=kiosk_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        kiosk_command(game, state, events_path, config),
+        cwd=ROOT,
+        env=kiosk_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     if not in_start_up:
         wait_for_announcement(game, proc, events_path)
     time.sleep(delay)
@@ -242,7 +262,7 @@ def wait_for_announcement(game: PowerCutGame, proc: subprocess.Popen, events_pat
     deadline = time.monotonic() + ANNOUNCE_TIMEOUT_S
     while not any(e["type"] == game.started_event for e in read_events(events_path)):
         if proc.poll() is not None or time.monotonic() > deadline:
-            return      # the checks after the kill say what went wrong
+            return  # the checks after the kill say what went wrong
         time.sleep(0.01)
 
 
@@ -270,12 +290,18 @@ def orderly_restart(game: PowerCutGame, state: Path, work: Path, config: Path) -
     """A last start and SIGTERM: it resumes, stops with status 0, leaves no temporary file behind."""
     before = load_save(game, state, work / "scratch")
     events_path = work / "events-last.jsonl"
-    proc = subprocess.Popen(kiosk_command(game, state, events_path, config), cwd=ROOT, env=kiosk_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        kiosk_command(game, state, events_path, config),
+        cwd=ROOT,
+        env=kiosk_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         wait_for_announcement(game, proc, events_path)
-        assert proc.poll() is None and any(
-            e["type"] == game.started_event for e in read_events(events_path)), "the kiosk did not start"
+        assert proc.poll() is None and any(e["type"] == game.started_event for e in read_events(events_path)), (
+            "the kiosk did not start"
+        )
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     finally:

@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     with open(allowed_file) as f:
         for name in f.read().split():
             nr = lib.seccomp_syscall_resolve_name(name.encode())
-            if nr < 0:          # not a system call of this architecture
+            if nr < 0:  # not a system call of this architecture
                 continue
             rc = lib.seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0)
             if rc < 0 and rc != -errno.EEXIST:

@@ -69,12 +69,13 @@ def find_script(max_seed: int = 200):
                             continue
                         g0.players[1].cards = [treasure]
                         return g0, a, cell, b, c2, len(path) - 1, len(p2) - 1
-                break       # one cell per arrow is enough to try
+                break  # one cell per arrow is enough to try
     raise RuntimeError("no scripted game found")
 
 
 def _treasures(game):
     from engine.tiles import TREASURES
+
     return sorted(TREASURES)
 
 
@@ -83,6 +84,7 @@ def find_card_script(max_seed: int = 200):
     quarter turns of a card, the cell where it joins cards that may be taken, those cards, and a
     cell where it may not go (a laid card's)."""
     from engine.cards.game import CardGame, CardRules
+
     for seed in range(max_seed):
         g = CardGame.new(2, seed=seed, rules=CardRules(turn_limit=1))
         for place in g.legal_placements():
@@ -102,6 +104,7 @@ class Table:
         from kiosk.app import Kiosk, KioskOptions
         from kiosk.config import Config, SoundConfig
         from kiosk.ui.runner import open_ui
+
         quiet = None
         if mode == "quiet":
             now = time.localtime()
@@ -118,6 +121,7 @@ class Table:
     def pump(self, seconds: float) -> None:
         """Frames in real time for `seconds` (the virtual clock follows)."""
         from kiosk.ui.runner import FRAME_S
+
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             t = time.monotonic()
@@ -135,22 +139,30 @@ class Table:
         first frame: slow on a busy CPU), at most `seconds`; muted, nothing will sound."""
         deadline = time.monotonic() + seconds
         since = self.marks[-1][0]
-        while not self.sound.muted and time.monotonic() < deadline and not any(
-                n == "turn" and t >= since for t, n in self.sound.played):
+        while (
+            not self.sound.muted
+            and time.monotonic() < deadline
+            and not any(n == "turn" and t >= since for t, n in self.sound.played)
+        ):
             self.pump(0.05)
 
     def hear_out(self, seconds: float = 10.0) -> None:
         """Frames until every cue started has sounded to its end (a busy CPU may have started one late)."""
         from kiosk.sound import synth
+
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and self.sound.played and time.monotonic() < max(
-                t + synth.sounding_seconds(n) + 0.3 for t, n in self.sound.played):
+        while (
+            time.monotonic() < deadline
+            and self.sound.played
+            and time.monotonic() < max(t + synth.sounding_seconds(n) + 0.3 for t, n in self.sound.played)
+        ):
             self.pump(0.1)
 
 
 def play_board(table: Table) -> tuple[bool, tuple[int, int]]:
     """The board game (see the module docstring); whether it ended, and the two walks' steps."""
     from kiosk.games.labyrinth.events import SelectArrow, TapCell
+
     game, a, cell1, b, cell2, steps1, steps2 = find_script()
     table.act("start")
     session = table.kiosk.sessions["labyrinth"]
@@ -160,10 +172,10 @@ def play_board(table: Table) -> tuple[bool, tuple[int, int]]:
     pump(0.8)
     act("arrow", SelectArrow(a))
     pump(0.8)
-    act("push", SelectArrow(a))                 # the same arrow again pushes
+    act("push", SelectArrow(a))  # the same arrow again pushes
     pump(1.0)
     act("walk", TapCell(cell1))
-    pump(1.6 + 0.12 * steps1)                  # the steps, then the next turn's chime, heard out
+    pump(1.6 + 0.12 * steps1)  # the steps, then the next turn's chime, heard out
     act("blocked", SelectArrow(opposite(a)))
     pump(0.8)
     act("arrow", SelectArrow(b))
@@ -171,7 +183,7 @@ def play_board(table: Table) -> tuple[bool, tuple[int, int]]:
     act("push", SelectArrow(b))
     pump(1.0)
     act("walk", TapCell(cell2))
-    pump(3.0 + 0.12 * steps2)                  # the steps, the treasure's moment, the fanfare
+    pump(3.0 + 0.12 * steps2)  # the steps, the treasure's moment, the fanfare
     return session.game.phase == "over", (steps1, steps2)
 
 
@@ -179,6 +191,7 @@ def play_cards(table: Table) -> bool:
     """One turn of the card game, a person against the computer; whether it ended."""
     from kiosk.events import GameSetup, NewGame
     from kiosk.games.cards.events import ConfirmTake, LayCard, RotateHandCard, SelectHandCard, ToggleTake
+
     seed, slot, turns, cell, take, taken_cell = find_card_script()
     pump, act = table.pump, table.act
     act("cards", NewGame(GameSetup.of("human,easy", game="cards", seed=seed, turn_limit=1)))
@@ -186,7 +199,7 @@ def play_cards(table: Table) -> bool:
     pump(0.6)
     act("select", SelectHandCard(slot), *([RotateHandCard(turns)] if turns else []))
     pump(0.4)
-    act("blocked", LayCard(taken_cell))         # a laid card's cell: refused
+    act("blocked", LayCard(taken_cell))  # a laid card's cell: refused
     pump(0.8)
     act("lay", LayCard(cell))
     pump(0.8)
@@ -194,7 +207,7 @@ def play_cards(table: Table) -> bool:
         table.kiosk.bus.post(ToggleTake(card))
     pump(0.3)
     act("take", ConfirmTake())
-    pump(1.0)                                   # the take, then the win
+    pump(1.0)  # the take, then the win
     return table.kiosk.sessions["cards"].game.phase == "over"
 
 
@@ -203,7 +216,7 @@ def main(out_path: str, mode: str) -> int:
     sound = table.sound
     deadline = time.monotonic() + 60
     while not sound.ready.is_set() and time.monotonic() < deadline:
-        table.pump(0.1)                         # the device opens and the cues are made (or read)
+        table.pump(0.1)  # the device opens and the cues are made (or read)
     if not sound.ready.is_set():
         raise SystemExit("the sound never became ready")
     table.act("ready")
@@ -214,14 +227,23 @@ def main(out_path: str, mode: str) -> int:
     table.hear_out()
     if mode == "quiet":
         table.act("mute")
-        sound.set_muted(True)                   # as the operator menu's mute does
+        sound.set_muted(True)  # as the operator menu's mute does
         cards_over.append(play_cards(table))
         table.pump(1.0)
     played = list(sound.played)
     sound.close()
     with open(out_path, "w") as f:
-        json.dump({"marks": table.marks, "played": played, "steps": list(steps), "over": over,
-                   "cards_over": cards_over, "screen": table.ui.screen.name}, f)
+        json.dump(
+            {
+                "marks": table.marks,
+                "played": played,
+                "steps": list(steps),
+                "over": over,
+                "cards_over": cards_over,
+                "screen": table.ui.screen.name,
+            },
+            f,
+        )
     return 0
 
 
@@ -229,4 +251,4 @@ if __name__ == "__main__":
     status = main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "normal")
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(status)     # the report is written: skip the GL teardown at exit (seconds, and not under test)
+    os._exit(status)  # the report is written: skip the GL teardown at exit (seconds, and not under test)

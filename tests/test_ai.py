@@ -92,7 +92,7 @@ def test_every_level_returns_a_legal_turn(level):
     for players in (1, 2, 4):
         for game in positions(6, players=players, seed=players):
             shift, move = make_ai(level, seed=5).choose(game)
-            game.apply(shift)      # raises IllegalAction if not legal
+            game.apply(shift)  # raises IllegalAction if not legal
             game.apply(move)
 
 
@@ -181,6 +181,7 @@ def test_view_holds_only_known_cards():
     game = Game.new(players=2, seed=4)
     view = View(game)
     from engine.tiles import TREASURES
+
     assert [TREASURES[t] for t in view.targets] == game.player.cards[:1]
     open_view = View(Game.new(players=2, seed=4, rules=Rules(open_cards=True)))
     assert [TREASURES[t] for t in open_view.targets] == game.player.cards
@@ -212,6 +213,7 @@ def test_hard_measures_an_opponent_heading_home_exactly():
         view = View(game)
         ai._unknown = view.treasure_bits(view.unknown)
         from engine.ai.base import first_ply
+
         for o in list(first_ply(view))[::5]:
             threat = ai._threat(view, o, 1 - game.current)
             assert threat == float(_opponent_home_threat(game, Shift(o[0].name, o[1])))
@@ -238,7 +240,7 @@ def test_hard_blocks_an_opponent_about_to_win_when_it_cannot_collect():
 
 def test_hard_respects_a_clock_and_still_answers():
     ticks = iter(range(10**6))
-    ai = HardAI(3, clock=lambda: next(ticks), time_limit=0.5)   # every reading is 'too late'
+    ai = HardAI(3, clock=lambda: next(ticks), time_limit=0.5)  # every reading is 'too late'
     for game in positions(5, players=2, seed=51):
         shift, move = ai.choose(game)
         game.apply(shift)
@@ -275,13 +277,15 @@ def _behind_by_three(game: Game) -> None:
 def test_hard_plans_its_next_turn():
     """Where the target cannot be reached now, hard ends the move where a next shift reaches it
     far more often than medium does (two-turn search versus greedy distance)."""
+
     def ready(game, shift, move):
         g = game.copy()
         g.apply(shift)
         g.apply(move)
-        g.current = game.current   # the same player's next turn, board unchanged
+        g.current = game.current  # the same player's next turn, board unchanged
         g.last_insertion = None
         return can_collect(g)
+
     hard = medium = total = 0
     for game in positions(40, players=2, seed=61):
         if can_collect(game):
@@ -313,8 +317,12 @@ def test_same_seed_and_budget_same_decisions_over_a_game(level, players):
     runs = []
     for _ in range(2):
         game = Game.new(players=players, seed=77)
-        ais = {0: make_ai(level, seed=3, budget=4000), 1: make_ai("hard", seed=4),
-               2: make_ai("hard", seed=5), 3: make_ai("hard", seed=6)}
+        ais = {
+            0: make_ai(level, seed=3, budget=4000),
+            1: make_ai("hard", seed=4),
+            2: make_ai("hard", seed=5),
+            3: make_ai("hard", seed=6),
+        }
         moves = []
         for _turn in range(24):
             if game.phase != "shift":
@@ -373,6 +381,7 @@ def test_expert_reads_targets_from_the_opponents_moves():
     """Against a player that always takes a reachable target, the treasures it walked past are
     (almost) ruled out: expert's belief puts far more weight on the true target than a guess."""
     from engine.tiles import TREASURES
+
     index = {t: i for i, t in enumerate(TREASURES)}
     gain = total = 0
     for seed in range(4):
@@ -387,7 +396,7 @@ def test_expert_reads_targets_from_the_opponents_moves():
                 weights = expert.memory.weights(1)
                 if opp.cards and game.turns > 2 and sum(weights.values()):
                     p = weights.get(index[opp.cards[0]], 0.0) / sum(weights.values())
-                    gain += p * len(weights)      # 1.0 on average for a uniform guess
+                    gain += p * len(weights)  # 1.0 on average for a uniform guess
                     total += 1
             else:
                 shift, move = MediumAI(2).choose(game)
@@ -399,6 +408,7 @@ def test_expert_reads_targets_from_the_opponents_moves():
 
 def _true_target_share(memory, game: Game, j: int) -> float | None:
     from engine.tiles import TREASURES
+
     opp = game.players[j]
     weights = memory.weights(j)
     if not opp.cards or not sum(weights.values()):
@@ -414,11 +424,12 @@ def test_expert_reads_a_planners_target_from_where_it_stands():
     the very same turns."""
     from engine.ai.memory import Memory
     from engine.maze import ROTATED
+
     reading, blind, planners = [], [], []
     for seed in range(3):
         game = Game.new(players=2, seed=700 + seed)
         expert, hard = ExpertAI(1), HardAI(2)
-        shadow = Memory(read_plans=False)       # sees the same views and the same own moves
+        shadow = Memory(read_plans=False)  # sees the same views and the same own moves
         collected = True
         while game.phase == "shift" and game.turns < 120:
             if game.current == 0:
@@ -427,8 +438,7 @@ def test_expert_reads_a_planners_target_from_where_it_stands():
                 shift, move = expert.choose(game)
                 line = LINES[shift.insertion]
                 mask = ROTATED[view.maze.spare_mask][shift.rotation]
-                shadow.chose(view, line, mask, move.cell[0] * 7 + move.cell[1],
-                             shifted(view.board, line, mask))
+                shadow.chose(view, line, mask, move.cell[0] * 7 + move.cell[1], shifted(view.board, line, mask))
                 share, share_blind = (_true_target_share(m, game, 1) for m in (expert.memory, shadow))
                 if share is not None and share_blind is not None and not collected:
                     reading.append(share)
@@ -443,7 +453,7 @@ def test_expert_reads_a_planners_target_from_where_it_stands():
         planners.append(expert.memory.planner(1))
     assert len(reading) >= 15
     assert sum(reading) > 1.3 * sum(blind), (sum(reading) / len(reading), sum(blind) / len(blind))
-    assert sum(planners) / len(planners) > 0.75     # hard's shown cards said: it plans
+    assert sum(planners) / len(planners) > 0.75  # hard's shown cards said: it plans
 
 
 def test_plan_reading_counts_for_little_against_a_player_who_does_not_plan():
@@ -503,12 +513,12 @@ def test_a_recurring_position_is_not_answered_the_same_way_for_ever(level):
         if can_collect(game):
             continue
         fresh = {make_ai(level, seed=1).choose(game) for _ in range(2)}
-        assert len(fresh) == 1          # without memory: the same answer every time
+        assert len(fresh) == 1  # without memory: the same answer every time
         ai = make_ai(level, seed=1)
         answers = []
         for k in range(5):
             again = game.copy()
-            again.turns = game.turns + 2 * k       # the same position, turns later
+            again.turns = game.turns + 2 * k  # the same position, turns later
             answers.append(ai.choose(again))
         assert ai.memory.loop == 4
         assert len(set(answers)) >= 2, "answered a recurring position the same way five times"
@@ -540,14 +550,14 @@ def test_a_standoff_of_blocks_does_not_last_for_ever():
         weights = []
         for k in range(STANDOFF_GRACE + STANDOFF_FADE + 2):
             again = game.copy()
-            again.turns = game.turns + 2 * k        # its turns go by, its cards stay the same
+            again.turns = game.turns + 2 * k  # its turns go by, its cards stay the same
             shift, _ = ai.choose(again)
             weights.append(ai._deny_weight(View(again), opp))
             if k < STANDOFF_GRACE:
                 assert not outcomes[shift], "it left the way home open while still collecting"
         assert ai.memory.stuck == STANDOFF_GRACE + STANDOFF_FADE + 1
         full = weights[0]
-        assert full > 0 and weights[:STANDOFF_GRACE + 1] == [full] * (STANDOFF_GRACE + 1)
+        assert full > 0 and weights[: STANDOFF_GRACE + 1] == [full] * (STANDOFF_GRACE + 1)
         fading = weights[STANDOFF_GRACE:]
         assert all(a > b for a, b in zip(fading, fading[1:-1])) and fading[-1] == fading[-2] == 0.0
         checked += 1
@@ -562,21 +572,21 @@ def test_fair_plays_as_expert_when_far_behind_at_a_table_it_has_trailed():
         me, opp = game.player, game.players[1 - game.current]
         if len(me.cards) < 3 or len(me.cards) != len(opp.cards):
             continue
-        opp.found.extend(opp.cards[:3])        # the opponent is three collections ahead
+        opp.found.extend(opp.cards[:3])  # the opponent is three collections ahead
         del opp.cards[:3]
         for planner in (True, False):
             fair = FairAI(4)
-            fair.memory.turns_seen = 12          # it has trailed all game: full firmness
+            fair.memory.turns_seen = 12  # it has trailed all game: full firmness
             assert fair.firmness() == 1.0
             if not planner:
-                fair.reading.plans = fair.reading.closest = 1   # the table walks, does not plan ...
-                fair.turn_kind = lambda view: 3.0    # ... and this is one of its expert turns
+                fair.reading.plans = fair.reading.closest = 1  # the table walks, does not plan ...
+                fair.turn_kind = lambda view: 3.0  # ... and this is one of its expert turns
             # It spoils the leader as far as the table reads above medium (not at all
             # against a player who does not plan: that one is outrun), and blocks a win.
             spoil = fair.spoiling()
             assert (spoil > 0.5) if planner else (spoil == 0.0)
             expert = ExpertAI(4, denial=spoil)
-            expert.duel_denial = fair.duel_denial    # fair's own weights are its whole denial
+            expert.duel_denial = fair.duel_denial  # fair's own weights are its whole denial
             assert fair.choose(game) == expert.choose(game)
             checked += 1
     assert checked >= 20
@@ -587,6 +597,7 @@ def test_fair_helps_when_ahead():
     good a chance to collect as any other shift (so at least as good as expert's), and its
     own pawn still takes its target when that shift allows it (games keep moving)."""
     from engine.ai.base import first_ply
+
     checked = took = 0
     for game in positions(40, players=2, seed=59):
         me, opp = game.player, game.players[1 - game.current]
@@ -595,7 +606,7 @@ def test_fair_helps_when_ahead():
         me.found.extend(me.cards[:2])
         del me.cards[:2]
         fair = FairAI(4)
-        fair.reading.plans = fair.reading.closest = 2   # closest, never ready: medium, minus two
+        fair.reading.plans = fair.reading.closest = 2  # closest, never ready: medium, minus two
         shift, move = fair.choose(game)
         assert fair.kind_turns == 1
         view = View(game)
@@ -619,11 +630,11 @@ def test_fair_strength_follows_the_score():
     game = Game.new(players=2, seed=5)
     fair = FairAI(1)
     reading = fair.reading
-    reading.chances, reading.plans, reading.ready, reading.closest = 4, 6, 3, 6   # reads as medium
+    reading.chances, reading.plans, reading.ready, reading.closest = 4, 6, 3, 6  # reads as medium
     table = fair.table_strength()
     assert 1.7 < table < 2.3
     level = fair.turn_kind(View(game))
-    fair.memory.turns_seen, fair.memory.turns_ahead = 12, 8      # having led does not ease it
+    fair.memory.turns_seen, fair.memory.turns_ahead = 12, 8  # having led does not ease it
     assert fair.turn_kind(View(game)) == level == table
     me, opp = game.player, game.players[1 - game.current]
     kinds = []
@@ -638,8 +649,8 @@ def test_fair_strength_follows_the_score():
         ahead.append(fair.turn_kind(View(game)))
     assert ahead[:3] == kinds[::-1][1:] + [table]
     assert table > ahead[3] > ahead[4] >= 0.0 and fair.strength(View(game)) == 0.0
-    reading.ready, reading.closest = 6, 0                       # now reads as a planner
-    assert fair.table_strength() > 2.9 and fair.strength(View(game)) > 0.8   # no gift to it
+    reading.ready, reading.closest = 6, 0  # now reads as a planner
+    assert fair.table_strength() > 2.9 and fair.strength(View(game)) > 0.8  # no gift to it
 
 
 def _fair_reading_against(level: str, games: int) -> list[float]:
@@ -667,18 +678,20 @@ def test_fair_reads_how_well_the_opponent_plays():
     hard = _fair_reading_against("hard", 2)
     assert sum(easy) / len(easy) < 1.7 < min(medium) <= max(medium) < 2.3 < 2.5 < min(hard)
     from engine.ai.reading import Reading
+
     fresh = Reading()
-    assert 2.5 < fresh.strength() < 3.0     # no evidence yet: the prior, a likely planner
+    assert 2.5 < fresh.strength() < 3.0  # no evidence yet: the prior, a likely planner
     fresh.plans = fresh.closest = 1
-    assert fresh.strength() < 2.0           # one unready turn outweighs it
+    assert fresh.strength() < 2.0  # one unready turn outweighs it
 
 
 def test_fair_is_gentle_when_ahead_with_kind_turns_not_weaker_ones():
     """Ahead of a table read as medium, its turns are the table's own or kind turns, never easy
     ones (which only slowed the game down), with the same average kind as the score asks for."""
     from engine.ai.fair import EASY, KIND, MEDIUM
+
     game = Game.new(players=2, seed=5)
-    game.player.found.append(game.player.cards.pop())            # one collection ahead
+    game.player.found.append(game.player.cards.pop())  # one collection ahead
     fair = FairAI(3)
     reading = fair.reading
     reading.chances, reading.plans, reading.ready, reading.closest = 4, 6, 3, 6
@@ -686,7 +699,7 @@ def test_fair_is_gentle_when_ahead_with_kind_turns_not_weaker_ones():
     table, level = fair.table_strength(), fair.turn_kind(view)
     assert level < table - 0.5
     kinds = [fair._settle(view) for _ in range(400)]
-    assert set(kinds) <= {KIND, int(table), int(table) + 1}      # kind turns or the table's own
+    assert set(kinds) <= {KIND, int(table), int(table) + 1}  # kind turns or the table's own
     assert kinds.count(KIND) > 100 and kinds.count(EASY) < 40 and kinds.count(MEDIUM) > 100
     average = sum(kinds) / len(kinds)
     assert abs(average - level) < 0.25
@@ -696,6 +709,7 @@ def test_closest_steps_is_zero_exactly_where_the_target_can_be_reached():
     """The walk-towards measure the reading uses agrees with the reach test: no steps left
     exactly when some shift lets the pawn stand on the treasure."""
     from engine.ai.reading import can_reach, closest_steps
+
     seen = set()
     for game in positions(12, players=2, seed=61):
         view = View(game)
@@ -740,7 +754,7 @@ def test_with_four_players_expert_leaves_a_block_to_the_player_between():
             continue
         shift, move = HardAI(0).choose(game)
         if collected(game, shift, move):
-            continue                        # hard did not block here
+            continue  # hard did not block here
         shift, move = ExpertAI(0).choose(game)
         assert collected(game, shift, move), "expert blocked a player it does not play just before"
         contrasted += 1
@@ -780,7 +794,7 @@ def _rounds_played(ai: ExpertAI) -> list[tuple[object, int, float]]:
         seen.append((o, cell, value))
         return value
 
-    ai._round = spy     # type: ignore[method-assign]
+    ai._round = spy  # type: ignore[method-assign]
     return seen
 
 
@@ -807,7 +821,7 @@ def test_fair_plays_the_round_out_only_while_it_may_block():
     for game in _race(positions(12, players=4, seed=67), 67, (2,)):
         for firm in (True, False):
             fair = FairAI(4)
-            fair.turn_kind = lambda view: 3.0       # an expert turn
+            fair.turn_kind = lambda view: 3.0  # an expert turn
             fair.memory.turns_seen = 12
             fair.memory.turns_ahead = 0 if firm else 12
             seen = _rounds_played(fair)
@@ -843,8 +857,11 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
                 open_after += value >= ROUND_SAFE + 1.0
             checked += 1
         fared = [v - ROUND_RANK * rank for rank, (_o, _c, v) in enumerate(seen)]
-        kept = [f for (o, cell, _v), f in zip(seen, fared)
-                if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)]
+        kept = [
+            f
+            for (o, cell, _v), f in zip(seen, fared)
+            if (o[0].name, o[1], CELLS[cell]) == (shift.insertion, shift.rotation, move.cell)
+        ]
         assert kept and kept[0] == max(fared)
     return checked, open_after
 

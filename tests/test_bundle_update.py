@@ -36,8 +36,18 @@ INSTALL = ROOT / "systemd" / "install.sh"
 MAKE_BUNDLE = ROOT / "systemd" / "make-bundle.sh"
 FAKE = Path(__file__).with_name("fake_systemctl.py")
 NEXT, BROKEN = "99.0.1", "99.0.2"
-IGNORE = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__",
-                                ".pytest_cache", ".hypothesis", "screenshots", "state")
+IGNORE = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    "screenshots",
+    "state",
+)
 
 
 def make_bundle(src: Path, out: Path, wheels_from: Path | None = None) -> Path:
@@ -59,8 +69,11 @@ def release_source(tmp: Path, version: str, broken: bool) -> Path:
         cli = src / "kiosk" / "cli.py"
         text = cli.read_text()
         assert "\ndef _run(" in text
-        cli.write_text(text.replace("\ndef _run(", '\ndef _run(*a, **k):\n    raise RuntimeError("broken release")\n\n\n'
-                                                   'def _unused_run(', 1))
+        cli.write_text(
+            text.replace(
+                "\ndef _run(", '\ndef _run(*a, **k):\n    raise RuntimeError("broken release")\n\n\ndef _unused_run(', 1
+            )
+        )
     return src
 
 
@@ -74,8 +87,10 @@ def bundles(tmp_path_factory):
     wheels = next((tmp / "unpacked").glob("labyrinth-kiosk-*/wheels"))
     # the two further releases are built side by side
     with ThreadPoolExecutor(2) as pool:
-        good, bad = pool.map(lambda a: make_bundle(release_source(tmp, a[0], broken=a[1]), tmp / a[0],
-                                                   wheels_from=wheels), [(NEXT, False), (BROKEN, True)])
+        good, bad = pool.map(
+            lambda a: make_bundle(release_source(tmp, a[0], broken=a[1]), tmp / a[0], wheels_from=wheels),
+            [(NEXT, False), (BROKEN, True)],
+        )
     return first, good, bad
 
 
@@ -93,12 +108,37 @@ DEAD = "http://127.0.0.1:9"  # discard port: nothing listens
 
 def install(root: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
-    env.update(PIP_INDEX_URL=f"{DEAD}/simple", PIP_EXTRA_INDEX_URL=f"{DEAD}/simple", http_proxy=DEAD,
-               https_proxy=DEAD, HTTP_PROXY=DEAD, HTTPS_PROXY=DEAD, PIP_FIND_LINKS="")
+    env.update(
+        PIP_INDEX_URL=f"{DEAD}/simple",
+        PIP_EXTRA_INDEX_URL=f"{DEAD}/simple",
+        http_proxy=DEAD,
+        https_proxy=DEAD,
+        HTTP_PROXY=DEAD,
+        HTTPS_PROXY=DEAD,
+        PIP_FIND_LINKS="",
+    )
     fake = f"{sys.executable} {FAKE} {root}"
-    return subprocess.run([*offline_prefix(), "bash", str(INSTALL), "--root", str(root), "--systemctl", fake,
-                           "--ready-timeout", "60", "--settle", "0", "--no-compile", *args],
-                          capture_output=True, text=True, timeout=240, env=env)
+    return subprocess.run(
+        [
+            *offline_prefix(),
+            "bash",
+            str(INSTALL),
+            "--root",
+            str(root),
+            "--systemctl",
+            fake,
+            "--ready-timeout",
+            "60",
+            "--settle",
+            "0",
+            "--no-compile",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
 
 
 def running_release(root: Path) -> str:
@@ -153,7 +193,7 @@ def test_offline_install_update_automatic_and_manual_rollback(bundles, staging):
     # 2. update to the next release: switched, the first kept as previous
     done = install(root, "--bundle", str(good))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "operator PIN" not in done.stdout               # shown once, at the first install only
+    assert "operator PIN" not in done.stdout  # shown once, at the first install only
     assert link(root, "venv").startswith(f"releases/{NEXT}-")
     assert link(root, "previous") == first_release
     assert running_release(root) == Path(link(root, "venv")).name
@@ -180,7 +220,7 @@ def test_offline_install_update_automatic_and_manual_rollback(bundles, staging):
     assert stat.S_IMODE(config.stat().st_mode) == 0o640
     # every release was installed with pip's index unreachable: nothing but the bundle was used
     calls = (root / "run/fake-systemd/calls").read_text().splitlines()
-    assert calls.count("restart labyrinth-kiosk.service") == 5   # 3 installs, 2 rollbacks
+    assert calls.count("restart labyrinth-kiosk.service") == 5  # 3 installs, 2 rollbacks
 
 
 def test_a_damaged_bundle_is_refused_and_nothing_changes(bundles, tmp_path, staging):
@@ -190,9 +230,10 @@ def test_a_damaged_bundle_is_refused_and_nothing_changes(bundles, tmp_path, stag
         for member in src.getmembers():
             data = src.extractfile(member).read() if member.isfile() else None
             if data is not None and member.name.endswith(".whl") and "pyserial" in member.name:
-                data = data[:-1] + bytes([data[-1] ^ 1])     # one flipped bit in one wheel
+                data = data[:-1] + bytes([data[-1] ^ 1])  # one flipped bit in one wheel
             if data is not None:
                 import io
+
                 dst.addfile(member, io.BytesIO(data))
             else:
                 dst.addfile(member)

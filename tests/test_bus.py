@@ -11,13 +11,42 @@ import pytest
 from engine.outcome import Termination
 from kiosk.bus import Bus
 from kiosk.events import (
-    AbandonGame, AIThinking, ButtonPressed, Command, Event, GameAbandoned, GameSetup, IllegalInput,
-    KioskStopping, Message, NewGame, Quit, REGISTRY, SeatSetup,
+    AbandonGame,
+    AIThinking,
+    ButtonPressed,
+    Command,
+    Event,
+    GameAbandoned,
+    GameSetup,
+    IllegalInput,
+    KioskStopping,
+    Message,
+    NewGame,
+    Quit,
+    REGISTRY,
+    SeatSetup,
 )
 from kiosk.games.labyrinth.events import (
-    AIDecided, BoardShifted, GameOver, GameStarted, HintReady, PawnCarry, PawnMoved, PlayerInfo,
-    PreviewMoved, PushArrow, RequestHint, RotateSpare, SelectArrow, SpareRotated, Stay, TapCell,
-    TargetChanged, TileInfo, TreasureFound, TurnChanged,
+    AIDecided,
+    BoardShifted,
+    GameOver,
+    GameStarted,
+    HintReady,
+    PawnCarry,
+    PawnMoved,
+    PlayerInfo,
+    PreviewMoved,
+    PushArrow,
+    RequestHint,
+    RotateSpare,
+    SelectArrow,
+    SpareRotated,
+    Stay,
+    TapCell,
+    TargetChanged,
+    TileInfo,
+    TreasureFound,
+    TurnChanged,
 )
 
 
@@ -31,11 +60,17 @@ def test_dispatch_in_posting_order_across_types_and_subscription_kinds():
     bus.post(TapCell((1, 2)))
     bus.post(Stay())
     bus.post(GameAbandoned("x"))
-    assert seen == []                       # post never runs handlers
+    assert seen == []  # post never runs handlers
     assert bus.dispatch_pending() == 3
-    assert seen == [("all", "tap_cell"), ("class", (1, 2)), ("family", "tap_cell"),
-                    ("all", "stay"), ("name", "stay"), ("family", "stay"),
-                    ("all", "game_abandoned")]
+    assert seen == [
+        ("all", "tap_cell"),
+        ("class", (1, 2)),
+        ("family", "tap_cell"),
+        ("all", "stay"),
+        ("name", "stay"),
+        ("family", "stay"),
+        ("all", "game_abandoned"),
+    ]
 
 
 def test_unsubscribe_stops_delivery():
@@ -136,8 +171,7 @@ def test_posts_from_many_threads_all_arrive_in_per_thread_order():
     bus = Bus()
     got = []
     bus.subscribe(TapCell, lambda m: got.append(m.cell))
-    threads = [threading.Thread(target=lambda k=k: [bus.post(TapCell((k, i))) for i in range(2000)])
-               for k in range(4)]
+    threads = [threading.Thread(target=lambda k=k: [bus.post(TapCell((k, i))) for i in range(2000)]) for k in range(4)]
     for t in threads:
         t.start()
     while any(t.is_alive() for t in threads) or bus.pending():
@@ -172,7 +206,7 @@ def test_wait_wakes_up_when_another_thread_posts():
     t0 = time.monotonic()
     assert bus.wait(5.0) is True
     assert time.monotonic() - t0 < 2.0
-    assert bus.wait(0.0) is True          # still queued
+    assert bus.wait(0.0) is True  # still queued
     bus.dispatch_pending()
     assert bus.wait(0.01) is False
 
@@ -186,21 +220,51 @@ def test_only_messages_go_on_the_bus():
 
 TILE = TileInfo("ESW", "owl")
 EXAMPLES: list[Message] = [
-    SelectArrow("N3", "button"), PushArrow(None), PushArrow("W5", "ai"), RotateSpare(3), TapCell((2, 4)),
-    Stay(), RequestHint(), NewGame(GameSetup.of("human,hard", seed=3, open_cards=True)),
+    SelectArrow("N3", "button"),
+    PushArrow(None),
+    PushArrow("W5", "ai"),
+    RotateSpare(3),
+    TapCell((2, 4)),
+    Stay(),
+    RequestHint(),
+    NewGame(GameSetup.of("human,hard", seed=3, open_cards=True)),
     NewGame(GameSetup(seats=(SeatSetup("easy", 1), SeatSetup("human", 3)), first=1)),
-    AbandonGame("idle"), Quit("operator", 0), ButtonPressed("rotate"),
-    GameStarted(3, (PlayerInfo(0, 0, "red", "human", (0, 0), (0, 0), 12, ()),
-                    PlayerInfo(1, 2, "green", "hard", (6, 6), (5, 6), 11, ("owl",))),
-                (TILE,) * 49, TileInfo("NS"), 1, "move", "S3", 4, False, True, True),
-    PreviewMoved(0, "E1", 2, TILE), PreviewMoved(0, None, 0, TILE), SpareRotated(0, 1, TILE),
-    BoardShifted(0, "N1", 1, tuple((r, 1) for r in range(7)), TILE, TileInfo("NS"),
-                 (PawnCarry(1, (6, 1), (0, 1), True),), "S1"),
-    PawnMoved(1, ((6, 6), (5, 6))), TreasureFound(0, "owl", 11), TargetChanged(0, 11, False),
+    AbandonGame("idle"),
+    Quit("operator", 0),
+    ButtonPressed("rotate"),
+    GameStarted(
+        3,
+        (
+            PlayerInfo(0, 0, "red", "human", (0, 0), (0, 0), 12, ()),
+            PlayerInfo(1, 2, "green", "hard", (6, 6), (5, 6), 11, ("owl",)),
+        ),
+        (TILE,) * 49,
+        TileInfo("NS"),
+        1,
+        "move",
+        "S3",
+        4,
+        False,
+        True,
+        True,
+    ),
+    PreviewMoved(0, "E1", 2, TILE),
+    PreviewMoved(0, None, 0, TILE),
+    SpareRotated(0, 1, TILE),
+    BoardShifted(
+        0, "N1", 1, tuple((r, 1) for r in range(7)), TILE, TileInfo("NS"), (PawnCarry(1, (6, 1), (0, 1), True),), "S1"
+    ),
+    PawnMoved(1, ((6, 6), (5, 6))),
+    TreasureFound(0, "owl", 11),
+    TargetChanged(0, 11, False),
     TurnChanged(0, "move", 4, "S1", "human", ((0, 0), (0, 1))),
-    IllegalInput("no", "select_arrow", 0, "S1"), GameOver((0,), 30, (("owl",), ()), ("human", "hard"), 12.5, Termination.HOME),
-    GameAbandoned("idle"), AIThinking(1, "hard"), AIDecided(1, "N3", 2, (3, 3), 7),
-    AIDecided(1, "", 0, (0, 0), 7, False, "ValueError: x"), HintReady(0, "E3", 1, (2, 2)),
+    IllegalInput("no", "select_arrow", 0, "S1"),
+    GameOver((0,), 30, (("owl",), ()), ("human", "hard"), 12.5, Termination.HOME),
+    GameAbandoned("idle"),
+    AIThinking(1, "hard"),
+    AIDecided(1, "N3", 2, (3, 3), 7),
+    AIDecided(1, "", 0, (0, 0), 7, False, "ValueError: x"),
+    HintReady(0, "E3", 1, (2, 2)),
     KioskStopping("quit", 0),
 ]
 
@@ -209,15 +273,34 @@ from kiosk.games.cards import events as ce  # noqa: E402
 
 EXAMPLES += [
     NewGame(GameSetup.of("human,easy,hard", seed=2, game="cards")),
-    ce.SelectHandCard(1), ce.RotateHandCard(1, "button"), ce.LayCard((-1, 2)), ce.ToggleTake(17),
-    ce.ConfirmTake("ai"), ce.DiscardCard(0), ce.HandOver(),
-    ce.CardGameStarted(5, (ce.CardPlayerInfo(0, "red", "human", 2, 0), ce.CardPlayerInfo(1, "yellow", "easy", 2, 3)),
-                       (ce.LaidCard((0, 0), 12, 3), ce.LaidCard((1, 0), 40, 0)), 1, "take", 7, 30, (9,), (1, 0), True),
+    ce.SelectHandCard(1),
+    ce.RotateHandCard(1, "button"),
+    ce.LayCard((-1, 2)),
+    ce.ToggleTake(17),
+    ce.ConfirmTake("ai"),
+    ce.DiscardCard(0),
+    ce.HandOver(),
+    ce.CardGameStarted(
+        5,
+        (ce.CardPlayerInfo(0, "red", "human", 2, 0), ce.CardPlayerInfo(1, "yellow", "easy", 2, 3)),
+        (ce.LaidCard((0, 0), 12, 3), ce.LaidCard((1, 0), 40, 0)),
+        1,
+        "take",
+        7,
+        30,
+        (9,),
+        (1, 0),
+        True,
+    ),
     ce.CardTurnChanged(1, "place", 7, "easy", 30, False, ((2, 0), (-1, 0)), ()),
-    ce.HandChanged(0, 2, 1, 3, True), ce.CardLaid(0, 12, 1, (2, 0), (("moon", (4, 7)),), (4, 7)),
-    ce.TakeChanged(0, (4,), "Cannot take those: card 7 would be left alone."), ce.CardsTaken(0, (4, 7), ((3, 0), (3, 1)), 5),
-    ce.CardDiscarded(1, 22), ce.CardGameOver((0, 2), (9, 4, 9), 46, ("human", "easy", "hard"), Termination.CARDS_PLAYED, 301.5),
-    ce.CardAIDecided(1, "place", 8, slot=0, rotation=2, cell=(1, -1)), ce.CardAIDecided(1, "take", 9, cards=(3, 5)),
+    ce.HandChanged(0, 2, 1, 3, True),
+    ce.CardLaid(0, 12, 1, (2, 0), (("moon", (4, 7)),), (4, 7)),
+    ce.TakeChanged(0, (4,), "Cannot take those: card 7 would be left alone."),
+    ce.CardsTaken(0, (4, 7), ((3, 0), (3, 1)), 5),
+    ce.CardDiscarded(1, 22),
+    ce.CardGameOver((0, 2), (9, 4, 9), 46, ("human", "easy", "hard"), Termination.CARDS_PLAYED, 301.5),
+    ce.CardAIDecided(1, "place", 8, slot=0, rotation=2, cell=(1, -1)),
+    ce.CardAIDecided(1, "take", 9, cards=(3, 5)),
 ]
 
 
@@ -230,6 +313,7 @@ def test_examples_cover_every_message_type():
 @pytest.mark.parametrize("msg", EXAMPLES, ids=lambda m: m.type)
 def test_json_round_trip_and_type_name(msg):
     import json
+
     data = json.loads(msg.to_json())
     assert data["type"] == msg.type
     assert Message.from_dict(data) == msg

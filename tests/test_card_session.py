@@ -11,8 +11,21 @@ from engine.cards import CardGame, Discard, Place, Take
 from engine.cards.deck import OPEN
 from kiosk.bus import Bus
 from kiosk.games.cards.events import (
-    CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken, CardTurnChanged,
-    ConfirmTake, DiscardCard, HandChanged, HandOver, LayCard, RotateHandCard, SelectHandCard, TakeChanged,
+    CardAIDecided,
+    CardDiscarded,
+    CardGameOver,
+    CardGameStarted,
+    CardLaid,
+    CardsTaken,
+    CardTurnChanged,
+    ConfirmTake,
+    DiscardCard,
+    HandChanged,
+    HandOver,
+    LayCard,
+    RotateHandCard,
+    SelectHandCard,
+    TakeChanged,
     ToggleTake,
 )
 from kiosk.games.cards.session import CardPacing, CardSession
@@ -20,7 +33,7 @@ from kiosk.clock import VirtualClock
 from kiosk.events import AbandonGame, AIThinking, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
 from kiosk.games.labyrinth.events import GameStarted
 
-from .kiosk_pump import pump
+from tests.kiosk_pump import pump
 
 
 class Rig:
@@ -88,8 +101,9 @@ def test_a_card_game_starts_as_the_engine_deals_it_and_announces_only_public_thi
     assert game == CardGame.new(players=3, seed=11)
     started = rig.of(CardGameStarted)[0]
     assert started.current == 0 and started.phase == "place" and started.pile == len(game.draw_pile)
-    assert {(c.cell, c.card, c.rotation) for c in started.layout} == \
-        {(cell, p.card, p.rotation) for cell, p in game.layout.items()}
+    assert {(c.cell, c.card, c.rotation) for c in started.layout} == {
+        (cell, p.card, p.rotation) for cell, p in game.layout.items()
+    }
     assert [p.color for p in started.players] == ["red", "yellow", "green"]
     assert [p.hand_size for p in started.players] == [2, 2, 2]
     turn = rig.of(CardTurnChanged)[0]
@@ -130,8 +144,9 @@ def reasons(events):
 
 
 def test_refusals_say_why_and_change_nothing(rig):
-    assert reasons(rig.post(SelectHandCard(0))) == [("select_hand_card",
-                                                     "No card game is running: start a new game first.")]
+    assert reasons(rig.post(SelectHandCard(0))) == [
+        ("select_hand_card", "No card game is running: start a new game first.")
+    ]
     game = start(rig, "human,easy", seed=4)
     before = game.to_dict()
     out = reasons(rig.post(LayCard((5, 5))))
@@ -158,6 +173,7 @@ def test_refusals_say_why_and_change_nothing(rig):
 def take_position(seed_from=0):
     """A game in phase take where some choice of the joined cards is not allowed (a card left alone)."""
     from engine.cards.ai import make_ai
+
     for seed in range(seed_from, seed_from + 400):
         g = CardGame.new(players=2, seed=seed)
         ais = [make_ai("easy", 1), make_ai("easy", 2)]
@@ -184,14 +200,18 @@ def test_taking_ticks_cards_refuses_a_take_that_leaves_a_card_alone_and_takes_a_
     assert changed.chosen == (bad,) and "Cannot take those" in changed.problem
     out = reasons(rig.post(ConfirmTake()))
     assert out and "Cannot take those" in out[0][1] and rig.game.phase == "take"
-    rig.post(ToggleTake(bad))               # untick it again, tick the largest legal choice
+    rig.post(ToggleTake(bad))  # untick it again, tick the largest legal choice
     best = game.legal_takes()[0]
     for card in sorted(best.cards):
         rig.post(ToggleTake(card))
     player = game.current
     rig.post(ConfirmTake())
     taken = rig.of(CardsTaken)[-1]
-    assert taken.player == player and set(taken.cards) == set(best.cards) and taken.score == len(game.taken[player]) + len(best.cards)
+    assert (
+        taken.player == player
+        and set(taken.cards) == set(best.cards)
+        and taken.score == len(game.taken[player]) + len(best.cards)
+    )
     game.apply(best)
     assert rig.game == game
 
@@ -282,6 +302,7 @@ def test_computer_seats_think_off_the_main_thread_and_play_through_paced_command
 
     def factory(level, seed):
         from engine.cards.ai import make_ai
+
         ai = make_ai(level, seed)
         choose = ai.choose
 
@@ -297,8 +318,9 @@ def test_computer_seats_think_off_the_main_thread_and_play_through_paced_command
         r.post(NewGame(GameSetup.of("hard,easy", seed=5, game="cards")))
         r.run(lambda: len(r.of(CardLaid)) >= 4)
         assert threads and threading.get_ident() not in threads
-        ai_cmds = [m for m in r.seen if isinstance(m, (SelectHandCard, RotateHandCard, LayCard, ToggleTake,
-                                                            ConfirmTake))]
+        ai_cmds = [
+            m for m in r.seen if isinstance(m, (SelectHandCard, RotateHandCard, LayCard, ToggleTake, ConfirmTake))
+        ]
         assert ai_cmds and all(m.source == "ai" for m in ai_cmds)
         assert r.of(AIThinking) and r.of(CardAIDecided)
         assert not [e for e in r.seen if isinstance(e, IllegalInput)]
@@ -344,6 +366,7 @@ def test_computer_games_run_to_the_end_like_the_engine_and_tell_the_winners(rig)
 
 def test_a_board_game_abandons_the_card_game_and_the_other_way_round(rig):
     from kiosk.games.labyrinth.session import Pacing, Session
+
     board = Session(rig.bus, rig.clock, pacing=Pacing.FAST)
     try:
         start(rig, "human,easy")
@@ -376,14 +399,26 @@ def test_every_card_message_survives_json(rig):
         back = Message.from_dict(json.loads(m.to_json()))
         assert back == m
         kinds.add(m.type)
-    assert {"card_game_started", "card_turn_changed", "card_laid", "cards_taken", "hand_changed",
-            "card_game_over", "card_ai_decided", "select_hand_card", "lay_card", "confirm_take"} <= kinds
+    assert {
+        "card_game_started",
+        "card_turn_changed",
+        "card_laid",
+        "cards_taken",
+        "hand_changed",
+        "card_game_over",
+        "card_ai_decided",
+        "select_hand_card",
+        "lay_card",
+        "confirm_take",
+    } <= kinds
 
 
 # ---------------------------------------------------------------- through the kiosk: saves, resume, history
 
+
 def make_kiosk(tmp_path, **kw):
     from kiosk.app import Kiosk, KioskOptions
+
     return Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=tmp_path, **kw))
 
 
@@ -422,6 +457,7 @@ def test_the_kiosk_saves_a_card_game_after_every_action_and_resumes_it(tmp_path)
 
 def test_finished_card_games_go_to_the_history_with_every_winner(tmp_path):
     from kiosk.history import History
+
     k = make_kiosk(tmp_path, persist_ai_games=True, record_ai_games=True)
     try:
         k.bus.post(NewGame(GameSetup.of("easy,easy", seed=31, game="cards")))
@@ -435,18 +471,19 @@ def test_finished_card_games_go_to_the_history_with_every_winner(tmp_path):
     rec = records[0]
     assert rec.game == "cards" and rec.seats == ("easy", "easy") and rec.winners == tuple(g.winners)
     assert rec.turns == g.turns
-    assert not (tmp_path / "current-game.json").exists()       # a finished game's save is removed
+    assert not (tmp_path / "current-game.json").exists()  # a finished game's save is removed
 
 
 def test_arcade_buttons_turn_the_card_and_confirm_the_take_during_a_card_game(tmp_path):
     from kiosk.events import ButtonPressed
+
     k = make_kiosk(tmp_path)
     try:
         k.bus.post(NewGame(GameSetup.of("human,easy", seed=13, game="cards")))
         kiosk_run(k, lambda: k.sessions["cards"].awaiting_human())
         k.bus.post(SelectHandCard(0))
         k.bus.post(ButtonPressed("rotate"))
-        k.bus.post(ButtonPressed("N1"))          # arrows do nothing in the card game
+        k.bus.post(ButtonPressed("N1"))  # arrows do nothing in the card game
         kiosk_run(k, lambda: not k.bus.pending())
         assert k.sessions["cards"].rotation == 1 and k.sessions["labyrinth"].game is None
     finally:
@@ -477,13 +514,14 @@ def test_the_ring_lights_one_equal_arc_per_card_player():
         arcs = {(c[1], c[2]) for c in shown}
         assert len(arcs) == 6 and all(count == 4 for _, count in arcs)
         assert shown[0][1:] == (0, 4, (255, 0, 0))
-        assert (20, 4, (0, 210, 160)) in [c[1:] for c in shown]      # turquoise, the sixth seat
+        assert (20, 4, (0, 210, 160)) in [c[1:] for c in shown]  # turquoise, the sixth seat
     finally:
         view.close()
         r.session.close()
 
 
 # ---------------------------------------------------------------- refusal codes
+
 
 def codes(events):
     return [(e.command, e.code) for e in events if isinstance(e, IllegalInput)]
@@ -502,8 +540,10 @@ def unfitting(game):
 def test_every_card_refusal_carries_a_stable_code(rig):
     assert codes(rig.post(SelectHandCard(0))) == [("select_hand_card", "no_game")]
     game = start(rig, "human,easy", seed=4)
-    assert codes(rig.post(LayCard((5, 5)), RotateHandCard())) == [("lay_card", "pick_card_first"),
-                                                                    ("rotate_hand_card", "pick_card_first")]
+    assert codes(rig.post(LayCard((5, 5)), RotateHandCard())) == [
+        ("lay_card", "pick_card_first"),
+        ("rotate_hand_card", "pick_card_first"),
+    ]
     assert codes(rig.post(SelectHandCard(2))) == [("select_hand_card", "no_such_card")]
     rig.post(SelectHandCard(0))
     assert codes(rig.post(RotateHandCard(0.5))) == [("rotate_hand_card", "card_whole_turns")]
@@ -549,9 +589,10 @@ def test_every_card_refusal_code_is_translated_in_every_catalog():
     from kiosk.games.cards import session as card_session
     from kiosk.ui.i18n import LANGUAGES, load_catalog
     import kiosk.session_base
+
     source = Path(card_session.__file__).read_text() + Path(kiosk.session_base.__file__).read_text()
     sent = set(re.findall(r'code="(\w+)"', source)) | set(re.findall(r'return "(\w+)"', source))
-    sent |= {code for _, code in card_session._WRONG_PHASE.values()} | {"refused"}      # refused: the default
+    sent |= {code for _, code in card_session._WRONG_PHASE.values()} | {"refused"}  # refused: the default
     assert {"pass_screen", "take_now", "lay_first", "discard_now", "cannot_take"} <= sent
     for lang in LANGUAGES:
         catalog = load_catalog(lang)

@@ -113,6 +113,7 @@ def test_play_game_reports_an_illegal_ai_move_instead_of_looping():
 
         def place(self, game):
             from engine.cards import Place
+
             return Place(game.hand[0], 0, (50, 50))
 
     result = play_game([Stubborn(1), make_ai("random", 2)], seed=3)

@@ -22,7 +22,7 @@ def test_deck_composition():
     counts = Counter(name for card in CARDS for name in card.names)
     assert set(counts) == set(TREASURES) and set(counts.values()) == {4}
     pairs = [frozenset(card.names) for card in CARDS]
-    assert all(len(p) == 2 for p in pairs) and len(set(pairs)) == 50      # no pair twice
+    assert all(len(p) == 2 for p in pairs) and len(set(pairs)) == 50  # no pair twice
     for card in CARDS:
         assert 1 <= len(card.segments) <= 2
         assert all(0 <= seg < len(card.segments) for _, seg in card.treasures)
@@ -35,15 +35,18 @@ def test_rotation_is_clockwise():
     assert CARDS[8].rotated(1).segments == ("ES", "NW")
 
 
-@pytest.mark.parametrize("row, words", [
-    ("NX:anchor,acorn", "letters of NESW"),
-    ("EN:anchor,acorn", "in order"),
-    ("NE:anchor ES:acorn", "two segments"),
-    ("N:anchor E:acorn S:bell", "one or two path segments"),
-    ("NE:anchor,anchor", "two different treasures"),
-    ("NE:anchor", "two different treasures"),
-    ("NE:anchor,dragon", "unknown treasure"),
-])
+@pytest.mark.parametrize(
+    "row, words",
+    [
+        ("NX:anchor,acorn", "letters of NESW"),
+        ("EN:anchor,acorn", "in order"),
+        ("NE:anchor ES:acorn", "two segments"),
+        ("N:anchor E:acorn S:bell", "one or two path segments"),
+        ("NE:anchor,anchor", "two different treasures"),
+        ("NE:anchor", "two different treasures"),
+        ("NE:anchor,dragon", "unknown treasure"),
+    ],
+)
 def test_bad_table_rows_are_refused(row, words):
     with pytest.raises(ValueError, match=words):
         parse_card(7, row)
@@ -51,7 +54,7 @@ def test_bad_table_rows_are_refused(row, words):
 
 def test_a_table_with_a_treasure_on_too_many_cards_is_refused():
     table = list(DECK_TABLE)
-    table[1] = "NES:anchor,apple"   # anchor 5 times, acorn 3 times
+    table[1] = "NES:anchor,apple"  # anchor 5 times, acorn 3 times
     with pytest.raises(ValueError, match="not on exactly 4 cards: acorn, anchor"):
         build_deck(tuple(table))
 
@@ -75,15 +78,16 @@ def check_invariants(game: CardGame) -> None:
         assert game.winners and game.outcome is not None
     else:
         assert not game.winners
-        if game.phase != "take":    # a player may lay their last card and then take
+        if game.phase != "take":  # a player may lay their last card and then take
             assert game.hands[game.current]
 
 
 def random_game(seed: int, players: int, keep_connected: bool, levels: list[str]):
     """Play a whole game with the given AI levels, checking invariants at every step."""
     rng = random.Random(seed)
-    game = CardGame.new(players=players, seed=seed, rules=CardRules(keep_connected=keep_connected),
-                        first=rng.randrange(players))
+    game = CardGame.new(
+        players=players, seed=seed, rules=CardRules(keep_connected=keep_connected), first=rng.randrange(players)
+    )
     ais = [make_ai(levels[i % len(levels)], seed + i) for i in range(players)]
     check_invariants(game)
     steps = 0
@@ -108,8 +112,11 @@ def random_game(seed: int, players: int, keep_connected: bool, levels: list[str]
                     assert removal_problem(game.layout, gone, keep_connected) is None
                     assert layout_problem(set(game.layout) - gone, keep_connected) is None
             elif game.phase != "over":
-                assert game.current != seat or game.players == 1 or not any(
-                    game.hands[s] for s in range(game.players) if s != seat)
+                assert (
+                    game.current != seat
+                    or game.players == 1
+                    or not any(game.hands[s] for s in range(game.players) if s != seat)
+                )
         else:
             game.apply(ais[game.current].choose(game))
         check_invariants(game)
@@ -117,8 +124,12 @@ def random_game(seed: int, players: int, keep_connected: bool, levels: list[str]
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.integers(2, 6), keep_connected=st.booleans(),
-       levels=st.lists(st.sampled_from(["random", "easy"]), min_size=1, max_size=3))
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.integers(2, 6),
+    keep_connected=st.booleans(),
+    levels=st.lists(st.sampled_from(["random", "easy"]), min_size=1, max_size=3),
+)
 def test_invariants_hold_over_random_play(seed, players, keep_connected, levels):
     game = random_game(seed, players, keep_connected, levels)
     assert sum(game.scores) == sum(len(t) for t in game.taken)
@@ -148,8 +159,7 @@ def test_refused_actions_never_change_the_state():
 
 
 def test_same_seed_same_game():
-    runs = [play_game([make_ai("easy", 1), make_ai("random", 2), make_ai("hard", 3)], seed=42)
-            for _ in range(2)]
+    runs = [play_game([make_ai("easy", 1), make_ai("random", 2), make_ai("hard", 3)], seed=42) for _ in range(2)]
     assert runs[0] == runs[1]
     other = play_game([make_ai("easy", 1), make_ai("random", 2), make_ai("hard", 3)], seed=43)
     assert other != runs[0]

@@ -33,14 +33,25 @@ def build(layout, hands, taken=None, pile=None, current=0, rules=None, turns=0):
     discards = [] if pile is None else [c for c in rest if c not in pile_cards]
     placed = {cell: (c, r) for cell, (c, r) in layout.items()}
     from engine.cards.paths import Placed
+
     can = any(open_ports({k: Placed(*v) for k, v in placed.items()}, c) for c in frontier(placed))
     data = {
-        "game": "cards", "version": 1, "deck": "travel-50", "seed": None,
+        "game": "cards",
+        "version": 1,
+        "deck": "travel-50",
+        "seed": None,
         "rules": {"keep_connected": bool(rules and rules.keep_connected)},
         "layout": [[x, y, c, r] for (x, y), (c, r) in layout.items()],
-        "hands": [list(h) for h in hands], "draw_pile": pile_cards, "taken": [list(t) for t in taken],
-        "discards": discards, "current": current, "phase": "place" if can else "discard",
-        "placed": None, "stuck": [], "turns": turns, "end": None,
+        "hands": [list(h) for h in hands],
+        "draw_pile": pile_cards,
+        "taken": [list(t) for t in taken],
+        "discards": discards,
+        "current": current,
+        "phase": "place" if can else "discard",
+        "placed": None,
+        "stuck": [],
+        "turns": turns,
+        "end": None,
     }
     return CardGame.from_dict(data)
 
@@ -90,7 +101,7 @@ def test_start_square_always_leaves_somewhere_to_lay_a_card():
 # ---------------------------------------------------------------- placement
 def test_a_card_must_touch_the_layout_along_a_full_side():
     game = build(ROW, [[24, 3], [4, 5]])
-    refused(game, Place(24, 1, (2, 1)), "not next to the layout")      # corner contact only
+    refused(game, Place(24, 1, (2, 1)), "not next to the layout")  # corner contact only
     refused(game, Place(24, 1, (5, 5)), "not next to the layout")
     refused(game, Place(24, 1, (1, 0)), "taken already")
 
@@ -153,7 +164,7 @@ def test_the_two_segments_of_a_card_do_not_meet():
     game = build({(0, 0): (0, 0), (1, 0): (8, 0)}, [[24, 3], [4, 5]])
     assert game.preview(Place(24, 1, (2, 0)))["anchor"] == frozenset()
     game.apply(Place(24, 1, (2, 0)))
-    assert game.phase == "place" and game.current == 1   # nothing joined: the turn ended
+    assert game.phase == "place" and game.current == 1  # nothing joined: the turn ended
     assert joined_cards(game.layout, (2, 0))["anchor"] == frozenset()
 
 
@@ -255,7 +266,7 @@ def test_with_the_pile_empty_play_goes_on_until_every_hand_is_empty_and_ties_sha
     # Pile empty; player 0 holds one card, player 1 holds none; 3 cards taken each.
     game = build(ROW, [[3], []], taken=[[40, 41, 42], [43, 44, 45]], pile=[])
     assert game.current == 0
-    game.apply(Place(3, 0, (0, 1)))          # corner N-E below the cross: joins no bell or boot
+    game.apply(Place(3, 0, (0, 1)))  # corner N-E below the cross: joins no bell or boot
     assert game.phase == "over", game
     assert game.outcome.termination is Termination.CARDS_PLAYED
     assert game.scores == [3, 3] and game.winners == (0, 1)
@@ -325,24 +336,29 @@ def test_copy_is_independent():
     assert twin != game and game == CardGame.new(players=3, seed=2)
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda d: d.update(game="labyrinth"), "not a card-game save"),
-    (lambda d: d.update(version=99), "version 99"),
-    (lambda d: d.update(deck="other"), "unknown deck"),
-    (lambda d: d["hands"][0].append(d["draw_pile"].pop()), "at most 2"),
-    (lambda d: d["draw_pile"].append(d["hands"][0][0]), "in two places"),
-    (lambda d: d["draw_pile"].pop(), "missing"),
-    (lambda d: d["layout"].append([7, 7, d["draw_pile"].pop(), 0]), "without a neighbour"),
-    (lambda d: d["layout"][0].__setitem__(3, 4), "rotation must be 0-3"),
-    (lambda d: d.update(phase="take"), "every hand holds 2"),
-    (lambda d: d.update(phase="take", draw_pile=[], discards=d["discards"] + d["draw_pile"]),
-     "placed must be the cell"),
-    (lambda d: d.update(placed=[0, 0]), "placed must be null"),
-    (lambda d: d.update(phase="dance"), "phase 'dance'"),
-    (lambda d: d.update(current=5), "current player 5"),
-    (lambda d: d.pop("taken"), "missing taken"),
-    (lambda d: d.update(phase="over"), "only a finished game, has an outcome"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: d.update(game="labyrinth"), "not a card-game save"),
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d.update(deck="other"), "unknown deck"),
+        (lambda d: d["hands"][0].append(d["draw_pile"].pop()), "at most 2"),
+        (lambda d: d["draw_pile"].append(d["hands"][0][0]), "in two places"),
+        (lambda d: d["draw_pile"].pop(), "missing"),
+        (lambda d: d["layout"].append([7, 7, d["draw_pile"].pop(), 0]), "without a neighbour"),
+        (lambda d: d["layout"][0].__setitem__(3, 4), "rotation must be 0-3"),
+        (lambda d: d.update(phase="take"), "every hand holds 2"),
+        (
+            lambda d: d.update(phase="take", draw_pile=[], discards=d["discards"] + d["draw_pile"]),
+            "placed must be the cell",
+        ),
+        (lambda d: d.update(placed=[0, 0]), "placed must be null"),
+        (lambda d: d.update(phase="dance"), "phase 'dance'"),
+        (lambda d: d.update(current=5), "current player 5"),
+        (lambda d: d.pop("taken"), "missing taken"),
+        (lambda d: d.update(phase="over"), "only a finished game, has an outcome"),
+    ],
+)
 def test_damaged_saves_are_refused_with_a_reason(change, words):
     data = CardGame.new(players=2, seed=8).to_dict()
     change(data)

@@ -63,9 +63,28 @@ def test_the_command_line_takes_game_and_turn_limit_from_the_config(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[game]\ngame = "cards"\nseats = ["easy", "easy"]\nturn_limit = 4\n')
     events = tmp_path / "events.jsonl"
-    r = subprocess.run([sys.executable, "-m", "kiosk", "--config", str(path), "--display", "none", "--fast",
-                        "--games", "1", "--events-out", str(events), "--log-level", "warning"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "--config",
+            str(path),
+            "--display",
+            "none",
+            "--fast",
+            "--games",
+            "1",
+            "--events-out",
+            str(events),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     over = [json.loads(line) for line in events.read_text().splitlines() if '"card_game_over"' in line]
     assert len(over) == 1 and over[0]["turns"] == 4 and over[0]["termination"] == "turn_limit"
@@ -77,9 +96,11 @@ def test_first_player_random_really_varies_and_a_number_is_kept(tmp_path):
         firsts = {kiosk.first_player(4) for _ in range(200)}
     finally:
         kiosk.close()
-    assert firsts == {0, 1, 2, 3}                   # "random" (the default) reaches every seat
-    fixed = Kiosk(load(tmp_path, "[game]\nseats = [\"human\", \"hard\", \"easy\"]\nfirst_player = 2\n"),
-                  KioskOptions(fast=True, ring="none", random_first=True))
+    assert firsts == {0, 1, 2, 3}  # "random" (the default) reaches every seat
+    fixed = Kiosk(
+        load(tmp_path, '[game]\nseats = ["human", "hard", "easy"]\nfirst_player = 2\n'),
+        KioskOptions(fast=True, ring="none", random_first=True),
+    )
     try:
         assert {fixed.first_player(3) for _ in range(20)} == {2}
         assert fixed.next_setup().first == 2
@@ -88,8 +109,9 @@ def test_first_player_random_really_varies_and_a_number_is_kept(tmp_path):
 
 
 def test_random_first_gives_each_auto_game_its_own_first_player():
-    kiosk = Kiosk(cfg.Config(), KioskOptions(fast=True, ring="none", random_first=True,
-                                             setup=GameSetup.of("easy,easy,easy,easy")))
+    kiosk = Kiosk(
+        cfg.Config(), KioskOptions(fast=True, ring="none", random_first=True, setup=GameSetup.of("easy,easy,easy,easy"))
+    )
     try:
         firsts = {kiosk.next_setup().first for _ in range(100)}
     finally:
@@ -97,10 +119,13 @@ def test_random_first_gives_each_auto_game_its_own_first_player():
     assert len(firsts) > 1
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[game]\ngame = "chess"\n', "game"),
-    ('[game]\nturn_limit = -1\n', "turn_limit = -1 must be at least 0"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('[game]\ngame = "chess"\n', "game"),
+        ("[game]\nturn_limit = -1\n", "turn_limit = -1 must be at least 0"),
+    ],
+)
 def test_bad_game_keys_are_refused(tmp_path, text, message):
     with pytest.raises(cfg.ConfigError, match=message):
         load(tmp_path, text)

@@ -40,7 +40,7 @@ from kiosk.games.labyrinth.events import TapCell
 from kiosk.history import History
 from kiosk.persistence import SAVE_NAME, GameStore
 
-from .kiosk_pump import pump
+from tests.kiosk_pump import pump
 
 GAME_ID = "c0ffee00c0ffee00c0ffee00c0ffee00"
 
@@ -82,7 +82,7 @@ class CrashingOps(safeio.FileOps):
         super().fsync(fd)
 
     def close(self, fd):
-        if self.dead:       # a dead process's descriptors are closed by the kernel
+        if self.dead:  # a dead process's descriptors are closed by the kernel
             os.close(fd)
             raise Crash("close")
         super().close(fd)
@@ -120,9 +120,9 @@ def near_end() -> tuple[dict, tuple[int, int], dict]:
 def write_save(state_dir: Path, state: dict, *, saved_at: float | None = None) -> None:
     """A save as the kiosk writes it, for a one-seat human game with a known id."""
     import time
+
     store = GameStore(state_dir, loaders={}, clock=(lambda: saved_at) if saved_at else time.time)
-    assert store.save("labyrinth", state, meta={"game_id": GAME_ID, "kinds": ["human"], "started": 0,
-                                                "setup": None})
+    assert store.save("labyrinth", state, meta={"game_id": GAME_ID, "kinds": ["human"], "started": 0, "setup": None})
 
 
 class DiskKiosk(Kiosk):
@@ -161,6 +161,7 @@ def run_kiosk(state_dir: Path, ops: safeio.FileOps, action=None) -> bool:
 def count_step(state_dir: Path, action=None) -> list[str]:
     """The steps a run makes (on a copy of the state directory)."""
     import shutil
+
     copy = state_dir.parent / (state_dir.name + "-count")
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(state_dir, copy)
@@ -206,12 +207,16 @@ def test_finishing_a_game_crashed_at_every_step_keeps_it_exactly_once(tmp_path):
     steps = count_step(base, tap_the_winning_cell)
     # the end saved (temporary, write, fsync, rename, directory fsync), the history line, the save removed
     assert "rename to base-count/current-game.json" in steps and "unlink current-game.json" in steps
-    assert steps.index("rename to base-count/current-game.json") < steps.index("open history.jsonl") \
-        < steps.index("unlink current-game.json"), steps
+    assert (
+        steps.index("rename to base-count/current-game.json")
+        < steps.index("open history.jsonl")
+        < steps.index("unlink current-game.json")
+    ), steps
     covered = 0
     for n in range(1, len(steps) + 1):
         state = tmp_path / f"finish-{n}"
         import shutil
+
         shutil.copytree(base, state)
         assert not run_kiosk(state, CrashingOps(crash_at=n), tap_the_winning_cell), f"no crash at step {n}"
         # the restart, and for every state it finds, a crash at each of its own steps too
@@ -231,10 +236,11 @@ def test_finishing_a_game_crashed_at_every_step_keeps_it_exactly_once(tmp_path):
 
 def check_once(state_dir: Path, what: str) -> None:
     places = where_is_the_game(state_dir)
-    assert places["save"] + places["history"] == 1 and places["corrupt"] == places["archive"] == 0, \
+    assert places["save"] + places["history"] == 1 and places["corrupt"] == places["archive"] == 0, (
         f"{what}: the game is {places}"
+    )
     no_leftovers(state_dir)
-    if places["save"]:      # still running: it resumes, and finishing it records it once
+    if places["save"]:  # still running: it resumes, and finishing it records it once
         assert run_kiosk(state_dir, safeio.FileOps(), tap_the_winning_cell)
         assert where_is_the_game(state_dir) == {"save": 0, "history": 1, "archive": 0, "corrupt": 0}, what
 
@@ -254,6 +260,7 @@ def test_a_save_crashed_at_every_step_leaves_the_old_or_the_new_state(tmp_path):
     steps = count_step(base, stay)
     assert steps.count("fsync") >= 2, steps
     import shutil
+
     seen = set()
     for n in range(1, len(steps) + 1):
         state = tmp_path / f"save-{n}"
@@ -283,14 +290,16 @@ def test_abandoning_a_game_crashed_at_every_step_keeps_it_in_one_place(tmp_path)
     steps = count_step(base, abandon)
     assert any(s.startswith("rename to archive/") for s in steps), steps
     import shutil
+
     for n in range(1, len(steps) + 1):
         state = tmp_path / f"abandon-{n}"
         shutil.copytree(base, state)
         assert not run_kiosk(state, CrashingOps(crash_at=n), abandon)
         assert run_kiosk(state, safeio.FileOps())
         places = where_is_the_game(state)
-        assert places["save"] + places["archive"] == 1 and places["history"] == places["corrupt"] == 0, \
+        assert places["save"] + places["archive"] == 1 and places["history"] == places["corrupt"] == 0, (
             f"crash at step {n} ({steps[n - 1]}): {places}"
+        )
         no_leftovers(state)
 
 
@@ -299,7 +308,7 @@ def test_setting_a_save_aside_at_start_crashed_at_every_step(tmp_path, kind):
     _, _, middle = near_end()
     base = tmp_path / "base"
     if kind == "old":
-        write_save(base, middle, saved_at=1_714_564_800.0)      # 2024: long past resume_within_s
+        write_save(base, middle, saved_at=1_714_564_800.0)  # 2024: long past resume_within_s
     else:
         broken = dict(middle, turns=-1)
         write_save(base, broken)
@@ -308,6 +317,7 @@ def test_setting_a_save_aside_at_start_crashed_at_every_step(tmp_path, kind):
     folder = "archive" if kind == "old" else "corrupt"
     assert any(s.startswith(f"rename to {folder}/") for s in steps), steps
     import shutil
+
     for n in range(1, len(steps) + 1):
         state = tmp_path / f"{kind}-{n}"
         shutil.copytree(base, state)

@@ -29,14 +29,14 @@ def play_cards(game: CardGame, cap: int = 500) -> CardGame:
 
 # ---------------------------------------------------------------- the same shape on both engines
 
-@pytest.mark.parametrize("game", [Game.new(players=3, seed=1), CardGame.new(players=3, seed=1)],
-                         ids=["board", "cards"])
+
+@pytest.mark.parametrize("game", [Game.new(players=3, seed=1), CardGame.new(players=3, seed=1)], ids=["board", "cards"])
 def test_both_engines_answer_the_same_questions(game):
     assert game.num_players == 3
     assert game.outcome is None and game.winners == ()
     actions = game.legal_actions()
     assert actions
-    game.apply(actions[0])          # a legal action is accepted
+    game.apply(actions[0])  # a legal action is accepted
 
 
 def test_board_legal_actions_follow_the_phase():
@@ -62,6 +62,7 @@ def test_a_card_game_played_out_ends_by_its_own_rules():
 
 # ---------------------------------------------------------------- the turn limit
 
+
 @pytest.mark.parametrize("limit", [1, 5, 12])
 def test_the_board_game_ends_when_the_turn_limit_is_reached(limit):
     game = play_board(Game.new(players=3, seed=11, rules=Rules(turn_limit=limit)))
@@ -84,8 +85,9 @@ def test_at_the_turn_limit_ties_share_the_win():
 
 def test_a_win_on_the_last_allowed_turn_is_a_win_at_home():
     free = play_board(Game.new(players=1, seed=3, rules=Rules(return_home=False)), level="hard")
-    limited = play_board(Game.new(players=1, seed=3, rules=Rules(return_home=False, turn_limit=free.turns)),
-                         level="hard")
+    limited = play_board(
+        Game.new(players=1, seed=3, rules=Rules(return_home=False, turn_limit=free.turns)), level="hard"
+    )
     assert limited.turns == free.turns
     assert limited.outcome == Outcome(Termination.HOME, (0,))
 
@@ -112,11 +114,16 @@ def test_no_turn_limit_by_default():
 
 # ---------------------------------------------------------------- saves
 
-@pytest.mark.parametrize("make", [
-    lambda: play_board(Game.new(players=2, seed=6, rules=Rules(turn_limit=7))),
-    lambda: play_cards(CardGame.new(players=2, seed=6, rules=CardRules(turn_limit=7))),
-    lambda: Game.new(players=2, seed=6, rules=Rules(turn_limit=7)),
-], ids=["board-over", "cards-over", "board-running"])
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: play_board(Game.new(players=2, seed=6, rules=Rules(turn_limit=7))),
+        lambda: play_cards(CardGame.new(players=2, seed=6, rules=CardRules(turn_limit=7))),
+        lambda: Game.new(players=2, seed=6, rules=Rules(turn_limit=7)),
+    ],
+    ids=["board-over", "cards-over", "board-running"],
+)
 def test_the_turn_limit_and_the_outcome_survive_a_save(make):
     game = make()
     data = game.to_dict()
@@ -128,8 +135,7 @@ def test_the_turn_limit_and_the_outcome_survive_a_save(make):
 def test_a_version_1_board_save_still_loads():
     game = play_board(Game.new(players=1, seed=3, rules=Rules(return_home=False)), level="hard")
     data = game.to_dict()
-    old = {**data, "version": 1, "winner": 0,
-           "rules": {"open_cards": False, "return_home": False}}
+    old = {**data, "version": 1, "winner": 0, "rules": {"open_cards": False, "return_home": False}}
     del old["outcome"]
     back = Game.from_dict(old)
     assert back.outcome == Outcome(Termination.HOME, (0,)) and back.rules.turn_limit == 0
@@ -139,10 +145,13 @@ def test_a_version_1_board_save_still_loads():
     assert Game.from_dict(old).outcome is None
 
 
-@pytest.mark.parametrize("sentence,termination", [
-    ("every card has been played", Termination.CARDS_PLAYED),
-    ("a full round passed in which no card could be laid", Termination.BLOCKED),
-])
+@pytest.mark.parametrize(
+    "sentence,termination",
+    [
+        ("every card has been played", Termination.CARDS_PLAYED),
+        ("a full round passed in which no card could be laid", Termination.BLOCKED),
+    ],
+)
 def test_a_version_1_card_save_still_loads(sentence, termination):
     game = play_cards(CardGame.new(players=2, seed=8))
     data = game.to_dict()
@@ -152,12 +161,15 @@ def test_a_version_1_card_save_still_loads(sentence, termination):
     assert back.outcome.termination is termination and back.winners == game.winners
 
 
-@pytest.mark.parametrize("damage,words", [
-    (lambda d: d["rules"].update(turn_limit=-2), "turn_limit"),
-    (lambda d: d["rules"].update(turn_limit="7"), "turn_limit"),
-    (lambda d: d.update(outcome={"termination": "home", "winners": [1]}), "outcome"),
-    (lambda d: d["rules"].update(turn_limit=1), "fewer turns than the turn limit"),
-])
+@pytest.mark.parametrize(
+    "damage,words",
+    [
+        (lambda d: d["rules"].update(turn_limit=-2), "turn_limit"),
+        (lambda d: d["rules"].update(turn_limit="7"), "turn_limit"),
+        (lambda d: d.update(outcome={"termination": "home", "winners": [1]}), "outcome"),
+        (lambda d: d["rules"].update(turn_limit=1), "fewer turns than the turn limit"),
+    ],
+)
 def test_a_running_save_with_a_bad_limit_or_outcome_is_refused(damage, words):
     game = Game.new(players=2, seed=6, rules=Rules(turn_limit=7))
     for _ in range(2):
@@ -174,12 +186,15 @@ def wrong_winners(data):
     data["outcome"]["winners"] = [0] if right != [0] else [1]
 
 
-@pytest.mark.parametrize("damage,words", [
-    (lambda d: d["outcome"].update(termination="blocked"), "cannot end by blocked"),
-    (wrong_winners, "most treasures"),
-    (lambda d: d["outcome"].update(termination="checkmate"), "unknown termination"),
-    (lambda d: d.update(outcome=None), "outcome"),
-])
+@pytest.mark.parametrize(
+    "damage,words",
+    [
+        (lambda d: d["outcome"].update(termination="blocked"), "cannot end by blocked"),
+        (wrong_winners, "most treasures"),
+        (lambda d: d["outcome"].update(termination="checkmate"), "unknown termination"),
+        (lambda d: d.update(outcome=None), "outcome"),
+    ],
+)
 def test_a_finished_board_save_with_a_wrong_outcome_is_refused(damage, words):
     data = play_board(Game.new(players=2, seed=6, rules=Rules(turn_limit=3))).to_dict()
     damage(data)
@@ -187,10 +202,13 @@ def test_a_finished_board_save_with_a_wrong_outcome_is_refused(damage, words):
         Game.from_dict(data)
 
 
-@pytest.mark.parametrize("change,words", [
-    (lambda d: d["outcome"].update(termination="home"), "cannot end by home"),
-    (lambda d: d["outcome"].update(winners=[0, 1, 5]), "out of 2 players"),
-])
+@pytest.mark.parametrize(
+    "change,words",
+    [
+        (lambda d: d["outcome"].update(termination="home"), "cannot end by home"),
+        (lambda d: d["outcome"].update(winners=[0, 1, 5]), "out of 2 players"),
+    ],
+)
 def test_a_finished_card_save_with_a_wrong_outcome_is_refused(change, words):
     data = play_cards(CardGame.new(players=2, seed=8)).to_dict()
     change(data)

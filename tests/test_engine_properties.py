@@ -26,8 +26,13 @@ def check_invariants(game):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(1, 4), seed=st.integers(0, 2**32), open_cards=st.booleans(),
-       return_home=st.booleans(), choices=st.lists(st.integers(0, 10**6), min_size=10, max_size=60))
+@given(
+    players=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    open_cards=st.booleans(),
+    return_home=st.booleans(),
+    choices=st.lists(st.integers(0, 10**6), min_size=10, max_size=60),
+)
 def test_random_legal_play_keeps_invariants_and_round_trips(players, seed, open_cards, return_home, choices):
     game = Game.new(players=players, seed=seed, rules=Rules(open_cards=open_cards, return_home=return_home))
     for i, pick in enumerate(choices):
@@ -59,6 +64,7 @@ def test_copy_is_independent():
 
 def test_a_random_game_ends_with_a_winner():
     import random
+
     rng = random.Random(3)
     game = Game.new(players=1, seed=3, rules=Rules(return_home=False))
     while game.phase != "over":
@@ -84,31 +90,38 @@ def test_a_random_game_ends_with_a_winner():
 
 # ---------------------------------------------------------------- damaged saves are refused
 
+
 def saved():
     game = Game.new(players=3, seed=5)
     game.apply(Shift("W3", 1))
     return game.to_dict()
 
 
-@pytest.mark.parametrize("damage,message", [
-    (lambda d: d.update(version=99), "version"),
-    (lambda d: d.update(game="chess"), "not a labyrinth"),
-    (lambda d: d.pop("board"), "missing board"),
-    (lambda d: d.update(board=d["board"][:-1]), "49 tiles"),
-    (lambda d: d["board"].__setitem__(0, ["NS", None]), "fixed tile"),
-    (lambda d: d["board"].__setitem__(1, [d["board"][1][0], "bat" if d["board"][1][1] != "bat" else "rat"]), "movable tiles"),
-    (lambda d: d["board"].__setitem__(1, ["NESW", None]), "2 or 3 openings"),
-    (lambda d: d["board"].__setitem__(1, ["SN", None]), "NESW order"),
-    (lambda d: d.update(phase="dance"), "phase"),
-    (lambda d: d.update(current=7), "current"),
-    (lambda d: d["players"][0].update(position=[9, 0]), "off the board"),
-    (lambda d: d["players"][0]["cards"].append("bat"), "exactly once"),
-    (lambda d: d["players"][0].update(seat=1, color="yellow"), "share a seat"),
-    (lambda d: d["players"][0].update(seat=1), "plays yellow"),
-    (lambda d: d.update(outcome={"termination": "home", "winners": [0]}), "outcome"),
-    (lambda d: d.update(last_insertion="Q9"), "insertion"),
-    (lambda d: d.update(rules={"open_cards": "yes"}), "rules"),
-])
+@pytest.mark.parametrize(
+    "damage,message",
+    [
+        (lambda d: d.update(version=99), "version"),
+        (lambda d: d.update(game="chess"), "not a labyrinth"),
+        (lambda d: d.pop("board"), "missing board"),
+        (lambda d: d.update(board=d["board"][:-1]), "49 tiles"),
+        (lambda d: d["board"].__setitem__(0, ["NS", None]), "fixed tile"),
+        (
+            lambda d: d["board"].__setitem__(1, [d["board"][1][0], "bat" if d["board"][1][1] != "bat" else "rat"]),
+            "movable tiles",
+        ),
+        (lambda d: d["board"].__setitem__(1, ["NESW", None]), "2 or 3 openings"),
+        (lambda d: d["board"].__setitem__(1, ["SN", None]), "NESW order"),
+        (lambda d: d.update(phase="dance"), "phase"),
+        (lambda d: d.update(current=7), "current"),
+        (lambda d: d["players"][0].update(position=[9, 0]), "off the board"),
+        (lambda d: d["players"][0]["cards"].append("bat"), "exactly once"),
+        (lambda d: d["players"][0].update(seat=1, color="yellow"), "share a seat"),
+        (lambda d: d["players"][0].update(seat=1), "plays yellow"),
+        (lambda d: d.update(outcome={"termination": "home", "winners": [0]}), "outcome"),
+        (lambda d: d.update(last_insertion="Q9"), "insertion"),
+        (lambda d: d.update(rules={"open_cards": "yes"}), "rules"),
+    ],
+)
 def test_damaged_saves_are_refused_with_a_reason(damage, message):
     data = saved()
     damage(data)

@@ -31,6 +31,7 @@ def snapshot(game):
 
 # ---------------------------------------------------------------- components and setup
 
+
 @pytest.mark.parametrize("seed", [0, 1, 99])
 def test_fixed_tiles_are_where_the_rules_put_them(seed):
     game = Game.new(players=4, seed=seed)
@@ -68,7 +69,11 @@ def test_cards_are_dealt_evenly(players, per):
 def test_pawns_start_on_their_corners_clockwise_and_two_players_sit_diagonally():
     four = Game.new(players=4, seed=1)
     assert [(p.color, p.position) for p in four.players] == [
-        ("red", (0, 0)), ("yellow", (0, 6)), ("green", (6, 6)), ("blue", (6, 0))]
+        ("red", (0, 0)),
+        ("yellow", (0, 6)),
+        ("green", (6, 6)),
+        ("blue", (6, 0)),
+    ]
     two = Game.new(players=2, seed=1)
     assert [p.position for p in two.players] == [(0, 0), (6, 6)]
     assert all(p.home == p.position for p in four.players)
@@ -90,6 +95,7 @@ def test_first_player_and_seats_can_be_chosen():
 
 
 # ---------------------------------------------------------------- the shift
+
 
 def test_first_turn_allows_all_twelve_insertions_in_four_rotations():
     game = Game.new(players=2, seed=1)
@@ -119,12 +125,15 @@ def test_opposites():
     assert all(OPPOSITE[OPPOSITE[n]] == n for n in INSERTIONS)
 
 
-@pytest.mark.parametrize("name,line,reverse", [
-    ("N3", [(r, 3) for r in range(7)], False),
-    ("S5", [(r, 5) for r in range(7)], True),
-    ("W1", [(1, c) for c in range(7)], False),
-    ("E3", [(3, c) for c in range(7)], True),
-])
+@pytest.mark.parametrize(
+    "name,line,reverse",
+    [
+        ("N3", [(r, 3) for r in range(7)], False),
+        ("S5", [(r, 5) for r in range(7)], True),
+        ("W1", [(1, c) for c in range(7)], False),
+        ("E3", [(3, c) for c in range(7)], True),
+    ],
+)
 def test_shift_slides_the_line_and_the_pushed_out_tile_becomes_the_spare(name, line, reverse):
     game = Game.new(players=2, seed=11)
     order = line[::-1] if reverse else line
@@ -149,14 +158,14 @@ def test_rotation_turns_the_spare_clockwise():
 
 def test_pawns_of_any_player_wrap_around_and_ride_along():
     game = Game.new(players=4, seed=4)
-    put(game, 0, (1, 6))   # current player, on the tile that will be pushed out
-    put(game, 2, (1, 6))   # another player on the same tile
-    put(game, 3, (1, 2))   # another player in the line
+    put(game, 0, (1, 6))  # current player, on the tile that will be pushed out
+    put(game, 2, (1, 6))  # another player on the same tile
+    put(game, 3, (1, 2))  # another player in the line
     game.apply(Shift("W1"))
     assert game.players[0].position == (1, 0)
     assert game.players[2].position == (1, 0)
     assert game.players[3].position == (1, 3)
-    assert game.players[1].position == (0, 6)   # not in the line
+    assert game.players[1].position == (0, 6)  # not in the line
 
 
 def test_pawn_pushed_out_at_the_top_lands_on_the_new_tile_at_the_bottom():
@@ -167,6 +176,7 @@ def test_pawn_pushed_out_at_the_top_lands_on_the_new_tile_at_the_bottom():
 
 
 # ---------------------------------------------------------------- the move
+
 
 def test_move_only_along_open_paths():
     for seed in range(30):
@@ -235,6 +245,7 @@ def test_actions_in_the_wrong_phase_are_refused():
 
 
 # ---------------------------------------------------------------- targets and winning
+
 
 def shift_away_from(game, cell):
     """A legal shift that leaves `cell`'s row and column alone (so a pawn there stays put)."""
@@ -317,7 +328,7 @@ def heading_home(game, index):
 def test_win_only_on_own_home_corner_with_all_cards():
     game = Game.new(players=2, seed=3)
     heading_home(game, 0)
-    put(game, 0, (0, 6))       # someone else's corner
+    put(game, 0, (0, 6))  # someone else's corner
     game.apply(shift_away_from(game, (0, 6)))
     game.apply(Move((0, 6)))
     assert game.winner is None and game.phase == "shift"
@@ -358,4 +369,4 @@ def test_solo_game_counts_turns_until_home():
         game.apply(shift_away_from(game, game.player.position))
         game.apply(Move(game.player.position))
     assert game.turns == 3 and game.current == 0
-    assert game.forbidden is not None   # no push-back applies to a lone player too
+    assert game.forbidden is not None  # no push-back applies to a lone player too

@@ -50,7 +50,7 @@ from kiosk.history import GameRecord, History, print_stats
 from kiosk.persistence import SAVE_NAME, utc_now_iso
 from kiosk.script import MAX_WAIT_MS, ScriptError, parse, parse_line
 
-from .test_hardening import DiskKiosk
+from tests.test_hardening import DiskKiosk
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 
@@ -68,28 +68,61 @@ def _no_fsync():
     saved, safeio.OPS = safeio.OPS, NoSync()
     yield
     safeio.OPS = saved
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 EXAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "config.example.toml"
 DEEP = "@@deep@@"
 
 
 # ---------------------------------------------------------------- hostile values
 SCALARS = st.one_of(
-    st.none(), st.booleans(),
+    st.none(),
+    st.booleans(),
     st.integers(-3, 70),
-    st.integers(-(10 ** 60), 10 ** 60),
-    st.sampled_from([2 ** 62, -(2 ** 63), 10 ** 400, 10 ** 4000]),
+    st.integers(-(10**60), 10**60),
+    st.sampled_from([2**62, -(2**63), 10**400, 10**4000]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from([1e308, -0.0, 0.5, 1e-320]),
     st.text(max_size=12),
-    st.sampled_from(["", "human", "hard", "easy", "random", "labyrinth", "cards", "over", "shift", "move",
-                     "place", "take", "N1", "S3", "NES", "2024-05-01T12:00:00+00:00",
-                     "9999-12-31T23:59:59+00:00", "0001-01-01T00:00:00+00:00", "2024-05-01T12:00:00",
-                     "x" * 5000, "\x00\ud800", DEEP]),
+    st.sampled_from(
+        [
+            "",
+            "human",
+            "hard",
+            "easy",
+            "random",
+            "labyrinth",
+            "cards",
+            "over",
+            "shift",
+            "move",
+            "place",
+            "take",
+            "N1",
+            "S3",
+            "NES",
+            "2024-05-01T12:00:00+00:00",
+            "9999-12-31T23:59:59+00:00",
+            "0001-01-01T00:00:00+00:00",
+            "2024-05-01T12:00:00",
+            "x" * 5000,
+            "\x00\ud800",
+            DEEP,
+        ]
+    ),
 )
-HOSTILE = st.recursive(SCALARS, lambda kids: st.lists(kids, max_size=4)
-                       | st.dictionaries(st.text(max_size=6), kids, max_size=4), max_leaves=8)
+HOSTILE = st.recursive(
+    SCALARS,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=6), kids, max_size=4),
+    max_leaves=8,
+)
 
 
 def encode(value: Any, depth: int) -> bytes:
@@ -138,15 +171,29 @@ def _played(game, actions: int):
 def base_saves() -> list[dict]:
     now = time.time()
     out = []
-    for game in (_played(Game.new(players=3, seed=7), 9), _played(Game.new(players=1, seed=2), 4),
-                 _played(CardGame.new(players=4, seed=7), 9), _played(CardGame.new(players=2, seed=3), 2)):
+    for game in (
+        _played(Game.new(players=3, seed=7), 9),
+        _played(Game.new(players=1, seed=2), 4),
+        _played(CardGame.new(players=4, seed=7), 9),
+        _played(CardGame.new(players=2, seed=3), 2),
+    ):
         name = "labyrinth" if isinstance(game, Game) else "cards"
-        out.append({"format": 1, "game": name, "saved_at": utc_now_iso(now - 60), "started_at": utc_now_iso(now - 600),
-                    # computer seats too: a bad seed once crashed the start only when an AI was set up
-                    "meta": {"game_id": "f00d" + name, "kinds": ["human"] + ["random"] * (game.num_players - 1),
-                             "started": now - 600,
-                             "setup": {"hints": None}},
-                    "state": game.to_dict()})
+        out.append(
+            {
+                "format": 1,
+                "game": name,
+                "saved_at": utc_now_iso(now - 60),
+                "started_at": utc_now_iso(now - 600),
+                # computer seats too: a bad seed once crashed the start only when an AI was set up
+                "meta": {
+                    "game_id": "f00d" + name,
+                    "kinds": ["human"] + ["random"] * (game.num_players - 1),
+                    "started": now - 600,
+                    "setup": {"hints": None},
+                },
+                "state": game.to_dict(),
+            }
+        )
     return out
 
 
@@ -168,7 +215,7 @@ def damaged_saves(draw) -> bytes:
         doc = base
         paths, short = BASE_PATHS[k], SHORT_PATHS[k]
         for _ in range(2 if how == "two values" else 1):
-            if doc is not base:         # the first change may have replaced a whole branch
+            if doc is not base:  # the first change may have replaced a whole branch
                 paths = paths_of(doc)
                 short = [p for p in paths if len(p) <= 2]
             path = draw(st.sampled_from(short) | st.sampled_from(paths))
@@ -179,10 +226,10 @@ def damaged_saves(draw) -> bytes:
         return encode(doc, depth)
     raw = encode(base, depth)
     if how == "truncate":
-        return raw[:draw(st.integers(0, len(raw) - 1))]
+        return raw[: draw(st.integers(0, len(raw) - 1))]
     start = draw(st.integers(0, len(raw) - 1))
     junk = draw(st.binary(min_size=1, max_size=8))
-    return raw[:start] + junk + raw[start + len(junk):]
+    return raw[:start] + junk + raw[start + len(junk) :]
 
 
 def check_save(raw: bytes) -> str:
@@ -192,17 +239,17 @@ def check_save(raw: bytes) -> str:
         (state / SAVE_NAME).write_bytes(raw)
         kiosk = DiskKiosk(cfg.Config(), KioskOptions(fast=True, ring="none", state_dir=state))
         try:
-            kiosk.start()                               # never raises
+            kiosk.start()  # never raises
             running = [s for s in kiosk.sessions.values() if s.game is not None]
             corrupt = sorted((state / "corrupt").iterdir()) if (state / "corrupt").is_dir() else []
             if running:
                 assert not corrupt and (state / SAVE_NAME).read_bytes() == raw
                 session = running[0]
                 game = session.game
-                kiosk._save(session, "shift")           # and it saves again
+                kiosk._save(session, "shift")  # and it saves again
                 assert type(game).from_dict(json.loads((state / SAVE_NAME).read_bytes())["state"]) == game
                 return "resumed"
-            if History(state).path.exists():            # a valid finished game: recorded, removed
+            if History(state).path.exists():  # a valid finished game: recorded, removed
                 assert not corrupt and not (state / SAVE_NAME).exists()
                 return "recorded"
             assert len(corrupt) == 1 and corrupt[0].read_bytes() == raw, "not set aside byte for byte"
@@ -218,7 +265,7 @@ def test_the_undamaged_saves_resume():
 
 
 #: A value of each JSON type, and the extremes of each: what "a wrong type in every field" means.
-WRONG = ["x", 1.5, float("nan"), True, None, [], {}, 10 ** 30, -1, "2090-01-01T00:00:00+00:00"]
+WRONG = ["x", 1.5, float("nan"), True, None, [], {}, 10**30, -1, "2090-01-01T00:00:00+00:00"]
 
 
 def test_every_field_of_both_games_saves_with_every_wrong_type():
@@ -245,8 +292,15 @@ def test_a_damaged_save_is_resumed_or_set_aside_never_a_crash(raw):
 
 
 # ---------------------------------------------------------------- history lines
-GOOD_RECORD = GameRecord.make(game="labyrinth", seats=["human", "hard"], winners=[1], turns=40,
-                              duration_s=600.0, ended_at=1_714_564_800.0, game_id="abc")
+GOOD_RECORD = GameRecord.make(
+    game="labyrinth",
+    seats=["human", "hard"],
+    winners=[1],
+    turns=40,
+    duration_s=600.0,
+    ended_at=1_714_564_800.0,
+    game_id="abc",
+)
 RECORD_PATHS = paths_of(json.loads(GOOD_RECORD.to_json()))
 
 
@@ -275,7 +329,7 @@ def test_stats_count_every_intact_line_and_skip_the_rest(lines):
         pieces = [p for p in b"\n".join(lines).split(b"\n") if p.strip()]
         assert len(records) - 2 + skipped == len(pieces)
         for r in records:
-            assert math.isfinite(r.duration_s) and 0 <= r.turns <= 10 ** 6 and r.players == len(r.seats)
+            assert math.isfinite(r.duration_s) and 0 <= r.turns <= 10**6 and r.players == len(r.seats)
 
 
 # ---------------------------------------------------------------- configuration files
@@ -309,11 +363,13 @@ def configs(draw) -> bytes:
     for _ in range(draw(st.integers(1, 3))):
         i = draw(st.sampled_from(KEY_LINES))
         name = lines[i].split(" = ", 1)[0]
-        known = {"led_count": st.integers(0, 3000), "seat_segments": st.lists(st.lists(st.integers(-2, 30),
-                 min_size=0, max_size=3), max_size=7),
-                 "driver": st.sampled_from(cfg.RING_DRIVERS), "port": st.sampled_from(["", " ", "/dev/ttyUSB0",
-                                                                                        "/dev/serial0"]),
-                 "offset": st.integers(-1, 3000)}.get(name, st.nothing())
+        known = {
+            "led_count": st.integers(0, 3000),
+            "seat_segments": st.lists(st.lists(st.integers(-2, 30), min_size=0, max_size=3), max_size=7),
+            "driver": st.sampled_from(cfg.RING_DRIVERS),
+            "port": st.sampled_from(["", " ", "/dev/ttyUSB0", "/dev/serial0"]),
+            "offset": st.integers(-1, 3000),
+        }.get(name, st.nothing())
         value = draw(st.one_of(HOSTILE, known))
         lines[i] = f"{name} = {toml_value(value)}"
     how = draw(st.sampled_from(["values", "values", "unknown key", "unknown section", "bytes"]))
@@ -325,7 +381,7 @@ def configs(draw) -> bytes:
     if how == "bytes":
         start = draw(st.integers(0, len(raw) - 1))
         junk = draw(st.binary(min_size=1, max_size=6))
-        raw = raw[:start] + junk + raw[start + len(junk):]
+        raw = raw[:start] + junk + raw[start + len(junk) :]
     return raw
 
 
@@ -333,6 +389,7 @@ def runs_with(config: cfg.Config) -> None:
     """What reads the config at run time, without hardware: it must accept every checked config."""
     from hardware.ring import _check_brightness
     from hardware.ring_layout import RingLayout
+
     r = config.ring
     RingLayout(r.led_count, 4, r.offset, bool(r.reverse), r.seat_segments)
     _check_brightness(r.brightness)
@@ -341,7 +398,7 @@ def runs_with(config: cfg.Config) -> None:
     setup_from_config(config)
     k = config.kiosk
     for seconds in (k.idle_timeout_s, k.idle_countdown_s, k.resume_within_s, k.ai_pace_ms / 1000):
-        assert math.isfinite(float(seconds)) and time.time() + seconds < 2 ** 53
+        assert math.isfinite(float(seconds)) and time.time() + seconds < 2**53
     assert len(set(config.buttons.used_pins())) == len(config.buttons.used_pins())
 
 
@@ -360,9 +417,31 @@ def config_outcome(path: Path) -> str:
 
 
 #: Values at the edges of what a key takes, besides the wrong types.
-EDGES = [0, 1, 4, 6, 255, 256, 2048, 86_400, 86_401, 10 ** 9, -(10 ** 9), "", " ", "auto", "none", "random",
-         [[0, 24]], [[0, 6]] * 4, [[0, 4]] * 6, [[23, 24]] * 4, [[0, 6], [6, 6], [12, 6], [18, 6], [0, 1]],
-         {"N1": 4}, {"rotate": 14}]
+EDGES = [
+    0,
+    1,
+    4,
+    6,
+    255,
+    256,
+    2048,
+    86_400,
+    86_401,
+    10**9,
+    -(10**9),
+    "",
+    " ",
+    "auto",
+    "none",
+    "random",
+    [[0, 24]],
+    [[0, 6]] * 4,
+    [[0, 4]] * 6,
+    [[23, 24]] * 4,
+    [[0, 6], [6, 6], [12, 6], [18, 6], [0, 1]],
+    {"N1": 4},
+    {"rotate": 14},
+]
 
 
 def test_every_config_key_with_every_wrong_type_and_edge():
@@ -396,10 +475,43 @@ def test_a_damaged_config_is_refused_naming_the_file_or_runs(raw):
 
 # ---------------------------------------------------------------- scripts
 WORDS = st.one_of(
-    st.sampled_from(["button", "wait", "tap", "stay", "card", "rotate", "lay", "take", "discard", "ready",
-                     "tap-px", "N3", "rotate", "none", "#", "0", "-1", "6", "7", "1" * 400, "9" * 13,
-                     "+5", "3600000", "3600001", "1e3", "nan", "\f", "\v", "\x1c", "\x85", "\u2028", "\r"]),
-    st.integers(-10 ** 8, 10 ** 8).map(str),
+    st.sampled_from(
+        [
+            "button",
+            "wait",
+            "tap",
+            "stay",
+            "card",
+            "rotate",
+            "lay",
+            "take",
+            "discard",
+            "ready",
+            "tap-px",
+            "N3",
+            "rotate",
+            "none",
+            "#",
+            "0",
+            "-1",
+            "6",
+            "7",
+            "1" * 400,
+            "9" * 13,
+            "+5",
+            "3600000",
+            "3600001",
+            "1e3",
+            "nan",
+            "\f",
+            "\v",
+            "\x1c",
+            "\x85",
+            "\u2028",
+            "\r",
+        ]
+    ),
+    st.integers(-(10**8), 10**8).map(str),
     st.text(max_size=6),
 )
 LINES = st.lists(WORDS, max_size=5).map(" ".join)

@@ -45,11 +45,12 @@ def test_a_resumed_game_continues_its_record_even_in_the_middle_of_a_turn(tmp_pa
     recorder = shelf.start(game, ["human", "medium"])
     play(game, recorder, turns=5, shelf=shelf)
     shift, _ = make_ai("medium", seed=1).choose(game)
-    game.apply(shift)                                   # the power goes after this shift
+    game.apply(shift)  # the power goes after this shift
     resumed = RecordShelf(tmp_path).resume(Game.from_dict(game.to_dict()), ["human", "medium"])
     assert len(resumed.turns) == 5 and resumed.state == game
     from engine import Move
-    stay = Move(game.player.position)                   # the turn goes on after the resume
+
+    stay = Move(game.player.position)  # the turn goes on after the resume
     game.apply(stay)
     resumed.apply(stay)
     play(game, resumed)
@@ -58,7 +59,7 @@ def test_a_resumed_game_continues_its_record_even_in_the_middle_of_a_turn(tmp_pa
 
 
 def test_a_record_that_does_not_fit_starts_afresh_from_the_position(tmp_path):
-    (tmp_path / CURRENT_NAME).write_text("[Game \"labyrinth\"]\n garbage\n")
+    (tmp_path / CURRENT_NAME).write_text('[Game "labyrinth"]\n garbage\n')
     game = Game.new(players=2, seed=3)
     recorder = RecordShelf(tmp_path).resume(game, ["medium", "medium"])
     play(game, recorder, turns=3)
@@ -106,6 +107,7 @@ def test_the_best_of_the_day_has_people_then_the_closest_finish(tmp_path):
 def test_recording_reads_every_action_off_the_change_of_state(tmp_path):
     """As in the kiosk: the recording sees the start, then the game after each committed action."""
     from kiosk.game_records import Recording
+
     shelf = RecordShelf(tmp_path)
     recording = Recording(shelf)
     game = Game.new(players=3, seed=21)
@@ -131,6 +133,7 @@ def test_recording_reads_every_action_off_the_change_of_state(tmp_path):
 
 def test_an_abandoned_game_leaves_no_record(tmp_path):
     from kiosk.game_records import Recording
+
     shelf = RecordShelf(tmp_path)
     recording = Recording(shelf)
     game = Game.new(players=2, seed=2)
@@ -150,7 +153,7 @@ def test_temporaries_of_an_interrupted_record_write_go_at_start(tmp_path):
     left = [tmp_path / f".{CURRENT_NAME}.x1.tmp", tmp_path / "records" / ".2026-11-30_150405-cards.txt.y2.tmp"]
     for path in left:
         path.write_text("half a record")
-    keep = tmp_path / ".current-game.json.z3.tmp"        # the game store's own: not ours to remove
+    keep = tmp_path / ".current-game.json.z3.tmp"  # the game store's own: not ours to remove
     keep.write_text("{")
     RecordShelf(tmp_path)
     assert not any(p.exists() for p in left) and keep.exists()

@@ -33,10 +33,10 @@ from kiosk.logs import RepeatFilter
 from kiosk.persistence import SAVE_NAME, GameStore
 from kiosk.script import ScriptError, load as load_script, parse as parse_script
 
-from .kiosk_pump import pump
+from tests.kiosk_pump import pump
 
 ROOT = Path(__file__).resolve().parent.parent
-NOW = 1_800_000_000.0      # 2027-01-15
+NOW = 1_800_000_000.0  # 2027-01-15
 
 
 @pytest.fixture(autouse=True)
@@ -63,10 +63,14 @@ def kiosk_on(state_dir: Path) -> Kiosk:
 def wrapper(game: str = "labyrinth", state: dict | None = None, **changes) -> dict:
     if state is None:
         state = (Game.new(players=2, seed=4) if game == "labyrinth" else CardGame.new(players=3, seed=4)).to_dict()
-    w = {"format": 1, "game": game, "saved_at": "2027-01-15T08:00:00.000+00:00",
-         "started_at": "2027-01-15T07:50:00.000+00:00",
-         "meta": {"game_id": "ab12", "kinds": ["human"] * (2 if game == "labyrinth" else 3)},
-         "state": state}
+    w = {
+        "format": 1,
+        "game": game,
+        "saved_at": "2027-01-15T08:00:00.000+00:00",
+        "started_at": "2027-01-15T07:50:00.000+00:00",
+        "meta": {"game_id": "ab12", "kinds": ["human"] * (2 if game == "labyrinth" else 3)},
+        "state": state,
+    }
     w.update(changes)
     return w
 
@@ -79,8 +83,12 @@ def put_save(state_dir: Path, data: bytes | dict) -> bytes:
 
 
 def store(state_dir: Path) -> GameStore:
-    return GameStore(state_dir, loaders={"labyrinth": Game.from_dict, "cards": CardGame.from_dict},
-                     resume_within_s=1800, clock=lambda: NOW)
+    return GameStore(
+        state_dir,
+        loaders={"labyrinth": Game.from_dict, "cards": CardGame.from_dict},
+        resume_within_s=1800,
+        clock=lambda: NOW,
+    )
 
 
 def corrupt_files(state_dir: Path) -> list[Path]:
@@ -99,13 +107,12 @@ CRASH_LOOP_SAVES = {
     "string seed": _with_state("labyrinth", seed="eleven"),
     "float seed": _with_state("labyrinth", seed=1.5),
     "bool seed": _with_state("labyrinth", seed=True),
-    "huge seed": _with_state("labyrinth", seed=10 ** 30),
+    "huge seed": _with_state("labyrinth", seed=10**30),
     "card game string seed": _with_state("cards", seed="x"),
     "int game_id": wrapper(meta={"game_id": 7, "kinds": ["human", "human"]}),
     "list game_id": wrapper(meta={"game_id": ["a"], "kinds": ["human", "human"]}),
     "card game int game_id": wrapper("cards", meta={"game_id": 7}),
-    "future save with a string seed": dict(_with_state("labyrinth", seed="x"),
-                                            saved_at="2090-01-01T00:00:00+00:00"),
+    "future save with a string seed": dict(_with_state("labyrinth", seed="x"), saved_at="2090-01-01T00:00:00+00:00"),
     "year 9999": wrapper(saved_at="9999-12-31T23:59:59+00:00"),
     "year 1": wrapper(started_at="0001-01-01T00:00:00+00:00"),
     "format true": wrapper(format=True),
@@ -114,9 +121,8 @@ CRASH_LOOP_SAVES = {
     "started negative": wrapper(meta={"started": -5}),
     "started not a number": wrapper(meta={"started": "inf"}),
     "unknown wrapper field": dict(wrapper(), extra=1),
-    "huge turns": _with_state("labyrinth", turns=10 ** 12),
-    "huge turn limit": _with_state("labyrinth", rules={"open_cards": False, "return_home": True,
-                                                       "turn_limit": 10 ** 20}),
+    "huge turns": _with_state("labyrinth", turns=10**12),
+    "huge turn limit": _with_state("labyrinth", rules={"open_cards": False, "return_home": True, "turn_limit": 10**20}),
 }
 
 
@@ -125,7 +131,7 @@ def test_1_a_save_that_cannot_be_resumed_is_set_aside_and_the_kiosk_starts(tmp_p
     raw = put_save(tmp_path, CRASH_LOOP_SAVES[case])
     kiosk = kiosk_on(tmp_path)
     try:
-        kiosk.start()           # raised at every start before (systemd restarted it every 3 s)
+        kiosk.start()  # raised at every start before (systemd restarted it every 3 s)
         assert all(s.game is None for s in kiosk.sessions.values())
     finally:
         kiosk.close()
@@ -139,8 +145,10 @@ def test_1_a_resume_that_fails_after_every_check_sets_the_save_aside(tmp_path, m
     raw = put_save(tmp_path, wrapper())
     kiosk = kiosk_on(tmp_path)
     try:
+
         def broken(*a, **k):
             raise TypeError("a bug in resume")
+
         monkeypatch.setattr(kiosk.sessions["labyrinth"], "resume", broken)
         with caplog.at_level(logging.WARNING):
             kiosk.start()
@@ -153,8 +161,19 @@ def test_1_a_resume_that_fails_after_every_check_sets_the_save_aside(tmp_path, m
 
 def test_1_the_headless_kiosk_with_a_bad_seed_save_runs_on(tmp_path):
     raw = put_save(tmp_path, CRASH_LOOP_SAVES["string seed"])
-    proc = run_cli("--display", "none", "--players", "easy,easy", "--seed", "2", "--games", "1", "--fast",
-                   "--state-dir", str(tmp_path))
+    proc = run_cli(
+        "--display",
+        "none",
+        "--players",
+        "easy,easy",
+        "--seed",
+        "2",
+        "--games",
+        "1",
+        "--fast",
+        "--state-dir",
+        str(tmp_path),
+    )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert [p.read_bytes() for p in corrupt_files(tmp_path)] == [raw]
 
@@ -163,16 +182,29 @@ def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "WATCHDOG_USEC"):
         env.pop(name, None)
-    return subprocess.run([sys.executable, "-m", "kiosk", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+    )
 
 
 # ------------------------------------------------------------------ 2: FIFO, devices
 def test_2_a_fifo_as_the_save_is_set_aside_without_blocking(tmp_path):
     tmp_path.mkdir(exist_ok=True)
     os.mkfifo(tmp_path / SAVE_NAME)
-    proc = run_cli("--display", "none", "--players", "easy,easy", "--seed", "2", "--games", "1", "--fast",
-                   "--state-dir", str(tmp_path), timeout=120)
+    proc = run_cli(
+        "--display",
+        "none",
+        "--players",
+        "easy,easy",
+        "--seed",
+        "2",
+        "--games",
+        "1",
+        "--fast",
+        "--state-dir",
+        str(tmp_path),
+        timeout=120,
+    )
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert "a FIFO, not a regular file" in proc.stderr
     moved = corrupt_files(tmp_path)
@@ -187,7 +219,7 @@ def test_2_a_link_to_a_device_as_the_save_is_set_aside_unread(tmp_path, device):
     assert s.resume() is None
     assert "symbolic link" in s.last_setaside.detail
     moved = corrupt_files(tmp_path)
-    assert len(moved) == 1 and os.readlink(moved[0]) == device     # the link itself, byte for byte
+    assert len(moved) == 1 and os.readlink(moved[0]) == device  # the link itself, byte for byte
 
 
 def test_2_a_link_to_a_device_as_the_history_is_not_read(tmp_path, capsys):
@@ -240,9 +272,10 @@ class ReadOnlyDisk(safeio.FileOps):
 
 def test_3_a_read_only_state_dir_resumes_the_save_and_saves_once_writable(tmp_path, monkeypatch, caplog):
     game = Game.new(players=1, seed=8)
-    game.apply(game.legal_shifts()[0])                   # move phase
-    raw = put_save(tmp_path, wrapper(state=game.to_dict(), meta={"game_id": "ro1", "kinds": ["human"]},
-                                     saved_at=_iso_now()))
+    game.apply(game.legal_shifts()[0])  # move phase
+    raw = put_save(
+        tmp_path, wrapper(state=game.to_dict(), meta={"game_id": "ro1", "kinds": ["human"]}, saved_at=_iso_now())
+    )
     disk = ReadOnlyDisk()
     monkeypatch.setattr(safeio, "OPS", disk)
     kiosk = kiosk_on(tmp_path)
@@ -252,12 +285,12 @@ def test_3_a_read_only_state_dir_resumes_the_save_and_saves_once_writable(tmp_pa
         session = kiosk.sessions["labyrinth"]
         assert session.game == game, "the save it could read was not resumed"
         assert "not writable" in caplog.text
-        kiosk.bus.post(TapCell(game.player.position))    # stay: a committed action
+        kiosk.bus.post(TapCell(game.player.position))  # stay: a committed action
         pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
         assert session.game.phase == "shift"
         assert (tmp_path / SAVE_NAME).read_bytes() == raw, "it could not have saved"
         assert "could not save the game" in caplog.text
-        disk.writable = True                             # e.g. the mount came back read-write
+        disk.writable = True  # e.g. the mount came back read-write
         kiosk.bus.post(PushArrow(session.game.legal_shifts()[0].insertion))
         pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
         saved = json.loads((tmp_path / SAVE_NAME).read_bytes())
@@ -270,6 +303,7 @@ def test_3_a_read_only_state_dir_resumes_the_save_and_saves_once_writable(tmp_pa
 def _iso_now() -> str:
     import time
     from kiosk.persistence import utc_now_iso
+
     return utc_now_iso(time.time())
 
 
@@ -308,6 +342,7 @@ def test_4_while_it_cannot_be_moved_nothing_is_saved(tmp_path, monkeypatch):
     class NoRename(safeio.FileOps):
         def replace(self, src, dst):
             raise OSError(errno.EIO, "Input/output error")
+
     monkeypatch.setattr(safeio, "OPS", NoRename())
     s = store(tmp_path)
     assert s.resume() is None
@@ -327,20 +362,23 @@ def check(path) -> tuple[int, str]:
     return cfg.check_config(path, out=out, err=err), err.getvalue()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[ring]\nseat_segments = [[0, 4], [4, 4], [8, 4], [12, 4], [16, 4], [20, 4]]\n", "4 pairs, not 6"),
-    ("[ring]\nseat_segments = [[0, 24]]\n", "4 pairs, not 1"),
-    ('[ring]\ndriver = "line"\nport = ""\n', 'port = "": the line driver needs a serial port'),
-    ('[ring]\ndriver = "wled"\nport = "  "\n', "needs a serial port"),
-    ("[kiosk]\nidle_timeout_s = " + "9" * 400 + "\n", "idle_timeout_s = <a number of 400 digits> must be at most"),
-    ("[kiosk]\nresume_within_s = " + "9" * 400 + "\n", "must be at most"),
-    ("[game]\nturn_limit = 10000000000\n", "must be at most"),
-    ("[buttons]\npins = " + "[" * 200 + "]" * 200 + "\n", "nests tables or lists too deep"),
-    ("[buttons]\npins = { N1 = " + "{a = " * 50 + "1" + "}" * 50 + " }\n", "nests tables or lists too deep"),
-    ("[ring]\nseat_segments = [[[[[1]]]]]\n", "nests tables or lists too deep"),
-    ("[ring]\nport = " + "[" * 5000 + "]" * 5000 + "\n", "too deep"),
-    ("[kiosk]\noperator_pin = \"" + "1" * 10_000 + "\"\n", "must have 4 to 12 digits"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[ring]\nseat_segments = [[0, 4], [4, 4], [8, 4], [12, 4], [16, 4], [20, 4]]\n", "4 pairs, not 6"),
+        ("[ring]\nseat_segments = [[0, 24]]\n", "4 pairs, not 1"),
+        ('[ring]\ndriver = "line"\nport = ""\n', 'port = "": the line driver needs a serial port'),
+        ('[ring]\ndriver = "wled"\nport = "  "\n', "needs a serial port"),
+        ("[kiosk]\nidle_timeout_s = " + "9" * 400 + "\n", "idle_timeout_s = <a number of 400 digits> must be at most"),
+        ("[kiosk]\nresume_within_s = " + "9" * 400 + "\n", "must be at most"),
+        ("[game]\nturn_limit = 10000000000\n", "must be at most"),
+        ("[buttons]\npins = " + "[" * 200 + "]" * 200 + "\n", "nests tables or lists too deep"),
+        ("[buttons]\npins = { N1 = " + "{a = " * 50 + "1" + "}" * 50 + " }\n", "nests tables or lists too deep"),
+        ("[ring]\nseat_segments = [[[[[1]]]]]\n", "nests tables or lists too deep"),
+        ("[ring]\nport = " + "[" * 5000 + "]" * 5000 + "\n", "too deep"),
+        ('[kiosk]\noperator_pin = "' + "1" * 10_000 + '"\n', "must have 4 to 12 digits"),
+    ],
+)
 def test_6_check_config_refuses_what_would_fail_or_be_disabled_at_run_time(tmp_path, text, message):
     path = write_config(tmp_path, text)
     status, err = check(path)
@@ -375,11 +413,29 @@ def test_6_fullscreen_without_a_display_is_a_message_and_exit_2(tmp_path):
 @pytest.mark.parametrize("players", ["random,random,random,random,easy", "random,random,random,random,random,easy"])
 def test_6_the_card_game_takes_5_and_6_players_on_the_command_line(tmp_path, players):
     events = tmp_path / "events.jsonl"
-    status = cli.main(["--display", "none", "--game", "cards", "--players", players, "--seed", "3",
-                       "--games", "1", "--fast", "--events-out", str(events), "--log-level", "warning"])
+    status = cli.main(
+        [
+            "--display",
+            "none",
+            "--game",
+            "cards",
+            "--players",
+            players,
+            "--seed",
+            "3",
+            "--games",
+            "1",
+            "--fast",
+            "--events-out",
+            str(events),
+            "--log-level",
+            "warning",
+        ]
+    )
     assert status == 0
-    started = next(json.loads(line) for line in events.read_text().splitlines()
-                   if json.loads(line)["type"] == "card_game_started")
+    started = next(
+        json.loads(line) for line in events.read_text().splitlines() if json.loads(line)["type"] == "card_game_started"
+    )
     assert len(started["players"]) == len(players.split(","))
 
 
@@ -431,8 +487,25 @@ def test_7_the_longest_wait_does_not_drop_the_next_press(tmp_path):
     script = tmp_path / "inputs.txt"
     script.write_text("wait 3600000\nbutton N3\n")
     events = tmp_path / "events.jsonl"
-    status = cli.main(["--display", "none", "--players", "human,easy", "--first", "0", "--seed", "2", "--fast",
-                       "--script", str(script), "--events-out", str(events), "--log-level", "warning"])
+    status = cli.main(
+        [
+            "--display",
+            "none",
+            "--players",
+            "human,easy",
+            "--first",
+            "0",
+            "--seed",
+            "2",
+            "--fast",
+            "--script",
+            str(script),
+            "--events-out",
+            str(events),
+            "--log-level",
+            "warning",
+        ]
+    )
     assert status == 0
     types = [json.loads(line) for line in events.read_text().splitlines()]
     assert [e["button"] for e in types if e["type"] == "button_pressed"] == ["N3"]
@@ -450,7 +523,7 @@ class Ticks:
 def collecting(logger: str, clock) -> tuple[list[logging.LogRecord], logging.Handler]:
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
-    handler.emit = records.append           # type: ignore[method-assign]
+    handler.emit = records.append  # type: ignore[method-assign]
     handler.addFilter(RepeatFilter(window=60, clock=clock))
     logging.getLogger(logger).addHandler(handler)
     return records, handler
@@ -458,6 +531,7 @@ def collecting(logger: str, clock) -> tuple[list[logging.LogRecord], logging.Han
 
 def test_8_twenty_thousand_ring_errors_are_logged_once_with_a_count():
     from hardware.ring_line import LineDriver
+
     clock = Ticks()
     records, handler = collecting("hardware.ring", clock)
     try:
@@ -476,6 +550,7 @@ def test_8_a_full_disk_is_logged_once_a_minute_not_once_per_action(tmp_path, mon
     class Full(safeio.FileOps):
         def write(self, fd, data):
             raise OSError(errno.ENOSPC, "No space left on device")
+
     monkeypatch.setattr(safeio, "OPS", Full())
     clock = Ticks()
     records, handler = collecting("kiosk.persistence", clock)
@@ -494,13 +569,16 @@ def test_8_a_full_disk_is_logged_once_a_minute_not_once_per_action(tmp_path, mon
 
 def test_8_the_kiosk_log_setup_limits_repeats():
     from kiosk import logs
+
     handler = logs.setup("INFO", stream=io.StringIO(), env={})
     assert any(isinstance(f, RepeatFilter) for f in handler.filters)
 
 
 # ------------------------------------------------------------------ 9: --stats
-GOOD_LINE = ('{"time":"2024-05-01T12:00:00.000+00:00","game":"labyrinth","players":2,"seats":["human","hard"],'
-             '"variant":[],"winners":[1],"turns":40,"duration_s":600.0,"outcome":"won"}')
+GOOD_LINE = (
+    '{"time":"2024-05-01T12:00:00.000+00:00","game":"labyrinth","players":2,"seats":["human","hard"],'
+    '"variant":[],"winners":[1],"turns":40,"duration_s":600.0,"outcome":"won"}'
+)
 BAD_LINES = [
     GOOD_LINE.replace("600.0", "NaN"),
     GOOD_LINE.replace("600.0", "Infinity"),

@@ -12,7 +12,7 @@ from hardware.buttons import ARROWS, DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS, Arro
 from hardware.debounce import Debouncer
 from hardware.pins import choose_pin_factory, lgpio_workdir_problem, pin_key
 
-from .waiting import wait_for
+from tests.waiting import wait_for
 
 
 class FakeClock:
@@ -41,8 +41,7 @@ def clock():
 @pytest.fixture
 def buttons(factory, clock):
     presses: list[str] = []
-    b = ArrowButtons(DEFAULT_BUTTON_PINS, presses.append, bounce=0.030, clock=clock,
-                     pin_factory=factory)
+    b = ArrowButtons(DEFAULT_BUTTON_PINS, presses.append, bounce=0.030, clock=clock, pin_factory=factory)
     b.presses = presses
     yield b
     b.close()
@@ -74,14 +73,18 @@ def test_chatter_on_press_and_release_is_one_press(buttons, clock):
     pin = buttons.pin_of("E3")
     # Contact bounce: five edges within 8 ms, then held down.
     for _ in range(4):
-        pin.drive_low(); clock.advance(0.001)
-        pin.drive_high(); clock.advance(0.001)
+        pin.drive_low()
+        clock.advance(0.001)
+        pin.drive_high()
+        clock.advance(0.001)
     pin.drive_low()
     clock.advance(0.5)
     # Release bounces too.
     for _ in range(3):
-        pin.drive_high(); clock.advance(0.002)
-        pin.drive_low(); clock.advance(0.002)
+        pin.drive_high()
+        clock.advance(0.002)
+        pin.drive_low()
+        clock.advance(0.002)
     pin.drive_high()
     assert buttons.presses == ["E3"]
     clock.advance(0.2)
@@ -99,17 +102,22 @@ def test_edges_at_the_same_instant_are_one_press(buttons, clock):
 
 def test_quick_real_double_tap_is_two_presses(buttons, clock):
     pin = buttons.pin_of("S5")
-    pin.drive_low(); clock.advance(0.05)
-    pin.drive_high(); clock.advance(0.05)
+    pin.drive_low()
+    clock.advance(0.05)
+    pin.drive_high()
+    clock.advance(0.05)
     pin.drive_low()
     assert buttons.presses == ["S5", "S5"]
 
 
 def test_two_buttons_at_once_are_two_presses(buttons, clock):
     a, b = buttons.pin_of("N1"), buttons.pin_of("S5")
-    a.drive_low(); b.drive_low()          # same instant
-    a.drive_high(); b.drive_high()        # chatter on both, same instant
-    a.drive_low(); b.drive_low()
+    a.drive_low()
+    b.drive_low()  # same instant
+    a.drive_high()
+    b.drive_high()  # chatter on both, same instant
+    a.drive_low()
+    b.drive_low()
     assert sorted(buttons.presses) == ["N1", "S5"]
 
 
@@ -117,9 +125,16 @@ def test_bounce_window_is_configurable(factory, clock):
     presses = []
     with ArrowButtons({"N1": 4}, presses.append, bounce=0.2, clock=clock, pin_factory=factory) as b:
         pin = b.pin_of("N1")
-        pin.drive_low(); clock.advance(0.1); pin.drive_high(); clock.advance(0.1); pin.drive_low()
-        assert presses == ["N1"]         # 100 ms apart: chatter for a 200 ms window
-        clock.advance(0.3); pin.drive_high(); clock.advance(0.25); pin.drive_low()
+        pin.drive_low()
+        clock.advance(0.1)
+        pin.drive_high()
+        clock.advance(0.1)
+        pin.drive_low()
+        assert presses == ["N1"]  # 100 ms apart: chatter for a 200 ms window
+        clock.advance(0.3)
+        pin.drive_high()
+        clock.advance(0.25)
+        pin.drive_low()
         assert presses == ["N1", "N1"]
 
 
@@ -140,20 +155,22 @@ def test_a_failing_handler_is_logged_and_the_next_press_still_counts(factory, cl
 
 def test_pin_names_and_numbers_both_work(factory, clock):
     presses = []
-    with ArrowButtons({"N1": "GPIO4", "rotate": 23}, presses.append, clock=clock,
-                      pin_factory=factory):
+    with ArrowButtons({"N1": "GPIO4", "rotate": 23}, presses.append, clock=clock, pin_factory=factory):
         factory.pin(4).drive_low()
         factory.pin(23).drive_low()
         assert presses == ["N1", "rotate"]
 
 
-@pytest.mark.parametrize("pins, message", [
-    ({"N2": 4}, "unknown name 'N2'"),
-    ({"N1": 4, "S3": "GPIO4"}, "pin 'GPIO4' is used twice (N1 and S3)"),
-    ({"N1": -1}, "0 or more"),
-    ({"N1": 4.5}, "BCM number or a gpiozero pin name"),
-    ({"N1": 99}, "button N1 on pin 99"),
-])
+@pytest.mark.parametrize(
+    "pins, message",
+    [
+        ({"N2": 4}, "unknown name 'N2'"),
+        ({"N1": 4, "S3": "GPIO4"}, "pin 'GPIO4' is used twice (N1 and S3)"),
+        ({"N1": -1}, "0 or more"),
+        ({"N1": 4.5}, "BCM number or a gpiozero pin name"),
+        ({"N1": 99}, "button N1 on pin 99"),
+    ],
+)
 def test_bad_pin_config_names_the_problem(factory, pins, message):
     with pytest.raises(ValueError) as err:
         ArrowButtons(pins, lambda name: None, pin_factory=factory)
@@ -171,7 +188,7 @@ def test_close_releases_the_pins_and_stops_reporting(factory, clock):
     assert b.names == ()
     pin.drive_low()
     assert presses == []
-    again = Button(17, pin_factory=factory)   # the pin is free again
+    again = Button(17, pin_factory=factory)  # the pin is free again
     again.close()
 
 
@@ -200,6 +217,7 @@ def test_debouncer_keeps_contacts_apart():
 
 # --- LEDs -----------------------------------------------------------------
 
+
 @pytest.fixture
 def leds(factory):
     l = ArrowLeds(DEFAULT_LED_PINS, pin_factory=factory, blink_on=0.01, blink_off=0.01)
@@ -213,10 +231,10 @@ def lit_pins(leds):
 
 def test_leds_start_dark_and_show_exactly_the_lit_set(leds):
     assert lit_pins(leds) == set()
-    shift_phase = set(ARROWS) - {"S3"}    # N3 was pushed last: S3 is forbidden
+    shift_phase = set(ARROWS) - {"S3"}  # N3 was pushed last: S3 is forbidden
     leds.show(shift_phase)
     assert lit_pins(leds) == shift_phase
-    leds.show(set())                       # move phase: all dark
+    leds.show(set())  # move phase: all dark
     assert lit_pins(leds) == set()
 
 
@@ -226,7 +244,7 @@ def test_the_selected_arrow_blinks_and_stops_when_told(leds):
     start = len(pin.states)
     assert wait_for(lambda: len(pin.states) - start >= 4), "E1 did not blink"
     assert lit_pins(leds) - {"E1"} == set(ARROWS) - {"S3", "E1"}
-    leds.show(set(ARROWS) - {"S3"})        # selection cleared: E1 steady on
+    leds.show(set(ARROWS) - {"S3"})  # selection cleared: E1 steady on
     time.sleep(0.05)
     settled = len(pin.states)
     time.sleep(0.05)
@@ -255,6 +273,7 @@ def test_closing_leds_turns_them_off_and_frees_the_pins(factory):
 
 
 # --- pin library choice ---------------------------------------------------
+
 
 def test_off_a_pi_the_pin_factory_falls_back_to_mock_with_a_log_line(caplog, monkeypatch):
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)

@@ -11,11 +11,10 @@ import pytest
 
 from hardware.ring import NoRing, Ring, backoff_delays, make_ring
 from hardware.ring_layout import RingLayout
-from hardware.ring_picture import (BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture,
-                                   check_colour, render_frame)
+from hardware.ring_picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture, check_colour, render_frame
 from hardware.ring_virtual import VirtualRing
 
-from .waiting import wait_for
+from tests.waiting import wait_for
 
 BLUE, GREEN, YELLOW = (0, 0, 255), (0, 200, 0), (255, 200, 0)
 
@@ -33,6 +32,7 @@ def ring(virtual):
 
 
 # --- layout ----------------------------------------------------------------
+
 
 def test_equal_arcs_start_at_the_offset_and_go_round():
     layout = RingLayout(24, 4, offset=22)
@@ -63,14 +63,17 @@ def test_hand_placed_segments():
     assert layout.segment(1) == (10, 5)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(led_count=0), "led_count"),
-    (dict(led_count=3, seat_count=4), "too few for 4 seats"),
-    (dict(led_count=24, seat_count=2, segments=[[0, 6]]), "1 segments for 2 seats"),
-    (dict(led_count=24, seat_count=1, segments=[[24, 6]]), "seat_segments[0] = [24, 6]"),
-    (dict(led_count=24, seat_count=1, segments=[[0, 0]]), "does not fit"),
-    (dict(led_count=24, seat_count=1, segments=[["a", 2]]), "[first LED, count]"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(led_count=0), "led_count"),
+        (dict(led_count=3, seat_count=4), "too few for 4 seats"),
+        (dict(led_count=24, seat_count=2, segments=[[0, 6]]), "1 segments for 2 seats"),
+        (dict(led_count=24, seat_count=1, segments=[[24, 6]]), "seat_segments[0] = [24, 6]"),
+        (dict(led_count=24, seat_count=1, segments=[[0, 0]]), "does not fit"),
+        (dict(led_count=24, seat_count=1, segments=[["a", 2]]), "[first LED, count]"),
+    ],
+)
 def test_bad_layouts_name_the_problem(kwargs, message):
     with pytest.raises(ValueError) as err:
         RingLayout(**kwargs)
@@ -83,6 +86,7 @@ def test_a_seat_off_the_ring_is_refused():
 
 
 # --- pictures -------------------------------------------------------------
+
 
 def test_segment_frame_wraps_and_scales_with_brightness():
     frame = render_frame(RingPicture(SEGMENT, (200, 100, 0), 22, 4, brightness=128), 24, 0)
@@ -112,6 +116,7 @@ def test_backoff_doubles_from_a_quarter_second_up_to_a_cap():
 
 # --- controller with the virtual ring -------------------------------------
 
+
 def test_show_seat_reaches_the_ring(ring, virtual):
     ring.show_seat(2, BLUE)
     assert ring.sync()
@@ -124,7 +129,7 @@ def test_flash_shows_then_returns_to_the_current_seat(ring, virtual):
     ring.show_seat(0, GREEN)
     assert ring.sync()
     ring.flash(seconds=0.1)
-    ring.show_seat(1, YELLOW)          # turn passes while the flash runs
+    ring.show_seat(1, YELLOW)  # turn passes while the flash runs
     assert wait_for(lambda: virtual.picture.kind == SEGMENT and virtual.picture.colour == YELLOW)
     kinds = [(p.kind, p.colour) for _, p in virtual.history()]
     assert (FLASH, (255, 0, 0)) in kinds
@@ -136,7 +141,7 @@ def test_celebrate_idle_off_and_brightness(ring, virtual):
     ring.celebrate(BLUE)
     assert ring.sync() and virtual.picture.kind == CELEBRATE and virtual.picture.colour == BLUE
     since = virtual.picture.since
-    ring.celebrate(BLUE)               # the same again does not restart the animation
+    ring.celebrate(BLUE)  # the same again does not restart the animation
     assert ring.sync() and virtual.picture.since == since
     ring.idle()
     assert ring.sync() and virtual.picture.kind == IDLE
@@ -161,12 +166,19 @@ def test_calls_never_wait_for_a_hung_device_and_only_the_latest_picture_is_sent(
     ring = Ring(virtual, brightness=255)
     try:
         assert ring.sync()
-        virtual.hold = threading.Event()        # the device stops answering
-        ring.show_seat(0, BLUE)                  # the worker takes this and hangs in show()
+        virtual.hold = threading.Event()  # the device stops answering
+        ring.show_seat(0, BLUE)  # the worker takes this and hangs in show()
         assert wait_for(lambda: ring._applied < ring._version)
-        caller = threading.Thread(target=lambda: [
-            ring.show_seat(1, GREEN), ring.flash(seconds=5), ring.show_seat(2, YELLOW),
-            ring.show_seat(3, BLUE), ring.celebrate(GREEN), ring.show_seat(3, YELLOW)])
+        caller = threading.Thread(
+            target=lambda: [
+                ring.show_seat(1, GREEN),
+                ring.flash(seconds=5),
+                ring.show_seat(2, YELLOW),
+                ring.show_seat(3, BLUE),
+                ring.celebrate(GREEN),
+                ring.show_seat(3, YELLOW),
+            ]
+        )
         caller.start()
         caller.join(1.0)
         assert not caller.is_alive(), "a ring call blocked on the device"
@@ -188,17 +200,15 @@ def test_unplug_is_survived_and_replug_restores_the_current_picture(ring, virtua
     with caplog.at_level(logging.DEBUG, logger="hardware.ring"):
         virtual.unplug()
         assert wait_for(lambda: not ring.connected)
-        ring.show_seat(3, GREEN)                # no error while the ring is away
+        ring.show_seat(3, GREEN)  # no error while the ring is away
         assert not ring.sync(timeout=0.1)
-        assert wait_for(lambda: sum("still unavailable" in r.getMessage()
-                                    for r in caplog.records) >= 2)
+        assert wait_for(lambda: sum("still unavailable" in r.getMessage() for r in caplog.records) >= 2)
         virtual.plug()
         assert ring.sync()
     assert virtual.picture.colour == GREEN and virtual.picture.start == 18
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "carries on" in warnings[0].getMessage()
-    assert sum("connected" in r.getMessage() for r in caplog.records
-               if r.levelno == logging.INFO) == 1
+    assert sum("connected" in r.getMessage() for r in caplog.records if r.levelno == logging.INFO) == 1
 
 
 def test_a_driver_bug_is_logged_and_retried_not_raised(caplog):
@@ -227,7 +237,7 @@ def test_close_turns_off_and_stops_the_worker(virtual):
     ring.close()
     assert virtual.picture.kind == OFF
     assert not ring._thread.is_alive()
-    ring.close()                                  # twice is fine
+    ring.close()  # twice is fine
     assert not ring.sync(timeout=0.05)
 
 
@@ -235,7 +245,7 @@ def test_close_while_unplugged_returns_promptly():
     virtual = VirtualRing(24)
     virtual.unplug()
     ring = Ring(virtual, backoff_min=5, backoff_max=5)
-    time.sleep(0.05)                              # the worker is now waiting to retry
+    time.sleep(0.05)  # the worker is now waiting to retry
     ring.close(timeout=2.0)
     assert not ring._thread.is_alive()
 
@@ -247,10 +257,15 @@ def test_layout_and_driver_must_agree():
 
 # --- make_ring from config values -----------------------------------------
 
+
 def test_make_ring_builds_each_driver_from_config_values(tmp_path):
     none = make_ring("none", led_count=24)
     assert isinstance(none, NoRing)
-    none.show_seat(1, BLUE); none.flash(); none.idle(); none.celebrate(GREEN); none.off()
+    none.show_seat(1, BLUE)
+    none.flash()
+    none.idle()
+    none.celebrate(GREEN)
+    none.off()
     assert none.sync() and not none.connected
     with pytest.raises(ValueError):
         none.show_seat(9, BLUE)
@@ -264,22 +279,24 @@ def test_make_ring_builds_each_driver_from_config_values(tmp_path):
         virtual.close()
 
     for name in ("wled", "adalight", "line"):
-        r = make_ring(name, str(tmp_path / "absent"), led_count=24,
-                      seat_segments=[[0, 2], [6, 2], [12, 2], [18, 2]])
+        r = make_ring(name, str(tmp_path / "absent"), led_count=24, seat_segments=[[0, 2], [6, 2], [12, 2], [18, 2]])
         try:
             assert r.driver.name == name and r.layout.segment(2) == (12, 2)
-            r.show_seat(2, BLUE)                   # absent device: no error
+            r.show_seat(2, BLUE)  # absent device: no error
             assert not r.connected
         finally:
             r.close()
 
 
-@pytest.mark.parametrize("args, kwargs, message", [
-    (("laser",), {}, "unknown ring driver 'laser'"),
-    (("wled",), {}, "needs a serial port"),
-    (("none",), {"brightness": 300}, "0-255"),
-    (("none",), {"seat_segments": [[0, 6]]}, "1 segments for 4 seats"),
-])
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        (("laser",), {}, "unknown ring driver 'laser'"),
+        (("wled",), {}, "needs a serial port"),
+        (("none",), {"brightness": 300}, "0-255"),
+        (("none",), {"seat_segments": [[0, 6]]}, "1 segments for 4 seats"),
+    ],
+)
 def test_make_ring_refuses_bad_config(args, kwargs, message):
     with pytest.raises(ValueError) as err:
         make_ring(*args, **kwargs)

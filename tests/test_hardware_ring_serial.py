@@ -23,7 +23,7 @@ from hardware.ring_adalight import AdalightDriver
 from hardware.ring_line import LineDriver
 from hardware.ring_wled import WledDriver
 
-from .waiting import wait_for
+from tests.waiting import wait_for
 
 LEDS = 24
 BLACK, BLUE, GREEN, RED = (0, 0, 0), (0, 0, 255), (0, 200, 0), (255, 0, 0)
@@ -37,6 +37,7 @@ def seat_leds(ring, seat, colour):
 
 
 # --- the far end: what a device would make of the bytes -------------------
+
 
 class LineModel:
     """A device speaking docs/ring-protocol.md."""
@@ -96,20 +97,20 @@ class AdalightModel:
         while True:
             at = self._buf.find(b"Ada")
             if at < 0 or len(self._buf) < at + 6:
-                self._buf = self._buf[max(at, 0):] if at >= 0 else self._buf[-2:]
+                self._buf = self._buf[max(at, 0) :] if at >= 0 else self._buf[-2:]
                 return b""
-            hi, lo, check = self._buf[at + 3:at + 6]
+            hi, lo, check = self._buf[at + 3 : at + 6]
             if hi ^ lo ^ 0x55 != check:
                 self.bad += 1
-                self._buf = self._buf[at + 3:]
+                self._buf = self._buf[at + 3 :]
                 continue
             size = (hi * 256 + lo + 1) * 3
             if len(self._buf) < at + 6 + size:
                 self._buf = self._buf[at:]
                 return b""
-            body = self._buf[at + 6:at + 6 + size]
-            self._buf = self._buf[at + 6 + size:]
-            frame = [tuple(body[i:i + 3]) for i in range(0, size, 3)]
+            body = self._buf[at + 6 : at + 6 + size]
+            self._buf = self._buf[at + 6 + size :]
+            frame = [tuple(body[i : i + 3]) for i in range(0, size, 3)]
             self.frames.append(frame)
             self.leds = frame
 
@@ -120,8 +121,7 @@ class WledModel:
     def __init__(self, leds=LEDS):
         self.n = leds
         self.on, self.bri = True, 128
-        self.segments: dict[int, dict] = {0: {"start": 0, "stop": leds, "fx": 0,
-                                              "col": [[255, 160, 0]]}}
+        self.segments: dict[int, dict] = {0: {"start": 0, "stop": leds, "fx": 0, "col": [[255, 160, 0]]}}
         self.states: list[dict] = []
         self._buf = b""
 
@@ -159,8 +159,11 @@ def decode(model_cls, data: bytes):
     return model
 
 
-DRIVERS = {"wled": (WledDriver, WledModel), "adalight": (AdalightDriver, AdalightModel),
-           "line": (LineDriver, LineModel)}
+DRIVERS = {
+    "wled": (WledDriver, WledModel),
+    "adalight": (AdalightDriver, AdalightModel),
+    "line": (LineDriver, LineModel),
+}
 
 
 class FakeDevice:
@@ -174,7 +177,7 @@ class FakeDevice:
         self.model = model
         self.link = link
         self.master, self._slave = os.openpty()
-        tty.setraw(self._slave)            # no echo, no line editing
+        tty.setraw(self._slave)  # no echo, no line editing
         if link.is_symlink():
             link.unlink()
         link.symlink_to(os.ttyname(self._slave))
@@ -191,7 +194,7 @@ class FakeDevice:
             try:
                 data = os.read(self.master, 4096)
             except OSError:
-                continue                   # no one has the port open right now
+                continue  # no one has the port open right now
             with self._lock:
                 reply = self.model.feed(data)
             if reply:
@@ -234,6 +237,7 @@ def make_ring_for(kind, port):
 
 # --- loop:// ---------------------------------------------------------------
 
+
 @pytest.mark.parametrize("kind", sorted(DRIVERS))
 def test_each_driver_over_loop_url(kind):
     _, model_cls = DRIVERS[kind]
@@ -241,8 +245,7 @@ def test_each_driver_over_loop_url(kind):
     try:
         ring.show_seat(1, BLUE)
         assert ring.sync()
-        assert wait_for(lambda: decode(model_cls, ring.driver.received_bytes()).leds
-                        == seat_leds(ring, 1, BLUE))
+        assert wait_for(lambda: decode(model_cls, ring.driver.received_bytes()).leds == seat_leds(ring, 1, BLUE))
     finally:
         ring.close()
 
@@ -250,19 +253,20 @@ def test_each_driver_over_loop_url(kind):
 def test_wled_effects_and_segment_cleanup_over_loop_url():
     ring = make_ring_for("wled", "loop://")
     try:
-        ring.show_seat(3, GREEN)              # three segments: dark, green, dark
+        ring.show_seat(3, GREEN)  # three segments: dark, green, dark
         assert ring.sync()
         ring.flash(seconds=0.3)
         ring.celebrate(BLUE)
-        assert wait_for(lambda: ring.picture.kind == "celebrate" and ring.sync(0.05)
-                        and b'"fx":13' in ring.driver.received_bytes())
+        assert wait_for(
+            lambda: ring.picture.kind == "celebrate" and ring.sync(0.05) and b'"fx":13' in ring.driver.received_bytes()
+        )
         ring.idle()
         assert ring.sync()
         model = decode(WledModel, ring.driver.received_bytes())
         effects = [s["seg"][0]["fx"] for s in model.states if "seg" in s]
         assert effects[0] == 0 and 1 in effects and 13 in effects and effects[-1] == 9
         assert model.on and model.bri == 255
-        assert set(model.segments) == {0}     # the seat's extra segments were deleted
+        assert set(model.segments) == {0}  # the seat's extra segments were deleted
         ring.off()
         assert ring.sync()
         assert decode(WledModel, ring.driver.received_bytes()).on is False
@@ -278,8 +282,7 @@ def test_wled_segment_that_wraps_past_led_zero():
     try:
         ring.show_seat(0, RED)
         assert ring.sync()
-        assert wait_for(lambda: decode(WledModel, driver.received_bytes()).leds
-                        == seat_leds(ring, 0, RED))
+        assert wait_for(lambda: decode(WledModel, driver.received_bytes()).leds == seat_leds(ring, 0, RED))
         assert ring.layout.leds_of(0) == [21, 22, 23, 0, 1, 2]
     finally:
         ring.close()
@@ -289,8 +292,9 @@ def test_adalight_animates_idle_with_many_frames():
     ring = make_ring_for("adalight", "loop://")
     try:
         ring.idle()
-        assert wait_for(lambda: len({tuple(f) for f in decode(
-            AdalightModel, ring.driver.received_bytes()).frames}) >= 4)
+        assert wait_for(
+            lambda: len({tuple(f) for f in decode(AdalightModel, ring.driver.received_bytes()).frames}) >= 4
+        )
         assert decode(AdalightModel, ring.driver.received_bytes()).bad == 0
     finally:
         ring.close()
@@ -303,6 +307,7 @@ def test_adalight_frame_rate_fits_the_link():
 
 
 # --- pseudo-terminal with a fake device -----------------------------------
+
 
 @pytest.mark.parametrize("kind", sorted(DRIVERS))
 def test_unplug_and_replug_restores_the_current_state_within_two_seconds(kind, tmp_path, devices, caplog):
@@ -317,18 +322,20 @@ def test_unplug_and_replug_restores_the_current_state_within_two_seconds(kind, t
         with caplog.at_level(logging.INFO, logger="hardware.ring"):
             device.unplug()
             assert wait_for(lambda: not ring.connected)
-            ring.show_seat(2, GREEN)           # the game goes on while the ring is away
+            ring.show_seat(2, GREEN)  # the game goes on while the ring is away
             ring.flash()
-            time.sleep(1.0)                    # long enough for the back-off to grow
+            time.sleep(1.0)  # long enough for the back-off to grow
             replugged = devices(link, model_cls())
             started = time.monotonic()
-            assert wait_for(lambda: replugged.read("leds") == seat_leds(ring, 2, GREEN),
-                            timeout=2.0), "current state not restored within 2 s of the replug"
+            assert wait_for(lambda: replugged.read("leds") == seat_leds(ring, 2, GREEN), timeout=2.0), (
+                "current state not restored within 2 s of the replug"
+            )
             took = time.monotonic() - started
             assert took < 2.0
 
             def count(prefix):
                 return sum(r.getMessage().startswith(prefix) for r in caplog.records)
+
             # The worker logs "connected" just after the picture is written: wait for it.
             assert wait_for(lambda: count("LED ring connected") >= 1)
         assert count("LED ring lost") == 1
@@ -365,7 +372,7 @@ def test_line_handshake_greeting_and_animations(tmp_path, devices, caplog):
         ring.flash(seconds=0.3)
         assert wait_for(lambda: device.read("mode") == "flash")
         assert any(c == "FLASH 255 0 0 300" for c in device.read("commands"))
-        assert wait_for(lambda: device.read("mode") == "seg")      # back after the flash
+        assert wait_for(lambda: device.read("mode") == "seg")  # back after the flash
         ring.celebrate(BLUE)
         assert wait_for(lambda: device.read("commands")[-1] == "CELEBRATE 0 0 255")
         ring.idle()
@@ -383,8 +390,8 @@ def test_line_device_that_reboots_gets_the_picture_again(tmp_path, devices, capl
         ring.show_seat(2, BLUE)
         assert wait_for(lambda: device.read("leds") == seat_leds(ring, 2, BLUE))
         with device._lock:
-            device.model.leds = [BLACK] * LEDS      # it lost power and restarted...
-        device.send(b"RING 1 24\n")                  # ...and says so
+            device.model.leds = [BLACK] * LEDS  # it lost power and restarted...
+        device.send(b"RING 1 24\n")  # ...and says so
         assert wait_for(lambda: device.read("leds") == seat_leds(ring, 2, BLUE), timeout=1.0)
         with caplog.at_level(logging.WARNING, logger="hardware.ring"):
             device.send(b"ERR unknown command: DANCE\n")

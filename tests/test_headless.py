@@ -26,8 +26,14 @@ def kiosk(*args, timeout=120):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
-    return subprocess.run([sys.executable, "-m", "kiosk", "--display", "none", *map(str, args)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", "--display", "none", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def read_events(path: Path) -> list:
@@ -46,8 +52,9 @@ def check_against_engine(events, rules=Rules()) -> list[Game]:  # noqa: B008 (Ru
         if t == "game_started":
             game = Game.new(players=len(e.players), seed=e.seed, rules=rules)
             games.append(game)
-            assert [tile.openings for tile in e.board] == [game.board[(r, c)].openings
-                                                            for r in range(7) for c in range(7)]
+            assert [tile.openings for tile in e.board] == [
+                game.board[(r, c)].openings for r in range(7) for c in range(7)
+            ]
             assert e.spare.openings == game.spare.openings
             assert [p.position for p in e.players] == [p.position for p in game.players]
         elif t == "turn_changed":
@@ -74,8 +81,8 @@ def check_against_engine(events, rules=Rules()) -> list[Game]:  # noqa: B008 (Ru
             found = list(game.player.found)
             mover = game.player
             game.apply(Move(e.path[-1]))
-            new = mover.found[len(found):]
-            following = events[events.index(e) + 1: events.index(e) + 1 + len(new)]
+            new = mover.found[len(found) :]
+            following = events[events.index(e) + 1 : events.index(e) + 1 + len(new)]
             assert [(f.type, f.treasure) for f in following] == [("treasure_found", x) for x in new]
         elif t == "game_over":
             assert game.phase == "over"
@@ -110,8 +117,21 @@ def test_a_scripted_solo_game_plays_to_the_end(tmp_path):
     script = tmp_path / "inputs.txt"
     script.write_text(text)
     events_file, state = tmp_path / "events.jsonl", tmp_path / "state"
-    r = kiosk("--players", "human", "--seed", 23, "--script", script, "--events-out", events_file,
-              "--fast", "--state-dir", state, "--games", 1)
+    r = kiosk(
+        "--players",
+        "human",
+        "--seed",
+        23,
+        "--script",
+        script,
+        "--events-out",
+        events_file,
+        "--fast",
+        "--state-dir",
+        state,
+        "--games",
+        1,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     (game,) = check_against_engine(events)
@@ -129,12 +149,25 @@ def test_a_scripted_solo_game_plays_to_the_end(tmp_path):
 
 def test_a_person_against_the_hard_ai_until_the_script_ends(tmp_path):
     script = tmp_path / "inputs.txt"
-    script.write_text("button N3\nbutton rotate\nbutton N3\nstay\n"
-                      "# second turn: whichever arrow is allowed\n"
-                      "button E3\nbutton E3\nbutton W3\nbutton W3\nstay\n")
+    script.write_text(
+        "button N3\nbutton rotate\nbutton N3\nstay\n"
+        "# second turn: whichever arrow is allowed\n"
+        "button E3\nbutton E3\nbutton W3\nbutton W3\nstay\n"
+    )
     events_file, state = tmp_path / "events.jsonl", tmp_path / "state"
-    r = kiosk("--players", "human,hard", "--seed", 3, "--script", script, "--events-out", events_file,
-              "--fast", "--state-dir", state)
+    r = kiosk(
+        "--players",
+        "human,hard",
+        "--seed",
+        3,
+        "--script",
+        script,
+        "--events-out",
+        events_file,
+        "--fast",
+        "--state-dir",
+        state,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     games = check_against_engine(events)
@@ -164,7 +197,7 @@ def test_several_ai_games_each_reproducible_from_the_seed(tmp_path):
 
 def test_a_saved_game_is_resumed_on_the_next_start(tmp_path):
     script = tmp_path / "a.txt"
-    script.write_text("button W1\nbutton W1\n")          # shift, but no walk yet
+    script.write_text("button W1\nbutton W1\n")  # shift, but no walk yet
     state = tmp_path / "state"
     r = kiosk("--players", "human,easy", "--seed", 8, "--script", script, "--fast", "--state-dir", state)
     assert r.returncode == 0, r.stderr
@@ -172,21 +205,35 @@ def test_a_saved_game_is_resumed_on_the_next_start(tmp_path):
     assert saved.phase == "move"
     script.write_text("stay\n")
     events_file = tmp_path / "events.jsonl"
-    r = kiosk("--players", "human,easy", "--seed", 99, "--script", script, "--fast", "--state-dir", state,
-              "--events-out", events_file)
+    r = kiosk(
+        "--players",
+        "human,easy",
+        "--seed",
+        99,
+        "--script",
+        script,
+        "--fast",
+        "--state-dir",
+        state,
+        "--events-out",
+        events_file,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     assert events[0].type == "game_started" and events[0].resumed and events[0].seed == 8
     assert [e.type for e in events if e.type in ("stay", "pawn_moved")][:2] == ["stay", "pawn_moved"]
 
 
-@pytest.mark.parametrize("line, message", [
-    ("button Q7", "line 2: 'button Q7': unknown button 'Q7'"),
-    ("tap 9 1", "line 2: 'tap 9 1': row and column must be 0-6"),
-    ("jump", "line 2: 'jump': unknown input 'jump'"),
-    ("wait soon", "line 2: 'wait soon': the wait must be a whole number"),
-    ("tap-px 10 10", "line 2: 'tap-px 10 10': `tap-px` needs a display"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("button Q7", "line 2: 'button Q7': unknown button 'Q7'"),
+        ("tap 9 1", "line 2: 'tap 9 1': row and column must be 0-6"),
+        ("jump", "line 2: 'jump': unknown input 'jump'"),
+        ("wait soon", "line 2: 'wait soon': the wait must be a whole number"),
+        ("tap-px 10 10", "line 2: 'tap-px 10 10': `tap-px` needs a display"),
+    ],
+)
 def test_a_bad_script_line_is_named_with_its_number(tmp_path, line, message):
     script = tmp_path / "bad.txt"
     script.write_text(f"button N1\n{line}\n")
@@ -197,7 +244,7 @@ def test_a_bad_script_line_is_named_with_its_number(tmp_path, line, message):
 
 def test_a_button_without_a_pin_is_a_clear_error(tmp_path):
     config = tmp_path / "config.toml"
-    config.write_text("[buttons]\nrotate_pin = \"none\"\n")
+    config.write_text('[buttons]\nrotate_pin = "none"\n')
     script = tmp_path / "s.txt"
     script.write_text("button N1\nbutton rotate\n")
     r = kiosk("--config", config, "--players", "human", "--seed", 1, "--script", script, "--fast")

@@ -14,7 +14,7 @@ import pytest
 from engine.cards import CardGame, Discard, Place, Take
 from engine.cards.ai import make_ai
 
-from .test_headless import kiosk, read_events
+from tests.test_headless import kiosk, read_events
 
 
 def check_against_engine(events) -> list[CardGame]:
@@ -30,13 +30,12 @@ def check_against_engine(events) -> list[CardGame]:
                 game = CardGame.new(players=len(e.players), seed=e.seed, first=e.current)
                 games.append(game)
             assert {(c.cell, c.card, c.rotation) for c in e.layout} == {
-                (cell, p.card, p.rotation) for cell, p in game.layout.items()}
-            assert (e.current, e.phase, e.turns, e.pile) == (game.current, game.phase, game.turns,
-                                                             len(game.draw_pile))
+                (cell, p.card, p.rotation) for cell, p in game.layout.items()
+            }
+            assert (e.current, e.phase, e.turns, e.pile) == (game.current, game.phase, game.turns, len(game.draw_pile))
             assert [p.hand_size for p in e.players] == [len(h) for h in game.hands]
         elif t == "card_turn_changed":
-            assert (e.player, e.phase, e.turn, e.pile) == (game.current, game.phase, game.turns,
-                                                           len(game.draw_pile))
+            assert (e.player, e.phase, e.turn, e.pile) == (game.current, game.phase, game.turns, len(game.draw_pile))
             assert set(e.cells) == (set(game.legal_cells()) if e.phase == "place" else set())
             assert set(e.takeable) == set(game.takeable())
         elif t == "card_laid":
@@ -59,14 +58,31 @@ def check_against_engine(events) -> list[CardGame]:
         elif t == "card_game_over":
             assert game.phase == "over"
             assert (tuple(e.winners), tuple(e.scores), e.turns, e.termination) == (
-                tuple(game.winners), tuple(game.scores), game.turns, game.outcome.termination)
+                tuple(game.winners),
+                tuple(game.scores),
+                game.turns,
+                game.outcome.termination,
+            )
     return games
 
 
 def test_ai_card_games_run_to_the_end_each_as_the_engine_plays_its_seed(tmp_path):
     events_file, state = tmp_path / "events.jsonl", tmp_path / "state"
-    r = kiosk("--game", "cards", "--players", "hard,easy,random", "--seed", 7, "--games", 2, "--fast",
-              "--events-out", events_file, "--state-dir", state)
+    r = kiosk(
+        "--game",
+        "cards",
+        "--players",
+        "hard,easy,random",
+        "--seed",
+        7,
+        "--games",
+        2,
+        "--fast",
+        "--events-out",
+        events_file,
+        "--state-dir",
+        state,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     games = check_against_engine(events)
@@ -77,7 +93,8 @@ def test_ai_card_games_run_to_the_end_each_as_the_engine_plays_its_seed(tmp_path
     assert {e.source for e in events if e.type in ("select_hand_card", "lay_card")} == {"ai"}
     history = [json.loads(line) for line in (state / "history.jsonl").read_text().splitlines()]
     assert [(h["game"], h["seats"], h["turns"]) for h in history] == [
-        ("cards", ["hard", "easy", "random"], g.turns) for g in games]
+        ("cards", ["hard", "easy", "random"], g.turns) for g in games
+    ]
     assert not (state / "current-game.json").exists()
 
 
@@ -119,8 +136,23 @@ def test_a_scripted_card_game_of_two_people_and_a_computer_plays_to_the_end(tmp_
     script = tmp_path / "cards.txt"
     script.write_text(text)
     events_file, state = tmp_path / "events.jsonl", tmp_path / "state"
-    r = kiosk("--game", "cards", "--players", ",".join(kinds), "--seed", 5, "--script", script,
-              "--events-out", events_file, "--fast", "--state-dir", state, "--games", 1)
+    r = kiosk(
+        "--game",
+        "cards",
+        "--players",
+        ",".join(kinds),
+        "--seed",
+        5,
+        "--script",
+        script,
+        "--events-out",
+        events_file,
+        "--fast",
+        "--state-dir",
+        state,
+        "--games",
+        1,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     (game,) = check_against_engine(events)
@@ -136,10 +168,11 @@ def test_a_card_game_stops_with_the_script_and_resumes_from_the_state_dir(tmp_pa
     lines = text.splitlines()
     first_lay = next(i for i, line in enumerate(lines) if line.startswith("lay "))
     script = tmp_path / "a.txt"
-    script.write_text("\n".join(lines[:first_lay + 1]) + "\n")      # red picks, turns and lays one card
+    script.write_text("\n".join(lines[: first_lay + 1]) + "\n")  # red picks, turns and lays one card
     state = tmp_path / "state"
-    r = kiosk("--game", "cards", "--players", "human,hard", "--seed", 12, "--script", script, "--fast",
-              "--state-dir", state)
+    r = kiosk(
+        "--game", "cards", "--players", "human,hard", "--seed", 12, "--script", script, "--fast", "--state-dir", state
+    )
     assert r.returncode == 0, r.stderr
     saved = json.loads((state / "current-game.json").read_text())
     assert saved["game"] == "cards" and saved["meta"]["kinds"] == kinds
@@ -148,8 +181,21 @@ def test_a_card_game_stops_with_the_script_and_resumes_from_the_state_dir(tmp_pa
     # the next start resumes it (another seed on the command line does not matter) and plays on
     script.write_text("wait 10\n")
     events_file = tmp_path / "events.jsonl"
-    r = kiosk("--game", "cards", "--players", "human,hard", "--seed", 99, "--script", script, "--fast",
-              "--state-dir", state, "--events-out", events_file)
+    r = kiosk(
+        "--game",
+        "cards",
+        "--players",
+        "human,hard",
+        "--seed",
+        99,
+        "--script",
+        script,
+        "--fast",
+        "--state-dir",
+        state,
+        "--events-out",
+        events_file,
+    )
     assert r.returncode == 0, r.stderr
     events = read_events(events_file)
     assert events[0].type == "card_game_started" and events[0].resumed and events[0].seed == 12
@@ -158,14 +204,17 @@ def test_a_card_game_stops_with_the_script_and_resumes_from_the_state_dir(tmp_pa
     assert after == before
 
 
-@pytest.mark.parametrize("game, line, message", [
-    ("cards", "tap 2 4", "line 2: 'tap 2 4': `tap` is an input of the labyrinth game"),
-    ("labyrinth", "lay 1 2", "line 2: 'lay 1 2': `lay` is an input of the cards game"),
-    ("cards", "lay 1", "line 2: 'lay 1': write `lay X Y`"),
-    ("cards", "take", "line 2: 'take': write `take ID ...`"),
-    ("cards", "card first", "line 2: 'card first': the hand position must be a whole number"),
-    ("cards", "ready now", "line 2: 'ready now': `ready` takes nothing after it"),
-])
+@pytest.mark.parametrize(
+    "game, line, message",
+    [
+        ("cards", "tap 2 4", "line 2: 'tap 2 4': `tap` is an input of the labyrinth game"),
+        ("labyrinth", "lay 1 2", "line 2: 'lay 1 2': `lay` is an input of the cards game"),
+        ("cards", "lay 1", "line 2: 'lay 1': write `lay X Y`"),
+        ("cards", "take", "line 2: 'take': write `take ID ...`"),
+        ("cards", "card first", "line 2: 'card first': the hand position must be a whole number"),
+        ("cards", "ready now", "line 2: 'ready now': `ready` takes nothing after it"),
+    ],
+)
 def test_a_bad_card_script_line_is_named_with_its_number(tmp_path, game, line, message):
     script = tmp_path / "bad.txt"
     script.write_text(f"wait 1\n{line}\n")

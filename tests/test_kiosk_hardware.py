@@ -20,12 +20,16 @@ from kiosk.app import Kiosk, KioskOptions
 from kiosk.config import ButtonsConfig, Config, RingConfig
 from kiosk.events import ButtonPressed, GameSetup, IllegalInput, NewGame
 from kiosk.games.labyrinth.events import (
-    BoardShifted, GameOver, PreviewMoved, SelectArrow, Stay,
+    BoardShifted,
+    GameOver,
+    PreviewMoved,
+    SelectArrow,
+    Stay,
 )
 from kiosk.ring_view import PAWN_RGB
 from kiosk.games.labyrinth.session import Pacing
 
-from .kiosk_pump import pump
+from tests.kiosk_pump import pump
 
 BOUNCE = 0.030
 
@@ -90,14 +94,14 @@ def test_a_button_press_on_the_pin_previews_and_a_second_press_pushes(kiosk):
 def test_contact_chatter_is_one_press(kiosk):
     start(kiosk, seed=2)
     pin = kiosk.buttons.pin_of("E3")
-    for _ in range(6):                       # a burst of bounces, 2 ms apart
+    for _ in range(6):  # a burst of bounces, 2 ms apart
         pin.drive_low()
         kiosk.clock.advance(0.002)
         pin.drive_high()
         kiosk.clock.advance(0.002)
-    pin.drive_low()                          # and it settles pressed
+    pin.drive_low()  # and it settles pressed
     kiosk.clock.advance(0.1)
-    for _ in range(4):                       # release chatter
+    for _ in range(4):  # release chatter
         pin.drive_high()
         kiosk.clock.advance(0.002)
         pin.drive_low()
@@ -105,7 +109,7 @@ def test_contact_chatter_is_one_press(kiosk):
     pin.drive_high()
     run(kiosk)
     assert [e.button for e in of(kiosk, ButtonPressed)] == ["E3"]
-    assert kiosk.sessions["labyrinth"].game.phase == "shift"      # one press previews, it did not push
+    assert kiosk.sessions["labyrinth"].game.phase == "shift"  # one press previews, it did not push
     assert len(of(kiosk, PreviewMoved)) == 1
 
 
@@ -113,7 +117,7 @@ def test_two_buttons_at_once_are_two_presses_in_order(kiosk):
     start(kiosk, seed=3)
     a, b = kiosk.buttons.pin_of("W1"), kiosk.buttons.pin_of("S5")
     a.drive_low()
-    b.drive_low()                            # pressed while W1 is still held
+    b.drive_low()  # pressed while W1 is still held
     kiosk.clock.advance(0.1)
     a.drive_high()
     b.drive_high()
@@ -143,7 +147,7 @@ def test_the_forbidden_arrow_flashes_the_ring_and_changes_nothing(kiosk):
 
 
 def test_presses_during_an_ai_turn_are_refused(kiosk):
-    kiosk.sessions["labyrinth"].pacing = Pacing()              # an AI turn that takes (virtual) seconds
+    kiosk.sessions["labyrinth"].pacing = Pacing()  # an AI turn that takes (virtual) seconds
     kiosk.bus.post(NewGame(GameSetup.of("easy,human", seed=5)))
     run(kiosk, until=lambda: bool(of(kiosk, PreviewMoved)))
     game = kiosk.sessions["labyrinth"].game
@@ -182,7 +186,7 @@ def _pictures(kiosk):
 
 def test_the_ring_follows_the_game(kiosk):
     layout = kiosk.ring.layout
-    assert _pictures(kiosk)[-1].kind == IDLE                # nobody plays yet
+    assert _pictures(kiosk)[-1].kind == IDLE  # nobody plays yet
     game = start(kiosk, "human,human", seed=7)
     last = _pictures(kiosk)[-1]
     assert (last.kind, last.colour) == (SEGMENT, PAWN_RGB["red"])
@@ -229,13 +233,13 @@ def test_arrow_leds_show_what_can_be_pressed():
         leds = k.leds
         assert leds.shown == (frozenset(), None)
         game = start(k, "human,human", seed=10)
-        assert leds.shown == (frozenset(DEFAULT_LED_PINS), None)      # first turn: all 12 allowed
+        assert leds.shown == (frozenset(DEFAULT_LED_PINS), None)  # first turn: all 12 allowed
         assert leds.pin_of("N1").state == 1
         press(k, "S3")
         run(k)
         lit, blinking = leds.shown
         assert blinking == "S3" and "S3" not in lit and len(lit) == 11
-        press(k, "S3")                                                 # pushed: move phase, all dark
+        press(k, "S3")  # pushed: move phase, all dark
         run(k)
         assert leds.shown == (frozenset(), None)
         assert all(leds.pin_of(n).state == 0 for n in DEFAULT_LED_PINS)
@@ -281,6 +285,7 @@ def _read_lines(fd, want, timeout=3.0):
 def test_turns_reach_a_serial_ring_speaking_the_line_protocol():
     master, slave = os.openpty()
     import tty
+
     tty.setraw(master)
     tty.setraw(slave)
     port = os.ttyname(slave)

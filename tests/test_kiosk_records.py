@@ -7,14 +7,13 @@ import json
 from engine.records import read_record
 from kiosk.game_records import RecordShelf
 
-from .test_headless import kiosk
+from tests.test_headless import kiosk
 
 
 def test_headless_games_of_both_kinds_leave_records_that_replay(tmp_path):
     state = tmp_path / "state"
     for game, players in (("labyrinth", "medium,easy"), ("cards", "easy,random,easy")):
-        r = kiosk("--game", game, "--players", players, "--seed", 5, "--games", 2, "--fast",
-                  "--state-dir", state)
+        r = kiosk("--game", game, "--players", players, "--seed", 5, "--games", 2, "--fast", "--state-dir", state)
         assert r.returncode == 0, r.stderr
         files = [p for p in RecordShelf(state).files() if f"-{game}" in p.name]
         assert len(files) == 2, [p.name for p in (state / "records").iterdir()]
@@ -32,8 +31,12 @@ def test_headless_games_of_both_kinds_leave_records_that_replay(tmp_path):
 def test_records_ended_in_the_same_second_keep_their_order(tmp_path):
     shelf = RecordShelf(tmp_path)
     shelf.folder.mkdir(parents=True)
-    names = ["2026-11-30_120000-labyrinth.txt", "2026-11-30_120000-labyrinth-2.txt",
-             "2026-11-30_120000-labyrinth-10.txt", "2026-11-30_120001-cards.txt"]
+    names = [
+        "2026-11-30_120000-labyrinth.txt",
+        "2026-11-30_120000-labyrinth-2.txt",
+        "2026-11-30_120000-labyrinth-10.txt",
+        "2026-11-30_120001-cards.txt",
+    ]
     for name in reversed(names):
         (shelf.folder / name).write_text("")
     assert [p.name for p in shelf.files()] == names

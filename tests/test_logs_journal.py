@@ -37,8 +37,9 @@ def run_with_stderr_pipe(args, announce: str | None) -> str:
         st = os.stat(ROOT / "pyproject.toml")
         env["JOURNAL_STREAM"] = f"{st.st_dev}:{st.st_ino}"
     try:
-        proc = subprocess.Popen(program() + [str(a) for a in args], stdout=subprocess.DEVNULL, stderr=w,
-                                env=env, cwd=ROOT)
+        proc = subprocess.Popen(
+            program() + [str(a) for a in args], stdout=subprocess.DEVNULL, stderr=w, env=env, cwd=ROOT
+        )
     finally:
         os.close(w)
     with os.fdopen(r, "r", encoding="utf-8") as f:
@@ -93,8 +94,13 @@ def test_every_level_and_every_traceback_line_gets_its_priority(tmp_path):
             logger.propagate = True
         stream.seek(0)
         lines = stream.read().splitlines()
-    assert lines[:5] == ["<7>kiosk.test_journal: d", "<6>kiosk.test_journal: i", "<4>kiosk.test_journal: w",
-                         "<3>kiosk.test_journal: e", "<2>kiosk.test_journal: c"]
+    assert lines[:5] == [
+        "<7>kiosk.test_journal: d",
+        "<6>kiosk.test_journal: i",
+        "<4>kiosk.test_journal: w",
+        "<3>kiosk.test_journal: e",
+        "<2>kiosk.test_journal: c",
+    ]
     tb = lines[5:]
     assert tb[0] == "<3>kiosk.test_journal: failed" and tb[-1] == "<3>RuntimeError: boom"
     assert len(tb) > 3 and all(line.startswith("<3>") for line in tb)

@@ -48,8 +48,9 @@ def env(**extra) -> dict:
 
 
 def kiosk(*args, timeout=60) -> subprocess.CompletedProcess:
-    return subprocess.run(program() + [str(a) for a in args], cwd=ROOT, env=env(),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        program() + [str(a) for a in args], cwd=ROOT, env=env(), capture_output=True, text=True, timeout=timeout
+    )
 
 
 @pytest.fixture
@@ -75,14 +76,17 @@ def test_check_config_accepts_the_example_file():
 
 
 BROKEN = {
-    "unknown key": ('[display]\nmdoe = "window"\n',
-                    "[display] unknown key 'mdoe' (did you mean 'mode'?)"),
+    "unknown key": ('[display]\nmdoe = "window"\n', "[display] unknown key 'mdoe' (did you mean 'mode'?)"),
     "unknown section": ('[dispaly]\nmode = "window"\n', "unknown section [dispaly]"),
-    "pin used twice": ("[buttons]\npins = {N1 = 5, N3 = 5, N5 = 6, E1 = 7, E3 = 8, E5 = 9, S1 = 10, "
-                       "S3 = 11, S5 = 12, W1 = 13, W3 = 16, W5 = 17}\n",
-                       "[buttons] pins.N3 = 5 is already used by pins.N1"),
-    "wrong type": ('[kiosk]\nidle_timeout_s = "soon"\n',
-                   '[kiosk] idle_timeout_s = "soon" must be an integer, not a string'),
+    "pin used twice": (
+        "[buttons]\npins = {N1 = 5, N3 = 5, N5 = 6, E1 = 7, E3 = 8, E5 = 9, S1 = 10, "
+        "S3 = 11, S5 = 12, W1 = 13, W3 = 16, W5 = 17}\n",
+        "[buttons] pins.N3 = 5 is already used by pins.N1",
+    ),
+    "wrong type": (
+        '[kiosk]\nidle_timeout_s = "soon"\n',
+        '[kiosk] idle_timeout_s = "soon" must be an integer, not a string',
+    ),
     "bool for a number": ("[ring]\nbaud = true\n", "[ring] baud = true must be an integer, not a boolean"),
     "impossible value": ('[display]\nmode = "hologram"\n', "[display] mode"),
     "not TOML": ("[display\n", "not valid TOML"),
@@ -98,7 +102,7 @@ def test_check_config_names_the_file_and_the_key_and_exits_2(tmp_path, case):
     assert r.returncode == 2
     assert r.stdout == ""
     lines = problems(r.stderr)
-    assert len(lines) == 1, r.stderr                       # one clear message
+    assert len(lines) == 1, r.stderr  # one clear message
     assert lines[0].startswith(f"configuration error: {path}: ")
     assert expected in lines[0]
 
@@ -109,9 +113,8 @@ def test_a_bad_config_stops_a_normal_start_with_status_2_and_saves_nothing(tmp_p
     path = tmp_path / "config.toml"
     path.write_text(text)
     state = tmp_path / "state"
-    r = kiosk("--config", path, "--display", "none", "--players", "easy,easy", "--fast",
-              "--state-dir", state)
-    assert r.returncode == 2           # RestartPreventExitStatus=2: systemd does not loop on it
+    r = kiosk("--config", path, "--display", "none", "--players", "easy,easy", "--fast", "--state-dir", state)
+    assert r.returncode == 2  # RestartPreventExitStatus=2: systemd does not loop on it
     lines = problems(r.stderr)
     assert len(lines) == 1 and lines[0].startswith(f"configuration error: {path}: ") and expected in lines[0]
     assert not state.exists()
@@ -126,8 +129,21 @@ def test_check_config_of_a_missing_file(tmp_path):
 # ------------------------------------------------------------------ --stats
 def test_stats_summarise_the_games_the_kiosk_finished(tmp_path, config):
     state = tmp_path / "state"
-    r = kiosk("--config", config, "--display", "none", "--players", "easy,random", "--seed", 4,
-              "--fast", "--games", 2, "--state-dir", state)
+    r = kiosk(
+        "--config",
+        config,
+        "--display",
+        "none",
+        "--players",
+        "easy,random",
+        "--seed",
+        4,
+        "--fast",
+        "--games",
+        2,
+        "--state-dir",
+        state,
+    )
     assert r.returncode == 0, r.stderr
     lines = (state / "history.jsonl").read_text().splitlines()
     assert len(lines) == 2
@@ -139,8 +155,9 @@ def test_stats_summarise_the_games_the_kiosk_finished(tmp_path, config):
     assert out[1] == "Games finished: 2 (2 labyrinth)"
     easy_wins = winners.count(0)
     assert any(line.split() == ["AI", "easy", "won", str(easy_wins), "of", "2", "games", "played"] for line in out)
-    assert any(line.split() == ["AI", "random", "won", str(2 - easy_wins), "of", "2", "games", "played"]
-               for line in out)
+    assert any(
+        line.split() == ["AI", "random", "won", str(2 - easy_wins), "of", "2", "games", "played"] for line in out
+    )
     assert any(line.startswith("Mean turns: ") for line in out)
 
 
@@ -148,7 +165,7 @@ def test_stats_without_a_history_name_the_file_they_looked_for(tmp_path, config)
     r = kiosk("--config", config, "--stats", "--state-dir", tmp_path / "empty")
     assert r.returncode == 0
     assert r.stdout.strip() == f"No finished games yet: there is no history file {tmp_path / 'empty' / 'history.jsonl'}"
-    assert not (tmp_path / "empty").exists()          # --stats only reads
+    assert not (tmp_path / "empty").exists()  # --stats only reads
 
 
 # ------------------------------------------------------------------ saves at start
@@ -158,8 +175,19 @@ def real_save(tmp_path_factory) -> dict:
     tmp = tmp_path_factory.mktemp("first")
     config = tmp / "config.toml"
     config.write_text("")
-    r = kiosk("--config", config, "--display", "none", "--players", "human,easy", "--seed", 3,
-              "--fast", "--state-dir", tmp / "state")
+    r = kiosk(
+        "--config",
+        config,
+        "--display",
+        "none",
+        "--players",
+        "human,easy",
+        "--seed",
+        3,
+        "--fast",
+        "--state-dir",
+        tmp / "state",
+    )
     assert r.returncode == 0, r.stderr
     return json.loads((tmp / "state" / SAVE_NAME).read_text())
 
@@ -180,26 +208,39 @@ def corrupt_saves(good: dict) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.parametrize("kind", ["truncated", "empty", "invalid-json", "wrong-version", "invalid-state",
-                                  "invalid-state-cards"])
+@pytest.mark.parametrize(
+    "kind", ["truncated", "empty", "invalid-json", "wrong-version", "invalid-state", "invalid-state-cards"]
+)
 def test_a_corrupt_save_at_start_is_moved_aside_and_the_kiosk_starts_fresh(tmp_path, config, real_save, kind):
     bad = corrupt_saves(real_save)[kind]
     state = tmp_path / "state"
     state.mkdir()
     (state / SAVE_NAME).write_bytes(bad)
     events = tmp_path / "events.jsonl"
-    r = kiosk("--config", config, "--display", "none", "--players", "human,easy", "--seed", 5,
-              "--fast", "--state-dir", state, "--events-out", events)
-    assert r.returncode == 0, r.stderr                       # no crash, no crash loop
+    r = kiosk(
+        "--config",
+        config,
+        "--display",
+        "none",
+        "--players",
+        "human,easy",
+        "--seed",
+        5,
+        "--fast",
+        "--state-dir",
+        state,
+        "--events-out",
+        events,
+    )
+    assert r.returncode == 0, r.stderr  # no crash, no crash loop
     set_aside = list((state / "corrupt").iterdir())
-    assert len(set_aside) == 1 and set_aside[0].read_bytes() == bad        # kept byte for byte
+    assert len(set_aside) == 1 and set_aside[0].read_bytes() == bad  # kept byte for byte
     warning = [line for line in r.stderr.splitlines() if "is unusable" in line]
     assert len(warning) == 1 and warning[0].startswith("WARNING kiosk.persistence:")
     assert str(state / SAVE_NAME) in warning[0] and str(set_aside[0]) in warning[0]
-    started = [json.loads(line) for line in events.read_text().splitlines()
-               if '"type":"game_started"' in line]
+    started = [json.loads(line) for line in events.read_text().splitlines() if '"type":"game_started"' in line]
     assert started[0]["resumed"] is False and started[0]["seed"] == 5
-    fresh = json.loads((state / SAVE_NAME).read_text())     # the fresh game is saved in its place
+    fresh = json.loads((state / SAVE_NAME).read_text())  # the fresh game is saved in its place
     assert Game.from_dict(fresh["state"]) == Game.new(players=2, seed=5)
 
 
@@ -211,15 +252,29 @@ def test_an_old_save_is_archived_and_a_new_game_starts(tmp_path, config, real_sa
     data = json.dumps(old).encode()
     (state / SAVE_NAME).write_bytes(data)
     events = tmp_path / "events.jsonl"
-    r = kiosk("--config", config, "--display", "none", "--players", "human,easy", "--seed", 6,
-              "--fast", "--state-dir", state, "--events-out", events)
+    r = kiosk(
+        "--config",
+        config,
+        "--display",
+        "none",
+        "--players",
+        "human,easy",
+        "--seed",
+        6,
+        "--fast",
+        "--state-dir",
+        state,
+        "--events-out",
+        events,
+    )
     assert r.returncode == 0, r.stderr
     archived = list((state / "archive").iterdir())
     assert len(archived) == 1 and archived[0].read_bytes() == data
-    assert any("not resuming the saved labyrinth game" in line and "resume_within_s = 1800" in line
-               for line in r.stderr.splitlines())
-    first = next(json.loads(line) for line in events.read_text().splitlines()
-                 if '"type":"game_started"' in line)
+    assert any(
+        "not resuming the saved labyrinth game" in line and "resume_within_s = 1800" in line
+        for line in r.stderr.splitlines()
+    )
+    first = next(json.loads(line) for line in events.read_text().splitlines() if '"type":"game_started"' in line)
     assert first["resumed"] is False and first["seed"] == 6
     assert not (state / "corrupt").exists()
 
@@ -235,11 +290,21 @@ def test_resume_within_s_from_the_config_decides(tmp_path, real_save):
         (state / SAVE_NAME).write_text(json.dumps(save))
         config.write_text(f"[kiosk]\nresume_within_s = {within}\n")
         events = tmp_path / f"events-{within}.jsonl"
-        r = kiosk("--config", config, "--display", "none", "--players", "human,easy", "--fast",
-                  "--state-dir", state, "--events-out", events)
+        r = kiosk(
+            "--config",
+            config,
+            "--display",
+            "none",
+            "--players",
+            "human,easy",
+            "--fast",
+            "--state-dir",
+            state,
+            "--events-out",
+            events,
+        )
         assert r.returncode == 0, r.stderr
-        started = next(json.loads(line) for line in events.read_text().splitlines()
-                       if '"type":"game_started"' in line)
+        started = next(json.loads(line) for line in events.read_text().splitlines() if '"type":"game_started"' in line)
         assert started["resumed"] is resumed
         assert (state / "archive").exists() is not resumed
 
@@ -253,7 +318,7 @@ class FakeSystemd:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(str(path))
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        self.messages: list[tuple[float, int, list[str]]] = []     # (arrival, sender pid, lines)
+        self.messages: list[tuple[float, int, list[str]]] = []  # (arrival, sender pid, lines)
 
     def collect(self, seconds: float, until: str | None = None) -> None:
         end = time.monotonic() + seconds
@@ -263,8 +328,14 @@ class FakeSystemd:
                 msg, anc, _, _ = self.sock.recvmsg(4096, socket.CMSG_SPACE(12))
             except socket.timeout:
                 return
-            pid = next((int.from_bytes(data[:4], "little") for level, kind, data in anc
-                        if (level, kind) == (socket.SOL_SOCKET, socket.SCM_CREDENTIALS)), -1)
+            pid = next(
+                (
+                    int.from_bytes(data[:4], "little")
+                    for level, kind, data in anc
+                    if (level, kind) == (socket.SOL_SOCKET, socket.SCM_CREDENTIALS)
+                ),
+                -1,
+            )
             lines = msg.decode().split("\n")
             self.messages.append((time.monotonic(), pid, lines))
             if until is not None and until in lines:
@@ -277,26 +348,44 @@ class FakeSystemd:
         self.sock.close()
 
 
-WATCHDOG_USEC = 1_000_000       # systemd would kill the kiosk after 1 s without a ping
+WATCHDOG_USEC = 1_000_000  # systemd would kill the kiosk after 1 s without a ping
 
 
-@pytest.mark.parametrize("players, fast, status", [
-    ("hard,medium,easy", True, "playing"),   # busy: AI turns as fast as the CPU allows
-    ("human,easy", False, "playing"),        # idle: real time, waiting for a person's first move
-])
+@pytest.mark.parametrize(
+    "players, fast, status",
+    [
+        ("hard,medium,easy", True, "playing"),  # busy: AI turns as fast as the CPU allows
+        ("human,easy", False, "playing"),  # idle: real time, waiting for a person's first move
+    ],
+)
 def test_ready_watchdog_pings_and_stopping_reach_a_real_notify_socket(tmp_path, config, players, fast, status):
     systemd = FakeSystemd(tmp_path / "notify")
-    args = ["--config", str(config), "--display", "none", "--players", players, "--seed", "2",
-            "--state-dir", str(tmp_path / "state")] + (["--fast"] if fast else [])
-    proc = subprocess.Popen(program() + args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=env(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC=str(WATCHDOG_USEC)))
+    args = [
+        "--config",
+        str(config),
+        "--display",
+        "none",
+        "--players",
+        players,
+        "--seed",
+        "2",
+        "--state-dir",
+        str(tmp_path / "state"),
+    ] + (["--fast"] if fast else [])
+    proc = subprocess.Popen(
+        program() + args,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC=str(WATCHDOG_USEC)),
+    )
     try:
         systemd.collect(30, until="READY=1")
         assert systemd.messages, "no message from the kiosk"
         ready_at, pid, lines = systemd.messages[0]
         assert lines == ["READY=1", f"STATUS={status}"]
-        assert pid == proc.pid                  # systemd checks the sender (NotifyAccess=)
-        systemd.collect(3.0)                    # the main loop keeps pinging
+        assert pid == proc.pid  # systemd checks the sender (NotifyAccess=)
+        systemd.collect(3.0)  # the main loop keeps pinging
         assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
         proc.send_signal(signal.SIGTERM)
         systemd.collect(30, until="STOPPING=1")

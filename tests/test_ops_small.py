@@ -16,8 +16,11 @@ INSTALL = ROOT / "systemd" / "install.sh"
 
 def test_gpiozero_floor_excludes_the_release_that_opens_chip_4_on_a_pi_5():
     from packaging.requirements import Requirement
-    deps = {Requirement(d).name: Requirement(d) for d in
-            tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]}
+
+    deps = {
+        Requirement(d).name: Requirement(d)
+        for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
     spec = deps["gpiozero"].specifier
     assert not spec.contains("2.0") and spec.contains("2.0.1") and spec.contains("2.1")
 
@@ -30,7 +33,8 @@ def test_the_license_is_an_spdx_string_not_the_deprecated_table():
 
 def test_fuzzy_translations_are_not_shown():
     from kiosk.ui.i18n import parse_po
-    text = '''
+
+    text = """
 msgid ""
 msgstr "Language: de\\n"
 
@@ -49,7 +53,7 @@ msgstr "another guess"
 #: some/file.py:3
 msgid "d"
 msgstr "checked too"
-'''
+"""
     assert parse_po(text) == {"a": "checked", "d": "checked too"}
 
 
@@ -83,11 +87,14 @@ def run_install(*args) -> subprocess.CompletedProcess:
     return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60)
 
 
-@pytest.mark.parametrize("line, kept", [
-    ("console=serial0,115200 console=tty1 root=PARTUUID=1-02 rootwait", "console=tty1 root=PARTUUID=1-02 rootwait"),
-    ("console=tty1 console=ttyAMA0,115200 rootwait quiet", "console=tty1 rootwait quiet"),
-    ("console=ttyS0 console=tty1", "console=tty1"),
-])
+@pytest.mark.parametrize(
+    "line, kept",
+    [
+        ("console=serial0,115200 console=tty1 root=PARTUUID=1-02 rootwait", "console=tty1 root=PARTUUID=1-02 rootwait"),
+        ("console=tty1 console=ttyAMA0,115200 rootwait quiet", "console=tty1 rootwait quiet"),
+        ("console=ttyS0 console=tty1", "console=tty1"),
+    ],
+)
 def test_the_serial_console_on_the_header_uart_is_removed(tmp_path, line, kept):
     root = tmp_path / "root"
     cmdline = root / "boot/firmware/cmdline.txt"

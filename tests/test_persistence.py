@@ -32,8 +32,9 @@ class Clock:
 
 
 def store(tmp_path: Path, clock: Clock | None = None, **kw) -> GameStore:
-    return GameStore(tmp_path / "state", loaders={"labyrinth": Game.from_dict},
-                     resume_within_s=600, clock=clock or Clock(), **kw)
+    return GameStore(
+        tmp_path / "state", loaders={"labyrinth": Game.from_dict}, resume_within_s=600, clock=clock or Clock(), **kw
+    )
 
 
 def played_game(seed: int = 3, actions: int = 5) -> Game:
@@ -103,6 +104,7 @@ def test_a_crash_between_write_and_rename_keeps_the_old_save(tmp_path, monkeypat
 
     def power_cut(src, dst):
         raise OSError(5, "Input/output error")
+
     monkeypatch.setattr(persistence.os, "replace", power_cut)
     assert s.save("labyrinth", played_game(actions=4).to_dict(), meta=META) is False
     monkeypatch.undo()
@@ -119,6 +121,7 @@ def test_a_crash_during_fsync_keeps_the_old_save(tmp_path, monkeypatch):
 
     def failing_fsync(fd):
         raise OSError(28, "No space left on device")
+
     monkeypatch.setattr(persistence.os, "fsync", failing_fsync)
     assert s.save("labyrinth", played_game(actions=6).to_dict()) is False
     monkeypatch.undo()
@@ -148,6 +151,7 @@ def test_save_syncs_file_and_directory(tmp_path, monkeypatch):
     def replace(a, b):
         calls.append(("replace", None))
         real_replace(a, b)
+
     monkeypatch.setattr(persistence.os, "fsync", fsync)
     monkeypatch.setattr(persistence.os, "replace", replace)
     store(tmp_path).save("labyrinth", played_game().to_dict())
@@ -177,8 +181,7 @@ def test_only_the_state_dir_is_written(tmp_path):
     state.mkdir()
     root.chmod(0o555)
     try:
-        s = GameStore(state, loaders={"labyrinth": Game.from_dict}, resume_within_s=0,
-                      clock=Clock())
+        s = GameStore(state, loaders={"labyrinth": Game.from_dict}, resume_within_s=0, clock=Clock())
         assert s.save("labyrinth", played_game().to_dict())
         s.clock.now += 10
         assert s.resume() is None  # too old: archived inside state_dir
@@ -248,21 +251,26 @@ def test_discard_after_a_finished_game(tmp_path):
 
 # --------------------------------------------------------------- corrupt saves
 def good_wrapper() -> dict:
-    return {"format": 1, "game": "labyrinth", "saved_at": "2024-05-01T11:59:00.000+00:00",
-            "started_at": "2024-05-01T11:50:00.000+00:00", "meta": META,
-            "state": played_game().to_dict()}
+    return {
+        "format": 1,
+        "game": "labyrinth",
+        "saved_at": "2024-05-01T11:59:00.000+00:00",
+        "started_at": "2024-05-01T11:50:00.000+00:00",
+        "meta": META,
+        "state": played_game().to_dict(),
+    }
 
 
 def _broken_state() -> bytes:
     w = good_wrapper()
-    w["state"]["players"][0]["position"] = [9, 9]   # a pawn off the board
+    w["state"]["players"][0]["position"] = [9, 9]  # a pawn off the board
     return json.dumps(w).encode()
 
 
 def _duplicate_treasure() -> bytes:
     w = good_wrapper()
     cell = next(i for i, (_, t) in enumerate(w["state"]["board"]) if t)
-    w["state"]["spare"][1] = w["state"]["board"][cell][1]   # the same treasure twice
+    w["state"]["spare"][1] = w["state"]["board"][cell][1]  # the same treasure twice
     return json.dumps(w).encode()
 
 
@@ -306,7 +314,7 @@ def test_a_corrupt_save_is_moved_aside_and_the_kiosk_starts_fresh(tmp_path, capl
     assert why in s.last_setaside.detail
     moved = s.last_setaside.moved_to
     assert moved.parent == s.state_dir / "corrupt"
-    assert moved.read_bytes() == data          # kept byte for byte, for a post-mortem
+    assert moved.read_bytes() == data  # kept byte for byte, for a post-mortem
     assert not s.save_path.exists()
     assert "unusable" in caplog.text and why in caplog.text
     # and the next start is clean: no crash loop
@@ -336,6 +344,7 @@ def test_an_unreadable_save_as_root_via_a_directory(tmp_path):
 def test_a_loader_that_crashes_unexpectedly_still_means_corrupt(tmp_path):
     def loader(state):
         raise KeyError("phase")
+
     s = GameStore(tmp_path, loaders={"labyrinth": loader}, clock=Clock())
     s.save("labyrinth", {"anything": 1})
     assert s.resume() is None and "KeyError" in s.last_setaside.detail
@@ -354,8 +363,15 @@ def test_the_corrupt_folder_is_bounded(tmp_path):
 
 # --------------------------------------------------------------------- history
 def rec(hour: float, seats, winners, turns, duration, game="labyrinth", variant=()):
-    return GameRecord.make(game=game, seats=seats, winners=winners, turns=turns,
-                           duration_s=duration, variant=variant, ended_at=T0 + hour * 3600)
+    return GameRecord.make(
+        game=game,
+        seats=seats,
+        winners=winners,
+        turns=turns,
+        duration_s=duration,
+        variant=variant,
+        ended_at=T0 + hour * 3600,
+    )
 
 
 def test_history_appends_one_json_line_per_game(tmp_path):
@@ -366,9 +382,17 @@ def test_history_appends_one_json_line_per_game(tmp_path):
     lines = h.path.read_text().splitlines()
     assert len(lines) == 2
     first = json.loads(lines[0])
-    assert first == {"time": "2024-05-01T12:00:00.000+00:00", "game": "labyrinth", "players": 2,
-                     "seats": ["human", "hard"], "variant": [], "winners": [1], "turns": 40,
-                     "duration_s": 600.0, "outcome": "won"}
+    assert first == {
+        "time": "2024-05-01T12:00:00.000+00:00",
+        "game": "labyrinth",
+        "players": 2,
+        "seats": ["human", "hard"],
+        "variant": [],
+        "winners": [1],
+        "turns": 40,
+        "duration_s": 600.0,
+        "outcome": "won",
+    }
     assert h.read() == ([a, b], 0)
 
 
@@ -387,9 +411,11 @@ def test_history_survives_a_torn_last_line(tmp_path):
 
 def test_history_skips_garbled_lines(tmp_path):
     h = History(tmp_path)
-    h.path.write_text('not json\n{"time": "x"}\n[1]\n'
-                      '{"time":"2024-05-01T12:00:00+00:00","game":"labyrinth","seats":["human"],'
-                      '"winners":[3],"turns":1,"duration_s":1}\n')
+    h.path.write_text(
+        'not json\n{"time": "x"}\n[1]\n'
+        '{"time":"2024-05-01T12:00:00+00:00","game":"labyrinth","seats":["human"],'
+        '"winners":[3],"turns":1,"duration_s":1}\n'
+    )
     assert h.read() == ([], 4)
     assert "No finished games yet. (4 unreadable line(s) skipped)" == format_summary(h.summary())
 

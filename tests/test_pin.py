@@ -49,7 +49,7 @@ def test_three_tries_then_locks_that_double_up_to_the_cap(tmp_path):
     for _ in range(16):
         assert g.check("0000", PIN) == "wrong"
         locks.append(g.remaining())
-        assert g.check(PIN, PIN) == "locked"       # even the right PIN is not looked at
+        assert g.check(PIN, PIN) == "locked"  # even the right PIN is not looked at
         c.wait(g.remaining())
     assert locks[:4] == [FIRST_LOCK_S, 2 * FIRST_LOCK_S, 4 * FIRST_LOCK_S, 8 * FIRST_LOCK_S]
     assert max(locks) == MAX_LOCK_S == locks[-1]
@@ -71,7 +71,7 @@ def test_the_lock_survives_a_restart(tmp_path):
     for _ in range(FREE_TRIES + 1):
         g.check("0000", PIN)
         c.wait(g.remaining())
-    g.check("0000", PIN)                             # 5th wrong: 4 x 30 s
+    g.check("0000", PIN)  # 5th wrong: 4 x 30 s
     assert g.remaining() == 4 * FIRST_LOCK_S
     c.wait(10)
     # the kiosk restarts: a new process, its monotonic clock starts again
@@ -96,10 +96,19 @@ def test_a_clock_jump_never_lengthens_the_lock(tmp_path):
     assert not g3.locked and g3.failures == FREE_TRIES
 
 
-@pytest.mark.parametrize("content", [b"", b"{", b"[]", b'{"failures": "3", "locked_until": 0}',
-                                     b'{"failures": -1, "locked_until": 0}',
-                                     b'{"failures": 3, "locked_until": NaN}',
-                                     b"[" * 100_000, b" " * 10_000])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"{",
+        b"[]",
+        b'{"failures": "3", "locked_until": 0}',
+        b'{"failures": -1, "locked_until": 0}',
+        b'{"failures": 3, "locked_until": NaN}',
+        b"[" * 100_000,
+        b" " * 10_000,
+    ],
+)
 def test_an_unusable_file_locks_once_instead_of_crashing_or_unlocking(tmp_path, content):
     (tmp_path / pin.STATE_NAME).write_bytes(content)
     g = guard(tmp_path, Clocks())
@@ -136,11 +145,11 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
     pytest.importorskip("pyglet")
     from kiosk.history import History
 
-    from .test_ui_screens import make_ui
+    from tests.test_ui_screens import make_ui
 
     def open_pad():
         u = make_ui(size=(800, 480), layout="tabletop", first="attract")
-        u.k.history = History(tmp_path)         # the kiosk's state directory
+        u.k.history = History(tmp_path)  # the kiosk's state directory
         u.goto("operator")
         u.screen._armed = True
         return u
@@ -156,7 +165,7 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
     assert u.screen.locked and u.screen.guard.remaining() == FIRST_LOCK_S
     u.clock.t += FIRST_LOCK_S
     u.step(0.02)
-    typed(u, "9999")                             # the 4th wrong PIN: twice as long
+    typed(u, "9999")  # the 4th wrong PIN: twice as long
     assert u.screen.guard.remaining() == 2 * FIRST_LOCK_S
     u.close()
     u.k.close()
@@ -166,7 +175,7 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
         assert u2.screen.locked
         typed(u2, "2580")
         assert u2.screen.page == "pin"
-        for _ in range(2):                       # an operator waits at the pad (touching it now and then)
+        for _ in range(2):  # an operator waits at the pad (touching it now and then)
             u2.clock.t += FIRST_LOCK_S
             u2.screen.press(1, 1)
             u2.step(0.02)

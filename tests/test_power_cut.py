@@ -36,7 +36,7 @@ import time
 
 from engine import Game, Move, Shift
 
-from .power_cut import KILL_DELAY_S, KILL_SEED, PowerCutGame, Replay, orderly_restart, run_power_cuts
+from tests.power_cut import KILL_DELAY_S, KILL_SEED, PowerCutGame, Replay, orderly_restart, run_power_cuts
 
 PLAYERS = ("hard", "medium", "easy")
 GAME_SEED = 11
@@ -50,12 +50,21 @@ def check_snapshot(ev: dict, saved: Game) -> None:
     assert [[t["openings"], t["treasure"]] for t in ev["board"]] == saved.to_dict()["board"]
     assert [ev["spare"]["openings"], ev["spare"]["treasure"]] == saved.to_dict()["spare"]
     assert (ev["current"], ev["phase"], ev["forbidden"], ev["turns"]) == (
-        saved.current, saved.phase, saved.forbidden, saved.turns)
+        saved.current,
+        saved.phase,
+        saved.forbidden,
+        saved.turns,
+    )
     assert (ev["open_cards"], ev["return_home"]) == (saved.rules.open_cards, saved.rules.return_home)
     assert len(ev["players"]) == len(saved.players)
     for info, p in zip(ev["players"], saved.players):
         assert (info["seat"], info["color"], tuple(info["position"]), info["cards_left"], info["found"]) == (
-            p.seat, p.color, p.position, p.cards_left, p.found), f"player {info['index']} differs"
+            p.seat,
+            p.color,
+            p.position,
+            p.cards_left,
+            p.found,
+        ), f"player {info['index']} differs"
         assert info["kind"] == PLAYERS[info["index"]]
 
 
@@ -83,9 +92,16 @@ def step(replay: Replay, e: dict) -> None:
 
 
 BOARD = PowerCutGame(
-    name="labyrinth", cls=Game, players=PLAYERS, game_seed=GAME_SEED, started_event="game_started",
-    check_snapshot=check_snapshot, legal_actions=legal_actions, step=step,
-    new_game=lambda seed, _event: Game.new(players=len(PLAYERS), seed=seed))
+    name="labyrinth",
+    cls=Game,
+    players=PLAYERS,
+    game_seed=GAME_SEED,
+    started_event="game_started",
+    check_snapshot=check_snapshot,
+    legal_actions=legal_actions,
+    step=step,
+    new_game=lambda seed, _event: Game.new(players=len(PLAYERS), seed=seed),
+)
 
 
 def test_sigkill_at_random_moments_never_loses_or_spoils_the_game(tmp_path, capsys):
@@ -99,12 +115,16 @@ def test_sigkill_at_random_moments_never_loses_or_spoils_the_game(tmp_path, caps
         tally.failures.append(f"orderly restart: {e}")
 
     with capsys.disabled():
-        print(f"\npower cut: {tally.runs} runs (SIGKILL in start-up or {KILL_DELAY_S[0]}-{KILL_DELAY_S[1]} s "
-              f"after the game was announced, "
-              f"kill seed {KILL_SEED}), {len(tally.failures)} failures, "
-              f"{time.monotonic() - started:.0f} s; {len(records)} games in the history")
+        print(
+            f"\npower cut: {tally.runs} runs (SIGKILL in start-up or {KILL_DELAY_S[0]}-{KILL_DELAY_S[1]} s "
+            f"after the game was announced, "
+            f"kill seed {KILL_SEED}), {len(tally.failures)} failures, "
+            f"{time.monotonic() - started:.0f} s; {len(records)} games in the history"
+        )
         for what, n in sorted(tally.seen.items()):
             print(f"  {what}: {n}")
         for f in tally.failures[:20]:
             print(f"  FAILED {f}")
-    assert not tally.failures, f"{len(tally.failures)} failures in {tally.runs} runs:\n" + "\n".join(tally.failures[:10])
+    assert not tally.failures, f"{len(tally.failures)} failures in {tally.runs} runs:\n" + "\n".join(
+        tally.failures[:10]
+    )

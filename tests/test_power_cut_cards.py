@@ -29,7 +29,7 @@ import os
 
 from engine.cards import CardGame, Discard, Place, Take
 
-from .power_cut import PowerCutGame, Replay, run_power_cuts
+from tests.power_cut import PowerCutGame, Replay, run_power_cuts
 
 PLAYERS = ("hard", "easy", "random")
 GAME_SEED = 11
@@ -41,12 +41,19 @@ def check_snapshot(ev: dict, saved: CardGame) -> None:
     assert ev["resumed"] is True, "a save was on disk but the kiosk started a new game"
     assert ev["seed"] == saved.seed
     assert {(tuple(c["cell"]), c["card"], c["rotation"]) for c in ev["layout"]} == {
-        (cell, p.card, p.rotation) for cell, p in saved.layout.items()}
+        (cell, p.card, p.rotation) for cell, p in saved.layout.items()
+    }
     assert (ev["current"], ev["phase"], ev["turns"], ev["pile"], ev["discards"]) == (
-        saved.current, saved.phase, saved.turns, len(saved.draw_pile), list(saved.discards))
+        saved.current,
+        saved.phase,
+        saved.turns,
+        len(saved.draw_pile),
+        list(saved.discards),
+    )
     assert (tuple(ev["placed"]) if ev["placed"] else None) == saved.placed
     assert [(p["kind"], p["hand_size"], p["taken"]) for p in ev["players"]] == [
-        (PLAYERS[i], len(saved.hands[i]), len(saved.taken[i])) for i in range(saved.players)]
+        (PLAYERS[i], len(saved.hands[i]), len(saved.taken[i])) for i in range(saved.players)
+    ]
 
 
 def legal_actions(game: CardGame) -> list:
@@ -81,15 +88,25 @@ def new_game(seed: int, event: dict | None) -> CardGame:
 
 
 CARDS = PowerCutGame(
-    name="cards", cls=CardGame, players=PLAYERS, game_seed=GAME_SEED, started_event="card_game_started",
-    check_snapshot=check_snapshot, legal_actions=legal_actions, step=step, new_game=new_game,
-    extra_args=("--game", "cards"))
+    name="cards",
+    cls=CardGame,
+    players=PLAYERS,
+    game_seed=GAME_SEED,
+    started_event="card_game_started",
+    check_snapshot=check_snapshot,
+    legal_actions=legal_actions,
+    step=step,
+    new_game=new_game,
+    extra_args=("--game", "cards"),
+)
 
 
 def test_sigkill_during_card_games_never_loses_or_spoils_the_game(tmp_path, capsys):
     tally, *_ = run_power_cuts(CARDS, RUNS, tmp_path, "card power-cut")
     with capsys.disabled():
-        print(f"\ncard power cut: {tally.runs} runs, {len(tally.failures)} failures; "
-              + ", ".join(f"{what}: {n}" for what, n in sorted(tally.seen.items())))
+        print(
+            f"\ncard power cut: {tally.runs} runs, {len(tally.failures)} failures; "
+            + ", ".join(f"{what}: {n}" for what, n in sorted(tally.seen.items()))
+        )
     assert not tally.failures, "\n".join(tally.failures[:10])
     assert tally.seen.get("resumed", 0) >= 1, "no run resumed a saved card game"

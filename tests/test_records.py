@@ -55,7 +55,7 @@ def test_a_few_hundred_maze_games_replay_to_the_same_final_state():
                 text = recorder.text()
                 record = read_record(text)
                 assert record.final() == game, (players, rules, seed)
-                assert record.text() == text               # writing what was read changes nothing
+                assert record.text() == text  # writing what was read changes nothing
                 games += 1
     assert games >= 150
 
@@ -123,7 +123,7 @@ def test_a_game_without_a_seed_or_resumed_midway_carries_its_start_position():
     for _ in range(3):
         for action in ai.choose(game):
             game.apply(action)
-    recorder = Recorder(game, ["medium", "medium"])            # starts at turn 4
+    recorder = Recorder(game, ["medium", "medium"])  # starts at turn 4
     for _ in range(4):
         for action in ai.choose(game):
             game.apply(action)
@@ -183,15 +183,21 @@ def test_a_push_back_is_refused(maze_text):
     assert error.turn == 9 and "push straight back" in str(error)
 
 
-@pytest.mark.parametrize("change, turn, message", [
-    (lambda t: t.replace(_turn_line(t, 4), ""), 4, "numbered 5"),                       # a lost line
-    (lambda t: t.replace(_turn_line(t, 3), _swap_colour(_turn_line(t, 3))), 3, "'s turn"),
-    (lambda t: t.replace(_turn_line(t, 5), _turn_line(t, 5).split(" ", 1)[0] + " green X9 ES 0,0"), 5,
-     "not an insertion point"),
-    (lambda t: t.replace(_turn_line(t, 7), _turn_line(t, 7) + " +dragon"), 7, "the turn gives"),
-    (lambda t: t.replace(_turn_line(t, 2), " ".join(_turn_line(t, 2).split()[:3])), 2, "a turn needs"),
-    (lambda t: t.rsplit("\n", 2)[0] + "\n", None, "turns are missing"),                   # cut short
-])
+@pytest.mark.parametrize(
+    "change, turn, message",
+    [
+        (lambda t: t.replace(_turn_line(t, 4), ""), 4, "numbered 5"),  # a lost line
+        (lambda t: t.replace(_turn_line(t, 3), _swap_colour(_turn_line(t, 3))), 3, "'s turn"),
+        (
+            lambda t: t.replace(_turn_line(t, 5), _turn_line(t, 5).split(" ", 1)[0] + " green X9 ES 0,0"),
+            5,
+            "not an insertion point",
+        ),
+        (lambda t: t.replace(_turn_line(t, 7), _turn_line(t, 7) + " +dragon"), 7, "the turn gives"),
+        (lambda t: t.replace(_turn_line(t, 2), " ".join(_turn_line(t, 2).split()[:3])), 2, "a turn needs"),
+        (lambda t: t.rsplit("\n", 2)[0] + "\n", None, "turns are missing"),  # cut short
+    ],
+)
 def test_damage_is_refused_naming_the_turn(maze_text, change, turn, message):
     damaged = change(maze_text)
     error = _refused(damaged)
@@ -242,6 +248,7 @@ def test_header_problems_are_named():
 def test_a_record_may_begin_in_the_middle_of_a_turn():
     """A kiosk game resumed after its shift, with no record to continue: the first line is '- -' and a cell."""
     from engine import Move
+
     game = Game.new(players=2, seed=6)
     shift, _ = make_ai("medium", seed=1).choose(game)
     game.apply(shift)
@@ -259,7 +266,7 @@ def test_a_record_may_begin_in_the_middle_of_a_turn():
     while cards.phase != "take":
         cards.apply(card_ai("easy", 1).choose(cards))
     recorder = Recorder(cards, ["human", "easy"])
-    while len(recorder.turns) < 2 or cards.phase == "take":     # whole turns: the record holds no half turn
+    while len(recorder.turns) < 2 or cards.phase == "take":  # whole turns: the record holds no half turn
         action = card_ai("easy", 2).choose(cards)
         cards.apply(action)
         recorder.apply(action)

@@ -30,6 +30,7 @@ def marks(easy_game):
 def _parse(state, words: str):
     insertion, openings, cell = words.split()[:3]
     from engine.maze import ROTATED, mask_of
+
     rotation = next(r for r in range(4) if ROTATED[state.maze.spare_mask][r] == mask_of(openings))
     r, c = cell.split(",")
     return Shift(insertion, rotation), Move((int(r), int(c)))
@@ -50,7 +51,7 @@ def test_missed_collections_are_real_and_only_easy_misses(easy_game, marks):
     missed = [m for m in marks if m.kind == MISSED]
     assert missed, "easy leaves a card lying now and then"
     levels = dict(part.split(":") for part in record.tags["Players"].split())
-    assert {levels[m.player] for m in missed} == {"easy"}     # medium always takes a reachable target
+    assert {levels[m.player] for m in missed} == {"easy"}  # medium always takes a reachable target
     for m in missed:
         before, turn = _before(record, m.turn)
         trial = before.copy()
@@ -78,7 +79,7 @@ def test_an_opponent_let_win_could_really_win_and_could_have_been_stopped():
             after = before.copy()
             for action in turn.actions:
                 after.apply(action)
-            assert any(o[5] & o[6] for o in first_ply(View(after)))           # the opponent can win now
+            assert any(o[5] & o[6] for o in first_ply(View(after)))  # the opponent can win now
             blocked = before.copy()
             shift, _ = _parse(blocked, m.suggestion + " 0,0")
             blocked.apply(shift)
@@ -113,7 +114,7 @@ def test_the_text_board_shows_pawns_treasures_and_the_spare(easy_game):
     assert len([r for r in rows if r.startswith(" 3 ")]) == 1
     assert " R " in rows[3] and "green" in text and "spare" in text
     width = {len(r) for r in rows[2:23]}
-    assert width == {3 + 1 + 35 + 1}                         # row label, arrows at both ends, 7 tiles of 5
+    assert width == {3 + 1 + 35 + 1}  # row label, arrows at both ends, 7 tiles of 5
 
 
 def test_stepping_goes_forward_back_and_jumps(easy_game, capsys):
@@ -144,8 +145,9 @@ def test_analyze_json(tmp_path, easy_game, capsys, marks):
     assert replay.main([str(path), "--analyze", "--json", "--level", "hard"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["level"] == "hard" and data["turns"] == len(read_record(easy_game).turns)
-    assert [(m["turn"], m["kind"]) for m in data["marks"] if m["kind"] != WEAK] == \
-        [(m.turn, m.kind) for m in marks if m.kind != WEAK]
+    assert [(m["turn"], m["kind"]) for m in data["marks"] if m["kind"] != WEAK] == [
+        (m.turn, m.kind) for m in marks if m.kind != WEAK
+    ]
 
 
 def test_card_records_step_too(tmp_path, capsys):
@@ -162,6 +164,7 @@ def test_card_records_step_too(tmp_path, capsys):
 def test_card_analysis_finds_bigger_takes_that_were_there():
     from engine.records.analysis import MISSED_TAKE
     from engine.records.cards import play_turn
+
     _, recorder = play_cards(3, 6)
     record = read_record(recorder.text())
     marks = analyze(record)
@@ -169,7 +172,7 @@ def test_card_analysis_finds_bigger_takes_that_were_there():
     for m in marks:
         before, turn = _before(record, m.turn)
         trial = before.copy()
-        play_turn(trial, m.suggestion.split())            # the suggested turn is legal ...
+        play_turn(trial, m.suggestion.split())  # the suggested turn is legal ...
         player = before.current
         taken = len(trial.taken[player]) - len(before.taken[player])
-        assert taken == m.details["best"] > m.details["took"]    # ... and takes more
+        assert taken == m.details["best"] > m.details["took"]  # ... and takes more

@@ -22,7 +22,7 @@ SIZE = (800, 480)
 
 @pytest.fixture(scope="module", autouse=True)
 def _gl():
-    offscreen_window(SIZE).close()      # skips the module where there is no offscreen OpenGL
+    offscreen_window(SIZE).close()  # skips the module where there is no offscreen OpenGL
 
 
 @pytest.fixture(scope="module")
@@ -44,8 +44,12 @@ def cell_pixels(img, layout: Layout, cell):
     """The pixels of board cell (row, col), a little inside its square (PNG rows run top-down)."""
     r = layout.cell_rect(*cell)
     inset = r.w * 0.12
-    box = (round(r.x + inset), round(layout.height - r.top + inset),
-           round(r.right - inset), round(layout.height - r.y - inset))
+    box = (
+        round(r.x + inset),
+        round(layout.height - r.top + inset),
+        round(r.right - inset),
+        round(layout.height - r.y - inset),
+    )
     return img.crop(box).tobytes()
 
 
@@ -70,16 +74,18 @@ def test_screenshot_dir_renders_the_start_and_every_turn_of_a_board_game(tmp_pat
         changed = still = 0
         for i in range(49):
             cell = (i // 7, i % 7)
-            tile_changed = (before.maze.masks[i], before.maze.treasures[i]) != \
-                (after.maze.masks[i], after.maze.treasures[i])
+            tile_changed = (before.maze.masks[i], before.maze.treasures[i]) != (
+                after.maze.masks[i],
+                after.maze.treasures[i],
+            )
             d = differ(cell_pixels(images[k], layout, cell), cell_pixels(images[k + 1], layout, cell))
             if tile_changed:
                 assert d > 8, f"turn {k + 1}: cell {cell} got another tile but looks the same"
                 changed += 1
-            elif i not in pawns and i not in (0, 6, 42, 48):     # no pawn, no home corner: untouched
+            elif i not in pawns and i not in (0, 6, 42, 48):  # no pawn, no home corner: untouched
                 assert d < 2, f"turn {k + 1}: cell {cell} kept its tile but looks different ({d:.1f})"
                 still += 1
-        assert changed >= 6 and still > 10        # a push moves a whole line of seven tiles (some alike)
+        assert changed >= 6 and still > 10  # a push moves a whole line of seven tiles (some alike)
 
 
 def test_screenshot_dir_renders_every_turn_of_a_card_game(tmp_path):
@@ -91,7 +97,7 @@ def test_screenshot_dir_renders_every_turn_of_a_card_game(tmp_path):
     assert len(pngs) == len(record.turns) + 1
     states = [record.start()] + [s for _, s in record.replay()]
     images = [Image.open(p).convert("RGB") for p in pngs]
-    table = (0, 80, 520, 480)            # the table, left of the scores and the hand (below the caption)
+    table = (0, 80, 520, 480)  # the table, left of the scores and the hand (below the caption)
     laid = 0
     for k in range(len(pngs) - 1):
         d = differ(images[k].crop(table).tobytes(), images[k + 1].crop(table).tobytes())
@@ -109,6 +115,7 @@ def test_the_card_replay_shows_the_hand_but_no_rotate_button(tmp_path):
     from kiosk.config import Config
     from kiosk.ui.app import UI
     from kiosk.ui.replay import Playback, ReplayKiosk
+
     _, recorder = play_cards(2, 3, rules=CardRules(turn_limit=5))
     text = recorder.text()
     playback = Playback(read_record(text), text, Config())
@@ -124,7 +131,7 @@ def test_the_card_replay_shows_the_hand_but_no_rotate_button(tmp_path):
             g = scr.game
             if g is not None and g.phase == "place":
                 placing += 1
-                assert any(getattr(s, "image", None) is not None for s in scr._items)     # the hand's cards
+                assert any(getattr(s, "image", None) is not None for s in scr._items)  # the hand's cards
                 assert not [w for w in scr.widgets if rotate in getattr(w, "text", "")], k
         assert placing >= 2
     finally:
@@ -148,6 +155,7 @@ def attract_ui(tmp_path, config=None, records=()):
     from kiosk.game_records import RecordShelf
     from kiosk.testing import MiniKiosk
     from kiosk.ui.app import UI
+
     kiosk = MiniKiosk(config=config or Config())
     kiosk.record_shelf = RecordShelf(tmp_path / "state")
     for recorder in records:
@@ -165,6 +173,7 @@ def todays_game(seed: int = 7):
     from engine import Game
     from engine.ai import make_ai
     from engine.records import Recorder
+
     game = Game.new(players=2, seed=seed, rules=Rules(turn_limit=5))
     recorder = Recorder(game, ["human", "easy"], date=date.today().isoformat())
     ais = [make_ai("medium", seed=seed), make_ai("easy", seed=seed + 1)]
@@ -181,12 +190,17 @@ def board_picture(model):
 
 def state_picture(state):
     from kiosk.games.labyrinth.events import tile_info
-    return (tuple(tile_info(state.board[(r, c)]) for r in range(7) for c in range(7)), tile_info(state.spare),
-            tuple(tuple(p.position) for p in state.players))
+
+    return (
+        tuple(tile_info(state.board[(r, c)]) for r in range(7) for c in range(7)),
+        tile_info(state.spare),
+        tuple(tuple(p.position) for p in state.players),
+    )
 
 
 def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
     from kiosk.ui.replay import RecordDemo
+
     recorder = todays_game()
     record = read_record(recorder.text())
     u = attract_ui(tmp_path, records=[recorder])
@@ -194,19 +208,19 @@ def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
         scr = u.screen
         assert isinstance(scr.demo, RecordDemo)
         assert scr.demo.record.text() == record.text()
-        assert captions(u) == ["Today's best game"] * 2          # not "Demo game": one for each side
+        assert captions(u) == ["Today's best game"] * 2  # not "Demo game": one for each side
         wanted = [state_picture(s) for s in [record.start()] + [s for _, s in record.replay()]]
         seen = [board_picture(scr.board.model)]
         deadline = time.monotonic() + 60
         while scr.demo.turn < len(record.turns) or scr.board.busy or scr.demo._steps:
             assert time.monotonic() < deadline, "the replay did not finish"
-            u.step(0.25)             # the board rests ~1 s between a push and a walk: every rest is seen
+            u.step(0.25)  # the board rests ~1 s between a push and a walk: every rest is seen
             picture = board_picture(scr.board.model)
             if not scr.board.busy and picture != seen[-1]:
                 seen.append(picture)
         shown = [p for p in seen if p in wanted]
-        assert shown == wanted           # every position of the record, in order, none left out
-        assert u.kiosk.sessions["labyrinth"].game is None       # the kiosk's own session stays free
+        assert shown == wanted  # every position of the record, in order, none left out
+        assert u.kiosk.sessions["labyrinth"].game is None  # the kiosk's own session stays free
     finally:
         u.close()
 
@@ -214,8 +228,9 @@ def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
 def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path):
     from kiosk.config import Config, KioskConfig
     from kiosk.ui.attract import Demo
+
     recorder = todays_game()
-    u = attract_ui(tmp_path)                                  # nothing filed today
+    u = attract_ui(tmp_path)  # nothing filed today
     try:
         assert type(u.screen.demo) is Demo
         assert captions(u) == ["Demo game"] * 2
@@ -223,14 +238,14 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
         u.close()
     (tmp_path / "state" / "records").mkdir(parents=True)
     stamp = date.today().strftime("%Y-%m-%d")
-    (tmp_path / "state" / "records" / f"{stamp}_120000-labyrinth.txt").write_text("[Game \"labyrinth\"]\n1. red Z9\n")
-    u = attract_ui(tmp_path)                                  # only an unreadable one
+    (tmp_path / "state" / "records" / f"{stamp}_120000-labyrinth.txt").write_text('[Game "labyrinth"]\n1. red Z9\n')
+    u = attract_ui(tmp_path)  # only an unreadable one
     try:
         assert type(u.screen.demo) is Demo
     finally:
         u.close()
     off = Config(kiosk=KioskConfig(attract_replay=False))
-    u = attract_ui(tmp_path / "off", config=off, records=[recorder])       # a good one, but switched off
+    u = attract_ui(tmp_path / "off", config=off, records=[recorder])  # a good one, but switched off
     try:
         assert type(u.screen.demo) is Demo
     finally:
@@ -240,18 +255,19 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
 def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
     from kiosk.ui.attract import Demo
     from kiosk.ui.replay import RecordDemo
+
     recorder = todays_game()
     u = attract_ui(tmp_path, records=[recorder])
     try:
         scr = u.screen
         assert isinstance(scr.demo, RecordDemo)
-        scr.demo.session.abandon("test: the replay's game is gone")   # its commands are refused now
+        scr.demo.session.abandon("test: the replay's game is gone")  # its commands are refused now
         for _ in range(40):
             u.step(0.25)
         assert type(scr.demo) is Demo
-        assert captions(u) == ["Demo game"] * 2                  # the caption follows the game behind
+        assert captions(u) == ["Demo game"] * 2  # the caption follows the game behind
         scr._start_demo()
-        assert type(scr.demo) is Demo                          # not tried again
+        assert type(scr.demo) is Demo  # not tried again
     finally:
         u.close()
 
@@ -259,6 +275,7 @@ def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
 def test_the_days_records_are_read_again_only_when_a_game_was_filed(tmp_path, monkeypatch):
     from kiosk.game_records import RecordShelf
     from kiosk.ui.replay import best_record_of_day
+
     shelf = RecordShelf(tmp_path)
     reads = []
     real = RecordShelf.best_of_day
@@ -268,7 +285,7 @@ def test_the_days_records_are_read_again_only_when_a_game_was_filed(tmp_path, mo
     shelf.finish(first, when=time.time())
     assert best_record_of_day(shelf).text() == first.text()
     assert best_record_of_day(shelf).text() == first.text()
-    assert len(reads) == 2                     # the empty day, then once after the game was filed
+    assert len(reads) == 2  # the empty day, then once after the game was filed
     shelf.finish(todays_game(8), when=time.time() + 1)
     best_record_of_day(shelf)
     assert len(reads) == 3

@@ -142,8 +142,7 @@ def test_a_hung_loop_stops_the_pings(systemd):
     """No thread pings on our behalf: if kick() is not called, systemd hears nothing."""
     sock, path = systemd
     now = [0.0]
-    dog = Watchdog(Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}),
-                   clock=lambda: now[0])
+    dog = Watchdog(Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}), clock=lambda: now[0])
     assert dog.kick()
     received(sock)
     now[0] += 10  # the loop hangs for 10 s

@@ -13,13 +13,27 @@ from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
 from kiosk.events import AbandonGame, AIThinking, GameAbandoned, GameSetup, IllegalInput, NewGame
 from kiosk.games.labyrinth.events import (
-    AIDecided, BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, PushArrow,
-    RequestHint, RotateSpare, SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TreasureFound,
+    AIDecided,
+    BoardShifted,
+    GameOver,
+    GameStarted,
+    HintReady,
+    PawnMoved,
+    PreviewMoved,
+    PushArrow,
+    RequestHint,
+    RotateSpare,
+    SelectArrow,
+    SpareRotated,
+    Stay,
+    TapCell,
+    TargetChanged,
+    TreasureFound,
     TurnChanged,
 )
 from kiosk.games.labyrinth.session import Pacing, Session
 
-from .kiosk_pump import pump, replay
+from tests.kiosk_pump import pump, replay
 
 
 class Rig:
@@ -30,8 +44,9 @@ class Rig:
         self.clock = VirtualClock()
         self.seen = []
         self.bus.subscribe_all(self.seen.append)
-        self.session = Session(self.bus, self.clock, pacing=pacing, confirm_push=confirm_push,
-                               ai_factory=ai_factory, save=save)
+        self.session = Session(
+            self.bus, self.clock, pacing=pacing, confirm_push=confirm_push, ai_factory=ai_factory, save=save
+        )
 
     def post(self, *msgs):
         start = len(self.seen)
@@ -76,14 +91,12 @@ def test_new_game_equals_the_engine_game_and_announces_the_public_picture(rig):
     assert game == Game.new(players=2, seed=5)
     started = rig.of(GameStarted)[0]
     assert started.seed == 5 and started.current == 0 and started.phase == "shift"
-    assert [t.openings for t in started.board] == [game.board[(r, c)].openings
-                                                    for r in range(7) for c in range(7)]
+    assert [t.openings for t in started.board] == [game.board[(r, c)].openings for r in range(7) for c in range(7)]
     assert [p.position for p in started.players] == [(0, 0), (6, 6)]
     # no cards in the public picture, only counts
     assert [p.cards_left for p in started.players] == [12, 12]
     data = started.to_dict()
-    assert set(data["players"][0]) == {"index", "seat", "color", "kind", "home", "position",
-                                       "cards_left", "found"}
+    assert set(data["players"][0]) == {"index", "seat", "color", "kind", "home", "position", "cards_left", "found"}
     assert not {"cards", "target", "targets"} & set(data)
     turn = rig.of(TurnChanged)[-1]
     assert (turn.player, turn.phase, turn.kind) == (0, "shift", "human")
@@ -95,8 +108,8 @@ def test_select_previews_and_the_same_arrow_again_pushes(rig):
     out = rig.post(SelectArrow("N3"))
     assert [m.type for m in out] == ["select_arrow", "preview_moved"]
     assert out[1].arrow == "N3" and out[1].rotation == 0
-    assert game.to_dict() == before                     # a preview changes nothing
-    out = rig.post(SelectArrow("W1"))                   # another arrow moves the preview
+    assert game.to_dict() == before  # a preview changes nothing
+    out = rig.post(SelectArrow("W1"))  # another arrow moves the preview
     assert rig.of(PreviewMoved)[-1].arrow == "W1" and game.to_dict() == before
     out = rig.post(SelectArrow("W1"))
     shifted = [m for m in out if isinstance(m, BoardShifted)]
@@ -122,7 +135,7 @@ def test_the_forbidden_arrow_is_refused_with_no_state_change(rig):
     game = start(rig, seed=2)
     rig.post(SelectArrow("N1"), SelectArrow("N1"), Stay())
     assert game.forbidden == "S1" and game.current == 1
-    rig.post(SelectArrow("E3"))                         # a preview to keep
+    rig.post(SelectArrow("E3"))  # a preview to keep
     before, preview = game.to_dict(), rig.session.preview
     out = rig.post(SelectArrow("S1"))
     refused = [m for m in out if isinstance(m, IllegalInput)]
@@ -255,8 +268,11 @@ def test_treasure_found_and_the_new_target_stays_secret(rig):
     target = game.player.target
     second = game.player.cards[1]
     since = len(rig.seen)
-    rig.post(SelectArrow(shift.insertion), RotateSpare(shift.rotation) if shift.rotation else Stay(),
-             SelectArrow(shift.insertion))
+    rig.post(
+        SelectArrow(shift.insertion),
+        RotateSpare(shift.rotation) if shift.rotation else Stay(),
+        SelectArrow(shift.insertion),
+    )
     rig.post(TapCell(cell) if cell != game.player.position else Stay())
     found = rig.of(TreasureFound, since)
     assert [(f.player, f.treasure, f.cards_left) for f in found] == [(0, target, 11)]
@@ -311,7 +327,7 @@ def test_ai_turns_are_computed_off_the_main_thread_and_played_through_commands()
 
 
 def test_people_cannot_play_during_an_ai_turn():
-    rig = Rig(pacing=Pacing())           # paced: the AI turn takes seconds of (virtual) time
+    rig = Rig(pacing=Pacing())  # paced: the AI turn takes seconds of (virtual) time
     try:
         game = start(rig, "medium,human", settle=False, seed=12)
         rig.run(until=lambda: bool(rig.of(PreviewMoved)))
@@ -392,7 +408,7 @@ def test_every_committed_action_is_saved_and_the_save_restores_the_game():
     rig = Rig(save=lambda s, reason: saves.append((reason, s.game.to_dict(), s.meta())))
     try:
         game = start(rig, "human,easy", seed=16)
-        rig.post(SelectArrow("E3"), RotateSpare())          # previews are not committed
+        rig.post(SelectArrow("E3"), RotateSpare())  # previews are not committed
         assert [r for r, *_ in saves] == ["start"]
         rig.post(SelectArrow("E3"))
         rig.post(Stay())
@@ -456,7 +472,7 @@ def test_hint_suggests_a_legal_shift(rig):
     g = game.copy()
     g.apply(Shift(hint.insertion, hint.rotation))
     assert hint.cell in g.reachable()
-    assert game == Game.new(players=2, seed=20)          # a hint changes nothing
+    assert game == Game.new(players=2, seed=20)  # a hint changes nothing
 
 
 def test_commands_without_a_game_are_refused(rig):
@@ -472,6 +488,7 @@ def test_a_solo_ai_game_runs_to_the_end_and_the_events_replay_on_the_engine():
         over = rig.of(GameOver)[0]
         assert over.winner == 0 and over.turns == game.turns and len(over.found[0]) == 24
         from engine import Rules
+
         again = replay(rig.seen, 1, 21, rules=Rules(open_cards=True, return_home=False))
         assert again == game and again.phase == "over"
         assert sum(1 for m in rig.seen if isinstance(m, TreasureFound)) == 24
@@ -483,6 +500,7 @@ def test_a_solo_ai_game_runs_to_the_end_and_the_events_replay_on_the_engine():
 
 def test_an_impossible_setup_is_refused_not_crashed(rig):
     from kiosk.events import SeatSetup
+
     setup = GameSetup(seats=(SeatSetup("human", 0), SeatSetup("human", 0)))
     out = rig.post(NewGame(setup))
     assert isinstance(out[-1], IllegalInput) and "Cannot start this game" in out[-1].reason

@@ -19,15 +19,15 @@ from kiosk import sim
 from kiosk.sim_stats import Counts, Durations, add_range, missing
 
 BASE = ["--games", "12", "--ai", "medium,easy", "--seed", "5", "--turn-cap", "120", "--quiet"]
-TIMING = ("decision_ms", "decision_cpu_ms", "seconds", "games_per_second_per_core", "games_per_cpu_second",
-          "jobs")
+TIMING = ("decision_ms", "decision_cpu_ms", "seconds", "games_per_second_per_core", "games_per_cpu_second", "jobs")
 
 
 def figures(data: dict) -> dict:
     """A result without what depends on the machine and the moment (timings, jobs, shard name)."""
     data = {k: v for k, v in data.items() if k not in TIMING and k != "shard"}
-    data["state"] = {k: v for k, v in data["state"].items()
-                     if k not in ("decision_ms", "decision_cpu_ms", "seconds", "cpu_seconds")}
+    data["state"] = {
+        k: v for k, v in data["state"].items() if k not in ("decision_ms", "decision_cpu_ms", "seconds", "cpu_seconds")
+    }
     return data
 
 
@@ -102,13 +102,14 @@ def test_merge_refuses_the_same_games_twice_and_other_sweeps(tmp_path, capsys):
 
 
 def test_a_card_game_sweep_merges_too(tmp_path):
-    argv = ["--game", "cards", "--games", "6", "--ai", "easy,random,random", "--seed", "2", "--quiet",
-            "--jobs", "1"]
+    argv = ["--game", "cards", "--games", "6", "--ai", "easy,random,random", "--seed", "2", "--quiet", "--jobs", "1"]
     whole = run_json(argv, tmp_path / "w.json")
     for i in (1, 2):
         run_json([*argv, "--shard", f"{i}/2"], tmp_path / f"p{i}.json")
-    assert sim.main(["merge", str(tmp_path / "p1.json"), str(tmp_path / "p2.json"),
-                     "--json", str(tmp_path / "m.json")]) == 0
+    assert (
+        sim.main(["merge", str(tmp_path / "p1.json"), str(tmp_path / "p2.json"), "--json", str(tmp_path / "m.json")])
+        == 0
+    )
     assert figures(json.loads((tmp_path / "m.json").read_text())) == figures(whole)
 
 
@@ -143,15 +144,33 @@ def test_an_interrupted_sweep_resumes_from_its_checkpoint(tmp_path):
     # The same command again, given the checkpoint, plays only the rest.
     done = run_json([*BASE, "--jobs", "1", "--checkpoint", str(saved)], tmp_path / "resumed.json")
     assert figures(done) == figures(whole)
-    assert saved.exists()                       # an explicit checkpoint is kept
+    assert saved.exists()  # an explicit checkpoint is kept
 
 
 def test_ctrl_c_saves_the_finished_games(tmp_path):
     """A real SIGINT to a running sweep: exit 130, and the checkpoint holds what was played."""
     saved = tmp_path / "ck.json"
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.sim", "--games", "2000", "--ai", "medium,easy",
-                             "--jobs", "2", "--quiet", "--checkpoint", str(saved), "--checkpoint-every", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kiosk.sim",
+            "--games",
+            "2000",
+            "--ai",
+            "medium,easy",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--checkpoint",
+            str(saved),
+            "--checkpoint-every",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while not saved.exists() and time.monotonic() < deadline and proc.poll() is None:
@@ -186,14 +205,17 @@ def test_the_default_checkpoint_goes_once_the_json_is_written(tmp_path):
 
 
 def test_paired_deals_by_default_when_levels_differ(tmp_path):
-    data = run_json(["--games", "5", "--ai", "medium,easy", "--turn-cap", "100", "--quiet", "--jobs", "1"],
-                    tmp_path / "p.json")
+    data = run_json(
+        ["--games", "5", "--ai", "medium,easy", "--turn-cap", "100", "--quiet", "--jobs", "1"], tmp_path / "p.json"
+    )
     assert data["paired_deals"] is True and data["games"] == 6 and data["deals"] == 3
     args, spec = sim.parse_args(["--ai", "medium,easy"])
     assert [sim.game_seed(spec, i) for i in range(4)][::2] == [sim.game_seed(spec, i) for i in range(4)][1::2]
     assert [sim.seating(spec, i) for i in (0, 1)] == [[0, 1], [1, 0]]
-    same = run_json(["--games", "3", "--ai", "easy", "--players", "2", "--turn-cap", "60", "--quiet",
-                     "--jobs", "1"], tmp_path / "s.json")
+    same = run_json(
+        ["--games", "3", "--ai", "easy", "--players", "2", "--turn-cap", "60", "--quiet", "--jobs", "1"],
+        tmp_path / "s.json",
+    )
     assert same["paired_deals"] is False and same["games"] == 3
     _, unpaired = sim.parse_args(["--ai", "medium,easy", "--no-paired"])
     assert sim.game_seed(unpaired, 0) != sim.game_seed(unpaired, 1)
@@ -213,8 +235,22 @@ def test_json_reports_the_longest_game_and_turn_limit_games(tmp_path):
 
 def test_records_of_simulated_games_read_back(tmp_path):
     folder = tmp_path / "records"
-    data = run_json(["--games", "4", "--ai", "medium,easy", "--turn-cap", "300", "--quiet", "--jobs", "2",
-                     "--records", str(folder)], tmp_path / "r.json")
+    data = run_json(
+        [
+            "--games",
+            "4",
+            "--ai",
+            "medium,easy",
+            "--turn-cap",
+            "300",
+            "--quiet",
+            "--jobs",
+            "2",
+            "--records",
+            str(folder),
+        ],
+        tmp_path / "r.json",
+    )
     files = sorted(folder.iterdir())
     assert len(files) == 4
     winners = {"medium": 0, "easy": 0}
@@ -232,15 +268,16 @@ def test_plot_draws_a_picture(tmp_path):
     run_json([*BASE, "--jobs", "1", "--plot", str(tmp_path / "p.png")], tmp_path / "p.json")
     pixels = image.imread(str(tmp_path / "p.png"))
     assert pixels.shape[0] >= 300 and pixels.shape[1] >= 600
-    assert pixels[..., :3].std() > 0.05            # not a blank canvas
+    assert pixels[..., :3].std() > 0.05  # not a blank canvas
 
 
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_local_result(tmp_path):
     distributed = pytest.importorskip("distributed")
     local = run_json([*BASE, "--jobs", "1"], tmp_path / "local.json")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=40) as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None, silence_logs=40
+    ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         with distributed.Client(cluster) as client:
             pids = client.run(os.getpid)
@@ -252,6 +289,7 @@ def test_a_dask_cluster_gives_the_local_result(tmp_path):
 def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
     pytest.importorskip("distributed")
     from kiosk import sim_cluster
+
     monkeypatch.setattr(sim_cluster, "CONNECT_TIMEOUT", 2.0)
     assert sim.main([*BASE, "--scheduler", "tcp://127.0.0.1:9", "--games", "2"]) == 1
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
@@ -259,8 +297,22 @@ def test_an_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
 
 def test_turn_limit_ends_games_with_winners_and_is_reported(tmp_path):
     folder = tmp_path / "records"
-    data = run_json(["--games", "4", "--ai", "medium,easy", "--turn-limit", "12", "--quiet", "--jobs", "1",
-                     "--records", str(folder)], tmp_path / "t.json")
+    data = run_json(
+        [
+            "--games",
+            "4",
+            "--ai",
+            "medium,easy",
+            "--turn-limit",
+            "12",
+            "--quiet",
+            "--jobs",
+            "1",
+            "--records",
+            str(folder),
+        ],
+        tmp_path / "t.json",
+    )
     assert data["turn_limit"] == 12 and data["turns"]["max"] <= 12
     assert data["draws"] == 0 and sum(p["wins"] for p in data["players"]) >= data["games"]
     limited = 0
@@ -270,6 +322,7 @@ def test_turn_limit_ends_games_with_winners_and_is_reported(tmp_path):
         if record.tags["End"] == "turn limit":
             limited += 1
             found = [len(p.found) for p in final.players]
-            assert {final.players[i].color for i, n in enumerate(found) if n == max(found)} == \
-                set(record.tags["Result"].split())
+            assert {final.players[i].color for i, n in enumerate(found) if n == max(found)} == set(
+                record.tags["Result"].split()
+            )
     assert limited == data["turn_limit_games"] > 0

@@ -26,7 +26,7 @@ from kiosk.sound import Sound, SoundSettings, in_quiet_hours, parse_quiet_hours,
 
 ROOT = Path(__file__).resolve().parent.parent
 RATE = synth.RATE
-FRAME = RATE // 100          # 10 ms
+FRAME = RATE // 100  # 10 ms
 
 
 # ---------------------------------------------------------------- the cues
@@ -53,13 +53,13 @@ def test_every_cue_is_short_soft_and_starts_with_its_own_lead_note():
     for name in synth.CUES:
         s = as_samples(synth.pcm(name))
         peak = max(abs(x) for x in s)
-        assert 0.3 * 32767 < peak <= 0.46 * 32767, name          # audible, never near full scale
-        assert len(s) >= synth.MIN_SECONDS * RATE                   # long enough for PulseAudio to start it
+        assert 0.3 * 32767 < peak <= 0.46 * 32767, name  # audible, never near full scale
+        assert len(s) >= synth.MIN_SECONDS * RATE  # long enough for PulseAudio to start it
         assert synth.sounding_seconds(name) <= (2.0 if name == "attract" else 1.4), name
-        assert abs(s[0]) < 400, name                                 # no click at the start
-        assert lead_of(s[:4 * FRAME]) == name, name
+        assert abs(s[0]) < 400, name  # no click at the start
+        assert lead_of(s[: 4 * FRAME]) == name, name
     leads = sorted(synth.LEAD_HZ.values())
-    assert max(leads) < 1100                                         # nothing shrill
+    assert max(leads) < 1100  # nothing shrill
 
 
 def test_quiet_hours_parse_and_may_cross_midnight():
@@ -101,29 +101,45 @@ class FakeOutput:
 def test_events_become_cues_in_the_order_the_board_animates_them(monkeypatch):
     from kiosk.bus import Bus
     from kiosk.events import IllegalInput
-    from kiosk.games.labyrinth.events import (BoardShifted, GameOver, PawnMoved, PreviewMoved, TileInfo,
-                                              TreasureFound, TurnChanged)
+    from kiosk.games.labyrinth.events import (
+        BoardShifted,
+        GameOver,
+        PawnMoved,
+        PreviewMoved,
+        TileInfo,
+        TreasureFound,
+        TurnChanged,
+    )
+
     monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
     t = [100.0]
     bus = Bus()
     sound = Sound(bus, SoundSettings(), output=FakeOutput(), now=lambda: t[0], start=False)
     queued = []
-    sound._thread = object()               # accept cues without the thread: record them instead
+    sound._thread = object()  # accept cues without the thread: record them instead
     sound.cue = lambda name, at=None: queued.append((name, round((t[0] if at is None else at) - 100.0, 2)))
     tile = TileInfo("NS")
     bus.post(TurnChanged(0, "shift", 1, None, "human"))
-    bus.post(TurnChanged(1, "shift", 2, None, "medium"))            # a computer's turn: no chime
+    bus.post(TurnChanged(1, "shift", 2, None, "medium"))  # a computer's turn: no chime
     bus.post(PreviewMoved(0, "N1", 0, tile))
-    bus.post(PreviewMoved(0, None, 0, tile))                          # back beside the board: nothing
+    bus.post(PreviewMoved(0, None, 0, tile))  # back beside the board: nothing
     bus.post(IllegalInput("no", "select_arrow", 0, "S1", code="push_back"))
-    bus.post(IllegalInput("no", "tap_cell", 0, None, code="unreachable"))   # not an arrow: nothing
+    bus.post(IllegalInput("no", "tap_cell", 0, None, code="unreachable"))  # not an arrow: nothing
     bus.post(BoardShifted(0, "N1", 0, ((0, 1), (1, 1)), tile, tile, (), "S1"))
     bus.post(PawnMoved(0, ((0, 0), (0, 1), (0, 2))))
     bus.post(TreasureFound(0, "owl", 3))
     bus.post(GameOver((0,), 5, ((), ())))
     bus.dispatch_pending()
-    assert queued == [("turn", 0.0), ("arrow", 0.0), ("blocked", 0.0), ("push", 0.0),
-                      ("step", 0.3), ("step", 0.42), ("treasure", 0.79), ("won", 2.09)]
+    assert queued == [
+        ("turn", 0.0),
+        ("arrow", 0.0),
+        ("blocked", 0.0),
+        ("push", 0.0),
+        ("step", 0.3),
+        ("step", 0.42),
+        ("treasure", 0.79),
+        ("won", 2.09),
+    ]
 
 
 def test_card_game_events_become_cues_through_the_games_declaration(monkeypatch):
@@ -132,6 +148,7 @@ def test_card_game_events_become_cues_through_the_games_declaration(monkeypatch)
     from kiosk.bus import Bus
     from kiosk.events import IllegalInput
     from kiosk.games.cards.events import CardGameOver, CardLaid, CardsTaken, CardTurnChanged
+
     monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
     t = [100.0]
     bus = Bus()
@@ -140,12 +157,12 @@ def test_card_game_events_become_cues_through_the_games_declaration(monkeypatch)
     sound.cue = lambda name, at=None: queued.append((name, round((t[0] if at is None else at) - 100.0, 2)))
     bus.post(CardTurnChanged(0, "place", 0, "human", 40))
     bus.post(IllegalInput("no", "lay_card", 0, code="cell_taken"))
-    bus.post(IllegalInput("no", "rotate_hand_card", 0, code="pick_card_first"))   # not a refused lay: nothing
+    bus.post(IllegalInput("no", "rotate_hand_card", 0, code="pick_card_first"))  # not a refused lay: nothing
     bus.post(CardLaid(0, 7, 1, (2, 1)))
-    bus.post(CardTurnChanged(0, "take", 0, "human", 40))          # the same turn's next phase: no chime
+    bus.post(CardTurnChanged(0, "take", 0, "human", 40))  # the same turn's next phase: no chime
     bus.post(CardsTaken(0, (3,), ((0, 0),), 1))
-    bus.post(CardsTaken(1, (), (), 0))                               # took nothing: nothing
-    bus.post(CardTurnChanged(1, "place", 1, "easy", 40))            # a computer's turn: no chime
+    bus.post(CardsTaken(1, (), (), 0))  # took nothing: nothing
+    bus.post(CardTurnChanged(1, "place", 1, "easy", 40))  # a computer's turn: no chime
     bus.post(CardGameOver((0,), (1, 0), 2))
     bus.dispatch_pending()
     assert queued == [("turn", 0.0), ("blocked", 0.0), ("lay", 0.0), ("take", 0.35), ("won", 0.85)]
@@ -178,7 +195,7 @@ def test_mute_volume_and_no_device_mean_silence(monkeypatch, caplog):
     assert out.plays == [("arrow", 0.4), ("step", 0.55)]
     caplog.set_level("INFO")
     silent = Sound(None, SoundSettings(), output=FakeOutput(ok=False))
-    wait_for(lambda: silent._thread is None)           # the thread gives up and says so once
+    wait_for(lambda: silent._thread is None)  # the thread gives up and says so once
     assert not silent.cue("won")
     assert [r.getMessage() for r in caplog.records if "sound off" in r.getMessage()] == ["sound off: fake"]
     silent.close()
@@ -209,16 +226,28 @@ def pulse(tmp_path_factory):
     run = home / "run"
     run.mkdir(mode=0o700)
     socket = run / "native"
-    env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(run), XDG_CONFIG_HOME=str(home / "config"),
-               XDG_CACHE_HOME=str(home / "cache"), PULSE_SERVER=f"unix:{socket}")
+    env = dict(
+        os.environ,
+        HOME=str(home),
+        XDG_RUNTIME_DIR=str(run),
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_CACHE_HOME=str(home / "cache"),
+        PULSE_SERVER=f"unix:{socket}",
+    )
     env.pop("DISPLAY", None)
-    cmd = ["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "-n",
-           "--use-pid-file=no", "--disable-shm=yes",
-           "--load=module-null-sink sink_name=kiosk_test rate=22050 channels=1",
-           f"--load=module-native-protocol-unix socket={socket} auth-anonymous=1"]
+    cmd = [
+        "pulseaudio",
+        "--daemonize=no",
+        "--exit-idle-time=-1",
+        "--disallow-exit",
+        "-n",
+        "--use-pid-file=no",
+        "--disable-shm=yes",
+        "--load=module-null-sink sink_name=kiosk_test rate=22050 channels=1",
+        f"--load=module-native-protocol-unix socket={socket} auth-anonymous=1",
+    ]
     log_path = home / "pulseaudio.log"
-    server = subprocess.Popen(cmd, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
-                              preexec_fn=_priority)
+    server = subprocess.Popen(cmd, env=env, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, preexec_fn=_priority)
     try:
         for _ in range(100):
             if server.poll() is not None:
@@ -262,15 +291,27 @@ class Recording:
 
     def __init__(self, env, path: Path):
         self.path = path
-        self.proc = subprocess.Popen(["parec", "--latency-msec=10", "--format=s16le", f"--rate={RATE}",
-                                      "--channels=1", "-d", "kiosk_test.monitor", "--raw"],
-                                     env=env, stdout=open(path, "wb"), preexec_fn=_priority)
+        self.proc = subprocess.Popen(
+            [
+                "parec",
+                "--latency-msec=10",
+                "--format=s16le",
+                f"--rate={RATE}",
+                "--channels=1",
+                "-d",
+                "kiosk_test.monitor",
+                "--raw",
+            ],
+            env=env,
+            stdout=open(path, "wb"),
+            preexec_fn=_priority,
+        )
         deadline = time.monotonic() + self.DEADLINE_S
-        while self._size() < self.BYTES_PER_S // 10:          # 0.1 s recorded: parec is live
+        while self._size() < self.BYTES_PER_S // 10:  # 0.1 s recorded: parec is live
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"parec did not start recording (exit status {self.proc.poll()})")
             time.sleep(0.01)
-        self.started = time.monotonic() - self._size() / self.BYTES_PER_S    # when its first sample came
+        self.started = time.monotonic() - self._size() / self.BYTES_PER_S  # when its first sample came
 
     def _size(self) -> int:
         return self.path.stat().st_size
@@ -288,8 +329,11 @@ class Recording:
 
     def sox_max(self) -> float:
         """sox's "Maximum amplitude" of the recording (0..1)."""
-        out = subprocess.run(["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1",
-                              str(self.path), "-n", "stat"], capture_output=True, text=True).stderr
+        out = subprocess.run(
+            ["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", "1", str(self.path), "-n", "stat"],
+            capture_output=True,
+            text=True,
+        ).stderr
         line = next(l for l in out.splitlines() if l.startswith("Maximum amplitude"))
         return float(line.split(":")[1])
 
@@ -299,20 +343,27 @@ def onsets(samples: list[int]) -> list[tuple[float, str]]:
 
     A start: a 10 ms frame louder than 1500 whose frame before was not, with 20 ms of near
     silence before that (one frame of rise is allowed: a note starts anywhere in a frame)."""
-    levels = [max(abs(x) for x in samples[i:i + FRAME]) for i in range(0, len(samples) - FRAME, FRAME)]
+    levels = [max(abs(x) for x in samples[i : i + FRAME]) for i in range(0, len(samples) - FRAME, FRAME)]
     out = []
     for k in range(4, len(levels) - 4):
-        if levels[k] > 1500 and levels[k - 1] <= 1500 and max(levels[k - 3:k - 1]) < 300:
+        if levels[k] > 1500 and levels[k - 1] <= 1500 and max(levels[k - 3 : k - 1]) < 300:
             start = (k - 1) * FRAME if levels[k - 1] > 300 else k * FRAME
-            out.append((start / RATE, lead_of(samples[start:start + 4 * FRAME])))
+            out.append((start / RATE, lead_of(samples[start : start + 4 * FRAME])))
     return out
 
 
 def run_game(pulse, tmp_path, mode: str):
     rec = Recording(pulse, tmp_path / f"{mode}.raw")
     out = tmp_path / f"{mode}.json"
-    proc = subprocess.run([sys.executable, "-m", "tests.sound_game", str(out), mode], cwd=ROOT, env=pulse,
-                          capture_output=True, text=True, timeout=240, preexec_fn=_priority)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.sound_game", str(out), mode],
+        cwd=ROOT,
+        env=pulse,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        preexec_fn=_priority,
+    )
     if proc.returncode != 0:
         rec.stop()
         pytest.fail(proc.stderr[-3000:])
@@ -330,8 +381,14 @@ def expected_cues(steps, mode="normal"):
     if mode != "normal":
         return list(CARD_CUES)
     s1, s2 = steps
-    return (["attract", "turn", "arrow", "push"] + ["step"] * s1
-            + ["turn", "blocked", "arrow", "push"] + ["step"] * s2 + ["treasure", "won"] + CARD_CUES)
+    return (
+        ["attract", "turn", "arrow", "push"]
+        + ["step"] * s1
+        + ["turn", "blocked", "arrow", "push"]
+        + ["step"] * s2
+        + ["treasure", "won"]
+        + CARD_CUES
+    )
 
 
 def groups(timed):
@@ -358,8 +415,13 @@ def check_heard(rec, samples, report, mode="normal"):
     heard = groups(onsets(samples))
     played = groups(report["played"])
     assert [g[1] for g in heard] == [g[1] for g in played], (
-        "heard", heard, "played", [(round(t - rec.started, 2), n) for t, n in report["played"]],
-        "inputs", [(round(t - rec.started, 2), m) for t, m in report["marks"]])
+        "heard",
+        heard,
+        "played",
+        [(round(t - rec.started, 2), n) for t, n in report["played"]],
+        "inputs",
+        [(round(t - rec.started, 2), m) for t, m in report["marks"]],
+    )
     for (_, name, n_heard), (_, _, n_played) in zip(heard, played):
         assert 1 <= n_heard <= n_played, (name, n_heard, n_played)
     # line the recording up with the game's clock (parec's own start-up delay is unknown)
@@ -390,15 +452,15 @@ def check_heard(rec, samples, report, mode="normal"):
         for t0 in by_label[label]:
             assert first_after(cue, t0) < next_mark(t0), (label, cue)
     take = first_after("take", by_label["take"][0])
-    assert 0.4 < first_after("won", take) - take < 1.5                  # after the taken cards' fade (0.5 s)
+    assert 0.4 < first_after("won", take) - take < 1.5  # after the taken cards' fade (0.5 s)
     assert all(report["cards_over"])
     if mode == "normal":
         assert report["over"]
         last_walk = by_label["walk"][-1]
         treasure = first_after("treasure", last_walk)
         won = first_after("won", last_walk)
-        assert treasure - last_walk < 1.0 + 0.12 * report["steps"][1]     # when the pawn arrives
-        assert 1.0 < won - treasure < 2.0                                  # after the treasure's moment (1.3 s)
+        assert treasure - last_walk < 1.0 + 0.12 * report["steps"][1]  # when the pawn arrives
+        assert 1.0 < won - treasure < 2.0  # after the treasure's moment (1.3 s)
 
 
 def test_a_scripted_game_sounds_each_cue_at_its_moment(pulse, tmp_path):
@@ -425,17 +487,37 @@ def test_quiet_hours_silence_the_attract_jingle_but_not_the_game(quiet_then_mute
 def test_muted_the_kiosk_plays_nothing(quiet_then_muted):
     rec, samples, report, muted_at = quiet_then_muted
     assert [n for t, n in report["played"] if t >= muted_at] == []
-    assert report["cards_over"] == [True, True]              # the muted game was played to its end
-    silent = samples[int((muted_at - rec.started + 0.3) * RATE):]
-    assert len(silent) > 4 * RATE                             # the whole muted game was recorded
+    assert report["cards_over"] == [True, True]  # the muted game was played to its end
+    silent = samples[int((muted_at - rec.started + 0.3) * RATE) :]
+    assert len(silent) > 4 * RATE  # the whole muted game was recorded
     assert max(abs(x) for x in silent) < 0.01 * 32767
 
 
 def test_headless_plays_nothing(pulse, tmp_path):
     rec = Recording(pulse, tmp_path / "headless.raw")
-    proc = subprocess.run([sys.executable, "-m", "kiosk", "--display", "none", "--players", "easy,easy",
-                           "--seed", "4", "--fast", "--games", "1", "--sound", "on"],
-                          cwd=ROOT, env=pulse, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "--display",
+            "none",
+            "--players",
+            "easy,easy",
+            "--seed",
+            "4",
+            "--fast",
+            "--games",
+            "1",
+            "--sound",
+            "on",
+        ],
+        cwd=ROOT,
+        env=pulse,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     rec.stop()
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert rec.sox_max() < 0.01

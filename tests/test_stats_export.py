@@ -27,15 +27,37 @@ def kiosk(*args) -> subprocess.CompletedProcess:
 def state(tmp_path) -> Path:
     d = tmp_path / "state"
     h = History(d)
-    h.append(GameRecord.make(game="labyrinth", seats=["human", "hard"], winners=[1], turns=40, duration_s=600,
-                             ended_at=T0))
-    h.append(GameRecord.make(game="cards", seats=["human", "human", "easy"], winners=[0, 1], turns=12,
-                             duration_s=300.5, variant=["open_cards"], ended_at=T0 + 3600))
+    h.append(
+        GameRecord.make(game="labyrinth", seats=["human", "hard"], winners=[1], turns=40, duration_s=600, ended_at=T0)
+    )
+    h.append(
+        GameRecord.make(
+            game="cards",
+            seats=["human", "human", "easy"],
+            winners=[0, 1],
+            turns=12,
+            duration_s=300.5,
+            variant=["open_cards"],
+            ended_at=T0 + 3600,
+        )
+    )
     # a line a spreadsheet would take for a formula, and a torn line (skipped)
     with open(h.path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"time": "2024-05-01T13:00:00+00:00", "game": "=HYPERLINK(\"x\")", "players": 1,
-                            "seats": ["human"], "winners": [], "turns": 3, "duration_s": 9,
-                            "outcome": "-1+2"}) + "\n")
+        f.write(
+            json.dumps(
+                {
+                    "time": "2024-05-01T13:00:00+00:00",
+                    "game": '=HYPERLINK("x")',
+                    "players": 1,
+                    "seats": ["human"],
+                    "winners": [],
+                    "turns": 3,
+                    "duration_s": 9,
+                    "outcome": "-1+2",
+                }
+            )
+            + "\n"
+        )
         f.write('{"time": "2024-05-01T14:00')
     return d
 
@@ -54,9 +76,9 @@ def test_csv_has_one_row_per_game_in_order(state, config, tmp_path):
     assert f"Exported 3 game(s) to {out}" in done.stdout
     assert done.stdout.startswith(f"History: {state / 'history.jsonl'}")
     raw = out.read_bytes()
-    assert raw.startswith("\ufeff".encode())          # spreadsheets then read it as UTF-8
+    assert raw.startswith("\ufeff".encode())  # spreadsheets then read it as UTF-8
     rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
-    assert [r["game"] for r in rows] == ["labyrinth", "cards", "'=HYPERLINK(\"x\")"]
+    assert [r["game"] for r in rows] == ["labyrinth", "cards", '\'=HYPERLINK("x")']
     first, second, third = rows
     assert first["seats"] == "human+hard" and first["winners"] == "1" and first["winner_kinds"] == "hard"
     assert first["turns"] == "40" and float(first["duration_s"]) == 600.0
@@ -101,4 +123,5 @@ def test_an_empty_history_exports_a_header_only(config, tmp_path):
     done = kiosk("--stats", "--config", config, "--state-dir", tmp_path / "empty", "--export", out)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8-sig").splitlines() == [
-        "time,game,players,seats,variant,winners,winner_kinds,turns,duration_s,outcome"]
+        "time,game,players,seats,variant,winners,winner_kinds,turns,duration_s,outcome"
+    ]

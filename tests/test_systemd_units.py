@@ -95,11 +95,22 @@ def test_hardening_that_leaves_the_devices_alone(unit):
 
 def test_the_second_block_of_hardening(unit):
     """Issue 16's list, each set the way that keeps GPIO, serial, GPU and sound working."""
-    expected = {"CapabilityBoundingSet": "", "AmbientCapabilities": "", "ProtectKernelTunables": "yes",
-                "ProtectKernelLogs": "yes", "ProtectHostname": "yes", "ProtectProc": "invisible",
-                "RestrictNamespaces": "yes", "RestrictRealtime": "yes", "SystemCallArchitectures": "native",
-                "SystemCallFilter": "@system-service", "SystemCallErrorNumber": "EPERM", "UMask": "0077",
-                "PrivateMounts": "yes", "RemoveIPC": "yes"}
+    expected = {
+        "CapabilityBoundingSet": "",
+        "AmbientCapabilities": "",
+        "ProtectKernelTunables": "yes",
+        "ProtectKernelLogs": "yes",
+        "ProtectHostname": "yes",
+        "ProtectProc": "invisible",
+        "RestrictNamespaces": "yes",
+        "RestrictRealtime": "yes",
+        "SystemCallArchitectures": "native",
+        "SystemCallFilter": "@system-service",
+        "SystemCallErrorNumber": "EPERM",
+        "UMask": "0077",
+        "PrivateMounts": "yes",
+        "RemoveIPC": "yes",
+    }
     assert {k: one(unit, "Service", k) for k in expected} == expected
     # these would hide /proc/cpuinfo (Pi model for gpiozero) or imply a device allow-list
     for breaks in ("ProcSubset", "ProtectClock", "PrivateNetwork", "PrivateUsers"):
@@ -109,8 +120,9 @@ def test_the_second_block_of_hardening(unit):
 def exposure(unit_text: str, tmp_path: Path) -> float:
     copy = tmp_path / UNIT.name
     copy.write_text(unit_text)
-    done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(copy)], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", str(copy)], capture_output=True, text=True, timeout=60
+    )
     m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
     if m is None:
         pytest.skip(f"systemd-analyze security --offline cannot run here: {done.stderr.strip()[:200]}")
@@ -160,8 +172,9 @@ def fake_install(tmp_path):
     """Stand-ins for the kiosk and cage that record how they were called."""
     log = tmp_path / "calls"
     kiosk = tmp_path / "labyrinth-kiosk"
-    kiosk.write_text(f'#!/bin/sh\necho "kiosk $*" >> {log}\n'
-                     'case "$*" in *--check-config*) exit "${CHECK_RC:-0}";; esac\nexit 0\n')
+    kiosk.write_text(
+        f'#!/bin/sh\necho "kiosk $*" >> {log}\ncase "$*" in *--check-config*) exit "${{CHECK_RC:-0}}";; esac\nexit 0\n'
+    )
     cage = tmp_path / "cage"
     cage.write_text(f'#!/bin/sh\necho "cage $*" >> {log}\nshift 2\nexec "$@"\n')
     for f in (kiosk, cage):
@@ -173,8 +186,7 @@ def fake_install(tmp_path):
 def test_a_bad_config_exits_2_before_cage_starts(unit, fake_install, check_rc):
     kiosk, cage, log = fake_install
     script = _shell_of(unit).replace(KIOSK, str(kiosk)).replace("/usr/bin/cage", str(cage))
-    done = subprocess.run(["/bin/sh", "-c", script], env={**os.environ, "CHECK_RC": str(check_rc)},
-                          timeout=10)
+    done = subprocess.run(["/bin/sh", "-c", script], env={**os.environ, "CHECK_RC": str(check_rc)}, timeout=10)
     calls = log.read_text().splitlines()
     assert done.returncode == check_rc
     assert calls[0] == f"kiosk --config {CONFIG} --check-config"
@@ -189,8 +201,7 @@ def test_systemd_analyze_verify(tmp_path):
     """systemd's own check. Unknown keys are only warnings there, so stderr must be clean too."""
     copy = tmp_path / UNIT.name
     copy.write_text(UNIT.read_text())
-    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
     ours = [line for line in done.stderr.splitlines() if UNIT.name in line]
     if done.returncode != 0 and not ours and "Failed to" in done.stderr:
         pytest.skip(f"systemd-analyze cannot run here: {done.stderr.strip()[:200]}")
@@ -203,35 +214,49 @@ def test_systemd_analyze_catches_a_broken_unit(tmp_path):
     """The verify test above can fail: a typo in a key shows up on stderr."""
     copy = tmp_path / UNIT.name
     copy.write_text(UNIT.read_text().replace("NoNewPrivileges=yes", "NoNewPrivilege=yes"))
-    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
     assert "Unknown key 'NoNewPrivilege'" in done.stderr
 
 
 # ------------------------------------------------------------------ install.sh
 def run_install(*args, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})}
+    )
 
 
 def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
-    watched = [Path("/etc/labyrinth-kiosk"), Path("/etc/systemd/system/labyrinth-kiosk.service"),
-               Path("/opt/labyrinth-kiosk")]
+    watched = [
+        Path("/etc/labyrinth-kiosk"),
+        Path("/etc/systemd/system/labyrinth-kiosk.service"),
+        Path("/opt/labyrinth-kiosk"),
+    ]
     existed = {p: p.exists() for p in watched}
     done = run_install("--dry-run")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "dry run: nothing will be changed" in out
-    for step in ("system packages", "user labyrinth in groups", "program in /opt/labyrinth-kiosk/venv",
-                 "configuration in /etc/labyrinth-kiosk", "systemd unit", "screen blanking and serial console off",
-                 "keyboard reboot keys off", "enable the kiosk"):
+    for step in (
+        "system packages",
+        "user labyrinth in groups",
+        "program in /opt/labyrinth-kiosk/venv",
+        "configuration in /etc/labyrinth-kiosk",
+        "systemd unit",
+        "screen blanking and serial console off",
+        "keyboard reboot keys off",
+        "enable the kiosk",
+    ):
         assert f"==> {step}" in out
-    assert f"+ install -m 0644 {ROOT}/systemd/labyrinth-kiosk.service " \
-           f"/etc/systemd/system/labyrinth-kiosk.service" in out
+    assert (
+        f"+ install -m 0644 {ROOT}/systemd/labyrinth-kiosk.service /etc/systemd/system/labyrinth-kiosk.service" in out
+    )
     assert "+ systemctl enable labyrinth-kiosk.service" in out
     # the program goes into a release folder of its own, beside the running one
-    assert re.search(r"\+ python3 -m venv --without-pip --system-site-packages "
-                     r"/opt/labyrinth-kiosk/releases/\d+\.\d+\.\d+-\d{8}T\d{6}\n", out)
+    assert re.search(
+        r"\+ python3 -m venv --without-pip --system-site-packages "
+        r"/opt/labyrinth-kiosk/releases/\d+\.\d+\.\d+-\d{8}T\d{6}\n",
+        out,
+    )
     assert "with a new random operator PIN" in out or "keeping the existing" in out
     if subprocess.run(["id", "labyrinth"], capture_output=True).returncode != 0:
         assert "+ useradd --system" in out
@@ -260,8 +285,10 @@ def test_dry_run_needs_no_root_but_a_real_run_does():
         script = copy / "systemd" / "install.sh"
 
     def run(*args):
-        return subprocess.run([*prefix, "bash", str(script), *args], capture_output=True,
-                              text=True, timeout=60, cwd="/")
+        return subprocess.run(
+            [*prefix, "bash", str(script), *args], capture_output=True, text=True, timeout=60, cwd="/"
+        )
+
     try:
         dry = run("--dry-run")
         assert dry.returncode == 0, dry.stderr
@@ -286,8 +313,7 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     root = tmp_path / "root"
     cmdline = root / "boot" / "firmware" / "cmdline.txt"
     cmdline.parent.mkdir(parents=True)
-    cmdline.write_text("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootwait "
-                       "consoleblank=600 quiet\n")
+    cmdline.write_text("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootwait consoleblank=600 quiet\n")
 
     first = run_install("--root", str(root))
     assert first.returncode == 0, first.stderr
@@ -312,6 +338,6 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert "keeping the existing" in second.stdout
     assert "console blanking already off" in second.stdout
     assert "no serial console in" in second.stdout
-    assert "operator PIN" not in second.stdout              # shown once, at the first install
+    assert "operator PIN" not in second.stdout  # shown once, at the first install
     assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state

@@ -67,6 +67,7 @@ def state(tmp_path) -> Path:
     problems, p = read_pack(other)
     assert not problems and p is not None
     from kiosk.themes.pack import install as install_pack
+
     install_pack(p, state)
     return state
 
@@ -78,8 +79,13 @@ def png_of(width, height, rgba_pixel=(255, 0, 0, 0), colour_type=6) -> bytes:
 
     def chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 # ------------------------------------------------------------------ the shipped theme
@@ -91,7 +97,7 @@ def test_the_ocean_pack_is_complete_and_valid():
     for lang in LANGUAGES:
         assert pack.manifest["title"][lang]
         names = [pack.manifest["board"][t][lang] for t in pack.manifest["board"]]
-        assert len(set(names)) == 24, (lang, names)          # every board treasure told apart by its name
+        assert len(set(names)) == 24, (lang, names)  # every board treasure told apart by its name
     assert pack.wordmark is not None
     # the pictures are the project's own, each different
     assert len({hashlib.sha256(p).digest() for k, p in pack.pixels.items() if k[0] == "cards"}) == 25
@@ -105,7 +111,7 @@ def test_install_copies_the_pack_into_the_state_directory_and_lists_it(tmp_path,
     theme = read_installed(tmp_path / "state", "ocean")
     assert not theme.builtin and len(theme.pixels) == 49 * PICTURE_PX * PICTURE_PX * 4
     assert theme.name("board", "bat", "de") == "Fisch"
-    assert not [p for p in (tmp_path / "state" / "themes").iterdir() if p.name.startswith(".")]   # no leftovers
+    assert not [p for p in (tmp_path / "state" / "themes").iterdir() if p.name.startswith(".")]  # no leftovers
     # installing again replaces it in place
     status, out, err = install(OCEAN, tmp_path / "state", capsys)
     assert status == 0 and installed(tmp_path / "state") == ["ocean"]
@@ -168,9 +174,16 @@ def _symlink(pack: Path) -> str:
     return f"{target}: a symbolic link"
 
 
-BROKEN = {"missing image": _missing_image, "wrong size": _wrong_size, "not an image": _not_an_image,
-          "missing language": _missing_language, "no alpha channel": _no_transparency,
-          "opaque background": _opaque_background, "unknown file": _unknown_file, "symbolic link": _symlink}
+BROKEN = {
+    "missing image": _missing_image,
+    "wrong size": _wrong_size,
+    "not an image": _not_an_image,
+    "missing language": _missing_language,
+    "no alpha channel": _no_transparency,
+    "opaque background": _opaque_background,
+    "unknown file": _unknown_file,
+    "symbolic link": _symlink,
+}
 
 
 @pytest.mark.parametrize("case", list(BROKEN))
@@ -181,7 +194,7 @@ def test_a_broken_pack_is_refused_naming_the_file_and_nothing_changes(case, pack
     assert status == 2
     errors = [line for line in err.splitlines() if line.startswith("error: ")]
     assert [e for e in errors if expected in e], err
-    assert len(errors) == 1, err                                  # one problem, one message
+    assert len(errors) == 1, err  # one problem, one message
     assert "nothing was changed" in err
     assert tree(state) == before
 
@@ -212,12 +225,15 @@ def _zip_of_ocean(path: Path, extra: dict[str, bytes] | None = None, *, link: st
     return path
 
 
-@pytest.mark.parametrize("member, expected", [
-    ("ocean/../evil.png", "ocean/../evil.png: a path outside the pack's folder"),
-    ("../../etc/cron.d/evil", "../../etc/cron.d/evil: a path outside the pack's folder"),
-    ("/etc/evil.png", "/etc/evil.png: an absolute path"),
-    ("elsewhere/board/bat.png", "elsewhere/board/bat.png: outside the pack's folder ocean"),
-])
+@pytest.mark.parametrize(
+    "member, expected",
+    [
+        ("ocean/../evil.png", "ocean/../evil.png: a path outside the pack's folder"),
+        ("../../etc/cron.d/evil", "../../etc/cron.d/evil: a path outside the pack's folder"),
+        ("/etc/evil.png", "/etc/evil.png: an absolute path"),
+        ("elsewhere/board/bat.png", "elsewhere/board/bat.png: outside the pack's folder ocean"),
+    ],
+)
 def test_a_zip_with_paths_outside_its_folder_is_refused(member, expected, tmp_path, state, capsys):
     zpath = _zip_of_ocean(tmp_path / "bad.zip", {member: png_of(128, 128)})
     before = tree(state)
@@ -229,8 +245,7 @@ def test_a_zip_with_paths_outside_its_folder_is_refused(member, expected, tmp_pa
 
 
 def test_a_zip_with_a_symbolic_link_or_a_bomb_is_refused(tmp_path, state, capsys):
-    zpath = _zip_of_ocean(tmp_path / "bad.zip", {"ocean/COPYING": b"\0" * (200 * 1024 * 1024)},
-                          link="ocean/LICENSE")
+    zpath = _zip_of_ocean(tmp_path / "bad.zip", {"ocean/COPYING": b"\0" * (200 * 1024 * 1024)}, link="ocean/LICENSE")
     before = tree(state)
     status, out, err = install(zpath, state, capsys)
     assert status == 2
@@ -244,9 +259,11 @@ def test_a_picture_whose_data_inflates_past_its_size_is_refused(pack, state, cap
 
     def chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-    bomb = zlib.compress(b"\0" * (50 * 1024 * 1024), 9)          # 50 MB of rows in about 50 kB
-    (pack / "board" / "map.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", h) + chunk(b"IDAT", bomb)
-                                              + chunk(b"IEND", b""))
+
+    bomb = zlib.compress(b"\0" * (50 * 1024 * 1024), 9)  # 50 MB of rows in about 50 kB
+    (pack / "board" / "map.png").write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", h) + chunk(b"IDAT", bomb) + chunk(b"IEND", b"")
+    )
     status, out, err = install(pack, state, capsys)
     assert status == 2
     assert f"{pack / 'board' / 'map.png'}: its image data inflates to more than" in err
@@ -259,7 +276,7 @@ def test_a_theme_that_breaks_later_falls_back_to_the_built_in_one_with_one_log_l
     assert not load(state, "ocean").builtin
     pixels = state / "themes" / "ocean" / "pixels.rgba"
     data = bytearray(pixels.read_bytes())
-    data[1000] ^= 0xFF                                          # one damaged byte
+    data[1000] ^= 0xFF  # one damaged byte
     pixels.write_bytes(bytes(data))
     for breakage in ("damaged", "missing", "manifest", "unknown"):
         if breakage == "missing":
@@ -280,7 +297,7 @@ def test_the_theme_names_the_treasures_in_every_language(tmp_path, capsys):
     t = ThemedTranslator(Translator("en"), load(state, "ocean"))
     assert t.t("treasure.bat") == "Fish" and t.treasure("owl") == "Lifebuoy"
     assert t.t("treasure.bat", language="fr") == "Poisson"
-    assert t.t("common.back") == Translator("en").t("common.back")      # other texts as before
+    assert t.t("common.back") == Translator("en").t("common.back")  # other texts as before
     t.set_language("et")
     assert t.t("treasure.bat") == "Kala"
 
@@ -304,5 +321,6 @@ def test_the_install_refuses_a_pack_path_that_does_not_exist(tmp_path, capsys):
 def test_the_ocean_generator_writes_what_is_committed():
     """The committed manifest is the generator's (the pictures need a GL context: the display test)."""
     from kiosk.themes.make_ocean import manifest
+
     assert json.loads((OCEAN / "theme.json").read_text(encoding="utf-8")) == manifest()
     assert os.path.getsize(OCEAN / "board" / "bat.png") < 20_000

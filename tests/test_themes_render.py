@@ -13,14 +13,14 @@ from kiosk import cli, testing
 from kiosk.config import Config, apply_overrides
 from kiosk.events import GameSetup, NewGame
 
-from .test_ui_screens import Now, _button, pixels, save_png, tap_widget, window_of
-from .test_ui_screens import _close_windows  # noqa: F401  (closes the module's windows)
+from tests.test_ui_screens import Now, _button, pixels, save_png, tap_widget, window_of
+from tests.test_ui_screens import _close_windows  # noqa: F401  (closes the module's windows)
 
 pytestmark = pytest.mark.display
 
 OCEAN = Path(__file__).resolve().parent.parent / "kiosk" / "themes" / "ocean"
-OCEAN_RIM = (0x2A, 0x7F, 0xB8)         # the pack's medallion_rim
-DRAWN_RIM = (205, 160, 60)              # kiosk/ui/art MEDALLION_RIM
+OCEAN_RIM = (0x2A, 0x7F, 0xB8)  # the pack's medallion_rim
+DRAWN_RIM = (205, 160, 60)  # kiosk/ui/art MEDALLION_RIM
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +32,7 @@ def state(tmp_path_factory) -> Path:
 
 def open_ui(state, theme="ocean", size=(800, 480), first="attract"):
     from kiosk.ui.app import UI
+
     config = apply_overrides(Config(), {"display.theme": theme, "paths.state_dir": str(state)})
     kiosk = testing.MiniKiosk(config=config)
     ui = UI(kiosk, window_of(size), layout="tabletop", first=first, clock=Now())
@@ -45,10 +46,13 @@ def census(px, colour, tol=6, rect=None) -> int:
     x0, y0, rw, rh = rect or (0, 0, w, h)
     n = 0
     for y in range(int(y0), int(y0 + rh), 2):
-        row = data[(y * w + int(x0)) * 3:(y * w + int(x0 + rw)) * 3]
+        row = data[(y * w + int(x0)) * 3 : (y * w + int(x0 + rw)) * 3]
         for i in range(0, len(row), 6):
-            if abs(row[i] - colour[0]) <= tol and abs(row[i + 1] - colour[1]) <= tol and \
-                    abs(row[i + 2] - colour[2]) <= tol:
+            if (
+                abs(row[i] - colour[0]) <= tol
+                and abs(row[i + 1] - colour[1]) <= tol
+                and abs(row[i + 2] - colour[2]) <= tol
+            ):
                 n += 1
     return n
 
@@ -70,12 +74,12 @@ def test_the_board_game_shows_the_ocean_treasures_and_their_names(state, shots_d
         save_png(shots_dir / "ocean-board-800x480.png", px)
         board = u.layout.board
         rect = (board.x, board.y, board.w, board.h)
-        assert census(px, OCEAN_RIM, rect=rect) > 150              # the theme's medallions on the tiles
-        assert census(px, DRAWN_RIM, rect=rect) < 20                # none of our drawn ones
+        assert census(px, OCEAN_RIM, rect=rect) > 150  # the theme's medallions on the tiles
+        assert census(px, DRAWN_RIM, rect=rect) < 20  # none of our drawn ones
         game = u.k.sessions["labyrinth"].game
         target = game.players[0].cards[0]
-        assert u.t(f"treasure.{target}") == u.theme.name("board", target, "en")     # the theme's name ...
-        assert u.t(f"treasure.{target}") != u.translator.inner.t(f"treasure.{target}")   # ... not ours
+        assert u.t(f"treasure.{target}") == u.theme.name("board", target, "en")  # the theme's name ...
+        assert u.t(f"treasure.{target}") != u.translator.inner.t(f"treasure.{target}")  # ... not ours
         # the same game with our own drawings: the other way round
         u.set_theme("builtin")
         run(u, 0.5)
@@ -110,8 +114,8 @@ def test_the_card_game_shows_the_ocean_treasures(state, shots_dir):
         w, h, a = px
         b = drawn[2]
         changed = sum(1 for i in range(0, len(a), 3) if abs(a[i] - b[i]) + abs(a[i + 1] - b[i + 1]) > 60)
-        assert changed > 2000                   # the treasures' pictures (about 20 medallions of 25 px)
-        assert changed < w * h // 10            # ... and nothing else: the same layout, cards and texts
+        assert changed > 2000  # the treasures' pictures (about 20 medallions of 25 px)
+        assert changed < w * h // 10  # ... and nothing else: the same layout, cards and texts
     finally:
         u.close()
         u.k.close()

@@ -29,7 +29,16 @@ from engine.errors import IllegalAction, InvalidState
 from engine.outcome import Outcome, Termination, most
 from kiosk import games
 from kiosk.events import (
-    AIThinking, Command, Event, GameBegan, GameEnded, GameSetup, Seat, SeatSetup, TurnBegan, message,
+    AIThinking,
+    Command,
+    Event,
+    GameBegan,
+    GameEnded,
+    GameSetup,
+    Seat,
+    SeatSetup,
+    TurnBegan,
+    message,
 )
 from kiosk.session_base import GameSession, PacingBase
 
@@ -40,6 +49,7 @@ COLOURS = ("red", "yellow", "green")
 
 
 # ----------------------------------------------------------------- the engine (pure, seeded)
+
 
 class Race:
     """The race's whole state: positions, whose turn, how many turns, how it ended."""
@@ -94,9 +104,16 @@ class Race:
         return rolled
 
     def to_dict(self) -> dict:
-        return {"game": NAME, "version": 1, "seed": self.seed, "positions": list(self.positions),
-                "current": self.current, "turns": self.turns, "turn_limit": self.turn_limit,
-                "outcome": self.outcome.to_dict() if self.outcome else None}
+        return {
+            "game": NAME,
+            "version": 1,
+            "seed": self.seed,
+            "positions": list(self.positions),
+            "current": self.current,
+            "turns": self.turns,
+            "turn_limit": self.turn_limit,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> "Race":
@@ -109,6 +126,7 @@ class Race:
 
 
 # ----------------------------------------------------------------- its messages
+
 
 @message("race_roll")
 class Roll(Command):
@@ -164,6 +182,7 @@ class RaceDecided(Event):
 
 # ----------------------------------------------------------------- its session
 
+
 class RacePacing(PacingBase):
     pass
 
@@ -176,8 +195,14 @@ class RaceSession(GameSession):
     ai_levels = ("dice",)
 
     def __init__(self, opts: games.SessionOptions) -> None:
-        super().__init__(opts.bus, opts.clock, pacing=_FAST, ai_factory=lambda level, seed: level,
-                         save=opts.save, executor=opts.executor)
+        super().__init__(
+            opts.bus,
+            opts.clock,
+            pacing=_FAST,
+            ai_factory=lambda level, seed: level,
+            save=opts.save,
+            executor=opts.executor,
+        )
         self._subscribe({Roll: self._on_roll}, {}, RaceDecided)
 
     def color_of(self, player: int) -> str:
@@ -192,8 +217,9 @@ class RaceSession(GameSession):
         self._begin(Race.new(len(setup.seats), seed, setup.first, setup.turn_limit), setup)
 
     def resume(self, game: Race, kinds, *, game_id=None, started=None, meta=None) -> None:
-        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=NAME,
-                          turn_limit=game.turn_limit)
+        setup = GameSetup(
+            seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=NAME, turn_limit=game.turn_limit
+        )
         self._continue(game, setup, game_id, started)
 
     def _turn_begins(self, new_turn: bool = True) -> None:
@@ -231,6 +257,7 @@ _FAST = RacePacing()
 
 # ----------------------------------------------------------------- its declaration
 
+
 def _roll_words(words: list[str], bad) -> tuple:
     if len(words) != 1:
         raise bad("`roll` takes nothing after it")
@@ -246,13 +273,18 @@ GAME = games.GameType(
     session=RaceSession,
     events=__name__,
     default_seats=("human", "dice"),
-    script=games.ScriptWords(("roll",), "roll", lambda words, bad: _roll_words(words, bad),
-                             lambda session, verb, args: [Roll(source="script")]),
+    script=games.ScriptWords(
+        ("roll",),
+        "roll",
+        lambda words, bad: _roll_words(words, bad),
+        lambda session, verb, args: [Roll(source="script")],
+    ),
     button=lambda session, name: Roll(source="button") if name == "stay" else None,
 )
 
 
 # ----------------------------------------------------------------- the proof
+
 
 def entry_point_dir(tmp_path: Path) -> Path:
     """A dist-info folder announcing this module's GAME in the kiosk's entry-point group."""
@@ -272,8 +304,14 @@ def kiosk_env(site: Path) -> dict:
 
 
 def kiosk(site: Path, *args: Any, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kiosk", *map(str, args)], env=kiosk_env(site), cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", *map(str, args)],
+        env=kiosk_env(site),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def events_of(path: Path) -> list[dict]:
@@ -298,10 +336,10 @@ def registered():
 
 def test_the_race_is_found_through_the_entry_point_group(tmp_path):
     site = entry_point_dir(tmp_path)
-    code = ("from kiosk import games; g = games.get('race'); "
-            "print(g.title, g.players, g.seat_kinds, games.names())")
-    r = subprocess.run([sys.executable, "-c", code], env=kiosk_env(site), cwd=ROOT, capture_output=True,
-                       text=True, timeout=60)
+    code = "from kiosk import games; g = games.get('race'); print(g.title, g.players, g.seat_kinds, games.names())"
+    r = subprocess.run(
+        [sys.executable, "-c", code], env=kiosk_env(site), cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "Dice race (2, 3) ('human', 'dice') ('labyrinth', 'cards', 'race')"
 
@@ -311,8 +349,27 @@ def test_the_kiosk_plays_the_race_headless_from_setup_to_game_over(tmp_path):
     script = tmp_path / "race.txt"
     script.write_text("roll\n" * 30)
     events = tmp_path / "events.jsonl"
-    r = kiosk(site, "--display", "none", "--game", NAME, "--players", "human,dice", "--seed", 5, "--fast",
-              "--first", 0, "--script", script, "--events-out", events, "--games", 1, "--simulate")
+    r = kiosk(
+        site,
+        "--display",
+        "none",
+        "--game",
+        NAME,
+        "--players",
+        "human,dice",
+        "--seed",
+        5,
+        "--fast",
+        "--first",
+        0,
+        "--script",
+        script,
+        "--events-out",
+        events,
+        "--games",
+        1,
+        "--simulate",
+    )
     assert r.returncode == 0, r.stderr
     log = events_of(events)
     types = [e["type"] for e in log]
@@ -323,14 +380,32 @@ def test_the_kiosk_plays_the_race_headless_from_setup_to_game_over(tmp_path):
     assert over["termination"] == "won"
     rolls = [(e["player"], e["rolled"]) for e in log if e["type"] == "race_rolled"]
     assert len(rolls) == expected.turns and [p for p, _ in rolls] == [t % 2 for t in range(expected.turns)]
-    assert "rolls" in r.stderr           # the headless narrator tells the race's own events
+    assert "rolls" in r.stderr  # the headless narrator tells the race's own events
 
 
 def test_a_turn_limit_ends_the_race_with_the_furthest_ahead_winning(tmp_path):
     site = entry_point_dir(tmp_path)
     events = tmp_path / "events.jsonl"
-    r = kiosk(site, "--display", "none", "--game", NAME, "--players", "dice,dice,dice", "--seed", 9, "--fast",
-              "--first", 0, "--turn-limit", 2, "--events-out", events, "--games", 1)
+    r = kiosk(
+        site,
+        "--display",
+        "none",
+        "--game",
+        NAME,
+        "--players",
+        "dice,dice,dice",
+        "--seed",
+        9,
+        "--fast",
+        "--first",
+        0,
+        "--turn-limit",
+        2,
+        "--events-out",
+        events,
+        "--games",
+        1,
+    )
     assert r.returncode == 0, r.stderr
     over = next(e for e in events_of(events) if e["type"] == "race_over")
     expected = replay(9, 3, upto=2)
@@ -343,13 +418,36 @@ def test_the_race_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
     site = entry_point_dir(tmp_path)
     state = tmp_path / "state"
     first_part = tmp_path / "first.txt"
-    first_part.write_text("roll\nroll\nroll\nwait 60000\n")       # then it waits, long enough to be killed
+    first_part.write_text("roll\nroll\nroll\nwait 60000\n")  # then it waits, long enough to be killed
     events1 = tmp_path / "events1.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk", "--display", "none", "--game", NAME,
-                             "--players", "human,human", "--seed", "3", "--first", "0", "--script", str(first_part),
-                             "--state-dir", str(state), "--events-out", str(events1)],
-                            env=kiosk_env(site), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kiosk",
+            "--display",
+            "none",
+            "--game",
+            NAME,
+            "--players",
+            "human,human",
+            "--seed",
+            "3",
+            "--first",
+            "0",
+            "--script",
+            str(first_part),
+            "--state-dir",
+            str(state),
+            "--events-out",
+            str(events1),
+        ],
+        env=kiosk_env(site),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -360,7 +458,7 @@ def test_the_race_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
             time.sleep(0.05)
         else:
             pytest.fail("the first three rolls did not come")
-        time.sleep(0.3)                  # the save after the third roll is written on the main thread
+        time.sleep(0.3)  # the save after the third roll is written on the main thread
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
     finally:
@@ -373,8 +471,28 @@ def test_the_race_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
     rest = tmp_path / "rest.txt"
     rest.write_text("roll\n" * 30)
     events2 = tmp_path / "events2.jsonl"
-    r = kiosk(site, "--display", "none", "--game", NAME, "--players", "human,human", "--seed", 3, "--fast",
-              "--first", 0, "--script", rest, "--state-dir", state, "--events-out", events2, "--games", 1)
+    r = kiosk(
+        site,
+        "--display",
+        "none",
+        "--game",
+        NAME,
+        "--players",
+        "human,human",
+        "--seed",
+        3,
+        "--fast",
+        "--first",
+        0,
+        "--script",
+        rest,
+        "--state-dir",
+        state,
+        "--events-out",
+        events2,
+        "--games",
+        1,
+    )
     assert r.returncode == 0, r.stderr
     log = events_of(events2)
     started = next(e for e in log if e["type"] == "race_started")
@@ -382,7 +500,7 @@ def test_the_race_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
     over = next(e for e in log if e["type"] == "race_over")
     expected = replay(3, 2)
     assert over["winners"] == list(expected.winners) and over["turns"] == expected.turns
-    assert not (state / "current-game.json").exists()          # a finished game leaves no save behind
+    assert not (state / "current-game.json").exists()  # a finished game leaves no save behind
 
 
 def test_in_process_the_race_is_a_game_like_the_others(registered):

@@ -14,8 +14,8 @@ import pytest
 from kiosk.events import GameSetup, NewGame
 from kiosk.games.labyrinth.events import GameOver, PushArrow, Stay, TreasureFound
 
-from .test_ui_screens import _button, pixels, rgb_at, save_png, tap_widget
-from .test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
+from tests.test_ui_screens import _button, pixels, rgb_at, save_png, tap_widget
+from tests.test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
 
 pytestmark = pytest.mark.display
 
@@ -63,12 +63,14 @@ def mostly(px, L, r, c, test) -> bool:
 
 def test_fixed_tiles_are_stone_movable_tiles_hedge_and_paths_read_as_paths(ui, shots_dir):
     from kiosk.ui.art.tiles import NORMAL
+
     u = ui(size=(800, 480), layout="tabletop", first="play")
     start_game(u)
     u.render(force=True)
     px = pixels(u)
     save_png(shots_dir / "art-800x480.png", px)
     L = u.layout
+
     def grey(p):
         return max(p) - min(p) < 30
 
@@ -96,6 +98,7 @@ def test_fixed_tiles_are_stone_movable_tiles_hedge_and_paths_read_as_paths(ui, s
 
 def test_high_contrast_makes_paths_brighter_and_walls_darker(ui, shots_dir):
     from kiosk.ui.art.tiles import HIGH_CONTRAST
+
     u = ui(size=(800, 480), layout="tabletop", first="play")
     start_game(u)
     L = u.layout
@@ -113,7 +116,7 @@ def test_high_contrast_makes_paths_brighter_and_walls_darker(ui, shots_dir):
     u.render(force=True)
     px = pixels(u)
     save_png(shots_dir / "art-high-contrast-800x480.png", px)
-    assert contrast(px) < normal_walls - 40            # walls much darker
+    assert contrast(px) < normal_walls - 40  # walls much darker
     wall = rgb_at(px, *wall_point(L, 3, 3))
     assert luminance(wall) < 70
     assert luminance(HIGH_CONTRAST.path) - luminance(HIGH_CONTRAST.wall) > 200
@@ -123,13 +126,14 @@ def test_high_contrast_makes_paths_brighter_and_walls_darker(ui, shots_dir):
 
 def test_pushed_out_tile_flies_to_the_next_players_panel_without_holding_anything(ui):
     from kiosk.games.labyrinth.screens.board import FLY_S
+
     u = ui(size=(800, 480), layout="tabletop", first="play")
     g = start_game(u)
     board = u.screen.board
     arrow = next(a for a in ("N1", "E3", "S5") if a != g.forbidden)
     u.post(PushArrow(arrow))
     u.step(0.02)
-    settle(u, 0.32, 0.02)          # the slide lands
+    settle(u, 0.32, 0.02)  # the slide lands
     assert board.effects.active
     flying = [o for run, objs in board.effects._running for o in objs]
     assert flying
@@ -137,13 +141,13 @@ def test_pushed_out_tile_flies_to_the_next_players_panel_without_holding_anythin
     target = L.panel(board.model.seats[1]).center
     spr = flying[0]
     d0 = abs(spr.x - target[0]) + abs(spr.y - target[1])
-    assert not board.busy                         # the queue (and so the session's view) is free
+    assert not board.busy  # the queue (and so the session's view) is free
     u.step(0.15)
     d1 = abs(spr.x - target[0]) + abs(spr.y - target[1])
-    assert d1 < d0                                # on its way to the panel
+    assert d1 < d0  # on its way to the panel
     settle(u, FLY_S, 0.05)
-    assert not board.effects.active               # arrived and gone
-    u.post(Stay())                                # input is taken at once
+    assert not board.effects.active  # arrived and gone
+    u.post(Stay())  # input is taken at once
     settle(u, 0.3)
     assert g.current == 1
 
@@ -155,10 +159,11 @@ def test_found_treasure_turns_a_card_at_the_panel_and_the_winner_gets_confetti(u
     m = board.model
     board.on_event(TreasureFound(0, "owl", 5))
     u.step(0.05)
-    assert board.busy                             # the found moment is part of the picture's story
-    settle(u, 0.9, 0.05)                          # popped and flown: the card turns at the panel
+    assert board.busy  # the found moment is part of the picture's story
+    settle(u, 0.9, 0.05)  # popped and flown: the card turns at the panel
     shapes_now = [o for run, objs in board.effects._running for o in objs]
     from pyglet import sprite
+
     cards = [o for o in shapes_now if isinstance(o, sprite.Sprite)]
     assert cards, "no card turning at the panel"
     panel = u.layout.panel(m.seats[0])
@@ -168,7 +173,7 @@ def test_found_treasure_turns_a_card_at_the_panel_and_the_winner_gets_confetti(u
     board.on_event(GameOver((0,), 5, (("owl",), ())))
     u.step(0.05)
     assert board.effects.active and not board.busy
-    assert m.phase == "over"                      # no panel asks anyone to play any more
+    assert m.phase == "over"  # no panel asks anyone to play any more
     settle(u, 0.6, 0.05)
     u.render(force=True)
     px = pixels(u)
@@ -179,16 +184,22 @@ def test_found_treasure_turns_a_card_at_the_panel_and_the_winner_gets_confetti(u
 
 def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, shots_dir):
     from kiosk.ui.art.wordmark import PRODUCT_NAME
-    for size, layout in (((800, 480), "tabletop"), ((800, 480), "upright"), ((1280, 800), "upright"),
-                         ((720, 1280), "tabletop"), ((720, 1280), "upright")):
+
+    for size, layout in (
+        ((800, 480), "tabletop"),
+        ((800, 480), "upright"),
+        ((1280, 800), "upright"),
+        ((720, 1280), "tabletop"),
+        ((720, 1280), "upright"),
+    ):
         u = ui(size=size, layout=layout, first="attract")
         scr = u.screen
-        scr.demo_seed = 5                 # the same demo game every time
+        scr.demo_seed = 5  # the same demo game every time
         scr._start_demo()
         settle(u, 1.5, 0.1)
         texts = [getattr(s, "text", "") for s in scr._shapes]
-        for word in PRODUCT_NAME.upper().split():      # on two lines, or on one in a wide, low box
-            assert sum(word in text for text in texts) >= 2, (size, layout)    # the word and its shadow
+        for word in PRODUCT_NAME.upper().split():  # on two lines, or on one in a wide, low box
+            assert sum(word in text for text in texts) >= 2, (size, layout)  # the word and its shadow
         L = u.layout
         for band in scr._bands:
             # every invite's band lies outside the board (the cells and start corners stay in sight)
@@ -196,13 +207,17 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
             assert band.top <= L.board.y + 1 or band.y >= L.board.top - 1, (size, layout, band)
             for w in scr.widgets:
                 r = w.rect
-                assert r.right <= band.x or r.x >= band.right or r.top <= band.y or r.y >= band.top, \
-                    (size, layout, band, r)
+                assert r.right <= band.x or r.x >= band.right or r.top <= band.y or r.y >= band.top, (
+                    size,
+                    layout,
+                    band,
+                    r,
+                )
         u.render(force=True)
         px = pixels(u)
         save_png(shots_dir / f"attract-{size[0]}x{size[1]}-{layout}.png", px)
-        for r, c in ((0, 0), (0, 6), (6, 0), (6, 6)):               # the start corners: stone tiles
-            cell = L.cell_rect(r, c)          # a point on the wall clear of the rivet, the pawn, the home ring
+        for r, c in ((0, 0), (0, 6), (6, 0), (6, 6)):  # the start corners: stone tiles
+            cell = L.cell_rect(r, c)  # a point on the wall clear of the rivet, the pawn, the home ring
             p = rgb_at(px, cell.x + cell.w * 0.1, cell.y + cell.h * 0.22)
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
@@ -212,8 +227,9 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
     band's own colour shows (the words are hidden for the check), not a mix of both."""
     for size, layout in (((800, 480), "tabletop"), ((1280, 800), "upright")):
         u = ui(size=size, layout=layout, first="attract")
-        from kiosk.ui.attract import BAND          # after the window: pyglet is set up for offscreen
+        from kiosk.ui.attract import BAND  # after the window: pyglet is set up for offscreen
         from kiosk.ui.layout import ARROWS
+
         scr = u.screen
         scr.demo_seed = 5
         scr._start_demo()
@@ -224,7 +240,7 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
         px = pixels(u)
         L = u.layout
         under = [name for name in ARROWS if any(b.contains(*L.arrow_rect(name).center) for b in scr._bands)]
-        assert len(under) >= 3, (size, layout)          # a row of arrows (and the spare beside one) lies under
+        assert len(under) >= 3, (size, layout)  # a row of arrows (and the spare beside one) lies under
         for name in under:
             r = L.arrow_rect(name)
             for x, y in ((r.cx, r.cy), (r.cx, r.y + r.h * 0.3), (r.cx, r.top - r.h * 0.3)):
@@ -267,6 +283,7 @@ def test_operator_page_changes_volume_mute_and_contrast(ui):
 def _texture_pixels(texture) -> bytes:
     """A texture's pixels, read through a framebuffer (as the bake does)."""
     from pyglet import gl
+
     fbo = gl.GLuint(0)
     gl.glGenFramebuffers(1, fbo)
     gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
@@ -281,7 +298,8 @@ def _texture_pixels(texture) -> bytes:
 
 def test_the_baked_atlas_is_kept_on_disk_and_loaded_the_same(tmp_path, monkeypatch):
     from kiosk.ui.art import Atlas
-    from .test_ui_screens import window_of
+    from tests.test_ui_screens import window_of
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     window = window_of((800, 480))
     window.switch_to()
@@ -291,11 +309,11 @@ def test_the_baked_atlas_is_kept_on_disk_and_loaded_the_same(tmp_path, monkeypat
     drawn = []
     monkeypatch.setattr(Atlas, "_draw", lambda self, *a: drawn.append(a) or [])
     second = Atlas(64, window)
-    assert drawn == []                                   # loaded, not drawn again
+    assert drawn == []  # loaded, not drawn again
     assert _texture_pixels(second.texture) == _texture_pixels(first.texture)
-    Atlas(64, window, high_contrast=True)                # another palette is another picture
+    Atlas(64, window, high_contrast=True)  # another palette is another picture
     assert drawn
-    files[0].write_bytes(b"broken")                      # a damaged cache is drawn again
+    files[0].write_bytes(b"broken")  # a damaged cache is drawn again
     drawn.clear()
     Atlas(64, window)
     assert drawn
@@ -312,7 +330,7 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
     from kiosk.sound import Sound, SoundSettings
     from kiosk.ui.app import UI
     from kiosk.ui.operator_settings import apply_to_sound
-    from .test_ui_screens import Now, window_of
+    from tests.test_ui_screens import Now, window_of
 
     class Silent:
         reason = "test"
@@ -343,12 +361,12 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
         tap_widget(u, _button(u, "High contrast"))
         assert (u.sound.volume, u.sound.muted, u.high_contrast) == (70, True, True)
 
-        again = start_kiosk()                              # the restart: the choices are back
+        again = start_kiosk()  # the restart: the choices are back
         assert (again.sound.volume, again.sound.muted, again.high_contrast) == (70, True, True)
         again.goto("operator")
         again.screen.open_page("settings")
-        tap_widget(again, _button(again, "High contrast"))      # off again, and kept off even though
-        tap_widget(again, _button(again, "\u266a on"))          # the config asks for high contrast
+        tap_widget(again, _button(again, "High contrast"))  # off again, and kept off even though
+        tap_widget(again, _button(again, "\u266a on"))  # the config asks for high contrast
         third = start_kiosk(Config(display=DisplayConfig(high_contrast=True)))
         assert (third.sound.volume, third.sound.muted, third.high_contrast) == (70, False, False)
 
@@ -357,7 +375,7 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
         fourth = start_kiosk(Config(display=DisplayConfig(high_contrast=True)))
         assert (fourth.sound.volume, fourth.sound.muted, fourth.high_contrast) == (50, False, True)
         assert any(STATE_NAME in r.getMessage() and "unusable" in r.getMessage() for r in caplog.records)
-        assert (tmp_path / STATE_NAME).read_text() == '{"volume": "loud"}'      # left as it was
+        assert (tmp_path / STATE_NAME).read_text() == '{"volume": "loud"}'  # left as it was
         with pytest.raises(ValueError):
             OperatorChoices(tmp_path).set("volume", 101)
     finally:
@@ -370,7 +388,8 @@ def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, 
     """In the high-contrast palette every treasure's dark outline covers clearly more of its picture,
     and its medallion's rim is dark (it sets the medallion off the near-white path)."""
     from kiosk.ui.art import DRAWINGS, Atlas
-    from .test_ui_screens import window_of
+    from tests.test_ui_screens import window_of
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     window = window_of((800, 480))
     pictures = {}
@@ -383,10 +402,16 @@ def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, 
 
             def at(x, y, r=r, data=data, width=width):
                 i = ((r.y + int(y)) * width + r.x + int(x)) * 4
-                return data[i:i + 3]
+                return data[i : i + 3]
+
             # the whole picture, and 24 points round the medallion's rim (radius 0.46 of the drawing)
-            rim = [at(r.width / 2 + 0.46 * atlas.px * math.cos(k * math.pi / 12),
-                      r.height / 2 + 0.46 * atlas.px * math.sin(k * math.pi / 12)) for k in range(24)]
+            rim = [
+                at(
+                    r.width / 2 + 0.46 * atlas.px * math.cos(k * math.pi / 12),
+                    r.height / 2 + 0.46 * atlas.px * math.sin(k * math.pi / 12),
+                )
+                for k in range(24)
+            ]
             pictures[contrast][name] = ([at(x, y) for y in range(r.height) for x in range(r.width)], rim)
 
     def dark(pixels):

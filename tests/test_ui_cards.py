@@ -16,7 +16,7 @@ from engine.cards.deck import OPEN
 from kiosk.games.cards.events import CardGameOver, CardLaid, CardsTaken, HandOver, LayCard, SelectHandCard
 from kiosk.events import GameSetup, IllegalInput, NewGame
 
-from .offscreen import Pixels, near, offscreen_window
+from tests.offscreen import Pixels, near, offscreen_window
 
 pytestmark = pytest.mark.display
 
@@ -31,6 +31,7 @@ def open_ui(size, layout="upright", tmp_path=None):
     from kiosk.app import Kiosk, KioskOptions
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=tmp_path))
     seen = []
     kiosk.bus.subscribe_all(seen.append)
@@ -53,7 +54,7 @@ def start_from_setup(ui, players, kinds):
     count = next(w for w in ui.screen.widgets if getattr(w, "text", "") == str(players))
     ui.tap(*count.rect.center)
     symbols = {"human": ui.t("setup.human"), "random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
-    for i, kind in enumerate(kinds):      # seat i's buttons are the i-th of each symbol
+    for i, kind in enumerate(kinds):  # seat i's buttons are the i-th of each symbol
         button = [w for w in ui.screen.widgets if getattr(w, "text", "") == symbols[kind]][i]
         ui.tap(*button.rect.center)
     assert ui.screen.choices.card_kinds[:players] == list(kinds)
@@ -66,6 +67,7 @@ def start_from_setup(ui, players, kinds):
 def shown_faces(ui, cards) -> int:
     """How many sprites on the play screen show one of `cards` face up."""
     import pyglet
+
     screen = ui.screen
     faces = {id(screen.atlas.face(c)) for c in cards}
     return sum(1 for s in screen._items if isinstance(s, pyglet.sprite.Sprite) and id(s.image) in faces)
@@ -76,7 +78,7 @@ def play_turn_by_taps(ui):
     s, screen = ui.k.sessions["cards"], ui.screen
     g = s.game
     if s.handover:
-        assert shown_faces(ui, g.hand) == 0          # hidden behind the sheet
+        assert shown_faces(ui, g.hand) == 0  # hidden behind the sheet
         ui.tap(ui.layout.width / 2, ui.layout.height / 2)
         ui.off.settle()
         assert not s.handover
@@ -94,13 +96,13 @@ def play_turn_by_taps(ui):
         cells = [c for c, m in sorted(g.legal_cells().items()) if OPEN[g.hand[0]][s.rotation] & m]
         if cells:
             break
-        ui.tap(*screen.hand_card_center(0))         # the picked card again: a quarter turn
+        ui.tap(*screen.hand_card_center(0))  # the picked card again: a quarter turn
         ui.off.settle()
     laid = len(g.layout)
-    ui.tap(*screen.cell_center(cells[0]))           # the first tap only shows the card there
+    ui.tap(*screen.cell_center(cells[0]))  # the first tap only shows the card there
     ui.off.settle()
     assert len(g.layout) == laid and screen.pending == cells[0]
-    ui.tap(*screen.cell_center(cells[0]))           # the second lays it
+    ui.tap(*screen.cell_center(cells[0]))  # the second lays it
     ui.off.settle()
     assert len(g.layout) == laid + 1
     if g.phase == "take" and ui.screen.name == "cards_play":
@@ -121,17 +123,17 @@ def test_two_people_play_a_whole_card_game_through_taps(tmp_path, shots_dir):
         assert s.kinds == ("human", "human")
         # The same seats on a fixed shuffle, so the game (and what is counted below) is the same every
         # run: the setup screen's random seed left too few takes about one run in four.
-        ui.post(NewGame(replace(s.setup, seed=GAME_SEED, first=0)))   # who starts is random at setup
+        ui.post(NewGame(replace(s.setup, seed=GAME_SEED, first=0)))  # who starts is random at setup
         ui.off.settle()
         assert ui.screen.name == "cards_play" and s.game == CardGame.new(players=2, seed=GAME_SEED)
-        assert not s.handover           # the first person of a new game has nobody to hand over from
+        assert not s.handover  # the first person of a new game has nobody to hand over from
         turns = 0
         while s.game.phase != "over":
             play_turn_by_taps(ui)
             turns += 1
             assert turns < 80
             if turns == 1:
-                assert s.handover and s.game.current == 1      # between two people: the sheet
+                assert s.handover and s.game.current == 1  # between two people: the sheet
                 ui.screenshot(shots_dir / "cards-handover-800x480.png")
             if turns == 6:
                 ui.screenshot(shots_dir / "cards-midgame-800x480.png")
@@ -159,7 +161,7 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
         ui.post(NewGame(GameSetup.of("human,easy,hard,random,easy,human", seed=5, game="cards")))
         ui.off.settle()
         s = ui.k.sessions["cards"]
-        assert ui.screen.name == "cards_play" and not s.handover      # the first person: no hand-over
+        assert ui.screen.name == "cards_play" and not s.handover  # the first person: no hand-over
         g = s.game
         # lay one card so the layout grows, let the computers play, pick a card for the next person
         ui.post(SelectHandCard(0))
@@ -172,6 +174,7 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
         ui.off.settle()
         if g.phase == "take":
             from kiosk.games.cards.events import ConfirmTake
+
             ui.post(ConfirmTake())
         ui.off.settle()
         while s.busy or s.handover:
@@ -219,6 +222,7 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
 def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
     from kiosk.games.cards.events import RotateHandCard
     from kiosk.ui.i18n import load_catalog
+
     ui = open_ui((800, 480), "upright", tmp_path)
     try:
         ui.set_language("de")
@@ -226,16 +230,16 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
         ui.post(NewGame(GameSetup.of("human,easy", seed=4, game="cards")))
         ui.off.settle()
         assert ui.screen.name == "cards_play"
-        ui.post(RotateHandCard())                  # no card picked yet
+        ui.post(RotateHandCard())  # no card picked yet
         ui.off.settle()
         refused = [e for e in ui.seen if isinstance(e, IllegalInput)][-1]
         assert refused.code == "pick_card_first"
         assert ui.screen.toast == de["refusal.pick_card_first"]
         ui.post(SelectHandCard(0))
-        ui.post(LayCard((9, 9)))                   # far from the layout
+        ui.post(LayCard((9, 9)))  # far from the layout
         ui.off.settle()
         assert ui.screen.toast == de["refusal.not_next_to_layout"]
-        ui.post(HandOver())                        # no hand-over with one person
+        ui.post(HandOver())  # no hand-over with one person
         ui.off.settle()
         assert ui.screen.toast == de["refusal.no_hand_over"]
     finally:
@@ -258,7 +262,7 @@ def test_empty_places_on_the_table_are_outlined(tmp_path):
         assert places
         for cell in places:
             x, y = v.centre(r, cell)
-            edge = image(x - v.cell * 0.48 + 1, y)             # on its left edge (2 px thick)
+            edge = image(x - v.cell * 0.48 + 1, y)  # on its left edge (2 px thick)
             inside = image(x - v.cell * 0.3, y)
             outside = image(x - v.cell * 0.55, y) if (cell[0] - 1, cell[1]) not in scr.game.layout else inside
             for other in (inside, outside):
@@ -285,11 +289,20 @@ def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_pa
     from kiosk.events import AbandonGame, GameAbandoned
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     window = offscreen_window((800, 480))
     base = Config()
     config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
-    kiosk = Kiosk(config, KioskOptions(fast=True, ring="none", state_dir=tmp_path, start_game=True,
-                                       setup=GameSetup.of("human,human", seed=4, game="cards")))
+    kiosk = Kiosk(
+        config,
+        KioskOptions(
+            fast=True,
+            ring="none",
+            state_dir=tmp_path,
+            start_game=True,
+            setup=GameSetup.of("human,human", seed=4, game="cards"),
+        ),
+    )
     seen = []
     kiosk.bus.subscribe_all(seen.append)
     kiosk.start()
@@ -321,7 +334,7 @@ def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_pa
         now.t += 31
         ui.step(0.02)
         assert ui.idle.showing
-        ui.tap(ui.layout.width / 2, ui.layout.height / 2)       # dismisses, does not hand over
+        ui.tap(ui.layout.width / 2, ui.layout.height / 2)  # dismisses, does not hand over
         ui.off.settle()
         assert not ui.idle.showing and s.handover
         # nobody comes
@@ -351,6 +364,7 @@ def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
     from kiosk.config import Config
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     window = offscreen_window((800, 480))
     base = Config()
     config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
@@ -359,7 +373,7 @@ def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
     ui = UI(kiosk, window, layout="upright", first="attract", clock=now)
     ui.off = Offscreen(ui, kiosk, frame_s=0.2)
     try:
-        kiosk.sessions["cards"].pacing = CardPacing(think=100.0)     # the computer takes its (virtual) time
+        kiosk.sessions["cards"].pacing = CardPacing(think=100.0)  # the computer takes its (virtual) time
         ui.post(NewGame(GameSetup.of("easy,human", seed=4, game="cards")))
         ui.off.frame()
         ui.off.frame()

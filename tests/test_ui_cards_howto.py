@@ -16,8 +16,8 @@ import pytest
 from engine.cards import CardGame, Place
 from engine.cards.deck import CARDS
 
-from .test_ui_screens import _button, colours_in, pixels, rgb_at, save_png, tap_widget
-from .test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
+from tests.test_ui_screens import _button, colours_in, pixels, rgb_at, save_png, tap_widget
+from tests.test_ui_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
 
 pytestmark = pytest.mark.display
 
@@ -26,6 +26,7 @@ SIZES = ((800, 480), (1280, 800), (720, 1280))
 
 def test_the_example_is_a_legal_join_and_take():
     from kiosk.games.cards.screens.howto import HAND, LAY_CELL, LAY_ROT, LAYOUT, TAKEN_CELL, TREASURE
+
     game = CardGame.new(players=2, seed=1)
     d = game.to_dict()
     used = {card for card, _ in LAYOUT.values()} | set(HAND)
@@ -46,7 +47,7 @@ def _dots_lit(u, px):
     lit = 0
     for dot in u.screen._dots:
         r, g, b = rgb_at(px, dot.x, dot.y)
-        lit += r > 220 and g > 160 and b < 120          # the accent, not the grey of steps to come
+        lit += r > 220 and g > 160 and b < 120  # the accent, not the grey of steps to come
     return lit
 
 
@@ -54,6 +55,7 @@ def _dots_lit(u, px):
 def test_card_howto_renders_every_step(ui, size, tmp_path):
     from kiosk.games.cards.screens.howto import STEPS
     from kiosk.ui.art.cards import PATH
+
     out = Path(os.environ.get("KIOSK_SHOTS", tmp_path))
     for layout in ("tabletop", "upright"):
         u = ui(size=size, layout=layout, first="setup")
@@ -63,7 +65,7 @@ def test_card_howto_renders_every_step(ui, size, tmp_path):
         for step in range(len(STEPS)):
             assert scr.step == step
             for _ in range(3):
-                u.step(0.8)                     # into the step's animation
+                u.step(0.8)  # into the step's animation
             assert scr.step == step, "a step ended before its time"
             px = pixels(u)
             save_png(out / f"cards_howto_{step}_{size[0]}x{size[1]}_{layout}.png", px)
@@ -71,8 +73,9 @@ def test_card_howto_renders_every_step(ui, size, tmp_path):
             st = scr.stage_rect
             sc = u.layout.scale
             cols = colours_in(px, (st.x * sc, st.y * sc, st.w * sc, st.h * sc), step=max(3, int(st.w * sc // 150)))
-            assert any(all(abs(a - b) < 20 for a, b in zip(c, PATH)) for c in cols), \
+            assert any(all(abs(a - b) < 20 for a, b in zip(c, PATH)) for c in cols), (
                 f"no card paths on the stage at step {step} {size} {layout}"
+            )
             assert _dots_lit(u, px) == step + 1, f"the step dots do not show step {step}"
             # every card sprite lies inside the window
             for sprite in scr._scene["cards"].values():
@@ -86,6 +89,7 @@ def test_card_howto_renders_every_step(ui, size, tmp_path):
 def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
     from kiosk.games.cards.screens.howto import STEPS
     from kiosk.ui.guide import STEP_S
+
     u = ui(size=(800, 480), first="setup")
     u.screen.set_game("cards")
     u.goto("cards_howto", then="setup")

@@ -31,12 +31,12 @@ def test_the_test_kiosk_is_settled_only_once_its_messages_are_handled():
     try:
         assert mini.settled()
         mini.bus.post(NewGame(GameSetup.of("human,medium", seed=2, first=0)))
-        assert not mini.settled()          # the new game waits on the bus
+        assert not mini.settled()  # the new game waits on the bus
         for _ in range(10_000):
             mini.tick()
             if mini.settled():
                 break
-        assert mini.settled()              # the person's turn: nothing happens until they act
+        assert mini.settled()  # the person's turn: nothing happens until they act
         assert mini.game_session.awaiting_human
     finally:
         mini.close()

@@ -14,7 +14,7 @@ from kiosk.events import GameSetup, IllegalInput, NewGame
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, SpareRotated, TreasureFound
 from kiosk.games.labyrinth.session import Pacing
 
-from .offscreen import offscreen_window
+from tests.offscreen import offscreen_window
 
 pytestmark = pytest.mark.display
 
@@ -32,6 +32,7 @@ def window():
 def ui(window):
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     kiosk = MiniKiosk()
     ui = UI(kiosk, window, layout="upright", first="play")
     ui.off = Offscreen(ui, kiosk)
@@ -55,6 +56,7 @@ def tap_at(ui, rect):
 def spare_widget(ui):
     """The panel's spare (the widget whose tap rotates)."""
     from kiosk.ui.widgets import Button
+
     panel = ui.screen.panels[ui.k.sessions["labyrinth"].game.current]
     plain = [w for w in panel.widgets if not isinstance(w, Button) and w.on_tap is not None]
     assert plain, "the active human's panel shows the spare"
@@ -75,15 +77,17 @@ def test_tap_arrow_previews_rotates_and_pushes(ui):
     assert ui.k.of(SpareRotated)[-1].rotation == 1 and s.rotation == 1
     expected = g.copy()
     from engine import Shift
+
     expected.apply(Shift("N3", 1))
-    tap_at(ui, L.arrow_rect("N3"))          # the same arrow again pushes
+    tap_at(ui, L.arrow_rect("N3"))  # the same arrow again pushes
     shifted = ui.k.of(BoardShifted)[-1]
     assert shifted.insertion == "N3" and shifted.rotation == 1
     assert g.phase == "move" and g.to_dict()["board"] == expected.to_dict()["board"]
     # the view shows the engine's board after the slide
     m = ui.screen.board.model
-    assert [(t.openings, t.treasure) for t in m.tiles] == \
-        [(g.board[(r, c)].openings, g.board[(r, c)].treasure) for r in range(7) for c in range(7)]
+    assert [(t.openings, t.treasure) for t in m.tiles] == [
+        (g.board[(r, c)].openings, g.board[(r, c)].treasure) for r in range(7) for c in range(7)
+    ]
     assert spare_before.treasure == shifted.inserted.treasure
 
 
@@ -94,8 +98,8 @@ def test_forbidden_arrow_is_refused_with_a_message(ui):
     tap_at(ui, L.arrow_rect("W3"))
     tap_at(ui, L.arrow_rect("W3"))
     me = g.current
-    tap_at(ui, L.cell_rect(*g.player.position))   # stay: the first tap chooses ...
-    tap_at(ui, L.cell_rect(*g.player.position))   # ... the second confirms
+    tap_at(ui, L.cell_rect(*g.player.position))  # stay: the first tap chooses ...
+    tap_at(ui, L.cell_rect(*g.player.position))  # ... the second confirms
     assert g.current != me and g.forbidden == "E3"
     before = g.to_dict()
     tap_at(ui, L.arrow_rect("E3"))
@@ -103,7 +107,7 @@ def test_forbidden_arrow_is_refused_with_a_message(ui):
     assert refused.arrow == "E3" and g.to_dict() == before
     panel = ui.screen.panels[g.current]
     assert panel.state.toast == ui.t("play.blocked")
-    assert len(ui.screen.board._crosses) == 2       # the cross over the forbidden arrow
+    assert len(ui.screen.board._crosses) == 2  # the cross over the forbidden arrow
 
 
 def test_tap_a_reachable_cell_walks_there(ui):
@@ -113,6 +117,7 @@ def test_tap_a_reachable_cell_walks_there(ui):
     for arrow in ("N1", "N3", "N5", "S1", "W1", "E5"):
         trial = g.copy()
         from engine import Shift
+
         trial.apply(Shift(arrow, 0))
         far = [c for c in trial.reachable() if c != trial.player.position]
         if far:
@@ -126,7 +131,7 @@ def test_tap_a_reachable_cell_walks_there(ui):
     target = far[0]
     me = g.current
     tap_at(ui, L.cell_rect(*target))
-    assert not ui.k.of(PawnMoved) or ui.k.of(PawnMoved)[-1].path[-1] != target    # one tap only chooses
+    assert not ui.k.of(PawnMoved) or ui.k.of(PawnMoved)[-1].path[-1] != target  # one tap only chooses
     tap_at(ui, L.cell_rect(*target))
     moved = ui.k.of(PawnMoved)[-1]
     assert moved.path[-1] == target and g.players[me].position == target
@@ -137,7 +142,7 @@ def test_tap_a_reachable_cell_walks_there(ui):
 
 def test_a_whole_solo_game_played_by_taps(ui):
     """One player, no return home, 24 cards: every turn is taps on arrows, the spare and a cell."""
-    ui.off.frame_s = 0.2          # big virtual steps: each animation ends in a frame or two
+    ui.off.frame_s = 0.2  # big virtual steps: each animation ends in a frame or two
     start(ui, kinds="human", seed=5, return_home=False)
     s = ui.k.sessions["labyrinth"]
     g = s.game
@@ -153,7 +158,7 @@ def test_a_whole_solo_game_played_by_taps(ui):
         assert s.rotation == shift.rotation
         tap_at(ui, L.arrow_rect(shift.insertion))
         assert g.phase in ("move", "over")
-        tap_at(ui, L.cell_rect(*move.cell))     # choose, then walk (two taps)
+        tap_at(ui, L.cell_rect(*move.cell))  # choose, then walk (two taps)
         tap_at(ui, L.cell_rect(*move.cell))
     assert g.phase == "over" and g.winner == 0
     assert len(ui.k.of(TreasureFound)) == 24
@@ -165,6 +170,7 @@ def test_peek_shows_the_target_only_while_held(ui):
     s = ui.k.sessions["labyrinth"]
     panel = ui.screen.panels[s.game.current]
     from kiosk.ui.widgets import Button
+
     peek = [w for w in panel.widgets if isinstance(w, Button) and w.on_hold is not None][0]
     x, y = peek.rect.center
     ui.finger_down(x, y)
@@ -172,7 +178,7 @@ def test_peek_shows_the_target_only_while_held(ui):
     st = ui.screen.panels[s.game.current].state
     assert st.peek and st.cards == (s.target_of(s.game.current),)
     ui.finger_up(x, y)
-    ui.screen.peek.cancel()           # the short linger after letting go is over
+    ui.screen.peek.cancel()  # the short linger after letting go is over
     ui.off.frame()
     assert not ui.screen.panels[s.game.current].state.peek
     assert ui.screen.panels[s.game.current].state.cards == ()
@@ -181,6 +187,7 @@ def test_peek_shows_the_target_only_while_held(ui):
 def test_keys_stand_in_for_the_buttons(ui):
     from pyglet.window import key
     from kiosk.events import ButtonPressed
+
     start(ui)
     ui.on_key_press(key._3, 0)
     ui.on_key_press(key.R, 0)
@@ -191,7 +198,7 @@ def test_keys_stand_in_for_the_buttons(ui):
 def test_game_against_a_paced_ai_shows_its_turn(ui):
     """A person against an AI: the AI's turn arrives as preview, push and walk events, all animated."""
     s = ui.k.sessions["labyrinth"]
-    s.pacing = Pacing()          # human-eye pacing on the virtual clock
+    s.pacing = Pacing()  # human-eye pacing on the virtual clock
     start(ui, kinds="human,easy", seed=4)
     g = s.game
     L = ui.layout

@@ -23,9 +23,9 @@ from kiosk.config import Config
 from kiosk.events import AbandonGame, GameAbandoned, GameSetup, IllegalInput, NewGame, Quit
 from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay, TapCell
 
-from .offscreen import offscreen_window
-from .test_ui_core import MiniKiosk
-from .test_ui_screens import Now
+from tests.offscreen import offscreen_window
+from tests.test_ui_core import MiniKiosk
+from tests.test_ui_screens import Now
 
 pytestmark = pytest.mark.display
 
@@ -43,6 +43,7 @@ def make():
     def factory(size=(1280, 800), kiosk=None, **kw):
         from kiosk.ui.app import UI
         from kiosk.ui.runner import Offscreen
+
         kiosk = kiosk or MiniKiosk()
         now = Now()
         kw.setdefault("first", "play")
@@ -68,6 +69,7 @@ def start(ui, kinds="human,human", seed=3, **kw):
 def pixels(ui):
     """The frame now in the window, as (width, height, rgb bytes), rows bottom-up like GL."""
     import pyglet
+
     ui.window.switch_to()
     img = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
     rgba = img.get_data("RGBA", img.width * 4)
@@ -81,14 +83,17 @@ def rgb_at(px, x, y):
     """Pixel at window position (x, y), origin bottom-left."""
     w, h, data = px
     i = (int(y) * w + int(x)) * 3
-    return tuple(data[i:i + 3])
+    return tuple(data[i : i + 3])
 
 
 def differing(a, b, tol=24) -> int:
     assert a[:2] == b[:2]
     da, db = a[2], b[2]
-    return sum(1 for i in range(0, len(da), 3)
-               if max(abs(da[i] - db[i]), abs(da[i + 1] - db[i + 1]), abs(da[i + 2] - db[i + 2])) > tol)
+    return sum(
+        1
+        for i in range(0, len(da), 3)
+        if max(abs(da[i] - db[i]), abs(da[i + 1] - db[i + 1]), abs(da[i + 2] - db[i + 2])) > tol
+    )
 
 
 def send(ui, *event):
@@ -104,7 +109,7 @@ def full_redraw(ui):
         ui.draw()
         return pixels(ui)
     finally:
-        ui.cache.broken = None          # the cache itself was left as it was
+        ui.cache.broken = None  # the cache itself was left as it was
 
 
 # ---------------------------------------------------------------- the frame cache
@@ -127,9 +132,9 @@ def test_cached_frames_show_what_a_full_redraw_shows(make):
     ui.post(PushArrow(arrow))
     ui.off.frame()
     ui.off.frame()
-    check("mid-slide")                    # the row is live, the rest from the cache
+    check("mid-slide")  # the row is live, the rest from the cache
     ui.off.settle()
-    check("move phase")                   # dimmed cells (a partial update of the board)
+    check("move phase")  # dimmed cells (a partial update of the board)
     renders, partial = ui.cache.renders, ui.cache.partial
     ui.post(Stay())
     ui.off.settle()
@@ -144,15 +149,15 @@ def test_cached_frames_show_what_a_full_redraw_shows(make):
 def test_frames_are_drawn_only_while_something_changes(make):
     ui = make()
     start(ui)
-    assert ui.step(1 / 60)                 # the active pawn's ring pulses
-    ui.off.run_for(10)                     # ... for a few seconds, then holds still
+    assert ui.step(1 / 60)  # the active pawn's ring pulses
+    ui.off.run_for(10)  # ... for a few seconds, then holds still
     drawn = ui.frames
     skipped = ui.skipped
     for _ in range(30):
         assert ui.step(1 / 60) is False
     assert ui.frames == drawn and ui.skipped == skipped + 30
     before = ui.cache.renders
-    ui.post(SelectArrow("E3"))             # something happens: frames again, the cache in part
+    ui.post(SelectArrow("E3"))  # something happens: frames again, the cache in part
     assert ui.step(1 / 60)
     assert ui.cache.renders == before + 1 and ui.cache.partial >= 1
     # a still frame is still right: the screenshot of a skipped frame is the last drawn one
@@ -166,9 +171,10 @@ def test_frames_are_drawn_only_while_something_changes(make):
 @pytest.mark.parametrize("rotation", [90, 180, 270])
 def test_turned_screen_draws_turned_and_maps_touches_back(make, rotation):
     from kiosk.ui.app import rotation_view
+
     size = (480, 800) if rotation in (90, 270) else (800, 480)
     ui = make(size=size, rotation=rotation)
-    assert (ui.layout.width, ui.layout.height) == (800, 480)      # the picture is laid out upright
+    assert (ui.layout.width, ui.layout.height) == (800, 480)  # the picture is laid out upright
     W, H = size
     m = rotation_view(rotation, W, H)
     for lx, ly in ((10, 20), (790, 5), (400, 470)):
@@ -200,11 +206,17 @@ def test_turned_screen_draws_turned_and_maps_touches_back(make, rotation):
 # ---------------------------------------------------------------- kiosk mode
 def test_kiosk_mode_cannot_be_closed_by_keys_or_the_window_manager(make):
     from pyglet.window import key
+
     ui = make(display="fullscreen")
     start(ui)
     win = ui.window
-    for symbol, mods in ((key.Q, key.MOD_CTRL), (key.W, key.MOD_CTRL), (key.F4, key.MOD_ALT),
-                         (key.ESCAPE, 0), (key.ESCAPE, key.MOD_SHIFT)):
+    for symbol, mods in (
+        (key.Q, key.MOD_CTRL),
+        (key.W, key.MOD_CTRL),
+        (key.F4, key.MOD_ALT),
+        (key.ESCAPE, 0),
+        (key.ESCAPE, key.MOD_SHIFT),
+    ):
         send(ui, "on_key_press", symbol, mods)
     send(ui, "on_close")
     send(ui, "on_hide")
@@ -225,6 +237,7 @@ def test_kiosk_mode_cannot_be_closed_by_keys_or_the_window_manager(make):
 
 def test_a_desktop_window_closes(make):
     from pyglet.window import key
+
     ui = make(display="window")
     send(ui, "on_close")
     ui.off.settle()
@@ -232,17 +245,27 @@ def test_a_desktop_window_closes(make):
     send(ui, "on_key_press", key.Q, key.MOD_CTRL)
     ui.off.settle()
     assert len(ui.k.of(Quit)) == 2
-    assert not ui.window.has_exit          # the kiosk decides when to stop, pyglet's default never runs
+    assert not ui.window.has_exit  # the kiosk decides when to stop, pyglet's default never runs
 
 
 # ---------------------------------------------------------------- idle
 def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, tmp_path):
     from kiosk.app import Kiosk, KioskOptions
+
     base = Config()
     config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
-    kiosk = Kiosk(config, KioskOptions(fast=True, mock_pins=True, ring="virtual", state_dir=tmp_path,
-                                       setup=GameSetup.of("human,medium", seed=4), start_game=True),
-                  clock=VirtualClock())
+    kiosk = Kiosk(
+        config,
+        KioskOptions(
+            fast=True,
+            mock_pins=True,
+            ring="virtual",
+            state_dir=tmp_path,
+            setup=GameSetup.of("human,medium", seed=4),
+            start_game=True,
+        ),
+        clock=VirtualClock(),
+    )
     kiosk.seen = []
     kiosk.bus.subscribe_all(kiosk.seen.append)
     kiosk.start()
@@ -259,7 +282,7 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
         assert ui.idle.showing
         ui.screenshot(tmp_path / "idle.png")
         px = pixels(ui)
-        assert rgb_at(px, 512, 300 - 6)[0] > 200          # the amber countdown disc
+        assert rgb_at(px, 512, 300 - 6)[0] > 200  # the amber countdown disc
         # a touch dismisses it and is used up (no move)
         taps = len([e for e in kiosk.seen if isinstance(e, TapCell)])
         x, y = ui.layout.cell_center(3, 3)
@@ -286,35 +309,61 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
 # ---------------------------------------------------------------- start-up
 def test_a_running_game_with_a_person_opens_on_the_board(make):
     kiosk = MiniKiosk()
-    kiosk.sessions["labyrinth"].start(GameSetup.of("human,hard", seed=3))     # as a resume does, before the UI exists
+    kiosk.sessions["labyrinth"].start(GameSetup.of("human,hard", seed=3))  # as a resume does, before the UI exists
     ui = make(kiosk=kiosk, first=None)
     assert ui.screen.name == "play"
     assert ui.screen.board.model.started
-    demo = make(first=None)                                      # nothing running: the attract screen
+    demo = make(first=None)  # nothing running: the attract screen
     assert demo.screen.name == "attract"
 
 
 def _cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "kiosk", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "kiosk", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_command_line_offscreen_opens_on_the_board_with_players_and_after_a_resume(tmp_path):
     script = tmp_path / "s.txt"
     script.write_text("button E3\nbutton E3\n")
     state = tmp_path / "state"
-    run = _cli("--display", "offscreen", "--size", "800x480", "--players", "human,hard", "--seed", "3",
-               "--script", str(script), "--screenshot-dir", str(tmp_path / "a"), "--state-dir", str(state),
-               cwd=tmp_path)
+    run = _cli(
+        "--display",
+        "offscreen",
+        "--size",
+        "800x480",
+        "--players",
+        "human,hard",
+        "--seed",
+        "3",
+        "--script",
+        str(script),
+        "--screenshot-dir",
+        str(tmp_path / "a"),
+        "--state-dir",
+        str(state),
+        cwd=tmp_path,
+    )
     assert run.returncode == 0, run.stderr
     if "no offscreen OpenGL" in run.stderr or "cannot open an OpenGL" in run.stderr:
         pytest.skip("no offscreen OpenGL context")
     assert "demo closed" not in run.stderr, "no attract demo was started first"
     assert (state / "current-game.json").exists()
     (tmp_path / "w.txt").write_text("wait 100\n")
-    resumed = _cli("--display", "offscreen", "--size", "800x480", "--script", str(tmp_path / "w.txt"),
-                   "--screenshot-dir", str(tmp_path / "b"), "--state-dir", str(state), cwd=tmp_path)
+    resumed = _cli(
+        "--display",
+        "offscreen",
+        "--size",
+        "800x480",
+        "--script",
+        str(tmp_path / "w.txt"),
+        "--screenshot-dir",
+        str(tmp_path / "b"),
+        "--state-dir",
+        str(state),
+        cwd=tmp_path,
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert "resumed" in resumed.stderr and "demo closed" not in resumed.stderr
     shots = sorted((tmp_path / "b").glob("*.png"))
@@ -325,7 +374,7 @@ def test_command_line_offscreen_opens_on_the_board_with_players_and_after_a_resu
 def test_the_setup_hint_choice_reaches_the_board(make):
     ui = make(first="setup")
     setup = ui.screen
-    setup.choices.hints = True                    # classic rules, hints switched on by hand
+    setup.choices.hints = True  # classic rules, hints switched on by hand
     setup.start()
     ui.off.settle()
     assert ui.screen.name == "play"
@@ -334,7 +383,7 @@ def test_the_setup_hint_choice_reaches_the_board(make):
     assert ui.screen.panels[0].state.hints
     ui.goto("setup")
     ui.screen.choices.hints = False
-    ui.screen.choices.open_cards = True           # children's variant, hints switched off by hand
+    ui.screen.choices.open_cards = True  # children's variant, hints switched off by hand
     ui.screen.start()
     ui.off.settle()
     assert not ui.screen.hints_enabled
@@ -343,9 +392,9 @@ def test_the_setup_hint_choice_reaches_the_board(make):
 def test_hint_default_follows_the_variant_and_the_config(make):
     ui = make()
     start(ui, "human,human")
-    assert not ui.screen.hints_enabled            # classic rules: off
+    assert not ui.screen.hints_enabled  # classic rules: off
     start(ui, "human,human", open_cards=True)
-    assert ui.screen.hints_enabled                # children's variant: on
+    assert ui.screen.hints_enabled  # children's variant: on
     start(ui, "human,human", return_home=False)
     assert ui.screen.hints_enabled
     base = Config()
@@ -354,11 +403,12 @@ def test_hint_default_follows_the_variant_and_the_config(make):
     kiosk.config = config
     forced = make(kiosk=kiosk)
     start(forced, "human,human", open_cards=True)
-    assert not forced.screen.hints_enabled        # the operator forced them off
+    assert not forced.screen.hints_enabled  # the operator forced them off
 
 
 def test_setup_round_trips_through_json_with_hints():
     from kiosk.events import Message
+
     cmd = NewGame(GameSetup.of("human,easy", seed=2, hints=True))
     assert Message.from_dict(cmd.to_dict()) == cmd
     assert Message.from_dict(NewGame(GameSetup.of("human")).to_dict()).setup.hints is None
@@ -368,11 +418,10 @@ def test_setup_round_trips_through_json_with_hints():
 def test_refusals_have_codes_and_are_translated(make):
     ui = make(language="de")
     start(ui, "human,human")
-    ui.post(TapCell((9, 9)))                      # tapping before pushing: the play screen explains
+    ui.post(TapCell((9, 9)))  # tapping before pushing: the play screen explains
     ui.post(PushArrow("N1"))
     ui.off.settle()
-    cell = next((r, c) for r in range(7) for c in range(7)
-                if (r, c) not in ui.k.sessions["labyrinth"].game.reachable())
+    cell = next((r, c) for r in range(7) for c in range(7) if (r, c) not in ui.k.sessions["labyrinth"].game.reachable())
     ui.post(TapCell(cell))
     ui.off.settle()
     refusal = ui.k.of(IllegalInput)[-1]
@@ -397,13 +446,21 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     ui.screen.go_back()
     assert ui.screen.name == "setup"
     # during a game: a short tap in the corner is a tap, a hold on a control is that control's
-    start(ui, "human,human", open_cards=True)        # hints on: seat 0's panel has a hint button up there
+    start(ui, "human,human", open_cards=True)  # hints on: seat 0's panel has a hint button up there
     assert ui.screen.name == "play"
     zone = ui.gesture.zone()
-    claimed = [(x, y) for x in range(int(zone.x) + 2, int(zone.right), 6)
-               for y in range(int(zone.y) + 2, int(zone.top), 6) if ui.screen.claims(x, y)]
-    free = [(x, y) for x in range(int(zone.x) + 2, int(zone.right), 6)
-            for y in range(int(zone.y) + 2, int(zone.top), 6) if not ui.screen.claims(x, y)]
+    claimed = [
+        (x, y)
+        for x in range(int(zone.x) + 2, int(zone.right), 6)
+        for y in range(int(zone.y) + 2, int(zone.top), 6)
+        if ui.screen.claims(x, y)
+    ]
+    free = [
+        (x, y)
+        for x in range(int(zone.x) + 2, int(zone.right), 6)
+        for y in range(int(zone.y) + 2, int(zone.top), 6)
+        if not ui.screen.claims(x, y)
+    ]
     assert free, "part of the corner is free for the gesture"
     if claimed:
         ui.finger_down(*claimed[0])
@@ -418,27 +475,29 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     ui.finger_up(*free[0])
     ui.clock.t += 5
     ui.step(0.02)
-    assert ui.screen.name == "play"               # a short touch never opens it
+    assert ui.screen.name == "play"  # a short touch never opens it
     ui.finger_down(*free[0])
     ui.clock.t += 3.1
     ui.step(0.02)
     assert ui.screen.name == "operator"
     ui.finger_up(*free[0])
     arrow = "E3" if ui.k.sessions["labyrinth"].game.forbidden != "E3" else "W3"
-    ui.post(PushArrow(arrow))                     # the game moves on behind the menu
+    ui.post(PushArrow(arrow))  # the game moves on behind the menu
     ui.off.settle()
-    ui.screen.go_back()                           # back to the game, which still runs
+    ui.screen.go_back()  # back to the game, which still runs
     assert ui.screen.name == "play" and ui.k.sessions["labyrinth"].game is not None
     ui.off.settle()
     ui.draw()
-    assert differing(pixels(ui), full_redraw(ui)) < ui.window.width * ui.window.height * 0.001, \
+    assert differing(pixels(ui), full_redraw(ui)) < ui.window.width * ui.window.height * 0.001, (
         "the cached picture caught up with what happened behind the menu"
+    )
 
 
 def test_a_partial_update_draws_few_rectangles():
     """Each rectangle costs a pass over the whole still batch: one inside another goes, two that
     (nearly) touch become one, two far apart stay two (their box would be mostly untouched)."""
     from kiosk.ui.frame_cache import merge_areas
+
     assert merge_areas([(0, 0, 10, 100), (0, 0, 10, 30), (50, 0, 10, 10)]) == [(0, 0, 10, 100), (50, 0, 10, 10)]
     assert merge_areas([(0, 0, 10, 10), (5, 0, 10, 10)]) == [(0, 0, 15, 10)]
     # the two left panels' rectangles a turn change gave, and the right one with its own part

@@ -14,8 +14,8 @@ from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
 from kiosk.games.labyrinth.screens.board import ARROW_ON, FORBIDDEN
 from kiosk.ui.layout import SIZES
 
-from .offscreen import Pixels, near, offscreen_window
-from .test_ui_core import MiniKiosk
+from tests.offscreen import Pixels, near, offscreen_window
+from tests.test_ui_core import MiniKiosk
 
 pytestmark = pytest.mark.display
 
@@ -25,6 +25,7 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
     window = offscreen_window(size)
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     kiosk = MiniKiosk()
     ui = UI(kiosk, window, layout="tabletop", first="play")
     off = Offscreen(ui, kiosk, frame_s=0.2)
@@ -37,8 +38,8 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
         ui.tap(*L.arrow_rect("W1").center)
         ui.tap(*L.arrow_rect("W1").center)
         off.settle()
-        ui.tap(*L.cell_rect(*g.player.position).center)     # stay (choose, then confirm); the AI plays;
-        ui.tap(*L.cell_rect(*g.player.position).center)     # a person's turn again
+        ui.tap(*L.cell_rect(*g.player.position).center)  # stay (choose, then confirm); the AI plays;
+        ui.tap(*L.cell_rect(*g.player.position).center)  # a person's turn again
         off.settle()
         assert g.current == 2 and g.phase == "shift" and g.forbidden
         forbidden = g.forbidden
@@ -104,10 +105,12 @@ def test_the_play_screen_runs_on_opengl_es(tmp_path):
     """OpenGL ES 3 (the Pi's path) in its own process: pyglet's API choice is process-wide."""
     import subprocess
     import sys
+
     shot = tmp_path / "gles.png"
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.run([sys.executable, "-c", GLES_SNIPPET, str(shot)], cwd=root, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", GLES_SNIPPET, str(shot)], cwd=root, capture_output=True, text=True, timeout=120
+    )
     if proc.returncode != 0 and ("EGL" in proc.stderr or "cannot open an OpenGL" in proc.stderr):
         pytest.skip(f"no offscreen OpenGL ES context: {proc.stderr.strip().splitlines()[-1]}")
     assert proc.returncode == 0, proc.stderr

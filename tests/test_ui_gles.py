@@ -27,13 +27,15 @@ import pytest
 pytestmark = pytest.mark.display
 
 ROOT = Path(__file__).resolve().parent.parent
-NO_CONTEXT = 77          # the child's exit status when it cannot make an OpenGL ES context
+NO_CONTEXT = 77  # the child's exit status when it cannot make an OpenGL ES context
 
 # Every entry point in Khronos' GLES3/gl31.h whose desktop version pyglet's own table
 # (pyglet/gl/gl.py, ``requires='OpenGL x.y'``) dates at 3.3 or before ("gl" prefix left off).
 # ES 3.1 entry points that need desktop GL 4.x (glTexStorage2D, glProgramUniform*, ...) are
 # left out on purpose: the desktop path asks for GL 3.3.
-ES31_AND_GL33 = frozenset("gl" + name for name in """
+ES31_AND_GL33 = frozenset(
+    "gl" + name
+    for name in """
 ActiveTexture AttachShader BeginQuery BeginTransformFeedback BindAttribLocation BindBuffer BindBufferBase
 BindBufferRange BindFramebuffer BindRenderbuffer BindSampler BindTexture BindVertexArray BlendColor
 BlendEquation BlendEquationSeparate BlendFunc BlendFuncSeparate BlitFramebuffer BufferData BufferSubData
@@ -69,10 +71,12 @@ UniformMatrix3x4fv UniformMatrix4fv UniformMatrix4x2fv UniformMatrix4x3fv UnmapB
 ValidateProgram VertexAttrib1f VertexAttrib1fv VertexAttrib2f VertexAttrib2fv VertexAttrib3f VertexAttrib3fv
 VertexAttrib4f VertexAttrib4fv VertexAttribDivisor VertexAttribI4i VertexAttribI4iv VertexAttribI4ui
 VertexAttribI4uiv VertexAttribIPointer VertexAttribPointer Viewport WaitSync
-""".split())
+""".split()
+)
 
 # What OpenGL ES 3.2 added (Khronos GLES3/gl32.h minus gl31.h): none of it may be in the list above.
-ES32_ADDITIONS = frozenset("""
+ES32_ADDITIONS = frozenset(
+    """
 glBlendBarrier glBlendEquationSeparatei glBlendEquationi glBlendFuncSeparatei glBlendFunci glColorMaski
 glCopyImageSubData glDebugMessageCallback glDebugMessageControl glDebugMessageInsert glDisablei
 glDrawElementsBaseVertex glDrawElementsInstancedBaseVertex glDrawRangeElementsBaseVertex glEnablei
@@ -82,7 +86,8 @@ glGetnUniformfv glGetnUniformiv glGetnUniformuiv glIsEnabledi glMinSampleShading
 glObjectPtrLabel glPatchParameteri glPopDebugGroup glPrimitiveBoundingBox glPushDebugGroup glReadnPixels
 glSamplerParameterIiv glSamplerParameterIuiv glTexBuffer glTexBufferRange glTexParameterIiv
 glTexParameterIuiv glTexStorage3DMultisample
-""".split())
+""".split()
+)
 
 
 # ---------------------------------------------------------------- the child process
@@ -100,18 +105,20 @@ def _guard_gl_table(refused: list[str], called: set[str]) -> int:
         def refused_call(*_args, **_kwargs):
             refused.append(name)
             raise RefusedByES31(f"{name} is not in OpenGL ES 3.1 (and GL 3.3 core)")
+
         return refused_call
 
     def record(name, fn):
         def allowed_call(*args):
             called.add(name)
             return fn(*args)
+
         return allowed_call
 
-    originals = {name: getattr(glmod, name) for name in dir(glmod)
-                 if name.startswith("gl") and callable(getattr(glmod, name))}
-    swap = {id(fn): (record(name, fn) if name in ES31_AND_GL33 else refuse(name))
-            for name, fn in originals.items()}
+    originals = {
+        name: getattr(glmod, name) for name in dir(glmod) if name.startswith("gl") and callable(getattr(glmod, name))
+    }
+    swap = {id(fn): (record(name, fn) if name in ES31_AND_GL33 else refuse(name)) for name, fn in originals.items()}
     for module in list(sys.modules.values()):
         if module is None or not module.__name__.startswith(("pyglet", "kiosk")):
             continue
@@ -130,14 +137,15 @@ def child(out_dir: Path) -> dict:
     import ctypes
 
     import pyglet
+
     pyglet.options["headless"] = True
     pyglet.options["shadow_window"] = False
-    pyglet.options["debug_gl"] = True           # every GL error raises at the call that made it
+    pyglet.options["debug_gl"] = True  # every GL error raises at the call that made it
 
     try:
         from pyglet import gl
         import pyglet.window  # noqa: F401
-    except Exception as exc:               # no libEGL on this machine: the parent skips
+    except Exception as exc:  # no libEGL on this machine: the parent skips
         print(f"no offscreen OpenGL ES context: {exc}", file=sys.stderr)
         sys.exit(NO_CONTEXT)
 
@@ -153,6 +161,7 @@ def child(out_dir: Path) -> dict:
 
     _import_screens()
     import pyglet.image.buffer  # noqa: F401  (loaded now so its copies of the names are guarded too)
+
     refused: list[str] = []
     called: set[str] = set()
     cut = _guard_gl_table(refused, called)
@@ -160,7 +169,7 @@ def child(out_dir: Path) -> dict:
     report: dict = {"cut": cut}
     try:
         window = make_window("offscreen", (800, 480), "gles")
-    except Exception as exc:               # no EGL / no Mesa GLES on this machine: the parent skips
+    except Exception as exc:  # no EGL / no Mesa GLES on this machine: the parent skips
         print(f"no offscreen OpenGL ES context: {exc}", file=sys.stderr)
         sys.exit(NO_CONTEXT)
     report["version"] = ctypes.cast(gl.glGetString(gl.GL_VERSION), ctypes.c_char_p).value.decode()
@@ -169,7 +178,7 @@ def child(out_dir: Path) -> dict:
     off = Offscreen(ui, kiosk, frame_s=0.2)
     ui.post(NewGame(GameSetup.of("human,human", seed=2)))
     off.settle()
-    ui.post(SelectArrow("S3"))            # a preview: the cache is updated in part
+    ui.post(SelectArrow("S3"))  # a preview: the cache is updated in part
     off.settle()
     off.frame()
     report["atlas"] = ui.atlas.texture.width > 0
@@ -186,8 +195,10 @@ def child(out_dir: Path) -> dict:
         "corridor_centres": sum(near(px, CORRIDOR, 50) for px in board),
         "wall_corner": near(image(corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40),
         "arrow_on": near(image(*L.arrow_rect("N1").center), ARROW_ON, 60),
-        "pawns": [near(image(spr.x, spr.y - L.cell * 0.12), SEAT_COLORS[seat], 70)
-                  for spr, seat in zip(ui.screen.board._pawns, m.seats)],
+        "pawns": [
+            near(image(spr.x, spr.y - L.cell * 0.12), SEAT_COLORS[seat], 70)
+            for spr, seat in zip(ui.screen.board._pawns, m.seats)
+        ],
     }
     # the cached frame against the same frame drawn layer by layer
     cached = Pixels().data
@@ -195,14 +206,16 @@ def child(out_dir: Path) -> dict:
     ui.draw()
     full = Pixels().data
     ui.cache.broken = None
-    report["differing"] = sum(1 for i in range(0, len(full), 4)
-                              if max(abs(cached[i + k] - full[i + k]) for k in range(3)) > 24)
+    report["differing"] = sum(
+        1 for i in range(0, len(full), 4) if max(abs(cached[i + k] - full[i + k]) for k in range(3)) > 24
+    )
 
     # every other screen, and the card game (its own atlas) on the whole kiosk
     import tempfile
 
     from kiosk.app import Kiosk, KioskOptions
     from kiosk.ui.screen import SCREENS
+
     for name in sorted(SCREENS):
         ui.goto(name)
         off.frame()
@@ -225,10 +238,10 @@ def child(out_dir: Path) -> dict:
     try:
         pyglet.image.Framebuffer().attach_texture(pyglet.image.Texture.create(8, 8))
         report["control"] = "attach_texture went through"
-    except Exception as exc:               # noqa: BLE001 (whatever it is, it is reported)
+    except Exception as exc:  # noqa: BLE001 (whatever it is, it is reported)
         report["control"] = f"{type(exc).__name__}: {exc}"
-    try:                                   # and debug_gl is on: an enum ES does not know raises
-        gl.glEnable(0x0B10)                # GL_POINT_SMOOTH, desktop GL 1.x only
+    try:  # and debug_gl is on: an enum ES does not know raises
+        gl.glEnable(0x0B10)  # GL_POINT_SMOOTH, desktop GL 1.x only
         report["debug_gl"] = "GL_POINT_SMOOTH went through"
     except gl.GLException as exc:
         report["debug_gl"] = f"GLException: {exc}"
@@ -238,8 +251,13 @@ def child(out_dir: Path) -> dict:
 
 # ---------------------------------------------------------------- the test
 def test_the_play_screen_needs_only_opengl_es_3_1(shots_dir):
-    proc = subprocess.run([sys.executable, "-m", "tests.test_ui_gles", str(shots_dir)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.test_ui_gles", str(shots_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     if proc.returncode == NO_CONTEXT:
         pytest.skip(proc.stderr.strip().splitlines()[-1])
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -247,11 +265,16 @@ def test_the_play_screen_needs_only_opengl_es_3_1(shots_dir):
     assert report["version"].startswith("OpenGL ES 3"), report["version"]
     assert report["refused"] == [], f"GL calls that OpenGL ES 3.1 lacks: {sorted(set(report['refused']))}"
     assert report["control"].startswith("RefusedByES31: glFramebufferTexture "), report["control"]
-    assert report["debug_gl"].startswith("GLException: (0x1280)"), report["debug_gl"]   # GL_INVALID_ENUM
-    assert report["cut"] > 300                     # the desktop-only and newer entry points are really cut
+    assert report["debug_gl"].startswith("GLException: (0x1280)"), report["debug_gl"]  # GL_INVALID_ENUM
+    assert report["cut"] > 300  # the desktop-only and newer entry points are really cut
     called = set(report["called"])
-    assert {"glFramebufferTexture2D", "glGenerateMipmap", "glRenderbufferStorage", "glBlitFramebuffer",
-            "glScissor"} <= called, "the atlas and the frame cache were built and used"
+    assert {
+        "glFramebufferTexture2D",
+        "glGenerateMipmap",
+        "glRenderbufferStorage",
+        "glBlitFramebuffer",
+        "glScissor",
+    } <= called, "the atlas and the frame cache were built and used"
     assert report["atlas"] and report["card_screen"] == "cards_play"
     assert len(report["screens"]) >= 8, report["screens"]
     cache = report["cache"]

@@ -14,9 +14,9 @@ import pytest
 from kiosk.events import GameSetup, NewGame
 from kiosk.games.labyrinth.events import PushArrow, Stay
 
-from .offscreen import offscreen_window
-from .test_ui_core import MiniKiosk
-from .test_ui_screens import Now
+from tests.offscreen import offscreen_window
+from tests.test_ui_core import MiniKiosk
+from tests.test_ui_screens import Now
 
 pytestmark = pytest.mark.display
 
@@ -27,6 +27,7 @@ window_of = functools.cache(offscreen_window)
 def ui():
     from kiosk.ui.app import UI
     from kiosk.ui.runner import Offscreen
+
     kiosk = MiniKiosk()
     made = UI(kiosk, window_of((800, 480)), clock=Now(), first="play", layout="tabletop")
     made.k, made.off = kiosk, Offscreen(made, kiosk)
@@ -70,7 +71,7 @@ def test_a_second_round_moves_the_texts_of_the_first(ui):
 def test_a_push_lands_with_the_texts_laid_out_while_the_person_thought(ui):
     _start(ui)
     pool = ui.screen.labels
-    for _ in range(12):              # the first person thinks: the first move phase is laid out meanwhile
+    for _ in range(12):  # the first person thinks: the first move phase is laid out meanwhile
         ui.off.frame()
     game = ui.k.sessions["labyrinth"].game
     assert game.phase == "shift"
@@ -78,7 +79,7 @@ def test_a_push_lands_with_the_texts_laid_out_while_the_person_thought(ui):
     ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
     ui.off.settle()
     assert game.phase == "move"
-    assert ui.screen.panels[game.current].state.phase == "move"     # the panel shows the move phase
+    assert ui.screen.panels[game.current].state.phase == "move"  # the panel shows the move phase
     assert pool.made == made, "the move phase's texts were laid out ahead"
 
 
@@ -106,6 +107,7 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
     from kiosk.ui.label_pool import LabelPool
     from kiosk.ui.layout import Rect
     from kiosk.ui.widgets import Frame
+
     batch = pyglet.graphics.Batch()
     frame = Frame(Rect(0, 0, 200, 100), 180)
     pool = LabelPool(keep=2)
@@ -114,15 +116,15 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
     pool.give_back(a)
     again = pool.take("one", frame, 50, 20, 12, batch)
     assert again is a and not pool.fresh and a.visible and (a.x, a.y) == (150, 80)
-    other = pool.take("one", frame, 50, 20, 14, batch)            # another size: another text
+    other = pool.take("one", frame, 50, 20, 14, batch)  # another size: another text
     assert other is not a and pool.fresh
     a.color = (255, 0, 0, 255)
-    pool.give_back(a, changed=True)                                # its key no longer says what it is
+    pool.give_back(a, changed=True)  # its key no longer says what it is
     assert pool.take("one", frame, 0, 0, 12, batch) is not a
     texts = [pool.take(w, frame, 0, 0, 12, batch) for w in ("x", "y", "z")]
     for lab in texts:
         pool.give_back(lab)
-    assert len(pool._free) == 2 and texts[0]._vertex_lists == []   # the oldest was deleted
+    assert len(pool._free) == 2 and texts[0]._vertex_lists == []  # the oldest was deleted
     assert pool.take("z", frame, 0, 0, 12, batch) is texts[2]
 
 
@@ -131,7 +133,7 @@ def test_a_new_game_lays_out_its_own_coming_panels(ui):
     for _ in range(12):
         ui.off.frame()
     pool = ui.screen.labels
-    pool.clear()                     # nothing kept from the first game: the second lays out its own
+    pool.clear()  # nothing kept from the first game: the second lays out its own
     ui.post(NewGame(GameSetup.of("human,human", seed=8)))
     ui.off.settle()
     for _ in range(12):

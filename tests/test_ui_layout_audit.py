@@ -30,27 +30,38 @@ import pytest
 from kiosk.ui import layout_audit as la
 from kiosk.ui.layout import SIZES, Layout, Rect
 
-from .offscreen import Pixels, offscreen_window
+from tests.offscreen import Pixels, offscreen_window
 
 #: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
 #: last test fails when one of them no longer matches anything.
-EXCEPTIONS: tuple[la.Exception_, ...] = (
-)
+EXCEPTIONS: tuple[la.Exception_, ...] = ()
 
 
 # ----------------------------------------------------------------------------- the rules on made-up boxes
 def _item(id_, kind, rect, touch=False, font_px=None, text=None, container=None, role="body"):
-    return dict(id=id_, kind=kind, rect=Rect(*rect), touch=touch, font_px=font_px, text=text,
-                container=container, faces="S", role=role)
+    return dict(
+        id=id_,
+        kind=kind,
+        rect=Rect(*rect),
+        touch=touch,
+        font_px=font_px,
+        text=text,
+        container=container,
+        faces="S",
+        role=role,
+    )
 
 
 def test_the_rules_catch_each_kind_of_break():
     L = Layout(800, 480)
-    ok = [_item("a", "button", (10, 10, 60, 60), True), _item("b", "button", (70, 10, 60, 60), True),
-          _item("p", "panel", (0, 0, 200, 100)),
-          _item("t", "text", (20, 75, 100, 20), font_px=18, text="fits", container="p"),
-          _item("l", "text", (20, 30, 40, 20), font_px=18, text="in a", container="a")]
-    assert la.check("s", L, ok) == []          # side by side is not overlap
+    ok = [
+        _item("a", "button", (10, 10, 60, 60), True),
+        _item("b", "button", (70, 10, 60, 60), True),
+        _item("p", "panel", (0, 0, 200, 100)),
+        _item("t", "text", (20, 75, 100, 20), font_px=18, text="fits", container="p"),
+        _item("l", "text", (20, 30, 40, 20), font_px=18, text="in a", container="a"),
+    ]
+    assert la.check("s", L, ok) == []  # side by side is not overlap
     overlap = ok + [_item("c", "button", (60, 40, 60, 60), True)]
     assert any(p.startswith("target_overlap") for p in la.check("s", L, overlap))
     small = ok + [_item("d", "touch", (300, 300, 40, 60), True)]
@@ -59,8 +70,10 @@ def test_the_rules_catch_each_kind_of_break():
     assert any(p.startswith("overflow") for p in la.check("s", L, wide))
     off = ok + [_item("v", "text", (780, 20, 40, 20), font_px=18, text="off")]
     assert any(p.startswith("off_screen") for p in la.check("s", L, off))
-    onto = ok + [_item("o", "text", (40, 75, 100, 20), font_px=18, text="onto b", container="p"),
-                 _item("x", "button", (130, 72, 60, 48), True)]
+    onto = ok + [
+        _item("o", "text", (40, 75, 100, 20), font_px=18, text="onto b", container="p"),
+        _item("x", "button", (130, 72, 60, 48), True),
+    ]
     assert [p.split(":")[0] for p in la.check("s", L, onto)] == ["text_on_target"]
     outside = ok + [_item("e", "button", (770, 10, 60, 60), True)]
     assert any(p.startswith("off_screen") for p in la.check("s", L, outside))
@@ -83,18 +96,20 @@ def test_a_text_box_is_where_the_text_is_drawn(angle):
     """The box the audit computes holds every lit pixel of the label, and not much more."""
     import pyglet
     from kiosk.ui import widgets
+
     window = offscreen_window((400, 240))
     try:
         window.switch_to()
         batch = pyglet.graphics.Batch()
         frame = widgets.Frame(Rect(40, 40, 300, 150), angle)
-        cases = ((10, dict(anchor_x="left", anchor_y="center")),
-                 (150, dict(anchor_x="center", anchor_y="top", width=220, multiline=True)))
+        cases = (
+            (10, dict(anchor_x="left", anchor_y="center")),
+            (150, dict(anchor_x="center", anchor_y="top", width=220, multiline=True)),
+        )
         for u, kw in cases:
             rec = widgets.RECORDER = widgets.Recorder()
             try:
-                lab = widgets.label("Wer hat Angst vor dem Geist", frame, u, 90, 14, batch, color=(255, 255, 255),
-                                    **kw)
+                lab = widgets.label("Wer hat Angst vor dem Geist", frame, u, 90, 14, batch, color=(255, 255, 255), **kw)
             finally:
                 widgets.RECORDER = None
             assert rec.texts and rec.texts[0][0] is lab
@@ -115,6 +130,7 @@ def test_a_text_box_is_where_the_text_is_drawn(angle):
 
 def test_the_recorder_is_off_unless_the_audit_runs():
     from kiosk.ui import widgets
+
     assert widgets.RECORDER is None
 
 
@@ -128,14 +144,17 @@ def walked():
         width: dict[str, float] = {}
         for e in first["entries"]:
             width[e["language"]] = width.get(e["language"], 0.0) + sum(
-                it["rect"].w for it in e["items"] if it["kind"] == "text")
+                it["rect"].w for it in e["items"] if it["kind"] == "text"
+            )
         widest = max(width, key=width.get)
         rest = la.walk(sizes=SIZES, languages=[widest], env=env)
         rest["entries"] = [e for e in rest["entries"] if (e["size"], e["layout"]) != ("800x480", "tabletop")]
     finally:
         env.close()
-    print(f"layout audit: {len(first['entries']) + len(rest['entries'])} entries "
-          f"in {first['seconds'] + rest['seconds']:.0f} s (widest language: {widest})")
+    print(
+        f"layout audit: {len(first['entries']) + len(rest['entries'])} entries "
+        f"in {first['seconds'] + rest['seconds']:.0f} s (widest language: {widest})"
+    )
     return dict(first=first, rest=rest, widest=widest)
 
 
@@ -149,6 +168,7 @@ def test_every_screen_state_size_layout_and_language_is_laid_out_cleanly(walked)
 def test_the_walk_covers_every_screen_state_and_language(walked):
     from kiosk.ui.audit_states import STATES
     from kiosk.ui.i18n import LANGUAGES
+
     first, rest = walked["first"]["entries"], walked["rest"]["entries"]
     assert len(first) == len(STATES) * len(LANGUAGES)
     assert len(rest) == len(STATES) * (len(SIZES) * 2 - 1)
@@ -176,8 +196,9 @@ def test_the_listed_exceptions_still_match_something(walked):
         for e in entries:
             w, h = (int(v) for v in e["size"].split("x"))
             where = la.where_of(e)
-            if la.check(where, Layout(w, h, e["layout"]), e["items"], [ex]) != \
-                    la.check(where, Layout(w, h, e["layout"]), e["items"]):
+            if la.check(where, Layout(w, h, e["layout"]), e["items"], [ex]) != la.check(
+                where, Layout(w, h, e["layout"]), e["items"]
+            ):
                 hit = True
                 break
         assert hit, f"exception {ex} matches nothing: remove it"
@@ -185,9 +206,18 @@ def test_the_listed_exceptions_still_match_something(walked):
 
 def test_the_report_is_in_the_issues_schema(tmp_path):
     """to_json: rects from the top-left, the fields the issue names, and nothing lost."""
-    report = {"entries": [dict(screen="play", state="x", size="800x480", layout="tabletop", language="en",
-                               items=[_item("t", "text", (10, 400, 50, 20), font_px=18.0, text="Hi",
-                                            container=None)])]}
+    report = {
+        "entries": [
+            dict(
+                screen="play",
+                state="x",
+                size="800x480",
+                layout="tabletop",
+                language="en",
+                items=[_item("t", "text", (10, 400, 50, 20), font_px=18.0, text="Hi", container=None)],
+            )
+        ]
+    }
     out = la.to_json(report)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(out))
@@ -195,5 +225,5 @@ def test_the_report_is_in_the_issues_schema(tmp_path):
     item = back["entries"][0]["items"][0]
     assert set(back["entries"][0]) == {"screen", "state", "size", "layout", "language", "items"}
     assert set(item) == {"id", "kind", "rect", "touch", "font_px", "text", "container", "faces"}
-    assert item["rect"] == [10, 60, 50, 20]          # 480 - (400 + 20) from the top
+    assert item["rect"] == [10, 60, 50, 20]  # 480 - (400 + 20) from the top
     assert item["faces"] in ("N", "E", "S", "W")

@@ -18,7 +18,7 @@ from kiosk.config import Config
 from kiosk.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit
 from kiosk.games.labyrinth.events import GameOver
 
-from .offscreen import offscreen_window
+from tests.offscreen import offscreen_window
 
 pytestmark = pytest.mark.display
 
@@ -60,6 +60,7 @@ def _close_windows():
 
 def make_ui(size=(800, 480), layout="upright", first="setup", language="en"):
     from kiosk.ui.app import UI
+
     kiosk = MiniKiosk()
     now = Now()
     ui = UI(kiosk, window_of(size), layout=layout, language=language, first=first, clock=now)
@@ -85,11 +86,12 @@ def ui():
 def pixels(ui):
     """The last frame as (width, height, rgb bytes), rows bottom-up like GL."""
     import pyglet
+
     ui.window.switch_to()
     img = pyglet.image.get_buffer_manager().get_color_buffer().get_image_data()
-    rgba = img.get_data("RGBA", img.width * 4)          # the buffer's own format: no slow conversion
+    rgba = img.get_data("RGBA", img.width * 4)  # the buffer's own format: no slow conversion
     rgb = bytearray(img.width * img.height * 3)
-    for k in range(3):                                    # drop alpha with C-speed slicing
+    for k in range(3):  # drop alpha with C-speed slicing
         rgb[k::3] = rgba[k::4]
     return img.width, img.height, bytes(rgb)
 
@@ -98,28 +100,36 @@ def save_png(path, px):
     """Write the frame as a PNG with zlib (pyglet's pure-Python encoder is too slow for 1920x1080)."""
     import struct
     import zlib
+
     w, h, data = px
     stride = w * 3
-    raw = b"".join(b"\x00" + data[(h - 1 - y) * stride:(h - y) * stride] for y in range(h))
+    raw = b"".join(b"\x00" + data[(h - 1 - y) * stride : (h - y) * stride] for y in range(h))
 
     def chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(raw, 1))
+        + chunk(b"IEND", b"")
+    )
     return path
 
 
 def rgb_at(px, x, y):
     w, h, data = px
     i = (int(y) * w + int(x)) * 3
-    return tuple(data[i:i + 3])
+    return tuple(data[i : i + 3])
 
 
 def colours_in(px, rect, step=3):
     x0, y0, rw, rh = (int(v) for v in rect)
-    return {rgb_at(px, x, y) for x in range(max(0, x0), min(px[0], x0 + rw), step)
-            for y in range(max(0, y0), min(px[1], y0 + rh), step)}
+    return {
+        rgb_at(px, x, y)
+        for x in range(max(0, x0), min(px[0], x0 + rw), step)
+        for y in range(max(0, y0), min(px[1], y0 + rh), step)
+    }
 
 
 def check_widgets(ui):
@@ -129,17 +139,20 @@ def check_widgets(ui):
     assert ws, f"{ui.screen.name}: no widgets"
     for w in ws:
         r = w.rect
-        assert r.x >= -0.5 and r.y >= -0.5 and r.right <= L.width + 0.5 and r.top <= L.height + 0.5, \
+        assert r.x >= -0.5 and r.y >= -0.5 and r.right <= L.width + 0.5 and r.top <= L.height + 0.5, (
             f"{ui.screen.name}: widget {getattr(w, 'text', w)!r} {r} outside {L.width}x{L.height}"
-        assert r.w >= L.touch - 0.5 and r.h >= L.touch - 0.5, \
+        )
+        assert r.w >= L.touch - 0.5 and r.h >= L.touch - 0.5, (
             f"{ui.screen.name}: widget {getattr(w, 'text', w)!r} {r} smaller than {L.touch}px"
+        )
     for i, a in enumerate(ws):
-        for b in ws[i + 1:]:
+        for b in ws[i + 1 :]:
             ra, rb = a.rect, b.rect
             overlap_w = min(ra.right, rb.right) - max(ra.x, rb.x)
             overlap_h = min(ra.top, rb.top) - max(ra.y, rb.y)
-            assert overlap_w <= 1 or overlap_h <= 1, \
+            assert overlap_w <= 1 or overlap_h <= 1, (
                 f"{ui.screen.name}: {getattr(a, 'text', a)!r} overlaps {getattr(b, 'text', b)!r}"
+            )
 
 
 def enter(ui, name):
@@ -180,13 +193,17 @@ def test_every_screen_renders_at_every_size_and_layout(ui, size, tmp_path):
             if name == "attract":
                 ring = u.layout.ring
                 cols = colours_in(px, ring, step=max(3, int(ring.w // 120)))
-                assert any(c[0] > 220 and c[1] > 210 and c[2] > 180 for c in cols), \
+                assert any(c[0] > 220 and c[1] > 210 and c[2] > 180 for c in cols), (
                     "no demo board (corridors) behind the invitation"
+                )
             if name == "howto":
                 st = u.screen.stage_rect
                 sx, sy = st.x * u.layout.scale, st.y * u.layout.scale
-                cols = colours_in(px, (sx, sy, st.w * u.layout.scale, st.h * u.layout.scale),
-                                  step=max(3, int(st.w * u.layout.scale // 150)))
+                cols = colours_in(
+                    px,
+                    (sx, sy, st.w * u.layout.scale, st.h * u.layout.scale),
+                    step=max(3, int(st.w * u.layout.scale // 150)),
+                )
                 assert any(c[0] > 220 and c[1] > 210 and c[2] > 180 for c in cols), "no corridors on the stage"
 
 
@@ -194,8 +211,9 @@ def _button(ui, text_part):
     for w in ui.screen.widgets:
         if text_part in getattr(w, "text", ""):
             return w
-    raise AssertionError(f"no button with {text_part!r} on {ui.screen.name}: "
-                         f"{[getattr(w, 'text', '') for w in ui.screen.widgets]}")
+    raise AssertionError(
+        f"no button with {text_part!r} on {ui.screen.name}: {[getattr(w, 'text', '') for w in ui.screen.widgets]}"
+    )
 
 
 def tap_widget(ui, w):
@@ -206,16 +224,16 @@ def tap_widget(ui, w):
 def test_setup_start_posts_the_chosen_game(ui):
     u = ui(size=(800, 480), first="setup")
     scr = u.screen
-    tap_widget(u, _button(u, "3"))                      # three players
+    tap_widget(u, _button(u, "3"))  # three players
     assert scr.choices.players == 3
     assert [b.text for b in scr.kind_buttons.values()] == ["Human", "Computer", "Computer"]
-    tap_widget(u, scr.kind_buttons[0])                   # first seat: a person -> the computer ...
+    tap_widget(u, scr.kind_buttons[0])  # first seat: a person -> the computer ...
     assert scr.kind_buttons[0].text == "Computer"
     hard = [w for w in u.screen.widgets if getattr(w, "text", "") == "\u2605\u2605\u2605"]
-    tap_widget(u, hard[0])                               # ... hard
-    tap_widget(u, scr.kind_buttons[1])                   # second seat: the computer -> family ...
+    tap_widget(u, hard[0])  # ... hard
+    tap_widget(u, scr.kind_buttons[1])  # second seat: the computer -> family ...
     assert scr.choices.kinds[1] == "fair" and scr.kind_buttons[1].text == "Family"
-    tap_widget(u, scr.kind_buttons[1])                   # ... -> a person
+    tap_widget(u, scr.kind_buttons[1])  # ... -> a person
     assert scr.kind_buttons[1].text == "Human"
     open_cards = [w for w in u.screen.widgets if getattr(w, "on", None) is not None][0]
     tap_widget(u, open_cards)
@@ -224,7 +242,7 @@ def test_setup_start_posts_the_chosen_game(ui):
     assert len(news) == 1
     setup = news[0].setup
     assert setup.kinds == ("hard", "human", "medium")
-    assert [s.seat for s in setup.seats] == [3, 1, 2]        # nobody joined: people at the near edge first
+    assert [s.seat for s in setup.seats] == [3, 1, 2]  # nobody joined: people at the near edge first
     assert setup.open_cards and setup.return_home
     assert u.screen.name == "play"
     assert u.k.sessions["labyrinth"].game is not None and len(u.k.sessions["labyrinth"].game.players) == 3
@@ -251,11 +269,11 @@ def test_operator_gesture_wrong_pin_refused_right_pin_opens(ui):
     u.finger_down(*corner)
     u.clock.t += 1.0
     u.step(0.02)
-    assert u.screen.name == "attract"          # not yet
+    assert u.screen.name == "attract"  # not yet
     u.clock.t += 2.1
     u.step(0.02)
     assert u.screen.name == "operator"
-    u.finger_up(*corner)                       # the lift of the holding finger taps nothing here
+    u.finger_up(*corner)  # the lift of the holding finger taps nothing here
     assert u.screen.page == "pin" and u.screen.entered == ""
     scr = u.screen
 
@@ -277,7 +295,7 @@ def test_operator_gesture_wrong_pin_refused_right_pin_opens(ui):
     tap_widget(u, _button(u, "Statistics"))
     assert scr.page == "stats" and u.k.button_test[-1] is False
     tap_widget(u, _button(u, "Quit"))
-    assert not u.k.of(Quit)                   # one tap only arms it
+    assert not u.k.of(Quit)  # one tap only arms it
     tap_widget(u, _button(u, "Tap again"))
     assert u.k.of(Quit)[0].reason == "operator"
 
@@ -294,7 +312,7 @@ def test_operator_locks_after_three_wrong_pins(ui):
     for d in "2580":
         scr.key(d)
     scr.key("ok")
-    assert scr.page == "pin"                  # locked: even the right PIN is ignored
+    assert scr.page == "pin"  # locked: even the right PIN is ignored
     u.clock.t += 31
     u.step(0.02)
     for d in "2580":
@@ -305,6 +323,7 @@ def test_operator_locks_after_three_wrong_pins(ui):
 
 def test_idle_countdown_returns_to_attract(ui, tmp_path):
     from kiosk.ui.idle import IdleWatch
+
     u = ui(size=(1024, 600), layout="tabletop", first="setup")
     u.post(NewGame(GameSetup.of("human,medium", seed=2)))
     u.goto("play")
@@ -321,8 +340,8 @@ def test_idle_countdown_returns_to_attract(ui, tmp_path):
     watch.draw()
     px = pixels(u)
     save_png(tmp_path / "idle_1024x600_tabletop.png", px)
-    assert rgb_at(px, 512, 300 - 6)[0] > 200       # the amber countdown disc in the middle
-    assert watch.finger_down(100, 100)         # a tap hides it and counts as input
+    assert rgb_at(px, 512, 300 - 6)[0] > 200  # the amber countdown disc in the middle
+    assert watch.finger_down(100, 100)  # a tap hides it and counts as input
     watch.update()
     assert not watch.showing
     u.clock.t += 31
@@ -341,6 +360,7 @@ def test_idle_countdown_returns_to_attract(ui, tmp_path):
 
 def test_idle_ignores_computer_turns(ui):
     from kiosk.ui.idle import IdleWatch
+
     u = ui(size=(800, 480), first="setup")
     u.post(NewGame(GameSetup.of("medium,medium", seed=2)))
     u.goto("play")
@@ -366,6 +386,7 @@ def test_attract_cycles_languages_and_tap_opens_setup(ui):
 def test_attract_demo_is_a_real_game_between_computers(ui):
     import time
     from kiosk.games.labyrinth.events import BoardShifted
+
     u = ui(size=(800, 480), first="attract")
     scr = u.screen
     scr.demo.close()
@@ -378,21 +399,22 @@ def test_attract_demo_is_a_real_game_between_computers(ui):
         time.sleep(0.005)
     assert len(shifts) >= 2, "the demo game did not move"
     assert scr.demo.session.kinds == ("medium", "easy", "medium", "easy")
-    assert u.k.sessions["labyrinth"].game is None           # the kiosk's own session stays free
+    assert u.k.sessions["labyrinth"].game is None  # the kiosk's own session stays free
     u.goto("setup")
-    assert scr.demo is None                   # hidden: demo stopped
+    assert scr.demo is None  # hidden: demo stopped
 
 
 def test_howto_advances_by_itself_and_by_taps(ui):
     from kiosk.games.labyrinth.screens.howto import STEPS
     from kiosk.ui.guide import STEP_S
+
     u = ui(size=(720, 1280), first="setup")
     tap_widget(u, _button(u, "How to play"))
     scr = u.screen
     assert scr.name == "howto" and scr.step == 0
     u.step(STEP_S + 0.05)
     assert scr.step == 1
-    u.tap(u.layout.width / 2, u.layout.height / 2)      # a tap on the stage: next
+    u.tap(u.layout.width / 2, u.layout.height / 2)  # a tap on the stage: next
     assert scr.step == 2
     for _ in range(len(STEPS) - 3):
         tap_widget(u, _button(u, "Next"))
@@ -404,7 +426,7 @@ def test_howto_advances_by_itself_and_by_taps(ui):
 def test_gameover_play_again_keeps_seats_and_rules(ui):
     u = ui(size=(1280, 800), first="setup")
     enter(u, "gameover")
-    u.post(AbandonGame("test: the shown game is over"))   # as after a real GameOver: nothing left running
+    u.post(AbandonGame("test: the shown game is over"))  # as after a real GameOver: nothing left running
     u.step(0.02)
     assert "Yellow wins!" in [getattr(s, "text", "") for s in u.screen._shapes]
     tap_widget(u, _button(u, "Play again"))
@@ -422,6 +444,7 @@ def test_computer_thinking_notice_clears_when_the_computer_has_played(ui):
     turn begins that notice is no longer true, so it goes at once instead of lingering."""
     from kiosk.events import IllegalInput
     from kiosk.games.labyrinth.events import TurnChanged
+
     u = ui(size=(800, 480), first="setup")
     u.post(NewGame(GameSetup.of("hard,human", seed=2)))
     u.goto("play")
@@ -435,7 +458,7 @@ def test_computer_thinking_notice_clears_when_the_computer_has_played(ui):
     person = 1 - computer
     play.on_event(TurnChanged(person, "shift", 1, None, "human"))
     assert play.toast == ""
-    play.on_event(IllegalInput("no", "select_arrow", person, "N3"))   # a person's refusal stays
+    play.on_event(IllegalInput("no", "select_arrow", person, "N3"))  # a person's refusal stays
     assert play.toast and play.toast != thinking
     play.on_event(TurnChanged(computer, "shift", 2, None, "hard"))
     assert play.toast

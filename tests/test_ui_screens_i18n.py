@@ -55,7 +55,7 @@ def test_translator_fills_placeholders_and_falls_back():
 
 
 def test_parse_po_multiline_escapes_context_and_errors():
-    text = '''# comment
+    text = """# comment
 msgid ""
 msgstr "Language: en\\n"
 
@@ -68,7 +68,7 @@ msgstr ""
 msgctxt "menu"
 msgid "b"
 msgstr "B"
-'''
+"""
     cat = parse_po(text)
     assert cat == {"a": 'first second "q"\n', "menu\x04b": "B"}
     with pytest.raises(CatalogError, match=":3: msgid 'a' appears twice"):

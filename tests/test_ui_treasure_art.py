@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_ui_screens import colours_in, make_ui, pixels, rgb_at
+from tests.test_ui_screens import colours_in, make_ui, pixels, rgb_at
 
 pytestmark = pytest.mark.display
 
@@ -21,13 +21,16 @@ def _near(c, ref, tol=30):
 def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard():
     import pyglet
     from kiosk.ui.menu import picture
+
     u = make_ui(size=(800, 480), first="setup")
     try:
         u.step(0.05)
         u.window.switch_to()
         batch = pyglet.graphics.Batch()
-        keep = [picture(u, "treasure", "dragon", 200, 240, 300, batch),
-                picture(u, "treasure", "lizard", 600, 240, 300, batch)]
+        keep = [
+            picture(u, "treasure", "dragon", 200, 240, 300, batch),
+            picture(u, "treasure", "lizard", 600, 240, 300, batch),
+        ]
         pyglet.gl.glClearColor(0.1, 0.1, 0.1, 1)
         u.window.clear()
         batch.draw()
@@ -50,6 +53,7 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
     import pyglet
     from kiosk.ui.art import MEDALLION, SEAT_COLORS
     from kiosk.ui.menu import picture
+
     u = make_ui(size=(800, 480), first="setup")
     try:
         u.step(0.05)
@@ -66,8 +70,12 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
 
         def silhouette(x):
             """The drawn pixels around x: (set of points, their colours)."""
-            pts = {(i, j) for i in range(x - 78, x + 78, 2) for j in range(160, 320, 2)
-                   if not _near(rgb_at(px, i, j), bg, 12)}
+            pts = {
+                (i, j)
+                for i in range(x - 78, x + 78, 2)
+                for j in range(160, 320, 2)
+                if not _near(rgb_at(px, i, j), bg, 12)
+            }
             return pts, [rgb_at(px, i, j) for i, j in pts]
 
         masks = []
@@ -81,9 +89,9 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
             own = sum(_near(c, SEAT_COLORS[seat], 40) for c in colours)
             assert own > 0.3 * len(colours), f"seat {seat}: the pawn is not mostly its seat's colour"
             cx = sum(i for i, _ in pts) / len(pts)
-            masks.append({(round(i - cx), j) for i, j in pts if j > 244})      # the head: the seat's shape
+            masks.append({(round(i - cx), j) for i, j in pts if j > 244})  # the head: the seat's shape
         medallion_pts, medallion = silhouette(xs[4])
-        assert sum(_near(c, MEDALLION, 20) for c in medallion) > 0.3 * len(medallion)   # the test sees a disc
+        assert sum(_near(c, MEDALLION, 20) for c in medallion) > 0.3 * len(medallion)  # the test sees a disc
         for a in range(4):
             for b in range(a + 1, 4):
                 differ = len(masks[a] ^ masks[b]) / len(masks[a] | masks[b])
@@ -100,6 +108,7 @@ def test_a_tile_face_ends_at_its_square_where_the_whole_tile_runs_its_paths_on()
     import pyglet
     from kiosk.ui.art import CORRIDOR
     from kiosk.ui.art.tiles import TILE_BODY
+
     u = make_ui(size=(800, 480), first="setup")
     try:
         u.step(0.05)
@@ -117,15 +126,15 @@ def test_a_tile_face_ends_at_its_square_where_the_whole_tile_runs_its_paths_on()
         u.window.clear()
         batch.draw()
         px = pixels(u)
-        edge = size * TILE_BODY / 2                     # the tile's square, from its centre
+        edge = size * TILE_BODY / 2  # the tile's square, from its centre
         for x, whole in ((200, True), (600, False)):
             inside = rgb_at(px, x, 240 + edge - 4)
             past = [rgb_at(px, x, 240 + edge + d) for d in (3, 6)] + [rgb_at(px, x, 240 - edge - d) for d in (3, 6)]
-            assert _near(inside, CORRIDOR, 40), (whole, inside)       # the path runs up to the edge
+            assert _near(inside, CORRIDOR, 40), (whole, inside)  # the path runs up to the edge
             if whole:
-                assert any(_near(c, CORRIDOR, 40) for c in past), past   # and on, on the board
+                assert any(_near(c, CORRIDOR, 40) for c in past), past  # and on, on the board
             else:
-                assert all(_near(c, bg, 6) for c in past), past          # and no further, alone
+                assert all(_near(c, bg, 6) for c in past), past  # and no further, alone
         del keep
     finally:
         u.close()

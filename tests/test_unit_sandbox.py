@@ -35,13 +35,13 @@ UNIT = ROOT / "systemd" / "labyrinth-kiosk.service"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None or ctypes.util.find_library("seccomp") is None,
-    reason="needs systemd-analyze and libseccomp")
+    reason="needs systemd-analyze and libseccomp",
+)
 
 
 def expand(group: str) -> set[str]:
     """The system calls of a systemd filter group, nested groups expanded."""
-    out = subprocess.run(["systemd-analyze", "syscall-filter"], capture_output=True, text=True,
-                         timeout=60).stdout
+    out = subprocess.run(["systemd-analyze", "syscall-filter"], capture_output=True, text=True, timeout=60).stdout
     groups: dict[str, list[str]] = {}
     current = None
     for line in out.splitlines():
@@ -60,6 +60,7 @@ def expand(group: str) -> set[str]:
             else:
                 calls.add(item)
         return calls
+
     return walk(group, {group})
 
 
@@ -75,22 +76,29 @@ def allowed(tmp_path_factory) -> Path:
 
 
 def test_the_filter_bites(allowed):
-    probe = ("import ctypes, os\n"
-             "libc = ctypes.CDLL(None, use_errno=True)\n"
-             "libc.syscall.restype = ctypes.c_long\n"
-             "import platform\n"
-             "nr = {'x86_64': 298, 'aarch64': 241, 'armv7l': 364}[platform.machine()]\n"
-             "rc = libc.syscall(nr, None, 0, -1, -1, 0)\n"   # perf_event_open(NULL, ...): EFAULT unfiltered
-             "print(rc, ctypes.get_errno(), os.getpid() > 0)\n")
+    probe = (
+        "import ctypes, os\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "libc.syscall.restype = ctypes.c_long\n"
+        "import platform\n"
+        "nr = {'x86_64': 298, 'aarch64': 241, 'armv7l': 364}[platform.machine()]\n"
+        "rc = libc.syscall(nr, None, 0, -1, -1, 0)\n"  # perf_event_open(NULL, ...): EFAULT unfiltered
+        "print(rc, ctypes.get_errno(), os.getpid() > 0)\n"
+    )
     import platform
+
     if platform.machine() not in ("x86_64", "aarch64", "armv7l"):
         pytest.skip(f"no perf_event_open number for {platform.machine()}")
     free = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    caged = subprocess.run([sys.executable, str(LAUNCH), str(allowed), "--", sys.executable, "-c", probe],
-                           capture_output=True, text=True, timeout=60)
+    caged = subprocess.run(
+        [sys.executable, str(LAUNCH), str(allowed), "--", sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert caged.returncode == 0, caged.stderr
-    assert free.stdout.split()[1] != "1"                  # not EPERM without the filter
-    assert caged.stdout.split() == ["-1", "1", "True"]    # EPERM inside it, ordinary calls work
+    assert free.stdout.split()[1] != "1"  # not EPERM without the filter
+    assert caged.stdout.split() == ["-1", "1", "True"]  # EPERM inside it, ordinary calls work
 
 
 def program() -> list[str]:
@@ -112,22 +120,46 @@ def test_gpu_buttons_and_serial_ring_work_inside_the_filter(allowed, tmp_path):
             if not chunk:
                 return
             received.extend(chunk)
+
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
     config = tmp_path / "config.toml"
-    config.write_text(f'[ring]\ndriver = "wled"\nport = "{os.ttyname(slave)}"\n'
-                      '[buttons]\npin_factory = "mock"\n')
+    config.write_text(f'[ring]\ndriver = "wled"\nport = "{os.ttyname(slave)}"\n[buttons]\npin_factory = "mock"\n')
     script = tmp_path / "inputs.txt"
     script.write_text("button N3\nwait 300\nbutton S3\nwait 300\n")
     shots = tmp_path / "shots"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["PYTHONPATH"] = str(ROOT)
     try:
-        done = subprocess.run([sys.executable, str(LAUNCH), str(allowed), "--", *program(),
-                               "--config", str(config), "--display", "offscreen", "--size", "800x480",
-                               "--players", "human,random", "--seed", "3", "--fast",
-                               "--script", str(script), "--screenshot-dir", str(shots)],
-                              capture_output=True, text=True, timeout=180, env=env, cwd=tmp_path)
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(LAUNCH),
+                str(allowed),
+                "--",
+                *program(),
+                "--config",
+                str(config),
+                "--display",
+                "offscreen",
+                "--size",
+                "800x480",
+                "--players",
+                "human,random",
+                "--seed",
+                "3",
+                "--fast",
+                "--script",
+                str(script),
+                "--screenshot-dir",
+                str(shots),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=env,
+            cwd=tmp_path,
+        )
     finally:
         os.close(slave)
     if "cannot open an OpenGL" in done.stderr:
@@ -154,10 +186,32 @@ def test_buttons_on_gpiozero_pins_work_inside_the_filter(allowed, tmp_path):
     script = tmp_path / "inputs.txt"
     script.write_text("button N3\nwait 300\nbutton S3\nwait 300\n")
     events = tmp_path / "events.jsonl"
-    done = subprocess.run([sys.executable, str(LAUNCH), str(allowed), "--", *program(),
-                           "--config", str(config), "--display", "none", "--players", "human,random",
-                           "--seed", "3", "--fast", "--script", str(script), "--events-out", str(events)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(LAUNCH),
+            str(allowed),
+            "--",
+            *program(),
+            "--config",
+            str(config),
+            "--display",
+            "none",
+            "--players",
+            "human,random",
+            "--seed",
+            "3",
+            "--fast",
+            "--script",
+            str(script),
+            "--events-out",
+            str(events),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Operation not permitted" not in done.stderr
     seen = [json.loads(line) for line in events.read_text().splitlines()]

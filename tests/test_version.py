@@ -39,9 +39,26 @@ def test_the_version_is_logged_at_start(tmp_path):
     script.write_text("wait 10\n")
     config = tmp_path / "config.toml"
     config.write_text("\n")
-    done = subprocess.run(command("labyrinth-kiosk") + [
-        "--config", str(config), "--display", "none", "--players", "human,random", "--seed", "1",
-        "--fast", "--script", str(script)], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        command("labyrinth-kiosk")
+        + [
+            "--config",
+            str(config),
+            "--display",
+            "none",
+            "--players",
+            "human,random",
+            "--seed",
+            "1",
+            "--fast",
+            "--script",
+            str(script),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert f"INFO kiosk: labyrinth-kiosk {__version__} starting" in done.stderr
 

@@ -11,12 +11,12 @@ and the same seed gives the same decisions. docs/ai.md explains the levels.
 
 from __future__ import annotations
 
-from .base import AI, View
-from .greedy import EasyAI, MediumAI
-from .expert import ExpertAI
-from .fair import FairAI
-from .hard import HardAI
-from .random_player import RandomAI
+from engine.ai.base import AI, View
+from engine.ai.greedy import EasyAI, MediumAI
+from engine.ai.expert import ExpertAI
+from engine.ai.fair import FairAI
+from engine.ai.hard import HardAI
+from engine.ai.random_player import RandomAI
 
 LEVELS: dict[str, type[AI]] = {
     "random": RandomAI,

@@ -17,7 +17,7 @@ from engine.game import Game, Move, Shift
 from engine.maze import CELLS, SIZE
 from engine.tiles import TREASURES
 
-from .bits import CARRY, LINES, OPPOSITE, ROTATIONS, bits_of, flood, shifted, tiles_after
+from engine.ai.bits import CARRY, LINES, OPPOSITE, ROTATIONS, bits_of, flood, shifted, tiles_after
 
 _T_INDEX = {t: i for i, t in enumerate(TREASURES)}
 
@@ -25,20 +25,35 @@ _T_INDEX = {t: i for i, t in enumerate(TREASURES)}
 class View:
     """The position as the player to act sees it. Cells are indices r * 7 + c; sets are bitboards."""
 
-    __slots__ = ("maze", "board", "me", "players", "cells", "homes", "cards_left", "banned",
-                 "targets", "target_bits", "target_in_spare", "unknown", "return_home", "open_cards",
-                 "turns")
+    __slots__ = (
+        "maze",
+        "board",
+        "me",
+        "players",
+        "cells",
+        "homes",
+        "cards_left",
+        "banned",
+        "targets",
+        "target_bits",
+        "target_in_spare",
+        "unknown",
+        "return_home",
+        "open_cards",
+        "turns",
+    )
 
     def __init__(self, game: Game):
         if game.phase != "shift":
-            raise IllegalAction(f"An AI chooses a turn at the start of it (shift phase); "
-                                f"the game is in the {game.phase!r} phase.")
+            raise IllegalAction(
+                f"An AI chooses a turn at the start of it (shift phase); the game is in the {game.phase!r} phase."
+            )
         rules = game.rules
         self.open_cards = rules.open_cards
         self.return_home = rules.return_home
         self.maze = game.maze.copy()
         self.board = self.maze.open_sides
-        self.turns = game.turns     # turns played so far (public: tells a new game from the next turn)
+        self.turns = game.turns  # turns played so far (public: tells a new game from the next turn)
         self.me = game.current
         self.players = len(game.players)
         self.cells = [p.cell for p in game.players]
@@ -47,7 +62,7 @@ class View:
         self.banned = OPPOSITE[game.last_insertion] if game.last_insertion else None
         me = game.players[self.me]
         # Known targets: the top card only, or every own card with open cards.
-        known = (me.cards if rules.open_cards else me.cards[:1])
+        known = me.cards if rules.open_cards else me.cards[:1]
         self.targets = [_T_INDEX[t] for t in known]
         found = {_T_INDEX[t] for p in game.players for t in p.found}
         # Treasures that may be on someone's hidden card (an opponent's target, or one's own next card).
@@ -83,8 +98,7 @@ class View:
         """The other players in the order they play after the player to act."""
         return [(self.me + k) % self.players for k in range(1, self.players)]
 
-    def seen_by(self, player: int, maze, cells: list[int], last_insertion: str,
-                target: int | None) -> "View":
+    def seen_by(self, player: int, maze, cells: list[int], last_insertion: str, target: int | None) -> "View":
         """The view of another player at a later point of this round (`maze` and `cells` as
         they are then), its target assumed to be `target` (None: heading home). Built from
         what this view knows, so a search that plays the round out learns nothing hidden."""
@@ -133,8 +147,9 @@ class AI:
 
 def first_ply(view: View):
     """Every distinct legal shift with the player's pawn after it (:func:`plies` from the view)."""
-    return plies(view.board, view.maze.spare_mask, view.cells[view.me], view.target_bits,
-                 view.target_in_spare, view.banned)
+    return plies(
+        view.board, view.maze.spare_mask, view.cells[view.me], view.target_bits, view.target_in_spare, view.banned
+    )
 
 
 def plies(board, spare: int, cell: int, target_bits: int, target_in_spare: bool, banned: str | None):

@@ -20,13 +20,34 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.maze import (
-    INSERTION_LINES, INSERTIONS, NOT_LAST_COL, OPPOSITE, ROTATED, SIZE, ALL_BITS,
+    INSERTION_LINES,
+    INSERTIONS,
+    NOT_LAST_COL,
+    OPPOSITE,
+    ROTATED,
+    SIZE,
+    ALL_BITS,
 )
 
 __all__ = [
-    "INSERTIONS", "OPPOSITE", "LINES", "CARRY", "ROTATIONS", "shifted", "flood",
-    "tiles_after", "tiles_before", "pawns_before", "bits_of", "cells_of", "tile_mask_after",
-    "dilate", "each_ready", "ready_cells", "serving", "each_reply",
+    "INSERTIONS",
+    "OPPOSITE",
+    "LINES",
+    "CARRY",
+    "ROTATIONS",
+    "shifted",
+    "flood",
+    "tiles_after",
+    "tiles_before",
+    "pawns_before",
+    "bits_of",
+    "cells_of",
+    "tile_mask_after",
+    "dilate",
+    "each_ready",
+    "ready_cells",
+    "serving",
+    "each_reply",
 ]
 
 
@@ -81,8 +102,13 @@ def flood(start: int, board: tuple[int, int, int, int]) -> int:
     north = south << SIZE
     reach = start
     while True:
-        grown = reach | ((reach & east) << 1) | ((reach & west) >> 1) \
-            | ((reach & south) << SIZE) | ((reach & north) >> SIZE)
+        grown = (
+            reach
+            | ((reach & east) << 1)
+            | ((reach & west) >> 1)
+            | ((reach & south) << SIZE)
+            | ((reach & north) >> SIZE)
+        )
         if grown == reach:
             return reach
         reach = grown
@@ -127,8 +153,9 @@ def each_reply(masks: list[int], line: Line, inserted: int) -> Iterator[tuple[Li
             yield reply, tile_mask_after(masks, line, inserted, reply.out_cell), ROTATIONS[spare]
 
 
-def each_ready(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
-               banned: str | None = None) -> Iterator[int]:
+def each_ready(
+    board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None = None
+) -> Iterator[int]:
     """For each shift of the next turn (every line but `banned`, each distinct rotation of the
     spare), in turn: the cells from which a pawn would reach one of the tiles (tb, and the
     spare's if ts) after that shift -- one flood fill from the tiles, mapped back through the
@@ -142,14 +169,16 @@ def each_ready(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
             yield pawns_before(flood(tb2, shifted(board, line, mask)), line) if tb2 else 0
 
 
-def ready_cells(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int,
-                banned: str | None = None) -> list[int]:
+def ready_cells(
+    board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None = None
+) -> list[int]:
     """:func:`each_ready` for every next shift, as a list."""
     return list(each_ready(board, tb, ts, spare, banned))
 
 
-def serving(board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None,
-            need: int) -> tuple[int, int]:
+def serving(
+    board: tuple[int, int, int, int], tb: int, ts: bool, spare: int, banned: str | None, need: int
+) -> tuple[int, int]:
     """The cells from which a pawn would reach one of the tiles after some shift of the next
     turn (:func:`each_ready`), found shift by shift until every cell of `need` is among them;
     and the flood fills that took."""
@@ -183,8 +212,13 @@ def cells_of(bits: int) -> list[int]:
 
 def dilate(bits: int) -> int:
     """Grow a bitboard by one step in the four directions, ignoring walls (a distance ring)."""
-    return (bits | ((bits << 1) & ~_COL0 & ALL_BITS) | ((bits >> 1) & NOT_LAST_COL)
-            | ((bits << SIZE) & ALL_BITS) | (bits >> SIZE))
+    return (
+        bits
+        | ((bits << 1) & ~_COL0 & ALL_BITS)
+        | ((bits >> 1) & NOT_LAST_COL)
+        | ((bits << SIZE) & ALL_BITS)
+        | (bits >> SIZE)
+    )
 
 
 _COL0 = sum(1 << (r * SIZE) for r in range(SIZE))

@@ -44,14 +44,12 @@ from typing import Callable
 
 from engine.maze import ROTATED
 
-from .base import View
-from .bits import (
-    CARRY, OPPOSITE, cells_of, each_reply, flood, ready_cells, shifted, tiles_after, tiles_before,
-)
-from .hard import HardAI
-from .memory import Memory
+from engine.ai.base import View
+from engine.ai.bits import CARRY, OPPOSITE, cells_of, each_reply, flood, ready_cells, shifted, tiles_after, tiles_before
+from engine.ai.hard import HardAI
+from engine.ai.memory import Memory
 
-NEXT_SHARE = 0.25     # with 3-4 players: weight of the next player's chance when it is not the leader
+NEXT_SHARE = 0.25  # with 3-4 players: weight of the next player's chance when it is not the leader
 # With three or four players, spoiling the leader's ordinary (not winning) collection helps the
 # other opponents as much as `expert`, so it counts this much of `hard`'s weight.
 TABLE_DENIAL = 0.5
@@ -85,9 +83,14 @@ class ExpertAI(HardAI):
     level = "expert"
     duel_denial = DUEL_DENIAL
 
-    def __init__(self, seed: int | None = None, budget: int = 30000,
-                 clock: Callable[[], float] | None = None, time_limit: float = 0.25,
-                 denial: float = 1.0):
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = 30000,
+        clock: Callable[[], float] | None = None,
+        time_limit: float = 0.25,
+        denial: float = 1.0,
+    ):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit, denial=denial)
         self.memory = Memory(read_plans=True)
         self._belief: dict[int, tuple[int, dict[int, float], float, float]] = {}
@@ -127,7 +130,7 @@ class ExpertAI(HardAI):
         else:
             return 0.0
         if view.remaining(j) == 1 and j != view.next_player:
-            weight *= PASS_ON       # the players between block it too
+            weight *= PASS_ON  # the players between block it too
         return weight
 
     def _guards(self, view: View, j: int) -> bool:
@@ -139,7 +142,7 @@ class ExpertAI(HardAI):
         if j is None:
             return 0.0
         if view.cards_left[j] == 0:
-            return super()._threat(view, o, j)      # heading home: the target is known exactly
+            return super()._threat(view, o, j)  # heading home: the target is known exactly
         bits, cellw, sw, total = self._belief[j]
         if total <= 0.0:
             return 0.0
@@ -170,9 +173,9 @@ class ExpertAI(HardAI):
         best, best_value, found = choice, -1.0, False
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
             if rank >= ROUND_PLANS and found:
-                break               # one keeps everyone from home, its target in reach: enough
+                break  # one keeps everyone from home, its target in reach: enough
             if self._late(self._started):
-                break               # the kiosk's clock cap: keep the best so far
+                break  # the kiosk's clock cap: keep the best so far
             value = self._round(view, options[k], m)
             found = found or value >= ROUND_SAFE + 1.0
             fared = value - ROUND_RANK * rank
@@ -225,14 +228,14 @@ class ExpertAI(HardAI):
                 weights = self.memory.weights(j)
                 target = max(weights, key=weights.__getitem__) if weights else None
                 if target is None:
-                    continue            # nothing left it could hold: no model of its turn
+                    continue  # nothing left it could hold: no model of its turn
             model = HardAI(0, budget=self.budget // 4, clock=self.clock, time_limit=self.time_limit / 4)
             last, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
             self.work += model.work
             play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
-        tb, ts = view.aim(maze)         # its card has moved with the round's shifts
+        tb, ts = view.aim(maze)  # its card has moved with the round's shifts
         uses = ready_cells(maze.open_sides, tb, ts, maze.spare_mask, OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)
@@ -293,8 +296,7 @@ class ExpertAI(HardAI):
                 if w <= 0.0:
                     continue
                 total += w
-                got += w * self._share(shifted(board, line_r, mask_r), tile_r, pawn, bits_r, spare_r,
-                                       banned, holding)
+                got += w * self._share(shifted(board, line_r, mask_r), tile_r, pawn, bits_r, spare_r, banned, holding)
         return got / total if total else 0.0
 
     # ------------------------------------------------------------------ the chance node
@@ -322,8 +324,9 @@ class ExpertAI(HardAI):
         reached = self._reached_by_replies(view, j, maze, board, line_o, mask_o, pawn, home)
         return _share_out(probs, reached)
 
-    def _reached_by_replies(self, view: View, j: int, maze, board, line_o, mask_o: int, pawn: int,
-                            home: bool) -> list[set[int]]:
+    def _reached_by_replies(
+        self, view: View, j: int, maze, board, line_o, mask_o: int, pawn: int, home: bool
+    ) -> list[set[int]]:
         """For each reply of opponent j, the treasures (or -2 for home) it would reach."""
         where, spare_t = maze.treasures, maze.spare_treasure
         reached: list[set[int]] = []

@@ -46,11 +46,11 @@ from typing import Callable
 
 from engine.maze import ROTATED
 
-from .base import View, first_ply
-from .bits import LINES, cells_of, shifted
-from .expert import ExpertAI
-from .greedy import EasyAI, MediumAI, distance
-from .reading import EVEN, Reading
+from engine.ai.base import View, first_ply
+from engine.ai.bits import LINES, cells_of, shifted
+from engine.ai.expert import ExpertAI
+from engine.ai.greedy import EasyAI, MediumAI, distance
+from engine.ai.reading import EVEN, Reading
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
 # Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: expert turns spoil the leader
@@ -73,14 +73,19 @@ class FairAI(ExpertAI):
     """As strong as the table, stronger when behind, gentler when ahead (see the module docstring)."""
 
     level = "fair"
-    duel_denial = 1.0      # its firmness already sets how much it spoils
+    duel_denial = 1.0  # its firmness already sets how much it spoils
 
-    def __init__(self, seed: int | None = None, budget: int = 30000,
-                 clock: Callable[[], float] | None = None, time_limit: float = 0.25):
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = 30000,
+        clock: Callable[[], float] | None = None,
+        time_limit: float = 0.25,
+    ):
         super().__init__(seed, budget=budget, clock=clock, time_limit=time_limit)
-        self.kind_turns = 0    # how many kind turns it played (for tests and tuning)
-        self.reading = Reading()   # how well the opponent plays, read from its moves
-        self._blocking = True      # this expert turn may block a player about to win
+        self.kind_turns = 0  # how many kind turns it played (for tests and tuning)
+        self.reading = Reading()  # how well the opponent plays, read from its moves
+        self._blocking = True  # this expert turn may block a player about to win
         self._easy = EasyAI(seed)
         self._medium = MediumAI(seed)
 
@@ -99,10 +104,10 @@ class FairAI(ExpertAI):
     def turn_kind(self, view: View) -> float:
         """The turn kind to play (KIND .. EXPERT; a fraction is settled by a die roll)."""
         if view.players == 1:
-            return EXPERT         # solo: nobody to be kind to
+            return EXPERT  # solo: nobody to be kind to
         gap = self.lead(view)
         table = self.table_strength()
-        if gap > 0:     # gentler only as far as the table has shown it plays below expert
+        if gap > 0:  # gentler only as far as the table has shown it plays below expert
             shown = self.reading.strength(EVEN)
             band = -min(2.0, AHEAD_STEP * gap) * min(1.0, EXPERT - shown)
         else:
@@ -176,7 +181,7 @@ class FairAI(ExpertAI):
     def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
         total, danger = super()._threats(view, options)
         if not self._blocking:
-            danger = [0.0] * len(danger)      # gentle: lets a player it has mostly led win
+            danger = [0.0] * len(danger)  # gentle: lets a player it has mostly led win
         return total, danger
 
     def _racing(self, view: View) -> bool:

@@ -10,8 +10,8 @@ cell: it still plays sensibly, just less sharply, so children can beat it.
 
 from __future__ import annotations
 
-from .base import AI, View, first_ply
-from .bits import cells_of, dilate
+from engine.ai.base import AI, View, first_ply
+from engine.ai.bits import cells_of, dilate
 
 FAR = 99
 
@@ -33,9 +33,9 @@ class MediumAI(AI):
     """Every shift, greedy: collect if possible, otherwise end the move closest to the target."""
 
     level = "medium"
-    look = 1.0          # share of the shifts it considers
-    notice = 1.0        # chance to take a reachable target it has seen
-    slack = 0           # how many steps from the best distance it may settle for
+    look = 1.0  # share of the shifts it considers
+    notice = 1.0  # chance to take a reachable target it has seen
+    slack = 0  # how many steps from the best distance it may settle for
 
     def decide(self, view: View) -> tuple[str, int, int]:
         options = list(first_ply(view))

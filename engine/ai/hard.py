@@ -43,18 +43,29 @@ from __future__ import annotations
 from math import comb
 from typing import Callable
 
-from .base import AI, View, first_ply
-from .memory import Memory
-from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, each_reply, flood, ready_cells, serving,
-    shifted, tiles_after, tiles_before,
+from engine.ai.base import AI, View, first_ply
+from engine.ai.memory import Memory
+from engine.ai.bits import (
+    CARRY,
+    LINES,
+    OPPOSITE,
+    ROTATIONS,
+    cells_of,
+    dilate,
+    each_reply,
+    flood,
+    ready_cells,
+    serving,
+    shifted,
+    tiles_after,
+    tiles_before,
 )
 
 # Scores: a probability of collecting next turn is in [0, 1]; cells from which
 # no next shift works get a small negative score by distance, so any real
 # chance beats them and the threat term still tells them apart.
 NEAR_STEP = 0.03
-WIN_STAKE = 3.0       # a collection that wins the game counts this much more
+WIN_STAKE = 3.0  # a collection that wins the game counts this much more
 # Games must end: a move that recreates a position the AI produced before loses this much per
 # earlier time; after STUCK_GRACE own turns without a collection, each further turn makes the
 # distance term STUCK_PUSH stronger and the (non-winning) denial STUCK_EASE weaker.
@@ -80,19 +91,24 @@ class HardAI(AI):
 
     level = "hard"
     clock_capped = True
-    future_weight = 0.5    # when collecting: weight of the chance to collect the next card next turn
+    future_weight = 0.5  # when collecting: weight of the chance to collect the next card next turn
 
-    def __init__(self, seed: int | None = None, budget: int = 9000,
-                 clock: Callable[[], float] | None = None, time_limit: float = 0.25,
-                 denial: float = 1.0):
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = 9000,
+        clock: Callable[[], float] | None = None,
+        time_limit: float = 0.25,
+        denial: float = 1.0,
+    ):
         super().__init__(seed)
-        self.denial = denial   # weight of the leader's chance against one's own (1.0: the same)
+        self.denial = denial  # weight of the leader's chance against one's own (1.0: the same)
         self.budget = budget
         self.clock = clock
         self.time_limit = time_limit
-        self.work = 0          # flood fills spent on the last decision (for benchmarks)
+        self.work = 0  # flood fills spent on the last decision (for benchmarks)
         self._unknown = (0, False)
-        self._started = 0.0     # when the decision began (clock readings; 0 without a clock)
+        self._started = 0.0  # when the decision began (clock readings; 0 without a clock)
         self.memory = Memory()  # repeated positions and own progress over the game
 
     # ------------------------------------------------------------------ decision
@@ -130,8 +146,8 @@ class HardAI(AI):
         stake_me = self._stake(view, view.me)
         near_step = NEAR_STEP * (1.0 + STUCK_PUSH * max(0, self.memory.stuck - STUCK_GRACE))
         memory = self.memory
-        base: list[tuple[float, int, int]] = []   # (score, option index, cell)
-        counts: dict[int, tuple[dict[int, int], int]] = {}   # option -> (own next shifts per cell, of n)
+        base: list[tuple[float, int, int]] = []  # (score, option index, cell)
+        counts: dict[int, tuple[dict[int, int], int]] = {}  # option -> (own next shifts per cell, of n)
         penalty: dict[tuple[int, int], float] = {}
         for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
             if allowed is not None and k not in allowed:
@@ -216,7 +232,7 @@ class HardAI(AI):
         uses = ready_cells(board, tb, ts, spare, banned)
         union = 0
         for u in uses:
-            if u:               # a flood fill was made (never empty: it holds the target's tile)
+            if u:  # a flood fill was made (never empty: it holds the target's tile)
                 self.work += 1
                 union |= u
         return uses, union
@@ -295,8 +311,9 @@ class HardAI(AI):
         holding = min(holding, total)
         return 1.0 - comb(total - got, holding) / comb(total, holding)
 
-    def _reached_next_turn(self, board, spare: int, pawn: int, tbits: int, tspare: bool,
-                           banned: str | None) -> tuple[int, bool]:
+    def _reached_next_turn(
+        self, board, spare: int, pawn: int, tbits: int, tspare: bool, banned: str | None
+    ) -> tuple[int, bool]:
         """Which of the treasure tiles (tbits, and the spare if tspare) a pawn on `pawn` could stand
         on after any one shift of the next turn: their cells before that shift, and whether the
         spare's tile is among them. Each flood fill counts as one unit of work."""

@@ -37,11 +37,20 @@ same memory, so decisions stay reproducible per seed.
 
 from __future__ import annotations
 
-from .base import View
+from engine.ai.base import View
 from math import exp, log
 
-from .bits import (
-    CARRY, LINES, OPPOSITE, ROTATIONS, cells_of, dilate, flood, ready_cells, shifted, tiles_before,
+from engine.ai.bits import (
+    CARRY,
+    LINES,
+    OPPOSITE,
+    ROTATIONS,
+    cells_of,
+    dilate,
+    flood,
+    ready_cells,
+    shifted,
+    tiles_before,
 )
 from engine.maze import SIZE, Maze
 
@@ -52,7 +61,7 @@ MISSED_IN_REACH = 0.05
 MISSED_BY_SHIFT = 0.05
 # ... and per step it ended further from a treasure than it could have (walls ignored).
 STEP_LIKELIHOOD = 0.75
-FLOOR = 0.15   # a far end never rules a treasure out completely (it may plan two turns ahead)
+FLOOR = 0.15  # a far end never rules a treasure out completely (it may plan two turns ahead)
 
 # Reading plans: the grade of the cell a player ended on, for a treasure T, against the best
 # cell it could have walked to -- how many of its next shifts would reach T from there:
@@ -66,8 +75,8 @@ NO_READY, UNREADY, LOW, PARTIAL, BEST = range(5)
 # block, an opponent's reply), so one odd turn does not outweigh many good ones.
 READY_TRUE = (0.03, 0.025, 0.01, 0.15, 0.785)
 READY_OTHER = (0.236, 0.190, 0.044, 0.228, 0.302)
-PLAN_EVIDENCE_CAP = 6.0   # log-odds: a few cards settle the reading, a habit can still change
-PLAN_PRIOR = 0.0          # log-odds that a player plans, before any of its cards is shown
+PLAN_EVIDENCE_CAP = 6.0  # log-odds: a few cards settle the reading, a habit can still change
+PLAN_PRIOR = 0.0  # log-odds that a player plans, before any of its cards is shown
 
 
 def position_key(board, spare_mask: int, cells) -> tuple:
@@ -86,25 +95,28 @@ class Memory:
         """Forget everything: a new game began."""
         self._game: tuple | None = None
         self.turns = -1
-        self.visits: dict[tuple, int] = {}      # positions at this player's turns
-        self.produced: dict[tuple, int] = {}    # positions right after this player's moves
-        self.loop = 0                           # earlier visits of the position now
-        self.stuck = 0                          # own turns since the last own collection
-        self.turns_seen = 0                     # own turns so far ...
-        self.turns_ahead = 0                    # ... and how many of them it led on collections
+        self.visits: dict[tuple, int] = {}  # positions at this player's turns
+        self.produced: dict[tuple, int] = {}  # positions right after this player's moves
+        self.loop = 0  # earlier visits of the position now
+        self.stuck = 0  # own turns since the last own collection
+        self.turns_seen = 0  # own turns so far ...
+        self.turns_ahead = 0  # ... and how many of them it led on collections
         self.beliefs: dict[int, dict[int, float]] = {}
         self._cards_left: list[int] = []
         self._pending: tuple[Maze, int, str] | None = None  # the position after the own last move (2 players)
-        self.plans: dict[int, float] = {}           # per opponent: log-odds that it plans ahead
-        self._grades: dict[int, list[dict[int, int]]] = {}   # its grades per turn since its last card
+        self.plans: dict[int, float] = {}  # per opponent: log-odds that it plans ahead
+        self._grades: dict[int, list[dict[int, int]]] = {}  # its grades per turn since its last card
         self._unknown: set[int] = set()
 
     # ------------------------------------------------------------------ per decision
     def observe(self, view: View) -> None:
         """Take in the position at the start of one's own turn."""
         game = (view.players, view.me, view.open_cards, view.return_home)
-        fresh = (game != self._game or view.turns <= self.turns
-                 or any(a > b for a, b in zip(view.cards_left, self._cards_left)))
+        fresh = (
+            game != self._game
+            or view.turns <= self.turns
+            or any(a > b for a, b in zip(view.cards_left, self._cards_left))
+        )
         if fresh:
             self._reset()
             self._game = game
@@ -117,7 +129,7 @@ class Memory:
         for j in view.order_after_me():
             old = self.beliefs.get(j)
             if old is None or (not fresh and view.cards_left[j] != self._cards_left[j]):
-                old = dict.fromkeys(candidates, 1.0)    # a new card: anything it could be
+                old = dict.fromkeys(candidates, 1.0)  # a new card: anything it could be
             kept = {t: w for t, w in old.items() if t in candidates}
             if not kept or sum(kept.values()) <= 0.0:
                 kept = dict.fromkeys(candidates, 1.0)
@@ -174,7 +186,7 @@ class Memory:
         if prev == view.me or prev not in self.beliefs:
             return
         if view.cards_left[prev] != self._cards_left[prev]:
-            return          # it collected: its move was about the old card, the belief restarts
+            return  # it collected: its move was about the old card, the belief restarts
         belief = self.beliefs[prev]
         self._learn_from_walk(view, prev, belief)
         if self.read_plans:
@@ -189,19 +201,18 @@ class Memory:
         where = view.maze.treasures
         cell_of = {t: c for c, t in enumerate(where) if t >= 0}
         end = view.cells[prev]
-        area = flood(1 << end, view.board)   # where it could walk after its shift
+        area = flood(1 << end, view.board)  # where it could walk after its shift
         for t in belief:
             c = cell_of.get(t)
             if c is None:
-                continue     # in the spare: nothing to read
+                continue  # in the spare: nothing to read
             if c == end:
-                belief[t] = 0.0      # ending on one's target collects it: not its target
+                belief[t] = 0.0  # ending on one's target collects it: not its target
             elif (area >> c) & 1:
                 belief[t] *= MISSED_IN_REACH
             else:
                 far = _distance(1 << end, c) - _distance(area, c)
-                belief[t] *= max(FLOOR, STEP_LIKELIHOOD ** far)
-
+                belief[t] *= max(FLOOR, STEP_LIKELIHOOD**far)
 
     def planner(self, j: int) -> float:
         """How sure it is that opponent j plans ahead (0..1; one half before any evidence)."""
@@ -224,7 +235,7 @@ class Memory:
         for j in changed:
             turns = self._grades.pop(j, [])
             if len(changed) != 1 or len(found) != 1:
-                continue        # several found at once: whose was which is not known
+                continue  # several found at once: whose was which is not known
             t = next(iter(found))
             odds = self.plans.get(j, PLAN_PRIOR)
             for grades in turns:

@@ -6,8 +6,8 @@ the lightest opponent for the very young.
 
 from __future__ import annotations
 
-from .base import AI, View
-from .bits import CARRY, LINES, cells_of, flood, shifted
+from engine.ai.base import AI, View
+from engine.ai.bits import CARRY, LINES, cells_of, flood, shifted
 from engine.maze import ROTATED
 
 

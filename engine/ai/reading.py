@@ -35,9 +35,9 @@ from math import exp, log
 
 from engine.maze import Maze
 
-from .base import View, plies
-from .bits import serving
-from .greedy import distance
+from engine.ai.base import View, plies
+from engine.ai.bits import serving
+from engine.ai.greedy import distance
 
 # Reference players (docs/ai.md): the share of collectable turns it misses (easy 0.21 over 30
 # games against `medium`; medium and hard missed none, SLIP allows the odd one), and of the
@@ -51,12 +51,15 @@ READY_HARD = 0.95
 CLOSEST_EASY = 0.67
 CLOSEST_HARD = 0.1
 # easy, medium, hard: (misses, ready, closest)
-REFERENCE = ((MISS_EASY, READY_WALKER, CLOSEST_EASY), (SLIP, READY_WALKER, 1.0 - SLIP),
-             (SLIP, READY_HARD, CLOSEST_HARD))
+REFERENCE = (
+    (MISS_EASY, READY_WALKER, CLOSEST_EASY),
+    (SLIP, READY_WALKER, 1.0 - SLIP),
+    (SLIP, READY_HARD, CLOSEST_HARD),
+)
 # Prior weights of easy, medium and hard: a stranger is taken to plan until it shows otherwise
 # (one turn it ends unready takes hard's weight down tenfold against medium's); strength 2.7.
 PRIOR = (1.0, 1.0, 8.0)
-EVEN = (1.0, 1.0, 1.0)   # no leaning: what the turns seen so far show (2 without evidence)
+EVEN = (1.0, 1.0, 1.0)  # no leaning: what the turns seen so far show (2 without evidence)
 
 
 def tile_of(maze: Maze, treasure: int) -> tuple[int, bool]:
@@ -78,8 +81,9 @@ def closest_steps(maze: Maze, pawn: int, treasure: int, banned: str | None) -> i
     """The fewest steps (walls ignored) between `treasure`'s tile and a cell the pawn can walk
     to after some legal shift: where a player who walks towards its target would end."""
     bits, in_spare = tile_of(maze, treasure)
-    return min(distance(ply[5], ply[6])[0]
-               for ply in plies(maze.open_sides, maze.spare_mask, pawn, bits, in_spare, banned))
+    return min(
+        distance(ply[5], ply[6])[0] for ply in plies(maze.open_sides, maze.spare_mask, pawn, bits, in_spare, banned)
+    )
 
 
 def _log_likelihood(hits: int, of: int, rate: float) -> float:
@@ -94,14 +98,14 @@ class Reading:
         self._reset()
 
     def _reset(self) -> None:
-        self.chances = 0      # turns on which its (later revealed) target was collectable
-        self.misses = 0       # ... and it did not collect
-        self.plans = 0        # turns on which it could not collect ...
-        self.ready = 0        # ... and ended ready to collect next turn
-        self.closest = 0      # ... and ended as close to it as it could (walls ignored)
+        self.chances = 0  # turns on which its (later revealed) target was collectable
+        self.misses = 0  # ... and it did not collect
+        self.plans = 0  # turns on which it could not collect ...
+        self.ready = 0  # ... and ended ready to collect next turn
+        self.closest = 0  # ... and ended as close to it as it could (walls ignored)
         # positions it faced since its last card, and whether that turn may be judged
         self._faced: list[tuple[Maze, int, str | None, bool]] = []
-        self._left: list[tuple[Maze, int]] = []                # positions its moves left
+        self._left: list[tuple[Maze, int]] = []  # positions its moves left
         self._unknown: set[int] = set()
         self._cards = -1
         self._turns = -1
@@ -112,7 +116,7 @@ class Reading:
             return
         j = 1 - view.me
         if view.turns <= self._turns or view.cards_left[j] > self._cards >= 0:
-            self._reset()          # a new game began
+            self._reset()  # a new game began
         self._turns = view.turns
         unknown = set(view.unknown)
         if self._cards >= 0 and self._faced:
@@ -135,7 +139,7 @@ class Reading:
         last = len(self._faced) - 1
         for k, (maze, pawn, banned, judged) in enumerate(self._faced):
             if k == last:
-                self.chances += 1          # the turn it collected
+                self.chances += 1  # the turn it collected
                 break
             if not judged:
                 continue
@@ -155,8 +159,10 @@ class Reading:
         The expected level under the posterior over the three reference players (from PRIOR):
         each judged turn multiplies a level's weight by how likely that level plays it so."""
         counts = ((self.misses, self.chances), (self.ready, self.plans), (self.closest, self.plans))
-        logs = [log(weight) + sum(_log_likelihood(k, n, rate) for (k, n), rate in zip(counts, rates))
-                for rates, weight in zip(REFERENCE, prior)]
+        logs = [
+            log(weight) + sum(_log_likelihood(k, n, rate) for (k, n), rate in zip(counts, rates))
+            for rates, weight in zip(REFERENCE, prior)
+        ]
         top = max(logs)
         weights = [exp(x - top) for x in logs]
         return sum(level * w for level, w in enumerate(weights, 1)) / sum(weights)

@@ -19,14 +19,29 @@ AI players are in ``engine.cards.ai``; ``play_game`` plays a whole game
 between AIs (for the simulation command). See docs/card-game.md.
 """
 
-from ..errors import IllegalAction, InvalidState
-from ..outcome import Outcome, Termination
-from .deck import CARDS, SIDES, TREASURES, Card
-from .game import HAND_SIZE, PHASES, CardGame, CardRules, Discard, Place, Take
-from .paths import Placed
-from .play import play_game
+from engine.errors import IllegalAction, InvalidState
+from engine.outcome import Outcome, Termination
+from engine.cards.deck import CARDS, SIDES, TREASURES, Card
+from engine.cards.game import HAND_SIZE, PHASES, CardGame, CardRules, Discard, Place, Take
+from engine.cards.paths import Placed
+from engine.cards.play import play_game
 
 __all__ = [
-    "CARDS", "Card", "CardGame", "CardRules", "Discard", "HAND_SIZE", "IllegalAction", "InvalidState",
-    "Outcome", "PHASES", "Place", "Placed", "SIDES", "Take", "TREASURES", "Termination", "play_game",
+    "CARDS",
+    "Card",
+    "CardGame",
+    "CardRules",
+    "Discard",
+    "HAND_SIZE",
+    "IllegalAction",
+    "InvalidState",
+    "Outcome",
+    "PHASES",
+    "Place",
+    "Placed",
+    "SIDES",
+    "Take",
+    "TREASURES",
+    "Termination",
+    "play_game",
 ]

@@ -23,9 +23,9 @@ from __future__ import annotations
 import random
 from math import comb
 
-from .deck import CARDS, OPEN, SIDE_SEGMENT
-from .game import CardGame, Discard, Place, Take
-from .paths import Placed, Survey, removal_problem
+from engine.cards.deck import CARDS, OPEN, SIDE_SEGMENT
+from engine.cards.game import CardGame, Discard, Place, Take
+from engine.cards.paths import Placed, Survey, removal_problem
 
 LEVELS = ("random", "easy", "hard")
 
@@ -33,7 +33,8 @@ LEVELS = ("random", "easy", "hard")
 #: sides (a cross turned, a straight turned half-way) lay the same paths.
 DISTINCT_ROTATIONS = tuple(
     tuple(rot for rot in range(4) if SIDE_SEGMENT[card][rot] not in SIDE_SEGMENT[card][:rot])
-    for card in range(len(CARDS)))
+    for card in range(len(CARDS))
+)
 
 
 class CardAI:
@@ -80,9 +81,13 @@ def _best_takes(layout: dict, candidates: frozenset[int], keep_connected: bool) 
     cell_of = {p.card: cell for cell, p in layout.items() if p.card in candidates}
     ordered = sorted(candidates)
     from itertools import combinations
+
     for size in range(len(ordered), 0, -1):
-        found = [frozenset(sub) for sub in combinations(ordered, size)
-                 if removal_problem(layout, {cell_of[c] for c in sub}, keep_connected) is None]
+        found = [
+            frozenset(sub)
+            for sub in combinations(ordered, size)
+            if removal_problem(layout, {cell_of[c] for c in sub}, keep_connected) is None
+        ]
         if found:
             return found
     return [frozenset()]
@@ -198,8 +203,14 @@ class HardAI(CardAI):
         hope = sum(reach(c) for c in kept)
         # Expected best reach in a random hand of h cards out of the unseen ones:
         # the i-th best card (0-based) is the hand's best with chance C(U-1-i, h-1) / C(U, h).
-        nxt = next(((game.current + k) % game.players for k in range(1, game.players)
-                    if game.hands[(game.current + k) % game.players]), None)
+        nxt = next(
+            (
+                (game.current + k) % game.players
+                for k in range(1, game.players)
+                if game.hands[(game.current + k) % game.players]
+            ),
+            None,
+        )
         danger = 0.0
         if nxt is not None and unseen:
             h = min(len(game.hands[nxt]), len(unseen))
@@ -208,8 +219,9 @@ class HardAI(CardAI):
             danger = sum(v * comb(len(unseen) - 1 - i, h - 1) for i, v in enumerate(values) if v) / total
         return self.hope * hope - self.danger * danger
 
-    def _plan(self, game: CardGame, layout: dict, candidates: frozenset[int], kept: list[int],
-              unseen: list[int]) -> tuple[float, frozenset[int]]:
+    def _plan(
+        self, game: CardGame, layout: dict, candidates: frozenset[int], kept: list[int], unseen: list[int]
+    ) -> tuple[float, frozenset[int]]:
         """Best (score, take) once the card lies in `layout`."""
         best: tuple[float, frozenset[int]] = (float("-inf"), frozenset())
         for take in _best_takes(layout, candidates, game.rules.keep_connected):

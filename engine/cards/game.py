@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable
 
-from ..errors import IllegalAction
-from ..outcome import Outcome, Termination, check_turn_limit, most
-from .deck import CARDS, DECK_NAME, OPEN
-from .paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
+from engine.errors import IllegalAction
+from engine.outcome import Outcome, Termination, check_turn_limit, most
+from engine.cards.deck import CARDS, DECK_NAME, OPEN
+from engine.cards.paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
 
 #: 2 added the turn limit to the rules and saves "outcome" instead of an "end" sentence;
 #: version 1 saves still load.
@@ -106,8 +106,21 @@ class CardGame:
     ``turns`` (finished turns), ``outcome`` (why the game ended and who won, or None).
     """
 
-    __slots__ = ("rules", "seed", "layout", "hands", "draw_pile", "taken", "discards",
-                 "current", "phase", "placed", "stuck", "turns", "outcome")
+    __slots__ = (
+        "rules",
+        "seed",
+        "layout",
+        "hands",
+        "draw_pile",
+        "taken",
+        "discards",
+        "current",
+        "phase",
+        "placed",
+        "stuck",
+        "turns",
+        "outcome",
+    )
     rules: CardRules
     seed: int | None
     layout: dict[Cell, Placed]
@@ -124,8 +137,9 @@ class CardGame:
 
     # ---------------------------------------------------------------- setup
     @classmethod
-    def new(cls, players: int = 2, seed: int | None = None, rules: CardRules | None = None,
-            first: int = 0) -> "CardGame":
+    def new(
+        cls, players: int = 2, seed: int | None = None, rules: CardRules | None = None, first: int = 0
+    ) -> "CardGame":
         """Shuffle, deal 2 cards each, lay 4 cards as a 2 x 2 square (docs/rules.md 'Setup').
 
         Every random choice (order, start rotations) comes from `seed`. Should
@@ -212,8 +226,13 @@ class CardGame:
             return []
         cards = self.hand if card is None else [c for c in self.hand if c == card]
         cells = self.legal_cells()
-        return [Place(c, rot, cell) for c in cards for rot in range(4)
-                for cell, mask in cells.items() if OPEN[c][rot] & mask]
+        return [
+            Place(c, rot, cell)
+            for c in cards
+            for rot in range(4)
+            for cell, mask in cells.items()
+            if OPEN[c][rot] & mask
+        ]
 
     def can_place(self, seat: int | None = None) -> bool:
         """Whether player `seat` (default: current) could lay any hand card now."""
@@ -234,16 +253,21 @@ class CardGame:
             return f"Card {card!r} is not in your hand (hand: {self.hand})."
         if not isinstance(rotation, int) or isinstance(rotation, bool) or not 0 <= rotation < 4:
             return f"Rotation must be 0 to 3 clockwise quarter turns, not {rotation!r}."
-        if (not isinstance(cell, tuple) or len(cell) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+        if (
+            not isinstance(cell, tuple)
+            or len(cell) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+        ):
             return f"{cell!r} is not a cell: give (x, y) as two whole numbers."
         if cell in self.layout:
             return f"Cell {cell} is taken already: lay the card on an empty cell."
         if not edge_neighbours(self.layout, cell):
             return f"Cell {cell} is not next to the layout: a card must touch another along a full side."
         if not OPEN[card][rotation] & open_ports(self.layout, cell):
-            return (f"At {cell} none of the card's openings meets an opening of a neighbouring card: "
-                    "turn it or choose another cell.")
+            return (
+                f"At {cell} none of the card's openings meets an opening of a neighbouring card: "
+                "turn it or choose another cell."
+            )
         return None
 
     def takeable(self) -> frozenset[int]:
@@ -266,14 +290,16 @@ class CardGame:
             cards = frozenset(cards)
         except TypeError:
             return f"{cards!r} is not a set of cards."
-        assert self.placed is not None          # phase take: the card just laid
+        assert self.placed is not None  # phase take: the card just laid
         new_card = self.layout[self.placed].card
         if new_card in cards:
             return "The card just laid stays on the layout."
         extra = cards - self.takeable()
         if extra:
-            return (f"Card(s) {', '.join(str(c) for c in sorted(extra, key=str))} are not joined by a path "
-                    "to the same treasure on the card just laid.")
+            return (
+                f"Card(s) {', '.join(str(c) for c in sorted(extra, key=str))} are not joined by a path "
+                "to the same treasure on the card just laid."
+            )
         gone = {cell for cell, p in self.layout.items() if p.card in cards}
         problem = layout_problem(set(self.layout) - gone, self.rules.keep_connected)
         return None if problem is None else f"Cannot take those: {problem}."
@@ -283,8 +309,12 @@ class CardGame:
         if self.phase != "take":
             return []
         candidates = sorted(self.takeable())
-        return [Take(subset) for size in range(len(candidates), -1, -1)
-                for subset in combinations(candidates, size) if self.take_problem(subset) is None]
+        return [
+            Take(subset)
+            for size in range(len(candidates), -1, -1)
+            for subset in combinations(candidates, size)
+            if self.take_problem(subset) is None
+        ]
 
     def legal_discards(self) -> list[Discard]:
         if self.phase != "discard":
@@ -406,8 +436,10 @@ class CardGame:
             "deck": DECK_NAME,
             "seed": self.seed,
             "rules": self.rules.to_dict(),
-            "layout": [[x, y, p.card, p.rotation]
-                       for (x, y), p in sorted(self.layout.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+            "layout": [
+                [x, y, p.card, p.rotation]
+                for (x, y), p in sorted(self.layout.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+            ],
             "hands": [h[:] for h in self.hands],
             "draw_pile": self.draw_pile[:],
             "taken": [t[:] for t in self.taken],
@@ -423,7 +455,8 @@ class CardGame:
     @classmethod
     def from_dict(cls, data: dict) -> "CardGame":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
-        from .validate import card_game_from_dict
+        from engine.cards.validate import card_game_from_dict
+
         return card_game_from_dict(cls, data)
 
     def __eq__(self, other: object) -> bool:
@@ -432,5 +465,7 @@ class CardGame:
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __repr__(self) -> str:
-        return (f"<CardGame {self.players}p turn {self.turns} {self.phase} current={self.current} "
-                f"layout={len(self.layout)} pile={len(self.draw_pile)} scores={self.scores}>")
+        return (
+            f"<CardGame {self.players}p turn {self.turns} {self.phase} current={self.current} "
+            f"layout={len(self.layout)} pile={len(self.draw_pile)} scores={self.scores}>"
+        )

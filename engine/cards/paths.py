@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, NamedTuple
 
-from .deck import CARDS, OPEN, SIDE_SEGMENT, STEP, Card
+from engine.cards.deck import CARDS, OPEN, SIDE_SEGMENT, STEP, Card
 
 Cell = tuple[int, int]
 

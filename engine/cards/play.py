@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .game import CardGame, CardRules, Place, Take
+from engine.cards.game import CardGame, CardRules, Place, Take
 
 
-def play_game(ais: Sequence, seed: int, turn_cap: int = 500, rules: CardRules | None = None,
-              first: int = 0, timer: Callable[[], float] | None = None) -> dict:
+def play_game(
+    ais: Sequence,
+    seed: int,
+    turn_cap: int = 500,
+    rules: CardRules | None = None,
+    first: int = 0,
+    timer: Callable[[], float] | None = None,
+) -> dict:
     """Play a game with one AI per seat (``len(ais)`` players, 2-6) and return a summary.
 
     Result keys: ``game`` ("cards"), ``seed``, ``players``, ``levels`` (each AI's

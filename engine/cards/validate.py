@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
-from ..outcome import Outcome, Termination, most
-from .deck import CARDS, DECK_NAME
-from .paths import Placed, edge_neighbours, layout_problem
+from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
+from engine.outcome import Outcome, Termination, most
+from engine.cards.deck import CARDS, DECK_NAME
+from engine.cards.paths import Placed, edge_neighbours, layout_problem
 
 
 def _is_int(v: Any) -> bool:
@@ -21,8 +21,10 @@ def _is_int(v: Any) -> bool:
 
 
 def _card_list(value: Any, where: str) -> list[int]:
-    need(isinstance(value, list) and all(_is_int(c) and 0 <= c < len(CARDS) for c in value),
-         f"{where} must be a list of card ids 0-{len(CARDS) - 1}")
+    need(
+        isinstance(value, list) and all(_is_int(c) and 0 <= c < len(CARDS) for c in value),
+        f"{where} must be a list of card ids 0-{len(CARDS) - 1}",
+    )
     return list(value)
 
 
@@ -34,21 +36,42 @@ _V1_ENDS = {
 
 
 def card_game_from_dict(cls, data: Any):
-    from .game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
+    from engine.cards.game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
 
     # Version 1 had no turn limit and saved an "end" sentence where version 2 saves "outcome".
     last_field = "end" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
-    check_header(data, GAME_NAME, FORMAT_VERSION, ("deck", "rules", "layout", "hands", "draw_pile", "taken",
-                                                  "discards", "current", "phase", "placed", "stuck", "turns",
-                                                  last_field), what="card-game", older=(1,))
+    check_header(
+        data,
+        GAME_NAME,
+        FORMAT_VERSION,
+        (
+            "deck",
+            "rules",
+            "layout",
+            "hands",
+            "draw_pile",
+            "taken",
+            "discards",
+            "current",
+            "phase",
+            "placed",
+            "stuck",
+            "turns",
+            last_field,
+        ),
+        what="card-game",
+        older=(1,),
+    )
     need(data["deck"] == DECK_NAME, f"unknown deck {data['deck']!r} (this version has {DECK_NAME!r})")
     rules = check_rules(data["rules"], ("keep_connected",), "rules must be {keep_connected: bool, turn_limit}")
 
     layout: dict[tuple[int, int], Placed] = {}
     need(isinstance(data["layout"], list), "layout must be a list of [x, y, card, rotation]")
     for entry in data["layout"]:
-        need(isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry),
-             f"layout entry {entry!r} must be [x, y, card, rotation] (whole numbers)")
+        need(
+            isinstance(entry, list) and len(entry) == 4 and all(_is_int(v) for v in entry),
+            f"layout entry {entry!r} must be [x, y, card, rotation] (whole numbers)",
+        )
         x, y, card, rot = entry
         need(0 <= card < len(CARDS), f"layout entry {entry!r}: no card {card}")
         need(0 <= rot < 4, f"layout entry {entry!r}: rotation must be 0-3")
@@ -59,8 +82,10 @@ def card_game_from_dict(cls, data: Any):
     need(problem is None, f"layout breaks the rules: {problem}")
 
     hands = data["hands"]
-    need(isinstance(hands, list) and MIN_PLAYERS <= len(hands) <= MAX_PLAYERS,
-         f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} hands")
+    need(
+        isinstance(hands, list) and MIN_PLAYERS <= len(hands) <= MAX_PLAYERS,
+        f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} hands",
+    )
     hands = [_card_list(h, f"hand {i}") for i, h in enumerate(hands)]
     need(all(len(h) <= HAND_SIZE for h in hands), f"a hand holds at most {HAND_SIZE} cards")
     taken = data["taken"]
@@ -89,14 +114,18 @@ def card_game_from_dict(cls, data: Any):
     need(isinstance(stuck, list) and all(_is_int(s) and 0 <= s < n for s in stuck), "stuck must list players")
     placed = data["placed"]
     if phase == "take":
-        need(isinstance(placed, list) and len(placed) == 2 and tuple(placed) in layout,
-             "in phase take, placed must be the cell of a laid card")
+        need(
+            isinstance(placed, list) and len(placed) == 2 and tuple(placed) in layout,
+            "in phase take, placed must be the cell of a laid card",
+        )
         placed = tuple(placed)
     else:
         need(placed is None, f"placed must be null in phase {phase}")
     limit = rules["turn_limit"]
-    need(phase == "over" or not limit or turns < limit,
-         f"a running game has played fewer turns than the turn limit {limit}")
+    need(
+        phase == "over" or not limit or turns < limit,
+        f"a running game has played fewer turns than the turn limit {limit}",
+    )
     if data["version"] == 1:
         end = data["end"]
         need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
@@ -105,10 +134,14 @@ def card_game_from_dict(cls, data: Any):
     else:
         outcome = read_outcome(data, phase == "over", n)
         if outcome is not None:
-            need(outcome.termination in (Termination.CARDS_PLAYED, Termination.BLOCKED, Termination.TURN_LIMIT),
-                 f"a card game cannot end by {outcome.termination.value}")
-            need(outcome.termination is not Termination.TURN_LIMIT or 0 < limit <= turns,
-                 "a game ended by the turn limit has played that many turns")
+            need(
+                outcome.termination in (Termination.CARDS_PLAYED, Termination.BLOCKED, Termination.TURN_LIMIT),
+                f"a card game cannot end by {outcome.termination.value}",
+            )
+            need(
+                outcome.termination is not Termination.TURN_LIMIT or 0 < limit <= turns,
+                "a game ended by the turn limit has played that many turns",
+            )
             need(outcome.winners == most([len(t) for t in taken]), "the players with the most cards taken win")
 
     game = cls.__new__(cls)
@@ -127,9 +160,12 @@ def card_game_from_dict(cls, data: Any):
     game.outcome = outcome
     if phase in ("place", "discard"):
         need(bool(hands[current]), "the player to act holds no card")
-        need(game.can_place() == (phase == "place"),
-             "phase must be place when a card can be laid, discard when none can")
+        need(
+            game.can_place() == (phase == "place"), "phase must be place when a card can be laid, discard when none can"
+        )
     if phase == "take":
-        need(edge_neighbours(layout, placed) != [] and len(game.legal_takes()) > 1,
-             "phase take needs cards that may be taken")
+        need(
+            edge_neighbours(layout, placed) != [] and len(game.legal_takes()) > 1,
+            "phase take needs cards that may be taken",
+        )
     return game

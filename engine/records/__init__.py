@@ -15,12 +15,28 @@ engine and refuses an illegal or damaged one, naming the turn.
 Pure: strings in and out, no files.
 """
 
-from .notation import (
-    NOBODY, NOTATION_VERSION, UNFINISHED, Record, RecordError, Recorder, Turn, codec_for, format_record,
+from engine.records.notation import (
+    NOBODY,
+    NOTATION_VERSION,
+    UNFINISHED,
+    Record,
+    RecordError,
+    Recorder,
+    Turn,
+    codec_for,
+    format_record,
     read_record,
 )
 
 __all__ = [
-    "NOBODY", "NOTATION_VERSION", "Record", "RecordError", "Recorder", "Turn", "UNFINISHED", "codec_for",
-    "format_record", "read_record",
+    "NOBODY",
+    "NOTATION_VERSION",
+    "Record",
+    "RecordError",
+    "Recorder",
+    "Turn",
+    "UNFINISHED",
+    "codec_for",
+    "format_record",
+    "read_record",
 ]

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from ..ai import LEVELS, make_ai
-from ..ai.base import View, first_ply
-from ..ai.bits import LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after
-from ..game import Game, Move, Shift
-from ..maze import CELLS, ROTATED, SIZE, openings_of
-from ..tiles import TREASURES
-from .notation import Record
+from engine.ai import LEVELS, make_ai
+from engine.ai.base import View, first_ply
+from engine.ai.bits import LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after
+from engine.game import Game, Move, Shift
+from engine.maze import CELLS, ROTATED, SIZE, openings_of
+from engine.tiles import TREASURES
+from engine.records.notation import Record
 
 #: A played turn is "far worse" when its chance to collect next turn is this much below the suggestion's.
 FAR_WORSE = 0.4
@@ -88,14 +88,16 @@ def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WOR
     return marks
 
 
-def analyze_turn(before: Game, actions, after: Game, number: int, level: str,
-                 far_worse: float = FAR_WORSE) -> list[Mark]:
+def analyze_turn(
+    before: Game, actions, after: Game, number: int, level: str, far_worse: float = FAR_WORSE
+) -> list[Mark]:
     shift, move = actions[0], actions[1] if len(actions) > 1 else Move(before.player.position)
     me = before.current
     name = before.players[me].color
     played = shift_words(before, shift, move)
     collected = len(after.players[me].found) > len(before.players[me].found) or (
-        after.phase == "over" and me in after.winners)
+        after.phase == "over" and me in after.winners
+    )
     marks = []
     view = View(before)
     options = list(first_ply(view))
@@ -105,18 +107,35 @@ def analyze_turn(before: Game, actions, after: Game, number: int, level: str,
         cell = (hits & -hits).bit_length() - 1
         what = _target_words(before, Shift(o[0].name, o[1]), cell)
         example = f"{o[0].name} {openings_of(o[2])} {cell // SIZE},{cell % SIZE}"
-        marks.append(Mark(number, name, MISSED, f"{name} could have {what} (e.g. {example}) but played {played}",
-                          played, example, {"ways": sum(bin(h).count("1") for _, h in reachable)}))
+        marks.append(
+            Mark(
+                number,
+                name,
+                MISSED,
+                f"{name} could have {what} (e.g. {example}) but played {played}",
+                played,
+                example,
+                {"ways": sum(bin(h).count("1") for _, h in reachable)},
+            )
+        )
     threat = _next_player_wins(after)
     if threat is not None:
         blocks = _blocking_shifts(before)
         if blocks:
             example = shift_words(before, blocks[0])
             who = after.players[after.current].color
-            marks.append(Mark(number, name, LETS_WIN,
-                              f"{name} let {who} win next move ({who} can reach {threat}); "
-                              f"{len(blocks)} shifts would have stopped it, e.g. {example}",
-                              played, example, {"opponent": who, "blocking_shifts": len(blocks)}))
+            marks.append(
+                Mark(
+                    number,
+                    name,
+                    LETS_WIN,
+                    f"{name} let {who} win next move ({who} can reach {threat}); "
+                    f"{len(blocks)} shifts would have stopped it, e.g. {example}",
+                    played,
+                    example,
+                    {"opponent": who, "blocking_shifts": len(blocks)},
+                )
+            )
     if not reachable and not collected and after.phase != "over":
         ai = make_ai(level, seed=number)
         s2, m2 = ai.choose(before.copy())
@@ -124,10 +143,18 @@ def analyze_turn(before: Game, actions, after: Game, number: int, level: str,
         theirs = next_turn_chance(view, options, s2, m2)
         if theirs - mine >= far_worse:
             suggestion = shift_words(before, s2, m2)
-            marks.append(Mark(number, name, WEAK,
-                              f"{name} played {played}: {mine:.0%} chance to collect next turn; "
-                              f"{level} suggests {suggestion}: {theirs:.0%}",
-                              played, suggestion, {"chance": mine, "suggested_chance": theirs, "level": level}))
+            marks.append(
+                Mark(
+                    number,
+                    name,
+                    WEAK,
+                    f"{name} played {played}: {mine:.0%} chance to collect next turn; "
+                    f"{level} suggests {suggestion}: {theirs:.0%}",
+                    played,
+                    suggestion,
+                    {"chance": mine, "suggested_chance": theirs, "level": level},
+                )
+            )
     return marks
 
 
@@ -201,9 +228,10 @@ def _blocking_shifts(before: Game) -> list[Shift]:
 
 def analyze_cards(record: Record) -> list[Mark]:
     """``missed-take`` marks: turns that took fewer cards than the best placement allowed."""
-    from ..cards import Place, Take
-    from ..cards.paths import Survey
-    from .cards import card_name, player_name, turn_text
+    from engine.cards import Place, Take
+    from engine.cards.paths import Survey
+    from engine.records.cards import card_name, player_name, turn_text
+
     marks = []
     state = record.start()
     for turn in record.turns:
@@ -214,11 +242,11 @@ def analyze_cards(record: Record) -> list[Mark]:
             continue
         took = sum(len(a.cards) for a in turn.actions if isinstance(a, Take))
         best, example = took, None
-        survey = Survey(before.layout)       # one survey answers every placement of this turn
+        survey = Survey(before.layout)  # one survey answers every placement of this turn
         for place in before.legal_placements():
             joined = survey.matches(place.card, place.rotation, place.cell)
             if sum(len(cards) for cards in joined.values()) <= best:
-                continue            # cannot beat the best so far even if every joined card may go
+                continue  # cannot beat the best so far even if every joined card may go
             trial = before.copy()
             trial.apply(place)
             takes = trial.legal_takes() if trial.phase == "take" else []
@@ -227,11 +255,20 @@ def analyze_cards(record: Record) -> list[Mark]:
                 best = most
                 chosen = max(takes, key=lambda t: len(t.cards))
                 example = f"{card_name(place.card)} r{place.rotation} {place.cell[0]},{place.cell[1]}" + (
-                    " take " + " ".join(card_name(c) for c in sorted(chosen.cards)))
+                    " take " + " ".join(card_name(c) for c in sorted(chosen.cards))
+                )
         if example is not None:
             name = player_name(before, turn.player)
             played = turn_text(before, turn.actions, state)
-            marks.append(Mark(turn.number, name, MISSED_TAKE,
-                              f"{name} took {took} card{'s' if took != 1 else ''} with {played}; "
-                              f"{example} takes {best}", played, example, {"took": took, "best": best}))
+            marks.append(
+                Mark(
+                    turn.number,
+                    name,
+                    MISSED_TAKE,
+                    f"{name} took {took} card{'s' if took != 1 else ''} with {played}; {example} takes {best}",
+                    played,
+                    example,
+                    {"took": took, "best": best},
+                )
+            )
     return marks

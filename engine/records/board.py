@@ -9,15 +9,15 @@ turn. Both are checked on replay, so a damaged line is caught where it is.
 
 from __future__ import annotations
 
-from ..game import Game, Move, Rules, Shift
-from ..maze import INSERTIONS, ROTATED, mask_of, openings_of
-from ..tiles import SEATS, TREASURES
-from .notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
+from engine.game import Game, Move, Rules, Shift
+from engine.maze import INSERTIONS, ROTATED, mask_of, openings_of
+from engine.tiles import SEATS, TREASURES
+from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
 WIN_MARK = "wins"
-BEGUN = "-"            # in place of the shift of a turn begun before the record began
+BEGUN = "-"  # in place of the shift of a turn begun before the record began
 #: Rules tag words for the variants (RULES.md section 1, "Variants").
 VARIANT_WORDS = {"open_cards": "open-cards", "return_home": "no-return"}
 
@@ -69,8 +69,13 @@ def start(tags: dict[str, str]) -> Game:
     if not limit.isdigit():
         raise ValueError(f"TurnLimit {limit!r} is not a whole number")
     rules = rules_from_text(tags.get("Rules", "classic"), int(limit))
-    return Game.new(players=len(colours), seed=seed_of(tags), rules=rules,
-                    seats=[COLOURS.index(c) for c in colours], first=colours.index(first))
+    return Game.new(
+        players=len(colours),
+        seed=seed_of(tags),
+        rules=rules,
+        seats=[COLOURS.index(c) for c in colours],
+        first=colours.index(first),
+    )
 
 
 def winners(state: Game) -> list[int]:
@@ -99,7 +104,7 @@ def turn_text(before: Game, actions: tuple, after: Game) -> str:
         r, c = rest[0].cell
         words.append(f"{r},{c}")
     player = before.current
-    words += [f"+{t}" for t in after.players[player].found[len(before.players[player].found):]]
+    words += [f"+{t}" for t in after.players[player].found[len(before.players[player].found) :]]
     if after.phase == "over" and player in winners(after):
         words.append(WIN_MARK)
     return " ".join(words)

@@ -10,12 +10,12 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 
 from __future__ import annotations
 
-from ..cards import CARDS, CardGame, CardRules, Discard, Place, Take
-from .notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
+from engine.cards import CARDS, CardGame, CardRules, Discard, Place, Take
+from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "cards"
 TAKE, DISCARD = "take", "discard"
-BEGUN = "-"            # in place of the card laid in a turn begun before the record began
+BEGUN = "-"  # in place of the card laid in a turn begun before the record began
 _BY_NAME = {}
 for _card in CARDS:
     a, b = _card.names
@@ -30,8 +30,7 @@ def card_id(word: str) -> int:
     try:
         return _BY_NAME[word]
     except KeyError:
-        raise ValueError(f"{word!r} is not a card: name it by its two treasures, e.g. "
-                         f"{card_name(0)}") from None
+        raise ValueError(f"{word!r} is not a card: name it by its two treasures, e.g. {card_name(0)}") from None
 
 
 def player_count(state: CardGame) -> int:
@@ -90,7 +89,7 @@ def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:
     else:
         x, y = first.cell
         words = [card_name(first.card), f"r{first.rotation}", f"{x},{y}"]
-    for action in actions[(0 if isinstance(first, Take) else 1):]:
+    for action in actions[(0 if isinstance(first, Take) else 1) :]:
         if isinstance(action, Take) and action.cards:
             words.append(TAKE)
             words += [card_name(c) for c in sorted(action.cards)]

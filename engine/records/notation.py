@@ -17,14 +17,26 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from ..errors import IllegalAction, InvalidState
+from engine.errors import IllegalAction, InvalidState
 
 NOTATION_VERSION = "1"
 #: Tags written first, in this order (like the seven tags of a chess record).
-TAG_ORDER = ("Game", "Notation", "Date", "Rules", "TurnLimit", "Players", "First", "Seed", "Start",
-             "Result", "End", "Turns")
-UNFINISHED = "*"           # Result of a game that was not over when the record ends
-NOBODY = "none"            # Result of a finished game without a winner
+TAG_ORDER = (
+    "Game",
+    "Notation",
+    "Date",
+    "Rules",
+    "TurnLimit",
+    "Players",
+    "First",
+    "Seed",
+    "Start",
+    "Result",
+    "End",
+    "Turns",
+)
+UNFINISHED = "*"  # Result of a game that was not over when the record ends
+NOBODY = "none"  # Result of a finished game without a winner
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _TURN = re.compile(r"^(\d+)\.\s+(\S+)\s*(.*)$")
@@ -36,8 +48,9 @@ class RecordError(ValueError):
     def __init__(self, message: str, turn: int | None = None, line: int | None = None):
         where = [f"turn {turn}" if turn is not None else "", f"line {line}" if line is not None else ""]
         where = [w for w in where if w]
-        super().__init__(f"{where[0]}{' (' + where[1] + ')' if len(where) > 1 else ''}: {message}"
-                         if where else message)
+        super().__init__(
+            f"{where[0]}{' (' + where[1] + ')' if len(where) > 1 else ''}: {message}" if where else message
+        )
         self.turn = turn
         self.line = line
         self.reason = message
@@ -126,7 +139,7 @@ class Recorder:
         self.tags["Players"] = " ".join(f"{n}:{lv}" for n, lv in zip(names, levels))
         self.tags.update({k: str(v) for k, v in tags.items()})
         self.turns: list[Turn] = []
-        self.lines: list[str] = []     # the turn lines so far (written as the turns end: no replays)
+        self.lines: list[str] = []  # the turn lines so far (written as the turns end: no replays)
         self._pending: list = []
         self._before = self.state
         self._turns_at_start = self.state.turns
@@ -224,7 +237,7 @@ def parse_tags(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
                 raise RecordError("a tag line after the first turn", line=number)
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f"not a tag line: {line[:60]!r} (expected [Name \"value\"])", line=number)
+                raise RecordError(f'not a tag line: {line[:60]!r} (expected [Name "value"])', line=number)
             name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
             if name in tags:
                 raise RecordError(f"tag {name} given twice", line=number)
@@ -242,8 +255,7 @@ def read_record(text: str) -> Record:
     if "Game" not in tags:
         raise RecordError('no [Game "..."] tag: not a game record')
     if tags.get("Notation", NOTATION_VERSION) != NOTATION_VERSION:
-        raise RecordError(f"notation version {tags['Notation']!r} is not known here (this reader: "
-                          f"{NOTATION_VERSION})")
+        raise RecordError(f"notation version {tags['Notation']!r} is not known here (this reader: {NOTATION_VERSION})")
     try:
         codec = codec_for(tags["Game"])
     except ValueError as exc:
@@ -254,8 +266,7 @@ def read_record(text: str) -> Record:
     if "Players" in tags:
         listed = [part.partition(":")[0] for part in tags["Players"].split()]
         if listed != names:
-            raise RecordError(f"Players lists {' '.join(listed) or 'nobody'} but the game has "
-                              f"{' '.join(names)}")
+            raise RecordError(f"Players lists {' '.join(listed) or 'nobody'} but the game has {' '.join(names)}")
     for line_no, line in body:
         record.turns.append(_read_turn(codec, state, names, line_no, line))
     _check_result(record, codec, state)
@@ -268,12 +279,16 @@ def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
     match = _TURN.match(line.strip())
     expected = state.turns + 1
     if not match:
-        raise RecordError(f"not a turn line: {line.strip()[:60]!r} (expected '{expected}. <player> ...')",
-                          turn=expected, line=line_no)
+        raise RecordError(
+            f"not a turn line: {line.strip()[:60]!r} (expected '{expected}. <player> ...')", turn=expected, line=line_no
+        )
     number, name, rest = int(match.group(1)), match.group(2), match.group(3)
     if number != expected:
-        raise RecordError(f"numbered {number}, but turn {expected} comes next (a turn is missing or "
-                          "out of order)", turn=expected, line=line_no)
+        raise RecordError(
+            f"numbered {number}, but turn {expected} comes next (a turn is missing or out of order)",
+            turn=expected,
+            line=line_no,
+        )
     if state.phase == "over":
         raise RecordError("the game was already over", turn=number, line=line_no)
     if name != names[state.current]:
@@ -293,12 +308,17 @@ def _check_result(record: Record, codec, state) -> None:
     said = record.tags.get("Result")
     if said is not None and said != got["Result"]:
         if got["Result"] == UNFINISHED:
-            raise RecordError(f"the record ends after turn {last} but the game is not over there, while "
-                              f"Result says {said!r}: turns are missing", turn=last + 1)
+            raise RecordError(
+                f"the record ends after turn {last} but the game is not over there, while "
+                f"Result says {said!r}: turns are missing",
+                turn=last + 1,
+            )
         raise RecordError(f"Result says {said!r} but the replay gives {got['Result']!r}")
     if "Turns" in record.tags and record.tags["Turns"] != str(len(record.turns)):
-        raise RecordError(f"Turns says {record.tags['Turns']} but the record holds {len(record.turns)} turns",
-                          turn=last + 1 if len(record.turns) < _int(record.tags["Turns"]) else None)
+        raise RecordError(
+            f"Turns says {record.tags['Turns']} but the record holds {len(record.turns)} turns",
+            turn=last + 1 if len(record.turns) < _int(record.tags["Turns"]) else None,
+        )
 
 
 def _int(text: str) -> int:
@@ -326,7 +346,7 @@ def start_position(tags: dict[str, str]) -> dict | None:
 
 def seed_of(tags: dict[str, str]) -> int:
     if "Seed" not in tags:
-        raise ValueError('no Seed tag and no Start tag: the start position is unknown')
+        raise ValueError("no Seed tag and no Start tag: the start position is unknown")
     try:
         return int(tags["Seed"])
     except ValueError:
@@ -335,7 +355,7 @@ def seed_of(tags: dict[str, str]) -> int:
 
 def needs_start_tag(state) -> bool:
     """A seed alone rebuilds only a fresh game set up from an integer seed."""
-    mid_turn = state.phase in ("move", "take")     # a turn begun: its first action is not in the record
+    mid_turn = state.phase in ("move", "take")  # a turn begun: its first action is not in the record
     return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0 or mid_turn
 
 
@@ -362,7 +382,8 @@ def add_start_tags(tags: dict[str, str], state) -> None:
 
 def codec_for(kind: str):
     """The turn notation of a game kind ("labyrinth" or "cards")."""
-    from . import board, cards
+    from engine.records import board, cards
+
     codecs = {board.KIND: board, cards.KIND: cards}
     try:
         return codecs[kind]

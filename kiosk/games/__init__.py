@@ -29,11 +29,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    from ..bus import Bus
-    from ..clock import Clock
-    from ..events import Command, GameSetup
-    from ..session_base import GameSession
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.bus import Bus
+    from kiosk.clock import Clock
+    from kiosk.events import Command, GameSetup
+    from kiosk.session_base import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class ScriptWords:
     """
 
     verbs: tuple[str, ...]
-    usage: str                                                   # e.g. "tap ROW COL, stay"
+    usage: str  # e.g. "tap ROW COL, stay"
     parse: Callable[[list[str], Callable[[str], Exception]], tuple]
     play: Callable[[Any, str, tuple], Sequence["Command"]]
 
@@ -63,7 +63,7 @@ class ScriptWords:
 class ButtonLedView(Protocol):
     """A game's view lighting the arcade buttons' LEDs from bus events (``GameType.button_leds``)."""
 
-    enabled: bool          # False while the operator's button test owns the LEDs
+    enabled: bool  # False while the operator's button test owns the LEDs
 
     def refresh(self) -> None:
         """Show again what the game wants lit (after the button test)."""
@@ -75,11 +75,11 @@ class SessionOptions:
 
     bus: "Bus"
     clock: "Clock"
-    fast: bool = False                   # no pacing (headless --fast, tests)
-    pace: float = 1.0                    # [kiosk] ai_pace_ms relative to the default pacing
+    fast: bool = False  # no pacing (headless --fast, tests)
+    pace: float = 1.0  # [kiosk] ai_pace_ms relative to the default pacing
     save: Callable[[Any, str], None] | None = None
     executor: Any = None
-    config: Any = None                   # the kiosk's Config (a game reads its own keys)
+    config: Any = None  # the kiosk's Config (a game reads its own keys)
 
 
 @dataclass(frozen=True)
@@ -92,13 +92,13 @@ class GameType:
     """
 
     name: str
-    title: str                                        # shown to people in English (logs, command lines)
-    players: tuple[int, int]                          # fewest and most players
-    ai_levels: tuple[str, ...]                        # computer seat kinds, weakest first
-    load: Callable[[Any], Any]                        # a save's state dict -> engine state (InvalidState if bad)
+    title: str  # shown to people in English (logs, command lines)
+    players: tuple[int, int]  # fewest and most players
+    ai_levels: tuple[str, ...]  # computer seat kinds, weakest first
+    load: Callable[[Any], Any]  # a save's state dict -> engine state (InvalidState if bad)
     session: Callable[[SessionOptions], "GameSession"]
-    events: str                                       # the module defining the game's messages
-    default_seats: tuple[str, ...]                    # GameSetup() of this game: who plays
+    events: str  # the module defining the game's messages
+    default_seats: tuple[str, ...]  # GameSetup() of this game: who plays
     #: the text key of its name on the screens (kiosk/locale), e.g. "setup.card_game"; "": `title`
     title_key: str = ""
     script: ScriptWords | None = None
@@ -143,8 +143,11 @@ class GameType:
         for s in setup.seats:
             if s.kind not in self.seat_kinds:
                 raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(self.seat_kinds)}")
-        changed = [name for name, on in (("open_cards", setup.open_cards), ("return_home", not setup.return_home))
-                   if on and name not in self.variants]
+        changed = [
+            name
+            for name, on in (("open_cards", setup.open_cards), ("return_home", not setup.return_home))
+            if on and name not in self.variants
+        ]
         if changed:
             raise ValueError(f"the {self.name} game has no {' or '.join(changed)} variant")
 
@@ -204,6 +207,7 @@ def announced() -> list[tuple[str, str]]:
     import configparser
     import os
     import sys
+
     found: dict[str, str] = {}
     for entry in sys.path:
         folder = entry or "."
@@ -222,7 +226,7 @@ def announced() -> list[tuple[str, str]]:
             if ENTRY_POINT_GROUP not in text:
                 continue
             parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
-            parser.optionxform = str        # type: ignore[assignment,method-assign]  # names keep their case
+            parser.optionxform = str  # type: ignore[assignment,method-assign]  # names keep their case
             try:
                 parser.read_string(text)
                 items = parser.items(ENTRY_POINT_GROUP) if parser.has_section(ENTRY_POINT_GROUP) else []
@@ -230,7 +234,7 @@ def announced() -> list[tuple[str, str]]:
                 log.warning("%s/%s/entry_points.txt cannot be read", folder, name)
                 continue
             for key, value in items:
-                found.setdefault(key, value.strip())     # the first on sys.path wins, as in importlib
+                found.setdefault(key, value.strip())  # the first on sys.path wins, as in importlib
     return list(found.items())
 
 

@@ -37,14 +37,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import synth
+from kiosk.sound import synth
 
 log = logging.getLogger(__name__)
 
-ATTRACT_REPEAT_S = 300.0    # the jingle again after this long on the attract screen
-RHYTHM_SLACK_S = 0.02      # a cue started later than this shifts the ones close behind it...
-RHYTHM_SPAN_S = 2.0        # ...that are due within this long after it
-LATE_S = 0.5                # a cue this late (the device still opening) is dropped: a late sound confuses
+ATTRACT_REPEAT_S = 300.0  # the jingle again after this long on the attract screen
+RHYTHM_SLACK_S = 0.02  # a cue started later than this shifts the ones close behind it...
+RHYTHM_SPAN_S = 2.0  # ...that are due within this long after it
+LATE_S = 0.5  # a cue this late (the device still opening) is dropped: a late sound confuses
 
 
 @dataclass(frozen=True)
@@ -69,16 +69,19 @@ class SoundSettings:
     """What the operator chose: ``[sound]`` in the config, then the operator menu."""
 
     enabled: bool = True
-    volume: int = 70                      # percent
-    quiet_hours: tuple[int, int] | None = None   # (start, end) minutes after midnight; attract is silent
+    volume: int = 70  # percent
+    quiet_hours: tuple[int, int] | None = None  # (start, end) minutes after midnight; attract is silent
 
     @classmethod
     def from_config(cls, config: Any) -> "SoundSettings":
         section = getattr(config, "sound", None)
         if section is None:
             return cls()
-        return cls(enabled=bool(getattr(section, "enabled", True)), volume=int(getattr(section, "volume", 70)),
-                   quiet_hours=getattr(section, "quiet_hours", None))
+        return cls(
+            enabled=bool(getattr(section, "enabled", True)),
+            volume=int(getattr(section, "volume", 70)),
+            quiet_hours=getattr(section, "quiet_hours", None),
+        )
 
 
 def parse_quiet_hours(text: str) -> tuple[int, int] | None:
@@ -96,8 +99,7 @@ def parse_quiet_hours(text: str) -> tuple[int, int] | None:
                 raise ValueError
             out.append(h * 60 + m)
     except ValueError:
-        raise ValueError(f"{text!r}: write quiet hours as HH:MM-HH:MM (e.g. \"22:00-08:00\") or \"none\"") \
-            from None
+        raise ValueError(f'{text!r}: write quiet hours as HH:MM-HH:MM (e.g. "22:00-08:00") or "none"') from None
     return out[0], out[1]
 
 
@@ -134,8 +136,10 @@ class PygletOutput:
     def open(self) -> bool:
         try:
             import pyglet
+
             pyglet.options["audio"] = ("pulse", "openal", "silent")
             import pyglet.media
+
             driver = pyglet.media.get_audio_driver()
             name = type(driver).__name__ if driver is not None else "none"
             if driver is None or "Silent" in name:
@@ -144,7 +148,7 @@ class PygletOutput:
             self.available = True
             self.reason = name
             return True
-        except Exception as exc:          # a broken audio library must not stop the kiosk
+        except Exception as exc:  # a broken audio library must not stop the kiosk
             self.reason = f"audio unavailable: {exc}"
             return False
 
@@ -152,11 +156,12 @@ class PygletOutput:
         import io
 
         import pyglet.media
-        self._sources[name] = pyglet.media.load(f"{name}.wav", file=io.BytesIO(synth.wav(data)),
-                                                streaming=False)
+
+        self._sources[name] = pyglet.media.load(f"{name}.wav", file=io.BytesIO(synth.wav(data)), streaming=False)
 
     def play(self, name: str, volume: float) -> None:
         import pyglet.media
+
         player = pyglet.media.Player()
         player.volume = volume
         player.queue(self._sources[name])
@@ -182,27 +187,34 @@ class PygletOutput:
 class Sound:
     """Cues for the kiosk's events; see the module docstring."""
 
-    def __init__(self, bus: Any, settings: SoundSettings | None = None, *, output: Any = None,
-                 now: Callable[[], float] = time.monotonic, wall: Callable[[], time.struct_time] = time.localtime,
-                 start: bool = True):
+    def __init__(
+        self,
+        bus: Any,
+        settings: SoundSettings | None = None,
+        *,
+        output: Any = None,
+        now: Callable[[], float] = time.monotonic,
+        wall: Callable[[], time.struct_time] = time.localtime,
+        start: bool = True,
+    ):
         self.settings = settings or SoundSettings()
         self.muted = False
         self.volume = max(0, min(100, int(self.settings.volume)))
         self.now = now
         self.wall = wall
-        self.played: deque[tuple[float, str]] = deque(maxlen=500)   # (time, cue) as started, the latest
+        self.played: deque[tuple[float, str]] = deque(maxlen=500)  # (time, cue) as started, the latest
         self._output = output if output is not None else PygletOutput()
         self._due: list[tuple[float, int, str]] = []
         self._seq = 0
         self._lock = threading.Condition()
-        self._free_at = 0.0            # when the board's animations so far will have finished
-        self._turn_key: tuple[int, int] | None = None    # (player, turn) of the last turn begun
+        self._free_at = 0.0  # when the board's animations so far will have finished
+        self._turn_key: tuple[int, int] | None = None  # (player, turn) of the last turn begun
         self._screen = ""
         self._attract_next: float | None = None
         self._stop = False
         self._thread: threading.Thread | None = None
         self._unsubscribe: list[Callable[[], None]] = []
-        self.ready = threading.Event()       # the device is open and every cue is made
+        self.ready = threading.Event()  # the device is open and every cue is made
         if bus is not None:
             self._subscribe(bus)
         if start and self.settings.enabled:
@@ -226,8 +238,9 @@ class Sound:
 
     # ------------------------------------------------------------ events -> cues
     def _subscribe(self, bus: Any) -> None:
-        from ..events import GameBegan, GameEnded, TurnBegan
-        from ..games import all_games
+        from kiosk.events import GameBegan, GameEnded, TurnBegan
+        from kiosk.games import all_games
+
         handlers: list[tuple[type, Callable[[Any], None]]] = [
             (GameBegan, lambda ev: self._reset_timeline()),
             (TurnBegan, self._on_turn),
@@ -241,6 +254,7 @@ class Sound:
 
     def _game_cue(self, answer: Callable[[Any], Cue | None]) -> Callable[[Any], None]:
         """A bus handler playing the Cue a game's `answer` gives for an event."""
+
         def handle(ev: Any) -> None:
             cue = answer(ev)
             if cue is None:
@@ -248,15 +262,16 @@ class Sound:
             if cue.at_once:
                 self.cue(cue.name)
                 return
-            with self._lock:             # the sound thread moves the timeline when it runs late
+            with self._lock:  # the sound thread moves the timeline when it runs late
                 at = max(self.now(), self._free_at)
                 self._free_at = at + cue.lasts
             for k in range(cue.repeat):
                 self.cue(cue.name, at + k * cue.every)
+
         return handle
 
     def _on_turn(self, ev: Any) -> None:
-        """"Your turn" once at the start of a person's turn (not again at its later phases)."""
+        """ "Your turn" once at the start of a person's turn (not again at its later phases)."""
         key = (ev.player, ev.turn)
         if key == self._turn_key:
             return
@@ -271,7 +286,7 @@ class Sound:
 
     def _after(self, name: str, lasts: float) -> None:
         """Cue `name` when the animations before it are done; what follows waits `lasts` more."""
-        with self._lock:                 # the sound thread moves the timeline when it runs late
+        with self._lock:  # the sound thread moves the timeline when it runs late
             at = max(self.now(), self._free_at)
             self._free_at = at + lasts
         self.cue(name, at)
@@ -361,7 +376,7 @@ class Sound:
             self._due = [(t + late if t < at + RHYTHM_SPAN_S else t, k, n) for t, k, n in self._due]
             heapq.heapify(self._due)
             if self._free_at > at:
-                self._free_at += late     # and so do the cues of events still to come
+                self._free_at += late  # and so do the cues of events still to come
         return [(at, name)]
 
     def _play(self, out, at: float, name: str) -> None:
@@ -392,5 +407,13 @@ class Sound:
             thread.join(timeout=2)
 
 
-__all__ = ["Cue", "Sound", "SoundSettings", "PygletOutput", "parse_quiet_hours", "format_quiet_hours",
-           "in_quiet_hours", "ATTRACT_REPEAT_S"]
+__all__ = [
+    "Cue",
+    "Sound",
+    "SoundSettings",
+    "PygletOutput",
+    "parse_quiet_hours",
+    "format_quiet_hours",
+    "in_quiet_hours",
+    "ATTRACT_REPEAT_S",
+]

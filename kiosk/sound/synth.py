@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 RATE = 22050
 MIN_SECONDS = 0.6
-PEAK = 0.45                 # of full scale, the loudest a cue gets
+PEAK = 0.45  # of full scale, the loudest a cue gets
 
 # The notes we use (equal temperament, A4 = 440 Hz).
 C4, D4, E4, F4, G4, A4, B4 = 261.63, 293.66, 329.63, 349.23, 392.00, 440.00, 493.88
@@ -39,22 +39,31 @@ D3, G3, A3 = 146.83, 196.00, 220.00
 
 #: The first note of every cue: distinct, so a recording shows which cue sounded.
 LEAD_HZ = {
-    "arrow": B5,        # a light tick: an arrow was chosen
-    "push": D3,         # a low thump with a rustle: the row slides
-    "blocked": A3,      # two low notes going down: not this arrow
-    "step": D5,         # a wooden tock per cell walked
-    "treasure": C5,     # a rising arpeggio
-    "turn": E5,         # a two-note chime: your turn
-    "won": G4,          # a short fanfare
-    "attract": F4,      # the attract jingle
-    "lay": A4,          # a card laid: a soft knock with a papery flick
-    "take": G5,         # cards taken: a quick rising pair
+    "arrow": B5,  # a light tick: an arrow was chosen
+    "push": D3,  # a low thump with a rustle: the row slides
+    "blocked": A3,  # two low notes going down: not this arrow
+    "step": D5,  # a wooden tock per cell walked
+    "treasure": C5,  # a rising arpeggio
+    "turn": E5,  # a two-note chime: your turn
+    "won": G4,  # a short fanfare
+    "attract": F4,  # the attract jingle
+    "lay": A4,  # a card laid: a soft knock with a papery flick
+    "take": G5,  # cards taken: a quick rising pair
 }
 CUES = tuple(LEAD_HZ)
 
 
-def _note(buf: list[float], start: float, freq: float, dur: float, level: float, *,
-          decay: float = 6.0, partials=((1, 1.0), (2, 0.25), (3, 0.08)), attack: float = 0.006) -> None:
+def _note(
+    buf: list[float],
+    start: float,
+    freq: float,
+    dur: float,
+    level: float,
+    *,
+    decay: float = 6.0,
+    partials=((1, 1.0), (2, 0.25), (3, 0.08)),
+    attack: float = 0.006,
+) -> None:
     """Add one note into `buf` (a list of floats at RATE) at `start` seconds."""
     i0 = int(start * RATE)
     n = int(dur * RATE)
@@ -76,7 +85,7 @@ def _note(buf: list[float], start: float, freq: float, dur: float, level: float,
         if w >= math.pi:
             continue
         c2 = 2 * math.cos(w)
-        s1, s0 = 0.0, -amp * math.sin(w)      # s[-1]; s[0] = 0
+        s1, s0 = 0.0, -amp * math.sin(w)  # s[-1]; s[0] = 0
         for k in range(n):
             wave_[k] += s1
             s1, s0 = c2 * s1 - s0, s1
@@ -93,7 +102,7 @@ def _noise(buf: list[float], start: float, dur: float, level: float, seed: int =
         buf.extend([0.0] * (i0 + n - len(buf)))
     y = 0.0
     for k in range(n):
-        y += 0.08 * (rnd.uniform(-1, 1) - y)          # one-pole low-pass
+        y += 0.08 * (rnd.uniform(-1, 1) - y)  # one-pole low-pass
         env = math.sin(math.pi * k / n) ** 2
         buf[i0 + k] += level * env * y * 3
 
@@ -152,8 +161,18 @@ def _take(b):
     _note(b, 0.08, C6, 0.3, 0.4, decay=10)
 
 
-_COMPOSERS = {"arrow": _arrow, "push": _push, "blocked": _blocked, "step": _step, "treasure": _treasure,
-              "turn": _turn, "won": _won, "attract": _attract, "lay": _lay, "take": _take}
+_COMPOSERS = {
+    "arrow": _arrow,
+    "push": _push,
+    "blocked": _blocked,
+    "step": _step,
+    "treasure": _treasure,
+    "turn": _turn,
+    "won": _won,
+    "attract": _attract,
+    "lay": _lay,
+    "take": _take,
+}
 
 
 def _compose(name: str) -> list[float]:

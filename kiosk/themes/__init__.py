@@ -26,9 +26,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..safeio import SMALL_LIMIT, read_bounded, read_json
-from .pack import (BUILTIN_ID, INSTALLED, KINDS, MANIFEST, PICTURE_PX, PIXELS, check_manifest, colour,
-                   pixel_order, themes_dir)
+from kiosk.safeio import SMALL_LIMIT, read_bounded, read_json
+from kiosk.themes.pack import (
+    BUILTIN_ID,
+    INSTALLED,
+    KINDS,
+    MANIFEST,
+    PICTURE_PX,
+    PIXELS,
+    check_manifest,
+    colour,
+    pixel_order,
+    themes_dir,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +49,11 @@ class Theme:
 
     id: str
     manifest: dict[str, Any] = field(default_factory=dict)
-    pixels: bytes | None = None              # every picture in pixel_order(), PICTURE_PX square, RGBA top row first
-    rims: dict[str, tuple[int, int, int]] = field(default_factory=dict)    # "cards/anchor" -> its main colour
+    pixels: bytes | None = None  # every picture in pixel_order(), PICTURE_PX square, RGBA top row first
+    rims: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # "cards/anchor" -> its main colour
     wordmark: tuple[int, int, bytes] | None = None
     digest: str = "drawn"
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)   # its GL textures
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # its GL textures
 
     @property
     def builtin(self) -> bool:
@@ -62,7 +72,7 @@ class Theme:
         assert self.pixels is not None
         size = PICTURE_PX * PICTURE_PX * 4
         i = _INDEX[(kind, treasure)]
-        return self.pixels[i * size:(i + 1) * size]
+        return self.pixels[i * size : (i + 1) * size]
 
     def colour(self, key: str, default: tuple[int, int, int]) -> tuple[int, int, int]:
         return colour(self.manifest, key, default)
@@ -97,8 +107,9 @@ def read_installed(state_dir: Path | str, theme_id: str) -> Theme:
     except FileNotFoundError as exc:
         raise ThemeUnusable(f"{exc.filename}: missing") from None
     except (OSError, ValueError) as exc:
-        raise ThemeUnusable(f"{getattr(exc, 'filename', None) or folder}: "
-                            f"{getattr(exc, 'reason', None) or exc}") from None
+        raise ThemeUnusable(
+            f"{getattr(exc, 'filename', None) or folder}: {getattr(exc, 'reason', None) or exc}"
+        ) from None
     problems = check_manifest(manifest)
     if problems:
         raise ThemeUnusable(f"{folder / MANIFEST}: {problems[0]}")
@@ -143,11 +154,14 @@ def load(state_dir: Path | str | None, theme_id: str) -> Theme:
     try:
         return read_installed(state_dir, theme_id)
     except ThemeUnusable as exc:
-        log.warning("theme %r cannot be shown (%s); showing the built-in theme. Install it again with "
-                    "labyrinth-kiosk --install-theme PATH", theme_id, exc)
-    except Exception as exc:       # whatever else a damaged folder does: never a crash loop at start-up
-        log.warning("theme %r cannot be shown (%s: %s); showing the built-in theme", theme_id,
-                    type(exc).__name__, exc)
+        log.warning(
+            "theme %r cannot be shown (%s); showing the built-in theme. Install it again with "
+            "labyrinth-kiosk --install-theme PATH",
+            theme_id,
+            exc,
+        )
+    except Exception as exc:  # whatever else a damaged folder does: never a crash loop at start-up
+        log.warning("theme %r cannot be shown (%s: %s); showing the built-in theme", theme_id, type(exc).__name__, exc)
     return BUILTIN
 
 
@@ -159,8 +173,7 @@ def installed(state_dir: Path | str | None) -> list[str]:
         folders = sorted(themes_dir(state_dir).iterdir())
     except OSError:
         return []
-    return [f.name for f in folders
-            if not f.name.startswith(".") and not f.is_symlink() and (f / MANIFEST).is_file()]
+    return [f.name for f in folders if not f.name.startswith(".") and not f.is_symlink() and (f / MANIFEST).is_file()]
 
 
 def title_of(state_dir: Path | str, theme_id: str, language: str) -> str:
@@ -197,5 +210,16 @@ class ThemedTranslator:
         return getattr(self.inner, attr)
 
 
-__all__ = ["BUILTIN", "BUILTIN_ID", "KINDS", "PICTURE_PX", "Theme", "ThemeUnusable", "ThemedTranslator",
-           "installed", "load", "read_installed", "title_of"]
+__all__ = [
+    "BUILTIN",
+    "BUILTIN_ID",
+    "KINDS",
+    "PICTURE_PX",
+    "Theme",
+    "ThemeUnusable",
+    "ThemedTranslator",
+    "installed",
+    "load",
+    "read_installed",
+    "title_of",
+]

@@ -21,11 +21,11 @@ from pathlib import Path
 from engine.cards.deck import TREASURES as CARD_TREASURES
 from engine.tiles import TREASURES as BOARD_TREASURES
 
-from .pack import FORMAT, MANIFEST, PICTURE_PX, WORDMARK
-from .png import encode
+from kiosk.themes.pack import FORMAT, MANIFEST, PICTURE_PX, WORDMARK
+from kiosk.themes.png import encode
 
 HERE = Path(__file__).resolve().parent / "ocean"
-SUPER = 4                      # drawn at 4x, averaged down
+SUPER = 4  # drawn at 4x, averaged down
 WORDMARK_SIZE = (256, 100)
 
 NAVY, SEA, DEEP = (30, 60, 120), (40, 130, 200), (20, 90, 150)
@@ -34,7 +34,7 @@ YELLOW, GOLD, SAND = (250, 206, 50), (230, 170, 40), (236, 210, 150)
 WHITE, BLACK, GREY = (252, 250, 244), (30, 28, 34), (140, 150, 160)
 PURPLE, PINK, GREEN = (130, 70, 180), (240, 130, 180), (60, 170, 80)
 TEAL, BROWN, DARK_GREEN = (30, 160, 150), (140, 86, 44), (30, 110, 50)
-MEDAL = (232, 245, 251)        # the theme's medallion colour: what a ring's hole shows
+MEDAL = (232, 245, 251)  # the theme's medallion colour: what a ring's hole shows
 
 
 def fish(p):
@@ -82,8 +82,9 @@ def starfish(p):
 
 
 def scallop(p):
-    fan = [(0, -0.7)] + [(0.9 * math.cos(a), -0.15 + 0.9 * math.sin(a))
-                         for a in (math.radians(15 + k * 10) for k in range(16))]
+    fan = [(0, -0.7)] + [
+        (0.9 * math.cos(a), -0.15 + 0.9 * math.sin(a)) for a in (math.radians(15 + k * 10) for k in range(16))
+    ]
     p.poly(fan, (250, 190, 150))
     for k in range(6):
         a = math.radians(28 + k * 25)
@@ -131,8 +132,11 @@ def anchor(p):
     p.ring(0, 0.68, 0.2, 0.1, NAVY, MEDAL)
     p.line(0, 0.5, 0, -0.75, 0.16, NAVY)
     p.line(-0.4, 0.3, 0.4, 0.3, 0.14, NAVY)
-    p.polyline([(-0.72, -0.2), (-0.55, -0.55), (-0.3, -0.75), (0, -0.82), (0.3, -0.75), (0.55, -0.55),
-                (0.72, -0.2)], 0.15, NAVY)
+    p.polyline(
+        [(-0.72, -0.2), (-0.55, -0.55), (-0.3, -0.75), (0, -0.82), (0.3, -0.75), (0.55, -0.55), (0.72, -0.2)],
+        0.15,
+        NAVY,
+    )
     p.poly([(-0.88, -0.1), (-0.58, -0.1), (-0.72, -0.34)], NAVY)
     p.poly([(0.88, -0.1), (0.58, -0.1), (0.72, -0.34)], NAVY)
 
@@ -141,8 +145,16 @@ def lighthouse(p):
     p.poly([(-0.4, -0.9), (0.4, -0.9), (0.25, 0.45), (-0.25, 0.45)], WHITE)
     for y0 in (-0.62, -0.1):
         f0, f1 = (y0 + 0.9) / 1.35, (y0 + 0.9 + 0.26) / 1.35
-        p.poly([(-0.4 + 0.15 * f0, y0), (0.4 - 0.15 * f0, y0), (0.4 - 0.15 * f1, y0 + 0.26),
-                (-0.4 + 0.15 * f1, y0 + 0.26)], RED, False)
+        p.poly(
+            [
+                (-0.4 + 0.15 * f0, y0),
+                (0.4 - 0.15 * f0, y0),
+                (0.4 - 0.15 * f1, y0 + 0.26),
+                (-0.4 + 0.15 * f1, y0 + 0.26),
+            ],
+            RED,
+            False,
+        )
     p.rect(-0.2, 0.45, 0.4, 0.28, YELLOW)
     p.poly([(-0.3, 0.73), (0.3, 0.73), (0, 0.95)], RED)
 
@@ -159,8 +171,11 @@ BROWN_DARK = (96, 56, 28)
 
 def pearl(p):
     p.ellipse(0, -0.35, 0.9, 0.38, (150, 120, 150))
-    p.poly([(-0.85, -0.25)] + [(0.85 * math.cos(a), -0.25 + 0.8 * math.sin(a))
-                               for a in (math.radians(180 - k * 12) for k in range(16))], (170, 140, 170))
+    p.poly(
+        [(-0.85, -0.25)]
+        + [(0.85 * math.cos(a), -0.25 + 0.8 * math.sin(a)) for a in (math.radians(180 - k * 12) for k in range(16))],
+        (170, 140, 170),
+    )
     p.ellipse(0, -0.3, 0.7, 0.22, (240, 210, 225), False)
     p.circle(0, -0.15, 0.26, WHITE)
     p.circle(-0.08, -0.07, 0.08, (255, 255, 255), False)
@@ -192,8 +207,20 @@ def lifebuoy(p):
 
 
 def dolphin(p):
-    body = [(-0.9, -0.1), (-0.6, 0.25), (-0.1, 0.45), (0.35, 0.4), (0.7, 0.15), (0.85, -0.25), (0.95, -0.55),
-            (0.7, -0.35), (0.5, -0.25), (0.1, -0.1), (-0.4, -0.1), (-0.7, -0.2)]
+    body = [
+        (-0.9, -0.1),
+        (-0.6, 0.25),
+        (-0.1, 0.45),
+        (0.35, 0.4),
+        (0.7, 0.15),
+        (0.85, -0.25),
+        (0.95, -0.55),
+        (0.7, -0.35),
+        (0.5, -0.25),
+        (0.1, -0.1),
+        (-0.4, -0.1),
+        (-0.7, -0.2),
+    ]
     p.poly(body, GREY)
     p.poly([(-0.05, 0.42), (0.15, 0.8), (0.3, 0.4)], GREY)
     p.poly([(0.8, -0.4), (0.95, -0.85), (0.55, -0.7)], GREY)
@@ -204,8 +231,9 @@ def dolphin(p):
 def urchin(p):
     for k in range(16):
         a = k * math.tau / 16
-        p.line(0.3 * math.cos(a), 0.3 * math.sin(a) - 0.1, 0.9 * math.cos(a), 0.85 * math.sin(a) - 0.05,
-               0.07, (60, 40, 80))
+        p.line(
+            0.3 * math.cos(a), 0.3 * math.sin(a) - 0.1, 0.9 * math.cos(a), 0.85 * math.sin(a) - 0.05, 0.07, (60, 40, 80)
+        )
     p.circle(0, -0.1, 0.48, (90, 60, 120))
     p.circle(-0.15, 0.05, 0.1, (150, 120, 180), False)
 
@@ -221,16 +249,40 @@ def submarine(p):
 
 
 def bottle(p):
-    p.poly([(-0.85, -0.35), (0.35, -0.35), (0.55, -0.2), (0.9, -0.15), (0.9, 0.15), (0.55, 0.2), (0.35, 0.35),
-            (-0.85, 0.35)], (120, 200, 170))
+    p.poly(
+        [
+            (-0.85, -0.35),
+            (0.35, -0.35),
+            (0.55, -0.2),
+            (0.9, -0.15),
+            (0.9, 0.15),
+            (0.55, 0.2),
+            (0.35, 0.35),
+            (-0.85, 0.35),
+        ],
+        (120, 200, 170),
+    )
     p.rect(0.82, -0.13, 0.14, 0.26, BROWN)
     p.poly([(-0.6, -0.15), (0.1, -0.2), (0.15, 0.15), (-0.55, 0.2)], (250, 240, 210), False)
     p.line(-0.2, -0.22, -0.15, 0.22, 0.06, RED, False)
 
 
 def seagull(p):
-    p.poly([(-0.95, 0.35), (-0.5, 0.5), (-0.1, 0.05), (0.1, 0.05), (0.5, 0.5), (0.95, 0.35), (0.5, 0.25),
-            (0.15, -0.15), (-0.15, -0.15), (-0.5, 0.25)], WHITE)
+    p.poly(
+        [
+            (-0.95, 0.35),
+            (-0.5, 0.5),
+            (-0.1, 0.05),
+            (0.1, 0.05),
+            (0.5, 0.5),
+            (0.95, 0.35),
+            (0.5, 0.25),
+            (0.15, -0.15),
+            (-0.15, -0.15),
+            (-0.5, 0.25),
+        ],
+        WHITE,
+    )
     p.poly([(-0.95, 0.35), (-0.7, 0.45), (-0.6, 0.3)], GREY, False)
     p.poly([(0.95, 0.35), (0.7, 0.45), (0.6, 0.3)], GREY, False)
     p.ellipse(0, -0.1, 0.18, 0.35, WHITE)
@@ -264,10 +316,21 @@ def shark(p):
     p.poly([(0.15, 0.85), (0.55, -0.25), (0.3, -0.25)], (90, 100, 115), False)
     for k in range(4):
         x = -0.9 + k * 0.5
-        p.polyline([(x, -0.35), (x + 0.12, -0.22), (x + 0.25, -0.35), (x + 0.37, -0.48), (x + 0.5, -0.35)],
-                   0.1, SEA)
-    p.polyline([(-0.85, -0.7), (-0.6, -0.58), (-0.35, -0.7), (-0.1, -0.82), (0.15, -0.7), (0.4, -0.58),
-                (0.65, -0.7), (0.85, -0.8)], 0.1, DEEP)
+        p.polyline([(x, -0.35), (x + 0.12, -0.22), (x + 0.25, -0.35), (x + 0.37, -0.48), (x + 0.5, -0.35)], 0.1, SEA)
+    p.polyline(
+        [
+            (-0.85, -0.7),
+            (-0.6, -0.58),
+            (-0.35, -0.7),
+            (-0.1, -0.82),
+            (0.15, -0.7),
+            (0.4, -0.58),
+            (0.65, -0.7),
+            (0.85, -0.8),
+        ],
+        0.1,
+        DEEP,
+    )
 
 
 def diving_helmet(p):
@@ -285,39 +348,121 @@ SEA_THINGS = (
     (fish, ("Fish", "Fisch", "Poisson", "Pesce", "Vis", "Pez", "Peixe", "Kala")),
     (octopus, ("Octopus", "Krake", "Pieuvre", "Polpo", "Octopus", "Pulpo", "Polvo", "Kaheksajalg")),
     (crab, ("Crab", "Krabbe", "Crabe", "Granchio", "Krab", "Cangrejo", "Caranguejo", "Krabi")),
-    (starfish, ("Starfish", "Seestern", "Étoile de mer", "Stella marina", "Zeester", "Estrella de mar",
-                "Estrela-do-mar", "Meritäht")),
-    (scallop, ("Scallop", "Jakobsmuschel", "Coquille", "Capasanta", "Sint-jakobsschelp", "Vieira", "Vieira",
-               "Kammkarp")),
+    (
+        starfish,
+        (
+            "Starfish",
+            "Seestern",
+            "Étoile de mer",
+            "Stella marina",
+            "Zeester",
+            "Estrella de mar",
+            "Estrela-do-mar",
+            "Meritäht",
+        ),
+    ),
+    (
+        scallop,
+        ("Scallop", "Jakobsmuschel", "Coquille", "Capasanta", "Sint-jakobsschelp", "Vieira", "Vieira", "Kammkarp"),
+    ),
     (jellyfish, ("Jellyfish", "Qualle", "Méduse", "Medusa", "Kwal", "Medusa", "Água-viva", "Meduus")),
-    (seahorse, ("Seahorse", "Seepferdchen", "Hippocampe", "Cavalluccio marino", "Zeepaardje", "Caballito de mar",
-                "Cavalo-marinho", "Merihobuke")),
+    (
+        seahorse,
+        (
+            "Seahorse",
+            "Seepferdchen",
+            "Hippocampe",
+            "Cavalluccio marino",
+            "Zeepaardje",
+            "Caballito de mar",
+            "Cavalo-marinho",
+            "Merihobuke",
+        ),
+    ),
     (whale, ("Whale", "Wal", "Baleine", "Balena", "Walvis", "Ballena", "Baleia", "Vaal")),
-    (turtle, ("Sea turtle", "Meeresschildkröte", "Tortue marine", "Tartaruga marina", "Zeeschildpad",
-              "Tortuga marina", "Tartaruga-marinha", "Merikilpkonn")),
+    (
+        turtle,
+        (
+            "Sea turtle",
+            "Meeresschildkröte",
+            "Tortue marine",
+            "Tartaruga marina",
+            "Zeeschildpad",
+            "Tortuga marina",
+            "Tartaruga-marinha",
+            "Merikilpkonn",
+        ),
+    ),
     (anchor, ("Anchor", "Anker", "Ancre", "Àncora", "Anker", "Ancla", "Âncora", "Ankur")),
     (lighthouse, ("Lighthouse", "Leuchtturm", "Phare", "Faro", "Vuurtoren", "Faro", "Farol", "Tuletorn")),
-    (sailboat, ("Sailing boat", "Segelboot", "Voilier", "Barca a vela", "Zeilboot", "Velero", "Veleiro",
-                "Purjekas")),
+    (sailboat, ("Sailing boat", "Segelboot", "Voilier", "Barca a vela", "Zeilboot", "Velero", "Veleiro", "Purjekas")),
     (pearl, ("Pearl", "Perle", "Perle", "Perla", "Parel", "Perla", "Pérola", "Pärl")),
     (coral, ("Coral", "Koralle", "Corail", "Corallo", "Koraal", "Coral", "Coral", "Korall")),
     (seaweed, ("Seaweed", "Seetang", "Algue", "Alga", "Zeewier", "Alga", "Alga", "Merevetikas")),
-    (lifebuoy, ("Lifebuoy", "Rettungsring", "Bouée", "Salvagente", "Reddingsboei", "Salvavidas", "Boia",
-                "Päästerõngas")),
+    (
+        lifebuoy,
+        ("Lifebuoy", "Rettungsring", "Bouée", "Salvagente", "Reddingsboei", "Salvavidas", "Boia", "Päästerõngas"),
+    ),
     (dolphin, ("Dolphin", "Delfin", "Dauphin", "Delfino", "Dolfijn", "Delfín", "Golfinho", "Delfiin")),
-    (urchin, ("Sea urchin", "Seeigel", "Oursin", "Riccio di mare", "Zee-egel", "Erizo de mar", "Ouriço-do-mar",
-              "Merisiilik")),
-    (submarine, ("Submarine", "U-Boot", "Sous-marin", "Sottomarino", "Onderzeeër", "Submarino", "Submarino",
-                 "Allveelaev")),
-    (bottle, ("Message in a bottle", "Flaschenpost", "Bouteille à la mer", "Messaggio in bottiglia",
-              "Flessenpost", "Mensaje en una botella", "Mensagem na garrafa", "Pudelipost")),
+    (
+        urchin,
+        (
+            "Sea urchin",
+            "Seeigel",
+            "Oursin",
+            "Riccio di mare",
+            "Zee-egel",
+            "Erizo de mar",
+            "Ouriço-do-mar",
+            "Merisiilik",
+        ),
+    ),
+    (
+        submarine,
+        ("Submarine", "U-Boot", "Sous-marin", "Sottomarino", "Onderzeeër", "Submarino", "Submarino", "Allveelaev"),
+    ),
+    (
+        bottle,
+        (
+            "Message in a bottle",
+            "Flaschenpost",
+            "Bouteille à la mer",
+            "Messaggio in bottiglia",
+            "Flessenpost",
+            "Mensaje en una botella",
+            "Mensagem na garrafa",
+            "Pudelipost",
+        ),
+    ),
     (seagull, ("Seagull", "Möwe", "Mouette", "Gabbiano", "Meeuw", "Gaviota", "Gaivota", "Kajakas")),
     (penguin, ("Penguin", "Pinguin", "Manchot", "Pinguino", "Pinguïn", "Pingüino", "Pinguim", "Pingviin")),
-    (snail, ("Sea snail", "Meeresschnecke", "Escargot de mer", "Lumaca di mare", "Zeeslak", "Caracola",
-             "Caramujo", "Meritigu")),
+    (
+        snail,
+        (
+            "Sea snail",
+            "Meeresschnecke",
+            "Escargot de mer",
+            "Lumaca di mare",
+            "Zeeslak",
+            "Caracola",
+            "Caramujo",
+            "Meritigu",
+        ),
+    ),
     (shark, ("Shark", "Hai", "Requin", "Squalo", "Haai", "Tiburón", "Tubarão", "Hai")),
-    (diving_helmet, ("Diving helmet", "Taucherhelm", "Scaphandre", "Casco da palombaro", "Duikhelm",
-                     "Escafandra", "Escafandro", "Tuukrikiiver")),
+    (
+        diving_helmet,
+        (
+            "Diving helmet",
+            "Taucherhelm",
+            "Scaphandre",
+            "Casco da palombaro",
+            "Duikhelm",
+            "Escafandra",
+            "Escafandro",
+            "Tuukrikiiver",
+        ),
+    ),
 )
 LANGS = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 TITLE = ("Ocean", "Ozean", "Océan", "Oceano", "Oceaan", "Océano", "Oceano", "Ookean")
@@ -327,7 +472,9 @@ def manifest() -> dict:
     """The theme's manifest: board treasure k is sea thing k (the first 24), card treasure k too (all 25)."""
     names = [dict(zip(LANGS, n)) for _, n in SEA_THINGS]
     return {
-        "format": FORMAT, "id": "ocean", "title": dict(zip(LANGS, TITLE)),
+        "format": FORMAT,
+        "id": "ocean",
+        "title": dict(zip(LANGS, TITLE)),
         "board": {t: names[k] for k, t in enumerate(BOARD_TREASURES)},
         "cards": {t: names[k] for k, t in enumerate(CARD_TREASURES)},
         "colours": {"medallion": "#e8f5fb", "medallion_rim": "#2a7fb8", "wordmark": "#bfe9ff"},
@@ -367,6 +514,7 @@ def render(draw, window, width: int, height: int) -> bytes:
 
     from kiosk.ui.art.bake import render as render_batch
     from kiosk.ui.art.pen import Pen
+
     pen = Pen()
     draw(pen)
     big_w, big_h = width * SUPER, height * SUPER
@@ -392,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else HERE
     from kiosk.ui.app import make_window, prepare_pyglet
+
     prepare_pyglet("offscreen")
     window = make_window("offscreen", (64, 64), "auto")
     window.switch_to()
@@ -406,7 +555,8 @@ def main(argv: list[str] | None = None) -> int:
     (out / "README.md").write_text(
         "# Ocean: the kiosk's second theme\n\nMade by `python -m kiosk.themes.make_ocean` (drawn by code, "
         "nothing downloaded). Install it with `labyrinth-kiosk --install-theme` and this folder.\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     print(f"wrote the ocean theme to {out}")
     return 0
 

@@ -38,9 +38,9 @@ from typing import Any, Callable
 from engine.cards.deck import TREASURES as CARD_TREASURES
 from engine.tiles import TREASURES as BOARD_TREASURES
 
-from ..safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
-from ..ui.i18n import LANGUAGES
-from . import png
+from kiosk.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk.ui.i18n import LANGUAGES
+from kiosk.themes import png
 
 #: The manifest's format number (a later kiosk may read more).
 FORMAT = 1
@@ -62,10 +62,10 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 BUILTIN_ID = "builtin"
 #: The colours a pack may set, as "#rrggbb".
 COLOURS = ("medallion", "medallion_rim", "wordmark")
-NAME_MAX = 40                        # characters: a name fits the player panel's caption
-PICTURE_LIMIT = 1024 * 1024          # bytes of one PNG
+NAME_MAX = 40  # characters: a name fits the player panel's caption
+PICTURE_LIMIT = 1024 * 1024  # bytes of one PNG
 NOTE_LIMIT = 256 * 1024
-PACK_LIMIT = 64 * 1024 * 1024        # bytes of a whole pack, inflated
+PACK_LIMIT = 64 * 1024 * 1024  # bytes of a whole pack, inflated
 MEMBERS_MAX = 200
 #: A zip member that inflates more than this many times its compressed size is refused (a zip bomb);
 #: PNGs hardly compress at all and a manifest about 5 times.
@@ -80,7 +80,7 @@ class Pack:
 
     manifest: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
-    pixels: dict[tuple[str, str], bytes] = field(default_factory=dict)     # (kind, treasure) -> RGBA
+    pixels: dict[tuple[str, str], bytes] = field(default_factory=dict)  # (kind, treasure) -> RGBA
     wordmark: tuple[int, int, bytes] | None = None
 
     @property
@@ -115,8 +115,9 @@ def check_manifest(data: Any) -> list[str]:
 
 def _check_id(ident: Any) -> list[str]:
     if not isinstance(ident, str) or not ID_PATTERN.fullmatch(ident):
-        return ["id must be 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit), "
-                f"not {json.dumps(ident)[:40]}"]
+        return [
+            f"id must be 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit), not {json.dumps(ident)[:40]}"
+        ]
     if ident == BUILTIN_ID:
         return [f"id {BUILTIN_ID!r} is the kiosk's own drawn theme; choose another"]
     return []
@@ -125,10 +126,12 @@ def _check_id(ident: Any) -> list[str]:
 def _check_treasures(kind: str, treasures: tuple[str, ...], table: Any) -> list[str]:
     """A name table per treasure of `kind`: every treasure, nothing else."""
     if not isinstance(table, dict):
-        return [f"{kind} must be an object with a name table per treasure "
-                f"({{\"{treasures[0]}\": {{\"en\": ...}}, ...}})"]
-    out = [f"{kind}: unknown treasure {str(name)[:40]!r} (the {kind} treasures are {', '.join(treasures)})"
-           for name in table if name not in treasures]
+        return [f'{kind} must be an object with a name table per treasure ({{"{treasures[0]}": {{"en": ...}}, ...}})']
+    out = [
+        f"{kind}: unknown treasure {str(name)[:40]!r} (the {kind} treasures are {', '.join(treasures)})"
+        for name in table
+        if name not in treasures
+    ]
     for name in treasures:
         if name not in table:
             out.append(f"{kind}.{name}: missing (a name in each language for every treasure)")
@@ -145,7 +148,7 @@ def _check_colours(colours: Any) -> list[str]:
         if key not in COLOURS:
             out.append(f"colours: unknown colour {str(key)[:40]!r} (known: {', '.join(COLOURS)})")
         elif not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
-            out.append(f"colours.{key} must be written \"#rrggbb\", not {json.dumps(value)[:40]}")
+            out.append(f'colours.{key} must be written "#rrggbb", not {json.dumps(value)[:40]}')
     return out
 
 
@@ -156,8 +159,9 @@ def _names(table: Any, where: str) -> list[str]:
     out = []
     missing = [lang for lang in LANGUAGES if lang not in table]
     if missing:
-        out.append(f"{where}: no name in {', '.join(missing)} (every language of the kiosk needs one: "
-                   f"{', '.join(LANGUAGES)})")
+        out.append(
+            f"{where}: no name in {', '.join(missing)} (every language of the kiosk needs one: {', '.join(LANGUAGES)})"
+        )
     for lang, text in table.items():
         if lang not in LANGUAGES:
             out.append(f"{where}: {str(lang)[:20]!r} is not a language of the kiosk ({', '.join(LANGUAGES)})")
@@ -180,7 +184,7 @@ def colour(manifest: dict[str, Any], key: str, default: tuple[int, int, int]) ->
 class _Source:
     """The files of a pack, by their path inside it ("board/bat.png"): a folder's or a zip's."""
 
-    failed = False                              # it could not be listed at all: nothing more to say
+    failed = False  # it could not be listed at all: nothing more to say
 
     def refuse(self, problems: list[str], name: str, message: str) -> None:
         """A file that is there but not read (a link, a device): its one message (not also "missing")."""
@@ -188,7 +192,7 @@ class _Source:
         self.refused.add(name)
 
     def __init__(self, where: Callable[[str], str]):
-        self.where = where                      # a file's path inside the pack -> how messages name it
+        self.where = where  # a file's path inside the pack -> how messages name it
         self.names: list[str] = []
         self.refused: set[str] = set()
 
@@ -265,11 +269,11 @@ class _Zip(_Source):
             self.failed = True
             return
         # the pack's folder: the zip's top, or its one folder holding theme.json ("ocean/theme.json")
-        folders = [n[:-len(MANIFEST)] for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
+        folders = [n[: -len(MANIFEST)] for n in names if n.count("/") == 1 and n.endswith("/" + MANIFEST)]
         if MANIFEST not in names and len(folders) == 1:
             self.prefix = folders[0]
-        self.names = [n[len(self.prefix):] for n in names if n.startswith(self.prefix)]
-        self.refused = {n[len(self.prefix):] for n in self.refused if n.startswith(self.prefix)}
+        self.names = [n[len(self.prefix) :] for n in names if n.startswith(self.prefix)]
+        self.refused = {n[len(self.prefix) :] for n in self.refused if n.startswith(self.prefix)}
         for n in names:
             if not n.startswith(self.prefix):
                 problems.append(f"{path}:{n}: outside the pack's folder {self.prefix.rstrip('/')}")
@@ -303,7 +307,7 @@ class _Zip(_Source):
         if info.file_size > limit:
             raise UnsafeFile(name, f"{info.file_size} bytes, more than the {limit} read here")
         with self.zf.open(info) as f:
-            data = f.read(limit + 1)            # the declared size may lie: never more than the limit
+            data = f.read(limit + 1)  # the declared size may lie: never more than the limit
         if len(data) > limit:
             raise UnsafeFile(name, f"more than the {limit} bytes read here")
         return data
@@ -317,7 +321,7 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
     path = Path(path)
     problems: list[str] = []
     try:
-        st = path.stat()         # the path named on the command line may be a link
+        st = path.stat()  # the path named on the command line may be a link
     except OSError as exc:
         return [f"{path}: cannot read the theme pack ({exc.strerror or exc})"], None
     if stat.S_ISDIR(st.st_mode):
@@ -334,8 +338,10 @@ def read_pack(path: Path | str) -> tuple[list[str], Pack | None]:
     wanted = set(expected_files())
     for name in sorted(names - wanted - {MANIFEST, WORDMARK}):
         if not NOTES.fullmatch(name):
-            problems.append(f"{source.where(name)}: not part of a theme pack (a pack holds {MANIFEST}, "
-                            f"board/<treasure>.png, cards/<treasure>.png, {WORDMARK} and a README or LICENSE)")
+            problems.append(
+                f"{source.where(name)}: not part of a theme pack (a pack holds {MANIFEST}, "
+                f"board/<treasure>.png, cards/<treasure>.png, {WORDMARK} and a README or LICENSE)"
+            )
     for name in expected_files():
         if name in source.refused:
             continue
@@ -408,10 +414,12 @@ def _picture(source: _Source, name: str, problems: list[str], pack: Pack) -> byt
         problems.append(f"{source.where(name)}: {exc}")
         return None
     side = PICTURE_PX * 4
-    corners = (3, side - 1, (PICTURE_PX - 1) * side + 3, PICTURE_PX * side - 1)     # the alpha bytes
+    corners = (3, side - 1, (PICTURE_PX - 1) * side + 3, PICTURE_PX * side - 1)  # the alpha bytes
     if any(rgba[i] for i in corners):
-        problems.append(f"{source.where(name)}: its background is not transparent (its four corner pixels "
-                        "must have alpha 0, so the tile shows around the treasure)")
+        problems.append(
+            f"{source.where(name)}: its background is not transparent (its four corner pixels "
+            "must have alpha 0, so the tile shows around the treasure)"
+        )
         return None
     return rgba
 
@@ -421,10 +429,13 @@ def _check_png(data: bytes, px: int | None) -> tuple[int, int, bytes]:
     h = png.header(data)
     if px is not None and (h.width, h.height) != (px, px):
         raise png.PngError(f"{h.width}x{h.height} pixels; every treasure picture is {px}x{px}")
-    if px is None and not (WORDMARK_MIN[0] <= h.width <= WORDMARK_MAX[0]
-                           and WORDMARK_MIN[1] <= h.height <= WORDMARK_MAX[1]):
-        raise png.PngError(f"{h.width}x{h.height} pixels; a wordmark is {WORDMARK_MIN[0]}x{WORDMARK_MIN[1]} "
-                           f"to {WORDMARK_MAX[0]}x{WORDMARK_MAX[1]}")
+    if px is None and not (
+        WORDMARK_MIN[0] <= h.width <= WORDMARK_MAX[0] and WORDMARK_MIN[1] <= h.height <= WORDMARK_MAX[1]
+    ):
+        raise png.PngError(
+            f"{h.width}x{h.height} pixels; a wordmark is {WORDMARK_MIN[0]}x{WORDMARK_MIN[1]} "
+            f"to {WORDMARK_MAX[0]}x{WORDMARK_MAX[1]}"
+        )
     if not h.transparent:
         raise png.PngError("has no transparency (save it as RGBA, with an alpha channel)")
     png.check_inflated_size(data, h)
@@ -444,7 +455,7 @@ def pixel_order() -> list[tuple[str, str]]:
 def main_colour(rgba: bytes) -> tuple[int, int, int]:
     """The mean colour of a picture's opaque pixels (a card medallion's rim: a second cue for matching)."""
     r = g = b = n = 0
-    for i in range(0, len(rgba), 16):            # every fourth pixel is plenty
+    for i in range(0, len(rgba), 16):  # every fourth pixel is plenty
         if rgba[i + 3] >= 128:
             r += rgba[i]
             g += rgba[i + 1]
@@ -459,7 +470,9 @@ def installed_files(pack: Pack) -> dict[str, bytes]:
     """Every file an installed theme holds: the pack's own files, its pictures decoded, and their index."""
     pixels = b"".join(pack.pixels[key] for key in pixel_order())
     index: dict[str, Any] = {
-        "format": FORMAT, "id": pack.id, "picture_px": PICTURE_PX,
+        "format": FORMAT,
+        "id": pack.id,
+        "picture_px": PICTURE_PX,
         "sha256": hashlib.sha256(pixels).hexdigest(),
         "rims": {f"{k}/{n}": list(main_colour(pack.pixels[(k, n)])) for k, n in pixel_order()},
         "wordmark": None,
@@ -488,7 +501,7 @@ def install(pack: Pack, state_dir: Path | str) -> Path:
     target = root / pack.id
     tmp = Path(tempfile.mkdtemp(dir=root, prefix=f".new-{pack.id}-"))
     try:
-        tmp.chmod(0o755)                        # installed by root, read by the kiosk's own user
+        tmp.chmod(0o755)  # installed by root, read by the kiosk's own user
         for name, data in installed_files(pack).items():
             path = tmp / name
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -528,6 +541,22 @@ def _sync_dir(path: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["BUILTIN_ID", "COLOURS", "FORMAT", "ID_PATTERN", "KINDS", "MANIFEST", "PICTURE_PX", "Pack",
-           "check_manifest", "colour", "expected_files", "install", "installed_files", "main_colour",
-           "pixel_order", "read_pack", "themes_dir"]
+__all__ = [
+    "BUILTIN_ID",
+    "COLOURS",
+    "FORMAT",
+    "ID_PATTERN",
+    "KINDS",
+    "MANIFEST",
+    "PICTURE_PX",
+    "Pack",
+    "check_manifest",
+    "colour",
+    "expected_files",
+    "install",
+    "installed_files",
+    "main_colour",
+    "pixel_order",
+    "read_pack",
+    "themes_dir",
+]

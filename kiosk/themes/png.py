@@ -36,7 +36,7 @@ class Header:
     bit_depth: int
     colour_type: int
     interlaced: bool
-    transparent: bool         # an alpha channel or a tRNS chunk
+    transparent: bool  # an alpha channel or a tRNS chunk
 
 
 def _chunks(data: bytes):
@@ -47,11 +47,11 @@ def _chunks(data: bytes):
     while pos < len(data):
         if pos + 8 > len(data):
             raise PngError("a PNG cut short (a chunk header is incomplete)")
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
         end = pos + 8 + length + 4
         if end > len(data):
             raise PngError("a PNG cut short (a chunk is longer than the file)")
-        yield kind, data[pos + 8:pos + 8 + length]
+        yield kind, data[pos + 8 : pos + 8 + length]
         pos = end
         if kind == b"IEND":
             return
@@ -83,13 +83,22 @@ def header(data: bytes) -> Header:
 
 def raw_size(h: Header) -> int:
     """How many bytes the image's filtered rows take (its IDAT data inflated), interlacing included."""
+
     def rows(w: int, n: int) -> int:
         return 0 if w == 0 or n == 0 else n * (1 + (w * _CHANNELS[h.colour_type] * h.bit_depth + 7) // 8)
+
     if not h.interlaced:
         return rows(h.width, h.height)
     total = 0
-    for x0, y0, dx, dy in ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
-                           (0, 1, 1, 2)):
+    for x0, y0, dx, dy in (
+        (0, 0, 8, 8),
+        (4, 0, 8, 8),
+        (0, 4, 4, 8),
+        (2, 0, 4, 4),
+        (0, 2, 2, 4),
+        (1, 0, 2, 2),
+        (0, 1, 1, 2),
+    ):
         total += rows((h.width - x0 + dx - 1) // dx, (h.height - y0 + dy - 1) // dy)
     return total
 
@@ -104,8 +113,7 @@ def check_inflated_size(data: bytes, h: Header) -> None:
     except zlib.error as exc:
         raise PngError(f"a damaged PNG (its image data does not inflate: {exc})") from None
     if len(out) > need or inflater.unconsumed_tail:
-        raise PngError(f"its image data inflates to more than the {need} bytes a "
-                       f"{h.width}x{h.height} picture needs")
+        raise PngError(f"its image data inflates to more than the {need} bytes a {h.width}x{h.height} picture needs")
     if len(out) < need:
         raise PngError("a damaged PNG (its image data is shorter than its size needs)")
 
@@ -115,6 +123,7 @@ def decode_rgba(data: bytes) -> tuple[int, int, bytes]:
 
     Call :func:`header` and :func:`check_inflated_size` first for a file from outside."""
     from pyglet.extlibs import png as pypng
+
     try:
         width, height, rows, _info = pypng.Reader(bytes=data).asRGBA8()
         pixels = b"".join(bytes(row) for row in rows)
@@ -133,17 +142,20 @@ def encode(width: int, height: int, rgba: bytes) -> bytes:
     raw = bytearray()
     previous = bytes(stride)
     for y in range(height):
-        row = rgba[y * stride:(y + 1) * stride]
-        raw.append(2)                                   # "up": small numbers where rows repeat
+        row = rgba[y * stride : (y + 1) * stride]
+        raw.append(2)  # "up": small numbers where rows repeat
         raw += bytes((a - b) & 0xFF for a, b in zip(row, previous))
         previous = row
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
-    return (SIGNATURE + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b""))
+    return (
+        SIGNATURE
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(bytes(raw), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
-__all__ = ["ALPHA_TYPES", "Header", "PngError", "check_inflated_size", "decode_rgba", "encode", "header",
-           "raw_size"]
+__all__ = ["ALPHA_TYPES", "Header", "PngError", "check_inflated_size", "decode_rgba", "encode", "header", "raw_size"]

@@ -12,5 +12,6 @@ from typing import Any
 
 def run(kiosk: Any, options: Any) -> int:
     """Open the display given by `options` and run the kiosk in it until it stops; exit status."""
-    from .runner import run as _run
+    from kiosk.ui.runner import run as _run
+
     return _run(kiosk, options)

@@ -47,19 +47,19 @@ import pyglet
 from kiosk import games
 from kiosk.events import GameBegan
 
-from .frame_cache import FrameCache
-from .i18n import Texts
-from .layout import Layout, Rect
-from .screen import SCREENS, Layered, Screen, session_for
+from kiosk.ui.frame_cache import FrameCache
+from kiosk.ui.i18n import Texts
+from kiosk.ui.layout import Layout, Rect
+from kiosk.ui.screen import SCREENS, Layered, Screen, session_for
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    from ..sound import Sound
-    from .art import Atlas
-    from .contract import KioskView
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.sound import Sound
+    from kiosk.ui.art import Atlas
+    from kiosk.ui.contract import KioskView
 
 log = logging.getLogger(__name__)
 
-TAP_MAX_S = 0.8      # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
+TAP_MAX_S = 0.8  # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
 # as the arrows sit around the board (docs/keys.md).
@@ -68,21 +68,32 @@ TAP_MAX_S = 0.8      # a finger resting longer than this (a palm, a sleeve) is n
 #    A  .  .  .  G      W3          E3
 #    Z  X  C  V  B      W5 S1 S3 S5 E5
 KEY_BUTTONS = {
-    "_2": "N1", "_3": "N3", "_4": "N5",
-    "T": "E1", "G": "E3", "B": "E5",
-    "X": "S1", "C": "S3", "V": "S5",
-    "Q": "W1", "A": "W3", "Z": "W5",
-    "R": "rotate", "SPACE": "stay",
+    "_2": "N1",
+    "_3": "N3",
+    "_4": "N5",
+    "T": "E1",
+    "G": "E3",
+    "B": "E5",
+    "X": "S1",
+    "C": "S3",
+    "V": "S5",
+    "Q": "W1",
+    "A": "W3",
+    "Z": "W5",
+    "R": "rotate",
+    "SPACE": "stay",
 }
 
 
 def _key_table() -> dict[int, str]:
     from pyglet.window import key
+
     return {getattr(key, name): button for name, button in KEY_BUTTONS.items()}
 
 
-def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto",
-                caption: str | None = None) -> pyglet.window.Window:
+def make_window(
+    display: str, size: tuple[int, int] | None, gl_api: str = "auto", caption: str | None = None
+) -> pyglet.window.Window:
     """Create the window for `display` ("window", "fullscreen", "offscreen").
 
     ``pyglet.options`` must already say headless for offscreen (see ``prepare_pyglet``).
@@ -91,7 +102,8 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
     """
     from pyglet import gl
 
-    from ..product import PRODUCT_NAME
+    from kiosk.product import PRODUCT_NAME
+
     caption = caption or PRODUCT_NAME
     apis = {"gl": ["gl"], "gles": ["gles"], "auto": ["gl", "gles"]}[gl_api]
     last_error: Exception | None = None
@@ -100,8 +112,14 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
         # software renderer (and a Pi's GPU) several times the fill rate.
         # (pyglet declares gl.Config as its abstract base, with opengl_api a float: it is the
         # platform's concrete class at run time, and opengl_api is "gl" or "gles".)
-        configs = [gl.Config(opengl_api=api, major_version=3,  # type: ignore[abstract, arg-type]
-                             minor_version=0 if api == "gles" else 3, double_buffer=True)]
+        configs = [
+            gl.Config(
+                opengl_api=api,
+                major_version=3,  # type: ignore[abstract, arg-type]
+                minor_version=0 if api == "gles" else 3,
+                double_buffer=True,
+            )
+        ]
         for config in configs:
             try:
                 if display == "fullscreen":
@@ -109,15 +127,23 @@ def make_window(display: str, size: tuple[int, int] | None, gl_api: str = "auto"
                     window.set_mouse_visible(False)
                 else:
                     w, h = size or (1280, 800)
-                    window = pyglet.window.Window(w, h, config=config, caption=caption,
-                                                  visible=display != "offscreen", resizable=display == "window")
+                    window = pyglet.window.Window(
+                        w,
+                        h,
+                        config=config,
+                        caption=caption,
+                        visible=display != "offscreen",
+                        resizable=display == "window",
+                    )
                 window.gl_api = api
                 return window
             except (pyglet.window.NoSuchConfigException, pyglet.gl.ContextException) as exc:
                 last_error = exc
-    raise RuntimeError(f"cannot open an OpenGL{' ES' if gl_api == 'gles' else ''} window for "
-                       f"display {display!r}: {last_error}. On a desktop without a screen try "
-                       f"--display offscreen; offscreen needs libegl1 and libgles2 (Mesa).")
+    raise RuntimeError(
+        f"cannot open an OpenGL{' ES' if gl_api == 'gles' else ''} window for "
+        f"display {display!r}: {last_error}. On a desktop without a screen try "
+        f"--display offscreen; offscreen needs libegl1 and libgles2 (Mesa)."
+    )
 
 
 ROTATIONS = (0, 90, 180, 270)
@@ -127,8 +153,13 @@ def rotation_view(rotation: int, width: int, height: int):
     """The view matrix that turns a picture laid out for the turned size by `rotation` degrees
     clockwise onto a `width` x `height` framebuffer (x' = a*x + b*y + tx, y' = c*x + d*y + ty)."""
     from pyglet.math import Mat4
-    a, b, c, d, tx, ty = {0: (1, 0, 0, 1, 0, 0), 90: (0, 1, -1, 0, 0, height),
-                          180: (-1, 0, 0, -1, width, height), 270: (0, -1, 1, 0, width, 0)}[rotation]
+
+    a, b, c, d, tx, ty = {
+        0: (1, 0, 0, 1, 0, 0),
+        90: (0, 1, -1, 0, 0, height),
+        180: (-1, 0, 0, -1, width, height),
+        270: (0, -1, 1, 0, width, 0),
+    }[rotation]
     return Mat4(a, c, 0, 0, b, d, 0, 0, 0, 0, 1, 0, tx, ty, 0, 1)
 
 
@@ -147,26 +178,37 @@ class UI:
     ``ui.goto``, ``ui.post``, ``ui.atlas``, ``ui.now()``.
     """
 
-    def __init__(self, kiosk: KioskView, window: pyglet.window.Window, *, layout: str = "tabletop",
-                 language: str = "en", translator: Texts | None = None, first: str | None = None,
-                 clock: Callable[[], float] = time.monotonic, rotation: int = 0, display: str = "window"):
+    def __init__(
+        self,
+        kiosk: KioskView,
+        window: pyglet.window.Window,
+        *,
+        layout: str = "tabletop",
+        language: str = "en",
+        translator: Texts | None = None,
+        first: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rotation: int = 0,
+        display: str = "window",
+    ):
         if rotation not in ROTATIONS:
             raise ValueError(f"display rotation {rotation!r}: use one of {', '.join(map(str, ROTATIONS))}")
         self.kiosk = kiosk
         self.window = window
-        self.display = display            # "fullscreen" is kiosk mode: nothing but the operator menu quits
+        self.display = display  # "fullscreen" is kiosk mode: nothing but the operator menu quits
         self.rotation = rotation
         self.layout_mode = layout
         self.layout = Layout(*self._logical_size(window.width, window.height), layout)
         self.now = clock
         self.cache = FrameCache()
-        self._dirty = True                # the cached still layers must be redrawn...
-        self._dirty_rects: list[Rect] | None = None   # ...only there (screen coordinates), None: all
-        self._cache_of: Screen | None = None   # the screen whose picture the cache holds
+        self._dirty = True  # the cached still layers must be redrawn...
+        self._dirty_rects: list[Rect] | None = None  # ...only there (screen coordinates), None: all
+        self._cache_of: Screen | None = None  # the screen whose picture the cache holds
         self._frame_due = True
-        self.skipped = 0                  # frames not drawn because nothing changed
+        self.skipped = 0  # frames not drawn because nothing changed
         self._translator = translator if translator is not None else _make_translator(language)
-        from .operator_settings import choices
+        from kiosk.ui.operator_settings import choices
+
         # kiosk/themes: the treasures' pictures and names; the operator's lasting pick before the config's
         self.theme = _configured_theme(kiosk, choices(self).get("theme"))
         self._translator = _themed(self._translator, self.theme)
@@ -180,16 +222,17 @@ class UI:
         self._down_at = 0.0
         self._keys = _key_table()
         self._cursor: tuple[int, int] | None = None
-        self.screen_listeners: list[Callable[[str], None]] = []   # told each screen shown (the sound)
-        self.sound: Sound | None = None       # the sound cues (kiosk/ui/runner.py opens them with the window)
-        self.startup_s = 0.0                  # how long opening the display took (the log, the bench)
-        self._high_contrast: bool | None = None     # the operator menu's choice; None: the config's
+        self.screen_listeners: list[Callable[[str], None]] = []  # told each screen shown (the sound)
+        self.sound: Sound | None = None  # the sound cues (kiosk/ui/runner.py opens them with the window)
+        self.startup_s = 0.0  # how long opening the display took (the log, the bench)
+        self._high_contrast: bool | None = None  # the operator menu's choice; None: the config's
         self._unsubscribe: Callable[[], None] | None = kiosk.bus.subscribe_all(self._on_event)
         window.push_handlers(self)
         self._apply_view()
         _import_screens()
-        from .idle import IdleWatch
-        from .operator import CornerHold
+        from kiosk.ui.idle import IdleWatch
+        from kiosk.ui.operator import CornerHold
+
         self.idle = IdleWatch(self)
         self.gesture = CornerHold(self)
         self.goto(first or self._first_screen())
@@ -202,7 +245,7 @@ class UI:
             game = session.game if session is not None else None
             if session is not None and game is not None and game.phase != "over" and "human" in session.kinds:
                 return kind.play_screen
-        options = self.kiosk.options      # --players: the game is posted, not started yet
+        options = self.kiosk.options  # --players: the game is posted, not started yet
         setup = options.setup if options is not None else None
         if options is not None and options.start_game and setup is not None and "human" in setup.kinds:
             return games.get(setup.game).play_screen
@@ -241,14 +284,13 @@ class UI:
             self._dirty, self._dirty_rects = True, [Rect(*rect)]
         elif self._dirty_rects is not None:
             rect = Rect(*rect)
-            for k, a in enumerate(self._dirty_rects):       # merge with one it overlaps
+            for k, a in enumerate(self._dirty_rects):  # merge with one it overlaps
                 if a.x < rect.right and rect.x < a.right and a.y < rect.top and rect.y < a.top:
                     x0, y0 = min(a.x, rect.x), min(a.y, rect.y)
-                    self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0,
-                                                max(a.top, rect.top) - y0)
+                    self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0, max(a.top, rect.top) - y0)
                     return
             if len(self._dirty_rects) >= 6:
-                self._dirty_rects = None                   # so many: redraw it all
+                self._dirty_rects = None  # so many: redraw it all
             else:
                 self._dirty_rects.append(rect)
 
@@ -285,11 +327,16 @@ class UI:
     @property
     def atlas(self):
         """The drawings at the current cell size (rebuilt when the layout's cell size changes)."""
-        from .art import Atlas
+        from kiosk.ui.art import Atlas
+
         px = int(self.layout.cell * 2 + 0.5)
         contrast = self.high_contrast
-        if self._atlas is None or self._atlas_px != px or self._atlas.high_contrast != contrast \
-                or self._atlas.theme is not self.theme:
+        if (
+            self._atlas is None
+            or self._atlas_px != px
+            or self._atlas.high_contrast != contrast
+            or self._atlas.theme is not self.theme
+        ):
             self.window.switch_to()
             self._atlas = Atlas(px, self.window, high_contrast=contrast, theme=self.theme)
             self._atlas_px = px
@@ -301,7 +348,8 @@ class UI:
         ``[display] high_contrast``."""
         chosen = getattr(self, "_high_contrast", None)
         if chosen is None:
-            from .operator_settings import choices
+            from kiosk.ui.operator_settings import choices
+
             chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
             return chosen
@@ -316,7 +364,8 @@ class UI:
     def set_theme(self, theme_id: str) -> None:
         """Show theme `theme_id` now (the operator menu): its pictures are baked and every screen rebuilt;
         one that cannot be used gives the built-in theme (kiosk/themes.load says why in the log)."""
-        from ..themes import load
+        from kiosk.themes import load
+
         self.theme = load(_state_dir(self.kiosk), theme_id)
         self._translator = _themed(getattr(self._translator, "inner", self._translator), self.theme)
         self._relayout(self.window.width, self.window.height)
@@ -334,7 +383,7 @@ class UI:
 
     def goto(self, name: str, **kw: Any) -> Screen:
         """Show screen `name` (created on first use); `kw` goes to its ``enter``."""
-        self.window.switch_to()      # the screen builds its shapes in this window's context
+        self.window.switch_to()  # the screen builds its shapes in this window's context
         screen = self.screen_named(name)
         previous = self.screen
         if previous is not None and previous is not screen:
@@ -365,7 +414,7 @@ class UI:
     def step(self, dt: float) -> bool:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
         operator gesture, then draw if anything changed. True if a frame was drawn."""
-        self.window.switch_to()      # what events and animations create belongs to this window's context
+        self.window.switch_to()  # what events and animations create belongs to this window's context
         self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
@@ -406,7 +455,7 @@ class UI:
             if screen is not None:
                 screen.draw()
             if screen is not self._cache_of:
-                self._cache_of = None      # changes to the cached screen meanwhile were not recorded
+                self._cache_of = None  # changes to the cached screen meanwhile were not recorded
         self._dirty, self._dirty_rects, self._frame_due = False, None, False
         self.idle.draw()
         self.frames += 1
@@ -429,10 +478,10 @@ class UI:
         self._cache_of = screen
         return True
 
-    def on_draw(self) -> None:       # pyglet window event (e.g. Window.draw): a whole frame
+    def on_draw(self) -> None:  # pyglet window event (e.g. Window.draw): a whole frame
         self.draw()
 
-    def on_expose(self) -> None:     # the window was uncovered: the next frame must be drawn
+    def on_expose(self) -> None:  # the window was uncovered: the next frame must be drawn
         self.invalidate()
 
     def screenshot(self, path: str | os.PathLike) -> Path:
@@ -441,7 +490,7 @@ class UI:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.window.switch_to()
         if self._dirty:
-            self.draw()          # the last frame is behind what the screens now hold
+            self.draw()  # the last frame is behind what the screens now hold
         pyglet.image.get_buffer_manager().get_color_buffer().save(str(path))
         return path
 
@@ -469,11 +518,11 @@ class UI:
                 self.goto(play)
         if self.screen is not None:
             self.screen.on_event(event)
-        for screen in self._screens.values():     # background listeners (e.g. play keeps its model)
+        for screen in self._screens.values():  # background listeners (e.g. play keeps its model)
             if screen is not self.screen and screen.listens_in_background:
                 screen.on_event(event)
         if isinstance(event, GameBegan):
-            settle_garbage()            # the new game's views are built: set them aside
+            settle_garbage()  # the new game's views are built: set them aside
 
     # ---------------------------------------------------------------- fingers (pyglet window events)
     def _touch_widget(self, x: float, y: float) -> None:
@@ -485,16 +534,16 @@ class UI:
             self.invalidate(Rect(*w.rect))
 
     def finger_down(self, x: float, y: float) -> None:
-        self.window.switch_to()      # a touch may build shapes: they belong to this window's context
+        self.window.switch_to()  # a touch may build shapes: they belong to this window's context
         self._touch_widget(x, y)
-        if self.idle.finger_down(x, y):      # the touch that dismisses "are you still there?"
+        if self.idle.finger_down(x, y):  # the touch that dismisses "are you still there?"
             return
         self.last_input = self.now()
         self._down = (x, y)
         self._down_at = self.now()
         if self.screen is not None:
             if self.screen.name != "operator" and not self.screen.claims(x, y):
-                self.gesture.press(x, y)     # the operator's hidden corner, on any screen
+                self.gesture.press(x, y)  # the operator's hidden corner, on any screen
             self.screen.press(x, y)
 
     def finger_up(self, x: float, y: float) -> None:
@@ -503,7 +552,7 @@ class UI:
         self.gesture.release()
         down, self._down = self._down, None
         screen = self.screen
-        if screen is None or down is None:      # no finger went down here (e.g. it woke the idle overlay)
+        if screen is None or down is None:  # no finger went down here (e.g. it woke the idle overlay)
             return
         self.last_input = self.now()
         screen.release(x, y)
@@ -542,12 +591,13 @@ class UI:
     # ---------------------------------------------------------------- keys stand in for buttons
     def on_key_press(self, symbol, modifiers):
         from pyglet.window import key
+
         self.last_input = self.now()
         if symbol in (key.Q, key.W) and modifiers & key.MOD_CTRL or symbol == key.F4 and modifiers & key.MOD_ALT:
             if self.locked:
                 log.info("kiosk mode: %s ignored (only the operator menu quits)", key.symbol_string(symbol))
             else:
-                self.request_quit()          # a developer's window
+                self.request_quit()  # a developer's window
             return True
         if self.screen is not None and self.screen.on_key(symbol, modifiers):
             return True
@@ -565,11 +615,13 @@ class UI:
 
     def press_button(self, button: str) -> None:
         """A key standing in for an arcade button: the same command the debounced button sends."""
-        from ..events import ButtonPressed
+        from kiosk.events import ButtonPressed
+
         self.post(ButtonPressed(button))
 
     def request_quit(self) -> None:
-        from ..events import Quit
+        from kiosk.events import Quit
+
         self.post(Quit("keyboard"))
 
     def on_close(self):
@@ -606,13 +658,12 @@ class _Keys:
 
 def _make_translator(language: str) -> Texts:
     try:
-        from .i18n import Translator
+        from kiosk.ui.i18n import Translator
+
         return Translator(language)
-    except Exception as exc:      # catalogs missing or broken: keep running with the keys
+    except Exception as exc:  # catalogs missing or broken: keep running with the keys
         log.error("translations unavailable (%s); showing text keys", exc)
         return _Keys()
-
-
 
 
 def settle_garbage() -> None:
@@ -639,7 +690,8 @@ def _state_dir(kiosk: Any) -> Path | None:
 def _configured_theme(kiosk: Any, chosen: str | None = None):
     """The theme the operator `chosen` in the menu, else the one ``[display] theme`` names (the
     built-in one when it cannot be used, said in the log)."""
-    from ..themes import BUILTIN, load
+    from kiosk.themes import BUILTIN, load
+
     display = getattr(getattr(kiosk, "config", None), "display", None)
     theme_id = chosen if chosen is not None else getattr(display, "theme", None)
     if not isinstance(theme_id, str):
@@ -649,7 +701,8 @@ def _configured_theme(kiosk: Any, chosen: str | None = None):
 
 def _themed(translator: Any, theme: Any) -> Any:
     """`translator` with the theme's treasure names in front (as it is for the built-in theme)."""
-    from ..themes import ThemedTranslator
+    from kiosk.themes import ThemedTranslator
+
     return translator if theme.builtin else ThemedTranslator(translator, theme)
 
 
@@ -659,9 +712,10 @@ def _import_screens() -> None:
     A screen that cannot be imported is an error: the kiosk would otherwise
     start without a screen a visitor needs.
     """
-    from .attract import AttractScreen
-    from .operator import OperatorScreen
-    from .setup import SetupScreen
+    from kiosk.ui.attract import AttractScreen
+    from kiosk.ui.operator import OperatorScreen
+    from kiosk.ui.setup import SetupScreen
+
     SCREENS.update({"attract": AttractScreen, "setup": SetupScreen, "operator": OperatorScreen})
     for game in games.all_games():
         if game.screens is not None:

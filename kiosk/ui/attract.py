@@ -29,24 +29,24 @@ from kiosk.bus import Bus
 from kiosk.clock import VirtualClock
 from kiosk.events import GameSetup, SeatSetup
 
-from . import seating
-from .i18n import LANGUAGES
-from .layout import Rect
-from .menu import Canvas, config_value, current_language, fit_box, make_button, set_language
-from .operator import CornerHold
-from .screen import Screen, register
-from .typeface import BODY
-from .widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, label
+from kiosk.ui import seating
+from kiosk.ui.i18n import LANGUAGES
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import Canvas, config_value, current_language, fit_box, make_button, set_language
+from kiosk.ui.operator import CornerHold
+from kiosk.ui.screen import Screen, register
+from kiosk.ui.typeface import BODY
+from kiosk.ui.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, label
 
 log = logging.getLogger(__name__)
 
-CYCLE_S = 3.0                   # each language's "touch to play" stays this long
+CYCLE_S = 3.0  # each language's "touch to play" stays this long
 FADE_S = 0.35
 DEMO_KINDS = ("medium", "easy", "medium", "easy")
-DEMO_MAX_TURNS = 60             # a demo that drags on is replaced by a fresh one
-RESTART_S = 4.0                 # pause after a demo game ends
-BAND = (10, 12, 18)             # the "touch to play" bands: opaque, so the arrows and the spare under them
-                                # do not show through the words
+DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
+RESTART_S = 4.0  # pause after a demo game ends
+BAND = (10, 12, 18)  # the "touch to play" bands: opaque, so the arrows and the spare under them
+# do not show through the words
 
 
 class _DemoLabel(NamedTuple):
@@ -66,6 +66,7 @@ class Demo:
 
     def __init__(self, seed: int | None = None, kinds=DEMO_KINDS, pacing=None):
         from kiosk.games.labyrinth.session import Session
+
         self.bus = Bus()
         self.clock = VirtualClock()
         self.session = Session(self.bus, self.clock, pacing=pacing, save=None)
@@ -110,19 +111,19 @@ class AttractScreen(Screen):
         self.board = None
         self.overlay = pyglet.graphics.Batch()
         self.gesture = CornerHold(ui)
-        self.clock = 0.0                   # seconds since enter (language cycle)
+        self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
         self._unsub = None
         self._shapes: list = []
         self._invites: list = []
-        self._captions: list = []         # what the game behind is: a demo, or the day's best game
-        self.demo_seed: int | None = None   # tests fix the demo game
+        self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self.demo_seed: int | None = None  # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, **kw) -> None:
         default = str(config_value(self.ui, "game", "language", "en"))
         if default in LANGUAGES and current_language(self.ui) != default:
-            set_language(self.ui, default)      # a new visitor starts in the kiosk's language
+            set_language(self.ui, default)  # a new visitor starts in the kiosk's language
         self.clock = 0.0
         self.lang_index = 0
         self._start_demo()
@@ -144,6 +145,7 @@ class AttractScreen(Screen):
     def _start_demo(self) -> None:
         self._stop_demo()
         from kiosk.games.labyrinth.screens.board import BoardView
+
         if self.board is None:
             self.board = BoardView(self.ui, self.batch, base_order=0)
             self.board.resize(self.layout)
@@ -151,7 +153,7 @@ class AttractScreen(Screen):
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
         try:
             self.demo.start()
-        except Exception:                         # never let the demo keep visitors out
+        except Exception:  # never let the demo keep visitors out
             log.exception("demo game could not start")
         self._set_caption()
 
@@ -165,13 +167,14 @@ class AttractScreen(Screen):
             lbl.text = text
 
     # ------------------------------------------------------------ the day's best game (kiosk/ui/replay.py)
-    _bad_replays: frozenset[str] = frozenset()     # records whose replay failed: a fresh demo instead
+    _bad_replays: frozenset[str] = frozenset()  # records whose replay failed: a fresh demo instead
 
     def _make_demo(self):
         """The day's best board game replayed ([kiosk] attract_replay, the kiosk's RecordShelf),
         or a fresh demo game when there is none, it cannot be read or its replay failed before."""
         if config_value(self.ui, "kiosk", "attract_replay", True):
-            from .replay import RecordDemo, best_record_of_day
+            from kiosk.ui.replay import RecordDemo, best_record_of_day
+
             record = best_record_of_day(getattr(self.kiosk, "record_shelf", None))
             if record is not None and record.text() not in self._bad_replays:
                 try:
@@ -246,13 +249,16 @@ class AttractScreen(Screen):
     def tap(self, x: float, y: float) -> bool:
         if super().tap(x, y):
             return True
-        self.ui.goto("setup", opener=(x, y))     # the setup faces this person; they join at their corner
+        self.ui.goto("setup", opener=(x, y))  # the setup faces this person; they join at their corner
         return True
 
     # ------------------------------------------------------------ overlay
     def _invite(self) -> str:
-        return self.ui.translator.t("attract.touch_to_play", language=self.cycle_language) \
-            if hasattr(self.ui, "translator") else self.t("attract.touch_to_play")
+        return (
+            self.ui.translator.t("attract.touch_to_play", language=self.cycle_language)
+            if hasattr(self.ui, "translator")
+            else self.t("attract.touch_to_play")
+        )
 
     def _set_invite_text(self) -> None:
         text = self._invite()
@@ -282,24 +288,31 @@ class AttractScreen(Screen):
         for angle, rect in bands:
             self._shapes.append(shapes.Rectangle(*rect, color=BAND, batch=batch, group=back))
             for y in (rect.y, rect.top - c.px(3)):
-                self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT,
-                                                     batch=batch, group=back))
+                self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT, batch=batch, group=back))
             frame = Frame(rect, angle)
             width = (L.width - L.board.w) / 2 + L.board.w - c.px(60) if not L.portrait else rect.w - c.px(140)
-            lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True,
-                        color=INK)
+            lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True, color=INK)
             self._invites.append(lbl)
             self._invite_widths.append(min(width, L.board.w + 2 * L.cell))
-            hand = label("\u261d", frame, L.board.x - L.cell * 0.5, rect.h / 2, self._invite_size * 1.1,
-                         batch, front, color=ACCENT)
+            hand = label(
+                "\u261d",
+                frame,
+                L.board.x - L.cell * 0.5,
+                rect.h / 2,
+                self._invite_size * 1.1,
+                batch,
+                front,
+                color=ACCENT,
+            )
             self._shapes.append(hand)
         # the wordmark: in the free column beside the board (both columns, facing both sides, on a
         # table), above the board in portrait
-        from .art.wordmark import draw_wordmark
+        from kiosk.ui.art.wordmark import draw_wordmark
+
         mark = pyglet.graphics.Group(order=32)
         if c.W >= c.H:
             col_w = L.ring.x - c.px(16)
-            if L.tabletop:        # above the near band, below the how-to button (mid-height, right)
+            if L.tabletop:  # above the near band, below the how-to button (mid-height, right)
                 y0 = low.top + c.px(8)
                 box_h = min(col_w * 1.5, L.height / 2 - c.px(40) - y0)
             else:
@@ -313,9 +326,13 @@ class AttractScreen(Screen):
         else:
             # above the board; on a table turned to the far side, and again below the board for the
             # near side, between the bottom band and the how-to button
-            box = Rect(L.width * 0.2, L.ring.top + c.px(8), L.width * 0.6,
-                       min(L.height - L.ring.top - c.px(16), L.width * 0.45))
-            if L.tabletop:        # each side's wordmark between its band and its how-to button
+            box = Rect(
+                L.width * 0.2,
+                L.ring.top + c.px(8),
+                L.width * 0.6,
+                min(L.height - L.ring.top - c.px(16), L.width * 0.45),
+            )
+            if L.tabletop:  # each side's wordmark between its band and its how-to button
                 y0 = c.px(10 + 54 + 8)
                 low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
                 if low_box.h > c.px(60):
@@ -326,10 +343,10 @@ class AttractScreen(Screen):
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
-        if c.W >= c.H:     # landscape: in the free column right of the board, clear of the bands
+        if c.W >= c.H:  # landscape: in the free column right of the board, clear of the bands
             side = (L.width - L.ring.w) / 2 / c.s
             bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)      # mid-height: clear of the bottom band
+            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)  # mid-height: clear of the bottom band
             # the demo's caption under it, in the same column
             demo = _DemoLabel(rect.cx, rect.y - 10, "center", "top", bw, "center")
         else:
@@ -338,10 +355,32 @@ class AttractScreen(Screen):
         # the how-to button (and the demo's caption) for each side of a table: the guide faces whoever taps it
         for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
             frame = Frame(L.screen, seating.angle(edge))
-            make_button(self, c, frame, rect, "? " + t("howto.title"), batch, front, size=BODY, wrap=True,
-                        on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge))
-            caption = label(t(self.caption_key()), frame, c.px(demo.x), c.px(demo.y), c.font(BODY),
-                            batch, front, color=DIM, anchor_x=demo.anchor_x, anchor_y=demo.anchor_y,
-                            width=c.px(demo.width), multiline=True, align=demo.align)
+            make_button(
+                self,
+                c,
+                frame,
+                rect,
+                "? " + t("howto.title"),
+                batch,
+                front,
+                size=BODY,
+                wrap=True,
+                on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge),
+            )
+            caption = label(
+                t(self.caption_key()),
+                frame,
+                c.px(demo.x),
+                c.px(demo.y),
+                c.font(BODY),
+                batch,
+                front,
+                color=DIM,
+                anchor_x=demo.anchor_x,
+                anchor_y=demo.anchor_y,
+                width=c.px(demo.width),
+                multiline=True,
+                align=demo.align,
+            )
             self._shapes.append(caption)
             self._captions.append(caption)

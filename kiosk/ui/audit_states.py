@@ -10,7 +10,7 @@ the results. The shell's screens are listed here; each game lists its own
 
 from __future__ import annotations
 
-from .layout_audit import State, goto, setup_state
+from kiosk.ui.layout_audit import State, goto, setup_state
 
 
 def _attract_replaying(env) -> None:
@@ -21,7 +21,8 @@ def _attract_replaying(env) -> None:
     from engine import Game, Rules
     from engine.ai import make_ai
     from engine.records import Recorder
-    from .replay import best_record_of_day
+    from kiosk.ui.replay import best_record_of_day
+
     shelf = env.kiosk.record_shelf
     if shelf is not None and best_record_of_day(shelf) is None:
         game = Game.new(players=2, seed=7, rules=Rules(turn_limit=3))
@@ -39,13 +40,16 @@ def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
     from kiosk import games
+
     theirs = [st for game in games.all_games() if game.audit is not None for st in game.audit()]
     default = games.default()
-    return (State("attract", "idle", "", goto("attract")),
-            State("attract", "replay", "", _attract_replaying),
-            *(st for st in theirs if st.screen == "setup"),
-            State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
-            *(st for st in theirs if st.screen != "setup"))
+    return (
+        State("attract", "idle", "", goto("attract")),
+        State("attract", "replay", "", _attract_replaying),
+        *(st for st in theirs if st.screen == "setup"),
+        State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
+        *(st for st in theirs if st.screen != "setup"),
+    )
 
 
 STATES: tuple[State, ...] = _states()

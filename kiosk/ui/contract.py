@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 
-if TYPE_CHECKING:                                   # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover
     from kiosk.bus import Bus
     from kiosk.clock import Clock
     from kiosk.config import Config

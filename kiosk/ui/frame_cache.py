@@ -40,18 +40,18 @@ class FrameCache:
 
     def __init__(self):
         self.size: tuple[int, int] = (0, 0)
-        self.valid = False            # holds a picture that matches the screen
-        self.renders = 0              # how often the static layers were drawn (tests, bench)
-        self.partial = 0              # of those, how many only in part (a dirty rectangle)
+        self.valid = False  # holds a picture that matches the screen
+        self.renders = 0  # how often the static layers were drawn (tests, bench)
+        self.partial = 0  # of those, how many only in part (a dirty rectangle)
         self.broken: str | None = None  # why the cache cannot be used (then the UI draws directly)
         self._fbo = gl.GLuint(0)
         self._rb = gl.GLuint(0)
-        self.format = gl.GL_RGBA8     # the window's colour depth (see _window_format)
-        self.flipped = False          # the picture is kept upside down (see render)
+        self.format = gl.GL_RGBA8  # the window's colour depth (see _window_format)
+        self.flipped = False  # the picture is kept upside down (see render)
 
     def _make(self, width: int, height: int) -> bool:
         self.delete()
-        status: int | str             # GL's answer, or why there is none
+        status: int | str  # GL's answer, or why there is none
         try:
             fmt = self.format = _window_format()
             gl.glGenFramebuffers(1, self._fbo)
@@ -63,7 +63,7 @@ class FrameCache:
             gl.glFramebufferRenderbuffer(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_RENDERBUFFER, self._rb)
             status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
             gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-        except gl.GLException as exc:           # a driver without framebuffer objects
+        except gl.GLException as exc:  # a driver without framebuffer objects
             status = str(exc)
         if status != gl.GL_FRAMEBUFFER_COMPLETE:
             self.broken = f"framebuffer incomplete ({status})"
@@ -74,8 +74,14 @@ class FrameCache:
         self.valid = False
         return True
 
-    def render(self, size: tuple[int, int], clear_rgb: tuple[int, int, int], draw: Callable[[], None],
-               areas: list[tuple[int, int, int, int]] | None = None, window=None) -> bool:
+    def render(
+        self,
+        size: tuple[int, int],
+        clear_rgb: tuple[int, int, int],
+        draw: Callable[[], None],
+        areas: list[tuple[int, int, int, int]] | None = None,
+        window=None,
+    ) -> bool:
         """Draw the static layers (`draw`) into the cache: all of it, or only inside `areas`
         (x, y, w, h in framebuffer pixels; only when the cache is valid). False if there is no
         usable cache.
@@ -106,7 +112,7 @@ class FrameCache:
                     gl.glEnable(gl.GL_SCISSOR_TEST)
                     gl.glScissor(x, size[1] - y - h if window is not None else y, w, h)
                 gl.glClear(gl.GL_COLOR_BUFFER_BIT)
-                gl.glColorMask(True, True, True, False)     # keep alpha at 1 (see module docstring)
+                gl.glColorMask(True, True, True, False)  # keep alpha at 1 (see module docstring)
                 try:
                     draw()
                 finally:
@@ -128,7 +134,7 @@ class FrameCache:
         w, h = self.size
         gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self._fbo)
         gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, 0)
-        top, bottom = (0, h) if self.flipped else (h, 0)       # the source's rows, top to bottom
+        top, bottom = (0, h) if self.flipped else (h, 0)  # the source's rows, top to bottom
         gl.glBlitFramebuffer(0, bottom, w, top, 0, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
 
@@ -184,11 +190,14 @@ def _window_format() -> int:
     bits = []
     try:
         gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, 0)
-        for name in (gl.GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE, gl.GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE,
-                     gl.GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE):
+        for name in (
+            gl.GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE,
+            gl.GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE,
+            gl.GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE,
+        ):
             value = gl.GLint(0)
             gl.glGetFramebufferAttachmentParameteriv(gl.GL_FRAMEBUFFER, attachment, name, value)
             bits.append(value.value)
-    except gl.GLException:          # a driver that will not say: the usual format
+    except gl.GLException:  # a driver that will not say: the usual format
         return gl.GL_RGBA8
     return gl.GL_RGB565 if bits == [5, 6, 5] else gl.GL_RGBA8

@@ -12,19 +12,19 @@ from dataclasses import replace
 
 from kiosk.events import NewGame
 
-from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, clear_drawing, config_value, make_button
-from .screen import Screen, session_for
-from .typeface import BODY
-from .widgets import Frame
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import GO, TOGGLE_OFF, Canvas, clear_drawing, config_value, make_button
+from kiosk.ui.screen import Screen, session_for
+from kiosk.ui.typeface import BODY
+from kiosk.ui.widgets import Frame
 
 
 class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
     background = (20, 24, 32)
-    game_name = ""                  # the game (kiosk.games) whose session this screen reads: set by each
-    play_screen = "play"            # where "Play again" goes
+    game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
+    play_screen = "play"  # where "Play again" goes
 
     def __init__(self, ui):
         super().__init__(ui)
@@ -88,10 +88,30 @@ class GameEndScreen(Screen):
         self.ui.goto(self.play_screen)
 
     def add_buttons(self, c: Canvas, frame: Frame, m: float, height: float, group) -> None:
-        """"Back to start" bottom left, "Play again" bottom right, `m` units from the edges."""
+        """ "Back to start" bottom left, "Play again" bottom right, `m` units from the edges."""
         t = self.t
         bw = min(300, (c.W - 2 * m - 12) / 2)
-        make_button(self, c, frame, Rect(m, m, bw, height), "\u2039 " + t("gameover.back"), self.batch, group,
-                    size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        make_button(self, c, frame, Rect(c.W - m - bw, m, bw, height), t("gameover.play_again") + "  \u25b6",
-                    self.batch, group, size=20, color=GO, on_tap=self.play_again)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(m, m, bw, height),
+            "\u2039 " + t("gameover.back"),
+            self.batch,
+            group,
+            size=BODY,
+            color=TOGGLE_OFF,
+            on_tap=lambda: self.ui.goto("attract"),
+        )
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(c.W - m - bw, m, bw, height),
+            t("gameover.play_again") + "  \u25b6",
+            self.batch,
+            group,
+            size=20,
+            color=GO,
+            on_tap=self.play_again,
+        )

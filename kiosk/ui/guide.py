@@ -11,22 +11,21 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
-from . import seating
-from .layout import Rect
-from .menu import GO, TOGGLE_OFF, Canvas, clear_drawing, make_button
-from .screen import Screen
-from .typeface import BODY
-from .widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui import seating
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import GO, TOGGLE_OFF, Canvas, clear_drawing, make_button
+from kiosk.ui.screen import Screen
+from kiosk.ui.typeface import BODY
+from kiosk.ui.widgets import ACCENT, DIM, INK, Frame, label
 
 STEP_S = 6.5
-CAPTION = 24            # px at 800x480: the step's sentence (wrapped, never shrunk)
-NOTE = 20               # its second line
+CAPTION = 24  # px at 800x480: the step's sentence (wrapped, never shrunk)
+NOTE = 20  # its second line
 
 
 def _ease(t: float) -> float:
     t = min(1.0, max(0.0, t))
     return t * t * (3 - 2 * t)
-
 
 
 class GuideScreen(Screen):
@@ -42,22 +41,23 @@ class GuideScreen(Screen):
     steps: tuple[str, ...] = ()
     step_s = STEP_S
     title_key = "howto.title"
-    notes: dict[str, str] = {}       # step key -> a smaller second line under its caption
+    notes: dict[str, str] = {}  # step key -> a smaller second line under its caption
 
     def __init__(self, ui):
         super().__init__(ui)
         self.step = 0
         self.step_t = 0.0
         self.then = "attract"
-        self.edge = seating.NEAR           # the edge of the person who opened the guide (it faces them)
+        self.edge = seating.NEAR  # the edge of the person who opened the guide (it faces them)
         self.quiet = 0.0
         self._shapes: list = []
         self._scene: dict = {}
         self.stage = pyglet.graphics.Batch()
 
     # ------------------------------------------------------------ lifecycle
-    def enter(self, then: str = "attract", opener: tuple[float, float] | None = None, edge: str | None = None,
-              **kw) -> None:
+    def enter(
+        self, then: str = "attract", opener: tuple[float, float] | None = None, edge: str | None = None, **kw
+    ) -> None:
         """`then`: where Back leads; `opener` (a touch) or `edge`: the person who opened the guide, whom it
         faces (the setup passes its own edge)."""
         self.then = then if then in ("attract", "setup") else "attract"
@@ -79,11 +79,11 @@ class GuideScreen(Screen):
         if self.step_t >= self.step_s:
             if self.step + 1 < len(self.steps):
                 self.show_step(self.step + 1)
-            elif self.quiet > self.step_s * 2:     # nobody is watching: back where we came from
+            elif self.quiet > self.step_s * 2:  # nobody is watching: back where we came from
                 self.ui.goto(self.then)
                 return
             else:
-                self.step_t = 0.0                        # replay the last step until someone taps
+                self.step_t = 0.0  # replay the last step until someone taps
         self._animate()
         self._progress()
 
@@ -91,7 +91,8 @@ class GuideScreen(Screen):
         self.batch.draw()
         if seating.angle(self.edge) == 180:
             # the stage is laid out for a reader at the near edge: turn its drawing for the far one
-            from .app import rotation_view
+            from kiosk.ui.app import rotation_view
+
             window = self.ui.window
             view = window.view
             window.view = view @ rotation_view(180, self.layout.width, self.layout.height)
@@ -138,22 +139,70 @@ class GuideScreen(Screen):
         # the top row: the title left, Skip right (skippable: straight to the game at any step)
         skip_w = 200
         row_y = c.H - m - 48
-        self._shapes.append(label(t(self.title_key), frame, c.px(m + 4), c.px(row_y + 24), c.font(BODY),
-                                  self.batch, fg, color=DIM, anchor_x="left", bold=True, multiline=True,
-                                  width=c.px(c.W - 2 * m - skip_w - 16), align="left"))
-        make_button(self, c, frame, Rect(c.W - m - skip_w, row_y, skip_w, 48), t("howto.skip") + " \u203a",
-                    self.batch, bg, size=BODY, color=TOGGLE_OFF, on_tap=self.play)
+        self._shapes.append(
+            label(
+                t(self.title_key),
+                frame,
+                c.px(m + 4),
+                c.px(row_y + 24),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=DIM,
+                anchor_x="left",
+                bold=True,
+                multiline=True,
+                width=c.px(c.W - 2 * m - skip_w - 16),
+                align="left",
+            )
+        )
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(c.W - m - skip_w, row_y, skip_w, 48),
+            t("howto.skip") + " \u203a",
+            self.batch,
+            bg,
+            size=BODY,
+            color=TOGGLE_OFF,
+            on_tap=self.play,
+        )
         # the caption under the top row, wrapped (never shrunk), and its note under it
         caption = t(self.steps[self.step])
         top = row_y - 10
-        self.caption = label(caption, frame, c.px(c.W / 2), c.px(top), c.font(CAPTION), self.batch, fg,
-                             bold=True, color=INK, anchor_y="top", width=c.px(c.W - 2 * m - 16), multiline=True)
+        self.caption = label(
+            caption,
+            frame,
+            c.px(c.W / 2),
+            c.px(top),
+            c.font(CAPTION),
+            self.batch,
+            fg,
+            bold=True,
+            color=INK,
+            anchor_y="top",
+            width=c.px(c.W - 2 * m - 16),
+            multiline=True,
+        )
         self._shapes.append(self.caption)
         top -= self.caption.content_height / c.s + 4
         note_key = self.notes.get(self.steps[self.step])
         if note_key:
-            note = label(t(note_key), frame, c.px(c.W / 2), c.px(top), c.font(NOTE), self.batch, fg,
-                         color=ACCENT, bold=True, anchor_y="top", width=c.px(c.W - 2 * m - 16), multiline=True)
+            note = label(
+                t(note_key),
+                frame,
+                c.px(c.W / 2),
+                c.px(top),
+                c.font(NOTE),
+                self.batch,
+                fg,
+                color=ACCENT,
+                bold=True,
+                anchor_y="top",
+                width=c.px(c.W - 2 * m - 16),
+                multiline=True,
+            )
             self._shapes.append(note)
             top -= note.content_height / c.s + 4
         # step dots and the time bar under the current one
@@ -164,8 +213,13 @@ class GuideScreen(Screen):
         dot_y = 84 if not portrait else 96
         for i in range(n):
             on = i == self.step
-            dot = shapes.Circle(*frame.point(c.px(x0 + i * gap), c.px(dot_y)), c.px(9 if on else 6),
-                                color=ACCENT if i <= self.step else (80, 88, 100), batch=self.batch, group=fg)
+            dot = shapes.Circle(
+                *frame.point(c.px(x0 + i * gap), c.px(dot_y)),
+                c.px(9 if on else 6),
+                color=ACCENT if i <= self.step else (80, 88, 100),
+                batch=self.batch,
+                group=fg,
+            )
             self._dots.append(dot)
             self._shapes.append(dot)
         self._bar_w = c.px(gap * (n - 1) + 16)
@@ -174,13 +228,31 @@ class GuideScreen(Screen):
         self._bar = shapes.Rectangle(bar.x, bar.y, 0, bar.h, color=ACCENT, batch=self.batch, group=fg)
         self._shapes.append(self._bar)
         bh = 56
-        make_button(self, c, frame, Rect(m, m, 150, bh), "\u2039 " + t("common.back"), self.batch, bg, size=BODY,
-                    color=TOGGLE_OFF, on_tap=self.back)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(m, m, 150, bh),
+            "\u2039 " + t("common.back"),
+            self.batch,
+            bg,
+            size=BODY,
+            color=TOGGLE_OFF,
+            on_tap=self.back,
+        )
         last = self.step == n - 1
-        make_button(self, c, frame, Rect(c.W - m - 230, m, 230, bh),
-                    (t("howto.play") + "  \u25b6") if last else (t("howto.next") + "  \u203a"),
-                    self.batch, bg, size=20, color=GO if last else (64, 110, 170),
-                    on_tap=self.play if last else self.next)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(c.W - m - 230, m, 230, bh),
+            (t("howto.play") + "  \u25b6") if last else (t("howto.next") + "  \u203a"),
+            self.batch,
+            bg,
+            size=20,
+            color=GO if last else (64, 110, 170),
+            on_tap=self.play if last else self.next,
+        )
         # the stage between caption and dots (drawn turned with the frame: see draw)
         top -= 6
         bottom = dot_y + 24
@@ -191,7 +263,7 @@ class GuideScreen(Screen):
         frac = min(1.0, self.step_t / self.step_s)
         w = self._bar_w * (self.step + frac) / len(self.steps)
         start, end = self._bar_at
-        self._bar.x = start if end > start else start - w      # it grows from the reader's left
+        self._bar.x = start if end > start else start - w  # it grows from the reader's left
         self._bar.width = w
 
     # ------------------------------------------------------------ the stage: a subclass's own

@@ -80,11 +80,11 @@ class _PoReader:
     def __init__(self, name: str) -> None:
         self.name = name
         self.entries: dict[str, str] = {}
-        self.field: str | None = None      # the keyword a continued string adds to
-        self.cur: dict[str, str] = {}      # the entry being read: keyword -> text
-        self.start = 0                     # line where the current entry began, for messages
-        self.fuzzy_next = False            # a "#, fuzzy" flag line was read: it belongs to the next entry
-        self.fuzzy = False                 # the current entry is fuzzy
+        self.field: str | None = None  # the keyword a continued string adds to
+        self.cur: dict[str, str] = {}  # the entry being read: keyword -> text
+        self.start = 0  # line where the current entry began, for messages
+        self.fuzzy_next = False  # a "#, fuzzy" flag line was read: it belongs to the next entry
+        self.fuzzy = False  # the current entry is fuzzy
 
     def line(self, line: str, lineno: int) -> None:
         where = f"{self.name}:{lineno}"

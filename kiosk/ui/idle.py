@@ -27,14 +27,14 @@ import pyglet
 
 from kiosk.events import AbandonGame
 
-from .screen import game_on, session_for
-from .menu import Canvas, config_value, dim, fit_font, panel
-from .widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui.screen import game_on, session_for
+from kiosk.ui.menu import Canvas, config_value, dim, fit_font, panel
+from kiosk.ui.widgets import ACCENT, DIM, INK, Frame, label
 
-if TYPE_CHECKING:                                   # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover
     from kiosk.session_base import GameSession
 
-    from .app import UI
+    from kiosk.ui.app import UI
 
 
 @runtime_checkable
@@ -52,8 +52,9 @@ class IdleWatch:
     def __init__(self, ui: "UI", timeout: float | None = None, countdown: float | None = None):
         self.ui = ui
         self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
-        self.countdown = float(countdown if countdown is not None
-                               else config_value(ui, "kiosk", "idle_countdown_s", 15))
+        self.countdown = float(
+            countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
+        )
         self.showing = False
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
@@ -102,7 +103,7 @@ class IdleWatch:
 
     # ------------------------------------------------------------ the hooks the UI calls
     def update(self, dt: float = 0.0) -> None:
-        player = self._waiting_human() if self.timeout > 0 else None      # 0 = never
+        player = self._waiting_human() if self.timeout > 0 else None  # 0 = never
         now = self.ui.now()
         if player is None:
             self._awaiting_since = None
@@ -114,7 +115,7 @@ class IdleWatch:
             if self.idle_for() >= self.timeout:
                 self.show(player)
             return
-        if self.ui.last_input > self.shown_at:       # a button press (not a tap on us) also counts
+        if self.ui.last_input > self.shown_at:  # a button press (not a tap on us) also counts
             self.hide()
             return
         if self.remaining <= 0:
@@ -145,7 +146,7 @@ class IdleWatch:
 
     def hide(self) -> None:
         if self.showing:
-            self.ui.request_frame()      # the frame under the overlay must be drawn again
+            self.ui.request_frame()  # the frame under the overlay must be drawn again
         self.showing = False
 
     def expire(self) -> None:
@@ -172,18 +173,33 @@ class IdleWatch:
         self._shapes += panel(frame, full, batch, back, radius=c.px(16))
         t = self.ui.t
         text = t("idle.still_there")
-        self._shapes.append(label(text, frame, full.w / 2, full.h - c.px(42), fit_font(text, c.font(26), full.w - 30),
-                                  batch, front, bold=True))
+        self._shapes.append(
+            label(
+                text,
+                frame,
+                full.w / 2,
+                full.h - c.px(42),
+                fit_font(text, c.font(26), full.w - 30),
+                batch,
+                front,
+                bold=True,
+            )
+        )
         n = math.ceil(self.remaining)
         self._shown_n = n
-        self._shapes.append(pyglet.shapes.Circle(*frame.point(full.w / 2, full.h / 2 - c.px(6)), c.px(50),
-                                                 color=ACCENT, batch=batch, group=back))
-        self._number = label(str(n), frame, full.w / 2, full.h / 2 - c.px(6), c.font(52), batch, front,
-                             bold=True, color=(30, 30, 30))
+        self._shapes.append(
+            pyglet.shapes.Circle(
+                *frame.point(full.w / 2, full.h / 2 - c.px(6)), c.px(50), color=ACCENT, batch=batch, group=back
+            )
+        )
+        self._number = label(
+            str(n), frame, full.w / 2, full.h / 2 - c.px(6), c.font(52), batch, front, bold=True, color=(30, 30, 30)
+        )
         self._shapes.append(self._number)
         tap = t("idle.tap_to_continue")
-        self._shapes.append(label(tap, frame, full.w / 2, c.px(34), fit_font(tap, c.font(20), full.w - 30),
-                                  batch, front, color=INK))
+        self._shapes.append(
+            label(tap, frame, full.w / 2, c.px(34), fit_font(tap, c.font(20), full.w - 30), batch, front, color=INK)
+        )
         self._shapes.append(label("\u261d", frame, full.w * 0.12, full.h / 2, c.font(40), batch, front, color=DIM))
 
 

@@ -22,9 +22,9 @@ from typing import Any, Hashable
 
 import pyglet
 
-from . import widgets
-from .layout import Rect
-from .widgets import Frame
+from kiosk.ui import widgets
+from kiosk.ui.layout import Rect
+from kiosk.ui.widgets import Frame
 
 
 class LabelPool:
@@ -32,35 +32,54 @@ class LabelPool:
 
     def __init__(self, keep: int = 160) -> None:
         self.keep = keep
-        self._free: OrderedDict[int, tuple[Hashable, pyglet.text.Label]] = OrderedDict()   # oldest first
+        self._free: OrderedDict[int, tuple[Hashable, pyglet.text.Label]] = OrderedDict()  # oldest first
         self._by_key: dict[Hashable, list[int]] = {}
-        self._keys: dict[int, Hashable] = {}      # every text out of the pool: its key
-        self.made = 0                             # how many texts were laid out (tests, bench)
+        self._keys: dict[int, Hashable] = {}  # every text out of the pool: its key
+        self.made = 0  # how many texts were laid out (tests, bench)
         self.reused = 0
-        self.fresh = False                        # the last take made a new text (its maker settles it)
+        self.fresh = False  # the last take made a new text (its maker settles it)
 
-    def take(self, text: str, frame: Frame, u: float, v: float, size: float, batch, group=None, *,
-             variant: Hashable = None, container: Rect | None = None, role: str = "body", name: str = "",
-             **kw: Any) -> pyglet.text.Label:
+    def take(
+        self,
+        text: str,
+        frame: Frame,
+        u: float,
+        v: float,
+        size: float,
+        batch,
+        group=None,
+        *,
+        variant: Hashable = None,
+        container: Rect | None = None,
+        role: str = "body",
+        name: str = "",
+        **kw: Any,
+    ) -> pyglet.text.Label:
         """A text as :func:`widgets.label` makes it; `variant` names what the caller does to a new
         one (``fresh`` is then True) so that only equally treated texts are shared."""
-        key = (text, round(size, 3), frame.angle, id(batch), group, variant,
-               tuple(sorted((k, tuple(a) if isinstance(a, list) else a) for k, a in kw.items())))
+        key = (
+            text,
+            round(size, 3),
+            frame.angle,
+            id(batch),
+            group,
+            variant,
+            tuple(sorted((k, tuple(a) if isinstance(a, list) else a) for k, a in kw.items())),
+        )
         ids = self._by_key.get(key)
         if ids:
             lab = self._free.pop(ids.pop())[1]
             if not ids:
                 del self._by_key[key]
             x, y = frame.point(u, v)
-            lab.position = (round(x), round(y), lab.position[2])       # whole pixels, as widgets.label places them
+            lab.position = (round(x), round(y), lab.position[2])  # whole pixels, as widgets.label places them
             lab.visible = True
             if widgets.RECORDER is not None:
                 widgets.RECORDER.note(lab, frame, container, role, name)
             self.reused += 1
             self.fresh = False
         else:
-            lab = widgets.label(text, frame, u, v, size, batch, group, container=container, role=role,
-                                name=name, **kw)
+            lab = widgets.label(text, frame, u, v, size, batch, group, container=container, role=role, name=name, **kw)
             self.made += 1
             self.fresh = True
         self._keys[id(lab)] = key

@@ -23,8 +23,8 @@ from typing import NamedTuple
 
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
-MIN_TOUCH = 48          # px: the smallest touch target on the smallest screen
-ACTIVE_SHARE = 0.64     # the part of a shared side the active seat's panel gets
+MIN_TOUCH = 48  # px: the smallest touch target on the smallest screen
+ACTIVE_SHARE = 0.64  # the part of a shared side the active seat's panel gets
 
 
 class Rect(NamedTuple):
@@ -90,7 +90,7 @@ class Layout:
 
     width: int
     height: int
-    mode: str = "tabletop"          # "tabletop" or "upright"
+    mode: str = "tabletop"  # "tabletop" or "upright"
 
     def __post_init__(self):
         if self.mode not in ("tabletop", "upright"):
@@ -218,7 +218,8 @@ class Layout:
 
     def facing(self, seat: int | None) -> int:
         """Degrees to turn text for `seat` (0 or 180); always 0 in the upright layout (kiosk/ui/seating.py)."""
-        from .seating import facing
+        from kiosk.ui.seating import facing
+
         return facing(self, seat)
 
     def seat_edge_point(self, seat: int | None) -> tuple[float, float]:

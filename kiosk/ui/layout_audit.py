@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import widgets
-from .layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
-from .typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
-from .i18n import LANGUAGES
+from kiosk.ui import widgets
+from kiosk.ui.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
+from kiosk.ui.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
+from kiosk.ui.i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
 #: A text's box may stick out of its container by this much (anti-aliasing, rounding to whole pixels).
@@ -68,7 +68,7 @@ def text_box(lab: Any) -> Rect:
     corners = [(x0, y0), (x0 + w, y0), (x0, y1), (x0 + w, y1)]
     if angle == 180:
         corners = [(-u, -v) for u, v in corners]
-    elif angle == 90:         # clockwise on screen: up becomes right
+    elif angle == 90:  # clockwise on screen: up becomes right
         corners = [(v, -u) for u, v in corners]
     elif angle == 270:
         corners = [(-v, u) for u, v in corners]
@@ -87,8 +87,11 @@ def _on_top(group: Any) -> bool:
 
 
 def _alive(lab: Any) -> bool:
-    return bool(getattr(lab, "_vertex_lists", True)) and getattr(lab, "visible", True) \
+    return (
+        bool(getattr(lab, "_vertex_lists", True))
+        and getattr(lab, "visible", True)
         and getattr(lab, "_batch", None) is not None
+    )
 
 
 def _rid(rect: Rect) -> str:
@@ -115,10 +118,29 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
     return items
 
 
-def _item(id_: str, kind: str, rect: Rect, *, touch: bool, text: str | None = None, font_px: float | None = None,
-          container: str | None = None, faces: str = "S", **more: Any) -> dict:
-    return dict(id=id_, kind=kind, rect=Rect(*rect), touch=touch, font_px=font_px, text=text, container=container,
-                faces=faces, **more)
+def _item(
+    id_: str,
+    kind: str,
+    rect: Rect,
+    *,
+    touch: bool,
+    text: str | None = None,
+    font_px: float | None = None,
+    container: str | None = None,
+    faces: str = "S",
+    **more: Any,
+) -> dict:
+    return dict(
+        id=id_,
+        kind=kind,
+        rect=Rect(*rect),
+        touch=touch,
+        font_px=font_px,
+        text=text,
+        container=container,
+        faces=faces,
+        **more,
+    )
 
 
 def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
@@ -126,18 +148,25 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
     and cells, and what the screen names itself (``audit_targets``)."""
     items = []
     targets = screen.widgets
-    if getattr(screen, "picking_language", False):      # the setup's language picker: only it answers
+    if getattr(screen, "picking_language", False):  # the setup's language picker: only it answers
         targets = screen._picker
     for w in targets:
         if not getattr(w, "visible", True):
             continue
         kind = "button" if isinstance(w, widgets.Button) else "touch"
         frame = getattr(w, "frame", None)
-        items.append(_item(uid(f"{kind}@{_rid(w.rect)}"), kind, w.rect, touch=True,
-                           text=getattr(w, "text", None) or None,
-                           faces=FACES[frame.angle % 360] if frame is not None else "S"))
+        items.append(
+            _item(
+                uid(f"{kind}@{_rid(w.rect)}"),
+                kind,
+                w.rect,
+                touch=True,
+                text=getattr(w, "text", None) or None,
+                faces=FACES[frame.angle % 360] if frame is not None else "S",
+            )
+        )
     model = getattr(getattr(screen, "board", None), "model", None)
-    if screen.name == "play" and getattr(model, "started", False):      # the board answers to its own taps
+    if screen.name == "play" and getattr(model, "started", False):  # the board answers to its own taps
         items += [_item(f"arrow:{name}", "arrow", L.arrow_rect(name), touch=True) for name in ARROWS]
         items += [_item(f"cell:{r},{c}", "cell", L.cell_rect(r, c), touch=True) for r in range(7) for c in range(7)]
     for name, kind, rect in getattr(screen, "audit_targets", lambda: ())():
@@ -150,7 +179,7 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
     batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
     items: list[dict] = []
     panels: dict[str, Rect] = {}
-    modal = getattr(screen, "picking_language", False)     # the setup's picker: what is under it is dimmed
+    modal = getattr(screen, "picking_language", False)  # the setup's picker: what is under it is dimmed
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():
             continue
@@ -161,9 +190,19 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
         cid = ("button@" if name == "button" else "panel@") + _rid(holder)
         if name != "button":
             panels.setdefault(cid, holder)
-        items.append(_item(uid(f"text:{name or role}@{_rid(box)}"), "text", box, touch=False, text=lab.text,
-                           font_px=round(lab.font_size * 4 / 3, 2), container=cid,
-                           faces=FACES[int(lab.rotation) % 360], role=role))
+        items.append(
+            _item(
+                uid(f"text:{name or role}@{_rid(box)}"),
+                "text",
+                box,
+                touch=False,
+                text=lab.text,
+                font_px=round(lab.font_size * 4 / 3, 2),
+                container=cid,
+                faces=FACES[int(lab.rotation) % 360],
+                role=role,
+            )
+        )
     items += [_item(cid, "panel", rect, touch=False) for cid, rect in panels.items()]
     return items
 
@@ -180,8 +219,11 @@ class Exception_:
     why: str
 
     def covers(self, where: str, rule: str, item: dict) -> bool:
-        return fnmatch.fnmatchcase(where, self.where) and self.rule == rule \
+        return (
+            fnmatch.fnmatchcase(where, self.where)
+            and self.rule == rule
             and (self.match in (item.get("text") or "") or self.match in item["id"])
+        )
 
 
 def minimums(layout: Layout) -> dict[str, float]:
@@ -194,8 +236,12 @@ def _overlap(a: Rect, b: Rect, slack: float = 0.5) -> bool:
 
 
 def _inside(inner: Rect, outer: Rect, slack: float = SLACK_PX) -> bool:
-    return (inner.x >= outer.x - slack and inner.y >= outer.y - slack and inner.right <= outer.right + slack
-            and inner.top <= outer.top + slack)
+    return (
+        inner.x >= outer.x - slack
+        and inner.y >= outer.y - slack
+        and inner.right <= outer.right + slack
+        and inner.top <= outer.top + slack
+    )
 
 
 def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Exception_] = ()) -> list[str]:
@@ -217,14 +263,20 @@ def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) 
     least = minimums(layout)["touch"]
     for i, a in enumerate(touch):
         if not _inside(a["rect"], layout.screen):
-            bad("off_screen", f"{a['id']} {a.get('text')!r} at {tuple(round(v) for v in a['rect'])} reaches "
-                              "outside the screen", a)
+            bad(
+                "off_screen",
+                f"{a['id']} {a.get('text')!r} at {tuple(round(v) for v in a['rect'])} reaches outside the screen",
+                a,
+            )
         if min(a["rect"].w, a["rect"].h) < least - 0.5:
-            bad("small_target", f"{a['id']} {a.get('text')!r} is {a['rect'].w:.0f}x{a['rect'].h:.0f} px "
-                                f"(at least {least:.0f})", a)
-        for b in touch[i + 1:]:
+            bad(
+                "small_target",
+                f"{a['id']} {a.get('text')!r} is {a['rect'].w:.0f}x{a['rect'].h:.0f} px (at least {least:.0f})",
+                a,
+            )
+        for b in touch[i + 1 :]:
             if a["kind"] == b["kind"] == "cell":
-                continue        # the board's grid: side by side by construction
+                continue  # the board's grid: side by side by construction
             if _overlap(a["rect"], b["rect"]):
                 bad("target_overlap", f"{a['id']} {a.get('text')!r} and {b['id']} {b.get('text')!r}", a, b)
 
@@ -237,7 +289,7 @@ def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) ->
         if it["kind"] != "text":
             continue
         r, what = it["rect"], f"{it['text']!r}"
-        for t in targets:       # a text half on a button: neither reads well nor is it clear what a tap does
+        for t in targets:  # a text half on a button: neither reads well nor is it clear what a tap does
             if _overlap(r, t["rect"], SLACK_PX) and not _inside(r, t["rect"]):
                 bad("text_on_target", f"{what} runs into {t['id']} {t.get('text')!r}", it)
         if not _inside(r, layout.screen):
@@ -268,7 +320,8 @@ class Env:
 
     def __init__(self, window: Any = None):
         from kiosk.app import Kiosk, KioskOptions
-        from .app import UI, make_window, prepare_pyglet
+        from kiosk.ui.app import UI, make_window, prepare_pyglet
+
         self._tmp = tempfile.TemporaryDirectory(prefix="layout-audit-")
         if window is None:
             prepare_pyglet("offscreen")
@@ -276,8 +329,7 @@ class Env:
         self.window = window
         self.now = 1000.0
         self._atlases: dict[int, Any] = {}
-        self.kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=Path(self._tmp.name),
-                                                resume=False))
+        self.kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=Path(self._tmp.name), resume=False))
         self.ui = UI(self.kiosk, window, layout="tabletop", first="attract", clock=lambda: self.now)
 
     def tick(self, n: int = 4) -> None:
@@ -309,15 +361,21 @@ class Env:
         self._tmp.cleanup()
 
 
-def walk(sizes: Iterable[tuple[int, int]] = SIZES, layouts: Iterable[str] = LAYOUTS,
-         languages: Iterable[str] = LANGUAGES, states: Iterable[State] | None = None, env: Env | None = None,
-         shots: Path | None = None) -> dict:
+def walk(
+    sizes: Iterable[tuple[int, int]] = SIZES,
+    layouts: Iterable[str] = LAYOUTS,
+    languages: Iterable[str] = LANGUAGES,
+    states: Iterable[State] | None = None,
+    env: Env | None = None,
+    shots: Path | None = None,
+) -> dict:
     """Collect every (state, size, layout, language): ``{"entries": [...], "seconds": s}``.
 
     Each state is prepared once per size and layout (``prepare`` builds the screen), then only
     laid out again per language. `shots`: also save one PNG per state, size and layout (English).
     """
-    from .audit_states import STATES
+    from kiosk.ui.audit_states import STATES
+
     t0 = time.perf_counter()
     own = env is None
     env = env or Env()
@@ -342,8 +400,16 @@ def walk(sizes: Iterable[tuple[int, int]] = SIZES, layouts: Iterable[str] = LAYO
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
                         items = collect(env.ui, rec)
-                        entries.append(dict(screen=st.screen, state=st.name, size=f"{size[0]}x{size[1]}",
-                                            layout=mode, language=lang, items=items))
+                        entries.append(
+                            dict(
+                                screen=st.screen,
+                                state=st.name,
+                                size=f"{size[0]}x{size[1]}",
+                                layout=mode,
+                                language=lang,
+                                items=items,
+                            )
+                        )
     finally:
         widgets.RECORDER = previous
         if own:
@@ -380,11 +446,29 @@ def to_json(report: dict) -> dict:
     entries = []
     for e in report["entries"]:
         h = int(e["size"].split("x")[1])
-        items = [dict(id=it["id"], kind=it["kind"], rect=_yflip(it["rect"], h), touch=it["touch"],
-                      font_px=it["font_px"], text=it["text"], container=it["container"], faces=it["faces"])
-                 for it in e["items"]]
-        entries.append(dict(screen=e["screen"], state=e["state"], size=e["size"], layout=e["layout"],
-                            language=e["language"], items=items))
+        items = [
+            dict(
+                id=it["id"],
+                kind=it["kind"],
+                rect=_yflip(it["rect"], h),
+                touch=it["touch"],
+                font_px=it["font_px"],
+                text=it["text"],
+                container=it["container"],
+                faces=it["faces"],
+            )
+            for it in e["items"]
+        ]
+        entries.append(
+            dict(
+                screen=e["screen"],
+                state=e["state"],
+                size=e["size"],
+                layout=e["layout"],
+                language=e["language"],
+                items=items,
+            )
+        )
     return {"entries": entries}
 
 
@@ -395,17 +479,21 @@ def to_json(report: dict) -> dict:
 def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) -> Callable[[Env], None]:
     """The setup screen with `game` chosen, then `choose(choices)` (the game's seats), and the
     language picker open when `picker`."""
+
     def prepare(env: Env) -> None:
         screen: Any = env.ui.goto("setup")
         screen.choices.game = game
         choose(screen.choices)
         screen.picking_language = picker
         screen._build()
+
     return prepare
 
 
 def goto(name: str, **kw: Any) -> Callable[[Env], None]:
     """The screen `name` opened (``ui.goto(name, **kw)``) as it is."""
+
     def prepare(env: Env) -> None:
         env.ui.goto(name, **kw)
+
     return prepare

@@ -14,11 +14,11 @@ from typing import Callable
 import pyglet
 from pyglet import shapes
 
-from .layout import Layout, Rect
-from .typeface import LABEL, font_for
-from .widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
+from kiosk.ui.layout import Layout, Rect
+from kiosk.ui.typeface import LABEL, font_for
+from kiosk.ui.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
 
-GO = (46, 150, 84)            # the "start / play" button: green means go
+GO = (46, 150, 84)  # the "start / play" button: green means go
 GO_DOWN = (30, 100, 56)
 TOGGLE_ON = (232, 178, 48)
 TOGGLE_OFF = (56, 64, 78)
@@ -69,8 +69,9 @@ def measure(text: str, pts: float, bold: bool = True) -> tuple[float, float]:
     """The laid-out size (px) of `text` in one line at `pts` points, in the letters it is drawn in."""
     key = (text, round(pts, 2), bold)
     if key not in _MEASURED:
-        lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, pts),
-                                weight="bold" if bold else "normal")
+        lab = pyglet.text.Label(
+            text, font_name=font_for(text), font_size=max(1.0, pts), weight="bold" if bold else "normal"
+        )
         _MEASURED[key] = (float(lab.content_width), float(lab.content_height))
         lab.delete()
     return _MEASURED[key]
@@ -86,9 +87,21 @@ def fit_box(text: str, pts: float, width: float, height: float, bold: bool = Tru
     return pts * k * 0.98 if k < 1.0 else pts
 
 
-def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: str, batch, group=None, *,
-                size: float = 17, on_tap: Callable[[], object] | None = None, color=BUTTON,
-                text_color=INK, wrap: bool = False) -> Button:
+def make_button(
+    screen,
+    canvas: Canvas,
+    frame: Frame,
+    rect_units: Rect,
+    text: str,
+    batch,
+    group=None,
+    *,
+    size: float = 17,
+    on_tap: Callable[[], object] | None = None,
+    color=BUTTON,
+    text_color=INK,
+    wrap: bool = False,
+) -> Button:
     """A finger-sized button placed in design units, registered on `screen`.
 
     Its text is set at `size` (px at 800x480); a text too long for one line is wrapped onto two
@@ -101,8 +114,18 @@ def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: st
     two_lines = wrap and width > room and height * 2 <= local.h - canvas.px(4)
     if not two_lines:
         pts = fit_box(text, pts, room, local.h)
-    b = Button(frame, local, text, batch, group, font_size=pts, on_tap=on_tap,
-               min_size=canvas.touch, color=color, text_color=text_color)
+    b = Button(
+        frame,
+        local,
+        text,
+        batch,
+        group,
+        font_size=pts,
+        on_tap=on_tap,
+        min_size=canvas.touch,
+        color=color,
+        text_color=text_color,
+    )
     if two_lines:
         lab = b._label
         lab.font_size = pts
@@ -113,15 +136,25 @@ def make_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, text: st
     return screen.add(b)
 
 
-def star_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, stars: str, batch, group=None, *,
-                on_tap: Callable[[], None] | None = None, color=BUTTON, star_color=INK) -> Button:
+def star_button(
+    screen,
+    canvas: Canvas,
+    frame: Frame,
+    rect_units: Rect,
+    stars: str,
+    batch,
+    group=None,
+    *,
+    on_tap: Callable[[], None] | None = None,
+    color=BUTTON,
+    star_color=INK,
+) -> Button:
     """A button showing a computer's strength as drawn stars (one to three), registered on `screen`.
 
     Drawn, not written: three star signs at a readable size do not fit a finger-wide button, and a
     picture is not a text the type scale applies to. The button's text stays ``stars`` (tests, the
     layout report's id), its label hidden."""
-    b = make_button(screen, canvas, frame, rect_units, stars, batch, group, size=LABEL, on_tap=on_tap,
-                    color=color)
+    b = make_button(screen, canvas, frame, rect_units, stars, batch, group, size=LABEL, on_tap=on_tap, color=color)
     b._label.visible = False
     n = max(1, len(stars))
     u, v, w, h = b.local
@@ -130,8 +163,19 @@ def star_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, stars: s
     marks = []
     for k in range(n):
         x, y = frame.point(u + w / 2 + (k - (n - 1) / 2) * step, v + h / 2)
-        marks.append(shapes.Star(x, y, r, r * 0.42, 5, rotation=(270 + frame.angle) % 360, color=star_color,
-                                 batch=batch, group=b.fg_group))
+        marks.append(
+            shapes.Star(
+                x,
+                y,
+                r,
+                r * 0.42,
+                5,
+                rotation=(270 + frame.angle) % 360,
+                color=star_color,
+                batch=batch,
+                group=b.fg_group,
+            )
+        )
     b.marks = marks
     return b
 
@@ -139,24 +183,64 @@ def star_button(screen, canvas: Canvas, frame: Frame, rect_units: Rect, stars: s
 class Toggle(Button):
     """A variant switch: a check box plus a label, amber when on."""
 
-    def __init__(self, frame: Frame, local: Rect, text: str, on: bool, batch, group=None, *,
-                 font_size: float, on_change: Callable[[bool], None], min_size: float = 48):
+    def __init__(
+        self,
+        frame: Frame,
+        local: Rect,
+        text: str,
+        on: bool,
+        batch,
+        group=None,
+        *,
+        font_size: float,
+        on_change: Callable[[bool], None],
+        min_size: float = 48,
+    ):
         self.on = on
         self._on_change = on_change
-        super().__init__(frame, local, "", batch, group, font_size=font_size, on_tap=self._flip,
-                         min_size=min_size, color=TOGGLE_ON if on else TOGGLE_OFF)
+        super().__init__(
+            frame,
+            local,
+            "",
+            batch,
+            group,
+            font_size=font_size,
+            on_tap=self._flip,
+            min_size=min_size,
+            color=TOGGLE_ON if on else TOGGLE_OFF,
+        )
         u, v, w, h = self.local
         side = min(h * 0.5, w * 0.2)
         fg = self.fg_group
-        self._check_box = box(frame, Rect(u + h * 0.25, v + (h - side) / 2, side, side), INK, batch, fg,
-                              radius=side * 0.2)
+        self._check_box = box(
+            frame, Rect(u + h * 0.25, v + (h - side) / 2, side, side), INK, batch, fg, radius=side * 0.2
+        )
         fg2 = pyglet.graphics.Group(order=2, parent=group)
-        self._tick = label("\u2714", frame, u + h * 0.25 + side / 2, v + h / 2, font_size * 1.1, batch, fg2,
-                           color=(30, 30, 30), bold=True)
+        self._tick = label(
+            "\u2714",
+            frame,
+            u + h * 0.25 + side / 2,
+            v + h / 2,
+            font_size * 1.1,
+            batch,
+            fg2,
+            color=(30, 30, 30),
+            bold=True,
+        )
         text_w = w - (h * 0.25 + side + h * 0.2) - 6
         pts = fit_box(text, font_size, text_w, h)
-        self._text = label(text, frame, u + h * 0.25 + side + h * 0.2, v + h / 2, pts, batch, fg,
-                           anchor_x="left", bold=True, color=(25, 25, 25) if on else INK)
+        self._text = label(
+            text,
+            frame,
+            u + h * 0.25 + side + h * 0.2,
+            v + h / 2,
+            pts,
+            batch,
+            fg,
+            anchor_x="left",
+            bold=True,
+            color=(25, 25, 25) if on else INK,
+        )
         self._show()
 
     def _flip(self) -> None:
@@ -183,8 +267,10 @@ class Toggle(Button):
 
 def panel(frame: Frame, rect: Rect, batch, group=None, color=PANEL, edge=PANEL_EDGE, radius: float = 10) -> list:
     """A rounded panel with a thin edge (two shapes)."""
-    return [box(frame, rect.grow(2), edge, batch, group, radius=radius + 2),
-            box(frame, rect, color, batch, group, radius=radius)]
+    return [
+        box(frame, rect.grow(2), edge, batch, group, radius=radius + 2),
+        box(frame, rect, color, batch, group, radius=radius),
+    ]
 
 
 def clear_drawing(screen) -> None:
@@ -204,8 +290,21 @@ def dim(layout: Layout, batch, group=None, alpha: int = 170) -> shapes.Rectangle
     return shapes.Rectangle(0, 0, layout.width, layout.height, color=(8, 10, 14, alpha), batch=batch, group=group)
 
 
-__all__ = ["Canvas", "Toggle", "make_button", "fit_font", "panel", "clear_drawing", "dim", "GO", "GO_DOWN",
-           "ACCENT", "DIM", "INK", "PANEL"]
+__all__ = [
+    "Canvas",
+    "Toggle",
+    "make_button",
+    "fit_font",
+    "panel",
+    "clear_drawing",
+    "dim",
+    "GO",
+    "GO_DOWN",
+    "ACCENT",
+    "DIM",
+    "INK",
+    "PANEL",
+]
 
 
 def config_value(ui, section: str, key: str, default):

@@ -64,13 +64,23 @@ class Effects:
     def finish(self) -> None:
         """End every effect now (a new game, a new layout, a screenshot on demand)."""
         for run, objects in self._running:
-            run(1e9)                  # the last picture (a bounced pawn back in place)
+            run(1e9)  # the last picture (a bounced pawn back in place)
             _delete(objects)
         self._running = []
 
     # ------------------------------------------------------------------ the effects
-    def fly(self, sprite, start: tuple[float, float], end: tuple[float, float], duration: float,
-            scale: tuple[float, float], *, arc: float = 0.0, spin: float = 0.0, fade: bool = True) -> None:
+    def fly(
+        self,
+        sprite,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        duration: float,
+        scale: tuple[float, float],
+        *,
+        arc: float = 0.0,
+        spin: float = 0.0,
+        fade: bool = True,
+    ) -> None:
         """`sprite` travels from `start` to `end` on an arc `arc` px high, scaling and (at the end)
         fading; it is deleted when it arrives."""
         (x0, y0), (x1, y1) = start, end
@@ -89,8 +99,18 @@ class Effects:
         step(0.0)
         self.add(step, [sprite])
 
-    def sparkles(self, batch, group, x: float, y: float, radius: float, color, duration: float = 0.7,
-                 count: int = 12, delay: float = 0.0) -> None:
+    def sparkles(
+        self,
+        batch,
+        group,
+        x: float,
+        y: float,
+        radius: float,
+        color,
+        duration: float = 0.7,
+        count: int = 12,
+        delay: float = 0.0,
+    ) -> None:
         """Little stars flying out of (x, y) and fading: a short celebration."""
         dots = []
         for k in range(count):
@@ -112,8 +132,19 @@ class Effects:
 
         self.add(step, [d for d, _ in dots])
 
-    def card_turn(self, batch, group, atlas, treasure: str, x: float, y: float, size: float,
-                  rotation: float = 0.0, duration: float = 0.55, delay: float = 0.0) -> None:
+    def card_turn(
+        self,
+        batch,
+        group,
+        atlas,
+        treasure: str,
+        x: float,
+        y: float,
+        size: float,
+        rotation: float = 0.0,
+        duration: float = 0.55,
+        delay: float = 0.0,
+    ) -> None:
         """A card, back up, turns face up (narrowing, then widening with the treasure on it), rests
         and fades: the found card shown at the player's panel."""
         w, h = size * 0.72, size
@@ -125,10 +156,11 @@ class Effects:
         inner.anchor_position = (w * 0.4, h * 0.42)
         face = shapes.Rectangle(x, y, w, h, color=(255, 250, 236), batch=batch, group=group)
         face.anchor_position = (w / 2, h / 2)
-        icon = pyglet.sprite.Sprite(atlas.treasure(treasure), x, y, batch=batch,
-                                    group=pyglet.graphics.Group(order=1, parent=group))
+        icon = pyglet.sprite.Sprite(
+            atlas.treasure(treasure), x, y, batch=batch, group=pyglet.graphics.Group(order=1, parent=group)
+        )
         base = size * 0.62 / atlas.px
-        objs: list[Any] = [rim, back, inner, face, icon]     # shapes and a sprite: rotation, visible, opacity
+        objs: list[Any] = [rim, back, inner, face, icon]  # shapes and a sprite: rotation, visible, opacity
         for o in objs:
             o.rotation = rotation
             o.visible = False
@@ -138,7 +170,7 @@ class Effects:
             if k < 0:
                 return True
             half = k < 0.5
-            squeeze = abs(math.cos(math.pi * min(1.0, k)))      # 1 -> 0 -> 1: the turn
+            squeeze = abs(math.cos(math.pi * min(1.0, k)))  # 1 -> 0 -> 1: the turn
             back.visible = inner.visible = half
             face.visible = icon.visible = not half
             _set_width(rim, (w + 2 * edge) * squeeze, h + 2 * edge)
@@ -154,8 +186,7 @@ class Effects:
 
         self.add(step, objs)
 
-    def confetti(self, batch, group, area, colors, duration: float = 1.8, count: int = 70,
-                 seed: int = 7) -> None:
+    def confetti(self, batch, group, area, colors, duration: float = 1.8, count: int = 70, seed: int = 7) -> None:
         """Paper bits in the players' colours falling over `area` (x, y, w, h) and fading."""
         rnd = random.Random(seed)
         bits = []
@@ -164,8 +195,17 @@ class Effects:
             size = max(3.0, min(w, h) * rnd.uniform(0.012, 0.022))
             b = shapes.Rectangle(0, 0, size, size * 0.55, color=rnd.choice(colors), batch=batch, group=group)
             b.anchor_position = (size / 2, size * 0.275)
-            bits.append((b, x + rnd.uniform(0, w), y + h * rnd.uniform(0.85, 1.25), rnd.uniform(0.45, 0.9) * h,
-                         rnd.uniform(-0.08, 0.08) * w, rnd.uniform(-540, 540), rnd.uniform(0, 0.35)))
+            bits.append(
+                (
+                    b,
+                    x + rnd.uniform(0, w),
+                    y + h * rnd.uniform(0.85, 1.25),
+                    rnd.uniform(0.45, 0.9) * h,
+                    rnd.uniform(-0.08, 0.08) * w,
+                    rnd.uniform(-540, 540),
+                    rnd.uniform(0, 0.35),
+                )
+            )
 
         def step(t: float) -> bool:
             k = t / duration
@@ -191,5 +231,5 @@ def _delete(objects: list) -> None:
     for o in objects:
         try:
             o.delete()
-        except Exception:       # already gone with its batch
+        except Exception:  # already gone with its batch
             pass

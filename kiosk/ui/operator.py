@@ -39,19 +39,19 @@ from kiosk.events import ButtonPressed, Quit
 from kiosk.pin import PinGuard
 from kiosk.version import version as running_version
 
-from .art import SEAT_COLORS
-from .layout import ARROWS, Rect
-from .menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
-from .screen import Screen, game_on, register, session_for
-from .widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
+from kiosk.ui.art import SEAT_COLORS
+from kiosk.ui.layout import ARROWS, Rect
+from kiosk.ui.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
+from kiosk.ui.screen import Screen, game_on, register, session_for
+from kiosk.ui.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    from .app import UI
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.ui.app import UI
 
 log = logging.getLogger(__name__)
 
-HOLD_S = 3.0             # press-and-hold time on the corner
-TIMEOUT_S = 60.0         # untouched operator menu returns to attract
+HOLD_S = 3.0  # press-and-hold time on the corner
+TIMEOUT_S = 60.0  # untouched operator menu returns to attract
 RING_COLOURS = (SEAT_COLORS[0], SEAT_COLORS[1], SEAT_COLORS[2], SEAT_COLORS[3], (255, 255, 255), (0, 0, 0))
 LIT = (90, 230, 120)
 SEEN = (40, 120, 70)
@@ -96,17 +96,17 @@ class OperatorScreen(Screen):
 
     def __init__(self, ui: "UI"):
         super().__init__(ui)
-        self.back = "attract"           # the screen the menu was opened from
-        self.page = "pin"               # pin | hardware | stats
+        self.back = "attract"  # the screen the menu was opened from
+        self.page = "pin"  # pin | hardware | stats
         self.entered = ""
         self.message = ""
         self.guard = _guard(ui)
-        self._shown_locked = False      # the pad was drawn locked: redraw when the lock ends
+        self._shown_locked = False  # the pad was drawn locked: redraw when the lock ends
         self._shown_countdown = ""
         self.quit_armed = False
-        self.pressed: dict[str, float] = {}     # button -> when it was last pressed
+        self.pressed: dict[str, float] = {}  # button -> when it was last pressed
         self.ring_index = -1
-        self._armed = False             # a finger went down on this screen (ignores the gesture's lift)
+        self._armed = False  # a finger went down on this screen (ignores the gesture's lift)
         self._last_touch = 0.0
         self._shapes: list = []
         self._lights: dict[str, shapes.ShapeBase] = {}
@@ -138,7 +138,7 @@ class OperatorScreen(Screen):
             self.message = ""
             self._build()
         elif self.page == "pin" and self._shown_locked and _countdown(self.guard.remaining()) != self._shown_countdown:
-            self._build()           # the countdown ticks
+            self._build()  # the countdown ticks
         for name, light in self._lights.items():
             t = self.pressed.get(name)
             if t is None:
@@ -165,7 +165,7 @@ class OperatorScreen(Screen):
         super().press(x, y)
 
     def tap(self, x: float, y: float) -> bool:
-        if not self._armed:          # the lift of the finger that held the corner
+        if not self._armed:  # the lift of the finger that held the corner
             return True
         self._last_touch = self.ui.now()
         return super().tap(x, y)
@@ -227,7 +227,7 @@ class OperatorScreen(Screen):
         rgb = RING_COLOURS[self.ring_index]
         try:
             self.kiosk.test_ring(rgb)
-        except Exception as exc:       # a missing ring must not break the menu
+        except Exception as exc:  # a missing ring must not break the menu
             log.warning("ring test failed: %s", exc)
         self._build()
 
@@ -240,6 +240,7 @@ class OperatorScreen(Screen):
             history = self.kiosk.history
             if history is None:
                 from kiosk.history import History
+
                 state_dir = config_value(self.ui, "paths", "state_dir", None)
                 if state_dir is None:
                     return [self.t("operator.stats_unavailable")]
@@ -252,10 +253,12 @@ class OperatorScreen(Screen):
             return [self.t("operator.no_games")]
         humans = s.wins.get("human", 0)
         computers = sum(n for k, n in s.wins.items() if k != "human")
-        lines = [self.t("operator.games_played", n=s.games),
-                 self.t("operator.avg_turns", n=f"{s.mean_turns:.1f}"),
-                 self.t("operator.avg_duration", minutes=f"{(s.mean_duration_s or 0) / 60:.1f}"),
-                 self.t("operator.wins", humans=humans, computers=computers)]
+        lines = [
+            self.t("operator.games_played", n=s.games),
+            self.t("operator.avg_turns", n=f"{s.mean_turns:.1f}"),
+            self.t("operator.avg_duration", minutes=f"{(s.mean_duration_s or 0) / 60:.1f}"),
+            self.t("operator.wins", humans=humans, computers=computers),
+        ]
         recent = list(s.per_day.items())[-5:]
         lines += [f"{day}:  {n}" for day, n in recent]
         return lines
@@ -280,8 +283,7 @@ class OperatorScreen(Screen):
 
     def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="center", bold=True, width=None):
         pts = fit_font(text, c.font(size), c.px(width)) if width else c.font(size)
-        lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color,
-                    anchor_x=anchor_x, bold=bold)
+        lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color, anchor_x=anchor_x, bold=bold)
         self._shapes.append(lbl)
         return lbl
 
@@ -312,38 +314,78 @@ class OperatorScreen(Screen):
             r, col = divmod(i, 3)
             text = {"del": "\u232b", "ok": "OK"}.get(k, k)
             color = {"del": TOGGLE_OFF, "ok": GO}.get(k, BUTTON)
-            b = make_button(self, c, frame, Rect(x0 + col * (key_w + gap), top - (r + 1) * key_h - r * gap,
-                                                 key_w, key_h), text, self.batch, self._bg, size=24,
-                            color=color, on_tap=partial(self.key, k))
+            b = make_button(
+                self,
+                c,
+                frame,
+                Rect(x0 + col * (key_w + gap), top - (r + 1) * key_h - r * gap, key_w, key_h),
+                text,
+                self.batch,
+                self._bg,
+                size=24,
+                color=color,
+                on_tap=partial(self.key, k),
+            )
             if self.locked:
                 b.set_enabled(False)
-        make_button(self, c, frame, Rect(12, 12, 120, 52), "\u2039 " + self.t("common.back"), self.batch,
-                    self._bg, size=16, color=TOGGLE_OFF, on_tap=self.go_back)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(12, 12, 120, 52),
+            "\u2039 " + self.t("common.back"),
+            self.batch,
+            self._bg,
+            size=16,
+            color=TOGGLE_OFF,
+            on_tap=self.go_back,
+        )
 
     def _build_menu(self, c: Canvas, frame: Frame) -> None:
         W, H = c.W, c.H
         t = self.t
         portrait = H > W
         # tabs: a column on the left (landscape) or a row on top (portrait)
-        tabs = (("hardware", "operator.hardware_test"), ("stats", "operator.statistics"),
-                ("settings", "operator.sound_display"))
+        tabs = (
+            ("hardware", "operator.hardware_test"),
+            ("stats", "operator.statistics"),
+            ("settings", "operator.sound_display"),
+        )
         if portrait:
             tab_w, tab_h = (W - 12 * (len(tabs) + 1)) / len(tabs), 56
             for i, (page, key) in enumerate(tabs):
-                make_button(self, c, frame, Rect(12 + i * (tab_w + 12), H - 12 - tab_h, tab_w, tab_h), t(key),
-                            self.batch, self._bg, size=17, color=ACCENT if self.page == page else BUTTON,
-                            text_color=(30, 30, 30) if self.page == page else INK,
-                            on_tap=partial(self.open_page, page))
+                make_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(12 + i * (tab_w + 12), H - 12 - tab_h, tab_w, tab_h),
+                    t(key),
+                    self.batch,
+                    self._bg,
+                    size=17,
+                    color=ACCENT if self.page == page else BUTTON,
+                    text_color=(30, 30, 30) if self.page == page else INK,
+                    on_tap=partial(self.open_page, page),
+                )
             area = Rect(12, 12 + 64, W - 24, H - 24 - tab_h - 12 - 64)
             bottom = Rect(12, 12, W - 24, 56)
         else:
             tab_w, tab_h = 200, 56
             self._text(c, frame, t("operator.title"), 12 + tab_w / 2, H - 30, 18, color=DIM, width=tab_w)
             for i, (page, key) in enumerate(tabs):
-                make_button(self, c, frame, Rect(12, H - 60 - (i + 1) * (tab_h + 10), tab_w, tab_h), t(key),
-                            self.batch, self._bg, size=17, color=ACCENT if self.page == page else BUTTON,
-                            text_color=(30, 30, 30) if self.page == page else INK,
-                            on_tap=partial(self.open_page, page))
+                make_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(12, H - 60 - (i + 1) * (tab_h + 10), tab_w, tab_h),
+                    t(key),
+                    self.batch,
+                    self._bg,
+                    size=17,
+                    color=ACCENT if self.page == page else BUTTON,
+                    text_color=(30, 30, 30) if self.page == page else INK,
+                    on_tap=partial(self.open_page, page),
+                )
             area = Rect(12 + tab_w + 14, 12, W - tab_w - 38, H - 24)
             bottom = Rect(12, 12, tab_w, 56 * 2 + 10)
         # back and quit
@@ -354,22 +396,61 @@ class OperatorScreen(Screen):
         else:
             back_r = Rect(bottom.x, bottom.y + 66, bottom.w, 56)
             quit_r = Rect(bottom.x, bottom.y, bottom.w, 56)
-        make_button(self, c, frame, back_r, "\u2039 " + t("gameover.back"), self.batch, self._bg, size=16,
-                    color=TOGGLE_OFF, on_tap=self.go_back)
-        make_button(self, c, frame, quit_r, t("operator.quit_confirm") if self.quit_armed else t("operator.quit"),
-                    self.batch, self._bg, size=17, color=DANGER, on_tap=self.quit)
+        make_button(
+            self,
+            c,
+            frame,
+            back_r,
+            "\u2039 " + t("gameover.back"),
+            self.batch,
+            self._bg,
+            size=16,
+            color=TOGGLE_OFF,
+            on_tap=self.go_back,
+        )
+        make_button(
+            self,
+            c,
+            frame,
+            quit_r,
+            t("operator.quit_confirm") if self.quit_armed else t("operator.quit"),
+            self.batch,
+            self._bg,
+            size=17,
+            color=DANGER,
+            on_tap=self.quit,
+        )
         self._shapes += panel(frame, c.r(*area), self.batch, self._bg, radius=c.px(12))
         # which release runs: what an operator reads out when reporting a problem
         if portrait:
-            self._text(c, frame, f"v{running_version()}", area.right - 10, area.top + 4, 10, color=DIM,
-                       anchor_x="right", bold=False)
+            self._text(
+                c,
+                frame,
+                f"v{running_version()}",
+                area.right - 10,
+                area.top + 4,
+                10,
+                color=DIM,
+                anchor_x="right",
+                bold=False,
+            )
         else:
-            self._text(c, frame, f"labyrinth-kiosk {running_version()}", 12 + 200 / 2, H - 56, 11, color=DIM,
-                       bold=False, width=200)
+            self._text(
+                c,
+                frame,
+                f"labyrinth-kiosk {running_version()}",
+                12 + 200 / 2,
+                H - 56,
+                11,
+                color=DIM,
+                bold=False,
+                width=200,
+            )
         if self.page == "hardware":
             self._build_hardware(c, frame, area)
         elif self.page == "settings":
-            from .operator_settings import build_settings
+            from kiosk.ui.operator_settings import build_settings
+
             build_settings(self, c, frame, area)
         else:
             self._build_stats(c, frame, area)
@@ -386,22 +467,43 @@ class OperatorScreen(Screen):
             side = min(area.h - 150, area.w * 0.55)
             bx, by = area.x + 16, area.y + 70
         cell = side / 9
-        self._shapes.append(shapes.Rectangle(c.px(bx + cell), c.px(by + cell), c.px(7 * cell), c.px(7 * cell),
-                                             color=(50, 58, 72), batch=self.batch, group=self._bg))
+        self._shapes.append(
+            shapes.Rectangle(
+                c.px(bx + cell),
+                c.px(by + cell),
+                c.px(7 * cell),
+                c.px(7 * cell),
+                color=(50, 58, 72),
+                batch=self.batch,
+                group=self._bg,
+            )
+        )
         for name in ARROWS:
             row, col = _arrow_cell(name)
             cx = bx + (col + 1.5) * cell
             cy = by + side - (row + 1.5) * cell
-            light = shapes.Circle(c.px(cx), c.px(cy), c.px(cell * 0.42), color=SEEN if name in self.pressed
-                                  else (70, 76, 88), batch=self.batch, group=self._bg)
+            light = shapes.Circle(
+                c.px(cx),
+                c.px(cy),
+                c.px(cell * 0.42),
+                color=SEEN if name in self.pressed else (70, 76, 88),
+                batch=self.batch,
+                group=self._bg,
+            )
             self._shapes.append(light)
             self._lights[name] = light
             self._text(c, frame, name, cx, cy, max(7.0, cell * 0.3))
         for i, name in enumerate(("rotate", "stay")):
             cx = bx + side / 2 + (i - 0.5) * 2.6 * cell
             cy = by - 30
-            light = shapes.Circle(c.px(cx), c.px(cy), c.px(cell * 0.55), color=SEEN if name in self.pressed
-                                  else (70, 76, 88), batch=self.batch, group=self._bg)
+            light = shapes.Circle(
+                c.px(cx),
+                c.px(cy),
+                c.px(cell * 0.55),
+                color=SEEN if name in self.pressed else (70, 76, 88),
+                batch=self.batch,
+                group=self._bg,
+            )
             self._shapes.append(light)
             self._lights[name] = light
             self._text(c, frame, "\u21bb" if name == "rotate" else "\u25a0", cx, cy, max(8.0, cell * 0.45))
@@ -421,11 +523,27 @@ class OperatorScreen(Screen):
         colour = RING_COLOURS[self.ring_index] if self.ring_index >= 0 else (70, 76, 88)
         for k in range(n):
             a = 2 * math.pi * k / n
-            self._shapes.append(shapes.Circle(c.px(rcx + radius * math.cos(a)), c.px(rcy + radius * math.sin(a)),
-                                              c.px(max(3.0, radius * 0.11)), color=colour[:3],
-                                              batch=self.batch, group=self._bg))
-        make_button(self, c, frame, Rect(rx0, area.y + 12, rw, 56), t("operator.ring_test"), self.batch,
-                    self._bg, size=15, on_tap=self.cycle_ring)
+            self._shapes.append(
+                shapes.Circle(
+                    c.px(rcx + radius * math.cos(a)),
+                    c.px(rcy + radius * math.sin(a)),
+                    c.px(max(3.0, radius * 0.11)),
+                    color=colour[:3],
+                    batch=self.batch,
+                    group=self._bg,
+                )
+            )
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(rx0, area.y + 12, rw, 56),
+            t("operator.ring_test"),
+            self.batch,
+            self._bg,
+            size=15,
+            on_tap=self.cycle_ring,
+        )
 
     def chart_data(self):
         """The numbers for the charts (kiosk/stats_charts.py), or None without a readable history."""
@@ -433,11 +551,13 @@ class OperatorScreen(Screen):
             history = self.kiosk.history
             if history is None:
                 from kiosk.history import History
+
                 state_dir = config_value(self.ui, "paths", "state_dir", None)
                 if state_dir is None:
                     return None
                 history = History(state_dir)
             from kiosk.stats_charts import chart_data
+
             return chart_data(history.read()[0])
         except Exception as exc:
             log.warning("statistics charts unavailable: %s", exc)
@@ -452,15 +572,35 @@ class OperatorScreen(Screen):
             half = (area.w - 32) / 2
             for i, line in enumerate(lines[:4]):
                 row, col = divmod(i, 2)
-                self._text(c, frame, line, area.x + 16 + col * (half + 8), area.top - 22 - row * 26, 13,
-                           anchor_x="left", bold=i == 0, width=half)
-            from .stats_charts import draw
+                self._text(
+                    c,
+                    frame,
+                    line,
+                    area.x + 16 + col * (half + 8),
+                    area.top - 22 - row * 26,
+                    13,
+                    anchor_x="left",
+                    bold=i == 0,
+                    width=half,
+                )
+            from kiosk.ui.stats_charts import draw
+
             self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - 86), data)
             return
         y = area.top - 30
         for i, line in enumerate(lines):
-            self._text(c, frame, line, area.x + 20, y, 17 if i < 4 else 14, anchor_x="left",
-                       bold=i == 0, color=INK if i < 4 else DIM, width=area.w - 40)
+            self._text(
+                c,
+                frame,
+                line,
+                area.x + 20,
+                y,
+                17 if i < 4 else 14,
+                anchor_x="left",
+                bold=i == 0,
+                color=INK if i < 4 else DIM,
+                width=area.w - 40,
+            )
             y -= 36 if i < 4 else 26
 
 

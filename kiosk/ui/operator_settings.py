@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from kiosk.operator_choices import OperatorChoices
 
-from .layout import Rect
-from .menu import GO, TOGGLE_OFF, config_value, make_button
-from .widgets import DIM, INK
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import GO, TOGGLE_OFF, config_value, make_button
+from kiosk.ui.widgets import DIM, INK
 
 VOLUME_STEP = 10
 
@@ -31,36 +31,83 @@ def build_settings(screen, c, frame, area: Rect) -> None:
     screen._text(c, frame, t("operator.sound_display"), area.cx, y, 18, width=w)
     y -= 30 + row_h
     if sound is None:
-        screen._text(c, frame, t("operator.sound_off"), x, y + row_h / 2, 16, anchor_x="left", color=DIM,
-                     bold=False, width=w)
+        screen._text(
+            c, frame, t("operator.sound_off"), x, y + row_h / 2, 16, anchor_x="left", color=DIM, bold=False, width=w
+        )
     else:
         level = t("operator.muted") if sound.muted else f"{sound.volume} %"
         bw = min(90.0, w / 5)
-        screen._text(c, frame, f"{t('operator.volume')}: {level}", x, y + row_h / 2, 17, anchor_x="left",
-                     width=w - 3 * (bw + 10))
+        screen._text(
+            c, frame, f"{t('operator.volume')}: {level}", x, y + row_h / 2, 17, anchor_x="left", width=w - 3 * (bw + 10)
+        )
         right = x + w
-        make_button(screen, c, frame, Rect(right - bw, y, bw, row_h), "+", screen.batch, screen._bg, size=24,
-                    on_tap=lambda: _volume(screen, +VOLUME_STEP))
-        make_button(screen, c, frame, Rect(right - 2 * bw - 10, y, bw, row_h), "\u2212", screen.batch,
-                    screen._bg, size=24, on_tap=lambda: _volume(screen, -VOLUME_STEP))
-        make_button(screen, c, frame, Rect(right - 3 * bw - 20, y, bw, row_h),
-                    # a note and what the tap does ("on" when muted); DejaVu has no loudspeaker emoji
-                    f"\u266a {t('operator.on') if sound.muted else t('operator.off')}", screen.batch, screen._bg,
-                    size=20,
-                    color=GO if sound.muted else TOGGLE_OFF, on_tap=lambda: _mute(screen))
+        make_button(
+            screen,
+            c,
+            frame,
+            Rect(right - bw, y, bw, row_h),
+            "+",
+            screen.batch,
+            screen._bg,
+            size=24,
+            on_tap=lambda: _volume(screen, +VOLUME_STEP),
+        )
+        make_button(
+            screen,
+            c,
+            frame,
+            Rect(right - 2 * bw - 10, y, bw, row_h),
+            "\u2212",
+            screen.batch,
+            screen._bg,
+            size=24,
+            on_tap=lambda: _volume(screen, -VOLUME_STEP),
+        )
+        make_button(
+            screen,
+            c,
+            frame,
+            Rect(right - 3 * bw - 20, y, bw, row_h),
+            # a note and what the tap does ("on" when muted); DejaVu has no loudspeaker emoji
+            f"\u266a {t('operator.on') if sound.muted else t('operator.off')}",
+            screen.batch,
+            screen._bg,
+            size=20,
+            color=GO if sound.muted else TOGGLE_OFF,
+            on_tap=lambda: _mute(screen),
+        )
     y -= row_h + gap
     on = bool(getattr(ui, "high_contrast", False))
-    make_button(screen, c, frame, Rect(x, y, w, row_h),
-                f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}", screen.batch,
-                screen._bg, size=17, color=GO if on else TOGGLE_OFF, text_color=INK,
-                on_tap=lambda: _contrast(screen, not on))
+    make_button(
+        screen,
+        c,
+        frame,
+        Rect(x, y, w, row_h),
+        f"{t('operator.high_contrast')}: {t('operator.on') if on else t('operator.off')}",
+        screen.batch,
+        screen._bg,
+        size=17,
+        color=GO if on else TOGGLE_OFF,
+        text_color=INK,
+        on_tap=lambda: _contrast(screen, not on),
+    )
     themes = theme_choices(ui)
-    if len(themes) > 1:                      # only when a theme is installed (kiosk/themes)
+    if len(themes) > 1:  # only when a theme is installed (kiosk/themes)
         y -= row_h + gap
         current = getattr(getattr(ui, "theme", None), "id", "builtin")
         caption = f"{t('operator.theme')}: {_theme_title(screen, current)}"
-        make_button(screen, c, frame, Rect(x, y, w, row_h), caption, screen.batch, screen._bg, size=17, text_color=INK,
-                    on_tap=lambda: _next_theme(screen, themes, current))
+        make_button(
+            screen,
+            c,
+            frame,
+            Rect(x, y, w, row_h),
+            caption,
+            screen.batch,
+            screen._bg,
+            size=17,
+            text_color=INK,
+            on_tap=lambda: _next_theme(screen, themes, current),
+        )
 
 
 def choices(ui) -> OperatorChoices:
@@ -94,7 +141,7 @@ def _volume(screen, step: int) -> None:
     sound.set_muted(False)
     sound.set_volume(sound.volume + step)
     _keep_sound(screen)
-    sound.cue("arrow")            # hear the new level
+    sound.cue("arrow")  # hear the new level
     screen._build()
 
 
@@ -116,11 +163,13 @@ def _contrast(screen, on: bool) -> None:
 def theme_choices(ui) -> list[str]:
     """The themes the operator can show: the built-in drawings, then each installed theme."""
     from kiosk.themes import BUILTIN_ID, installed
+
     return [BUILTIN_ID] + installed(config_value(ui, "paths", "state_dir", None))
 
 
 def _theme_title(screen, theme_id: str) -> str:
     from kiosk.themes import BUILTIN_ID, title_of
+
     if theme_id == BUILTIN_ID:
         return screen.t("operator.theme_builtin")
     language = getattr(getattr(screen.ui, "translator", None), "language", "en")

@@ -37,30 +37,31 @@ from kiosk.bus import Bus
 from kiosk.clock import Clock, RealClock, VirtualClock
 from kiosk.events import Quit
 
-if TYPE_CHECKING:                                   # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover
     from kiosk.config import Config
     from kiosk.history import History
     from kiosk.session_base import GameSession
 
-    from .contract import StartOptions
-    from .widgets import AnchorY
+    from kiosk.ui.contract import StartOptions
+    from kiosk.ui.widgets import AnchorY
 
 log = logging.getLogger(__name__)
 
 #: The seat kind of every seat in a replay's session: a person's, so the session never asks an AI.
 REPLAY_KIND = games.HUMAN
 #: The attract's replay: seconds before each step of a turn (as a computer seat is paced) ...
-REPLAY_THINK_S = 1.0            # before the spare goes to its arrow
-REPLAY_ROTATE_S = 0.35          # between quarter turns of the spare
-REPLAY_PUSH_S = 0.6             # before the push
-REPLAY_WALK_S = 0.9             # after the push, before the walk
-REPLAY_AFTER_S = 1.0            # after the walk, before the next turn begins (then the pause to think)
+REPLAY_THINK_S = 1.0  # before the spare goes to its arrow
+REPLAY_ROTATE_S = 0.35  # between quarter turns of the spare
+REPLAY_PUSH_S = 0.6  # before the push
+REPLAY_WALK_S = 0.9  # after the push, before the walk
+REPLAY_AFTER_S = 1.0  # after the walk, before the next turn begins (then the pause to think)
 #: ... and how long the finished game stays on the board before the replay starts again.
 REPLAY_RESTART_S = 5.0
 
 
 def turn_lines(text: str) -> dict[int, str]:
     from kiosk.replay import turn_lines as lines
+
     return lines(text)
 
 
@@ -69,7 +70,7 @@ class Playback:
 
     def __init__(self, record: Record, text: str = "", config: Any = None):
         self.record = record
-        self.kind = games.get(record.kind)       # KeyError: no such game in this kiosk
+        self.kind = games.get(record.kind)  # KeyError: no such game in this kiosk
         self.states = [record.start()] + [state for _, state in record.replay()]
         self.lines = turn_lines(text or record.text())
         self.bus = Bus()
@@ -92,7 +93,7 @@ class Playback:
         k = max(0, min(self.last, k))
         state = self.states[k].copy()
         self.session.resume(state, (REPLAY_KIND,) * len(self.levels))
-        self.bus.drain()           # the session's announcements: nobody listens, the screens read the session
+        self.bus.drain()  # the session's announcements: nobody listens, the screens read the session
         self.index = k
         return k
 
@@ -104,7 +105,7 @@ class Playback:
         number = self.record.turns[k - 1].number
         text = f"{k}/{self.last}\n{self.lines.get(number, f'{number}.')}"
         result = self.record.tags.get("Result", "")
-        if k == self.last and result:             # the last position: how the game ended, as the record says
+        if k == self.last and result:  # the last position: how the game ended, as the record says
             end = self.record.tags.get("End", "")
             text += f"\nResult: {result}" + (f" ({end})" if end else "")
         return text
@@ -156,14 +157,14 @@ class ReplaySteps:
     controls. The screen says how to show the installed position in ``shown()``.
     """
 
-    autoplay_s: float = 0.0          # > 0: the next position after this many seconds (a window left alone)
+    autoplay_s: float = 0.0  # > 0: the next position after this many seconds (a window left alone)
     _since = 0.0
     _caption: Any = None
 
     @property
     def playback(self) -> Playback | None:
         """The replay's positions; None on a kiosk that is not replaying (the screen then shows nothing)."""
-        return getattr(self.kiosk, "playback", None)      # type: ignore[attr-defined]
+        return getattr(self.kiosk, "playback", None)  # type: ignore[attr-defined]
 
     def show_position(self, k: int) -> None:
         if self.playback is None:
@@ -172,7 +173,7 @@ class ReplaySteps:
         self._since = 0.0
         self.shown()
         self._show_caption()
-        self.ui.invalidate()            # type: ignore[attr-defined]
+        self.ui.invalidate()  # type: ignore[attr-defined]
 
     def shown(self) -> None:
         raise NotImplementedError
@@ -193,37 +194,49 @@ class ReplaySteps:
         """Who played seat `player` in the record, in the screen's language: "Human", "Computer: Easy"."""
         levels = self.playback.levels if self.playback is not None else []
         level = levels[player] if player < len(levels) else REPLAY_KIND
-        t = self.t                       # type: ignore[attr-defined]
+        t = self.t  # type: ignore[attr-defined]
         if level == REPLAY_KIND:
             return t("setup.human")
-        has = getattr(self.ui.translator, "has", None)      # type: ignore[attr-defined]
+        has = getattr(self.ui.translator, "has", None)  # type: ignore[attr-defined]
         word = t(f"setup.level.{level}") if has is not None and has(f"setup.level.{level}") else level
         return f"{t('setup.computer')}: {word}"
 
     def caption_place(self) -> tuple[float, float, float, AnchorY]:
         """Where the caption goes: (x, y, width, anchor_y); a screen puts it where its art leaves room.
         Here: the bottom-left corner, as wide as the column left of the board."""
-        L = self.layout                  # type: ignore[attr-defined]
+        L = self.layout  # type: ignore[attr-defined]
         return L.px(10), L.px(10), max(L.px(120), L.ring.x - L.px(20)), "bottom"
 
     def _show_caption(self) -> None:
         import pyglet
 
-        from .widgets import DIM, Frame, label
+        from kiosk.ui.widgets import DIM, Frame, label
+
         if self._caption is not None:
             self._caption.delete()
             self._caption = None
         if self.playback is None:
             return
-        L = self.layout                  # type: ignore[attr-defined]
+        L = self.layout  # type: ignore[attr-defined]
         x, y, width, anchor_y = self.caption_place()
-        self._caption = label(self.playback.caption(), Frame(L.screen, 0), x, y, L.font(12),
-                              self.batch, pyglet.graphics.Group(order=60),      # type: ignore[attr-defined]
-                              color=DIM, anchor_x="left", anchor_y=anchor_y, width=width, multiline=True,
-                              align="left")
+        self._caption = label(
+            self.playback.caption(),
+            Frame(L.screen, 0),
+            x,
+            y,
+            L.font(12),
+            self.batch,
+            pyglet.graphics.Group(order=60),  # type: ignore[attr-defined]
+            color=DIM,
+            anchor_x="left",
+            anchor_y=anchor_y,
+            width=width,
+            multiline=True,
+            align="left",
+        )
 
     def resize(self, layout: Any) -> None:
-        super().resize(layout)          # type: ignore[misc]
+        super().resize(layout)  # type: ignore[misc]
         if self.playback is not None:
             self.shown()
             self._show_caption()
@@ -241,22 +254,31 @@ class ReplaySteps:
     def tap(self, x: float, y: float) -> bool:
         if self.playback is None:
             return True
-        back = x < self.layout.width / 4       # type: ignore[attr-defined]
+        back = x < self.layout.width / 4  # type: ignore[attr-defined]
         self.show_position(self.playback.index + (-1 if back else 1))
         return True
 
     def on_key(self, symbol: int, modifiers: int) -> bool:
         from pyglet.window import key
+
         p = self.playback
         if p is None:
             return False
-        steps = {key.RIGHT: p.index + 1, key.SPACE: p.index + 1, key.ENTER: p.index + 1, key.RETURN: p.index + 1,
-                 key.LEFT: p.index - 1, key.BACKSPACE: p.index - 1, key.HOME: 0, key.END: p.last}
+        steps = {
+            key.RIGHT: p.index + 1,
+            key.SPACE: p.index + 1,
+            key.ENTER: p.index + 1,
+            key.RETURN: p.index + 1,
+            key.LEFT: p.index - 1,
+            key.BACKSPACE: p.index - 1,
+            key.HOME: 0,
+            key.END: p.last,
+        }
         if symbol in steps:
             self.show_position(steps[symbol])
             return True
         if symbol in (key.Q, key.ESCAPE):
-            self.ui.request_quit()        # type: ignore[attr-defined]
+            self.ui.request_quit()  # type: ignore[attr-defined]
             return True
         return False
 
@@ -278,7 +300,8 @@ def run_replay(record: Record, text: str, options: Any) -> int:
     ``options.screenshot_dir``) or in a window (stepped by taps and keys). Returns the exit status."""
     from kiosk.config import Config
 
-    from .runner import Offscreen, open_ui, run_window
+    from kiosk.ui.runner import Offscreen, open_ui, run_window
+
     display = options.display
     playback = Playback(record, text, Config())
     kiosk = ReplayKiosk(playback, Config(), virtual=display == "offscreen")
@@ -321,13 +344,14 @@ def best_record_of_day(shelf: Any, day: date | None = None) -> Record | None:
     if shelf is None:
         return None
     from engine.game import GAME_NAME
+
     day = day or date.today()
     try:
         key = (str(shelf.folder), day, tuple(p.name for p in shelf.of_day(day)))
         if key in _best_seen:
             return _best_seen[key]
         found = shelf.best_of_day(day, game=GAME_NAME)
-    except Exception:              # the attract must come up whatever the disk holds
+    except Exception:  # the attract must come up whatever the disk holds
         log.exception("cannot look for the day's best game")
         return None
     _best_seen.clear()
@@ -347,15 +371,16 @@ class RecordDemo:
 
     def __init__(self, record: Record, view_busy: Callable[[], bool] = lambda: False):
         from kiosk.games.labyrinth.session import Session
-        self.view_busy = view_busy    # the board still animates: the pauses wait for it
-        self.refused: str | None = None   # why the session refused a turn of the record
+
+        self.view_busy = view_busy  # the board still animates: the pauses wait for it
+        self.refused: str | None = None  # why the session refused a turn of the record
         self.record = record
         self.start_state = record.start()
         self.bus = Bus()
         self.clock = VirtualClock()
         self.session = Session(self.bus, self.clock, save=None)
         self._subscribe_refusals()
-        self.turn = 0                 # the record's turns played so far
+        self.turn = 0  # the record's turns played so far
         self.over_at: float | None = None
         self._steps: list[tuple[float, Any]] = []
         self._due = 0.0
@@ -365,6 +390,7 @@ class RecordDemo:
 
         def refused(ev: IllegalInput) -> None:
             self.refused = f"turn {self.turn} of the record was refused: {ev.reason}"
+
         self.bus.subscribe(IllegalInput, refused)
 
     def start(self) -> None:
@@ -376,6 +402,7 @@ class RecordDemo:
         """The commands of the next turn of the record, each with the pause before it."""
         from engine import Move, Shift
         from kiosk.games.labyrinth.events import RotateSpare, SelectArrow, TapCell
+
         steps: list[tuple[float, Any]] = []
         for action in self.record.turns[self.turn].actions:
             if isinstance(action, Shift):
@@ -384,7 +411,7 @@ class RecordDemo:
                 steps.append((REPLAY_PUSH_S, SelectArrow(action.insertion, source="replay")))
             elif isinstance(action, Move):
                 steps.append((REPLAY_WALK_S, TapCell((action.cell[0], action.cell[1]), source="replay")))
-        steps.append((REPLAY_AFTER_S, None))          # the turn's end: the pawn walks, a treasure shines
+        steps.append((REPLAY_AFTER_S, None))  # the turn's end: the pawn walks, a treasure shines
         self._steps = steps
         self.turn += 1
 
@@ -395,7 +422,7 @@ class RecordDemo:
         self.clock.run_due()
         now = self.clock.now()
         if self.view_busy():
-            self._due += min(dt, 0.25)      # each pause counts from the end of the animation before it
+            self._due += min(dt, 0.25)  # each pause counts from the end of the animation before it
             if self.over_at is not None:
                 self.over_at += min(dt, 0.25)
         while True:

@@ -23,18 +23,18 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..clock import VirtualClock
+from kiosk.clock import VirtualClock
 
-if TYPE_CHECKING:                                   # pragma: no cover
-    from ..script import Step
-    from ..sound import Sound
-    from .app import UI
-    from .contract import KioskView
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.script import Step
+    from kiosk.sound import Sound
+    from kiosk.ui.app import UI
+    from kiosk.ui.contract import KioskView
 
 log = logging.getLogger(__name__)
 
 FRAME_S = 1 / 60
-SETTLE_MAX_S = 8.0          # a scripted input waits at most this long (virtual) for things to calm down
+SETTLE_MAX_S = 8.0  # a scripted input waits at most this long (virtual) for things to calm down
 
 
 def _opt(options: Any, name: str, default: Any = None) -> Any:
@@ -46,7 +46,8 @@ def _size(value: Any) -> tuple[int, int] | None:
     if value is None or value == "auto":
         return None
     if isinstance(value, str):
-        from .layout import parse_size
+        from kiosk.ui.layout import parse_size
+
         return parse_size(value)
     return (int(value[0]), int(value[1]))
 
@@ -61,7 +62,8 @@ class Scripted(Protocol):
 def open_ui(kiosk: "KioskView", options: Any) -> "UI":
     """Make the window and the UI for `options` (see module docstring); returns the UI."""
     t0 = time.perf_counter()
-    from .app import UI, make_window, prepare_pyglet
+    from kiosk.ui.app import UI, make_window, prepare_pyglet
+
     display = _opt(options, "display", "window")
     if display == "auto":
         display = "fullscreen"
@@ -74,17 +76,32 @@ def open_ui(kiosk: "KioskView", options: Any) -> "UI":
     rotation = int(_opt(options, "rotation", cfg.rotation if cfg is not None else 0))
     prepare_pyglet(display, gl_api)
     if size is not None and rotation in (90, 270) and display != "fullscreen":
-        size = (size[1], size[0])      # --size is the picture's size; the panel is turned
+        size = (size[1], size[0])  # --size is the picture's size; the panel is turned
     window = make_window(display, size, gl_api)
     # offscreen the kiosk's clock is virtual: the UI's timers (idle, peek, gesture) run on it too
     now = kiosk.clock.now if kiosk.clock.virtual else time.monotonic
-    ui = UI(kiosk, window, layout=layout, language=language, first=_opt(options, "first_screen", None),
-            rotation=rotation, display=display, clock=now)
+    ui = UI(
+        kiosk,
+        window,
+        layout=layout,
+        language=language,
+        first=_opt(options, "first_screen", None),
+        rotation=rotation,
+        display=display,
+        clock=now,
+    )
     ui.sound = open_sound(kiosk, ui, display, _opt(options, "sound", "auto"))
     ui.startup_s = time.perf_counter() - t0
-    log.info("display %s %dx%d, OpenGL%s, layout %s, rotation %d, ready in %.2f s", display, window.width,
-             window.height, " ES" if getattr(window, "gl_api", "gl") == "gles" else "", layout, rotation,
-             ui.startup_s)
+    log.info(
+        "display %s %dx%d, OpenGL%s, layout %s, rotation %d, ready in %.2f s",
+        display,
+        window.width,
+        window.height,
+        " ES" if getattr(window, "gl_api", "gl") == "gles" else "",
+        layout,
+        rotation,
+        ui.startup_s,
+    )
     return ui
 
 
@@ -93,14 +110,16 @@ def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto")
     enabled = false``, and offscreen unless ``--sound on`` (tests and screenshots stay quiet)."""
     if choice == "off" or (choice == "auto" and display == "offscreen"):
         return None
-    from ..sound import Sound, SoundSettings
+    from kiosk.sound import Sound, SoundSettings
+
     settings = SoundSettings.from_config(kiosk.config)
     if not settings.enabled:
         log.info("sound off ([sound] enabled = false)")
         return None
     sound = Sound(getattr(kiosk, "bus", None), settings)
-    from .operator_settings import apply_to_sound
-    apply_to_sound(ui, sound)           # the operator menu's volume and mute, kept across restarts
+    from kiosk.ui.operator_settings import apply_to_sound
+
+    apply_to_sound(ui, sound)  # the operator menu's volume and mute, kept across restarts
     ui.screen_listeners.append(sound.screen_shown)
     if ui.screen is not None:
         sound.screen_shown(ui.screen.name)
@@ -146,10 +165,11 @@ def run_window(ui: "UI", kiosk: "KioskView") -> int:
 class Offscreen:
     """Drives the UI without a screen: frames on demand, a virtual clock, scripted inputs."""
 
-    def __init__(self, ui: "UI", kiosk: "KioskView", screenshot_dir: str | Path | None = None,
-                 frame_s: float = FRAME_S):
+    def __init__(
+        self, ui: "UI", kiosk: "KioskView", screenshot_dir: str | Path | None = None, frame_s: float = FRAME_S
+    ):
         self.ui = ui
-        self.frame_s = frame_s            # virtual time per frame (tests use bigger steps)
+        self.frame_s = frame_s  # virtual time per frame (tests use bigger steps)
         self.kiosk = kiosk
         self.dir = Path(screenshot_dir) if screenshot_dir else None
         self.shots = 0
@@ -228,12 +248,14 @@ class Offscreen:
         """A game's own line (kiosk.games ScriptWords), for the game that runs."""
         from kiosk import games
         from kiosk.script import parse_line
+
         step = parse_line(line)
         session = self.kiosk.game_session
         kind = games.get(session.game_name)
         if step is None or kind.script is None or step.verb not in kind.script.verbs:
-            raise ValueError(f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, "
-                             "or a line of the game that runs)")
+            raise ValueError(
+                f"script: {line!r} is not an input (button N, wait MS, tap-px X Y, or a line of the game that runs)"
+            )
         for command in kind.script.play(session, step.verb, step.args):
             self.ui.post(command)
 
@@ -256,7 +278,8 @@ def run_offscreen(ui: "UI", kiosk: "KioskView", options: Any) -> int:
     if script:
         steps: list[Step | str]
         if isinstance(kiosk, Scripted):
-            from ..script import load
+            from kiosk.script import load
+
             steps = [*load(script, pixels=True)]
         else:
             steps = [*read_script(script)]

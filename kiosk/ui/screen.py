@@ -21,9 +21,9 @@ import pyglet
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.session_base import GameSession
 
-    from .app import UI
-    from .contract import KioskView
-    from .layout import Layout
+    from kiosk.ui.app import UI
+    from kiosk.ui.contract import KioskView
+    from kiosk.ui.layout import Layout
 
 #: Screen classes by name, filled by @register.
 SCREENS: dict[str, type["Screen"]] = {}
@@ -48,6 +48,7 @@ def session_for(kiosk: "KioskView", game: str) -> "GameSession | None":
 def game_on(screen_name: str) -> str | None:
     """The game whose play screen is `screen_name` (kiosk.games), or None."""
     from kiosk import games
+
     for game in games.all_games():
         if game.play_screen == screen_name:
             return game.name
@@ -75,8 +76,8 @@ class Screen:
     def __init__(self, ui: "UI"):
         self.ui = ui
         self.batch = pyglet.graphics.Batch()
-        self.widgets: list[Any] = []      # Button and friends: anything with hit()/tap()/press()/release()
-        self._held: Any = None            # the widget under a finger that is still down
+        self.widgets: list[Any] = []  # Button and friends: anything with hit()/tap()/press()/release()
+        self._held: Any = None  # the widget under a finger that is still down
 
     # ---------------------------------------------------------------- convenience
     @property
@@ -104,7 +105,7 @@ class Screen:
         self._held = None
 
     def widget_at(self, x: float, y: float) -> Any:
-        for w in reversed(self.widgets):     # the last added is on top
+        for w in reversed(self.widgets):  # the last added is on top
             if w.hit(x, y):
                 return w
         return None

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .layout import Layout
+    from kiosk.ui.layout import Layout
 
 NEAR, FAR = "S", "N"
 ANGLES = {"S": 0, "N": 180}

@@ -20,17 +20,32 @@ import pyglet
 
 from kiosk.events import GameSetup, NewGame, SeatSetup
 
-from . import seating
-from .art import SEAT_COLORS, draw_pawn
-from .i18n import LANGUAGES, language_name
-from .layout import Rect
-from .menu import (GO, TOGGLE_OFF, TOGGLE_ON, Canvas, Toggle, clear_drawing, config_value, current_language, dim,
-                   fit_box, make_button, measure, panel, set_language, star_button)
-from .screen import Screen, register
-from .typeface import BODY
-from .widgets import ACCENT, BUTTON, DIM, INK, Button, Frame, label
+from kiosk.ui import seating
+from kiosk.ui.art import SEAT_COLORS, draw_pawn
+from kiosk.ui.i18n import LANGUAGES, language_name
+from kiosk.ui.layout import Rect
+from kiosk.ui.menu import (
+    GO,
+    TOGGLE_OFF,
+    TOGGLE_ON,
+    Canvas,
+    Toggle,
+    clear_drawing,
+    config_value,
+    current_language,
+    dim,
+    fit_box,
+    make_button,
+    measure,
+    panel,
+    set_language,
+    star_button,
+)
+from kiosk.ui.screen import Screen, register
+from kiosk.ui.typeface import BODY
+from kiosk.ui.widgets import ACCENT, BUTTON, DIM, INK, Button, Frame, label
 
-FRIENDLY = "fair"          # the engine's level that adapts to the table: offered as "Family" when it exists
+FRIENDLY = "fair"  # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
 STARS = {"easy": "\u2605", "medium": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
 
@@ -39,12 +54,15 @@ def levels() -> tuple[str, ...]:
     """The computer levels the setup offers: the three star levels, plus "Family" (``fair``, its own
     choice beside "Computer") when the engine has it (engine.ai.LEVELS)."""
     from engine.ai import LEVELS as ENGINE_LEVELS
+
     return LEVELS + ((FRIENDLY,) if FRIENDLY in ENGINE_LEVELS else ())
+
+
 COLOR_KEYS = ("red", "yellow", "green", "blue")
-JOIN_W = 112                      # design units: the corner join controls (tabletop)
-LANGUAGE_W = 150                  # design units: the language button beside the game tabs ("Nederlands  \u25be")
-HELP_H = 32                       # design units: a toggle's help line under it (one line at the body size)
-CARD_LEVELS = ("random", "easy", "hard")          # the card game's computer players, weakest first
+JOIN_W = 112  # design units: the corner join controls (tabletop)
+LANGUAGE_W = 150  # design units: the language button beside the game tabs ("Nederlands  \u25be")
+HELP_H = 32  # design units: a toggle's help line under it (one line at the body size)
+CARD_LEVELS = ("random", "easy", "hard")  # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
 CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["hard"]}
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
@@ -58,8 +76,8 @@ class Choices:
     kinds: list[str] = field(default_factory=lambda: ["human", "medium", "medium", "medium"])
     open_cards: bool = False
     return_home: bool = True
-    hints: bool | None = None          # None: on exactly in the children's variants
-    game: str = "labyrinth"            # or "cards": the travel card game
+    hints: bool | None = None  # None: on exactly in the children's variants
+    game: str = "labyrinth"  # or "cards": the travel card game
     card_players: int = 2
     card_kinds: list[str] = field(default_factory=lambda: ["human"] + ["easy"] * 5)
 
@@ -69,7 +87,7 @@ class Choices:
             return self.hints
         return self.open_cards or not self.return_home
 
-    joined: list[int] = field(default_factory=list)   # corners people joined at, in order (tabletop)
+    joined: list[int] = field(default_factory=list)  # corners people joined at, in order (tabletop)
 
     def seats(self) -> tuple[int, ...]:
         """The start corners: those people joined at, then the rest (kiosk/ui/seating.py)."""
@@ -77,7 +95,7 @@ class Choices:
 
     def join(self, seat: int) -> None:
         """A person at corner `seat` joins (or, joined already, leaves): joined seats are people."""
-        others = [k for k in self.kinds[len(self.joined):] if k != "human"]
+        others = [k for k in self.kinds[len(self.joined) :] if k != "human"]
         if seat in self.joined:
             self.joined.remove(seat)
         else:
@@ -85,41 +103,54 @@ class Choices:
             self.players = max(self.players, len(self.joined))
         kinds = ["human"] * len(self.joined) + others
         self.kinds = (kinds + ["medium"] * 4)[:4]
-        if "human" not in self.kinds[:self.players]:
+        if "human" not in self.kinds[: self.players]:
             self.kinds[0] = "human"
 
-    turn_limit: int = 0                # [game] turn_limit (no control on this screen)
-    first: int | None = None           # who starts; None: [game] first_player (random by default)
+    turn_limit: int = 0  # [game] turn_limit (no control on this screen)
+    first: int | None = None  # who starts; None: [game] first_player (random by default)
 
     def game_setup(self, first_player=lambda players: 0) -> GameSetup:
         """The chosen game; `first_player(n)` picks who starts when the visitors did not."""
         if self.game == "cards":
             n = self.card_players
-            return GameSetup(seats=tuple(SeatSetup(k) for k in self.card_kinds[:n]), game="cards",
-                             turn_limit=self.turn_limit,
-                             first=self.first if self.first is not None else first_player(n))
-        return GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
-                         open_cards=self.open_cards, return_home=self.return_home, hints=self.hints_on,
-                         turn_limit=self.turn_limit, game="labyrinth",
-                         first=self.first if self.first is not None else first_player(self.players))
+            return GameSetup(
+                seats=tuple(SeatSetup(k) for k in self.card_kinds[:n]),
+                game="cards",
+                turn_limit=self.turn_limit,
+                first=self.first if self.first is not None else first_player(n),
+            )
+        return GameSetup(
+            seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
+            open_cards=self.open_cards,
+            return_home=self.return_home,
+            hints=self.hints_on,
+            turn_limit=self.turn_limit,
+            game="labyrinth",
+            first=self.first if self.first is not None else first_player(self.players),
+        )
 
 
 def choices_from_config(ui) -> Choices:
     """The defaults an operator configured (``[game] players, seats, open_cards, return_home, hints``)."""
     players = int(config_value(ui, "game", "players", 2))
     players = min(4, max(1, players))
-    kinds = [k if k in ("human",) + levels() else ("easy" if k == "random" else "medium")
-             for k in config_value(ui, "game", "seats", ("human", "medium"))]
+    kinds = [
+        k if k in ("human",) + levels() else ("easy" if k == "random" else "medium")
+        for k in config_value(ui, "game", "seats", ("human", "medium"))
+    ]
     kinds = (kinds + ["medium"] * 4)[:4]
     if "human" not in kinds[:players]:
         kinds[0] = "human"
     game = config_value(ui, "game", "game", "labyrinth")
-    return Choices(players=players, kinds=kinds,
-                   open_cards=bool(config_value(ui, "game", "open_cards", False)),
-                   return_home=bool(config_value(ui, "game", "return_home", True)),
-                   hints=config_value(ui, "game", "hints", None),
-                   game=game if game in ("labyrinth", "cards") else "labyrinth",
-                   turn_limit=int(config_value(ui, "game", "turn_limit", 0) or 0))
+    return Choices(
+        players=players,
+        kinds=kinds,
+        open_cards=bool(config_value(ui, "game", "open_cards", False)),
+        return_home=bool(config_value(ui, "game", "return_home", True)),
+        hints=config_value(ui, "game", "hints", None),
+        game=game if game in ("labyrinth", "cards") else "labyrinth",
+        turn_limit=int(config_value(ui, "game", "turn_limit", 0) or 0),
+    )
 
 
 @register("setup")
@@ -131,11 +162,11 @@ class SetupScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.choices: Choices | None = None
-        self.edge = seating.NEAR           # the edge of the person who opened the setup (it faces them)
+        self.edge = seating.NEAR  # the edge of the person who opened the setup (it faces them)
         self.picking_language = False
-        self.quiet = 0.0                   # seconds without a touch (back to attract after idle)
+        self.quiet = 0.0  # seconds without a touch (back to attract after idle)
         self._shapes: list = []
-        self._picker: list[Button] = []    # the language picker's buttons, while it is open
+        self._picker: list[Button] = []  # the language picker's buttons, while it is open
 
     @property
     def chosen(self) -> Choices:
@@ -171,7 +202,7 @@ class SetupScreen(Screen):
 
     def tap(self, x: float, y: float) -> bool:
         self.quiet = 0.0
-        if self.picking_language:                   # only the picker answers; a tap beside it closes it
+        if self.picking_language:  # only the picker answers; a tap beside it closes it
             w = self.widget_at(x, y)
             if w in self._picker:
                 w.tap()
@@ -253,8 +284,7 @@ class SetupScreen(Screen):
 
     def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="left", bold=True, width=None):
         pts = fit_box(text, c.font(size), c.px(width), c.px(size * 2), bold) if width else c.font(size)
-        lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color,
-                    anchor_x=anchor_x, bold=bold)
+        lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color, anchor_x=anchor_x, bold=bold)
         self._shapes.append(lbl)
         return lbl
 
@@ -271,13 +301,30 @@ class SetupScreen(Screen):
             lang_x = x
         else:
             lang_x = x + w - lw
-        if stacked or w >= 640:      # the word "Language" where there is room; the button says it anyway
-            self._text(c, frame, t("setup.language"), lang_x + (0 if stacked else -8),
-                       y + h / 2, BODY, color=DIM, anchor_x="left" if stacked else "right", bold=False)
+        if stacked or w >= 640:  # the word "Language" where there is room; the button says it anyway
+            self._text(
+                c,
+                frame,
+                t("setup.language"),
+                lang_x + (0 if stacked else -8),
+                y + h / 2,
+                BODY,
+                color=DIM,
+                anchor_x="left" if stacked else "right",
+                bold=False,
+            )
         bx = lang_x + (120 if stacked else 0)
-        make_button(self, c, frame, Rect(bx, y, lw - (120 if stacked else 0), h),
-                    language_name(current_language(self.ui)) + "  \u25be", self.batch, self._bg,
-                    size=BODY, on_tap=self._open_language)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(bx, y, lw - (120 if stacked else 0), h),
+            language_name(current_language(self.ui)) + "  \u25be",
+            self.batch,
+            self._bg,
+            size=BODY,
+            on_tap=self._open_language,
+        )
         return y
 
     def _game_tabs(self, c, frame, x, y, w, h) -> None:
@@ -285,23 +332,53 @@ class SetupScreen(Screen):
         tab_w = min(230, (w - 10) / 2)
         for k, (game, key) in enumerate((("labyrinth", "setup.board_game"), ("cards", "setup.card_game"))):
             on = self.chosen.game == game
-            make_button(self, c, frame, Rect(x + k * (tab_w + 10), y, tab_w, h), self.t(key), self.batch, self._bg,
-                        size=BODY, color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
-                        on_tap=partial(self.set_game, game))
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x + k * (tab_w + 10), y, tab_w, h),
+                self.t(key),
+                self.batch,
+                self._bg,
+                size=BODY,
+                color=ACCENT if on else TOGGLE_OFF,
+                text_color=(30, 30, 30) if on else INK,
+                on_tap=partial(self.set_game, game),
+            )
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
         self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
         cards = self.chosen.game == "cards"
         for n in range(2, 7) if cards else range(1, 5):
             on = n == (self.chosen.card_players if cards else self.chosen.players)
-            if cards:       # 2-6: five buttons from the same place as the board game's 1-4
-                make_button(self, c, frame, Rect(x + 124 + (n - 2) * 62, y, 56, h), str(n), self.batch, self._bg,
-                            size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
-                            on_tap=partial(self.set_players, n))
+            if cards:  # 2-6: five buttons from the same place as the board game's 1-4
+                make_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(x + 124 + (n - 2) * 62, y, 56, h),
+                    str(n),
+                    self.batch,
+                    self._bg,
+                    size=24,
+                    color=ACCENT if on else BUTTON,
+                    text_color=(30, 30, 30) if on else INK,
+                    on_tap=partial(self.set_players, n),
+                )
                 continue
-            make_button(self, c, frame, Rect(x + 124 + (n - 1) * 70, y, 62, h), str(n), self.batch, self._bg,
-                        size=24, color=ACCENT if on else BUTTON, text_color=(30, 30, 30) if on else INK,
-                        on_tap=partial(self.set_players, n))
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x + 124 + (n - 1) * 70, y, 62, h),
+                str(n),
+                self.batch,
+                self._bg,
+                size=24,
+                color=ACCENT if on else BUTTON,
+                text_color=(30, 30, 30) if on else INK,
+                on_tap=partial(self.set_players, n),
+            )
         if not cards and w >= 560:
             self._first_button(c, frame, x + 420, y, w - 420, h)
 
@@ -313,9 +390,18 @@ class SetupScreen(Screen):
             first = self.chosen.first = None
         who = self.t("setup.first.random") if first is None else self.t(f"colour.{COLOR_KEYS[seats[first]]}")
         self.first_button = make_button(
-            self, c, frame, Rect(x, y, w, h), f"{self.t('setup.first')}: {who}", self.batch, self._bg, size=BODY,
+            self,
+            c,
+            frame,
+            Rect(x, y, w, h),
+            f"{self.t('setup.first')}: {who}",
+            self.batch,
+            self._bg,
+            size=BODY,
             color=TOGGLE_OFF if first is None else SEAT_COLORS[seats[first]],
-            text_color=INK if first is None else (25, 25, 25), on_tap=self.next_first)
+            text_color=INK if first is None else (25, 25, 25),
+            on_tap=self.next_first,
+        )
 
     def next_first(self) -> None:
         """Random -> the first player -> the second ... -> Random."""
@@ -334,23 +420,45 @@ class SetupScreen(Screen):
         """Tabletop: a join control at each corner, facing outward, in the seat's colour."""
         m, jw = 12, JOIN_W
         # as tall as the row beside them: the top bar (48) at the top, the Start row (54) at the bottom
-        spots = {0: (m, c.H - m - 48, 48), 1: (c.W - m - jw, c.H - m - 48, 48), 2: (c.W - m - jw, m, 54),
-                 3: (m, m, 54)}
+        spots = {0: (m, c.H - m - 48, 48), 1: (c.W - m - jw, c.H - m - 48, 48), 2: (c.W - m - jw, m, 54), 3: (m, m, 54)}
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
-            joined = seat in self.chosen.joined[:self.chosen.players]
+            joined = seat in self.chosen.joined[: self.chosen.players]
             if not joined:
-                make_button(self, c, f, Rect(0, 0, jw, jh), self.t("setup.join"), self.batch, self._bg, size=BODY,
-                            color=TOGGLE_OFF, text_color=SEAT_COLORS[seat], on_tap=partial(self.join, seat))
+                make_button(
+                    self,
+                    c,
+                    f,
+                    Rect(0, 0, jw, jh),
+                    self.t("setup.join"),
+                    self.batch,
+                    self._bg,
+                    size=BODY,
+                    color=TOGGLE_OFF,
+                    text_color=SEAT_COLORS[seat],
+                    on_tap=partial(self.join, seat),
+                )
                 continue
             # joined: the seat's pawn and colour as a label, flat on the screen, not a second button
             # beside Start (a tap still leaves the seat)
             name = self.t(f"colour.{COLOR_KEYS[seat]}")
-            b = make_button(self, c, f, Rect(0, 0, jw, jh), name, self.batch, self._bg, size=BODY,
-                            color=self.background, text_color=SEAT_COLORS[seat], on_tap=partial(self.join, seat))
+            b = make_button(
+                self,
+                c,
+                f,
+                Rect(0, 0, jw, jh),
+                name,
+                self.batch,
+                self._bg,
+                size=BODY,
+                color=self.background,
+                text_color=SEAT_COLORS[seat],
+                on_tap=partial(self.join, seat),
+            )
             b._label.visible = False
-            self._shapes += draw_pawn(self.batch, seat, *f.point(c.px(16), c.px(jh / 2)), c.px(28), group=self._fg,
-                                      rotation=f.angle)
+            self._shapes += draw_pawn(
+                self.batch, seat, *f.point(c.px(16), c.px(jh / 2)), c.px(28), group=self._fg, rotation=f.angle
+            )
             self._text(c, f, name, 32, jh / 2, BODY, color=SEAT_COLORS[seat], width=jw - 36)
 
     def _seat_card(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
@@ -360,8 +468,7 @@ class SetupScreen(Screen):
         kind = self.chosen.kinds[index]
         rgb = SEAT_COLORS[seat]
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
-        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
-                              radius=c.px(3))
+        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
         top = y + h - 24
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=rgb, width=w - 50)
@@ -373,20 +480,47 @@ class SetupScreen(Screen):
         key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
         seg_y = top - 18 - 48
         self.kind_buttons[index] = make_button(
-            self, c, frame, Rect(x + pad, seg_y, w - 2 * pad, 48), t(key), self.batch, self._bg, size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON, text_color=(30, 30, 30),
-            on_tap=lambda: self.next_kind(index))
+            self,
+            c,
+            frame,
+            Rect(x + pad, seg_y, w - 2 * pad, 48),
+            t(key),
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=ACCENT if chosen == "human" else TOGGLE_ON,
+            text_color=(30, 30, 30),
+            on_tap=lambda: self.next_kind(index),
+        )
         if is_ai and kind != FRIENDLY:
             lw = (w - 2 * pad - 2 * 4) / 3
             for j, level in enumerate(LEVELS):
                 on = kind == level
-                b = star_button(self, c, frame, Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48), STARS[level],
-                                self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
-                                star_color=(30, 30, 30) if on else INK,
-                                on_tap=partial(self.set_kind, index, level))
+                b = star_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(x + pad + j * (lw + 4), seg_y - 6 - 48, lw, 48),
+                    STARS[level],
+                    self.batch,
+                    self._bg,
+                    color=TOGGLE_ON if on else TOGGLE_OFF,
+                    star_color=(30, 30, 30) if on else INK,
+                    on_tap=partial(self.set_kind, index, level),
+                )
                 self._shapes += b.marks
-            self._text(c, frame, t(f"setup.level.{kind}"), x + w / 2, seg_y - 6 - 48 - 18, BODY,
-                       color=INK, anchor_x="center", bold=False, width=w - 16)
+            self._text(
+                c,
+                frame,
+                t(f"setup.level.{kind}"),
+                x + w / 2,
+                seg_y - 6 - 48 - 18,
+                BODY,
+                color=INK,
+                anchor_x="center",
+                bold=False,
+                width=w - 16,
+            )
         else:
             self._text(c, frame, "\u263a", x + w / 2, seg_y - 40, 40, color=DIM, anchor_x="center", bold=False)
 
@@ -409,16 +543,33 @@ class SetupScreen(Screen):
         sw = 50
         kw = w - (bx - x) - 6 - 3 * (sw + 4)
         self.kind_buttons[index] = make_button(
-            self, c, frame, Rect(bx, y + (h - 48) / 2, kw, 48), t(key), self.batch, self._bg, size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON, text_color=(30, 30, 30),
-            on_tap=lambda: self.next_kind(index))
+            self,
+            c,
+            frame,
+            Rect(bx, y + (h - 48) / 2, kw, 48),
+            t(key),
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=ACCENT if chosen == "human" else TOGGLE_ON,
+            text_color=(30, 30, 30),
+            on_tap=lambda: self.next_kind(index),
+        )
         if is_ai and kind != FRIENDLY:
             for j, level in enumerate(LEVELS):
                 on = kind == level
-                b = star_button(self, c, frame, Rect(bx + kw + 4 + j * (sw + 4), y + (h - 48) / 2, sw, 48),
-                                STARS[level], self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
-                                star_color=(30, 30, 30) if on else INK,
-                                on_tap=partial(self.set_kind, index, level))
+                b = star_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(bx + kw + 4 + j * (sw + 4), y + (h - 48) / 2, sw, 48),
+                    STARS[level],
+                    self.batch,
+                    self._bg,
+                    color=TOGGLE_ON if on else TOGGLE_OFF,
+                    star_color=(30, 30, 30) if on else INK,
+                    on_tap=partial(self.set_kind, index, level),
+                )
                 self._shapes += b.marks
 
     def next_kind(self, index: int) -> None:
@@ -431,7 +582,7 @@ class SetupScreen(Screen):
     def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
         n = self.chosen.players
         seats = self.chosen.seats()
-        if cols == 1:           # a list: one row per player
+        if cols == 1:  # a list: one row per player
             rh = min(64, (h - 6 * (n - 1)) / max(1, n))
             for i in range(n):
                 self._seat_row(c, frame, i, seats[i], x, y + h - (i + 1) * rh - i * 6, w, rh)
@@ -441,62 +592,116 @@ class SetupScreen(Screen):
         cw = (w - gap * (cols - 1)) / cols
         ch = (h - gap * (rows - 1)) / rows
         used = min(n, cols)
-        x += (w - (used * cw + (used - 1) * gap)) / 2        # centre the cards in use
+        x += (w - (used * cw + (used - 1) * gap)) / 2  # centre the cards in use
         for i in range(n):
             r, k = divmod(i, cols)
             self._seat_card(c, frame, i, seats[i], x + k * (cw + gap), y + h - (r + 1) * ch - r * gap, cw, ch)
 
     def _toggles(self, c, frame, x, y, w, h, stacked: bool) -> float:
         t = self.t
-        items = (("open_cards", "setup.open_cards", self.chosen.open_cards),
-                 ("no_return_home", "setup.no_return_home", not self.chosen.return_home),
-                 ("hints", "setup.hints", self.chosen.hints_on))
+        items = (
+            ("open_cards", "setup.open_cards", self.chosen.open_cards),
+            ("no_return_home", "setup.no_return_home", not self.chosen.return_home),
+            ("hints", "setup.hints", self.chosen.hints_on),
+        )
         gap = 10
         tw = w if stacked else (w - 2 * gap) / 3
         for i, (name, key, on) in enumerate(items):
             tx, ty = (x, y - i * (h + HELP_H)) if stacked else (x + i * (tw + gap), y)
             local = c.r(tx, ty, tw, h)
-            tog = Toggle(frame, local, t(key), on, self.batch, self._bg, font_size=c.font(BODY),
-                         on_change=partial(self._toggle, name), min_size=c.touch)
+            tog = Toggle(
+                frame,
+                local,
+                t(key),
+                on,
+                self.batch,
+                self._bg,
+                font_size=c.font(BODY),
+                on_change=partial(self._toggle, name),
+                min_size=c.touch,
+            )
             self.add(tog)
-            help_line = label(t(key + ".help"), frame, c.px(tx + tw / 2), c.px(ty - 2), c.font(BODY), self.batch,
-                              self._fg, color=DIM, anchor_y="top", width=c.px(tw), multiline=True)
+            help_line = label(
+                t(key + ".help"),
+                frame,
+                c.px(tx + tw / 2),
+                c.px(ty - 2),
+                c.font(BODY),
+                self.batch,
+                self._fg,
+                color=DIM,
+                anchor_y="top",
+                width=c.px(tw),
+                multiline=True,
+            )
             self._shapes.append(help_line)
         return y - (2 * (h + HELP_H) if stacked else 0)
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t
-        make_button(self, c, frame, Rect(x, y, 110, h), "\u2039 " + t("common.back"), self.batch, self._bg,
-                    size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        sw = 240 if w >= 620 else 160             # Start: wide, but the how-to's words come first
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(x, y, 110, h),
+            "\u2039 " + t("common.back"),
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=TOGGLE_OFF,
+            on_tap=lambda: self.ui.goto("attract"),
+        )
+        sw = 240 if w >= 620 else 160  # Start: wide, but the how-to's words come first
         hw = min(210, w - 120 - sw - 10)
-        make_button(self, c, frame, Rect(x + 120, y, hw, h), "? " + t("howto.title"), self.batch, self._bg,
-                    size=BODY, wrap=True, on_tap=self.open_howto)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(x + 120, y, hw, h),
+            "? " + t("howto.title"),
+            self.batch,
+            self._bg,
+            size=BODY,
+            wrap=True,
+            on_tap=self.open_howto,
+        )
         sw = min(240, w - 120 - hw - 10)
-        self.start_button = make_button(self, c, frame, Rect(x + w - sw, y, sw, h),
-                                        t("setup.start") + "  \u25b6", self.batch, self._bg, size=22,
-                                        color=GO, on_tap=self.start)
+        self.start_button = make_button(
+            self,
+            c,
+            frame,
+            Rect(x + w - sw, y, sw, h),
+            t("setup.start") + "  \u25b6",
+            self.batch,
+            self._bg,
+            size=22,
+            color=GO,
+            on_tap=self.start,
+        )
 
     def _card_seat(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player: colour, what the computer does, then person / easy / medium / hard: in one
         row, or two (the person alone) where a card is narrow and tall (portrait)."""
         from kiosk.games.cards.screens.play import player_rgb
+
         t = self.t
         kind = self.chosen.card_kinds[index]
         rgb = player_rgb(index)
         self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
-        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb,
-                              radius=c.px(3))
+        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
         top = y + h - 22
-        self._shapes.append(pyglet.shapes.Circle(*frame.point(c.px(x + 18), c.px(top)), c.px(9), color=rgb,
-                                                 batch=self.batch, group=self._fg))
+        self._shapes.append(
+            pyglet.shapes.Circle(
+                *frame.point(c.px(x + 18), c.px(top)), c.px(9), color=rgb, batch=self.batch, group=self._fg
+            )
+        )
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
         self._text(c, frame, name, x + 34, top, BODY, color=rgb, width=w - 42)
         pad, gap = 8, 4
         options = ("human",) + CARD_LEVELS
         human = t("setup.human")
         room = w - 2 * pad - gap * (len(options) - 1)
-        bw = 48.0                                            # a finger wide; "Human" gets what is left (more)
+        bw = 48.0  # a finger wide; "Human" gets what is left (more)
         human_w = room - bw * (len(options) - 1)
         two_rows = measure(human, c.font(BODY))[0] > c.px(human_w - 8) and h >= 30 + 2 * 48 + 6 + 8 + 30
         rows = [(y + 8, options)] if not two_rows else [(y + 8 + 48 + 6, options[:1]), (y + 8, options[1:])]
@@ -512,21 +717,52 @@ class SetupScreen(Screen):
                 # the same words and stars as the board game's seats: "Human", then easy / medium / hard
                 color = (ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF
                 if option == "human":
-                    make_button(self, c, frame, Rect(bx, row_y, width, 48), human, self.batch, self._bg,
-                                size=BODY, color=color, text_color=(30, 30, 30) if on else INK,
-                                on_tap=partial(self.set_card_kind, index, option))
+                    make_button(
+                        self,
+                        c,
+                        frame,
+                        Rect(bx, row_y, width, 48),
+                        human,
+                        self.batch,
+                        self._bg,
+                        size=BODY,
+                        color=color,
+                        text_color=(30, 30, 30) if on else INK,
+                        on_tap=partial(self.set_card_kind, index, option),
+                    )
                 else:
-                    b = star_button(self, c, frame, Rect(bx, row_y, width, 48), CARD_STARS[option], self.batch,
-                                    self._bg, color=color, star_color=(30, 30, 30) if on else INK,
-                                    on_tap=partial(self.set_card_kind, index, option))
+                    b = star_button(
+                        self,
+                        c,
+                        frame,
+                        Rect(bx, row_y, width, 48),
+                        CARD_STARS[option],
+                        self.batch,
+                        self._bg,
+                        color=color,
+                        star_color=(30, 30, 30) if on else INK,
+                        on_tap=partial(self.set_card_kind, index, option),
+                    )
                     self._shapes += b.marks
                 bx += width + gap
         # what this player does, between the name and the buttons (wrapped where it is long)
         level = t("setup.cards.level." + kind) if kind != "human" else ""
         if level:
             below = rows[0][0] + 48 + 4
-            lbl = label(level, frame, c.px(x + 10), c.px((top - 16 + below) / 2), c.font(BODY), self.batch,
-                        self._fg, color=INK, anchor_x="left", width=c.px(w - 20), multiline=True, align="left")
+            lbl = label(
+                level,
+                frame,
+                c.px(x + 10),
+                c.px((top - 16 + below) / 2),
+                c.font(BODY),
+                self.batch,
+                self._fg,
+                color=INK,
+                anchor_x="left",
+                width=c.px(w - 20),
+                multiline=True,
+                align="left",
+            )
             self._shapes.append(lbl)
 
     def set_card_kind(self, index: int, kind: str) -> None:
@@ -560,6 +796,7 @@ class SetupScreen(Screen):
         """One card player as a row: colour, person / easy / medium / hard, and what the computer
         does under them where the row is tall enough."""
         from kiosk.games.cards.screens.play import player_rgb
+
         t = self.t
         kind = self.chosen.card_kinds[index]
         rgb = player_rgb(index)
@@ -568,27 +805,57 @@ class SetupScreen(Screen):
         described = h >= 48 + 34 + 12
         line_y = y + h - 6 - 48 if described else y + (h - 48) / 2
         cy = line_y + 24
-        self._shapes.append(pyglet.shapes.Circle(*frame.point(c.px(x + 18), c.px(cy)), c.px(8), color=rgb,
-                                                 batch=self.batch, group=self._fg))
+        self._shapes.append(
+            pyglet.shapes.Circle(
+                *frame.point(c.px(x + 18), c.px(cy)), c.px(8), color=rgb, batch=self.batch, group=self._fg
+            )
+        )
         name_w = 92
         self._text(c, frame, t(f"colour.{CARD_COLOR_KEYS[index]}"), x + 30, cy, BODY, color=rgb, width=name_w)
         sw, gap = 48, 3
         bx = x + 30 + name_w + 4
         hw = w - (bx - x) - 6 - 3 * (sw + gap)
         on = kind == "human"
-        make_button(self, c, frame, Rect(bx, line_y, hw, 48), t("setup.human"), self.batch, self._bg, size=BODY,
-                    color=ACCENT if on else TOGGLE_OFF, text_color=(30, 30, 30) if on else INK,
-                    on_tap=lambda: self.set_card_kind(index, "human"))
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(bx, line_y, hw, 48),
+            t("setup.human"),
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=ACCENT if on else TOGGLE_OFF,
+            text_color=(30, 30, 30) if on else INK,
+            on_tap=lambda: self.set_card_kind(index, "human"),
+        )
         for j, option in enumerate(CARD_LEVELS):
             on = kind == option
-            b = star_button(self, c, frame, Rect(bx + hw + gap + j * (sw + gap), line_y, sw, 48), CARD_STARS[option],
-                            self.batch, self._bg, color=TOGGLE_ON if on else TOGGLE_OFF,
-                            star_color=(30, 30, 30) if on else INK,
-                            on_tap=partial(self.set_card_kind, index, option))
+            b = star_button(
+                self,
+                c,
+                frame,
+                Rect(bx + hw + gap + j * (sw + gap), line_y, sw, 48),
+                CARD_STARS[option],
+                self.batch,
+                self._bg,
+                color=TOGGLE_ON if on else TOGGLE_OFF,
+                star_color=(30, 30, 30) if on else INK,
+                on_tap=partial(self.set_card_kind, index, option),
+            )
             self._shapes += b.marks
         if described and kind != "human":
-            self._text(c, frame, t("setup.cards.level." + kind), x + 16, (y + line_y) / 2, BODY, color=INK,
-                       bold=False, width=w - 24)
+            self._text(
+                c,
+                frame,
+                t("setup.cards.level." + kind),
+                x + 16,
+                (y + line_y) / 2,
+                BODY,
+                color=INK,
+                bold=False,
+                width=w - 24,
+            )
 
     def _build_landscape(self, c: Canvas, frame: Frame) -> None:
         m = 12
@@ -596,7 +863,7 @@ class SetupScreen(Screen):
         y = H - m - 48
         side = m
         if self.layout.tabletop and self.chosen.game == "labyrinth":
-            side = m + JOIN_W + 8                 # the corners belong to the join controls
+            side = m + JOIN_W + 8  # the corners belong to the join controls
             self._join_controls(c, frame.angle)
         self._top_bar(c, frame, side, y, W - 2 * side, 48, stacked=False)
         y -= 8 + 48
@@ -616,7 +883,7 @@ class SetupScreen(Screen):
         m = 12
         W, H = c.W, c.H
         joins = self.layout.tabletop and self.chosen.game == "labyrinth"
-        if joins:       # the four corners belong to the join controls; back and language between them
+        if joins:  # the four corners belong to the join controls; back and language between them
             self._join_controls(c, frame.angle)
             y = H - m - 48 - 10 - 50
             self._game_tabs(c, frame, m, y, W - 2 * m, 50)
@@ -646,15 +913,53 @@ class SetupScreen(Screen):
         ones, and back and the how-to in a row of their own above them (each word at the body size)."""
         m, gap = 12, 8
         H = c.H
-        make_button(self, c, frame, Rect(x, H - m - 48, w, 48), language_name(current_language(self.ui)) + "  \u25be",
-                    self.batch, self._bg, size=BODY, on_tap=self._open_language)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(x, H - m - 48, w, 48),
+            language_name(current_language(self.ui)) + "  \u25be",
+            self.batch,
+            self._bg,
+            size=BODY,
+            on_tap=self._open_language,
+        )
         bw = 130
-        make_button(self, c, frame, Rect(m, m + 54 + 6, bw, 48), "\u2039 " + self.t("common.back"), self.batch,
-                    self._bg, size=BODY, color=TOGGLE_OFF, on_tap=lambda: self.ui.goto("attract"))
-        make_button(self, c, frame, Rect(m + bw + gap, m + 54 + 6, c.W - 2 * m - bw - gap, 48),
-                    "? " + self.t("howto.title"), self.batch, self._bg, size=BODY, on_tap=self.open_howto)
-        self.start_button = make_button(self, c, frame, Rect(x, m, w, 54), self.t("setup.start") + "  \u25b6",
-                                        self.batch, self._bg, size=22, color=GO, on_tap=self.start)
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(m, m + 54 + 6, bw, 48),
+            "\u2039 " + self.t("common.back"),
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=TOGGLE_OFF,
+            on_tap=lambda: self.ui.goto("attract"),
+        )
+        make_button(
+            self,
+            c,
+            frame,
+            Rect(m + bw + gap, m + 54 + 6, c.W - 2 * m - bw - gap, 48),
+            "? " + self.t("howto.title"),
+            self.batch,
+            self._bg,
+            size=BODY,
+            on_tap=self.open_howto,
+        )
+        self.start_button = make_button(
+            self,
+            c,
+            frame,
+            Rect(x, m, w, 54),
+            self.t("setup.start") + "  \u25b6",
+            self.batch,
+            self._bg,
+            size=22,
+            color=GO,
+            on_tap=self.start,
+        )
 
     def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
         top = pyglet.graphics.Group(order=10)
@@ -667,16 +972,33 @@ class SetupScreen(Screen):
         h = rows * bh + (rows - 1) * gap + 80
         x0, y0 = (c.W - w) / 2, (c.H - h) / 2
         self._shapes += panel(frame, c.r(x0, y0, w, h), self.batch, over, radius=c.px(14))
-        lbl = label(self.t("setup.language"), frame, c.px(c.W / 2), c.px(y0 + h - 28), c.font(20), self.batch,
-                    pyglet.graphics.Group(order=12), bold=True)
+        lbl = label(
+            self.t("setup.language"),
+            frame,
+            c.px(c.W / 2),
+            c.px(y0 + h - 28),
+            c.font(20),
+            self.batch,
+            pyglet.graphics.Group(order=12),
+            bold=True,
+        )
         self._shapes.append(lbl)
         cur = current_language(self.ui)
         for i, lang in enumerate(LANGUAGES):
             r, k = divmod(i, cols)
             on = lang == cur
-            self._picker.append(make_button(self, c, frame,
-                                            Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap,
-                                                 bw, bh),
-                        language_name(lang), self.batch, pyglet.graphics.Group(order=12), size=19,
-                        color=ACCENT if on else (64, 110, 170), text_color=(30, 30, 30) if on else INK,
-                        on_tap=partial(self.set_language, lang)))
+            self._picker.append(
+                make_button(
+                    self,
+                    c,
+                    frame,
+                    Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap, bw, bh),
+                    language_name(lang),
+                    self.batch,
+                    pyglet.graphics.Group(order=12),
+                    size=19,
+                    color=ACCENT if on else (64, 110, 170),
+                    text_color=(30, 30, 30) if on else INK,
+                    on_tap=partial(self.set_language, lang),
+                )
+            )

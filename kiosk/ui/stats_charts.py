@@ -14,8 +14,8 @@ from pyglet import shapes
 from kiosk import games
 from kiosk.stats_charts import ChartData
 
-from .layout import Rect
-from .widgets import ACCENT, BUTTON, DIM, INK
+from kiosk.ui.layout import Rect
+from kiosk.ui.widgets import ACCENT, BUTTON, DIM, INK
 
 BAR = ACCENT
 PEOPLE = (90, 200, 130)
@@ -30,18 +30,28 @@ def draw(screen, c, frame, area: Rect, data: ChartData) -> int:
     gap = 12
     if area.w >= area.h:
         w, h = (area.w - gap) / 2, (area.h - gap) / 2
-        cells = [Rect(area.x, area.y + h + gap, w, h), Rect(area.x + w + gap, area.y + h + gap, w, h),
-                 Rect(area.x, area.y, w, h), Rect(area.x + w + gap, area.y, w, h)]
+        cells = [
+            Rect(area.x, area.y + h + gap, w, h),
+            Rect(area.x + w + gap, area.y + h + gap, w, h),
+            Rect(area.x, area.y, w, h),
+            Rect(area.x + w + gap, area.y, w, h),
+        ]
     else:
         h = (area.h - 3 * gap) / 4
         cells = [Rect(area.x, area.y + (3 - i) * (h + gap), area.w, h) for i in range(4)]
     bars = 0
-    bars += _columns(screen, c, frame, cells[0], screen.t("operator.chart_per_day"),
-                     [n for _, n in data.per_day],
-                     [data.per_day[0][0].strftime("%d.%m."), data.per_day[-1][0].strftime("%d.%m.")]
-                     if data.per_day else [])
-    bars += _columns(screen, c, frame, cells[1], screen.t("operator.chart_hours"), data.per_hour,
-                     ["0", "6", "12", "18", "24"])
+    bars += _columns(
+        screen,
+        c,
+        frame,
+        cells[0],
+        screen.t("operator.chart_per_day"),
+        [n for _, n in data.per_day],
+        [data.per_day[0][0].strftime("%d.%m."), data.per_day[-1][0].strftime("%d.%m.")] if data.per_day else [],
+    )
+    bars += _columns(
+        screen, c, frame, cells[1], screen.t("operator.chart_hours"), data.per_hour, ["0", "6", "12", "18", "24"]
+    )
     bars += _games(screen, c, frame, cells[2], data)
     bars += _levels(screen, c, frame, cells[3], data)
     return bars
@@ -54,8 +64,9 @@ def _title(screen, c, frame, cell: Rect, text: str) -> float:
 
 
 def _rect(screen, c, x, y, w, h, color):
-    r = shapes.Rectangle(c.px(x), c.px(y), max(1, c.px(w)), max(1, c.px(h)), color=color,
-                         batch=screen.batch, group=screen._bg)
+    r = shapes.Rectangle(
+        c.px(x), c.px(y), max(1, c.px(w)), max(1, c.px(h)), color=color, batch=screen.batch, group=screen._bg
+    )
     screen._shapes.append(r)
     return r
 
@@ -93,14 +104,25 @@ def _hrows(screen, c, frame, cell: Rect, top: float, rows) -> int:
     drawn = 0
     for i, (label_text, fraction, after, colour) in enumerate(rows):
         y = top - (i + 1) * row_h + 4
-        screen._text(c, frame, label_text, cell.x + 4, y + row_h * 0.35, 11, anchor_x="left", bold=False,
-                     width=label_w - 6)
+        screen._text(
+            c, frame, label_text, cell.x + 4, y + row_h * 0.35, 11, anchor_x="left", bold=False, width=label_w - 6
+        )
         _rect(screen, c, cell.x + label_w, y + 2, track_w, row_h * 0.55, TRACK)
         if fraction > 0:
             _rect(screen, c, cell.x + label_w, y + 2, track_w * min(1.0, fraction), row_h * 0.55, colour)
             drawn += 1
-        screen._text(c, frame, after, cell.x + label_w + track_w + 6, y + row_h * 0.35, 11, anchor_x="left",
-                     color=INK, bold=False, width=64)
+        screen._text(
+            c,
+            frame,
+            after,
+            cell.x + label_w + track_w + 6,
+            y + row_h * 0.35,
+            11,
+            anchor_x="left",
+            color=INK,
+            bold=False,
+            width=64,
+        )
     return drawn
 
 
@@ -120,8 +142,10 @@ def _games(screen, c, frame, cell: Rect, data: ChartData) -> int:
             return game
         return screen.t(kind.title_key) if kind.title_key else kind.title
 
-    rows = [(name(game), n / total, f"{n} \u00b7 {mean / 60:.0f} min", GAME_COLOURS[rank(game) % len(GAME_COLOURS)])
-            for game, (n, mean) in sorted(data.by_game.items(), key=lambda kv: rank(kv[0]))]
+    rows = [
+        (name(game), n / total, f"{n} \u00b7 {mean / 60:.0f} min", GAME_COLOURS[rank(game) % len(GAME_COLOURS)])
+        for game, (n, mean) in sorted(data.by_game.items(), key=lambda kv: rank(kv[0]))
+    ]
     return _hrows(screen, c, frame, cell, top, rows)
 
 
@@ -136,6 +160,13 @@ def _level_name(screen, level: str) -> str:
 
 def _levels(screen, c, frame, cell: Rect, data: ChartData) -> int:
     top = _title(screen, c, frame, cell, screen.t("operator.chart_levels"))
-    rows = [(_level_name(screen, rec.level), rec.computer_wins / rec.games,
-             f"{100 * rec.computer_wins / rec.games:.0f} % ({rec.games})", COMPUTER) for rec in data.levels]
+    rows = [
+        (
+            _level_name(screen, rec.level),
+            rec.computer_wins / rec.games,
+            f"{100 * rec.computer_wins / rec.games:.0f} % ({rec.games})",
+            COMPUTER,
+        )
+        for rec in data.levels
+    ]
     return _hrows(screen, c, frame, cell, top, rows)

@@ -20,12 +20,12 @@ from typing import Any, Callable, Generic, TypeVar
 import pyglet
 from pyglet import shapes
 
-from . import typeface
-from .label_pool import LabelPool
-from .layout import Rect
-from .widgets import Frame
+from kiosk.ui import typeface
+from kiosk.ui.label_pool import LabelPool
+from kiosk.ui.layout import Rect
+from kiosk.ui.widgets import Frame
 
-CUE_S = 1.6                 # seconds the "<colour>'s turn" cue stays
+CUE_S = 1.6  # seconds the "<colour>'s turn" cue stays
 CUE_FADE_S = 0.3
 
 T = TypeVar("T")
@@ -72,8 +72,8 @@ class TurnCue:
         self.batch = batch
         self.group = group or pyglet.graphics.Group(order=50)
         self.items: list[Any] = []
-        self.labels = LabelPool(keep=8)     # each colour's cue text, kept for its next turn
-        self.shown_at: float | None = None     # seconds the cue has been showing; None: hidden
+        self.labels = LabelPool(keep=8)  # each colour's cue text, kept for its next turn
+        self.shown_at: float | None = None  # seconds the cue has been showing; None: hidden
         self.text = ""
         self.angle = 0
 
@@ -86,11 +86,21 @@ class TurnCue:
         frame = Frame(rect, angle)
         local = Rect(0, band_y - rect.y, rect.w, h)
         area = frame.area(local)
-        self.items.append(shapes.Rectangle(area.x, area.y, area.w, area.h, color=(20, 24, 30),
-                                           batch=self.batch, group=self.group))
+        self.items.append(
+            shapes.Rectangle(area.x, area.y, area.w, area.h, color=(20, 24, 30), batch=self.batch, group=self.group)
+        )
         edge = layout.px(4)
-        self.items.append(shapes.Rectangle(area.x, area.y + (0 if angle == 0 else area.h - edge), area.w, edge,
-                                           color=color, batch=self.batch, group=self.group))
+        self.items.append(
+            shapes.Rectangle(
+                area.x,
+                area.y + (0 if angle == 0 else area.h - edge),
+                area.w,
+                edge,
+                color=color,
+                batch=self.batch,
+                group=self.group,
+            )
+        )
         self.items.append(self._text(layout, rect, text, color, angle))
         self.rect = area
 
@@ -102,15 +112,17 @@ class TurnCue:
         h = layout.px(typeface.CUE * 1.7)
         band_y = rect.y + rect.h * 0.25 - h / 2
         fg = pyglet.graphics.Group(order=1, parent=self.group)
-        from .menu import fit_font
+        from kiosk.ui.menu import fit_font
+
         pts = fit_font(text, layout.font(typeface.CUE), rect.w - layout.px(16), minimum=layout.font(typeface.HEADLINE))
-        return self.labels.take(text, Frame(rect, angle), rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg,
-                                color=color, bold=True)
+        return self.labels.take(
+            text, Frame(rect, angle), rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg, color=color, bold=True
+        )
 
     def hide(self) -> None:
         for it in self.items:
             if isinstance(it, pyglet.text.Label):
-                it.color = (*it.color[:3], 255)      # as it was taken (the fade changed it)
+                it.color = (*it.color[:3], 255)  # as it was taken (the fade changed it)
                 self.labels.give_back(it)
             else:
                 it.delete()

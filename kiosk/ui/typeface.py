@@ -22,12 +22,12 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- the type scale (px at 800x480)
-BODY = 18           # every text a visitor must read: prompts, panel lines, buttons, help lines
-LABEL = 18          # button captions (the same as the body: a button is read like text)
-TITLE = 22          # a panel's player name
-HEADLINE = 28       # screen titles, the instruction's key word, the pass / game-over headline
-CUE = 40            # "Red's turn": the cue when a turn starts
-TREASURE = 36       # a treasure drawn on a board tile (the art's medallion diameter)
+BODY = 18  # every text a visitor must read: prompts, panel lines, buttons, help lines
+LABEL = 18  # button captions (the same as the body: a button is read like text)
+TITLE = 22  # a panel's player name
+HEADLINE = 28  # screen titles, the instruction's key word, the pass / game-over headline
+CUE = 40  # "Red's turn": the cue when a turn starts
+TREASURE = 36  # a treasure drawn on a board tile (the art's medallion diameter)
 #: the treasure's drawing as a part of a board cell: a TREASURE px medallion on the 52 px cell of
 #: 800x480 (the medallion fills about 89% of its drawing); larger screens have larger cells
 TREASURE_OF_CELL = 0.78
@@ -45,24 +45,24 @@ def _cmap(path: Path) -> frozenset[int]:
     data = path.read_bytes()
     tables = {}
     for i in range(struct.unpack(">H", data[4:6])[0]):
-        tag, _sum, off, length = struct.unpack(">4sIII", data[12 + 16 * i:28 + 16 * i])
+        tag, _sum, off, length = struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
         tables[tag] = off
     base = tables[b"cmap"]
     points: set[int] = set()
-    for i in range(struct.unpack(">H", data[base + 2:base + 4])[0]):
-        _pid, _eid, sub = struct.unpack(">HHI", data[base + 4 + 8 * i:base + 12 + 8 * i])
+    for i in range(struct.unpack(">H", data[base + 2 : base + 4])[0]):
+        _pid, _eid, sub = struct.unpack(">HHI", data[base + 4 + 8 * i : base + 12 + 8 * i])
         t = base + sub
-        fmt = struct.unpack(">H", data[t:t + 2])[0]
+        fmt = struct.unpack(">H", data[t : t + 2])[0]
         if fmt == 4:
-            seg2 = struct.unpack(">H", data[t + 6:t + 8])[0]
+            seg2 = struct.unpack(">H", data[t + 6 : t + 8])[0]
             n = seg2 // 2
-            ends = struct.unpack(f">{n}H", data[t + 14:t + 14 + seg2])
-            starts = struct.unpack(f">{n}H", data[t + 16 + seg2:t + 16 + 2 * seg2])
+            ends = struct.unpack(f">{n}H", data[t + 14 : t + 14 + seg2])
+            starts = struct.unpack(f">{n}H", data[t + 16 + seg2 : t + 16 + 2 * seg2])
             for a, b in zip(starts, ends):
                 points.update(range(a, b + 1))
         elif fmt == 12:
-            for g in range(struct.unpack(">I", data[t + 12:t + 16])[0]):
-                a, b, _ = struct.unpack(">III", data[t + 16 + 12 * g:t + 28 + 12 * g])
+            for g in range(struct.unpack(">I", data[t + 12 : t + 16])[0]):
+                a, b, _ = struct.unpack(">III", data[t + 16 + 12 * g : t + 28 + 12 * g])
                 points.update(range(a, b + 1))
     return frozenset(points)
 
@@ -72,6 +72,7 @@ def load(font_dir: Path = FONT_DIR) -> str:
     if "family" in _state and _state.get("dir") == font_dir:
         return str(_state["family"])
     import pyglet
+
     family, points = FALLBACK, frozenset[int]()
     paths = [font_dir / name for name in FILES]
     try:
@@ -80,8 +81,12 @@ def load(font_dir: Path = FONT_DIR) -> str:
         points = _cmap(paths[0])
         family = FAMILY
     except (OSError, KeyError, struct.error) as exc:
-        log.warning("typeface %s not found (%s): writing in %s; install the Debian package fonts-sil-andika",
-                    FAMILY, exc, FALLBACK)
+        log.warning(
+            "typeface %s not found (%s): writing in %s; install the Debian package fonts-sil-andika",
+            FAMILY,
+            exc,
+            FALLBACK,
+        )
     _state.update(family=family, points=points, dir=font_dir)
     return family
 

@@ -19,9 +19,9 @@ from typing import Any, Callable, Literal
 import pyglet
 from pyglet import shapes
 
-from .layout import Rect
-from .typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
-from .typeface import font_for
+from kiosk.ui.layout import Rect
+from kiosk.ui.typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
+from kiosk.ui.typeface import font_for
 
 # A small palette shared by all screens (high contrast on a dark background).
 #: Where a label's (x, y) sits on its text (pyglet's anchors).
@@ -101,10 +101,26 @@ class Recorder:
 RECORDER: Recorder | None = None
 
 
-def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group=None, *,
-          color=INK, anchor_x: AnchorX = "center", anchor_y: AnchorY = "center", bold: bool = False,
-          width: float | None = None, multiline: bool = False, align: str = "center",
-          container: Rect | None = None, role: str = "body", name: str = "") -> pyglet.text.Label:
+def label(
+    text: str,
+    frame: Frame,
+    u: float,
+    v: float,
+    size: float,
+    batch,
+    group=None,
+    *,
+    color=INK,
+    anchor_x: AnchorX = "center",
+    anchor_y: AnchorY = "center",
+    bold: bool = False,
+    width: float | None = None,
+    multiline: bool = False,
+    align: str = "center",
+    container: Rect | None = None,
+    role: str = "body",
+    name: str = "",
+) -> pyglet.text.Label:
     """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font).
 
     For the layout audit: `container` is the screen rectangle the text must stay in (default: the
@@ -119,11 +135,21 @@ def label(text: str, frame: Frame, u: float, v: float, size: float, batch, group
         kw = dict(width=max(1, int(width)), multiline=multiline)
         if multiline:
             kw["align"] = align
-    lab = pyglet.text.Label(text, font_name=font_for(text), font_size=max(1.0, size),
-                            weight="bold" if bold else "normal",
-                            x=x, y=y, anchor_x=anchor_x, anchor_y=anchor_y,
-                            rotation=frame.angle, color=(*color[:3], color[3] if len(color) > 3 else 255),
-                            batch=batch, group=group, **kw)
+    lab = pyglet.text.Label(
+        text,
+        font_name=font_for(text),
+        font_size=max(1.0, size),
+        weight="bold" if bold else "normal",
+        x=x,
+        y=y,
+        anchor_x=anchor_x,
+        anchor_y=anchor_y,
+        rotation=frame.angle,
+        color=(*color[:3], color[3] if len(color) > 3 else 255),
+        batch=batch,
+        group=group,
+        **kw,
+    )
     if RECORDER is not None:
         RECORDER.note(lab, frame, container, role, name)
     return lab
@@ -134,8 +160,7 @@ def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) 
     r = frame.area(local)
     if radius > 0:
         radius = min(radius, r.w / 2, r.h / 2)
-        return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color,
-                                       batch=batch, group=group)
+        return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color, batch=batch, group=group)
     return shapes.Rectangle(r.x, r.y, r.w, r.h, color=color, batch=batch, group=group)
 
 
@@ -152,8 +177,9 @@ class Widget:
     """Something tappable: a screen rectangle, enabled/visible flags, callbacks: `on_tap` on a tap,
     `on_hold(True/False)` when a finger goes down/up on it (what they return is not used)."""
 
-    def __init__(self, rect: Rect, on_tap: Callable[[], object] | None = None,
-                 on_hold: Callable[[bool], object] | None = None):
+    def __init__(
+        self, rect: Rect, on_tap: Callable[[], object] | None = None, on_hold: Callable[[bool], object] | None = None
+    ):
         self.rect = Rect(*rect)
         self.on_tap = on_tap
         self.on_hold = on_hold
@@ -186,10 +212,23 @@ class Button(Widget):
     (press-and-hold, e.g. the peek button).
     """
 
-    def __init__(self, frame: Frame, local: Rect, text: str, batch, group=None, *,
-                 font_size: float = 12, on_tap: Callable[[], object] | None = None,
-                 on_hold: Callable[[bool], object] | None = None, min_size: float = 48,
-                 color=BUTTON, text_color=INK, radius: float | None = None, labels: Any = None):
+    def __init__(
+        self,
+        frame: Frame,
+        local: Rect,
+        text: str,
+        batch,
+        group=None,
+        *,
+        font_size: float = 12,
+        on_tap: Callable[[], object] | None = None,
+        on_hold: Callable[[bool], object] | None = None,
+        min_size: float = 48,
+        color=BUTTON,
+        text_color=INK,
+        radius: float | None = None,
+        labels: Any = None,
+    ):
         """`labels`: a kiosk.ui.label_pool.LabelPool to take the text from (and give it back on delete)."""
         u, v, w, h = local
         if w < min_size:
@@ -199,16 +238,27 @@ class Button(Widget):
         local = Rect(u, v, w, h)
         super().__init__(frame.area(local), on_tap, on_hold)
         self.frame, self.local = frame, local
-        self.marks: list[Any] = []          # shapes drawn on it besides its text (a level's stars)
+        self.marks: list[Any] = []  # shapes drawn on it besides its text (a level's stars)
         self.color = color
         self.held = False
         self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)
         fg = pyglet.graphics.Group(order=1, parent=group)
         self._labels, self._changed = labels, False
         make = label if labels is None else labels.take
-        self._label = make(text, frame, u + w / 2, v + h / 2, font_size, batch, fg,
-                           color=text_color, bold=True, width=w - 8 if text else None,
-                           container=self.rect, name="button")
+        self._label = make(
+            text,
+            frame,
+            u + w / 2,
+            v + h / 2,
+            font_size,
+            batch,
+            fg,
+            color=text_color,
+            bold=True,
+            width=w - 8 if text else None,
+            container=self.rect,
+            name="button",
+        )
         if labels is None or labels.fresh:
             self._label.multiline = False
             fit_width(self._label, w - 6)

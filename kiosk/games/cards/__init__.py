@@ -12,24 +12,27 @@ from typing import Any
 from engine.cards.ai import LEVELS
 from engine.cards.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
-from .. import GameType, ScriptWords, SessionOptions, register_game
-from . import script
+from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
+from kiosk.games.cards import script
 
 
 def _load(data: Any):
     from engine.cards import CardGame
+
     return CardGame.from_dict(data)
 
 
 def _session(opts: SessionOptions):
-    from .session import CardPacing, CardSession
+    from kiosk.games.cards.session import CardPacing, CardSession
+
     pacing = CardPacing.fast() if opts.fast else CardPacing().scaled(opts.pace)
     return CardSession(opts.bus, opts.clock, save=opts.save, executor=opts.executor, pacing=pacing)
 
 
 def _button(session: Any, name: str):
     """Rotate turns the picked hand card, stay confirms the take; the arrows do nothing here."""
-    from .events import ConfirmTake, RotateHandCard
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
     if name == "rotate":
         return RotateHandCard(1, source="button")
     if name == "stay":
@@ -38,48 +41,58 @@ def _button(session: Any, name: str):
 
 
 def _screens() -> dict[str, type]:
-    from .screens.gameover import CardsGameOverScreen
-    from .screens.howto import CardsHowToScreen
-    from .screens.play import CardsPlayScreen
-    from .screens.replay import CardsReplayScreen
-    return {"cards_play": CardsPlayScreen, "cards_gameover": CardsGameOverScreen, "cards_howto": CardsHowToScreen,
-            "cards_replay": CardsReplayScreen}
+    from kiosk.games.cards.screens.gameover import CardsGameOverScreen
+    from kiosk.games.cards.screens.howto import CardsHowToScreen
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+    from kiosk.games.cards.screens.replay import CardsReplayScreen
+
+    return {
+        "cards_play": CardsPlayScreen,
+        "cards_gameover": CardsGameOverScreen,
+        "cards_howto": CardsHowToScreen,
+        "cards_replay": CardsReplayScreen,
+    }
 
 
 def _sounds():
-    from .cues import sounds
+    from kiosk.games.cards.cues import sounds
+
     return sounds()
 
 
 def _sim():
-    from .sim import CardsRunner
+    from kiosk.games.cards.sim import CardsRunner
+
     return CardsRunner()
 
 
 def _audit():
-    from .screens.audit import states
+    from kiosk.games.cards.screens.audit import states
+
     return states()
 
 
-GAME = register_game(GameType(
-    name=GAME_NAME,
-    title="the travel card game",
-    title_key="setup.card_game",
-    players=(MIN_PLAYERS, MAX_PLAYERS),
-    ai_levels=tuple(LEVELS),
-    load=_load,
-    session=_session,
-    events="kiosk.games.cards.events",
-    default_seats=("human", "easy"),
-    # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
-    ai_aliases={"medium": "easy"},
-    script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
-    button=_button,
-    screens=_screens,
-    play_screen="cards_play",
-    replay_screen="cards_replay",
-    over_screen="cards_gameover",
-    sounds=_sounds,
-    sim=_sim,
-    audit=_audit,
-))
+GAME = register_game(
+    GameType(
+        name=GAME_NAME,
+        title="the travel card game",
+        title_key="setup.card_game",
+        players=(MIN_PLAYERS, MAX_PLAYERS),
+        ai_levels=tuple(LEVELS),
+        load=_load,
+        session=_session,
+        events="kiosk.games.cards.events",
+        default_seats=("human", "easy"),
+        # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
+        ai_aliases={"medium": "easy"},
+        script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
+        button=_button,
+        screens=_screens,
+        play_screen="cards_play",
+        replay_screen="cards_replay",
+        over_screen="cards_gameover",
+        sounds=_sounds,
+        sim=_sim,
+        audit=_audit,
+    )
+)

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-LAY_S = 0.35            # the laid card's pop on the play screen
-TAKE_S = 0.5            # the taken cards' fade
+LAY_S = 0.35  # the laid card's pop on the play screen
+TAKE_S = 0.5  # the taken cards' fade
 #: refusals of a lay or a take (the card does not fit there, those cards may not be taken): the blocked cue
 BLOCKED_CODES = ("cell_taken", "not_next_to_layout", "no_opening_meets", "not_joined", "cannot_take")
 
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from ...events import IllegalInput
-    from ...sound import Cue
-    from .events import CardLaid, CardsTaken
+    from kiosk.events import IllegalInput
+    from kiosk.sound import Cue
+    from kiosk.games.cards.events import CardLaid, CardsTaken
 
     return {
         CardLaid: lambda ev: Cue("lay", lasts=LAY_S),

@@ -35,16 +35,33 @@ from dataclasses import dataclass
 
 from engine.outcome import Termination
 
-from ...events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
+from kiosk.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
 
 __all__ = [
-    "CARD_COMMANDS", "CardAIDecided", "CardDiscarded", "CardGameOver", "CardGameStarted", "CardLaid",
-    "CardPlayerInfo", "CardTurnChanged", "CardsTaken", "ConfirmTake", "DiscardCard", "HandChanged",
-    "HandOver", "LaidCard", "LayCard", "RotateHandCard", "SelectHandCard", "TakeChanged", "ToggleTake",
+    "CARD_COMMANDS",
+    "CardAIDecided",
+    "CardDiscarded",
+    "CardGameOver",
+    "CardGameStarted",
+    "CardLaid",
+    "CardPlayerInfo",
+    "CardTurnChanged",
+    "CardsTaken",
+    "ConfirmTake",
+    "DiscardCard",
+    "HandChanged",
+    "HandOver",
+    "LaidCard",
+    "LayCard",
+    "RotateHandCard",
+    "SelectHandCard",
+    "TakeChanged",
+    "ToggleTake",
 ]
 
 
 # ---------------------------------------------------------------- records inside messages
+
 
 @dataclass(frozen=True, slots=True)
 class LaidCard:
@@ -68,12 +85,13 @@ class CardPlayerInfo:
 
 # ---------------------------------------------------------------- commands
 
+
 @message("select_hand_card")
 class SelectHandCard(Command):
     """Pick the hand card at position `slot`; the selected card again turns it clockwise."""
 
     slot: int
-    source: str = "touch"       # touch | button | key | ai | script
+    source: str = "touch"  # touch | button | key | ai | script
 
 
 @message("rotate_hand_card")
@@ -122,11 +140,19 @@ class HandOver(Command):
     source: str = "touch"
 
 
-CARD_COMMANDS = ("select_hand_card", "rotate_hand_card", "lay_card", "toggle_take", "confirm_take",
-                 "discard_card", "hand_over")
+CARD_COMMANDS = (
+    "select_hand_card",
+    "rotate_hand_card",
+    "lay_card",
+    "toggle_take",
+    "confirm_take",
+    "discard_card",
+    "hand_over",
+)
 
 
 # ---------------------------------------------------------------- events
+
 
 @message("card_game_started")
 class CardGameStarted(GameBegan):
@@ -136,9 +162,9 @@ class CardGameStarted(GameBegan):
     players: tuple[CardPlayerInfo, ...]
     layout: tuple[LaidCard, ...]
     current: int
-    phase: str                  # place | take | discard | over
+    phase: str  # place | take | discard | over
     turns: int
-    pile: int                   # cards left in the draw pile
+    pile: int  # cards left in the draw pile
     discards: tuple[int, ...]
     placed: Cell | None = None  # in phase take: the cell of the card just laid
     resumed: bool = False
@@ -173,9 +199,9 @@ class HandChanged(Event):
 
     player: int
     size: int
-    selected: int | None = None     # the selected position, if any
-    rotation: int = 0               # quarter turns of the selected card
-    shown: bool = False             # the hand may be shown now (its player's turn, after the hand-over)
+    selected: int | None = None  # the selected position, if any
+    rotation: int = 0  # quarter turns of the selected card
+    shown: bool = False  # the hand may be shown now (its player's turn, after the hand-over)
 
 
 @message("card_laid")
@@ -191,8 +217,9 @@ class CardLaid(Event):
 
     def narrate(self, who) -> str:
         joined = sum(len(cards) for _, cards in self.joined)
-        return (f"{who(self.player)} lays card {self.card} at {self.cell} (turned {self.rotation})"
-                + (f", joining {joined} card(s)" if joined else ""))
+        return f"{who(self.player)} lays card {self.card} at {self.cell} (turned {self.rotation})" + (
+            f", joining {joined} card(s)" if joined else ""
+        )
 
 
 @message("take_changed")

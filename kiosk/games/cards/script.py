@@ -51,8 +51,9 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
     raise bad(f"{verb!r} is not a card-game input; use one of: {USAGE}")
 
 
-def _cards_to_take(rest: list[str], bad: Callable[[str], Exception],
-                   whole: Callable[[str, str], int]) -> tuple[int, ...]:
+def _cards_to_take(
+    rest: list[str], bad: Callable[[str], Exception], whole: Callable[[str, str], int]
+) -> tuple[int, ...]:
     """The deck ids after ``take`` (``take none``: no card)."""
     if not rest:
         raise bad("write `take ID ...` with the deck ids of the cards to take, or `take none`")
@@ -66,7 +67,16 @@ def _cards_to_take(rest: list[str], bad: Callable[[str], Exception],
 
 def play(session: Any, verb: str, args: tuple) -> list:
     """The commands a card-game line posts (the same as the card screen's)."""
-    from .events import ConfirmTake, DiscardCard, HandOver, LayCard, RotateHandCard, SelectHandCard, ToggleTake
+    from kiosk.games.cards.events import (
+        ConfirmTake,
+        DiscardCard,
+        HandOver,
+        LayCard,
+        RotateHandCard,
+        SelectHandCard,
+        ToggleTake,
+    )
+
     if verb == "card":
         return [SelectHandCard(args[0], source="script")]
     if verb == "rotate":
@@ -75,8 +85,9 @@ def play(session: Any, verb: str, args: tuple) -> list:
         return [LayCard(tuple(args[0]), source="script")]
     if verb == "take":
         # exactly the cards named: tick or untick only what differs from the ticks now, then confirm
-        return ([ToggleTake(card, source="script") for card in sorted(set(args[0]) ^ session.chosen)]
-                + [ConfirmTake(source="script")])
+        return [ToggleTake(card, source="script") for card in sorted(set(args[0]) ^ session.chosen)] + [
+            ConfirmTake(source="script")
+        ]
     if verb == "discard":
         return [DiscardCard(args[0], source="script")]
     return [HandOver(source="script")]

@@ -35,14 +35,29 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.game import GAME_NAME
 
-from ...bus import Bus
-from ...clock import Clock
-from ...events import AIThinking, Command, GameSetup, SeatSetup
-from ...session_base import GameSession, PacingBase, Step
-from .events import (
-    CardAIDecided, CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardPlayerInfo, CardsTaken,
-    CardTurnChanged, ConfirmTake, DiscardCard, HandChanged, HandOver, LaidCard, LayCard, RotateHandCard,
-    SelectHandCard, TakeChanged, ToggleTake,
+from kiosk.bus import Bus
+from kiosk.clock import Clock
+from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
+from kiosk.session_base import GameSession, PacingBase, Step
+from kiosk.games.cards.events import (
+    CardAIDecided,
+    CardDiscarded,
+    CardGameOver,
+    CardGameStarted,
+    CardLaid,
+    CardPlayerInfo,
+    CardsTaken,
+    CardTurnChanged,
+    ConfirmTake,
+    DiscardCard,
+    HandChanged,
+    HandOver,
+    LaidCard,
+    LayCard,
+    RotateHandCard,
+    SelectHandCard,
+    TakeChanged,
+    ToggleTake,
 )
 
 log = logging.getLogger(__name__)
@@ -55,14 +70,14 @@ COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 class CardPacing(PacingBase):
     """Pauses (seconds) that let people follow an AI turn."""
 
-    think: float = 1.0          # an AI seems to think at least this long
-    select: float = 0.6         # the chosen hand card is shown before it turns
-    rotate: float = 0.35        # between two quarter turns
-    lay: float = 0.6            # before the card goes down
-    after_lay: float = 0.8      # the card slides in, the joined cards light up
-    toggle: float = 0.45        # between two cards ticked for taking
-    confirm: float = 0.7        # before the take is confirmed
-    after_take: float = 0.6     # the taken cards fly off
+    think: float = 1.0  # an AI seems to think at least this long
+    select: float = 0.6  # the chosen hand card is shown before it turns
+    rotate: float = 0.35  # between two quarter turns
+    lay: float = 0.6  # before the card goes down
+    after_lay: float = 0.8  # the card slides in, the joined cards light up
+    toggle: float = 0.45  # between two cards ticked for taking
+    confirm: float = 0.7  # before the take is confirmed
+    after_take: float = 0.6  # the taken cards fly off
 
     FAST: ClassVar[CardPacing]  # no pauses at all (headless runs, tests)
 
@@ -76,6 +91,7 @@ SaveHook = Callable[["CardSession", str], None]
 def default_ai_factory(level: str, seed: int | None):
     """The engine's card AI players (``engine.cards.ai.make_ai``)."""
     from engine.cards.ai import make_ai
+
     return make_ai(level, seed)
 
 
@@ -92,19 +108,41 @@ class CardSession(GameSession[CardGame]):
     ai_levels = LEVELS
     worker_name = "card-ai"
 
-    def __init__(self, bus: Bus, clock: Clock | None = None, *, pacing: CardPacing | None = None,
-                 ai_factory: Callable[[str, int | None], Any] | None = None, save: SaveHook | None = None,
-                 executor: concurrent.futures.Executor | None = None) -> None:
-        super().__init__(bus, clock, pacing=pacing or CardPacing(), ai_factory=ai_factory or default_ai_factory,
-                         save=save, executor=executor)
-        self.selected: int | None = None     # hand position picked by the current player
-        self.rotation: int = 0               # quarter turns of the picked card
-        self.chosen: set[int] = set()        # cards ticked for taking (phase take)
-        self.handover: bool = False          # the hand-over prompt is up: the hand stays hidden
-        self._last_viewer: int | None = None # the human who saw their hand last (None: nobody yet)
-        self._subscribe({SelectHandCard: self._on_select, RotateHandCard: self._on_rotate, LayCard: self._on_lay,
-                         ToggleTake: self._on_toggle, ConfirmTake: self._on_confirm, DiscardCard: self._on_discard},
-                        {HandOver: self._on_hand_over}, CardAIDecided)
+    def __init__(
+        self,
+        bus: Bus,
+        clock: Clock | None = None,
+        *,
+        pacing: CardPacing | None = None,
+        ai_factory: Callable[[str, int | None], Any] | None = None,
+        save: SaveHook | None = None,
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
+        super().__init__(
+            bus,
+            clock,
+            pacing=pacing or CardPacing(),
+            ai_factory=ai_factory or default_ai_factory,
+            save=save,
+            executor=executor,
+        )
+        self.selected: int | None = None  # hand position picked by the current player
+        self.rotation: int = 0  # quarter turns of the picked card
+        self.chosen: set[int] = set()  # cards ticked for taking (phase take)
+        self.handover: bool = False  # the hand-over prompt is up: the hand stays hidden
+        self._last_viewer: int | None = None  # the human who saw their hand last (None: nobody yet)
+        self._subscribe(
+            {
+                SelectHandCard: self._on_select,
+                RotateHandCard: self._on_rotate,
+                LayCard: self._on_lay,
+                ToggleTake: self._on_toggle,
+                ConfirmTake: self._on_confirm,
+                DiscardCard: self._on_discard,
+            },
+            {HandOver: self._on_hand_over},
+            CardAIDecided,
+        )
 
     # ------------------------------------------------------------ queries (main thread)
     def color_of(self, player: int) -> str:
@@ -113,8 +151,7 @@ class CardSession(GameSession[CardGame]):
     def visible_hand(self, player: int) -> tuple[int, ...]:
         """The hand `player` may look at now: their own, on their turn, after the hand-over; else ()."""
         g = self.game
-        if (g is None or g.phase == "over" or player != g.current or self.kinds[player] != "human"
-                or self.handover):
+        if g is None or g.phase == "over" or player != g.current or self.kinds[player] != "human" or self.handover:
             return ()
         return tuple(g.hands[player])
 
@@ -124,12 +161,16 @@ class CardSession(GameSession[CardGame]):
     def public_snapshot(self, resumed: bool = False) -> CardGameStarted:
         g = self.game
         assert g is not None
-        players = tuple(CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i]))
-                        for i in range(g.players))
-        layout = tuple(LaidCard(cell, p.card, p.rotation)
-                       for cell, p in sorted(g.layout.items(), key=lambda kv: (kv[0][1], kv[0][0])))
-        return CardGameStarted(g.seed, players, layout, g.current, g.phase, g.turns, len(g.draw_pile),
-                               tuple(g.discards), g.placed, resumed)
+        players = tuple(
+            CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i])) for i in range(g.players)
+        )
+        layout = tuple(
+            LaidCard(cell, p.card, p.rotation)
+            for cell, p in sorted(g.layout.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+        )
+        return CardGameStarted(
+            g.seed, players, layout, g.current, g.phase, g.turns, len(g.draw_pile), tuple(g.discards), g.placed, resumed
+        )
 
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
@@ -137,17 +178,26 @@ class CardSession(GameSession[CardGame]):
         if setup.game != GAME_NAME:
             raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
         seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
-        game = CardGame.new(players=len(setup.seats), seed=seed, first=setup.first,
-                            rules=CardRules(turn_limit=setup.turn_limit))
+        game = CardGame.new(
+            players=len(setup.seats), seed=seed, first=setup.first, rules=CardRules(turn_limit=setup.turn_limit)
+        )
         self._begin(game, dataclasses.replace(setup, seed=seed))
 
-    def resume(self, game: CardGame, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, meta: Mapping[str, Any] | None = None) -> None:
+    def resume(
+        self,
+        game: CardGame,
+        kinds: tuple[str, ...] | list[str],
+        *,
+        game_id: str | None = None,
+        started: float | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
         """Continue a saved card game exactly where it stopped."""
         if len(kinds) != game.num_players:
             raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")
-        setup = GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME,
-                          turn_limit=game.rules.turn_limit)
+        setup = GameSetup(
+            seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME, turn_limit=game.rules.turn_limit
+        )
         self._continue(game, setup, game_id, started)
 
     def _game_installed(self, resumed: bool) -> None:
@@ -162,8 +212,15 @@ class CardSession(GameSession[CardGame]):
     def _hand_changed(self, player: int) -> None:
         g = self.running
         sel = self.selected if player == g.current else None
-        self.bus.post(HandChanged(player, len(g.hands[player]), sel, self.rotation if sel is not None else 0,
-                                  bool(self.visible_hand(player))))
+        self.bus.post(
+            HandChanged(
+                player,
+                len(g.hands[player]),
+                sel,
+                self.rotation if sel is not None else 0,
+                bool(self.visible_hand(player)),
+            )
+        )
 
     def _turn_begins(self, new_turn: bool) -> None:
         """Announce whose decision it is; a human after another human gets the hand-over prompt first.
@@ -188,8 +245,9 @@ class CardSession(GameSession[CardGame]):
             self.handover = False
         cells = tuple(sorted(g.legal_cells())) if g.phase == "place" else ()
         takeable = tuple(sorted(g.takeable())) if g.phase == "take" else ()
-        self.bus.post(CardTurnChanged(g.current, g.phase, g.turns, kind, len(g.draw_pile), self.handover,
-                                      cells, takeable))
+        self.bus.post(
+            CardTurnChanged(g.current, g.phase, g.turns, kind, len(g.draw_pile), self.handover, cells, takeable)
+        )
         self._hand_changed(g.current)
         if kind != "human":
             self._ask_ai()
@@ -203,16 +261,21 @@ class CardSession(GameSession[CardGame]):
             self._ai_thinking_since = self.clock.now()
             self.bus.post(AIThinking(player, level))
         snapshot = g.copy()
-        self._submit(lambda: _decision(player, token, snapshot, ai.choose(snapshot)),
-                     lambda error: CardAIDecided(player, "", token, error=error), f"card AI {level}")
+        self._submit(
+            lambda: _decision(player, token, snapshot, ai.choose(snapshot)),
+            lambda error: CardAIDecided(player, "", token, error=error),
+            f"card AI {level}",
+        )
 
     def _on_ai_decided(self, ev: CardAIDecided) -> None:
         if not self._answer_is_current(ev):
             return
         g = self.running
         if ev.error or ev.action != g.phase:
-            log.error("card AI answer unusable (%s): playing a random legal action instead",
-                      ev.error or f"{ev.action} in phase {g.phase}")
+            log.error(
+                "card AI answer unusable (%s): playing a random legal action instead",
+                ev.error or f"{ev.action} in phase {g.phase}",
+            )
             ev = _decision(ev.player, ev.token, g, random.Random().choice(g.legal_actions()))
         self._play_out(ev)
 
@@ -254,8 +317,12 @@ class CardSession(GameSession[CardGame]):
     def _slot(self, cmd: Command, slot: Any) -> int | None:
         hand = self.running.hand
         if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(hand):
-            self._refuse(cmd, f"There is no card {slot!r} in your hand: you hold {len(hand)} card(s), "
-                              f"positions 0 to {len(hand) - 1}.", code="no_such_card")
+            self._refuse(
+                cmd,
+                f"There is no card {slot!r} in your hand: you hold {len(hand)} card(s), "
+                f"positions 0 to {len(hand) - 1}.",
+                code="no_such_card",
+            )
             return None
         return slot
 
@@ -298,8 +365,9 @@ class CardSession(GameSession[CardGame]):
             return
         g = self.running
         if self.selected is None:
-            self._refuse(cmd, "Choose a card from your hand first, then tap a highlighted place.",
-                         code="pick_card_first")
+            self._refuse(
+                cmd, "Choose a card from your hand first, then tap a highlighted place.", code="pick_card_first"
+            )
             return
         try:
             cell = tuple(int(v) for v in cmd.cell)
@@ -317,14 +385,21 @@ class CardSession(GameSession[CardGame]):
         joined = g.preview(place)
         try:
             g.apply(place)
-        except IllegalAction as exc:     # placement_problem said yes: should not happen
+        except IllegalAction as exc:  # placement_problem said yes: should not happen
             self._refuse(cmd, str(exc))
             return
         self.selected, self.rotation = None, 0
         takeable = tuple(sorted(g.takeable())) if g.phase == "take" and g.current == player else ()
-        self.bus.post(CardLaid(player, place.card, place.rotation, cell,
-                               tuple((t, tuple(sorted(cs))) for t, cs in sorted(joined.items()) if cs),
-                               takeable))
+        self.bus.post(
+            CardLaid(
+                player,
+                place.card,
+                place.rotation,
+                cell,
+                tuple((t, tuple(sorted(cs))) for t, cs in sorted(joined.items()) if cs),
+                takeable,
+            )
+        )
         self._quiet_until = self.clock.now() + self.pacing.after_lay
         if g.phase == "take" and g.current == player and g.placed == cell:
             self._save("lay")
@@ -338,8 +413,9 @@ class CardSession(GameSession[CardGame]):
         g = self.running
         card = cmd.card
         if card not in g.takeable():
-            self._refuse(cmd, "That card is not joined by a path to the same treasure on the card you laid.",
-                         code="not_joined")
+            self._refuse(
+                cmd, "That card is not joined by a path to the same treasure on the card you laid.", code="not_joined"
+            )
             return
         self.chosen ^= {card}
         chosen = tuple(sorted(self.chosen))
@@ -385,9 +461,12 @@ class CardSession(GameSession[CardGame]):
         g = self.running
         self.selected, self.rotation, self.chosen = None, 0, set()
         self.bus.post(HandChanged(player, len(g.hands[player]), None, 0, False))
-        if g.outcome is not None:      # the game is over
-            self._game_ended(CardGameOver(tuple(g.winners), tuple(g.scores), g.turns, self.kinds,
-                                          g.outcome.termination, self._duration))
+        if g.outcome is not None:  # the game is over
+            self._game_ended(
+                CardGameOver(
+                    tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.outcome.termination, self._duration
+                )
+            )
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
             return
         self._save(reason)
@@ -399,8 +478,11 @@ _SOMEONE = -1
 
 #: The refusal of an input meant for another phase: (reason, code) by the phase the game is in.
 _WRONG_PHASE = {
-    "take": ("The card is laid: tick the joined cards you want to take, then confirm "
-             "(or confirm without ticking to take none).", "take_now"),
+    "take": (
+        "The card is laid: tick the joined cards you want to take, then confirm "
+        "(or confirm without ticking to take none).",
+        "take_now",
+    ),
     "place": ("Lay a card first: tap a card in your hand, then a highlighted place.", "lay_first"),
     "discard": ("No card in your hand fits anywhere: tap one to discard it.", "discard_now"),
 }
@@ -420,8 +502,9 @@ def _decision(player: int, token: int, game: CardGame, action) -> CardAIDecided:
     """An engine action as the worker's answer; a hand card is named by its position, never its id."""
     if isinstance(action, Place):
         x, y = action.cell
-        return CardAIDecided(player, "place", token, slot=game.hand.index(action.card),
-                             rotation=action.rotation, cell=(x, y))
+        return CardAIDecided(
+            player, "place", token, slot=game.hand.index(action.card), rotation=action.rotation, cell=(x, y)
+        )
     if isinstance(action, Take):
         return CardAIDecided(player, "take", token, cards=tuple(sorted(action.cards)))
     if isinstance(action, Discard):

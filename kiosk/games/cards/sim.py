@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...sim import Outcome, Runner, derive, make_recorder
-from .. import cards
+from kiosk.sim import Outcome, Runner, derive, make_recorder
+from kiosk.games import cards
 
 
 class CardsRunner(Runner):
@@ -19,10 +19,12 @@ class CardsRunner(Runner):
     def play(self, levels, seed, spec, timer, record=None):
         from engine.cards import CardGame, CardRules, play_game
         from engine.cards.ai import CardAI, make_ai
+
         rules = CardRules(turn_limit=spec.turn_limit)
         # each seat's player: the level's AI, or one that also records its choices
-        ais: list[CardAI | _RecordingAI] = [make_ai(level, seed=derive(seed, "ai", seat))
-                                             for seat, level in enumerate(levels)]
+        ais: list[CardAI | _RecordingAI] = [
+            make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)
+        ]
         recorder = make_recorder(CardGame.new(players=len(levels), seed=seed, rules=rules), levels, record)
         if recorder:
             ais = [_RecordingAI(ai, recorder) for ai in ais]
@@ -36,9 +38,17 @@ class CardsRunner(Runner):
             if d["phase"] == "place":
                 turns[d["seat"]] += 1
         from engine.outcome import Termination
+
         limited = result["end"] == Termination.TURN_LIMIT.value
-        return Outcome(list(result["winners"]), result["turns"], turns, times, capped=result["capped"],
-                       limited=limited, record=recorder.text() if recorder else None)
+        return Outcome(
+            list(result["winners"]),
+            result["turns"],
+            turns,
+            times,
+            capped=result["capped"],
+            limited=limited,
+            record=recorder.text() if recorder else None,
+        )
 
 
 class _RecordingAI:

@@ -12,26 +12,28 @@ from typing import Any
 from engine.ai import LEVELS
 from engine.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
-from .. import GameType, ScriptWords, SessionOptions, register_game
-from . import script
+from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
+from kiosk.games.labyrinth import script
 
 
 def _load(data: Any):
     from engine import Game
+
     return Game.from_dict(data)
 
 
 def _session(opts: SessionOptions):
-    from .session import Pacing, Session
+    from kiosk.games.labyrinth.session import Pacing, Session
+
     pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save,
-                   executor=opts.executor)
+    return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save, executor=opts.executor)
 
 
 def _button(session: Any, name: str):
     """An arrow button previews (and again pushes) there; rotate turns the spare; stay ends the move."""
-    from .events import RotateSpare, SelectArrow, Stay
+    from kiosk.games.labyrinth.events import RotateSpare, SelectArrow, Stay
+
     if name == "rotate":
         return RotateSpare(1, source="button")
     if name == "stay":
@@ -40,60 +42,67 @@ def _button(session: Any, name: str):
 
 
 def _button_leds(bus: Any, leds: Any):
-    from .button_leds import ButtonLeds
+    from kiosk.games.labyrinth.button_leds import ButtonLeds
+
     return ButtonLeds(bus, leds)
 
 
 def _variant(game: Any) -> tuple[str, ...]:
     rules = game.rules
-    return tuple(word for word, on in (("open_cards", rules.open_cards),
-                                       ("no_return_home", not rules.return_home)) if on)
+    return tuple(
+        word for word, on in (("open_cards", rules.open_cards), ("no_return_home", not rules.return_home)) if on
+    )
 
 
 def _screens() -> dict[str, type]:
-    from .screens.gameover import GameOverScreen
-    from .screens.howto import HowToScreen
-    from .screens.play import PlayScreen
-    from .screens.replay import BoardReplayScreen
-    return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen,
-            "labyrinth_replay": BoardReplayScreen}
+    from kiosk.games.labyrinth.screens.gameover import GameOverScreen
+    from kiosk.games.labyrinth.screens.howto import HowToScreen
+    from kiosk.games.labyrinth.screens.play import PlayScreen
+    from kiosk.games.labyrinth.screens.replay import BoardReplayScreen
+
+    return {"play": PlayScreen, "gameover": GameOverScreen, "howto": HowToScreen, "labyrinth_replay": BoardReplayScreen}
 
 
 def _sounds():
-    from .cues import sounds
+    from kiosk.games.labyrinth.cues import sounds
+
     return sounds()
 
 
 def _sim():
-    from .sim import LabyrinthRunner
+    from kiosk.games.labyrinth.sim import LabyrinthRunner
+
     return LabyrinthRunner()
 
 
 def _audit():
-    from .screens.audit import states
+    from kiosk.games.labyrinth.screens.audit import states
+
     return states()
 
 
-GAME = register_game(GameType(
-    name=GAME_NAME,
-    title="the sliding maze",
-    title_key="setup.board_game",
-    players=(MIN_PLAYERS, MAX_PLAYERS),
-    ai_levels=tuple(LEVELS),
-    load=_load,
-    session=_session,
-    events="kiosk.games.labyrinth.events",
-    default_seats=("human", "medium"),
-    script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
-    button=_button,
-    button_leds=_button_leds,
-    variants=("open_cards", "return_home"),
-    variant=_variant,
-    screens=_screens,
-    play_screen="play",
-    replay_screen="labyrinth_replay",
-    over_screen="gameover",
-    sounds=_sounds,
-    sim=_sim,
-    audit=_audit,
-))
+GAME = register_game(
+    GameType(
+        name=GAME_NAME,
+        title="the sliding maze",
+        title_key="setup.board_game",
+        players=(MIN_PLAYERS, MAX_PLAYERS),
+        ai_levels=tuple(LEVELS),
+        load=_load,
+        session=_session,
+        events="kiosk.games.labyrinth.events",
+        default_seats=("human", "medium"),
+        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
+        button=_button,
+        button_leds=_button_leds,
+        variants=("open_cards", "return_home"),
+        variant=_variant,
+        screens=_screens,
+        play_screen="play",
+        replay_screen="labyrinth_replay",
+        over_screen="gameover",
+        sounds=_sounds,
+        sim=_sim,
+        audit=_audit,
+    )
+)

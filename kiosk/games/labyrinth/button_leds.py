@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 
-from ...bus import Bus
-from ...events import GameAbandoned, GameBegan, KioskStopping
-from .events import ARROWS_ORDER, BoardShifted, GameOver, GameStarted, PreviewMoved, TurnChanged
+from kiosk.bus import Bus
+from kiosk.events import GameAbandoned, GameBegan, KioskStopping
+from kiosk.games.labyrinth.events import ARROWS_ORDER, BoardShifted, GameOver, GameStarted, PreviewMoved, TurnChanged
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,7 @@ class ButtonLeds:
 
     def __init__(self, bus: Bus, leds) -> None:
         self.leds = leds
-        self.enabled = True             # False while the operator's button test owns them
+        self.enabled = True  # False while the operator's button test owns them
         self._kinds: tuple[str, ...] = ()
         self._wanted: tuple[frozenset[str], str | None] = (frozenset(), None)
         self._forbidden: str | None = None

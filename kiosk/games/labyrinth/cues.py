@@ -11,19 +11,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-SLIDE_S = 0.30          # a row sliding in
-WALK_STEP_S = 0.12      # the pawn walking one cell
-FOUND_S = 1.3           # the treasure-found moment
-ARRIVE_GAP_S = 0.25     # after the last step, a breath before the next cue (the pawn lands, then the chime)
+SLIDE_S = 0.30  # a row sliding in
+WALK_STEP_S = 0.12  # the pawn walking one cell
+FOUND_S = 1.3  # the treasure-found moment
+ARRIVE_GAP_S = 0.25  # after the last step, a breath before the next cue (the pawn lands, then the chime)
 #: refusals that mean "not this arrow": the blocked cue
 BLOCKED_CODES = ("push_back", "push_refused")
 
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from ...events import IllegalInput
-    from ...sound import Cue
-    from .events import BoardShifted, PawnMoved, PreviewMoved, TreasureFound
+    from kiosk.events import IllegalInput
+    from kiosk.sound import Cue
+    from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, TreasureFound
 
     def walk(ev: PawnMoved) -> Cue | None:
         steps = len(ev.path) - 1

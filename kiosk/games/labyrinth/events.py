@@ -19,7 +19,7 @@ from typing import ClassVar
 from engine.maze import INSERTIONS
 from engine.outcome import Termination
 
-from ...events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
+from kiosk.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
 
 #: The 12 arrows (insertion points), in the order docs/rules.md lists them.
 ARROWS_ORDER: tuple[str, ...] = INSERTIONS
@@ -62,7 +62,7 @@ class SelectArrow(Command):
     """An arrow was pressed/tapped: preview the spare there; the same arrow again pushes."""
 
     arrow: str
-    source: str = "touch"       # touch | button | key | ai | script
+    source: str = "touch"  # touch | button | key | ai | script
 
 
 @message("push_arrow")
@@ -109,7 +109,7 @@ class GameStarted(GameBegan):
 
     seed: int | None
     players: tuple[PlayerInfo, ...]
-    board: tuple[TileInfo, ...]        # 49 tiles, row by row
+    board: tuple[TileInfo, ...]  # 49 tiles, row by row
     spare: TileInfo
     current: int
     phase: str
@@ -235,7 +235,7 @@ class GameOver(GameEnded):
     turns: int
     found: tuple[tuple[str, ...], ...]
     kinds: tuple[str, ...] = ()
-    duration: float = 0.0          # seconds of play (clock time)
+    duration: float = 0.0  # seconds of play (clock time)
     termination: Termination = Termination.HOME
 
     def narrate(self, who) -> str:

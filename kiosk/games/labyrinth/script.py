@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from engine.maze import SIZE
 
-from .events import Stay, TapCell
+from kiosk.games.labyrinth.events import Stay, TapCell
 
 VERBS = ("tap", "stay")
 USAGE = "tap ROW COL, stay"

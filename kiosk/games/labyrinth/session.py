@@ -23,14 +23,32 @@ from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS
 from engine.game import GAME_NAME
 
-from ...bus import Bus
-from ...clock import Clock
-from ...events import AIThinking, Command, GameSetup, SeatSetup
-from ...session_base import GameSession, PacingBase, Step
-from .events import (
-    AIDecided, BoardShifted, GameOver, GameStarted, HintReady, PawnCarry, PawnMoved, PlayerInfo, PreviewMoved,
-    PushArrow, RequestHint, RotateSpare, SelectArrow, SpareRotated, Stay, TapCell, TargetChanged, TileInfo,
-    TreasureFound, TurnChanged, tile_info,
+from kiosk.bus import Bus
+from kiosk.clock import Clock
+from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
+from kiosk.session_base import GameSession, PacingBase, Step
+from kiosk.games.labyrinth.events import (
+    AIDecided,
+    BoardShifted,
+    GameOver,
+    GameStarted,
+    HintReady,
+    PawnCarry,
+    PawnMoved,
+    PlayerInfo,
+    PreviewMoved,
+    PushArrow,
+    RequestHint,
+    RotateSpare,
+    SelectArrow,
+    SpareRotated,
+    Stay,
+    TapCell,
+    TargetChanged,
+    TileInfo,
+    TreasureFound,
+    TurnChanged,
+    tile_info,
 )
 
 log = logging.getLogger(__name__)
@@ -40,15 +58,15 @@ log = logging.getLogger(__name__)
 class Pacing(PacingBase):
     """Pauses (seconds) that let people follow an AI turn and the animations."""
 
-    think: float = 1.0          # an AI seems to think at least this long
-    select: float = 0.7         # preview at the chosen arrow before turning the spare
-    rotate: float = 0.35        # between two quarter turns of the spare
-    push: float = 0.6           # before the push
-    after_shift: float = 0.7    # the row slides in, pawns are carried
-    walk_step: float = 0.18     # per cell of the pawn's walk
-    after_move: float = 0.5     # after the walk, before the next player acts
+    think: float = 1.0  # an AI seems to think at least this long
+    select: float = 0.7  # preview at the chosen arrow before turning the spare
+    rotate: float = 0.35  # between two quarter turns of the spare
+    push: float = 0.6  # before the push
+    after_shift: float = 0.7  # the row slides in, pawns are carried
+    walk_step: float = 0.18  # per cell of the pawn's walk
+    after_move: float = 0.5  # after the walk, before the next player acts
 
-    FAST: ClassVar[Pacing]      # no pauses at all (headless runs, tests)
+    FAST: ClassVar[Pacing]  # no pauses at all (headless runs, tests)
 
 
 Pacing.FAST = Pacing.fast()
@@ -67,6 +85,7 @@ def default_ai_factory(level: str, seed: int | None):
     import time
 
     from engine.ai import LEVELS, make_ai
+
     if level in LEVELS and LEVELS[level].clock_capped:
         return make_ai(level, seed=seed, clock=time.monotonic, time_limit=0.4)
     return make_ai(level, seed=seed)
@@ -84,20 +103,42 @@ class Session(GameSession[Game]):
     noun = "game"
     ai_levels = tuple(LEVELS)
 
-    def __init__(self, bus: Bus, clock: Clock | None = None, *, confirm_push: bool = True,
-                 pacing: Pacing | None = None, ai_factory: Callable[[str, int | None], Any] | None = None,
-                 save: SaveHook | None = None, hint_level: str = "medium",
-                 executor: concurrent.futures.Executor | None = None) -> None:
-        super().__init__(bus, clock, pacing=pacing or Pacing(), ai_factory=ai_factory or default_ai_factory,
-                         save=save, executor=executor)
+    def __init__(
+        self,
+        bus: Bus,
+        clock: Clock | None = None,
+        *,
+        confirm_push: bool = True,
+        pacing: Pacing | None = None,
+        ai_factory: Callable[[str, int | None], Any] | None = None,
+        save: SaveHook | None = None,
+        hint_level: str = "medium",
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
+        super().__init__(
+            bus,
+            clock,
+            pacing=pacing or Pacing(),
+            ai_factory=ai_factory or default_ai_factory,
+            save=save,
+            executor=executor,
+        )
         self.confirm_push = confirm_push
         self.hint_level = hint_level
-        self.preview: str | None = None     # the arrow the spare is previewed at
-        self.rotation: int = 0              # quarter turns of the spare since the turn began
+        self.preview: str | None = None  # the arrow the spare is previewed at
+        self.rotation: int = 0  # quarter turns of the spare since the turn began
         self._hint_player = None
-        self._subscribe({SelectArrow: self._on_select, PushArrow: self._on_push, RotateSpare: self._on_rotate,
-                         TapCell: self._on_tap, Stay: self._on_stay},
-                        {RequestHint: self._on_hint}, AIDecided)
+        self._subscribe(
+            {
+                SelectArrow: self._on_select,
+                PushArrow: self._on_push,
+                RotateSpare: self._on_rotate,
+                TapCell: self._on_tap,
+                Stay: self._on_stay,
+            },
+            {RequestHint: self._on_hint},
+            AIDecided,
+        )
 
     # ------------------------------------------------------------ queries (main thread)
     def color_of(self, player: int) -> str:
@@ -124,11 +165,24 @@ class Session(GameSession[Game]):
     def public_snapshot(self, resumed: bool = False) -> GameStarted:
         g = self.game
         assert g is not None
-        players = tuple(PlayerInfo(i, p.seat, p.color, self.kinds[i], p.home, p.position,
-                                   p.cards_left, tuple(p.found)) for i, p in enumerate(g.players))
+        players = tuple(
+            PlayerInfo(i, p.seat, p.color, self.kinds[i], p.home, p.position, p.cards_left, tuple(p.found))
+            for i, p in enumerate(g.players)
+        )
         board = tuple(tile_info(g.board[(r, c)]) for r in range(7) for c in range(7))
-        return GameStarted(g.seed, players, board, tile_info(g.spare), g.current, g.phase,
-                           g.forbidden, g.turns, g.rules.open_cards, g.rules.return_home, resumed)
+        return GameStarted(
+            g.seed,
+            players,
+            board,
+            tile_info(g.spare),
+            g.current,
+            g.phase,
+            g.forbidden,
+            g.turns,
+            g.rules.open_cards,
+            g.rules.return_home,
+            resumed,
+        )
 
     # ------------------------------------------------------------ starting and stopping
     def start(self, setup: GameSetup) -> None:
@@ -137,14 +191,25 @@ class Session(GameSession[Game]):
         seats = [c for c in corners if c is not None]
         if seats and len(seats) != len(corners):
             raise ValueError("give a seat corner for every player or for none")
-        game = Game.new(players=len(setup.seats), seed=setup.seed,
-                        rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home,
-                                    turn_limit=setup.turn_limit),
-                        seats=seats or None, first=setup.first)
+        game = Game.new(
+            players=len(setup.seats),
+            seed=setup.seed,
+            rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home, turn_limit=setup.turn_limit),
+            seats=seats or None,
+            first=setup.first,
+        )
         self._begin(game, setup)
 
-    def resume(self, game: Game, kinds: tuple[str, ...] | list[str], *, game_id: str | None = None,
-               started: float | None = None, hints: bool | None = None, meta: Mapping[str, Any] | None = None) -> None:
+    def resume(
+        self,
+        game: Game,
+        kinds: tuple[str, ...] | list[str],
+        *,
+        game_id: str | None = None,
+        started: float | None = None,
+        hints: bool | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
         """Continue a saved game exactly where it stopped (`hints`: the saved setup's choice,
         else read from the save's `meta`)."""
         saved_setup = (meta or {}).get("setup")
@@ -152,10 +217,16 @@ class Session(GameSession[Game]):
             hints = saved_setup.get("hints")
         if len(kinds) != len(game.players):
             raise ValueError(f"{len(kinds)} seat kinds for {len(game.players)} players")
-        setup = GameSetup(seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
-                          seed=game.seed, first=0, open_cards=game.rules.open_cards,
-                          return_home=game.rules.return_home, hints=hints if isinstance(hints, bool) else None,
-                          turn_limit=game.rules.turn_limit, game=GAME_NAME)
+        setup = GameSetup(
+            seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
+            seed=game.seed,
+            first=0,
+            open_cards=game.rules.open_cards,
+            return_home=game.rules.return_home,
+            hints=hints if isinstance(hints, bool) else None,
+            turn_limit=game.rules.turn_limit,
+            game=GAME_NAME,
+        )
         self._continue(game, setup, game_id, started)
 
     def _reset_turn_state(self) -> None:
@@ -197,12 +268,11 @@ class Session(GameSession[Game]):
             if snapshot.phase == "shift":
                 shift, move = ai.choose(snapshot)
                 cell = move.cell
-            else:       # resumed in the move phase: only the walk is left
+            else:  # resumed in the move phase: only the walk is left
                 shift, cell = Shift(snapshot.last_insertion or "N1", 0), _best_walk(snapshot)
             return AIDecided(player, shift.insertion, shift.rotation, tuple(cell), token, hint)
 
-        self._submit(think, lambda error: AIDecided(player, "", 0, (0, 0), token, hint, error=error),
-                     f"AI {level}")
+        self._submit(think, lambda error: AIDecided(player, "", 0, (0, 0), token, hint, error=error), f"AI {level}")
 
     def _hint_ai(self):
         if self._hint_player is None:
@@ -236,8 +306,14 @@ class Session(GameSession[Game]):
             steps.append((first, lambda: SelectArrow(insertion, source="ai")))
             for k in range(rotation):
                 steps.append((p.rotate if k else p.select, lambda: RotateSpare(1, source="ai")))
-            steps.append((p.push, lambda: SelectArrow(insertion, source="ai") if self.confirm_push
-                          else PushArrow(insertion, source="ai")))
+            steps.append(
+                (
+                    p.push,
+                    lambda: (
+                        SelectArrow(insertion, source="ai") if self.confirm_push else PushArrow(insertion, source="ai")
+                    ),
+                )
+            )
             first = p.after_shift
         steps.append((first, lambda: self._ai_walk_command(cell)))
         self._run_steps(steps)
@@ -254,8 +330,11 @@ class Session(GameSession[Game]):
             return False
         g = self.running
         if phase == "shift" and g.phase != "shift":
-            self._refuse(cmd, "The spare is already pushed in: now tap a cell to walk there, "
-                              "or your own pawn to stay.", code="already_pushed")
+            self._refuse(
+                cmd,
+                "The spare is already pushed in: now tap a cell to walk there, or your own pawn to stay.",
+                code="already_pushed",
+            )
             return False
         if phase == "move" and g.phase != "move":
             self._refuse(cmd, "First push the spare tile in at one of the arrows.", code="push_first")
@@ -264,12 +343,15 @@ class Session(GameSession[Game]):
 
     def _check_arrow(self, cmd: Command, arrow: str | None) -> bool:
         if arrow is None or arrow not in INSERTIONS:
-            self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.",
-                         code="not_an_arrow")
+            self._refuse(cmd, f"{arrow!r} is not an arrow; the arrows are {' '.join(INSERTIONS)}.", code="not_an_arrow")
             return False
         if arrow == self.running.forbidden:
-            self._refuse(cmd, f"{arrow} would push straight back the tile just pushed in at "
-                              f"{OPPOSITE[arrow]}: choose another arrow.", arrow, code="push_back")
+            self._refuse(
+                cmd,
+                f"{arrow} would push straight back the tile just pushed in at {OPPOSITE[arrow]}: choose another arrow.",
+                arrow,
+                code="push_back",
+            )
             return False
         return True
 
@@ -344,8 +426,11 @@ class Session(GameSession[Game]):
                 pawns.append(PawnCarry(i, before[i], p.position, wrapped))
         rotation = self.rotation
         self.preview, self.rotation = None, 0
-        self.bus.post(BoardShifted(player, arrow, rotation, line_cells, inserted,
-                                   tile_info(g.spare), tuple(pawns), OPPOSITE[arrow]))
+        self.bus.post(
+            BoardShifted(
+                player, arrow, rotation, line_cells, inserted, tile_info(g.spare), tuple(pawns), OPPOSITE[arrow]
+            )
+        )
         self._quiet_until = self.clock.now() + self.pacing.after_shift
         self._save("shift")
         self._turn_begins(new_turn=False)
@@ -370,11 +455,24 @@ class Session(GameSession[Game]):
             self.bus.post(TreasureFound(player, treasure, p.cards_left))
         if p.cards_left != cards_before and g.phase != "over":
             self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
-        if g.outcome is not None:      # the game is over
-            self._game_ended(GameOver(g.winners, g.turns, tuple(tuple(q.found) for q in g.players),
-                                      self.kinds, self._duration, g.outcome.termination))
-            log.info("game %s over (%s): player(s) %s won after %s turns", (self.game_id or "")[:8],
-                     g.outcome.termination.value, list(g.winners), g.turns)
+        if g.outcome is not None:  # the game is over
+            self._game_ended(
+                GameOver(
+                    g.winners,
+                    g.turns,
+                    tuple(tuple(q.found) for q in g.players),
+                    self.kinds,
+                    self._duration,
+                    g.outcome.termination,
+                )
+            )
+            log.info(
+                "game %s over (%s): player(s) %s won after %s turns",
+                (self.game_id or "")[:8],
+                g.outcome.termination.value,
+                list(g.winners),
+                g.turns,
+            )
             return
         self._save("move")
         self._turn_begins()
@@ -391,6 +489,7 @@ def _best_walk(game: Game) -> tuple[int, int]:
 
 def _lines() -> dict[str, tuple[tuple[int, int], ...]]:
     from engine.maze import CELLS, INSERTION_LINES
+
     return {name: tuple(CELLS[i] for i in cells) for name, (cells, _) in INSERTION_LINES.items()}
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from ...sim import Outcome, Runner, derive, ended_by_limit, make_recorder
-from .. import labyrinth
+from kiosk.sim import Outcome, Runner, derive, ended_by_limit, make_recorder
+from kiosk.games import labyrinth
 
 
 class LabyrinthRunner(Runner):
@@ -18,6 +18,7 @@ class LabyrinthRunner(Runner):
     def play(self, levels, seed, spec, timer, record=None):
         from engine import Game, Rules
         from engine.ai import make_ai
+
         rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         recorder = make_recorder(game, levels, record)
@@ -36,6 +37,13 @@ class LabyrinthRunner(Runner):
                 recorder.apply(shift)
                 recorder.apply(move)
         winners = list(game.winners)
-        return Outcome(winners, game.turns, [len(t) for t in times], times, capped=game.phase != "over",
-                       decision_cpu_ms=cpu, limited=ended_by_limit(game),
-                       record=recorder.text() if recorder else None)
+        return Outcome(
+            winners,
+            game.turns,
+            [len(t) for t in times],
+            times,
+            capped=game.phase != "over",
+            decision_cpu_ms=cpu,
+            limited=ended_by_limit(game),
+            record=recorder.text() if recorder else None,
+        )

@@ -22,17 +22,22 @@ from typing import Any
 
 import pyglet
 
-from . import bake as _bake_module, pen as _pen_module, theme_art as _theme_art_module, tiles as _tiles_module
-from . import treasures as _treasures_module
-from .bake import bake, source_digest
-from .pen import OUTLINE, Pen
-from .tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
-from .theme_art import theme_art
-from .tiles import draw_tile as _draw_tile
-from .treasures import DRAWINGS, treasure_pen
+from kiosk.ui.art import (
+    bake as _bake_module,
+    pen as _pen_module,
+    theme_art as _theme_art_module,
+    tiles as _tiles_module,
+)
+from kiosk.ui.art import treasures as _treasures_module
+from kiosk.ui.art.bake import bake, source_digest
+from kiosk.ui.art.pen import OUTLINE, Pen
+from kiosk.ui.art.tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
+from kiosk.ui.art.theme_art import theme_art
+from kiosk.ui.art.tiles import draw_tile as _draw_tile
+from kiosk.ui.art.treasures import DRAWINGS, treasure_pen
 
-WALL = NORMAL.wall            # a hedge: what a tile shows off its path
-CORRIDOR = NORMAL.path        # the sandy path
+WALL = NORMAL.wall  # a hedge: what a tile shows off its path
+CORRIDOR = NORMAL.path  # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
 # high contrast: a dark, wider rim sets the medallion off the near-white path, and the treasure's
@@ -58,16 +63,16 @@ def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:
     the colour) tells seats apart for colour-blind players."""
     p = Pen()
     color = SEAT_COLORS[seat]
-    shade = tuple(int(c * 0.62) for c in color)            # the side turned away from the light
+    shade = tuple(int(c * 0.62) for c in color)  # the side turned away from the light
     sheen = tuple(min(255, int(c + (255 - c) * 0.65)) for c in color)
     shape = SEAT_SHAPES[seat]
-    p.ellipse(0.16, -0.8, 0.76, 0.2, (0, 0, 0, 170 if high_contrast else 120), False)   # shadow on the tile
-    p.ellipse(0.0, -0.7, 0.7, 0.26, shade)                                  # the base's rim
-    p.ellipse(0.0, -0.62, 0.62, 0.19, color, False)                         # the base's top
+    p.ellipse(0.16, -0.8, 0.76, 0.2, (0, 0, 0, 170 if high_contrast else 120), False)  # shadow on the tile
+    p.ellipse(0.0, -0.7, 0.7, 0.26, shade)  # the base's rim
+    p.ellipse(0.0, -0.62, 0.62, 0.19, color, False)  # the base's top
     p.poly([(-0.52, -0.6), (0.52, -0.6), (0.24, 0.1), (-0.24, 0.1)], color)  # the body
     p.poly([(0.2, -0.6), (0.52, -0.6), (0.24, 0.1), (0.1, 0.1)], shade, False)
-    p.ellipse(0.0, 0.08, 0.38, 0.12, shade)                                 # the collar
-    hy = 0.5                                                                # the head's centre
+    p.ellipse(0.0, 0.08, 0.38, 0.12, shade)  # the collar
+    hy = 0.5  # the head's centre
     if shape == "circle":
         p.circle(0.0, hy, 0.48, color)
         p.ellipse(-0.17, hy + 0.17, 0.17, 0.1, sheen, False, angle=30)
@@ -86,27 +91,60 @@ def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:
     return p
 
 
-def draw_tile(batch, cx: float, cy: float, size: float, openings: str, group=None, *, fixed: bool = False,
-              high_contrast: bool = False, layered: bool = False) -> list:
+def draw_tile(
+    batch,
+    cx: float,
+    cy: float,
+    size: float,
+    openings: str,
+    group=None,
+    *,
+    fixed: bool = False,
+    high_contrast: bool = False,
+    layered: bool = False,
+) -> list:
     """A tile's walls and path as shapes (no treasure), centred at (cx, cy) (kiosk/ui/art/tiles.py)."""
-    return _draw_tile(batch, cx, cy, size, openings, fixed=fixed, layered=layered, group=group,
-                      palette=HIGH_CONTRAST if high_contrast else NORMAL)
+    return _draw_tile(
+        batch,
+        cx,
+        cy,
+        size,
+        openings,
+        fixed=fixed,
+        layered=layered,
+        group=group,
+        palette=HIGH_CONTRAST if high_contrast else NORMAL,
+    )
 
 
-def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=None, medallion: bool = True,
-                  ordered: bool = False, theme=None, high_contrast: bool = False) -> list:
+def draw_treasure(
+    batch,
+    name: str,
+    cx: float,
+    cy: float,
+    size: float,
+    group=None,
+    medallion: bool = True,
+    ordered: bool = False,
+    theme=None,
+    high_contrast: bool = False,
+) -> list:
     """Treasure `name` as shapes, on a light medallion unless `medallion` is False; with an installed
     `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours;
     in high contrast with a dark rim and thicker outlines."""
-    out: list[Any] = []                  # shapes, or the theme's sprite
+    out: list[Any] = []  # shapes, or the theme's sprite
     art = theme_art(theme)
     if medallion:
         rim = theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
         face = theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
-        out.append(pyglet.shapes.Circle(cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim,
-                                        batch=batch, group=group))
-        out.append(pyglet.shapes.Circle(cx, cy, size * (0.42 if high_contrast else 0.45), color=face,
-                                        batch=batch, group=group))
+        out.append(
+            pyglet.shapes.Circle(
+                cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim, batch=batch, group=group
+            )
+        )
+        out.append(
+            pyglet.shapes.Circle(cx, cy, size * (0.42 if high_contrast else 0.45), color=face, batch=batch, group=group)
+        )
         size *= 0.78
     if art is not None:
         out.append(art.sprite("board", name, cx, cy, size, batch, pyglet.graphics.Group(order=50, parent=group)))
@@ -116,13 +154,29 @@ def draw_treasure(batch, name: str, cx: float, cy: float, size: float, group=Non
     return out
 
 
-def draw_pawn(batch, seat: int, cx: float, cy: float, size: float, group=None, ordered: bool = True,
-              high_contrast: bool = False, rotation: float = 0.0) -> list:
+def draw_pawn(
+    batch,
+    seat: int,
+    cx: float,
+    cy: float,
+    size: float,
+    group=None,
+    ordered: bool = True,
+    high_contrast: bool = False,
+    rotation: float = 0.0,
+) -> list:
     """A pawn as shapes, turned by `rotation` degrees (180: standing up for the far side); `ordered`
     (the default) keeps its shading and sheen over its body, which a batch might draw first."""
-    return pawn_pen(seat, high_contrast).draw(batch, cx, cy, size, group=group,
-                                              outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
-                                              ordered=ordered, rotation=rotation)
+    return pawn_pen(seat, high_contrast).draw(
+        batch,
+        cx,
+        cy,
+        size,
+        group=group,
+        outline_px=max(1.5, size * (0.12 if high_contrast else 0.08)),
+        ordered=ordered,
+        rotation=rotation,
+    )
 
 
 class Atlas:
@@ -136,19 +190,30 @@ class Atlas:
     def __init__(self, px: int, window, high_contrast: bool = False, theme=None):
         self.window = window
         self.high_contrast = high_contrast
-        self.theme = theme                # kiosk/themes: an installed theme's treasures; None: ours
+        self.theme = theme  # kiosk/themes: an installed theme's treasures; None: ours
         self.px = px = max(16, int(px))
         self.pad = pad = max(4, px // 8)
         # tiles with two or more openings (all the game has); fixed ones are only corners and T's
         movable = [m for m in range(16) if bin(m).count("1") >= 2]
         fixed = [m for m in movable if bin(m).count("1") == 3 or m not in (5, 10)]
         fixed = [m for m in fixed if m != 15]
-        names = [("tile", m) for m in movable] + [("fixed", m) for m in fixed] + \
-                [("treasure", n) for n in DRAWINGS] + [("pawn", s) for s in range(4)] + [("glow", 0)]
+        names = (
+            [("tile", m) for m in movable]
+            + [("fixed", m) for m in fixed]
+            + [("treasure", n) for n in DRAWINGS]
+            + [("pawn", s) for s in range(4)]
+            + [("glow", 0)]
+        )
         themed = "" if theme is None or theme.builtin else "-" + theme.digest
-        self._faces: dict = {}            # tile_face's cut regions
-        self.texture, self._regions = bake(names, px, pad, window, self._draw,
-                                           cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}")
+        self._faces: dict = {}  # tile_face's cut regions
+        self.texture, self._regions = bake(
+            names,
+            px,
+            pad,
+            window,
+            self._draw,
+            cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}",
+        )
 
     def _draw(self, batch, key, cx: float, cy: float) -> list:
         px = self.px
@@ -157,20 +222,24 @@ class Atlas:
             if not what:
                 return []
             openings = "".join(ch for ch, bit in SIDE_BITS.items() if what & bit)
-            return draw_tile(batch, cx, cy, px, openings, fixed=kind == "fixed",
-                             high_contrast=self.high_contrast, layered=True)
+            return draw_tile(
+                batch, cx, cy, px, openings, fixed=kind == "fixed", high_contrast=self.high_contrast, layered=True
+            )
         if kind == "treasure":
-            return draw_treasure(batch, what, cx, cy, px, ordered=True, theme=self.theme,
-                                 high_contrast=self.high_contrast)
+            return draw_treasure(
+                batch, what, cx, cy, px, ordered=True, theme=self.theme, high_contrast=self.high_contrast
+            )
         if kind == "pawn":
             return draw_pawn(batch, what, cx, cy, px * 0.98, ordered=True, high_contrast=self.high_contrast)
         # a soft glow disc used for highlights: concentric translucent circles
-        return [pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40), batch=batch)
-                for k in range(8, 0, -1)]
+        return [
+            pyglet.shapes.Circle(cx, cy, px / 2 * k / 8, color=(255, 255, 255, 40), batch=batch)
+            for k in range(8, 0, -1)
+        ]
 
     def tile(self, openings: str, fixed: bool = False):
         region = self._regions.get(("fixed" if fixed else "tile", mask_of(openings)))
-        return region if region is not None else self._regions[("tile", 15)]    # no such tile in the game
+        return region if region is not None else self._regions[("tile", 15)]  # no such tile in the game
 
     def tile_face(self, openings: str, fixed: bool = False):
         """The tile cut to its own square: no path running on past its edge and no shadow, for a
@@ -196,9 +265,28 @@ class Atlas:
         return self._regions[("glow", 0)]
 
 
-__all__ = ["Atlas", "draw_tile", "draw_treasure", "draw_pawn", "pawn_pen", "treasure_pen",
-           "SEAT_COLORS", "SEAT_SHAPES", "COLOR_NAMES", "CORRIDOR", "WALL", "OUTLINE", "DRAWINGS"]
+__all__ = [
+    "Atlas",
+    "draw_tile",
+    "draw_treasure",
+    "draw_pawn",
+    "pawn_pen",
+    "treasure_pen",
+    "SEAT_COLORS",
+    "SEAT_SHAPES",
+    "COLOR_NAMES",
+    "CORRIDOR",
+    "WALL",
+    "OUTLINE",
+    "DRAWINGS",
+]
 
 # a cached atlas (kiosk/ui/art/bake.py) belongs to this version of the drawings
-_DIGEST = source_digest(__file__, _bake_module.__file__, _pen_module.__file__, _tiles_module.__file__,
-                        _treasures_module.__file__, _theme_art_module.__file__)
+_DIGEST = source_digest(
+    __file__,
+    _bake_module.__file__,
+    _pen_module.__file__,
+    _tiles_module.__file__,
+    _treasures_module.__file__,
+    _theme_art_module.__file__,
+)

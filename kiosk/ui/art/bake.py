@@ -38,9 +38,14 @@ from pyglet.math import Mat4
 log = logging.getLogger(__name__)
 
 
-def bake(keys: Sequence[Hashable], px: int, pad: int, window,
-         draw: Callable[[object, Hashable, float, float], list],
-         cache_name: str | None = None) -> tuple[pyglet.image.Texture, dict]:
+def bake(
+    keys: Sequence[Hashable],
+    px: int,
+    pad: int,
+    window,
+    draw: Callable[[object, Hashable, float, float], list],
+    cache_name: str | None = None,
+) -> tuple[pyglet.image.Texture, dict]:
     """Draw every key `px` pixels big into one texture; returns it and its regions by key.
 
     `draw(batch, key, cx, cy)` adds the drawing of `key` centred at (cx, cy) to the
@@ -54,8 +59,9 @@ def bake(keys: Sequence[Hashable], px: int, pad: int, window,
     cols = max(1, min(len(keys), 4096 // slot, math.ceil(math.sqrt(len(keys)))))
     rows = math.ceil(len(keys) / cols)
     width, height = cols * slot, rows * slot
-    texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_NEAREST,
-                                          mag_filter=gl.GL_LINEAR)
+    texture = pyglet.image.Texture.create(
+        width, height, min_filter=gl.GL_LINEAR_MIPMAP_NEAREST, mag_filter=gl.GL_LINEAR
+    )
     centres = {}
     for i, key in enumerate(keys):
         centres[key] = ((i % cols) * slot + pad + px / 2, (i // cols) * slot + pad + px / 2)
@@ -108,11 +114,11 @@ def _store(path: Path, pixels: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob(path.name.split("-", 2)[0] + "-*"):
             if old.name != path.name and old.stat().st_mtime < time.time() - 7 * 86400:
-                old.unlink()                   # atlases of older versions or other sizes, after a week
+                old.unlink()  # atlases of older versions or other sizes, after a week
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(pixels)
         tmp.replace(path)
-    except OSError as exc:                     # a read-only cache only costs the bake next time
+    except OSError as exc:  # a read-only cache only costs the bake next time
         log.debug("atlas not cached (%s)", exc)
 
 
@@ -133,8 +139,9 @@ def render(texture, window, batch, width: int, height: int, read_back: bool = Fa
         gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, texture.id, 0)
         status = gl.glCheckFramebufferStatus(gl.GL_FRAMEBUFFER)
         if status != gl.GL_FRAMEBUFFER_COMPLETE:
-            raise RuntimeError(f"cannot draw the art into a {width}x{height} texture: framebuffer "
-                               f"incomplete (status 0x{status:x})")
+            raise RuntimeError(
+                f"cannot draw the art into a {width}x{height} texture: framebuffer incomplete (status 0x{status:x})"
+            )
         viewport = (gl.GLint * 4)()
         gl.glGetIntegerv(gl.GL_VIEWPORT, viewport)
         gl.glViewport(0, 0, width, height)

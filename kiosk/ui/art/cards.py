@@ -22,9 +22,9 @@ import pyglet
 
 from engine.cards import CARDS
 
-from .bake import bake
-from .pen import Pen
-from .theme_art import ThemeArt, theme_art
+from kiosk.ui.art.bake import bake
+from kiosk.ui.art.pen import Pen
+from kiosk.ui.art.theme_art import ThemeArt, theme_art
 
 WALL = (44, 52, 66)
 RIM = (92, 104, 124)
@@ -34,8 +34,8 @@ BACK = (40, 70, 128)
 BACK_LIGHT = (236, 196, 90)
 
 SIDE_VEC = {"N": (0.0, 1.0), "E": (1.0, 0.0), "S": (0.0, -1.0), "W": (-1.0, 0.0)}
-PATH_W = 0.44          # path width in unit-box units (the card is 2 wide)
-MEDAL_R = 0.34         # treasure medallion radius
+PATH_W = 0.44  # path width in unit-box units (the card is 2 wide)
+MEDAL_R = 0.34  # treasure medallion radius
 
 # ---------------------------------------------------------------- the 25 treasure icons
 
@@ -52,8 +52,11 @@ def anchor(p: Pen):
     p.ring(0, 0.62, 0.2, 0.1, NAVY, MEDALLION)
     p.line(0, 0.45, 0, -0.75, 0.16, NAVY)
     p.line(-0.38, 0.25, 0.38, 0.25, 0.14, NAVY)
-    p.polyline([(-0.72, -0.2), (-0.55, -0.55), (-0.3, -0.75), (0, -0.82), (0.3, -0.75), (0.55, -0.55),
-                (0.72, -0.2)], 0.15, NAVY)
+    p.polyline(
+        [(-0.72, -0.2), (-0.55, -0.55), (-0.3, -0.75), (0, -0.82), (0.3, -0.75), (0.55, -0.55), (0.72, -0.2)],
+        0.15,
+        NAVY,
+    )
     p.poly([(-0.85, -0.1), (-0.6, -0.1), (-0.72, -0.32)], NAVY)
     p.poly([(0.85, -0.1), (0.6, -0.1), (0.72, -0.32)], NAVY)
 
@@ -73,8 +76,19 @@ def apple(p: Pen):
 
 
 def bell(p: Pen):
-    p.poly([(-0.72, -0.55), (0.72, -0.55), (0.5, -0.3), (0.42, 0.4), (0.2, 0.65), (-0.2, 0.65), (-0.42, 0.4),
-            (-0.5, -0.3)], GOLD)
+    p.poly(
+        [
+            (-0.72, -0.55),
+            (0.72, -0.55),
+            (0.5, -0.3),
+            (0.42, 0.4),
+            (0.2, 0.65),
+            (-0.2, 0.65),
+            (-0.42, 0.4),
+            (-0.5, -0.3),
+        ],
+        GOLD,
+    )
     p.circle(0, -0.68, 0.16, GOLD_DARK)
     p.circle(0, 0.75, 0.11, GOLD_DARK)
 
@@ -151,8 +165,20 @@ def hat(p: Pen):
 
 
 def horn(p: Pen):
-    p.poly([(-0.9, 0.12), (-0.3, 0.05), (0.35, 0.3), (0.7, 0.8), (0.95, 0.55), (0.75, -0.1), (0.35, -0.4),
-            (-0.3, -0.1), (-0.9, -0.05)], GOLD)
+    p.poly(
+        [
+            (-0.9, 0.12),
+            (-0.3, 0.05),
+            (0.35, 0.3),
+            (0.7, 0.8),
+            (0.95, 0.55),
+            (0.75, -0.1),
+            (0.35, -0.4),
+            (-0.3, -0.1),
+            (-0.9, -0.05),
+        ],
+        GOLD,
+    )
     p.ellipse(0.82, 0.68, 0.2, 0.12, GOLD_DARK, angle=-40)
     p.ellipse(-0.9, 0.03, 0.06, 0.12, GOLD_DARK)
 
@@ -188,25 +214,40 @@ def leaf(p: Pen):
 
 
 def mask(p: Pen):
-    p.poly([(-0.95, 0.3), (-0.6, 0.5), (0, 0.38), (0.6, 0.5), (0.95, 0.3), (0.75, -0.3), (0.35, -0.45),
-            (0, -0.2), (-0.35, -0.45), (-0.75, -0.3)], PURPLE)
+    p.poly(
+        [
+            (-0.95, 0.3),
+            (-0.6, 0.5),
+            (0, 0.38),
+            (0.6, 0.5),
+            (0.95, 0.3),
+            (0.75, -0.3),
+            (0.35, -0.45),
+            (0, -0.2),
+            (-0.35, -0.45),
+            (-0.75, -0.3),
+        ],
+        PURPLE,
+    )
     p.ellipse(-0.42, 0.03, 0.2, 0.13, WHITE, False)
     p.ellipse(0.42, 0.03, 0.2, 0.13, WHITE, False)
     p.poly([(0.8, 0.4), (1.0, 0.95), (0.6, 0.5)], GOLD)
 
 
 def moon(p: Pen):
-    outer = [(0.85 * math.cos(a), 0.85 * math.sin(a)) for a in
-             (math.pi / 2 + k * math.pi / 16 for k in range(17))]
-    inner = [(-0.25 + 0.62 * math.cos(a), 0.62 * math.sin(a) / 0.73 * 0.8) for a in
-             (-math.pi / 2 + k * math.pi / 16 for k in range(17))]
+    outer = [(0.85 * math.cos(a), 0.85 * math.sin(a)) for a in (math.pi / 2 + k * math.pi / 16 for k in range(17))]
+    inner = [
+        (-0.25 + 0.62 * math.cos(a), 0.62 * math.sin(a) / 0.73 * 0.8)
+        for a in (-math.pi / 2 + k * math.pi / 16 for k in range(17))
+    ]
     inner = [(x, max(-0.85, min(0.85, y))) for x, y in inner]
     p.poly(outer + inner, GOLD)
 
 
 def shell(p: Pen):
-    fan = [(0, -0.75)] + [(0.9 * math.cos(a), -0.2 + 0.9 * math.sin(a)) for a in
-                          (math.radians(10 + k * 10) for k in range(17))]
+    fan = [(0, -0.75)] + [
+        (0.9 * math.cos(a), -0.2 + 0.9 * math.sin(a)) for a in (math.radians(10 + k * 10) for k in range(17))
+    ]
     p.poly(fan, PINK)
     for k in range(5):
         a = math.radians(35 + k * 27.5)
@@ -224,31 +265,84 @@ def star(p: Pen):
 
 
 def umbrella(p: Pen):
-    canopy = [(0.9 * math.cos(a), 0.1 + 0.75 * math.sin(a)) for a in
-              (k * math.pi / 16 for k in range(17))]
+    canopy = [(0.9 * math.cos(a), 0.1 + 0.75 * math.sin(a)) for a in (k * math.pi / 16 for k in range(17))]
     p.poly(canopy + [(-0.6, 0.0), (-0.3, 0.1), (0.0, 0.0), (0.3, 0.1), (0.6, 0.0)], BLUE)
     p.polyline([(0, 0.05), (0, -0.7), (-0.1, -0.85), (-0.28, -0.8)], 0.1, DARK_BROWN)
 
 
 def vase(p: Pen):
-    p.poly([(-0.28, 0.85), (0.28, 0.85), (0.22, 0.45), (0.6, 0.05), (0.5, -0.55), (0.3, -0.85), (-0.3, -0.85),
-            (-0.5, -0.55), (-0.6, 0.05), (-0.22, 0.45)], TEAL)
+    p.poly(
+        [
+            (-0.28, 0.85),
+            (0.28, 0.85),
+            (0.22, 0.45),
+            (0.6, 0.05),
+            (0.5, -0.55),
+            (0.3, -0.85),
+            (-0.3, -0.85),
+            (-0.5, -0.55),
+            (-0.6, 0.05),
+            (-0.22, 0.45),
+        ],
+        TEAL,
+    )
     p.rect(-0.52, -0.15, 1.04, 0.16, WHITE, False)
 
 
 DRAWINGS = {
-    "anchor": anchor, "acorn": acorn, "apple": apple, "bell": bell, "boot": boot, "candle": candle,
-    "clock": clock, "compass": compass, "cup": cup, "drum": drum, "feather": feather, "fish": fish,
-    "flag": flag, "hat": hat, "horn": horn, "key": key, "kite": kite, "lamp": lamp, "leaf": leaf,
-    "mask": mask, "moon": moon, "shell": shell, "star": star, "umbrella": umbrella, "vase": vase,
+    "anchor": anchor,
+    "acorn": acorn,
+    "apple": apple,
+    "bell": bell,
+    "boot": boot,
+    "candle": candle,
+    "clock": clock,
+    "compass": compass,
+    "cup": cup,
+    "drum": drum,
+    "feather": feather,
+    "fish": fish,
+    "flag": flag,
+    "hat": hat,
+    "horn": horn,
+    "key": key,
+    "kite": kite,
+    "lamp": lamp,
+    "leaf": leaf,
+    "mask": mask,
+    "moon": moon,
+    "shell": shell,
+    "star": star,
+    "umbrella": umbrella,
+    "vase": vase,
 }
 
 #: The medallion rim per treasure (the icon's main colour): a second cue for matching.
 RIM_COLORS = {
-    "anchor": NAVY, "acorn": TAN, "apple": RED, "bell": GOLD, "boot": BROWN, "candle": ORANGE,
-    "clock": BLACK, "compass": STEEL, "cup": SKY, "drum": RED, "feather": TEAL, "fish": ORANGE,
-    "flag": GREEN, "hat": BLACK, "horn": GOLD, "key": GOLD, "kite": PINK, "lamp": ORANGE,
-    "leaf": GREEN, "mask": PURPLE, "moon": GOLD, "shell": PINK, "star": GOLD, "umbrella": BLUE,
+    "anchor": NAVY,
+    "acorn": TAN,
+    "apple": RED,
+    "bell": GOLD,
+    "boot": BROWN,
+    "candle": ORANGE,
+    "clock": BLACK,
+    "compass": STEEL,
+    "cup": SKY,
+    "drum": RED,
+    "feather": TEAL,
+    "fish": ORANGE,
+    "flag": GREEN,
+    "hat": BLACK,
+    "horn": GOLD,
+    "key": GOLD,
+    "kite": PINK,
+    "lamp": ORANGE,
+    "leaf": GREEN,
+    "mask": PURPLE,
+    "moon": GOLD,
+    "shell": PINK,
+    "star": GOLD,
+    "umbrella": BLUE,
     "vase": TEAL,
 }
 
@@ -261,6 +355,7 @@ def treasure_pen(name: str) -> Pen:
 
 
 # ---------------------------------------------------------------- card faces
+
 
 def _add(a, b, k=1.0):
     return (a[0] + b[0] * k, a[1] + b[1] * k)
@@ -275,7 +370,7 @@ def face_layout(card_id: int) -> tuple[Pen, list[tuple[str, float, float]]]:
     single = len(card.segments) == 1
     for k, seg in enumerate(card.segments):
         vecs = [SIDE_VEC[s] for s in seg]
-        if len(seg) == 1:                                   # a dead end: a stub stopping short of the middle
+        if len(seg) == 1:  # a dead end: a stub stopping short of the middle
             v = vecs[0]
             p.line(v[0], v[1], v[0] * 0.45, v[1] * 0.45, w, PATH, False)
             p.circle(v[0] * 0.45, v[1] * 0.45, w / 2, PATH, False)
@@ -287,12 +382,14 @@ def face_layout(card_id: int) -> tuple[Pen, list[tuple[str, float, float]]]:
             a1 = math.atan2(vecs[1][1] - corner[1], vecs[1][0] - corner[0])
             if abs(a1 - a0) > math.pi:
                 a1 += math.tau if a1 < a0 else -math.tau
-            pts = [(corner[0] + math.cos(a0 + (a1 - a0) * t / 8), corner[1] + math.sin(a0 + (a1 - a0) * t / 8))
-                   for t in range(9)]
+            pts = [
+                (corner[0] + math.cos(a0 + (a1 - a0) * t / 8), corner[1] + math.sin(a0 + (a1 - a0) * t / 8))
+                for t in range(9)
+            ]
             p.polyline(pts, w, PATH, False)
             mid = math.atan2(-corner[1], -corner[0])
             spots[k] = [(corner[0] + math.cos(mid), corner[1] + math.sin(mid))]
-        else:                                               # through the middle: a hub and its arms
+        else:  # through the middle: a hub and its arms
             p.rect(-w / 2, -w / 2, w, w, PATH, False)
             for v in vecs:
                 x0, y0 = min(0, v[0]) - w / 2 * (v[0] == 0), min(0, v[1]) - w / 2 * (v[1] == 0)
@@ -346,29 +443,39 @@ def draw_in_order(pen: Pen, batch, cx: float, cy: float, size: float, base: int,
     return out
 
 
-def draw_icon(batch, name: str, cx: float, cy: float, size: float, base: int = 200, parent=None,
-              art: ThemeArt | None = None) -> list:
+def draw_icon(
+    batch, name: str, cx: float, cy: float, size: float, base: int = 200, parent=None, art: ThemeArt | None = None
+) -> list:
     """Treasure `name` on its medallion (rim in the treasure's colour), `size` px across; with a
     theme's `art` (kiosk/ui/art/theme_art.py) its picture, the rim in the picture's main colour."""
     r = size / 2
     rim = RIM_COLORS[name] if art is None else art.rim("cards", name, RIM_COLORS[name])
     face = MEDALLION if art is None else art.theme.colour("medallion", MEDALLION)
-    out = [pyglet.shapes.Circle(cx, cy, r, color=rim, batch=batch, group=_layer(base, parent)),
-           pyglet.shapes.Circle(cx, cy, r * 0.85, color=face, batch=batch, group=_layer(base + 1, parent))]
+    out = [
+        pyglet.shapes.Circle(cx, cy, r, color=rim, batch=batch, group=_layer(base, parent)),
+        pyglet.shapes.Circle(cx, cy, r * 0.85, color=face, batch=batch, group=_layer(base + 1, parent)),
+    ]
     if art is not None:
         return out + [art.sprite("cards", name, cx, cy, size * 0.72, batch, _layer(base + 2, parent))]
     return out + draw_in_order(treasure_pen(name), batch, cx, cy, size * 0.72, base + 2, parent)
 
 
-def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None,
-              art: ThemeArt | None = None) -> list:
+def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None, art: ThemeArt | None = None) -> list:
     """Card `card_id` (unrotated) as shapes centred at (cx, cy), `size` px wide."""
     half = size / 2
-    out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch,
-                                   group=_layer(0, group))]
+    out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch, group=_layer(0, group))]
     inset = size * 0.03
-    out.append(pyglet.shapes.Rectangle(cx - half + inset, cy - half + inset, size - 2 * inset, size - 2 * inset,
-                                       color=WALL, batch=batch, group=_layer(1, group)))
+    out.append(
+        pyglet.shapes.Rectangle(
+            cx - half + inset,
+            cy - half + inset,
+            size - 2 * inset,
+            size - 2 * inset,
+            color=WALL,
+            batch=batch,
+            group=_layer(1, group),
+        )
+    )
     paths, treasures = face_layout(card_id)
     out += draw_in_order(paths, batch, cx, cy, size * 0.97, 2, group)
     for name, x, y in treasures:
@@ -380,17 +487,30 @@ def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None
 def draw_back(batch, cx: float, cy: float, size: float, group=None) -> list:
     """The back of a card (hands not shown): blue with a gold square maze."""
     half = size / 2
-    out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch, group=group),
-           pyglet.shapes.Rectangle(cx - half * 0.94, cy - half * 0.94, size * 0.94, size * 0.94, color=BACK,
-                                   batch=batch, group=group)]
+    out = [
+        pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch, group=group),
+        pyglet.shapes.Rectangle(
+            cx - half * 0.94, cy - half * 0.94, size * 0.94, size * 0.94, color=BACK, batch=batch, group=group
+        ),
+    ]
     for k, f in enumerate((0.72, 0.46, 0.2)):
         c = BACK_LIGHT if k % 2 == 0 else BACK
-        out.append(pyglet.shapes.Rectangle(cx - half * f, cy - half * f, size * f, size * f, color=c,
-                                           batch=batch, group=group))
+        out.append(
+            pyglet.shapes.Rectangle(cx - half * f, cy - half * f, size * f, size * f, color=c, batch=batch, group=group)
+        )
         if k < 2:
             g = f - 0.1
-            out.append(pyglet.shapes.Rectangle(cx - half * g, cy - half * g, size * g, size * g,
-                                               color=BACK if k % 2 == 0 else BACK_LIGHT, batch=batch, group=group))
+            out.append(
+                pyglet.shapes.Rectangle(
+                    cx - half * g,
+                    cy - half * g,
+                    size * g,
+                    size * g,
+                    color=BACK if k % 2 == 0 else BACK_LIGHT,
+                    batch=batch,
+                    group=group,
+                )
+            )
     return out
 
 
@@ -404,7 +524,7 @@ class CardAtlas:
 
     def __init__(self, px: int, window, theme=None):
         self.window = window
-        self.theme = theme                      # kiosk/themes: an installed theme's treasures; None: ours
+        self.theme = theme  # kiosk/themes: an installed theme's treasures; None: ours
         self.art = theme_art(theme)
         self.px = px = max(32, int(px))
         pad = max(2, px // 16)

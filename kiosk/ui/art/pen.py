@@ -53,7 +53,7 @@ class Pen:
     def polyline(self, points, width, color, outline=True):
         for (x1, y1), (x2, y2) in zip(points, points[1:]):
             self.line(x1, y1, x2, y2, width, color, outline)
-        for x, y in points[1:-1]:          # round joints
+        for x, y in points[1:-1]:  # round joints
             self.circle(x, y, width / 2, color, outline)
 
     def ring(self, x, y, r_out, r_in, color, hole, outline=True):
@@ -64,8 +64,17 @@ class Pen:
             self.ops.append(Op("circle_line", (x, y, r_in), OUTLINE, False))
 
     # ------------------------------------------------------------ output
-    def draw(self, batch, cx: float, cy: float, size: float, group=None, outline_px: float | None = None,
-             rotation: float = 0.0, ordered: bool = False) -> list:
+    def draw(
+        self,
+        batch,
+        cx: float,
+        cy: float,
+        size: float,
+        group=None,
+        outline_px: float | None = None,
+        rotation: float = 0.0,
+        ordered: bool = False,
+    ) -> list:
         """Draw into `batch` centred at (cx, cy), the unit box spanning `size` px; returns the shapes.
 
         `rotation` turns the whole drawing (degrees, counter-clockwise) about its centre.
@@ -105,15 +114,22 @@ class Pen:
         if kind == "circle_line":
             x, y, r = a
             px, py = pt(x, y)
-            return [shapes.Arc(px, py, r * half, thickness=max(1.0, half * 0.05), color=color,
-                               batch=batch, group=group)]
+            return [
+                shapes.Arc(px, py, r * half, thickness=max(1.0, half * 0.05), color=color, batch=batch, group=group)
+            ]
         if kind == "ellipse":
             x, y, ea, eb, angle = a
-            pts = [(x + (ea + grow) * math.cos(t) * math.cos(math.radians(angle))
+            pts = [
+                (
+                    x
+                    + (ea + grow) * math.cos(t) * math.cos(math.radians(angle))
                     - (eb + grow) * math.sin(t) * math.sin(math.radians(angle)),
-                    y + (ea + grow) * math.cos(t) * math.sin(math.radians(angle))
-                    + (eb + grow) * math.sin(t) * math.cos(math.radians(angle)))
-                   for t in (i * math.tau / 28 for i in range(28))]
+                    y
+                    + (ea + grow) * math.cos(t) * math.sin(math.radians(angle))
+                    + (eb + grow) * math.sin(t) * math.cos(math.radians(angle)),
+                )
+                for t in (i * math.tau / 28 for i in range(28))
+            ]
             return [shapes.Polygon(*[pt(*p) for p in pts], color=color, batch=batch, group=group)]
         if kind == "poly":
             (points,) = a
@@ -128,8 +144,9 @@ class Pen:
                 d = math.hypot(dx, dy) or 1.0
                 ex, ey = dx / d * grow * half, dy / d * grow * half
                 p1x, p1y, p2x, p2y = p1x - ex, p1y - ey, p2x + ex, p2y + ey
-            return [shapes.Line(p1x, p1y, p2x, p2y, thickness=(w + 2 * grow) * half, color=color,
-                                batch=batch, group=group)]
+            return [
+                shapes.Line(p1x, p1y, p2x, p2y, thickness=(w + 2 * grow) * half, color=color, batch=batch, group=group)
+            ]
         raise ValueError(f"unknown pen stroke {kind!r}")
 
 
@@ -137,7 +154,7 @@ def _offset(points, d):
     """Grow a polygon outwards by `d` (mitred offset of each vertex; fine for bold icons)."""
     n = len(points)
     area = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
-    sign = 1.0 if area > 0 else -1.0          # counter-clockwise: outward normal is (dy, -dx)
+    sign = 1.0 if area > 0 else -1.0  # counter-clockwise: outward normal is (dy, -dx)
     out = []
     for i in range(n):
         x0, y0 = points[i - 1]
@@ -151,7 +168,7 @@ def _offset(points, d):
             out.append((x1 + n1[0] * d, y1 + n1[1] * d))
             continue
         mx, my = mx / m, my / m
-        cos_half = max(0.35, mx * n1[0] + my * n1[1])      # limit the mitre on sharp spikes
+        cos_half = max(0.35, mx * n1[0] + my * n1[1])  # limit the mitre on sharp spikes
         out.append((x1 + mx * d / cos_half, y1 + my * d / cos_half))
     return out
 

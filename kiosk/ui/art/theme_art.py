@@ -15,8 +15,8 @@ import math
 import pyglet
 from pyglet import gl
 
-from ...themes import PICTURE_PX, Theme
-from ...themes.pack import pixel_order
+from kiosk.themes import PICTURE_PX, Theme
+from kiosk.themes.pack import pixel_order
 
 
 class ThemeArt:
@@ -30,16 +30,15 @@ class ThemeArt:
         px = PICTURE_PX
         width, height = cols * px, rows * px
         empty = bytes(px * 4)
-        lines = []                                   # the grid's pixel rows, top first
+        lines = []  # the grid's pixel rows, top first
         for r in range(rows):
-            pictures = [theme.picture(*keys[r * cols + c]) if r * cols + c < len(keys) else None
-                        for c in range(cols)]
+            pictures = [theme.picture(*keys[r * cols + c]) if r * cols + c < len(keys) else None for c in range(cols)]
             for y in range(px):
-                lines.append(b"".join(p[y * px * 4:(y + 1) * px * 4] if p is not None else empty
-                                      for p in pictures))
-        lines.reverse()                              # pyglet's rows go bottom first
-        self.texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
-                                                   mag_filter=gl.GL_LINEAR)
+                lines.append(b"".join(p[y * px * 4 : (y + 1) * px * 4] if p is not None else empty for p in pictures))
+        lines.reverse()  # pyglet's rows go bottom first
+        self.texture = pyglet.image.Texture.create(
+            width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR
+        )
         self.texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", b"".join(lines)), 0, 0, 0)
         gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
         gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
@@ -57,10 +56,9 @@ class ThemeArt:
             return None
         if self._wordmark is None:
             w, h, rgba = self.theme.wordmark
-            rows = [rgba[y * w * 4:(y + 1) * w * 4] for y in range(h)]
-            rows.reverse()                           # pyglet's rows go bottom first
-            texture = pyglet.image.Texture.create(w, h, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR,
-                                                  mag_filter=gl.GL_LINEAR)
+            rows = [rgba[y * w * 4 : (y + 1) * w * 4] for y in range(h)]
+            rows.reverse()  # pyglet's rows go bottom first
+            texture = pyglet.image.Texture.create(w, h, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR)
             texture.blit_into(pyglet.image.ImageData(w, h, "RGBA", b"".join(rows)), 0, 0, 0)
             gl.glBindTexture(gl.GL_TEXTURE_2D, texture.id)
             gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
@@ -68,8 +66,9 @@ class ThemeArt:
             self._wordmark = texture
         return self._wordmark
 
-    def sprite(self, kind: str, treasure: str, cx: float, cy: float, size: float, batch,
-               group=None) -> pyglet.sprite.Sprite:
+    def sprite(
+        self, kind: str, treasure: str, cx: float, cy: float, size: float, batch, group=None
+    ) -> pyglet.sprite.Sprite:
         """Picture `treasure` of `kind` as a sprite `size` px wide centred at (cx, cy)."""
         s = pyglet.sprite.Sprite(self._regions[(kind, treasure)], cx, cy, batch=batch, group=group)
         s.scale = size / PICTURE_PX

@@ -29,27 +29,51 @@ class Palette:
     shadow: tuple
     edge_light: tuple
     edge_dark: tuple
-    wall: tuple            # hedge
+    wall: tuple  # hedge
     leaf_dark: tuple
     leaf_light: tuple
-    stone: tuple           # fixed tiles' walls
+    stone: tuple  # fixed tiles' walls
     stone_dark: tuple
     stone_light: tuple
     rivet: tuple
     path: tuple
-    verge: tuple           # the path's darker border
+    verge: tuple  # the path's darker border
     pebble: tuple
-    outline: float         # the path's border, as a fraction of the tile
+    outline: float  # the path's border, as a fraction of the tile
 
 
-NORMAL = Palette(shadow=(0, 0, 0, 90), edge_light=(150, 196, 110), edge_dark=(22, 48, 26),
-                 wall=(62, 124, 62), leaf_dark=(44, 96, 48), leaf_light=(104, 168, 84),
-                 stone=(128, 126, 132), stone_dark=(84, 82, 92), stone_light=(184, 182, 188), rivet=(226, 186, 84),
-                 path=(248, 226, 172), verge=(150, 112, 66), pebble=(214, 188, 136), outline=0.025)
-HIGH_CONTRAST = Palette(shadow=(0, 0, 0, 140), edge_light=(230, 230, 230), edge_dark=(0, 0, 0),
-                        wall=(12, 40, 16), leaf_dark=(6, 28, 10), leaf_light=(24, 62, 28),
-                        stone=(34, 34, 40), stone_dark=(10, 10, 14), stone_light=(80, 80, 90), rivet=(255, 210, 60),
-                        path=(255, 248, 222), verge=(0, 0, 0), pebble=(236, 226, 196), outline=0.06)
+NORMAL = Palette(
+    shadow=(0, 0, 0, 90),
+    edge_light=(150, 196, 110),
+    edge_dark=(22, 48, 26),
+    wall=(62, 124, 62),
+    leaf_dark=(44, 96, 48),
+    leaf_light=(104, 168, 84),
+    stone=(128, 126, 132),
+    stone_dark=(84, 82, 92),
+    stone_light=(184, 182, 188),
+    rivet=(226, 186, 84),
+    path=(248, 226, 172),
+    verge=(150, 112, 66),
+    pebble=(214, 188, 136),
+    outline=0.025,
+)
+HIGH_CONTRAST = Palette(
+    shadow=(0, 0, 0, 140),
+    edge_light=(230, 230, 230),
+    edge_dark=(0, 0, 0),
+    wall=(12, 40, 16),
+    leaf_dark=(6, 28, 10),
+    leaf_light=(24, 62, 28),
+    stone=(34, 34, 40),
+    stone_dark=(10, 10, 14),
+    stone_light=(80, 80, 90),
+    rivet=(255, 210, 60),
+    path=(255, 248, 222),
+    verge=(0, 0, 0),
+    pebble=(236, 226, 196),
+    outline=0.06,
+)
 
 
 #: the tile's own square within its drawing: the paths run on to the drawing's edge (so that they
@@ -65,8 +89,18 @@ def _circle(out, batch, group, x, y, r, color):
     out.append(pyglet.shapes.Circle(x, y, r, color=color, batch=batch, group=group))
 
 
-def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed: bool = False,
-              palette: Palette = NORMAL, layered: bool = False, group=None) -> list:
+def draw_tile(
+    batch,
+    cx: float,
+    cy: float,
+    size: float,
+    openings: str,
+    *,
+    fixed: bool = False,
+    palette: Palette = NORMAL,
+    layered: bool = False,
+    group=None,
+) -> list:
     """A tile with walls and a path (no treasure), centred at (cx, cy), `size` px square.
 
     `layered` puts each layer (shadow, tile, walls, path, details) in its own ordered group:
@@ -76,7 +110,7 @@ def draw_tile(batch, cx: float, cy: float, size: float, openings: str, *, fixed:
     groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(6)]
     g_shadow, g_tile, g_wall, g_verge, g_path, g_detail = groups
     rnd = random.Random(sum(ord(ch) * (k + 3) for k, ch in enumerate(openings)) + (101 if fixed else 0))
-    t = size * TILE_BODY                # the tile, a little inset in its cell
+    t = size * TILE_BODY  # the tile, a little inset in its cell
     inner = _body(out, batch, (g_shadow, g_tile, g_wall), cx, cy, size, t, fixed, palette)
     _walls(out, batch, g_wall, inner, fixed, palette, rnd)
     _path(out, batch, (g_verge, g_path), cx, cy, size, openings, palette)
@@ -91,8 +125,16 @@ def _body(out, batch, groups, cx, cy, s, t, fixed, p) -> tuple[float, float, flo
     x0, y0 = cx - t / 2, cy - t / 2
     for k, a in ((3, 40), (2, 50), (1, 60)):
         off = s * 0.012 * k
-        _rect(out, batch, g_shadow, x0 + off * 1.2, y0 - off * 1.6, t + off * 0.5, t,
-              (0, 0, 0, a if p is NORMAL else a + 30))
+        _rect(
+            out,
+            batch,
+            g_shadow,
+            x0 + off * 1.2,
+            y0 - off * 1.6,
+            t + off * 0.5,
+            t,
+            (0, 0, 0, a if p is NORMAL else a + 30),
+        )
     base = p.stone if fixed else p.wall
     dark = p.stone_dark if fixed else p.edge_dark
     light = p.stone_light if fixed else p.edge_light
@@ -124,10 +166,12 @@ def _path(out, batch, groups, cx, cy, s, openings, p) -> None:
     half = s / 2
     w = s * 0.36
     hw = w / 2
-    arms_of = {"N": lambda g: (cx - hw - g, cy, w + 2 * g, half),
-               "S": lambda g: (cx - hw - g, cy - half, w + 2 * g, half),
-               "E": lambda g: (cx, cy - hw - g, half, w + 2 * g),
-               "W": lambda g: (cx - half, cy - hw - g, half, w + 2 * g)}
+    arms_of = {
+        "N": lambda g: (cx - hw - g, cy, w + 2 * g, half),
+        "S": lambda g: (cx - hw - g, cy - half, w + 2 * g, half),
+        "E": lambda g: (cx, cy - hw - g, half, w + 2 * g),
+        "W": lambda g: (cx - half, cy - hw - g, half, w + 2 * g),
+    }
     for grow, color, group in ((s * max(0.035, p.outline), p.verge, groups[0]), (0.0, p.path, groups[1])):
         _rect(out, batch, group, cx - hw - grow, cy - hw - grow, w + 2 * grow, w + 2 * grow, color)
         for side in openings:
@@ -148,5 +192,12 @@ def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
         for dx in (-1, 1):
             for dy in (-1, 1):
                 _circle(out, batch, group, cx + dx * t * 0.39, cy + dy * t * 0.39, s * 0.028, p.rivet)
-                _circle(out, batch, group, cx + dx * t * 0.39 - s * 0.006, cy + dy * t * 0.39 + s * 0.006,
-                        s * 0.012, (255, 240, 190))
+                _circle(
+                    out,
+                    batch,
+                    group,
+                    cx + dx * t * 0.39 - s * 0.006,
+                    cy + dy * t * 0.39 + s * 0.006,
+                    s * 0.012,
+                    (255, 240, 190),
+                )

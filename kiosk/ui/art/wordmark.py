@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pyglet
 
-from ...product import PRODUCT_NAME
-from ..menu import fit_box
-from ..widgets import Frame, label
-from .theme_art import theme_art
+from kiosk.product import PRODUCT_NAME
+from kiosk.ui.menu import fit_box
+from kiosk.ui.widgets import Frame, label
+from kiosk.ui.art.theme_art import theme_art
 
 WORD_COLOR = (255, 226, 150)
 SHADOW = (10, 12, 18)
@@ -45,8 +45,9 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
             s.rotation = 180 if frame.angle == 180 else 0
             keep.append(s)
         x, y = frame.point(w / 2, emblem_v)
-        pawn = pyglet.sprite.Sprite(atlas.pawn(0), x, y, batch=batch,
-                                    group=pyglet.graphics.Group(order=1, parent=group))
+        pawn = pyglet.sprite.Sprite(
+            atlas.pawn(0), x, y, batch=batch, group=pyglet.graphics.Group(order=1, parent=group)
+        )
         pawn.scale = tile * 0.5 / atlas.px
         pawn.rotation = 180 if frame.angle == 180 else 0
         keep.append(pawn)
@@ -56,7 +57,7 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
     line_h = min(text_top / len(words), w * 0.3)
     front = pyglet.graphics.Group(order=2, parent=group)
     for i, word in enumerate(words):
-        size = fit_box(word, line_h * 0.62, w * 0.9, line_h * 0.86)      # the shadow stays inside too
+        size = fit_box(word, line_h * 0.62, w * 0.9, line_h * 0.86)  # the shadow stays inside too
         v = text_top - line_h * (i + 0.5)
         off = max(1, round(size * 0.1))
         keep.append(label(word, frame, w / 2 + off, v - off, size, batch, group, color=SHADOW, bold=True))

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from kiosk.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.layout_audit import Env, State, goto, setup_state
 
-from .. import GAME
+from kiosk.games.cards import GAME
 
 
 def cards_game(env: Env, kinds: tuple[str, ...], seed: int = 11) -> Any:
@@ -30,7 +30,8 @@ def _cards_screen(env: Env) -> Any:
 
 def _lay_first(env: Env, session: Any, want_take: bool = False) -> None:
     """The current person lays a card (one that joins treasures when `want_take` and one exists)."""
-    from ..events import HandOver, LayCard, RotateHandCard, SelectHandCard
+    from kiosk.games.cards.events import HandOver, LayCard, RotateHandCard, SelectHandCard
+
     g = session.game
     if session.handover:
         env.post(HandOver())
@@ -46,17 +47,20 @@ def _lay_first(env: Env, session: Any, want_take: bool = False) -> None:
 
 def cards_place(kinds: tuple[str, ...]):
     def prepare(env: Env) -> None:
-        from ..events import SelectHandCard
+        from kiosk.games.cards.events import SelectHandCard
+
         cards_game(env, kinds)
         env.post(SelectHandCard(0))
         _cards_screen(env)
+
     return prepare
 
 
 def cards_handover(env: Env) -> None:
     """Two people: after the first one's turn the sheet asks to pass the screen."""
     session = cards_game(env, ("human", "human", "human"))
-    from ..events import ConfirmTake
+    from kiosk.games.cards.events import ConfirmTake
+
     _lay_first(env, session)
     if session.game.phase == "take":
         env.post(ConfirmTake())
@@ -66,7 +70,8 @@ def cards_handover(env: Env) -> None:
 def cards_take(env: Env) -> None:
     """A card laid that joins treasures: the cards that may be taken light up, the take button."""
     session = cards_game(env, ("human", "human"), seed=5)
-    from ..events import ConfirmTake
+    from kiosk.games.cards.events import ConfirmTake
+
     for _ in range(40):
         _lay_first(env, session, want_take=True)
         if session.game.phase == "take":
@@ -74,7 +79,8 @@ def cards_take(env: Env) -> None:
         if session.game.phase == "over":
             break
     if session.game.phase == "take":
-        from ..events import ToggleTake
+        from kiosk.games.cards.events import ToggleTake
+
         takeable = sorted(session.game.takeable())
         if takeable:
             env.post(ToggleTake(takeable[0]))
@@ -85,20 +91,25 @@ def cards_take(env: Env) -> None:
 
 def cards_over(players: int):
     def prepare(env: Env) -> None:
-        from ..events import CardGameOver
+        from kiosk.games.cards.events import CardGameOver
+
         scores = (9, 4, 9, 0, 7, 2)[:players]
         kinds = ("human", "hard", "human", "random", "easy", "human")[:players]
         best = max(scores)
-        env.ui.goto(GAME.over_screen, event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best),
-                                                         scores, 40, kinds))
+        env.ui.goto(
+            GAME.over_screen, event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best), scores, 40, kinds)
+        )
+
     return prepare
 
 
 def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
     """The setup's choices for the card game: `players` seats, the first ones `kinds`."""
+
     def choose(c: Any) -> None:
         c.card_players = players
-        c.card_kinds[:len(kinds)] = list(kinds)
+        c.card_kinds[: len(kinds)] = list(kinds)
+
     return choose
 
 

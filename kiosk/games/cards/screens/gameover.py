@@ -43,7 +43,8 @@ class CardsGameOverScreen(GameEndScreen):
         self.taken = [list(t) for t in game.taken] if over else None
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
-        from .play import _stars, player_rgb
+        from kiosk.games.cards.screens.play import _stars, player_rgb
+
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
         t = self.t
         names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]
@@ -56,17 +57,47 @@ class CardsGameOverScreen(GameEndScreen):
         rgb = player_rgb(ev.winners[0]) if len(ev.winners) == 1 else INK
         m = 12
         top = c.H - m
-        if L.tabletop:        # the far side of the table reads it too
+        if L.tabletop:  # the far side of the table reads it too
             far = Frame(c.r(m, top - 48, c.W - 2 * m, 48), 180)
-            self._shapes.append(label(headline, far, far.w / 2, far.h / 2,
-                                      fit_font(headline, c.font(22), c.px(c.W - 40)), self.batch, fg, color=rgb,
-                                      bold=True))
+            self._shapes.append(
+                label(
+                    headline,
+                    far,
+                    far.w / 2,
+                    far.h / 2,
+                    fit_font(headline, c.font(22), c.px(c.W - 40)),
+                    self.batch,
+                    fg,
+                    color=rgb,
+                    bold=True,
+                )
+            )
             top -= 56
-        self._shapes.append(label(headline, frame, L.width / 2, c.px(top - 40),
-                                  fit_font(headline, c.font(32), c.px(c.W - 40)), self.batch, fg, color=rgb,
-                                  bold=True))
-        self._shapes.append(label(t("gameover.turns", n=ev.turns), frame, L.width / 2, c.px(top - 80), c.font(BODY),
-                                  self.batch, fg, color=DIM))
+        self._shapes.append(
+            label(
+                headline,
+                frame,
+                L.width / 2,
+                c.px(top - 40),
+                fit_font(headline, c.font(32), c.px(c.W - 40)),
+                self.batch,
+                fg,
+                color=rgb,
+                bold=True,
+            )
+        )
+        self._shapes.append(
+            label(
+                t("gameover.turns", n=ev.turns),
+                frame,
+                L.width / 2,
+                c.px(top - 80),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=DIM,
+            )
+        )
         btn_h = 58
         area_top = top - 100
         n = len(ev.scores)
@@ -74,24 +105,52 @@ class CardsGameOverScreen(GameEndScreen):
         area_h = 44 + n * row_h
         area = Rect(max(m, c.W / 2 - 300), area_top - area_h, min(c.W - 2 * m, 600), area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, bg, radius=c.px(12))
-        self._shapes.append(label(t("cards.taken"), frame, c.px(area.right - 16), c.px(area.top - 20),
-                                  c.font(BODY), self.batch, fg, color=DIM, anchor_x="right", bold=True))
+        self._shapes.append(
+            label(
+                t("cards.taken"),
+                frame,
+                c.px(area.right - 16),
+                c.px(area.top - 20),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=DIM,
+                anchor_x="right",
+                bold=True,
+            )
+        )
         best = max(ev.scores) if ev.scores else 0
         taken = getattr(self, "taken", None)
         atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
         for i, score in enumerate(ev.scores):
             cy = area.top - 40 - (i + 0.5) * row_h
             prgb = player_rgb(i)
-            self._shapes.append(shapes.Circle(c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb,
-                                              batch=self.batch, group=fg))
+            self._shapes.append(
+                shapes.Circle(
+                    c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb, batch=self.batch, group=fg
+                )
+            )
             kind = ev.kinds[i] if i < len(ev.kinds) else "human"
             who = ("\u265b " if i in ev.winners else "") + names[i]
             if kind != "human":
                 who += "  " + t("setup.computer") + " " + _stars(kind)
             name_w = 200 if taken is not None else 330
-            self._shapes.append(label(who, frame, c.px(area.x + 50), c.px(cy), fit_font(who, c.font(18), c.px(name_w)),
-                                      self.batch, fg, color=prgb, anchor_x="left", bold=True,
-                                      container=c.r(area.x + 46, cy - row_h / 2, name_w + 8, row_h), name="player"))
+            self._shapes.append(
+                label(
+                    who,
+                    frame,
+                    c.px(area.x + 50),
+                    c.px(cy),
+                    fit_font(who, c.font(18), c.px(name_w)),
+                    self.batch,
+                    fg,
+                    color=prgb,
+                    anchor_x="left",
+                    bold=True,
+                    container=c.r(area.x + 46, cy - row_h / 2, name_w + 8, row_h),
+                    name="player",
+                )
+            )
             if taken is not None and atlas is not None:
                 # the cards taken, as on the table (overlapping when there are many)
                 cards = taken[i] if i < len(taken) else []
@@ -99,16 +158,38 @@ class CardsGameOverScreen(GameEndScreen):
                 x0, x1 = area.x + 50 + name_w + 8, area.right - 56
                 step = min(size + 2, (x1 - x0 - size) / max(1, len(cards) - 1)) if len(cards) > 1 else 0
                 for k, card in enumerate(cards):
-                    sprite = pyglet.sprite.Sprite(atlas.face(card), c.px(x0 + size / 2 + k * step), c.px(cy),
-                                                  batch=self.batch, group=fg)
+                    sprite = pyglet.sprite.Sprite(
+                        atlas.face(card), c.px(x0 + size / 2 + k * step), c.px(cy), batch=self.batch, group=fg
+                    )
                     sprite.scale = c.px(size) / atlas.px
                     self._shapes.append(sprite)
             else:
                 # a bar as long as the score
                 bar_w = 120 * score / best if best else 0
                 if bar_w:
-                    self._shapes.append(shapes.Rectangle(c.px(area.right - 60 - bar_w), c.px(cy - 6), c.px(bar_w),
-                                                         c.px(12), color=prgb, batch=self.batch, group=fg))
-            self._shapes.append(label(str(score), frame, c.px(area.right - 16), c.px(cy), c.font(22), self.batch, fg,
-                                      color=INK, anchor_x="right", bold=True))
+                    self._shapes.append(
+                        shapes.Rectangle(
+                            c.px(area.right - 60 - bar_w),
+                            c.px(cy - 6),
+                            c.px(bar_w),
+                            c.px(12),
+                            color=prgb,
+                            batch=self.batch,
+                            group=fg,
+                        )
+                    )
+            self._shapes.append(
+                label(
+                    str(score),
+                    frame,
+                    c.px(area.right - 16),
+                    c.px(cy),
+                    c.font(22),
+                    self.batch,
+                    fg,
+                    color=INK,
+                    anchor_x="right",
+                    bold=True,
+                )
+            )
         self.add_buttons(c, frame, m, btn_h, fg)

@@ -29,11 +29,11 @@ STEPS = ("howto.cards.turn", "howto.cards.lay", "howto.cards.take", "howto.cards
 
 #: the layout: cell (x, y), y down as in the engine -> (card id, rotation)
 LAYOUT = {(0, 0): (0, 0), (1, 0): (6, 1), (0, 1): (20, 0), (1, 1): (35, 0), (2, 0): (3, 2)}
-HAND = (46, 17)                  # the card to lay first
+HAND = (46, 17)  # the card to lay first
 LAY_CELL, LAY_ROT = (2, 1), 2
-TAKEN_CELL = (2, 0)              # its bell meets the laid card's bell
+TAKEN_CELL = (2, 0)  # its bell meets the laid card's bell
 TREASURE = "bell"
-SCORES = (5, 3)                  # step 4: your pile and another player's
+SCORES = (5, 3)  # step 4: your pile and another player's
 
 
 @register("cards_howto")
@@ -71,8 +71,8 @@ class CardsHowToScreen(GuideScreen):
         self._portrait = h > w
         if self._portrait:
             S = min(w / 3.6, h / 4.6)
-            self._gx = c.px(st.cx) - 1.5 * S                 # left edge of the 3 x 2 layout
-            self._gy = c.px(st.top) - 0.3 * S                # top edge
+            self._gx = c.px(st.cx) - 1.5 * S  # left edge of the 3 x 2 layout
+            self._gy = c.px(st.top) - 0.3 * S  # top edge
             hy = self._gy - 2 * S - 1.3 * S
             self._hand = [(c.px(st.cx) - 0.62 * S, hy), (c.px(st.cx) + 0.62 * S, hy)]
             self._pile = (c.px(st.cx) + 1.1 * S, hy - 1.25 * S)
@@ -124,49 +124,90 @@ class CardsHowToScreen(GuideScreen):
             for k, card in enumerate(HAND):
                 hx, hy = self._hand[k]
                 if k == 0:
-                    keep(shapes.Rectangle(hx - S * 0.56, hy - S * 0.56 + S * 0.12, S * 1.12, S * 1.12,
-                                          color=ACCENT, batch=batch, group=g_marks))
+                    keep(
+                        shapes.Rectangle(
+                            hx - S * 0.56,
+                            hy - S * 0.56 + S * 0.12,
+                            S * 1.12,
+                            S * 1.12,
+                            color=ACCENT,
+                            batch=batch,
+                            group=g_marks,
+                        )
+                    )
                     hy += S * 0.12
-                scene.setdefault("hand", []).append(
-                    keep(self._sprite(atlas.face(card), hx, hy, S, 0, batch, g_cards)))
+                scene.setdefault("hand", []).append(keep(self._sprite(atlas.face(card), hx, hy, S, 0, batch, g_cards)))
             hx, hy = self._hand[0]
-            scene["ripple"] = keep(shapes.Arc(hx, hy + S * 0.12, S * 0.3, thickness=max(2, S * 0.05),
-                                              color=(255, 255, 255), batch=batch, group=g_top))
-            scene["finger"] = keep(pyglet.text.Label("\u261d", font_name="DejaVu Sans", font_size=S * 0.4,
-                                                     x=hx + S * 0.3, y=hy - S * 0.45, anchor_x="center",
-                                                     anchor_y="center", color=(255, 255, 255, 255), batch=batch,
-                                                     group=g_top))
+            scene["ripple"] = keep(
+                shapes.Arc(
+                    hx,
+                    hy + S * 0.12,
+                    S * 0.3,
+                    thickness=max(2, S * 0.05),
+                    color=(255, 255, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
+            scene["finger"] = keep(
+                pyglet.text.Label(
+                    "\u261d",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.4,
+                    x=hx + S * 0.3,
+                    y=hy - S * 0.45,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(255, 255, 255, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
         elif step == "howto.cards.lay":
             # the empty place glows; the turned card slides there from the hand
-            scene["spot"] = keep(shapes.Rectangle(lx - S * 0.5, ly - S * 0.5, S, S, color=(255, 236, 120),
-                                                  batch=batch, group=g_marks))
+            scene["spot"] = keep(
+                shapes.Rectangle(lx - S * 0.5, ly - S * 0.5, S, S, color=(255, 236, 120), batch=batch, group=g_marks)
+            )
             hx, hy = self._hand[1]
             keep(self._sprite(atlas.face(HAND[1]), hx, hy, S, 0, batch, g_cards))
-            scene["moving"] = keep(self._sprite(atlas.face(HAND[0]), *self._hand[0], S * 0.97, LAY_ROT, batch,
-                                                g_over))
+            scene["moving"] = keep(self._sprite(atlas.face(HAND[0]), *self._hand[0], S * 0.97, LAY_ROT, batch, g_over))
             # where the two openings meet: a pulsing ring on the shared side
-            scene["meet"] = keep(shapes.Arc(lx, ly + S * 0.5, S * 0.2, thickness=max(3, S * 0.06), color=ACCENT,
-                                            batch=batch, group=g_top))
+            scene["meet"] = keep(
+                shapes.Arc(
+                    lx, ly + S * 0.5, S * 0.2, thickness=max(3, S * 0.06), color=ACCENT, batch=batch, group=g_top
+                )
+            )
         elif step == "howto.cards.take":
-            scene["cards"][LAY_CELL] = keep(self._sprite(atlas.face(HAND[0]), lx, ly, S * 0.97, LAY_ROT, batch,
-                                                         g_cards))
+            scene["cards"][LAY_CELL] = keep(
+                self._sprite(atlas.face(HAND[0]), lx, ly, S * 0.97, LAY_ROT, batch, g_cards)
+            )
             hx, hy = self._hand[1]
             keep(self._sprite(atlas.face(HAND[1]), hx, hy, S, 0, batch, g_cards))
             # the joined path across the shared side, then rings round both bells
             taken_card, taken_rot = LAYOUT[TAKEN_CELL]
             (ax, ay), (bx, by) = self._bell(HAND[0], LAY_CELL, LAY_ROT), self._bell(taken_card, TAKEN_CELL, taken_rot)
             r = S * 0.19
-            scene["path"] = keep(shapes.Line(ax, ay + r, bx, by - r, thickness=max(4, S * 0.2), color=(255, 214, 60),
-                                             batch=batch, group=g_top))
-            scene["rings"] = [keep(shapes.Arc(x, y, S * 0.25, thickness=max(3, S * 0.07), color=(255, 140, 0),
-                                              batch=batch, group=g_top)) for x, y in ((ax, ay), (bx, by))]
+            scene["path"] = keep(
+                shapes.Line(
+                    ax, ay + r, bx, by - r, thickness=max(4, S * 0.2), color=(255, 214, 60), batch=batch, group=g_top
+                )
+            )
+            scene["rings"] = [
+                keep(
+                    shapes.Arc(
+                        x, y, S * 0.25, thickness=max(3, S * 0.07), color=(255, 140, 0), batch=batch, group=g_top
+                    )
+                )
+                for x, y in ((ax, ay), (bx, by))
+            ]
             scene["taken"] = scene["cards"][TAKEN_CELL]
-            scene["fly"] = pyglet.graphics.Group(order=20)               # above everything once it flies
+            scene["fly"] = pyglet.graphics.Group(order=20)  # above everything once it flies
             scene["mine"] = keep(self._sprite(atlas.back, *self._pile, S * 0.8, 0, batch, g_cards))
             scene["mine"].opacity = 0
         elif step == "howto.cards.win":
-            scene["cards"][LAY_CELL] = keep(self._sprite(atlas.face(HAND[0]), lx, ly, S * 0.97, LAY_ROT, batch,
-                                                         g_cards))
+            scene["cards"][LAY_CELL] = keep(
+                self._sprite(atlas.face(HAND[0]), lx, ly, S * 0.97, LAY_ROT, batch, g_cards)
+            )
             self._build_piles(scene, keep, batch, atlas, g_cards, g_top)
         self._scene = scene
         self._animate()
@@ -197,14 +238,27 @@ class CardsHowToScreen(GuideScreen):
                 s.rotation = (i * 7) % 11 - 5
                 cards.append(s)
             keep(shapes.Circle(x, y - S * 0.62, S * 0.2, color=rgb, batch=batch, group=g_top))
-            keep(pyglet.text.Label(str(n), font_name="DejaVu Sans", font_size=S * 0.2, weight="bold", x=x,
-                                   y=y - S * 0.62, anchor_x="center", anchor_y="center",
-                                   color=(*INK, 255), batch=batch, group=g_top))
+            keep(
+                pyglet.text.Label(
+                    str(n),
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.2,
+                    weight="bold",
+                    x=x,
+                    y=y - S * 0.62,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(*INK, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
             scene["piles"].append(cards)
         best = max(range(len(SCORES)), key=SCORES.__getitem__)
         x, y = spots[best]
-        scene["crown"] = keep(picture(self.ui, "treasure", "crown", x, y + S * (0.1 * SCORES[best] + 0.55),
-                                      S * 0.6, batch, g_top))
+        scene["crown"] = keep(
+            picture(self.ui, "treasure", "crown", x, y + S * (0.1 * SCORES[best] + 0.55), S * 0.6, batch, g_top)
+        )
         scene["crown_y"] = scene["crown"].y
 
     def _animate(self) -> None:
@@ -253,4 +307,3 @@ class CardsHowToScreen(GuideScreen):
             crown = sc["crown"]
             crown.opacity = int(255 * pop)
             crown.y = sc["crown_y"] + S * 0.06 * math.sin(t * 4) * pop
-

@@ -45,8 +45,18 @@ from pyglet import shapes
 from engine.cards.deck import OPEN
 
 from kiosk.games.cards.events import (
-    CardDiscarded, CardGameOver, CardGameStarted, CardLaid, CardsTaken, ConfirmTake, DiscardCard, HandOver,
-    LayCard, RotateHandCard, SelectHandCard, ToggleTake,
+    CardDiscarded,
+    CardGameOver,
+    CardGameStarted,
+    CardLaid,
+    CardsTaken,
+    ConfirmTake,
+    DiscardCard,
+    HandOver,
+    LayCard,
+    RotateHandCard,
+    SelectHandCard,
+    ToggleTake,
 )
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.ui.art.cards import CardAtlas
@@ -61,9 +71,9 @@ GAMEOVER_DELAY_S = 1.6
 PLAYER_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236), (168, 92, 230), (40, 200, 180))
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
-OPEN_FILL = (130, 140, 160, 40)     # an empty place a card could go: a faint square...
-OPEN_EDGE = (150, 162, 184, 190)    # ...in an outline that shows it on the dark table
-SCORE_ROW = 40          # px at 800x480: a score chip's row, a line of body text and its margins
+OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
+OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
+SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 
 
 def player_rgb(i: int) -> tuple[int, int, int]:
@@ -107,8 +117,10 @@ class View:
     def cell_at(self, rect: Rect, x: float, y: float) -> tuple[int, int] | None:
         if not rect.contains(x, y) or self.cell <= 0:
             return None
-        return (math.floor((x - rect.cx) / self.cell + self.cx + 0.5),
-                math.floor(-(y - rect.cy) / self.cell + self.cy + 0.5))
+        return (
+            math.floor((x - rect.cx) / self.cell + self.cx + 0.5),
+            math.floor(-(y - rect.cy) / self.cell + self.cy + 0.5),
+        )
 
 
 @register("cards_play")
@@ -116,28 +128,28 @@ class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
     background = (24, 30, 38)
-    controls = True                       # the rotate button under the hand (a replay only shows)
+    controls = True  # the rotate button under the hand (a replay only shows)
 
     def __init__(self, ui):
         super().__init__(ui)
         self.view = View()
         self.atlas: CardAtlas | None = None
         self._atlas_px = 0
-        self._items: list = []            # shapes, labels, sprites of the current picture
-        self._board_sprites: dict = {}    # cell -> (sprite, rotation) for the view animation
-        self._board_marks: list = []      # (shape, cell, kind) highlights that follow the view
+        self._items: list = []  # shapes, labels, sprites of the current picture
+        self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
+        self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
         self._signature: Any = None
-        self._anims: dict = {}            # cell -> seconds left of the "just laid" pop
-        self._ghosts: list = []           # fading sprites of taken cards
+        self._anims: dict = {}  # cell -> seconds left of the "just laid" pop
+        self._ghosts: list = []  # fading sprites of taken cards
         self.toast = ""
         self.toast_until = 0.0
         self._over: CardGameOver | None = None
         self._over_at: float | None = None
         self.hand_widgets: list = []
-        self.pending: tuple[int, int] | None = None   # the place the picked card is previewed at (1st tap)
+        self.pending: tuple[int, int] | None = None  # the place the picked card is previewed at (1st tap)
         self._pending_key: Any = None
-        self.last_turn: dict | None = None   # what the previous player did (for the hand-over sheet)
-        self._hand_far = False               # the hand panel at the far edge (its owner sits there)
+        self.last_turn: dict | None = None  # what the previous player did (for the hand-over sheet)
+        self._hand_far = False  # the hand panel at the far edge (its owner sits there)
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -189,7 +201,7 @@ class CardsPlayScreen(Screen):
         order = list(range(n))
         s = self.session
         people = [i for i in order if g is not None and s.kinds[i] == "human"]
-        if len(people) == 1:      # one person (near edge, as ``facing``): their chip along their edge
+        if len(people) == 1:  # one person (near edge, as ``facing``): their chip along their edge
             order = [i for i in order if i != people[0]] + people
         half = (n + 1) // 2
         return order[:half], order[half:]
@@ -272,7 +284,7 @@ class CardsPlayScreen(Screen):
         has = getattr(self.ui.translator, "has", None)
         if ev.code and has is not None and has(f"refusal.{ev.code}"):
             return self.t(f"refusal.{ev.code}")
-        return ev.reason          # no translation for it: the session's English sentence
+        return ev.reason  # no translation for it: the session's English sentence
 
     def _show_toast(self, text: str) -> None:
         self.toast = text
@@ -287,8 +299,9 @@ class CardsPlayScreen(Screen):
             if entry is None:
                 continue
             sprite, rot = entry
-            ghost = pyglet.sprite.Sprite(atlas.face(card), sprite.x, sprite.y, batch=self.batch,
-                                         group=pyglet.graphics.Group(order=30))
+            ghost = pyglet.sprite.Sprite(
+                atlas.face(card), sprite.x, sprite.y, batch=self.batch, group=pyglet.graphics.Group(order=30)
+            )
             ghost.scale, ghost.rotation = sprite.scale, sprite.rotation
             self._ghosts.append([ghost, 0.5])
 
@@ -325,17 +338,34 @@ class CardsPlayScreen(Screen):
     @property
     def busy(self) -> bool:
         tx, ty, tc = self.view.target
-        return bool(self._anims or self._ghosts or abs(tc - self.view.cell) > 0.5
-                    or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01)
+        return bool(
+            self._anims
+            or self._ghosts
+            or abs(tc - self.view.cell) > 0.5
+            or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01
+        )
 
     def _state_signature(self):
         s, g = self.session, self.game
         if g is None:
             return None
         hand = s.visible_hand(g.current)
-        return (tuple(sorted(g.layout.items())), g.phase, g.current, tuple(g.scores), s.hand_sizes(), hand,
-                s.selected, s.rotation, tuple(sorted(s.chosen)), s.handover, len(g.draw_pile), self.toast,
-                self.layout, self.pending)
+        return (
+            tuple(sorted(g.layout.items())),
+            g.phase,
+            g.current,
+            tuple(g.scores),
+            s.hand_sizes(),
+            hand,
+            s.selected,
+            s.rotation,
+            tuple(sorted(s.chosen)),
+            s.handover,
+            len(g.draw_pile),
+            self.toast,
+            self.layout,
+            self.pending,
+        )
 
     # ------------------------------------------------------------------ building the picture
     def _clear(self) -> None:
@@ -402,7 +432,7 @@ class CardsPlayScreen(Screen):
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
             self._board_marks += [(shape, cell, "fill"), (edge, cell, "box")]
             self._items += [shape, edge]
-        elif kind == "open":          # an empty place: a faint fill inside a visible outline
+        elif kind == "open":  # an empty place: a faint fill inside a visible outline
             fill = shapes.Rectangle(0, 0, 1, 1, color=OPEN_FILL, batch=self.batch, group=group)
             edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             self._board_marks += [(fill, cell, "fill"), (edge, cell, "box")]
@@ -415,9 +445,17 @@ class CardsPlayScreen(Screen):
             if kind == "chosen":
                 fill = shapes.Rectangle(0, 0, 1, 1, color=(*TAKE_AMBER, 110), batch=self.batch, group=group)
                 tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
-                mark = pyglet.text.Label("\u2714", font_name="DejaVu Sans", font_size=10, weight="bold",
-                                         color=(30, 30, 30, 255), anchor_x="center", anchor_y="center",
-                                         batch=self.batch, group=pyglet.graphics.Group(order=5))
+                mark = pyglet.text.Label(
+                    "\u2714",
+                    font_name="DejaVu Sans",
+                    font_size=10,
+                    weight="bold",
+                    color=(30, 30, 30, 255),
+                    anchor_x="center",
+                    anchor_y="center",
+                    batch=self.batch,
+                    group=pyglet.graphics.Group(order=5),
+                )
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
                 self._items += [fill, tick, mark]
             edge = shapes.Box(0, 0, 1, 1, thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
@@ -483,39 +521,84 @@ class CardsPlayScreen(Screen):
         bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
         rgb = player_rgb(i)
         active = i == g.current and g.phase != "over"
-        self._items.append(box(frame, frame.full(), tuple(v // 3 + 20 for v in rgb) if active else PANEL,
-                               self.batch, bg, radius=L.px(6)))
+        self._items.append(
+            box(
+                frame,
+                frame.full(),
+                tuple(v // 3 + 20 for v in rgb) if active else PANEL,
+                self.batch,
+                bg,
+                radius=L.px(6),
+            )
+        )
         cy = h / 2
         dot = h * 0.22
         pad = L.px(6)
         self._items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
         # right to left: the score beside a card, the hand as little backs, then the name in what is left
-        score = label(str(g.scores[i]), frame, w - pad, cy, L.font(typeface.BODY), self.batch, fg, color=INK,
-                      anchor_x="right", bold=True, name="score")
+        score = label(
+            str(g.scores[i]),
+            frame,
+            w - pad,
+            cy,
+            L.font(typeface.BODY),
+            self.batch,
+            fg,
+            color=INK,
+            anchor_x="right",
+            bold=True,
+            name="score",
+        )
         self._items.append(score)
         cw_, ch_ = L.px(13), L.px(18)
         right = w - pad - score.content_width - L.px(4)
-        self._items.append(box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg,
-                               radius=L.px(2)))
+        self._items.append(
+            box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg, radius=L.px(2))
+        )
         right -= cw_ + L.px(8)
         bw = L.px(9)
         step = bw * 0.8
         backs = len(g.hands[i])
         for k in range(backs):
-            self._items.append(box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128),
-                                   self.batch, fg))
+            self._items.append(
+                box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128), self.batch, fg)
+            )
         if backs:
             right -= bw + (backs - 1) * step + L.px(6)
         tx = pad + 2 * dot + L.px(6)
         room = frame.area(Rect(tx, 0, max(1.0, right - tx), h))
-        lab = label(self.player_name(i), frame, tx, cy, L.font(typeface.BODY), self.batch, fg,
-                    color=INK if active else rgb, anchor_x="left", bold=active, container=room, name="player")
+        lab = label(
+            self.player_name(i),
+            frame,
+            tx,
+            cy,
+            L.font(typeface.BODY),
+            self.batch,
+            fg,
+            color=INK if active else rgb,
+            anchor_x="left",
+            bold=active,
+            container=room,
+            name="player",
+        )
         self._items.append(lab)
-        stars = _stars(s.kinds[i])        # a computer's strength after its name (in the pictogram font)
+        stars = _stars(s.kinds[i])  # a computer's strength after its name (in the pictogram font)
         if stars:
-            self._items.append(label(stars, frame, tx + lab.content_width + L.px(6), cy, L.font(typeface.BODY),
-                                     self.batch, fg, color=INK if active else rgb, anchor_x="left",
-                                     container=room, name="stars"))
+            self._items.append(
+                label(
+                    stars,
+                    frame,
+                    tx + lab.content_width + L.px(6),
+                    cy,
+                    L.font(typeface.BODY),
+                    self.batch,
+                    fg,
+                    color=INK if active else rgb,
+                    anchor_x="left",
+                    container=room,
+                    name="stars",
+                )
+            )
 
     def _prompt(self, hand, picked) -> tuple[str, str]:
         """The heading and the instruction for the active player."""
@@ -549,24 +632,59 @@ class CardsPlayScreen(Screen):
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
         self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
         if g.phase != "over":
-            self._items.append(box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid,
-                                   radius=L.px(3)))
+            self._items.append(
+                box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid, radius=L.px(3))
+            )
         head, text = self._prompt(hand, picked)
         pad = L.px(10)
         y = r.h - L.px(10)
-        title = label(head, frame, r.w / 2, y, L.font(typeface.TITLE), self.batch, fg, color=player_rgb(p),
-                      bold=True, anchor_y="top", width=r.w - 2 * pad, multiline=True, name="head")
+        title = label(
+            head,
+            frame,
+            r.w / 2,
+            y,
+            L.font(typeface.TITLE),
+            self.batch,
+            fg,
+            color=player_rgb(p),
+            bold=True,
+            anchor_y="top",
+            width=r.w - 2 * pad,
+            multiline=True,
+            name="head",
+        )
         self._items.append(title)
         y -= title.content_height + L.px(4)
         toast = self.toast
         body = toast or text
-        said = label(body, frame, r.w / 2, y, L.font(typeface.BODY), self.batch, fg,
-                     color=(255, 140, 120) if toast else INK, anchor_y="top", width=r.w - 2 * pad, multiline=True,
-                     name="prompt")
+        said = label(
+            body,
+            frame,
+            r.w / 2,
+            y,
+            L.font(typeface.BODY),
+            self.batch,
+            fg,
+            color=(255, 140, 120) if toast else INK,
+            anchor_y="top",
+            width=r.w - 2 * pad,
+            multiline=True,
+            name="prompt",
+        )
         self._items.append(said)
         y -= said.content_height + L.px(4)
-        pile = label(self.t("cards.pile", n=len(g.draw_pile)), frame, r.w / 2, y, L.font(typeface.BODY), self.batch,
-                     fg, color=DIM, anchor_y="top", name="pile")
+        pile = label(
+            self.t("cards.pile", n=len(g.draw_pile)),
+            frame,
+            r.w / 2,
+            y,
+            L.font(typeface.BODY),
+            self.batch,
+            fg,
+            color=DIM,
+            anchor_y="top",
+            name="pile",
+        )
         self._items.append(pile)
         y -= pile.content_height
         # the buttons along the bottom
@@ -577,9 +695,17 @@ class CardsPlayScreen(Screen):
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
-            b = Button(frame, Rect(pad, by, r.w - 2 * pad, btn_h), text_b, self.batch, fg,
-                       font_size=L.font(typeface.LABEL), min_size=L.touch,
-                       color=(46, 150, 84) if not problem else DISABLED, on_tap=lambda: self.ui.post(ConfirmTake()))
+            b = Button(
+                frame,
+                Rect(pad, by, r.w - 2 * pad, btn_h),
+                text_b,
+                self.batch,
+                fg,
+                font_size=L.font(typeface.LABEL),
+                min_size=L.touch,
+                color=(46, 150, 84) if not problem else DISABLED,
+                on_tap=lambda: self.ui.post(ConfirmTake()),
+            )
             self._items.append(b)
             self.add(b)
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
@@ -597,9 +723,16 @@ class CardsPlayScreen(Screen):
             sx, sy = frame.point(cx, cy)
             selected = shown and k == s.selected
             if selected:
-                self._items.append(box(frame, Rect(cx - size / 2 - L.px(5), cy - size / 2 - L.px(5),
-                                                   size + L.px(10), size + L.px(10)), ACCENT, self.batch, mid,
-                                       radius=L.px(6)))
+                self._items.append(
+                    box(
+                        frame,
+                        Rect(cx - size / 2 - L.px(5), cy - size / 2 - L.px(5), size + L.px(10), size + L.px(10)),
+                        ACCENT,
+                        self.batch,
+                        mid,
+                        radius=L.px(6),
+                    )
+                )
             region = atlas.face(hand[k]) if shown else atlas.back
             sprite = pyglet.sprite.Sprite(region, sx, sy, batch=self.batch, group=fg)
             sprite.scale = size / atlas.px
@@ -616,9 +749,17 @@ class CardsPlayScreen(Screen):
             # the rotate button under the cards (where the take button is in the take phase)
             rect = Rect(pad, by, r.w - 2 * pad, btn_h)
             text_t = "\u27f3  " + self.t("cards.rotate")
-            b = Button(frame, rect, text_t, self.batch, fg, font_size=L.font(typeface.LABEL),
-                       min_size=L.touch, color=BUTTON if s.selected is not None else DISABLED,
-                       on_tap=lambda: self.ui.post(RotateHandCard()))
+            b = Button(
+                frame,
+                rect,
+                text_t,
+                self.batch,
+                fg,
+                font_size=L.font(typeface.LABEL),
+                min_size=L.touch,
+                color=BUTTON if s.selected is not None else DISABLED,
+                on_tap=lambda: self.ui.post(RotateHandCard()),
+            )
             self._items.append(b)
             self.add(b)
 
@@ -628,8 +769,9 @@ class CardsPlayScreen(Screen):
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
-        self._items.append(shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch,
-                                            group=top))
+        self._items.append(
+            shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch, group=top)
+        )
         last = self.last_turn
         w = min(L.width - L.px(40), L.px(580))
         h = min(L.height - L.px(20), L.px(380 if last else 240))
@@ -640,17 +782,51 @@ class CardsPlayScreen(Screen):
         text = self.t("cards.pass_to", player=self.player_name(p))
         fg = pyglet.graphics.Group(order=42)
         pad = L.px(16)
-        head = label(text, frame, w / 2, h - L.px(12), L.font(typeface.HEADLINE), self.batch, fg, color=rgb,
-                     bold=True, role="headline", name="pass_to", anchor_y="top", width=w - 2 * pad, multiline=True)
+        head = label(
+            text,
+            frame,
+            w / 2,
+            h - L.px(12),
+            L.font(typeface.HEADLINE),
+            self.batch,
+            fg,
+            color=rgb,
+            bold=True,
+            role="headline",
+            name="pass_to",
+            anchor_y="top",
+            width=w - 2 * pad,
+            multiline=True,
+        )
         self._items.append(head)
         ready = self.t("cards.ready")
         btn_h = L.px(56)
-        b = Button(frame, Rect(w / 2 - L.px(130), L.px(12), L.px(260), btn_h), ready, self.batch, fg,
-                   font_size=L.font(typeface.LABEL + 2), min_size=L.touch, color=(46, 150, 84),
-                   on_tap=lambda: self.ui.post(HandOver()))
+        b = Button(
+            frame,
+            Rect(w / 2 - L.px(130), L.px(12), L.px(260), btn_h),
+            ready,
+            self.batch,
+            fg,
+            font_size=L.font(typeface.LABEL + 2),
+            min_size=L.touch,
+            color=(46, 150, 84),
+            on_tap=lambda: self.ui.post(HandOver()),
+        )
         self._items.append(b)
-        hint = label(self.t("cards.hidden"), frame, w / 2, L.px(12) + btn_h + L.px(8), L.font(typeface.BODY),
-                     self.batch, fg, color=DIM, anchor_y="bottom", width=w - 2 * pad, multiline=True, name="hidden")
+        hint = label(
+            self.t("cards.hidden"),
+            frame,
+            w / 2,
+            L.px(12) + btn_h + L.px(8),
+            L.font(typeface.BODY),
+            self.batch,
+            fg,
+            color=DIM,
+            anchor_y="bottom",
+            width=w - 2 * pad,
+            multiline=True,
+            name="hidden",
+        )
         self._items.append(hint)
         if last is not None:
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
@@ -670,7 +846,7 @@ class CardsPlayScreen(Screen):
         size = min(area.h, L.px(100))
         cv = area.top - size / 2
         u = area.x
-        pictures: list[tuple[int, int, float]] = []        # (card, quarter turns, size)
+        pictures: list[tuple[int, int, float]] = []  # (card, quarter turns, size)
         if last["card"] is not None:
             line1 = self.t("cards.last_laid", player=who)
             pictures.append((last["card"], last["rotation"], size))
@@ -686,9 +862,24 @@ class CardsPlayScreen(Screen):
         for k, line in enumerate((line1, line2)):
             if not line:
                 continue
-            lab = label(line, frame, tu, v, L.font(typeface.BODY), self.batch, group, color=INK, anchor_x="left",
-                        anchor_y="top", width=text_w, multiline=True, align="left", bold=k == 0,
-                        container=frame.area(area), name="last_turn")
+            lab = label(
+                line,
+                frame,
+                tu,
+                v,
+                L.font(typeface.BODY),
+                self.batch,
+                group,
+                color=INK,
+                anchor_x="left",
+                anchor_y="top",
+                width=text_w,
+                multiline=True,
+                align="left",
+                bold=k == 0,
+                container=frame.area(area),
+                name="last_turn",
+            )
             self._items.append(lab)
             v -= lab.content_height + L.px(4)
         small = min(L.px(56), v - area.y, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
@@ -725,16 +916,16 @@ class CardsPlayScreen(Screen):
             hand = s.visible_hand(g.current)
             picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
             if picked is not None and cell in legal and OPEN[picked][s.rotation] & legal[cell]:
-                if cell == self.pending:          # the second tap on the preview: lay it
+                if cell == self.pending:  # the second tap on the preview: lay it
                     self.pending = None
                     self.ui.post(LayCard(cell))
-                else:                             # the first: only show it there
+                else:  # the first: only show it there
                     self.pending = cell
                     self._signature = None
             elif cell in legal or s.selected is not None:
                 self.pending = None
                 self._signature = None
-                self.ui.post(LayCard(cell))       # the session says why not (costs nothing)
+                self.ui.post(LayCard(cell))  # the session says why not (costs nothing)
             else:
                 self._show_toast(self.t("cards.pick_card"))
             return True
@@ -760,4 +951,4 @@ def _stars(kind: str) -> str:
     return {"random": "\u2684", "easy": "\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
 
 
-from . import gameover  # noqa: E402,F401  (registers the card game's game-over screen)
+from kiosk.games.cards.screens import gameover  # noqa: E402,F401  (registers the card game's game-over screen)

@@ -12,19 +12,19 @@ from kiosk.ui.replay import ReplaySteps
 from kiosk.ui.widgets import AnchorY
 from kiosk.ui.screen import register
 
-from .play import CardsPlayScreen
+from kiosk.games.cards.screens.play import CardsPlayScreen
 
 
 @register("cards_replay")
 class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
     """One position of a card-game record at a time."""
 
-    controls = False               # no rotate button: a replay's taps only step
+    controls = False  # no rotate button: a replay's taps only step
 
     def shown(self) -> None:
         session = self.session
-        session.handover = False       # no "pass to" sheet between positions: the hand is shown
-        self._signature = None         # drawn again from the session at the next frame
+        session.handover = False  # no "pass to" sheet between positions: the hand is shown
+        self._signature = None  # drawn again from the session at the next frame
         self.view.cell = 0.0
 
     def _prompt(self, hand, picked) -> tuple[str, str]:

@@ -13,18 +13,30 @@ from typing import Any, Callable
 from kiosk.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.layout_audit import Env, State, goto, setup_state
 
-from .. import GAME
+from kiosk.games.labyrinth import GAME
 
 # The states reach into the play screen's own parts (its message, its panels): a screen is Any
 # here, as the audit sets what no visitor's input could set that quickly.
 
 
-def _board(env: Env, kinds: tuple[str, ...], *, hints: bool = True, open_cards: bool = False,
-           first: int = 0, seed: int = 3) -> Any:
+def _board(
+    env: Env, kinds: tuple[str, ...], *, hints: bool = True, open_cards: bool = False, first: int = 0, seed: int = 3
+) -> Any:
     from engine.tiles import DEFAULT_SEATS
+
     seats = DEFAULT_SEATS[len(kinds)]
-    env.post(NewGame(GameSetup(seats=tuple(SeatSetup(k, s) for k, s in zip(kinds, seats)), seed=seed,
-                               first=first, hints=hints, open_cards=open_cards, game=GAME.name)))
+    env.post(
+        NewGame(
+            GameSetup(
+                seats=tuple(SeatSetup(k, s) for k, s in zip(kinds, seats)),
+                seed=seed,
+                first=first,
+                hints=hints,
+                open_cards=open_cards,
+                game=GAME.name,
+            )
+        )
+    )
     return env.kiosk.sessions[GAME.name]
 
 
@@ -40,13 +52,15 @@ def board_shift(kinds: tuple[str, ...], **kw: Any):
     def prepare(env: Env) -> None:
         _board(env, kinds, **kw)
         _play(env)
+
     return prepare
 
 
 def board_blocked(env: Env) -> None:
     """The arrow opposite the last push refused: its message in the active panel."""
     _board(env, ("human", "human", "human", "human"))
-    from ..events import SelectArrow, Stay
+    from kiosk.games.labyrinth.events import SelectArrow, Stay
+
     env.post(SelectArrow("N1"))
     env.post(SelectArrow("N1"))
     env.post(Stay())
@@ -64,7 +78,8 @@ def blocked_message(env: Env) -> None:
 def board_move(env: Env) -> None:
     """After a push: the stay button and the lit cells."""
     _board(env, ("human", "medium"))
-    from ..events import SelectArrow
+    from kiosk.games.labyrinth.events import SelectArrow
+
     env.post(SelectArrow("W3"))
     env.post(SelectArrow("W3"))
     _play(env)
@@ -79,18 +94,22 @@ def board_peek(env: Env) -> None:
 
 def board_over(players: int):
     def prepare(env: Env) -> None:
-        from ..events import GameOver
+        from kiosk.games.labyrinth.events import GameOver
+
         found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))[:players]
         kinds = ("human", "medium", "human", "hard")[:players]
         env.ui.goto(GAME.over_screen, event=GameOver((0,), 31, found, kinds))
+
     return prepare
 
 
 def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
     """The setup's choices for the board game: `players` seats, the first ones `kinds`."""
+
     def choose(c: Any) -> None:
         c.players = players
-        c.kinds[:len(kinds)] = list(kinds)
+        c.kinds[: len(kinds)] = list(kinds)
+
     return choose
 
 

@@ -29,10 +29,18 @@ from typing import Any, Callable, Iterable
 import pyglet
 from pyglet import shapes
 
-from kiosk.games.labyrinth.cues import FOUND_S, SLIDE_S, WALK_STEP_S   # the sound's timeline follows them
+from kiosk.games.labyrinth.cues import FOUND_S, SLIDE_S, WALK_STEP_S  # the sound's timeline follows them
 from kiosk.games.labyrinth.events import (
-    BoardShifted, GameOver, GameStarted, HintReady, PawnMoved, PreviewMoved, SpareRotated, TileInfo,
-    TreasureFound, TurnChanged,
+    BoardShifted,
+    GameOver,
+    GameStarted,
+    HintReady,
+    PawnMoved,
+    PreviewMoved,
+    SpareRotated,
+    TileInfo,
+    TreasureFound,
+    TurnChanged,
 )
 from kiosk.ui import seating
 from kiosk.ui.art import SEAT_COLORS
@@ -40,14 +48,14 @@ from kiosk.ui.typeface import TREASURE_OF_CELL
 from kiosk.ui.layout import ARROWS, Layout, Rect
 from kiosk.ui.motion import Effects, ease_out_back
 
-TURN_S = 0.15           # the spare turning a quarter
-FLY_S = 0.45            # the pushed-out tile flying to the next player's spare
-FINALE_S = 1.8          # confetti for the winner
-PULSE_S = 8.0           # the active ring, the preview frame and the hint pulse this long after a change,
-                        # then hold still (a kiosk waiting for a thinking child draws no frames)
+TURN_S = 0.15  # the spare turning a quarter
+FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
+FINALE_S = 1.8  # confetti for the winner
+PULSE_S = 8.0  # the active ring, the preview frame and the hint pulse this long after a change,
+# then hold still (a kiosk waiting for a thinking child draws no frames)
 
-PAWN_OF_CELL = 0.7         # a pawn alone on its cell, standing taller than it is wide
-PAWN_SHARED_OF_CELL = 0.5   # pawns sharing a cell, each in its own quarter
+PAWN_OF_CELL = 0.7  # a pawn alone on its cell, standing taller than it is wide
+PAWN_SHARED_OF_CELL = 0.5  # pawns sharing a cell, each in its own quarter
 BOARD_BG = (14, 17, 22)
 ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
@@ -82,7 +90,7 @@ class Model:
 
     tiles: list[TileInfo] = field(default_factory=lambda: [TileInfo("NS")] * 49)
     spare: TileInfo = TileInfo("NS")
-    positions: list[tuple[int, int]] = field(default_factory=list)     # per player
+    positions: list[tuple[int, int]] = field(default_factory=list)  # per player
     seats: list[int] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
     cards_left: list[int] = field(default_factory=list)
@@ -92,7 +100,7 @@ class Model:
     forbidden: str | None = None
     reachable: frozenset = frozenset()
     preview: str | None = None
-    rotation: int = 0              # of the spare as shown (quarter turns since the turn began)
+    rotation: int = 0  # of the spare as shown (quarter turns since the turn began)
     turn: int = 0
     open_cards: bool = False
     return_home: bool = True
@@ -106,21 +114,21 @@ class Model:
 class BoardView:
     """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
 
-    def __init__(self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0,
-                 live: pyglet.graphics.Batch | None = None):
+    def __init__(
+        self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0, live: pyglet.graphics.Batch | None = None
+    ):
         self.ui = ui
         self.batch = batch
         self.live = live if live is not None else batch
-        self.panels_shown = live is not None     # the play screen (panels at the corners), not the attract demo
-        self.effects = Effects()                 # motions beside the queue (kiosk/ui/motion.py)
+        self.panels_shown = live is not None  # the play screen (panels at the corners), not the attract demo
+        self.effects = Effects()  # motions beside the queue (kiosk/ui/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
-        self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, \
-            self.g_fx = g
+        self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
         self.model = Model()
         self.queue: deque[Any] = deque()
-        self.anim: Callable[[float], bool] | None = None     # returns True while running
+        self.anim: Callable[[float], bool] | None = None  # returns True while running
         self.t = 0.0
-        self.calm_at = PULSE_S          # self.t when the pulses stop (set again by every change)
+        self.calm_at = PULSE_S  # self.t when the pulses stop (set again by every change)
         self._calm = False
         self.cursor: tuple[int, int] | None = None
         self.on_found: Callable[[TreasureFound], None] | None = None
@@ -132,7 +140,7 @@ class BoardView:
         self._rings: list = []
         self._arrows: dict[str, Any] = {}
         self._crosses: list = []
-        self._preview_tile: pyglet.sprite.Sprite | None = None      # these five: made by resize()
+        self._preview_tile: pyglet.sprite.Sprite | None = None  # these five: made by resize()
         self._preview_treasure: pyglet.sprite.Sprite | None = None
         self._preview_frame: shapes.Box | None = None
         self._hint_marks: list = []
@@ -172,8 +180,10 @@ class BoardView:
         if self.busy or self._fx or self.effects.active:
             return True
         return self.t < self.calm_at and bool(
-            self._hint_marks or (self._preview_frame is not None and self._preview_frame.visible)
-            or (self._active_ring is not None and self._active_ring.visible))
+            self._hint_marks
+            or (self._preview_frame is not None and self._preview_frame.visible)
+            or (self._active_ring is not None and self._active_ring.visible)
+        )
 
     def wake(self) -> None:
         """Something happened: pulse again for a while."""
@@ -181,12 +191,27 @@ class BoardView:
 
     def _clear(self) -> None:
         self.effects.finish()
-        for obj in (self._shapes + self._tile_sprites + [s for s in self._treasure_sprites if s] + self._pawns
-                    + self._dims + self._rings + list(self._arrows.values()) + self._crosses
-                    + self._hint_marks + self._fx + self._homes):
+        for obj in (
+            self._shapes
+            + self._tile_sprites
+            + [s for s in self._treasure_sprites if s]
+            + self._pawns
+            + self._dims
+            + self._rings
+            + list(self._arrows.values())
+            + self._crosses
+            + self._hint_marks
+            + self._fx
+            + self._homes
+        ):
             obj.delete()
-        for obj in (self._preview_tile, self._preview_treasure, self._preview_frame, self._cursor_box,
-                    self._active_ring):
+        for obj in (
+            self._preview_tile,
+            self._preview_treasure,
+            self._preview_frame,
+            self._cursor_box,
+            self._active_ring,
+        ):
             if obj is not None:
                 obj.delete()
         self._shapes, self._tile_sprites, self._treasure_sprites, self._pawns = [], [], [], []
@@ -202,8 +227,11 @@ class BoardView:
         self.scale = L.cell / atlas.px
         b = L.board
         pad = L.cell * 0.06
-        self._shapes.append(shapes.Rectangle(b.x - pad, b.y - pad, b.w + 2 * pad, b.h + 2 * pad,
-                                             color=BOARD_BG, batch=self.batch, group=self.g_bg))
+        self._shapes.append(
+            shapes.Rectangle(
+                b.x - pad, b.y - pad, b.w + 2 * pad, b.h + 2 * pad, color=BOARD_BG, batch=self.batch, group=self.g_bg
+            )
+        )
         for i in range(49):
             r, c = divmod(i, 7)
             x, y = L.cell_center(r, c)
@@ -216,19 +244,21 @@ class BoardView:
             self._dims.append(d)
         for name in ARROWS:
             self._arrows[name] = self._arrow_shape(name)
-        self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live,
-                                                         group=self.g_arrows)
+        self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
         tile.scale = self.scale * 0.94
         tile.visible = False
-        self._preview_treasure = treasure = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.live,
-                                                                 group=self.g_top)
+        self._preview_treasure = treasure = pyglet.sprite.Sprite(
+            atlas.treasure("owl"), 0, 0, batch=self.live, group=self.g_top
+        )
         treasure.scale = self.scale * 0.6
         treasure.visible = False
-        self._preview_frame = frame = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON,
-                                                 batch=self.live, group=self.g_top)
+        self._preview_frame = frame = shapes.Box(
+            0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON, batch=self.live, group=self.g_top
+        )
         frame.visible = False
-        self._cursor_box = box = shapes.Box(0, 0, L.cell, L.cell, thickness=max(2, L.px(3)),
-                                            color=(80, 200, 255), batch=self.live, group=self.g_top)
+        self._cursor_box = box = shapes.Box(
+            0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=(80, 200, 255), batch=self.live, group=self.g_top
+        )
         box.visible = False
         self._active_ring = ring = pyglet.sprite.Sprite(atlas.glow, 0, 0, batch=self.live, group=self.g_dim)
         ring.visible = False
@@ -260,8 +290,9 @@ class BoardView:
         old = self._treasure_sprites[i]
         if tile.treasure:
             if old is None:
-                old = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), spr.x, spr.y, batch=self.batch,
-                                           group=self.g_treasure)
+                old = pyglet.sprite.Sprite(
+                    atlas.treasure(tile.treasure), spr.x, spr.y, batch=self.batch, group=self.g_treasure
+                )
                 old.scale = self.scale * TREASURE_OF_CELL
                 self._treasure_sprites[i] = old
             else:
@@ -282,7 +313,7 @@ class BoardView:
             return
         self._changed()
         m = self.model
-        for i in range(len(self._tile_sprites)):      # a slide cut short leaves its row live
+        for i in range(len(self._tile_sprites)):  # a slide cut short leaves its row live
             self._to(self.batch, self._tile_sprites[i], self._treasure_sprites[i])
         for i, tile in enumerate(m.tiles):
             self._set_tile(i, tile)
@@ -300,11 +331,20 @@ class BoardView:
             h.delete()
         self._homes = []
         L = self._laid_out()
-        for seat in (self.model.seats if self.model.started else []):
+        for seat in self.model.seats if self.model.started else []:
             r, c = ((0, 0), (0, 6), (6, 6), (6, 0))[seat]
             x, y = L.cell_center(r, c)
-            self._homes.append(shapes.Arc(x, y, L.cell * 0.3, thickness=max(3, L.cell * 0.09),
-                                          color=SEAT_COLORS[seat], batch=self.batch, group=self.g_treasure))
+            self._homes.append(
+                shapes.Arc(
+                    x,
+                    y,
+                    L.cell * 0.3,
+                    thickness=max(3, L.cell * 0.09),
+                    color=SEAT_COLORS[seat],
+                    batch=self.batch,
+                    group=self.g_treasure,
+                )
+            )
 
     def _sync_pawns(self) -> None:
         m = self.model
@@ -312,15 +352,14 @@ class BoardView:
         while len(self._pawns) > len(m.positions):
             self._pawns.pop().delete()
         while len(self._pawns) < len(m.positions):
-            s = pyglet.sprite.Sprite(atlas.pawn(m.seats[len(self._pawns)]), 0, 0, batch=self.live,
-                                     group=self.g_pawns)
+            s = pyglet.sprite.Sprite(atlas.pawn(m.seats[len(self._pawns)]), 0, 0, batch=self.live, group=self.g_pawns)
             self._pawns.append(s)
         for k, spr in enumerate(self._pawns):
             spr.image = atlas.pawn(m.seats[k])
             x, y, size = self._pawn_spot(k, m.positions[k])
             spr.scale = size / atlas.px
             spr.position = (x, y, 0)
-            spr.rotation = seating.facing(self._laid_out(), m.seats[k])     # stands upright for its owner
+            spr.rotation = seating.facing(self._laid_out(), m.seats[k])  # stands upright for its owner
         self._sync_active_ring()
 
     def _pawn_spot(self, k: int, cell: tuple[int, int]) -> tuple[float, float, float]:
@@ -332,8 +371,7 @@ class BoardView:
         if len(here) <= 1:
             return x, y, L.cell * PAWN_OF_CELL
         idx = here.index(k) if k in here else 0
-        dx, dy = ((-1, 1), (1, 1), (1, -1), (-1, -1))[m.seats[k] % 4] if len(here) > 2 else \
-            ((-1, 1), (1, -1))[idx % 2]
+        dx, dy = ((-1, 1), (1, 1), (1, -1), (-1, -1))[m.seats[k] % 4] if len(here) > 2 else ((-1, 1), (1, -1))[idx % 2]
         off = L.cell * 0.24
         return x + dx * off, y + dy * off, L.cell * PAWN_SHARED_OF_CELL
 
@@ -368,8 +406,9 @@ class BoardView:
                 s = L.cell * 0.3
                 w = max(3, L.px(5))
                 for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
-                    self._crosses.append(shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live,
-                                                     group=self.g_top))
+                    self._crosses.append(
+                        shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live, group=self.g_top)
+                    )
 
     def _sync_preview(self) -> None:
         m = self.model
@@ -378,7 +417,7 @@ class BoardView:
         show = m.started and m.phase == "shift" and m.preview is not None
         tile.visible = frame.visible = show
         treasure.visible = show and bool(m.spare.treasure)
-        if not show or m.preview is None:      # (show says it is not None; this tells mypy)
+        if not show or m.preview is None:  # (show says it is not None; this tells mypy)
             return
         atlas = self.ui.atlas
         r = self._laid_out().arrow_rect(m.preview)
@@ -416,8 +455,16 @@ class BoardView:
             return
         L = self._laid_out()
         r = L.arrow_rect(hint.insertion)
-        self._hint_marks.append(shapes.Arc(*r.center, L.cell * 0.55, thickness=max(3, L.px(4)),
-                                           color=(90, 220, 255), batch=self.live, group=self.g_fx))
+        self._hint_marks.append(
+            shapes.Arc(
+                *r.center,
+                L.cell * 0.55,
+                thickness=max(3, L.px(4)),
+                color=(90, 220, 255),
+                batch=self.live,
+                group=self.g_fx,
+            )
+        )
 
     def set_cursor(self, cell: tuple[int, int] | None) -> None:
         self.cursor = cell
@@ -453,8 +500,9 @@ class BoardView:
         if isinstance(ev, GameStarted):
             self.load(ev)
             return
-        if isinstance(ev, (BoardShifted, PawnMoved, TreasureFound, TurnChanged, PreviewMoved, SpareRotated,
-                           HintReady, GameOver)):
+        if isinstance(
+            ev, (BoardShifted, PawnMoved, TreasureFound, TurnChanged, PreviewMoved, SpareRotated, HintReady, GameOver)
+        ):
             self.queue.append(ev)
             self._next()
 
@@ -514,12 +562,12 @@ class BoardView:
                 self.anim = None
                 self._next()
         self.effects.update(dt)
-        calm = self.t >= self.calm_at        # pulses hold still at full strength
+        calm = self.t >= self.calm_at  # pulses hold still at full strength
         if calm != self._calm:
             self._calm = calm
             request = getattr(self.ui, "request_frame", None)
             if calm and request is not None:
-                request()                    # one more frame shows them still
+                request()  # one more frame shows them still
         if self._preview_frame is not None and self._preview_frame.visible:
             a = 255 if calm else 150 + int(105 * (0.5 + 0.5 * math.sin(self.t * 6)))
             self._preview_frame.opacity = a
@@ -588,10 +636,11 @@ class BoardView:
         pawn_from = {k: L.cell_center(*m.positions[k]) for k in carried}
         sprites = [(pv, pt)] + [(self._tile_sprites[i], self._treasure_sprites[i]) for i in idx]
         for ts, tr in sprites[1:]:
-            self._to(self.live, ts, tr)      # the row slides: drawn every frame, not in the cache
+            self._to(self.live, ts, tr)  # the row slides: drawn every frame, not in the cache
         a, b = L.cell_rect(*entry), L.cell_rect(*exit_cell)
-        strip = Rect(min(a.x, b.x), min(a.y, b.y), max(a.right, b.right) - min(a.x, b.x),
-                     max(a.top, b.top) - min(a.y, b.y))
+        strip = Rect(
+            min(a.x, b.x), min(a.y, b.y), max(a.right, b.right) - min(a.x, b.x), max(a.top, b.top) - min(a.y, b.y)
+        )
         self._changed(strip)
         pos_a = [L.cell_center(*c) for c in starts]
         pos_b = [L.cell_center(*c) for c in ends]
@@ -650,11 +699,23 @@ class BoardView:
         else:
             end, scale = (x0, y0), (self.scale, self.scale * 0.2)
         self.effects.fly(spr, (x0, y0), end, FLY_S, scale, arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
-        if tile.treasure:      # its treasure rides along
-            icon = pyglet.sprite.Sprite(atlas.treasure(tile.treasure), x0, y0, batch=self.live,
-                                        group=pyglet.graphics.Group(order=1, parent=self.g_fx))
-            self.effects.fly(icon, (x0, y0), end, FLY_S, (scale[0] * 0.56, scale[1] * 0.56),
-                             arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
+        if tile.treasure:  # its treasure rides along
+            icon = pyglet.sprite.Sprite(
+                atlas.treasure(tile.treasure),
+                x0,
+                y0,
+                batch=self.live,
+                group=pyglet.graphics.Group(order=1, parent=self.g_fx),
+            )
+            self.effects.fly(
+                icon,
+                (x0, y0),
+                end,
+                FLY_S,
+                (scale[0] * 0.56, scale[1] * 0.56),
+                arc=L.cell * 0.6,
+                spin=90 if self.panels_shown else 0,
+            )
 
     def _start_walk(self, ev: PawnMoved) -> None:
         m = self.model
@@ -711,21 +772,29 @@ class BoardView:
         face = L.facing(seat) if self.panels_shown else 0
         size = L.cell * 1.4
         if self.panels_shown:
-            self.effects.card_turn(self.live, self.g_fx, atlas, ev.treasure, px, py, size, rotation=face,
-                                   duration=0.5, delay=0.8)
-        self.effects.sparkles(self.live, self.g_fx, px if self.panels_shown else x0,
-                              py if self.panels_shown else y0, L.cell * 1.3, (255, 220, 90), delay=1.05)
+            self.effects.card_turn(
+                self.live, self.g_fx, atlas, ev.treasure, px, py, size, rotation=face, duration=0.5, delay=0.8
+            )
+        self.effects.sparkles(
+            self.live,
+            self.g_fx,
+            px if self.panels_shown else x0,
+            py if self.panels_shown else y0,
+            L.cell * 1.3,
+            (255, 220, 90),
+            delay=1.05,
+        )
 
         def step(k):
             t = k * FOUND_S
-            if t < 0.35:                       # it pops out of the tile
+            if t < 0.35:  # it pops out of the tile
                 s = ease_out_back(t / 0.35) * 1.6
                 x, y = x0, y0
-            elif t < 0.8 and self.panels_shown:    # and flies to the player's panel
+            elif t < 0.8 and self.panels_shown:  # and flies to the player's panel
                 e = _ease((t - 0.35) / 0.45)
                 s = 1.6 - 0.6 * e
                 x, y = x0 + (px - x0) * e, y0 + (py - y0) * e
-            elif self.panels_shown:                # where the card turns face up
+            elif self.panels_shown:  # where the card turns face up
                 s, (x, y) = 0.0, (px, py)
             else:
                 s = 1.6 + 0.1 * math.sin((t - 0.35) * 12)
@@ -750,7 +819,7 @@ class BoardView:
         """The winners' moment: confetti in the players' colours over the board, each winner's pawn
         bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
         m = self.model
-        m.phase, m.reachable = "over", frozenset()      # the panels stop asking anyone to play
+        m.phase, m.reachable = "over", frozenset()  # the panels stop asking anyone to play
         self._sync_arrows()
         self._sync_reach()
         self._sync_active_ring()
@@ -758,7 +827,7 @@ class BoardView:
         colors = [SEAT_COLORS[s] for s in m.seats] or list(SEAT_COLORS.values())
         colors += [(255, 226, 120), (255, 255, 255)]
         self.effects.confetti(self.live, self.g_fx, self._laid_out().ring, colors, duration=FINALE_S)
-        for winner in ev.winners:          # a shared win: each winner's pawn
+        for winner in ev.winners:  # a shared win: each winner's pawn
             if 0 <= winner < len(self._pawns):
                 self._celebrate(winner)
 
@@ -768,7 +837,7 @@ class BoardView:
         base = pawn.scale
         x, y = pawn.x, pawn.y
         glow = pyglet.sprite.Sprite(self.ui.atlas.glow, x, y, batch=self.live, group=self.g_dim)
-        glow.color = (255, 220, 90)                  # gold: visible on every tile and seat colour
+        glow.color = (255, 220, 90)  # gold: visible on every tile and seat colour
         L = self._laid_out()
         self.effects.sparkles(self.live, self.g_fx, x, y, L.cell * 1.2, (255, 236, 140), duration=0.8)
 

@@ -27,7 +27,7 @@ from kiosk.ui.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
-NAME_W = 130          # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
+NAME_W = 130  # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
 
 
 @register("gameover")
@@ -38,7 +38,7 @@ class GameOverScreen(GameEndScreen):
 
     def __init__(self, ui):
         super().__init__(ui)
-        self.players: list[tuple[int, str]] = []      # (seat, colour) per player
+        self.players: list[tuple[int, str]] = []  # (seat, colour) per player
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
         self._rng = random.Random(7)
 
@@ -52,6 +52,7 @@ class GameOverScreen(GameEndScreen):
             self.players = [(p.seat, p.color) for p in game.players]
         elif event is not None:
             from engine.tiles import DEFAULT_SEATS
+
             seats = DEFAULT_SEATS[len(event.found)]
             self.players = [(s, COLOR_KEYS[s]) for s in seats]
 
@@ -74,8 +75,9 @@ class GameOverScreen(GameEndScreen):
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 2, 4))
         t = self.t
-        winner_seat, winner_colour = self.players[ev.winner] if ev.winner is not None and \
-            ev.winner < len(self.players) else (0, "red")
+        winner_seat, winner_colour = (
+            self.players[ev.winner] if ev.winner is not None and ev.winner < len(self.players) else (0, "red")
+        )
         rgb = SEAT_COLORS[winner_seat]
         name = t(f"colour.{winner_colour}")
         solo = len(ev.found) == 1
@@ -85,12 +87,20 @@ class GameOverScreen(GameEndScreen):
         # confetti behind everything
         for _ in range(CONFETTI):
             col = SEAT_COLORS[self._rng.randrange(4)] if self._rng.random() < 0.7 else (255, 236, 120)
-            piece = shapes.Rectangle(self._rng.uniform(0, L.width), self._rng.uniform(0, L.height),
-                                     c.px(7), c.px(12), color=col, batch=self.batch, group=bg)
+            piece = shapes.Rectangle(
+                self._rng.uniform(0, L.width),
+                self._rng.uniform(0, L.height),
+                c.px(7),
+                c.px(12),
+                color=col,
+                batch=self.batch,
+                group=bg,
+            )
             piece.anchor_position = (c.px(3.5), c.px(6))
             piece.opacity = 150
-            self._confetti.append((piece, self._rng.uniform(-20, 20) * c.s, self._rng.uniform(30, 80) * c.s,
-                                   self._rng.uniform(-180, 180)))
+            self._confetti.append(
+                (piece, self._rng.uniform(-20, 20) * c.s, self._rng.uniform(30, 80) * c.s, self._rng.uniform(-180, 180))
+            )
         # the headline with the winner's pawn (and a copy for the far side in tabletop)
         head_h = 92
         head_y = c.H - m - head_h
@@ -100,11 +110,23 @@ class GameOverScreen(GameEndScreen):
             far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
             self._headline(c, far, headline, winner_seat, rgb, mid, fg, size=24)
             top_taken = 60
-        self._headline(c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seat,
-                       rgb, mid, fg)
+        self._headline(
+            c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seat, rgb, mid, fg
+        )
         turns = t("gameover.turns", n=ev.turns)
-        self._shapes.append(label(turns, frame, L.width / 2, c.px(head_y - top_taken - 4), c.font(18),
-                                  self.batch, fg, color=INK, bold=False))
+        self._shapes.append(
+            label(
+                turns,
+                frame,
+                L.width / 2,
+                c.px(head_y - top_taken - 4),
+                c.font(18),
+                self.batch,
+                fg,
+                color=INK,
+                bold=False,
+            )
+        )
         # the treasures panel
         btn_h = 58
         area_top = head_y - top_taken - 26
@@ -113,15 +135,39 @@ class GameOverScreen(GameEndScreen):
         area_h = min(avail, want)
         area = Rect(m, area_top - area_h - (avail - area_h) / 3, c.W - 2 * m, area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, mid, radius=c.px(12))
-        self._shapes.append(label(t("gameover.treasures"), frame, c.px(area.x + 16), c.px(area.top - 18),
-                                  c.font(BODY), self.batch, fg, color=DIM, anchor_x="left", bold=True))
+        self._shapes.append(
+            label(
+                t("gameover.treasures"),
+                frame,
+                c.px(area.x + 16),
+                c.px(area.top - 18),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=DIM,
+                anchor_x="left",
+                bold=True,
+            )
+        )
         rows = len(ev.found)
         row_h = min(84.0 if portrait else 64.0, (area.h - 36) / max(1, rows))
         for i, found in enumerate(ev.found):
             seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
             cy = area.top - 36 - (i + 0.5) * row_h
-            self._player_row(c, frame, area, cy, row_h, seat, colour, found, i == ev.winner, mid, fg,
-                             most=max(len(f) for f in ev.found))
+            self._player_row(
+                c,
+                frame,
+                area,
+                cy,
+                row_h,
+                seat,
+                colour,
+                found,
+                i == ev.winner,
+                mid,
+                fg,
+                most=max(len(f) for f in ev.found),
+            )
         self.add_buttons(c, frame, m, btn_h, fg)
 
     def _headline(self, c, frame, text, seat, rgb, mid, fg, size: float = 34) -> None:
@@ -143,25 +189,50 @@ class GameOverScreen(GameEndScreen):
     def _player_row(self, c, frame, area, cy, row_h, seat, colour, found, winner, mid, fg, most: int) -> None:
         x = area.x + 16
         size = min(row_h * 0.8, 60)
-        self._shapes.append(picture(self.ui, "pawn", seat, c.px(x + size / 2), c.px(cy), c.px(size * 0.8),
-                                    self.batch, fg))
+        self._shapes.append(
+            picture(self.ui, "pawn", seat, c.px(x + size / 2), c.px(cy), c.px(size * 0.8), self.batch, fg)
+        )
         name = self.t(f"colour.{colour}")
-        self._shapes.append(label(name + ("  \u2605" if winner else ""), frame, c.px(x + size + 8), c.px(cy),
-                                  c.font(BODY), self.batch, fg,
-                                  color=SEAT_COLORS[seat], anchor_x="left", bold=True))
+        self._shapes.append(
+            label(
+                name + ("  \u2605" if winner else ""),
+                frame,
+                c.px(x + size + 8),
+                c.px(cy),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=SEAT_COLORS[seat],
+                anchor_x="left",
+                bold=True,
+            )
+        )
         x0 = x + size + 8 + NAME_W
         room = area.right - 12 - x0
         per_row = max(1, int(room // (size * 0.95)))
-        icon = min(size, room / max(1, min(most, per_row)) * 0.95)      # one icon size for every row
-        if most > per_row:     # a solo game: 24 treasures on two lines
+        icon = min(size, room / max(1, min(most, per_row)) * 0.95)  # one icon size for every row
+        if most > per_row:  # a solo game: 24 treasures on two lines
             icon = min(icon, row_h / 2 * 0.95)
             per_row = max(1, int(room // icon))
         for k, treasure in enumerate(found):
             r, col = divmod(k, per_row)
             lines = (len(found) + per_row - 1) // per_row
             ty = cy + (lines - 1) * icon / 2 - r * icon
-            self._shapes.append(picture(self.ui, "treasure", treasure, c.px(x0 + (col + 0.5) * icon), c.px(ty),
-                                        c.px(icon * 0.92), self.batch, fg))
+            self._shapes.append(
+                picture(
+                    self.ui,
+                    "treasure",
+                    treasure,
+                    c.px(x0 + (col + 0.5) * icon),
+                    c.px(ty),
+                    c.px(icon * 0.92),
+                    self.batch,
+                    fg,
+                )
+            )
         if not found:
-            self._shapes.append(label("\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(BODY), self.batch, fg,
-                                      color=DIM, anchor_x="left"))
+            self._shapes.append(
+                label(
+                    "\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(BODY), self.batch, fg, color=DIM, anchor_x="left"
+                )
+            )

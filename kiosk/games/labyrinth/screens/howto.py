@@ -27,9 +27,7 @@ from kiosk.ui.widgets import ACCENT, DANGER
 STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 
 # A 3 x 5 corner of a maze: openings per cell; one treasure, the pawn's home at the top-left.
-GRID = (("ES", "EW", "EW", "ESW", "SW"),
-        ("NS", "ES", "EW", "NS", "NS"),
-        ("NE", "NW", "ES", "NE", "NW"))
+GRID = (("ES", "EW", "EW", "ESW", "SW"), ("NS", "ES", "EW", "NS", "NS"), ("NE", "NW", "ES", "NE", "NW"))
 TREASURE_CELL = (2, 3)
 TREASURE = "crown"
 WALK = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (2, 3))
@@ -82,8 +80,7 @@ class HowToScreen(GuideScreen):
         step = self.steps[self.step]
         # the home corner: a ring in the pawn's colour
         hx, hy = self._cell_xy(0, 0)
-        keep(shapes.Arc(hx, hy, S * 0.42, thickness=max(2, S * 0.06), color=(226, 54, 54), batch=batch,
-                        group=g_mark))
+        keep(shapes.Arc(hx, hy, S * 0.42, thickness=max(2, S * 0.06), color=(226, 54, 54), batch=batch, group=g_mark))
         # the treasure (collected in step 4, so gone afterwards)
         tx, ty = self._cell_xy(*TREASURE_CELL)
         if step != "howto.home":
@@ -91,27 +88,51 @@ class HowToScreen(GuideScreen):
         scene["pawn"] = keep(picture(ui, "pawn", 0, hx, hy, S * 0.55, batch, g_top))
         if step in ("howto.rotate", "howto.push"):
             sx, sy = self._cell_xy(1, -1.25)
-            scene["spare"] = keep(picture(ui, "tile", SPARE if step == "howto.push" else "ES", sx, sy, S, batch,
-                                          g_top))
+            scene["spare"] = keep(picture(ui, "tile", SPARE if step == "howto.push" else "ES", sx, sy, S, batch, g_top))
             ax, ay = self._cell_xy(1, -0.5)
-            scene["arrow"] = keep(shapes.Triangle(ax - S * 0.12, ay - S * 0.2, ax - S * 0.12, ay + S * 0.2,
-                                                  ax + S * 0.12, ay, color=ACCENT, batch=batch, group=g_top))
+            scene["arrow"] = keep(
+                shapes.Triangle(
+                    ax - S * 0.12,
+                    ay - S * 0.2,
+                    ax - S * 0.12,
+                    ay + S * 0.2,
+                    ax + S * 0.12,
+                    ay,
+                    color=ACCENT,
+                    batch=batch,
+                    group=g_top,
+                )
+            )
         if step == "howto.rotate":
             sx, sy = self._cell_xy(1, -1.25)
-            scene["ripple"] = keep(shapes.Arc(sx, sy, S * 0.3, thickness=max(2, S * 0.05), color=ACCENT,
-                                              batch=batch, group=g_top))
-            scene["finger"] = keep(pyglet.text.Label("\u261d", font_name="DejaVu Sans", font_size=S * 0.45,
-                                                     x=sx + S * 0.25, y=sy - S * 0.55, anchor_x="center",
-                                                     anchor_y="center", color=(255, 255, 255, 255), batch=batch,
-                                                     group=g_top))
+            scene["ripple"] = keep(
+                shapes.Arc(sx, sy, S * 0.3, thickness=max(2, S * 0.05), color=ACCENT, batch=batch, group=g_top)
+            )
+            scene["finger"] = keep(
+                pyglet.text.Label(
+                    "\u261d",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.45,
+                    x=sx + S * 0.25,
+                    y=sy - S * 0.55,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(255, 255, 255, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
         if step == "howto.walk" or step == "howto.collect" or step == "howto.home":
             path = WALK if step != "howto.home" else tuple(reversed(WALK))
             scene["path"] = path
             scene["glow"] = []
             for cell in path:
                 x, y = self._cell_xy(*cell)
-                glow = keep(shapes.Rectangle(x - S * 0.5, y - S * 0.5, S, S, color=(255, 236, 120, 0), batch=batch,
-                                             group=g_mark))
+                glow = keep(
+                    shapes.Rectangle(
+                        x - S * 0.5, y - S * 0.5, S, S, color=(255, 236, 120, 0), batch=batch, group=g_mark
+                    )
+                )
                 scene["glow"].append(glow)
         if step in ("howto.collect", "howto.home"):
             start = WALK[-3] if step == "howto.collect" else TREASURE_CELL
@@ -119,31 +140,90 @@ class HowToScreen(GuideScreen):
         if step == "howto.collect":
             # the card with the target, beside the maze
             cx, cy = self._cell_xy(1, 5.9)
-            scene["card"] = keep(shapes.RoundedRectangle(cx - S * 0.4, cy - S * 0.55, S * 0.8, S * 1.1, S * 0.1,
-                                                         color=(250, 246, 232), batch=batch, group=g_mark))
+            scene["card"] = keep(
+                shapes.RoundedRectangle(
+                    cx - S * 0.4,
+                    cy - S * 0.55,
+                    S * 0.8,
+                    S * 1.1,
+                    S * 0.1,
+                    color=(250, 246, 232),
+                    batch=batch,
+                    group=g_mark,
+                )
+            )
             scene["card_pic"] = keep(picture(ui, "treasure", TREASURE, cx, cy, S * 0.6, batch, g_items))
-            scene["tick"] = keep(pyglet.text.Label("\u2714", font_name="DejaVu Sans", font_size=S * 0.5,
-                                                   x=cx + S * 0.3, y=cy - S * 0.45, anchor_x="center",
-                                                   anchor_y="center", color=(46, 170, 84, 0), batch=batch,
-                                                   group=g_top))
+            scene["tick"] = keep(
+                pyglet.text.Label(
+                    "\u2714",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.5,
+                    x=cx + S * 0.3,
+                    y=cy - S * 0.45,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(46, 170, 84, 0),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
         if step == "howto.goal":
             # the secret card beside the maze, face down; a finger holds the eye and it shows the crown
             cx, cy = self._cell_xy(0.6, 5.9)
-            scene["card"] = keep(shapes.RoundedRectangle(cx - S * 0.4, cy - S * 0.55, S * 0.8, S * 1.1, S * 0.1,
-                                                         color=(90, 70, 140), batch=batch, group=g_mark))
-            scene["card_face"] = keep(shapes.RoundedRectangle(cx - S * 0.36, cy - S * 0.51, S * 0.72, S * 1.02,
-                                                              S * 0.08, color=(250, 246, 232), batch=batch,
-                                                              group=g_items))
+            scene["card"] = keep(
+                shapes.RoundedRectangle(
+                    cx - S * 0.4,
+                    cy - S * 0.55,
+                    S * 0.8,
+                    S * 1.1,
+                    S * 0.1,
+                    color=(90, 70, 140),
+                    batch=batch,
+                    group=g_mark,
+                )
+            )
+            scene["card_face"] = keep(
+                shapes.RoundedRectangle(
+                    cx - S * 0.36,
+                    cy - S * 0.51,
+                    S * 0.72,
+                    S * 1.02,
+                    S * 0.08,
+                    color=(250, 246, 232),
+                    batch=batch,
+                    group=g_items,
+                )
+            )
             scene["card_pic"] = keep(picture(ui, "treasure", TREASURE, cx, cy, S * 0.6, batch, g_top))
             ex, ey = self._cell_xy(2.1, 5.9)
-            keep(shapes.RoundedRectangle(ex - S * 0.45, ey - S * 0.27, S * 0.9, S * 0.54, S * 0.12,
-                                         color=(90, 70, 140), batch=batch, group=g_mark))
+            keep(
+                shapes.RoundedRectangle(
+                    ex - S * 0.45,
+                    ey - S * 0.27,
+                    S * 0.9,
+                    S * 0.54,
+                    S * 0.12,
+                    color=(90, 70, 140),
+                    batch=batch,
+                    group=g_mark,
+                )
+            )
             keep(shapes.Ellipse(ex, ey, S * 0.24, S * 0.13, color=(250, 250, 250), batch=batch, group=g_items))
             keep(shapes.Circle(ex, ey, S * 0.08, color=(40, 30, 70), batch=batch, group=g_top))
-            scene["finger"] = keep(pyglet.text.Label("\u261d", font_name="DejaVu Sans", font_size=S * 0.45,
-                                                     x=ex + S * 0.2, y=ey - S * 0.45, anchor_x="center",
-                                                     anchor_y="center", color=(255, 255, 255, 255), batch=batch,
-                                                     group=g_top))
+            scene["finger"] = keep(
+                pyglet.text.Label(
+                    "\u261d",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.45,
+                    x=ex + S * 0.2,
+                    y=ey - S * 0.45,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(255, 255, 255, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
             scene["eye_at"] = (ex, ey)
         if step == "howto.no_push_back":
             # the row was pushed from the left; the tile that fell out waits on the right
@@ -151,12 +231,45 @@ class HowToScreen(GuideScreen):
             scene["spare"] = keep(picture(ui, "tile", GRID[1][4], out_x, out_y, S, batch, g_top))
             scene["spare_home"] = (out_x, out_y)
             ax, ay = self._cell_xy(1, 4.5)
-            keep(shapes.Triangle(ax + S * 0.12, ay - S * 0.2, ax + S * 0.12, ay + S * 0.2, ax - S * 0.12, ay,
-                                 color=(120, 126, 140), batch=batch, group=g_top))
-            cross = [keep(shapes.Line(ax - S * 0.25, ay - S * 0.25, ax + S * 0.25, ay + S * 0.25,
-                                      thickness=max(3, S * 0.09), color=DANGER, batch=batch, group=g_top)),
-                     keep(shapes.Line(ax - S * 0.25, ay + S * 0.25, ax + S * 0.25, ay - S * 0.25,
-                                      thickness=max(3, S * 0.09), color=DANGER, batch=batch, group=g_top))]
+            keep(
+                shapes.Triangle(
+                    ax + S * 0.12,
+                    ay - S * 0.2,
+                    ax + S * 0.12,
+                    ay + S * 0.2,
+                    ax - S * 0.12,
+                    ay,
+                    color=(120, 126, 140),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
+            cross = [
+                keep(
+                    shapes.Line(
+                        ax - S * 0.25,
+                        ay - S * 0.25,
+                        ax + S * 0.25,
+                        ay + S * 0.25,
+                        thickness=max(3, S * 0.09),
+                        color=DANGER,
+                        batch=batch,
+                        group=g_top,
+                    )
+                ),
+                keep(
+                    shapes.Line(
+                        ax - S * 0.25,
+                        ay + S * 0.25,
+                        ax + S * 0.25,
+                        ay - S * 0.25,
+                        thickness=max(3, S * 0.09),
+                        color=DANGER,
+                        batch=batch,
+                        group=g_top,
+                    )
+                ),
+            ]
             scene["cross"] = cross
         if step == "howto.home":
             scene["crown"] = keep(picture(ui, "treasure", "crown", hx, hy + S * 0.55, S * 0.5, batch, g_top))

@@ -28,16 +28,23 @@ from pyglet.window import key
 
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
-    GameOver, GameStarted, RequestHint, RotateSpare, SelectArrow, Stay, TapCell, TurnChanged,
+    GameOver,
+    GameStarted,
+    RequestHint,
+    RotateSpare,
+    SelectArrow,
+    Stay,
+    TapCell,
+    TurnChanged,
 )
 from engine.game import GAME_NAME
 
-from ..session import Session
-from .board import BoardView
+from kiosk.games.labyrinth.session import Session
+from kiosk.games.labyrinth.screens.board import BoardView
 from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Layout
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from .player_panel import PanelState, PlayerPanel
+from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.turn_cue import TurnCue, TwoTap
 from kiosk.ui.widgets import Frame, Hold
@@ -59,7 +66,7 @@ class PlayScreen(Screen):
         self.live = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
-        self.labels = LabelPool()        # the panels' texts, moved from panel to panel (kiosk/ui/label_pool.py)
+        self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
         self.peek = Hold(clock=ui.now)
         self.toast = ""
@@ -69,16 +76,17 @@ class PlayScreen(Screen):
         self._gameover_at: float | None = 0.0
         self._signature: Any = None
         self.cursor: tuple[int, int] | None = None
-        self.overlay = pyglet.graphics.Batch()          # the turn cue and the chosen destination
+        self.overlay = pyglet.graphics.Batch()  # the turn cue and the chosen destination
         self.cue = TurnCue(self.overlay)
-        self.destination: TwoTap[tuple[int, int]] = TwoTap(lambda cell: self.ui.post(TapCell(cell)),
-                                                          self._show_destination)
+        self.destination: TwoTap[tuple[int, int]] = TwoTap(
+            lambda cell: self.ui.post(TapCell(cell)), self._show_destination
+        )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
-        self._upcoming: list[tuple[int, Frame, PanelState]] = []     # panels to lay out ahead (see _prepare)
+        self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
         self._upcoming_for: Any = None
-        self._prepared: set[tuple[Any, ...]] = set()          # (frame, state) laid out ahead
-        self._rebuilt = False               # a panel was built this frame (no preparing on top of it)
+        self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
+        self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -125,7 +133,7 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
-        self._prepared.clear()           # a new game: its panels are laid out ahead again
+        self._prepared.clear()  # a new game: its panels are laid out ahead again
         self._upcoming_for = None
         L = self.layout
         m = self.board.model
@@ -134,11 +142,17 @@ class PlayScreen(Screen):
         for idx, seat in enumerate(m.seats):
             frame = Frame(L.panel(seat, active), L.facing(seat))
             self.panels[idx] = PlayerPanel(
-                self.ui, self.batch, self.panel_group, frame,
+                self.ui,
+                self.batch,
+                self.panel_group,
+                frame,
                 on_rotate=lambda: self.ui.post(RotateSpare(1)),
-                on_peek=self._peek_hold, on_peek_tap=self.peek.tap,
+                on_peek=self._peek_hold,
+                on_peek_tap=self.peek.tap,
                 on_hint=lambda: self.ui.post(RequestHint()),
-                on_stay=self._stay_or_confirm, labels=self.labels)
+                on_stay=self._stay_or_confirm,
+                labels=self.labels,
+            )
         self._signature = None
         self._refresh_panels()
 
@@ -157,7 +171,7 @@ class PlayScreen(Screen):
             hints = self._hints_choice
         setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
         hint_override = getattr(setup, "hints", None)
-        if hint_override is not None:        # the game's own setup (the setup screen, a resumed save)
+        if hint_override is not None:  # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
         if hints is None:
             return m.open_cards or not m.return_home
@@ -194,10 +208,20 @@ class PlayScreen(Screen):
             color = SEAT_COLORS[seat]
             g = pyglet.graphics.Group(order=40)
             for k, r in enumerate((L.cell * 0.48, L.cell * 0.42)):
-                self._marks.append(pyglet.shapes.Arc(x, y, r, thickness=L.px(3), color=color if k == 0
-                                                     else (255, 255, 255), batch=self.overlay, group=g))
-            ghost = pyglet.sprite.Sprite(self.ui.atlas.pawn(seat), x, y, batch=self.overlay,
-                                         group=pyglet.graphics.Group(order=41))
+                self._marks.append(
+                    pyglet.shapes.Arc(
+                        x,
+                        y,
+                        r,
+                        thickness=L.px(3),
+                        color=color if k == 0 else (255, 255, 255),
+                        batch=self.overlay,
+                        group=g,
+                    )
+                )
+            ghost = pyglet.sprite.Sprite(
+                self.ui.atlas.pawn(seat), x, y, batch=self.overlay, group=pyglet.graphics.Group(order=41)
+            )
             ghost.scale = L.cell * 0.6 / self.ui.atlas.px
             ghost.opacity = 170
             self._marks.append(ghost)
@@ -212,15 +236,25 @@ class PlayScreen(Screen):
             return
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
-        self.cue.show(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
-                      SEAT_COLORS[seat], self.layout.facing(seat))
+        self.cue.show(
+            self.layout,
+            self.layout.board,
+            self.t("play.turn_of", colour=colour),
+            SEAT_COLORS[seat],
+            self.layout.facing(seat),
+        )
 
     def _prepare_cue(self, player: int) -> None:
         """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
         seat = self.board.model.seats[player]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
-        self.cue.prepare(self.layout, self.layout.board, self.t("play.turn_of", colour=colour),
-                         SEAT_COLORS[seat], self.layout.facing(seat))
+        self.cue.prepare(
+            self.layout,
+            self.layout.board,
+            self.t("play.turn_of", colour=colour),
+            SEAT_COLORS[seat],
+            self.layout.facing(seat),
+        )
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
@@ -231,35 +265,51 @@ class PlayScreen(Screen):
         if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
                 cards = tuple(session.visible_cards(idx))
-            except Exception:      # no game in the session (view lagging behind): show nothing secret
+            except Exception:  # no game in the session (view lagging behind): show nothing secret
                 cards = ()
-        toast = self.toast if (self.toast and self.ui.now() < self.toast_until
-                               and (self.toast_player is None or self.toast_player == idx)) else ""
-        return PanelState(       # an idle panel shows no phase: it stays the same (and cached) all turn
-            seat=m.seats[idx], player=idx, kind=m.kinds[idx], cards_left=m.cards_left[idx],
-            found=tuple(m.found[idx]), active=active, phase=m.phase if active else "",
+        toast = (
+            self.toast
+            if (
+                self.toast
+                and self.ui.now() < self.toast_until
+                and (self.toast_player is None or self.toast_player == idx)
+            )
+            else ""
+        )
+        return PanelState(  # an idle panel shows no phase: it stays the same (and cached) all turn
+            seat=m.seats[idx],
+            player=idx,
+            kind=m.kinds[idx],
+            cards_left=m.cards_left[idx],
+            found=tuple(m.found[idx]),
+            active=active,
+            phase=m.phase if active else "",
             spare=(m.spare.openings, m.spare.treasure) if active else None,
-            peek=peek_on, cards=cards, open_cards=m.open_cards,
+            peek=peek_on,
+            cards=cards,
+            open_cards=m.open_cards,
             heading_home=m.cards_left[idx] == 0 and m.return_home,
             hints=active and self.hints_enabled and m.kinds[idx] == "human",
-            prompt=self._prompt(m) if active else "", toast=toast,
+            prompt=self._prompt(m) if active else "",
+            toast=toast,
             step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == "human" else "",
-            pending=active and self.destination.pending is not None)
+            pending=active and self.destination.pending is not None,
+        )
 
     def _refresh_panels(self) -> None:
         m = self.board.model
         if not m.started or not self.panels:
             return
         active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
-        if active != self._panel_active:         # the active panel gets the room: new frames
+        if active != self._panel_active:  # the active panel gets the room: new frames
             self._panel_active = active
             L = self.layout
             for idx, seat in enumerate(m.seats):
                 panel = self.panels[idx]
                 panel.delete()
-                self.ui.invalidate(panel.frame.rect)            # where it was ...
+                self.ui.invalidate(panel.frame.rect)  # where it was ...
                 panel.frame = Frame(L.panel(seat, active), L.facing(seat))
-                self.ui.invalidate(panel.frame.rect)            # ... and where it is now (only the sides)
+                self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
                 panel.state = None
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
@@ -269,7 +319,7 @@ class PlayScreen(Screen):
         for i, st in zip(self.panels, states):
             panel = self.panels[i]
             if panel.state != st:
-                self.ui.invalidate(panel.frame.rect)      # only this panel's part of the cache
+                self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
                 self._rebuilt = True
             panel.show(st)
             widgets.extend(panel.widgets)
@@ -293,7 +343,7 @@ class PlayScreen(Screen):
             nxt = (m.current + 1) % len(m.seats)
             if m.kinds[nxt] == "human" and ("cue", nxt) not in self._prepared:
                 self._prepared.add(("cue", nxt))
-                self._prepare_cue(nxt)       # the next person's "<colour>'s turn" (one text)
+                self._prepare_cue(nxt)  # the next person's "<colour>'s turn" (one text)
                 return
         while self._upcoming:
             idx, frame, st = self._upcoming.pop(0)
@@ -305,9 +355,18 @@ class PlayScreen(Screen):
             if key in self._prepared:
                 continue
             self._prepared.add(key)
-            ghost = PlayerPanel(self.ui, self.batch, self.panel_group, frame, on_rotate=_nothing,
-                                on_peek=_nothing, on_peek_tap=_nothing, on_hint=_nothing, on_stay=_nothing,
-                                labels=self.labels)
+            ghost = PlayerPanel(
+                self.ui,
+                self.batch,
+                self.panel_group,
+                frame,
+                on_rotate=_nothing,
+                on_peek=_nothing,
+                on_peek_tap=_nothing,
+                on_hint=_nothing,
+                on_stay=_nothing,
+                labels=self.labels,
+            )
             ghost.show(st)
             ghost.delete()
             return
@@ -319,8 +378,11 @@ class PlayScreen(Screen):
         m = self.board.model
         L = self.layout
         nxt = (m.current + 1) % len(m.seats)
-        ahead = [(m.current, "move"), (nxt, "shift"), (nxt, "move")] if m.phase == "shift" \
+        ahead = (
+            [(m.current, "move"), (nxt, "shift"), (nxt, "move")]
+            if m.phase == "shift"
             else [(nxt, "shift"), (nxt, "move")]
+        )
         saved = m.current, m.phase, m.preview
         out = []
         try:
@@ -329,7 +391,7 @@ class PlayScreen(Screen):
                 for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
                     st = self._panel_state(idx)
                     if st.toast or st.peek or st.pending:
-                        continue                  # of this moment only
+                        continue  # of this moment only
                     seat = m.seats[idx]
                     out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
         finally:
@@ -348,14 +410,14 @@ class PlayScreen(Screen):
             return
         self.board.on_event(ev)
         if self.cue.showing and not isinstance(ev, TurnChanged):
-            self.cue.hide()                  # the person acts (an arrow, a push): the cue makes room
+            self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
         if isinstance(ev, TurnChanged):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == "shift":
             self.peek.cancel()
             if self.toast == self.t("play.computer_thinking"):
-                self.toast = ""     # the computer has played: "thinking" is no longer true
+                self.toast = ""  # the computer has played: "thinking" is no longer true
             self._refresh_panels()
             self._cue_turn()
         elif isinstance(ev, IllegalInput):
@@ -381,7 +443,7 @@ class PlayScreen(Screen):
         has = getattr(self.ui.translator, "has", None)
         if code and has is not None and has(f"refusal.{code}"):
             return self.t(f"refusal.{code}")
-        return ev.reason          # no translation for it: the session's English sentence
+        return ev.reason  # no translation for it: the session's English sentence
 
     def _show_toast(self, text: str, player: int | None) -> None:
         self.toast = text
@@ -395,8 +457,8 @@ class PlayScreen(Screen):
         landed = moving and not self.board.busy
         was = self.cue.showing
         if not self.cue.update(dt) and was:
-            self.ui.request_frame()          # the cue went away: one more frame without it
-        if not landed:       # a push or a walk that lands redraws the board: the panels follow a frame later
+            self.ui.request_frame()  # the cue went away: one more frame without it
+        if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
         if not (self._rebuilt or landed):
             self._prepare()
@@ -434,13 +496,14 @@ class PlayScreen(Screen):
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
         if self.widget_at(x, y) is not None:
             return True
-        return self.board.model.started and (self.layout.arrow_at(x, y) is not None
-                                             or self.layout.cell_at(x, y) is not None)
+        return self.board.model.started and (
+            self.layout.arrow_at(x, y) is not None or self.layout.cell_at(x, y) is not None
+        )
 
     # ------------------------------------------------------------------ fingers
     def press(self, x: float, y: float) -> None:
         self.board.wake()
-        if self.cue.showing:                 # a finger on the screen: the cue makes room at once
+        if self.cue.showing:  # a finger on the screen: the cue makes room at once
             self.cue.hide()
             self.ui.request_frame()
         super().press(x, y)
@@ -478,8 +541,11 @@ class PlayScreen(Screen):
         self.board.wake()
         moves = {key.UP: (-1, 0), key.DOWN: (1, 0), key.LEFT: (0, -1), key.RIGHT: (0, 1)}
         if symbol in moves:
-            r, c = self.cursor or self.board.model.positions[self.board.model.current] \
-                if self.board.model.started else (3, 3)
+            r, c = (
+                self.cursor or self.board.model.positions[self.board.model.current]
+                if self.board.model.started
+                else (3, 3)
+            )
             dr, dc = moves[symbol]
             self.cursor = (min(6, max(0, r + dr)), min(6, max(0, c + dc)))
             self.board.set_cursor(self.cursor)

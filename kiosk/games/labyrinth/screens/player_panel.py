@@ -39,30 +39,42 @@ class PanelState:
     found: tuple[str, ...]
     active: bool
     phase: str
-    spare: tuple[str, str | None] | None     # (openings, treasure) as shown now
+    spare: tuple[str, str | None] | None  # (openings, treasure) as shown now
     peek: bool
-    cards: tuple[str, ...]                   # what the player may see now (peek / open cards)
+    cards: tuple[str, ...]  # what the player may see now (peek / open cards)
     open_cards: bool
     heading_home: bool
     hints: bool
     prompt: str
     toast: str
-    step: str = ""                           # "push" / "move": the instruction's icon
-    pending: bool = False                    # a destination is chosen: the stay button confirms it
+    step: str = ""  # "push" / "move": the instruction's icon
+    pending: bool = False  # a destination is chosen: the stay button confirms it
+
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
-INDENT_NBSP = 7          # no-break spaces that keep the icon's place on the instruction's first line
+INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
 
 
 class PlayerPanel:
     """Draws a PanelState into a batch; ``widgets`` are the tappable parts."""
 
-    def __init__(self, ui: Any, batch, group, frame: Frame, *, on_rotate: Callable[[], None],
-                 on_peek: Callable[[bool], None], on_peek_tap: Callable[[], None],
-                 on_hint: Callable[[], None], on_stay: Callable[[], None], labels: LabelPool | None = None):
+    def __init__(
+        self,
+        ui: Any,
+        batch,
+        group,
+        frame: Frame,
+        *,
+        on_rotate: Callable[[], None],
+        on_peek: Callable[[bool], None],
+        on_peek_tap: Callable[[], None],
+        on_hint: Callable[[], None],
+        on_stay: Callable[[], None],
+        labels: LabelPool | None = None,
+    ):
         self.ui = ui
         self.labels = labels if labels is not None else LabelPool()
         self.batch = batch
@@ -70,10 +82,11 @@ class PlayerPanel:
         self.fg = pyglet.graphics.Group(order=1, parent=group)
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
-        self.callbacks: dict[str, Callable[..., None]] = dict(rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap,
-                                                              hint=on_hint, stay=on_stay)
+        self.callbacks: dict[str, Callable[..., None]] = dict(
+            rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay
+        )
         self.items: list = []
-        self.texts: list[pyglet.text.Label] = []     # taken from self.labels, given back on delete
+        self.texts: list[pyglet.text.Label] = []  # taken from self.labels, given back on delete
         self.widgets: list[Widget] = []
         self.state: PanelState | None = None
 
@@ -103,16 +116,26 @@ class PlayerPanel:
         self.items.append(s)
         return s
 
-    def _text(self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None,
-              variant: Any = None, **kw):
+    def _text(
+        self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
+    ):
         """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it
         must, measured as laid out, never below the body size (a title may give up its extra size).
 
         From the pool: ``self.labels.fresh`` says whether it is new (and still to be settled by the
         caller as `variant` says) or an equal one shown before."""
         L = self.ui.layout
-        lab = self.labels.take(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg),
-                               variant=(fit, line_spacing, variant), **kw)
+        lab = self.labels.take(
+            text,
+            self.frame,
+            u,
+            v,
+            L.font(px),
+            self.batch,
+            kw.pop("group", self.fg),
+            variant=(fit, line_spacing, variant),
+            **kw,
+        )
         if self.labels.fresh and line_spacing is not None:
             lab.set_style("line_spacing", line_spacing)
         if self.labels.fresh and fit is not None and lab.content_width > fit:
@@ -130,24 +153,38 @@ class PlayerPanel:
         edge = color if st.active else PANEL_EDGE
         self.items.append(box(f, Rect(0, 0, W, H), edge, self.batch, self.group, radius=L.px(10)))
         t = L.px(4) if st.active else L.px(2)
-        self.items.append(box(f, Rect(t, t, W - 2 * t, H - 2 * t), (46, 54, 68) if st.active else PANEL,
-                              self.batch, self.group, radius=L.px(8)))
+        self.items.append(
+            box(
+                f,
+                Rect(t, t, W - 2 * t, H - 2 * t),
+                (46, 54, 68) if st.active else PANEL,
+                self.batch,
+                self.group,
+                radius=L.px(8),
+            )
+        )
         # header: pawn + colour name (+ "computer")
         head = L.px(typeface.TITLE + 12)
         self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
         name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
         name_color = color if st.seat != 3 else (120, 170, 255)
-        self._text(name, pad * 2 + head, H - pad - head / 2, typeface.TITLE, anchor_x="left", bold=True,
-                   color=name_color, fit=W - 3 * pad - head)
+        self._text(
+            name,
+            pad * 2 + head,
+            H - pad - head / 2,
+            typeface.TITLE,
+            anchor_x="left",
+            bold=True,
+            color=name_color,
+            fit=W - 3 * pad - head,
+        )
         y = H - pad - head - L.px(16)
-        if st.kind != "human":        # a computer's panel says so under its name
-            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM,
-                       fit=W - 2 * pad)
+        if st.kind != "human":  # a computer's panel says so under its name
+            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
         cw, ch = L.px(15), L.px(21)
-        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg,
-                              radius=L.px(3)))
+        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
         self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
         x0 = pad + cw + L.px(30)
         icon = min(L.px(24), (W - x0 - pad) / max(1, min(len(st.found), 5)))
@@ -155,16 +192,18 @@ class PlayerPanel:
         for k, treasure in enumerate(st.found[-per_row:]):
             self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon * 0.95)
         block_top = y - ch / 2 - L.px(6)
-        wide = W > H * 1.15          # portrait screens: panels are wide and short
+        wide = W > H * 1.15  # portrait screens: panels are wide and short
         if not st.active:
             if st.toast:
-                self._text(st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True,
-                           color=ACCENT)
+                self._text(
+                    st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True, color=ACCENT
+                )
             return
-        if wide:      # the stay button under the header, where the left column is free
+        if wide:  # the stay button under the header, where the left column is free
             stay = Rect(pad, pad, W * 0.40 - 2 * pad, L.touch)
-            self._build_active(st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad,
-                               stay_at=stay if block_top - pad >= stay.top else None)
+            self._build_active(
+                st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad, stay_at=stay if block_top - pad >= stay.top else None
+            )
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
@@ -178,13 +217,30 @@ class PlayerPanel:
         if not text:
             return top
         icon = STEP_ICONS.get(st.step, "") if not st.toast else "!"
-        if icon:      # the icon sits where the first line starts; the text wraps under it at full width
-            self._text(icon, u + L.px(typeface.BODY * 0.7), top - L.px(typeface.BODY * 0.75), typeface.BODY,
-                       color=ACCENT, bold=True)
+        if icon:  # the icon sits where the first line starts; the text wraps under it at full width
+            self._text(
+                icon,
+                u + L.px(typeface.BODY * 0.7),
+                top - L.px(typeface.BODY * 0.75),
+                typeface.BODY,
+                color=ACCENT,
+                bold=True,
+            )
             text = "\u00a0" * INDENT_NBSP + text
-        lab = self._text(text, u, top, typeface.BODY, width=w, multiline=True, align="left",
-                         anchor_x="left", color=ACCENT if st.toast else INK, anchor_y="top",
-                         line_spacing=L.px(typeface.BODY * 1.3), variant=room)
+        lab = self._text(
+            text,
+            u,
+            top,
+            typeface.BODY,
+            width=w,
+            multiline=True,
+            align="left",
+            anchor_x="left",
+            color=ACCENT if st.toast else INK,
+            anchor_y="top",
+            line_spacing=L.px(typeface.BODY * 1.3),
+            variant=room,
+        )
         for _ in range(3 if self.labels.fresh else 0):
             if room is None or lab.content_height <= room - L.px(4):
                 break
@@ -193,8 +249,7 @@ class PlayerPanel:
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
         return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
 
-    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float,
-                      stay_at: Rect | None = None) -> None:
+    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None) -> None:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
         when it is not under the others (a wide panel's left column)."""
         L = self.ui.layout
@@ -212,8 +267,11 @@ class PlayerPanel:
             if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
         rows_below = (1 if human else 0) + (1 if st.phase == "move" and human and stay_at is None else 0)
-        needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) \
+        needed = (
+            rows_below * (btn_h + gap)
+            + (eye_h - btn_h if human else 0)
             + (L.touch + gap if st.spare and st.phase == "shift" and not st.toast else 0)
+        )
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
@@ -224,34 +282,60 @@ class PlayerPanel:
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
-            self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)    # no path past its edge
+            self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
             if treasure:
                 self._sprite(atlas.treasure(treasure), cu, cv, spare_size * 0.56)
             if human:
-                w = Widget(f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
-                           self.callbacks["rotate"])
+                w = Widget(
+                    f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
+                    self.callbacks["rotate"],
+                )
                 self.widgets.append(w)
                 # a turning-arrow badge says "tap to turn"
                 r = L.px(13)
                 bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
                 x, y = f.point(bu, bv)
                 self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
-                self._text("\u21bb", bu, bv, typeface.BODY, group=pyglet.graphics.Group(order=3, parent=self.group),
-                           color=(30, 30, 30), bold=True)
+                self._text(
+                    "\u21bb",
+                    bu,
+                    bv,
+                    typeface.BODY,
+                    group=pyglet.graphics.Group(order=3, parent=self.group),
+                    color=(30, 30, 30),
+                    bold=True,
+                )
             if hint_w:
-                b = Button(f, Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h), "?", self.batch,
-                           self.fg, font_size=L.font(typeface.HEADLINE), on_tap=self.callbacks["hint"],
-                           min_size=L.touch, color=(40, 130, 120), labels=self.labels)
+                b = Button(
+                    f,
+                    Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
+                    "?",
+                    self.batch,
+                    self.fg,
+                    font_size=L.font(typeface.HEADLINE),
+                    on_tap=self.callbacks["hint"],
+                    min_size=L.touch,
+                    color=(40, 130, 120),
+                    labels=self.labels,
+                )
                 self.widgets.append(b)
         if not human:
             return
         v = area.y
         if st.phase == "move":
             confirm = st.pending
-            b = Button(f, stay_at or Rect(area.x, v, area.w, btn_h),
-                       self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
-                       self.batch, self.fg, font_size=L.font(typeface.LABEL), on_tap=self.callbacks["stay"],
-                       min_size=L.touch, color=(46, 150, 84) if confirm else (64, 110, 170), labels=self.labels)
+            b = Button(
+                f,
+                stay_at or Rect(area.x, v, area.w, btn_h),
+                self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
+                self.batch,
+                self.fg,
+                font_size=L.font(typeface.LABEL),
+                on_tap=self.callbacks["stay"],
+                min_size=L.touch,
+                color=(46, 150, 84) if confirm else (64, 110, 170),
+                labels=self.labels,
+            )
             self.widgets.append(b)
             if stay_at is None:
                 v += btn_h + gap
@@ -262,19 +346,40 @@ class PlayerPanel:
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
             return
-        b = Button(f, Rect(area.x, v, area.w, eye_h), "", self.batch, self.fg,
-                   on_tap=self.callbacks["peek_tap"], on_hold=self.callbacks["peek"], min_size=L.touch,
-                   color=(90, 70, 140), labels=self.labels)
+        b = Button(
+            f,
+            Rect(area.x, v, area.w, eye_h),
+            "",
+            self.batch,
+            self.fg,
+            on_tap=self.callbacks["peek_tap"],
+            on_hold=self.callbacks["peek"],
+            min_size=L.touch,
+            color=(90, 70, 140),
+            labels=self.labels,
+        )
         self.widgets.append(b)
-        eu, ev = area.x + btn_h * 0.4, v + eye_h / 2          # an eye: lens + pupil, then the words
+        eu, ev = area.x + btn_h * 0.4, v + eye_h / 2  # an eye: lens + pupil, then the words
         x, y = f.point(eu, ev)
-        self.items.append(shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250),
-                                         batch=self.batch, group=self.top))
+        self.items.append(
+            shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250), batch=self.batch, group=self.top)
+        )
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
-        words = self._text(self.ui.t("play.your_target"), eu + btn_h * 0.4, ev, typeface.LABEL, group=self.top,
-                           bold=True, anchor_x="left", width=eye_w, multiline=True, align="left", name="peek",
-                           container=f.area(Rect(area.x, v, area.w, eye_h)),
-                           line_spacing=L.px(typeface.LABEL * EYE_LINES))
+        words = self._text(
+            self.ui.t("play.your_target"),
+            eu + btn_h * 0.4,
+            ev,
+            typeface.LABEL,
+            group=self.top,
+            bold=True,
+            anchor_x="left",
+            width=eye_w,
+            multiline=True,
+            align="left",
+            name="peek",
+            container=f.area(Rect(area.x, v, area.w, eye_h)),
+            line_spacing=L.px(typeface.LABEL * EYE_LINES),
+        )
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
@@ -288,8 +393,17 @@ class PlayerPanel:
         else:
             self._sprite(atlas.pawn(st.seat), cu, cv, size * 0.6, group=self.top)
             caption = self.ui.t("play.going_home")
-        self._text(caption, cu, r.y + L.px(1), typeface.BODY, color=(30, 30, 30), bold=True, group=self.top,
-                   fit=r.w - L.px(8), anchor_y="bottom")       # its whole line inside the peek area
+        self._text(
+            caption,
+            cu,
+            r.y + L.px(1),
+            typeface.BODY,
+            color=(30, 30, 30),
+            bold=True,
+            group=self.top,
+            fit=r.w - L.px(8),
+            anchor_y="bottom",
+        )  # its whole line inside the peek area
         # the whole area keeps the hold (letting go anywhere on it hides the target)
         w = Widget(self.frame.area(r), on_hold=self.callbacks["peek"])
         self.widgets.append(w)

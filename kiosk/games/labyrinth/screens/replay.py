@@ -13,8 +13,8 @@ import dataclasses
 from kiosk.ui.replay import ReplaySteps
 from kiosk.ui.screen import register, session_for
 
-from .play import PlayScreen
-from .player_panel import PanelState
+from kiosk.games.labyrinth.screens.play import PlayScreen
+from kiosk.games.labyrinth.screens.player_panel import PanelState
 
 
 @register("labyrinth_replay")
@@ -30,8 +30,17 @@ class BoardReplayScreen(ReplaySteps, PlayScreen):
     def _panel_state(self, idx: int) -> PanelState:
         state = super()._panel_state(idx)
         levels = self.playback.levels if self.playback is not None else []
-        return dataclasses.replace(state, kind=levels[idx] if idx < len(levels) else state.kind, hints=False,
-                                   prompt="", step="", peek=False, cards=(), pending=False, toast="")
+        return dataclasses.replace(
+            state,
+            kind=levels[idx] if idx < len(levels) else state.kind,
+            hints=False,
+            prompt="",
+            step="",
+            peek=False,
+            cards=(),
+            pending=False,
+            toast="",
+        )
 
     def update(self, dt: float) -> None:
         super().update(dt)
