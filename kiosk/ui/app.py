@@ -113,9 +113,9 @@ def make_window(
         # (pyglet declares gl.Config as its abstract base, with opengl_api a float: it is the
         # platform's concrete class at run time, and opengl_api is "gl" or "gles".)
         configs = [
-            gl.Config(
-                opengl_api=api,
-                major_version=3,  # type: ignore[abstract, arg-type]
+            gl.Config(  # type: ignore[abstract]
+                opengl_api=api,  # type: ignore[arg-type]
+                major_version=3,
                 minor_version=0 if api == "gles" else 3,
                 double_buffer=True,
             )

@@ -225,8 +225,8 @@ class ReplaySteps:
             x,
             y,
             L.font(12),
-            self.batch,
-            pyglet.graphics.Group(order=60),  # type: ignore[attr-defined]
+            self.batch,  # type: ignore[attr-defined]
+            pyglet.graphics.Group(order=60),
             color=DIM,
             anchor_x="left",
             anchor_y=anchor_y,
