@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import time
 
-from engine import Game
-from engine.ai import LEVELS, make_ai
-from engine.ai.bits import CARRY, LINES, ROTATIONS, flood, shifted
+from engine.labyrinth import Game
+from engine.labyrinth.ai import LEVELS, make_ai
+from engine.labyrinth.ai.bits import CARRY, LINES, ROTATIONS, flood, shifted
 
 
 GOALS = {
@@ -86,7 +86,7 @@ def games_per_second(players: int, games: int, levels: tuple[str, ...] = ("hard"
 
 
 def main() -> None:
-    print("AI players (engine.ai)")
+    print("AI players (engine.labyrinth.ai)")
     print(f"  search step (shift + flood fill): {primitive_cost(Game.new(players=2, seed=1)):.2f} us")
     for players in (2, 4):
         positions = _positions(players, games=3, seed=100 * players)

@@ -30,7 +30,7 @@ def _us(values) -> str:
 
 
 def same_thread(n: int = 20_000) -> list[float]:
-    from kiosk.bus import Bus
+    from kiosk.core.bus import Bus
     from kiosk.games.labyrinth.events import TapCell
 
     bus = Bus()
@@ -45,8 +45,8 @@ def same_thread(n: int = 20_000) -> list[float]:
 
 
 def across_threads(n: int = 2_000, gap: float = 0.0005) -> list[float]:
-    from kiosk.bus import Bus
-    from kiosk.events import ButtonPressed
+    from kiosk.core.bus import Bus
+    from kiosk.core.events import ButtonPressed
 
     bus = Bus()
     lat: list[float] = []
@@ -70,7 +70,7 @@ def across_threads(n: int = 2_000, gap: float = 0.0005) -> list[float]:
 
 
 def throughput(n: int = 200_000) -> tuple[float, float]:
-    from kiosk.bus import Bus
+    from kiosk.core.bus import Bus
     from kiosk.games.labyrinth.events import Stay
 
     bus = Bus()
@@ -93,7 +93,7 @@ def throughput(n: int = 200_000) -> tuple[float, float]:
 
 
 def threaded_posts(threads: int = 4, per: int = 50_000) -> float:
-    from kiosk.bus import Bus
+    from kiosk.core.bus import Bus
     from kiosk.games.labyrinth.events import Stay
 
     bus = Bus()
@@ -114,9 +114,9 @@ def threaded_posts(threads: int = 4, per: int = 50_000) -> float:
 
 def command_round_trip(n: int = 2_000) -> list[float]:
     """SelectArrow -> PreviewMoved handled, through the real session and engine."""
-    from kiosk.bus import Bus
-    from kiosk.clock import VirtualClock
-    from kiosk.events import GameSetup, NewGame
+    from kiosk.core.bus import Bus
+    from kiosk.core.clock import VirtualClock
+    from kiosk.core.events import GameSetup, NewGame
     from kiosk.games.labyrinth.events import PreviewMoved, SelectArrow
     from kiosk.games.labyrinth.session import Pacing, Session
 

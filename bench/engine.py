@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 
-from engine import Game, Move
+from engine.labyrinth import Game, Move
 
 from bench.timing import percentile, summary, time_calls
 

@@ -1,7 +1,7 @@
 """The simulator's parent memory against the number of games (issue: 1,000,000 games under 100 MB).
 
 Plays `medium` against `easy` (the cheapest real pairing, so the most games per
-second) with ``kiosk.sim.run`` on two worker processes and samples the parent's
+second) with ``kiosk.tools.sim.sweep.run`` on two worker processes and samples the parent's
 resident memory (VmRSS, and the peak VmHWM) as the games come in. With
 streaming statistics the curve is flat: the parent holds histograms, not games.
 
@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-from kiosk import sim
+from kiosk.tools.sim import sweep as sim
 
 DEFAULT_GAMES = 2_000
 

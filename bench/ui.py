@@ -28,8 +28,8 @@ import time
 t0 = time.perf_counter()
 import sys
 from types import SimpleNamespace
-from kiosk.app import Kiosk, KioskOptions
-from kiosk.ui.runner import open_ui
+from kiosk.core.kiosk import Kiosk, KioskOptions
+from kiosk.ui.shell.runner import open_ui
 kiosk = Kiosk(options=KioskOptions(fast=True))
 ui = open_ui(kiosk, SimpleNamespace(display="offscreen", size=sys.argv[1], gl=sys.argv[2], sound="off"))
 assert ui.screen.name == "attract", ui.screen.name
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     o = Offscreen((width, height), args.gl, cache=not args.no_cache)
 
-    from kiosk.events import GameSetup, NewGame
+    from kiosk.core.events import GameSetup, NewGame
 
     o.kiosk.bus.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
     o.frame()
@@ -134,13 +134,13 @@ class Offscreen:
     """The kiosk's UI on an offscreen window, with a real clock; :meth:`frame` runs one loop turn."""
 
     def __init__(self, size: tuple[int, int], gl_api: str, cache: bool) -> None:
-        from kiosk.ui.app import UI, make_window, prepare_pyglet
+        from kiosk.ui.shell.window import UI, make_window, prepare_pyglet
 
         prepare_pyglet("offscreen", gl_api)
         from pyglet import gl
 
-        from kiosk.clock import RealClock
-        from kiosk.testing import MiniKiosk
+        from kiosk.core.clock import RealClock
+        from kiosk.core.testing import MiniKiosk
 
         self.gl = gl
         self.kiosk = MiniKiosk(clock=RealClock())
@@ -225,7 +225,7 @@ def _latencies(o: Offscreen) -> list[float]:
     from gpiozero.pins.mock import MockFactory
 
     from hardware.buttons import ArrowButtons
-    from kiosk.events import ButtonPressed
+    from kiosk.core.events import ButtonPressed
     from kiosk.games.labyrinth.events import SelectArrow
 
     factory = MockFactory()

@@ -1,52 +1,18 @@
-"""The rules of the sliding-maze game (and, in engine.cards, the travel card game).
+"""The shared contract of the games' rules; each game is a package beside it.
+
+- :mod:`engine.labyrinth`: the sliding-maze board game (docs/rules.md section 1),
+  its computer players (``engine.labyrinth.ai``) and its record codec;
+- :mod:`engine.cards`: the travel card game (section 2), likewise;
+- here: :class:`GameState`, what every game's state offers the kiosk;
+  :class:`IllegalAction` and :class:`InvalidState`, the one error of each kind;
+  :class:`Outcome` and :class:`Termination`, how a game ended;
+  ``engine.records``, the record notation both games write.
 
 Pure Python: no I/O, no clocks, no threads; randomness only from a seed.
-
->>> from engine import Game, Move, Rules, Shift, Termination
->>> game = Game.new(players=2, seed=7, rules=Rules(turn_limit=2))
->>> game.num_players, game.current, game.phase
-(2, 0, 'shift')
->>> game.apply(Shift("N3", rotation=1))
->>> game.phase, game.forbidden
-('move', 'S3')
->>> game.apply(Move(sorted(game.reachable())[0]))
->>> game.current, game.turns
-(1, 1)
->>> game.apply(game.legal_actions()[0])        # a shift
->>> game.apply(game.legal_actions()[0])        # a walk: the second turn reaches the limit
->>> game.outcome.termination is Termination.TURN_LIMIT, game.phase
-(True, 'over')
-
-An illegal action raises IllegalAction and changes nothing:
-
->>> Game.new(players=2, seed=7).apply(Move((3, 3)))
-Traceback (most recent call last):
-    ...
-engine.errors.IllegalAction: First push the spare tile in at one of the arrows.
-
-The rules are docs/rules.md section 1 (and 3 for the turn limit).
 """
 
 from engine.errors import IllegalAction, InvalidState
-from engine.game import Board, Game, Move, Player, Rules, Shift, Tile
-from engine.maze import INSERTIONS, OPPOSITE
 from engine.outcome import Outcome, Termination
-from engine.tiles import SEATS, TREASURES
+from engine.state import GameState
 
-__all__ = [
-    "Board",
-    "Game",
-    "IllegalAction",
-    "INSERTIONS",
-    "InvalidState",
-    "Move",
-    "OPPOSITE",
-    "Outcome",
-    "Player",
-    "Rules",
-    "SEATS",
-    "Shift",
-    "Tile",
-    "TREASURES",
-    "Termination",
-]
+__all__ = ["GameState", "IllegalAction", "InvalidState", "Outcome", "Termination"]

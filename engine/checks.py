@@ -1,4 +1,4 @@
-"""The checks both save loaders (engine/validate.py, engine/cards/validate.py) start with.
+"""The checks both save loaders (engine/labyrinth/validate.py, engine/cards/validate.py) start with.
 
 A save is refused whole with InvalidState naming the first problem found, so
 the two games word the same mistakes the same way: not an object, another

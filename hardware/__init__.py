@@ -22,13 +22,13 @@ from hardware.pins import choose_pin_factory
 from hardware.ring import DRIVERS as RING_DRIVERS
 from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 from hardware.ring import NoRing, Ring, make_ring
-from hardware.ring_adalight import AdalightDriver
-from hardware.ring_driver import RingDriver, RingUnavailable
-from hardware.ring_layout import RingLayout
-from hardware.ring_line import LineDriver
-from hardware.ring_picture import RingPicture, render_frame
-from hardware.ring_virtual import VirtualRing
-from hardware.ring_wled import WledDriver
+from hardware.ring.adalight import AdalightDriver
+from hardware.ring.driver import RingDriver, RingUnavailable
+from hardware.ring.layout import RingLayout
+from hardware.ring.line import LineDriver
+from hardware.ring.picture import RingPicture, render_frame
+from hardware.ring.virtual import VirtualRing
+from hardware.ring.wled import WledDriver
 
 __all__ = [
     "ARROWS",

@@ -1,5 +1,5 @@
 import sys
 
-from kiosk.cli import main
+from kiosk.tools.cli import main
 
 sys.exit(main())

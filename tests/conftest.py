@@ -31,28 +31,28 @@ def _own_cache_dir(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = old
 
 
-#: The modules that take longest (each from a few tens of seconds to over a minute on 2 cores),
+#: The modules that take longest (paths under tests/) (each from a few tens of seconds to over a minute on 2 cores),
 #: longest first. ``make test`` hands whole modules to the workers (pytest-xdist ``--dist loadfile``:
 #: a module's shared fixtures are made once) in collection order; starting with these keeps the
 #: workers busy to the end instead of one of them finishing a long module alone.
 LONGEST_FIRST = (
-    "test_ui_layout_audit",
-    "test_bundle_update",
-    "test_ui_screens",
-    "test_ui_cards",
-    "test_cards_ai",
-    "test_ui_cards_howto",
-    "test_ui_core_frames",
-    "test_power_cut",
-    "test_sound",
-    "test_ui_core",
-    "test_cards_props",
-    "test_sim",
-    "test_headless_cards",
-    "test_records",
-    "test_fuzz_inputs",
-    "test_crash_points",
-    "test_power_cut_cards",
+    "kiosk/ui/test_layout_audit",
+    "systemd/test_bundle_update",
+    "kiosk/ui/test_screens",
+    "games/cards/test_screens",
+    "engine/cards/test_ai",
+    "games/cards/test_howto",
+    "kiosk/ui/test_frames",
+    "kiosk/store/test_power_cut",
+    "kiosk/test_sound",
+    "kiosk/ui/test_play",
+    "engine/cards/test_properties",
+    "kiosk/tools/test_sim",
+    "games/cards/test_headless",
+    "engine/test_records",
+    "kiosk/test_fuzz_inputs",
+    "kiosk/store/test_crash_points",
+    "kiosk/store/test_power_cut_cards",
 )
 
 
@@ -62,7 +62,7 @@ def pytest_collection_modifyitems(config, items):
         return
 
     def rank(item) -> int:
-        name = item.nodeid.split("::", 1)[0].rsplit("/", 1)[-1].removesuffix(".py")
+        name = item.nodeid.split("::", 1)[0].removeprefix("tests/").removesuffix(".py")
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
 
     items.sort(key=rank)  # stable: within a module and among the rest, nothing moves

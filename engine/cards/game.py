@@ -1,6 +1,6 @@
 """The travel card game: state, legal actions, apply (docs/rules.md section 2).
 
-Same shape as the board game (``engine.game``): one mutable state object with
+Same shape as the board game (``engine.labyrinth.game``): one mutable state object with
 ``legal_*()``, ``apply(action)``, ``copy()``, ``to_dict()`` / ``from_dict()``.
 An illegal action raises :class:`IllegalAction` with a message a person can
 read and leaves the state unchanged.

@@ -382,7 +382,8 @@ def add_start_tags(tags: dict[str, str], state) -> None:
 
 def codec_for(kind: str):
     """The turn notation of a game kind ("labyrinth" or "cards")."""
-    from engine.records import board, cards
+    from engine.labyrinth import record as board
+    from engine.cards import record as cards
 
     codecs = {board.KIND: board, cards.KIND: cards}
     try:

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
-    from kiosk.bus import Bus
-    from kiosk.clock import Clock
-    from kiosk.events import Command, GameSetup
-    from kiosk.session_base import GameSession
+    from kiosk.core.bus import Bus
+    from kiosk.core.clock import Clock
+    from kiosk.core.events import Command, GameSetup
+    from kiosk.core.session import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -122,11 +122,11 @@ class GameType:
     #: the sound cues of the game's own events: a function returning {event class: event -> a
     #: ``kiosk.sound.Cue`` or None}; the life cycle (your turn, game won) sounds for every game
     sounds: Callable[[], Mapping[type, Callable[[Any], Any]]] | None = None
-    #: the labyrinth-sim runner (kiosk.sim.Runner), imported only by the simulator
+    #: the labyrinth-sim runner (kiosk.tools.sim.sweep.Runner), imported only by the simulator
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
-    #: the layout audit (kiosk/ui/layout_audit.py): a function returning the states of its screens
+    #: the layout audit (kiosk/ui/audit/layout.py): a function returning the states of its screens
     #: it measures, imported only with a display
     audit: Callable[[], Sequence[Any]] | None = None
 

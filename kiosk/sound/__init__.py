@@ -2,7 +2,7 @@
 
 ``Sound`` subscribes to the kiosk's bus and turns events into cues
 (kiosk/sound/synth.py makes them). The life cycle every game shares
-(kiosk/events.py) sounds the same in every game: "your turn" when a
+(kiosk/core/events.py) sounds the same in every game: "your turn" when a
 person's turn begins (``TurnBegan``), the game won (``GameEnded``). Each
 game declares the cues of its own events with its registration
 (``GameType.sounds``, e.g. kiosk/games/labyrinth/cues.py: an arrow chosen,
@@ -21,7 +21,7 @@ Nothing here waits: the bus handlers put (time, cue) on a queue and return;
 the sound thread synthesises the cues (once, cached), opens the audio device
 and starts each cue at its time. No device (no PulseAudio/PipeWire server, no
 ALSA card): one log line, and the kiosk carries on silent. The headless mode
-never makes a ``Sound`` (kiosk/ui/runner.py makes it with the window).
+never makes a ``Sound`` (kiosk/ui/shell/runner.py makes it with the window).
 
 Operators: ``[sound]`` in the config (enabled, volume, quiet hours when the
 attract jingle stays silent) and the operator menu (``volume``, ``muted``).
@@ -238,7 +238,7 @@ class Sound:
 
     # ------------------------------------------------------------ events -> cues
     def _subscribe(self, bus: Any) -> None:
-        from kiosk.events import GameBegan, GameEnded, TurnBegan
+        from kiosk.core.events import GameBegan, GameEnded, TurnBegan
         from kiosk.games import all_games
 
         handlers: list[tuple[type, Callable[[Any], None]]] = [

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.safeio import SMALL_LIMIT, read_bounded, read_json
+from kiosk.store.safeio import SMALL_LIMIT, read_bounded, read_json
 from kiosk.themes.pack import (
     BUILTIN_ID,
     INSTALLED,

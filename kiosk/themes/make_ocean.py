@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from engine.cards.deck import TREASURES as CARD_TREASURES
-from engine.tiles import TREASURES as BOARD_TREASURES
+from engine.labyrinth.tiles import TREASURES as BOARD_TREASURES
 
 from kiosk.themes.pack import FORMAT, MANIFEST, PICTURE_PX, WORDMARK
 from kiosk.themes.png import encode
@@ -539,7 +539,7 @@ def wordmark_pen(p):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else HERE
-    from kiosk.ui.app import make_window, prepare_pyglet
+    from kiosk.ui.shell.window import make_window, prepare_pyglet
 
     prepare_pyglet("offscreen")
     window = make_window("offscreen", (64, 64), "auto")

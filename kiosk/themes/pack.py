@@ -3,7 +3,7 @@
 A pack is a folder or a zip of one (docs/themes.md)::
 
     theme.json            the manifest: id, title and the treasures' names in every language, colours
-    board/<treasure>.png  the 24 board treasures (engine/tiles.py), e.g. board/bat.png
+    board/<treasure>.png  the 24 board treasures (engine/labyrinth/tiles.py), e.g. board/bat.png
     cards/<treasure>.png  the 25 card treasures (engine/cards/deck.py), e.g. cards/anchor.png
     wordmark.png          optional: the museum's mark, shown on the attract screen
     README, LICENSE       optional (also .txt or .md): kept, never read
@@ -36,10 +36,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
 from engine.cards.deck import TREASURES as CARD_TREASURES
-from engine.tiles import TREASURES as BOARD_TREASURES
+from engine.labyrinth.tiles import TREASURES as BOARD_TREASURES
 
-from kiosk.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
-from kiosk.ui.i18n import LANGUAGES
+from kiosk.store.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk.ui.shell.i18n import LANGUAGES
 from kiosk.themes import png
 
 #: The manifest's format number (a later kiosk may read more).

@@ -61,7 +61,7 @@ def _sounds():
 
 
 def _sim():
-    from kiosk.games.cards.sim import CardsRunner
+    from kiosk.games.cards.simulation import CardsRunner
 
     return CardsRunner()
 

@@ -18,7 +18,7 @@ BLOCKED_CODES = ("cell_taken", "not_next_to_layout", "no_opening_meets", "not_jo
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from kiosk.events import IllegalInput
+    from kiosk.core.events import IllegalInput
     from kiosk.sound import Cue
     from kiosk.games.cards.events import CardLaid, CardsTaken
 

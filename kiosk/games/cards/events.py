@@ -1,11 +1,11 @@
 """The card game's commands and events (the travel card game, docs/rules.md section 2).
 
-Same base and the same JSON ``type`` registry as kiosk/events.py (the
+Same base and the same JSON ``type`` registry as kiosk/core/events.py (the
 ``@message`` decorator registers each class there, so ``Message.from_dict``,
 ``--events-out`` logs and the bus treat them exactly like the board game's).
 Importing this module is what registers them (``GameType.events`` names it).
 CardGameStarted is a GameBegan, CardTurnChanged a TurnBegan, CardGameOver a
-GameEnded (the life cycle every game shares, kiosk/events.py).
+GameEnded (the life cycle every game shares, kiosk/core/events.py).
 
 Input model (a person and an AI seat send the very same commands):
 
@@ -25,7 +25,7 @@ whose hand changed, how many cards it holds and which *position* is selected.
 A view that may show the hand asks ``CardSession.visible_hand(player)``, which
 answers only for the human whose turn it is, after the hand-over. A card
 becomes public when it is laid (``CardLaid``) or discarded (``CardDiscarded``).
-Refusals reuse :class:`kiosk.events.IllegalInput`; abandoning reuses
+Refusals reuse :class:`kiosk.core.events.IllegalInput`; abandoning reuses
 ``GameAbandoned``; AI thinking reuses ``AIThinking``.
 """
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from engine.outcome import Termination
 
-from kiosk.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
+from kiosk.core.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
 
 __all__ = [
     "CARD_COMMANDS",

@@ -9,7 +9,7 @@
     ready            # the next person has the screen (the "Pass to ..." prompt)
 
 ``wait MS`` and ``button rotate`` / ``button stay`` are the kiosk's own lines
-(kiosk/script.py, which reads these lines through :func:`parse_card_words`).
+(kiosk/core/script.py, which reads these lines through :func:`parse_card_words`).
 :func:`play` turns each line into the same commands the card screen posts.
 """
 

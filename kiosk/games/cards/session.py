@@ -35,10 +35,10 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.game import GAME_NAME
 
-from kiosk.bus import Bus
-from kiosk.clock import Clock
-from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
-from kiosk.session_base import GameSession, PacingBase, Step
+from kiosk.core.bus import Bus
+from kiosk.core.clock import Clock
+from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
+from kiosk.core.session import GameSession, PacingBase, Step
 from kiosk.games.cards.events import (
     CardAIDecided,
     CardDiscarded,
@@ -99,7 +99,7 @@ class CardSession(GameSession[CardGame]):
     """Owns the running card game; commands in, events out (docs/events.md, docs/card-game.md).
 
     The life cycle, the AI worker, pacing, saving and the common refusals are
-    :class:`kiosk.session_base.GameSession`'s; this class adds the card game's
+    :class:`kiosk.core.session.GameSession`'s; this class adds the card game's
     commands, turn flow and the hand-over between people.
     """
 

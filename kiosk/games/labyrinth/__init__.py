@@ -1,6 +1,6 @@
 """The sliding-maze board game (docs/rules.md section 1), declared once for the kiosk.
 
-Its parts: the engine (``engine.Game``, ``engine.ai``), the session
+Its parts: the engine (``engine.Game``, ``engine.labyrinth.ai``), the session
 (session.py), its messages (events.py), its script lines (script.py) and its
 screens (``kiosk/ui``: play, game over, how-to).
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ai import LEVELS
-from engine.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
+from engine.labyrinth.ai import LEVELS
+from engine.labyrinth.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.labyrinth import script
 
 
 def _load(data: Any):
-    from engine import Game
+    from engine.labyrinth import Game
 
     return Game.from_dict(data)
 
@@ -70,7 +70,7 @@ def _sounds():
 
 
 def _sim():
-    from kiosk.games.labyrinth.sim import LabyrinthRunner
+    from kiosk.games.labyrinth.simulation import LabyrinthRunner
 
     return LabyrinthRunner()
 

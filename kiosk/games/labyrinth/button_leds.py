@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from kiosk.bus import Bus
-from kiosk.events import GameAbandoned, GameBegan, KioskStopping
+from kiosk.core.bus import Bus
+from kiosk.core.events import GameAbandoned, GameBegan, KioskStopping
 from kiosk.games.labyrinth.events import ARROWS_ORDER, BoardShifted, GameOver, GameStarted, PreviewMoved, TurnChanged
 
 log = logging.getLogger(__name__)

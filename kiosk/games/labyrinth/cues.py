@@ -21,7 +21,7 @@ BLOCKED_CODES = ("push_back", "push_refused")
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from kiosk.events import IllegalInput
+    from kiosk.core.events import IllegalInput
     from kiosk.sound import Cue
     from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, TreasureFound
 

@@ -1,6 +1,6 @@
 """The board game's messages: its commands (arrows, spare, cells) and events.
 
-They extend the life cycle every game shares (kiosk/events.py): GameStarted is
+They extend the life cycle every game shares (kiosk/core/events.py): GameStarted is
 a GameBegan, TurnChanged a TurnBegan, GameOver a GameEnded.
 
 Privacy: a player's target (the top card of their pile) is secret in the classic
@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.maze import INSERTIONS
+from engine.labyrinth.maze import INSERTIONS
 from engine.outcome import Termination
 
-from kiosk.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
+from kiosk.core.events import Cell, Command, Event, GameBegan, GameEnded, Seat, TurnBegan, message
 
 #: The 12 arrows (insertion points), in the order docs/rules.md lists them.
 ARROWS_ORDER: tuple[str, ...] = INSERTIONS

@@ -4,14 +4,14 @@
     stay             # touch "stay" on the screen
 
 ``button N3`` (an arrow), ``button rotate`` and ``wait MS`` are the kiosk's own
-lines (kiosk/script.py).
+lines (kiosk/core/script.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.maze import SIZE
+from engine.labyrinth.maze import SIZE
 
 from kiosk.games.labyrinth.events import Stay, TapCell
 

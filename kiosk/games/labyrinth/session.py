@@ -19,14 +19,15 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
-from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
-from engine.ai import LEVELS
-from engine.game import GAME_NAME
+from engine import IllegalAction
+from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
+from engine.labyrinth.ai import LEVELS
+from engine.labyrinth.game import GAME_NAME
 
-from kiosk.bus import Bus
-from kiosk.clock import Clock
-from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
-from kiosk.session_base import GameSession, PacingBase, Step
+from kiosk.core.bus import Bus
+from kiosk.core.clock import Clock
+from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
+from kiosk.core.session import GameSession, PacingBase, Step
 from kiosk.games.labyrinth.events import (
     AIDecided,
     BoardShifted,
@@ -76,7 +77,7 @@ SaveHook = Callable[["Session", str], None]
 
 
 def default_ai_factory(level: str, seed: int | None):
-    """The engine's AI players (``engine.ai.make_ai``).
+    """The engine's AI players (``engine.labyrinth.ai.make_ai``).
 
     The searching players (their class is ``clock_capped``) stop after a fixed amount of work
     (deterministic); the clock here is only a safety cap so that a slow Pi never
@@ -84,7 +85,7 @@ def default_ai_factory(level: str, seed: int | None):
     """
     import time
 
-    from engine.ai import LEVELS, make_ai
+    from engine.labyrinth.ai import LEVELS, make_ai
 
     if level in LEVELS and LEVELS[level].clock_capped:
         return make_ai(level, seed=seed, clock=time.monotonic, time_limit=0.4)
@@ -95,7 +96,7 @@ class Session(GameSession[Game]):
     """Owns the running :class:`engine.Game`; commands in, events out (see docs/events.md).
 
     The life cycle, the AI worker, pacing, saving and the common refusals are
-    :class:`kiosk.session_base.GameSession`'s; this class adds the board game's
+    :class:`kiosk.core.session.GameSession`'s; this class adds the board game's
     commands and turn flow.
     """
 
@@ -488,7 +489,7 @@ def _best_walk(game: Game) -> tuple[int, int]:
 
 
 def _lines() -> dict[str, tuple[tuple[int, int], ...]]:
-    from engine.maze import CELLS, INSERTION_LINES
+    from engine.labyrinth.maze import CELLS, INSERTION_LINES
 
     return {name: tuple(CELLS[i] for i in cells) for name, (cells, _) in INSERTION_LINES.items()}
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pyglet
 
 from kiosk.product import PRODUCT_NAME
-from kiosk.ui.menu import fit_box
-from kiosk.ui.widgets import Frame, label
+from kiosk.ui.shell.menu import fit_box
+from kiosk.ui.shell.widgets import Frame, label
 from kiosk.ui.art.theme_art import theme_art
 
 WORD_COLOR = (255, 226, 150)

@@ -1,4 +1,4 @@
-"""The card game's screens in the layout audit (kiosk/ui/layout_audit.py): the states it walks.
+"""The card game's screens in the layout audit (kiosk/ui/audit/layout.py): the states it walks.
 
 Each state brings a real kiosk there through the game's own commands (a new game,
 a card laid) and then opens the screen: the most seats and the fewest, the hand in
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kiosk.events import GameSetup, NewGame, SeatSetup
-from kiosk.ui.layout_audit import Env, State, goto, setup_state
+from kiosk.core.events import GameSetup, NewGame, SeatSetup
+from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
 from kiosk.games.cards import GAME
 

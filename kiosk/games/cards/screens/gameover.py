@@ -17,12 +17,12 @@ from pyglet import shapes
 
 from kiosk.games.cards.events import CardGameOver
 
-from kiosk.ui.game_end import GameEndScreen
-from kiosk.ui.layout import Rect
-from kiosk.ui.menu import Canvas, fit_font, panel
-from kiosk.ui.screen import register
-from kiosk.ui.typeface import BODY
-from kiosk.ui.widgets import DIM, INK, Frame, label
+from kiosk.ui.shell.game_end import GameEndScreen
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.menu import Canvas, fit_font, panel
+from kiosk.ui.shell.screen import register
+from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 

@@ -6,7 +6,7 @@ layout of five cards and a hand of two. Each step shows one idea — pick a card
 and turn it, lay it so an opening meets an opening, a path joins the same
 treasure (the bell) on another card so you take that card, most cards wins.
 
-The example is a legal position of the real deck (tests/test_ui_cards_howto.py
+The example is a legal position of the real deck (tests/games/cards/test_howto.py
 checks it with the engine): the hand card 46 laid turned twice at (2, 1) joins
 its bell to the bell of card 3 at (2, 0), and taking card 3 leaves no card alone.
 """
@@ -18,11 +18,11 @@ import math
 import pyglet
 from pyglet import shapes
 
-from kiosk.ui.art.cards import CardAtlas, face_layout
-from kiosk.ui.guide import GuideScreen, _ease
-from kiosk.ui.menu import picture
-from kiosk.ui.screen import register
-from kiosk.ui.widgets import ACCENT, INK
+from kiosk.games.cards.art import CardAtlas, face_layout
+from kiosk.ui.shell.guide import GuideScreen, _ease
+from kiosk.ui.shell.menu import picture
+from kiosk.ui.shell.screen import register
+from kiosk.ui.shell.widgets import ACCENT, INK
 
 STEP_S = 6.0
 STEPS = ("howto.cards.turn", "howto.cards.lay", "howto.cards.take", "howto.cards.win")

@@ -5,7 +5,7 @@ Where things are: a strip of score chips along each long edge of the screen
 one; in the tabletop layout each chip faces its player), the hand of the
 player whose turn it is beside the table (landscape: a column on the right;
 portrait: a band above or below), the open layout in what is left. Every text
-is at least the body size of the type scale (kiosk/ui/typeface.py): a long
+is at least the body size of the type scale (kiosk/ui/shell/typeface.py): a long
 instruction wraps onto more lines rather than being set smaller.
 
 Input becomes commands (kiosk/card_events.py), nothing else: a tap on a hand
@@ -58,12 +58,12 @@ from kiosk.games.cards.events import (
     SelectHandCard,
     ToggleTake,
 )
-from kiosk.events import GameAbandoned, IllegalInput
-from kiosk.ui.art.cards import CardAtlas
-from kiosk.ui import typeface
-from kiosk.ui.layout import Layout, Rect
-from kiosk.ui.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+from kiosk.core.events import GameAbandoned, IllegalInput
+from kiosk.games.cards.art import CardAtlas
+from kiosk.ui.shell import typeface
+from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
+from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6

@@ -1,6 +1,6 @@
 """The card game's replay screen: a record's positions on the play screen's table, read-only.
 
-``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/replay.py) shows
+``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/screens/playback.py) shows
 it. Each position is installed in the replay's private session; the table, the
 scores and the hand of the player to act (a replay has no secrets) are drawn
 by the play screen from that session; taps and keys only step.
@@ -8,9 +8,9 @@ by the play screen from that session; taps and keys only step.
 
 from __future__ import annotations
 
-from kiosk.ui.replay import ReplaySteps
-from kiosk.ui.widgets import AnchorY
-from kiosk.ui.screen import register
+from kiosk.ui.screens.playback import ReplaySteps
+from kiosk.ui.shell.widgets import AnchorY
+from kiosk.ui.shell.screen import register
 
 from kiosk.games.cards.screens.play import CardsPlayScreen
 

@@ -1,4 +1,4 @@
-"""The board game's screens in the layout audit (kiosk/ui/layout_audit.py): the states it walks.
+"""The board game's screens in the layout audit (kiosk/ui/audit/layout.py): the states it walks.
 
 Each state brings a real kiosk there through the game's own commands (a new game,
 an arrow pressed twice) and then opens the screen, so what the audit measures is
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from kiosk.events import GameSetup, NewGame, SeatSetup
-from kiosk.ui.layout_audit import Env, State, goto, setup_state
+from kiosk.core.events import GameSetup, NewGame, SeatSetup
+from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
 from kiosk.games.labyrinth import GAME
 
@@ -22,7 +22,7 @@ from kiosk.games.labyrinth import GAME
 def _board(
     env: Env, kinds: tuple[str, ...], *, hints: bool = True, open_cards: bool = False, first: int = 0, seed: int = 3
 ) -> Any:
-    from engine.tiles import DEFAULT_SEATS
+    from engine.labyrinth.tiles import DEFAULT_SEATS
 
     seats = DEFAULT_SEATS[len(kinds)]
     env.post(

@@ -42,11 +42,11 @@ from kiosk.games.labyrinth.events import (
     TreasureFound,
     TurnChanged,
 )
-from kiosk.ui import seating
+from kiosk.ui.shell import seating
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.typeface import TREASURE_OF_CELL
-from kiosk.ui.layout import ARROWS, Layout, Rect
-from kiosk.ui.motion import Effects, ease_out_back
+from kiosk.ui.shell.typeface import TREASURE_OF_CELL
+from kiosk.ui.shell.layout import ARROWS, Layout, Rect
+from kiosk.ui.shell.motion import Effects, ease_out_back
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
@@ -121,7 +121,7 @@ class BoardView:
         self.batch = batch
         self.live = live if live is not None else batch
         self.panels_shown = live is not None  # the play screen (panels at the corners), not the attract demo
-        self.effects = Effects()  # motions beside the queue (kiosk/ui/motion.py)
+        self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
         self.model = Model()

@@ -18,12 +18,12 @@ from pyglet import shapes
 from kiosk.games.labyrinth.events import GameOver
 
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.game_end import GameEndScreen
-from kiosk.ui.layout import Rect
-from kiosk.ui.menu import Canvas, fit_font, panel, picture
-from kiosk.ui.screen import register
-from kiosk.ui.typeface import BODY
-from kiosk.ui.widgets import DIM, INK, Frame, label
+from kiosk.ui.shell.game_end import GameEndScreen
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.menu import Canvas, fit_font, panel, picture
+from kiosk.ui.shell.screen import register
+from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
@@ -51,7 +51,7 @@ class GameOverScreen(GameEndScreen):
         if game is not None:
             self.players = [(p.seat, p.color) for p in game.players]
         elif event is not None:
-            from engine.tiles import DEFAULT_SEATS
+            from engine.labyrinth.tiles import DEFAULT_SEATS
 
             seats = DEFAULT_SEATS[len(event.found)]
             self.players = [(s, COLOR_KEYS[s]) for s in seats]

@@ -19,10 +19,10 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
-from kiosk.ui.menu import picture
-from kiosk.ui.guide import GuideScreen, _ease
-from kiosk.ui.screen import register
-from kiosk.ui.widgets import ACCENT, DANGER
+from kiosk.ui.shell.menu import picture
+from kiosk.ui.shell.guide import GuideScreen, _ease
+from kiosk.ui.shell.screen import register
+from kiosk.ui.shell.widgets import ACCENT, DANGER
 
 STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 

@@ -12,7 +12,7 @@ for 1.5 s, for children who tap); it is asked from ``Session.visible_cards``
 at that moment, never kept in the view. With open cards, the active player's
 remaining cards are shown on their turn.
 
-Drawing is split for the frame cache (kiosk/ui/app.py): ``draw_static`` is the
+Drawing is split for the frame cache (kiosk/ui/shell/window.py): ``draw_static`` is the
 board's still layers and the panels (drawn again only after ``ui.invalidate()``),
 ``draw_live`` what moves or pulses; ``animating`` says whether a frame is needed.
 """
@@ -26,7 +26,7 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
-from kiosk.events import GameAbandoned, IllegalInput
+from kiosk.core.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver,
     GameStarted,
@@ -37,17 +37,17 @@ from kiosk.games.labyrinth.events import (
     TapCell,
     TurnChanged,
 )
-from engine.game import GAME_NAME
+from engine.labyrinth.game import GAME_NAME
 
 from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
-from kiosk.ui.label_pool import LabelPool
-from kiosk.ui.layout import Layout
+from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.ui.shell.layout import Layout
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
-from kiosk.ui.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.turn_cue import TurnCue, TwoTap
-from kiosk.ui.widgets import Frame, Hold
+from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
+from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
+from kiosk.ui.shell.widgets import Frame, Hold
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ class PlayScreen(Screen):
         self.live = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
-        self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/label_pool.py)
+        self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
         self.peek = Hold(clock=ui.now)
         self.toast = ""
@@ -332,7 +332,7 @@ class PlayScreen(Screen):
     def _prepare(self) -> None:
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/label_pool.py). One panel a frame, in frames that build no panel of their own and
+        (kiosk/ui/shell/label_pool.py). One panel a frame, in frames that build no panel of their own and
         animate no push, so no single frame does all the work of a turn change."""
         m = self.board.model
         if not m.started or m.phase == "over" or not self.panels or self.board.busy:
@@ -527,7 +527,7 @@ class PlayScreen(Screen):
 
     def _tap_cell(self, cell: tuple[int, int]) -> None:
         """A person's tap on a cell: in their move phase, a lit cell (or their own pawn) is only
-        chosen by the first tap and walked to by the second (kiosk/ui/turn_cue.py TwoTap); any
+        chosen by the first tap and walked to by the second (kiosk/ui/shell/turn_cue.py TwoTap); any
         other tap goes to the session, which explains what to do instead."""
         m = self.board.model
         human = m.kinds and m.kinds[m.current] == "human"

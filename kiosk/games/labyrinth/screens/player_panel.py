@@ -7,7 +7,7 @@ cards, all their cards), the hint button and, in the move phase, "stay".
 
 The panel is rebuilt only when what it shows changes (the play screen compares
 a small signature every frame), never redrawn shape by shape per frame. Its texts
-come from a pool shared by the panels (kiosk/ui/label_pool.py): a rebuild moves the
+come from a pool shared by the panels (kiosk/ui/shell/label_pool.py): a rebuild moves the
 texts it showed before instead of laying them out again.
 """
 
@@ -21,11 +21,11 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.ui import typeface
-from kiosk.ui.label_pool import LabelPool
-from kiosk.ui.layout import Rect
-from kiosk.ui.menu import measure
-from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box
+from kiosk.ui.shell import typeface
+from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.menu import measure
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class PlayerPanel:
     def _text(
         self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
     ):
-        """A text `px` tall (the type scale, kiosk/ui/typeface.py); `fit`: narrowed to that width if it
+        """A text `px` tall (the type scale, kiosk/ui/shell/typeface.py); `fit`: narrowed to that width if it
         must, measured as laid out, never below the body size (a title may give up its extra size).
 
         From the pool: ``self.labels.fresh`` says whether it is new (and still to be settled by the

@@ -1,6 +1,6 @@
 """The board game's replay screen: a record's positions on the play screen's board and panels, read-only.
 
-``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/replay.py) shows
+``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/screens/playback.py) shows
 it. Each position is installed in the replay's private session and loaded the
 way the play screen loads a resumed game; the panels say who really played
 (the record's levels) and offer no controls; taps and keys only step.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from kiosk.ui.replay import ReplaySteps
-from kiosk.ui.screen import register, session_for
+from kiosk.ui.screens.playback import ReplaySteps
+from kiosk.ui.shell.screen import register, session_for
 
 from kiosk.games.labyrinth.screens.play import PlayScreen
 from kiosk.games.labyrinth.screens.player_panel import PanelState

@@ -1,0 +1,423 @@
+"""What every game's session has in common.
+
+Every game's session (kiosk/games/<name>/session.py) is the only writer of
+its game, runs entirely on the main thread, and works the same way around the
+rules: a game is started from a ``GameSetup`` or resumed from a save; AI seats
+think on one worker thread that only posts its answer; that answer is played
+out step by step through the very commands a person sends, each step paced by
+the clock; the game is saved through a hook after every committed action; a
+game is abandoned by ``AbandonGame``, by a new game of the other kind, or by a
+new game of its own kind; and a refused command is answered with
+``IllegalInput`` carrying a stable ``code``.
+
+That machinery lives here once, in :class:`GameSession`; a session adds only
+its rules: which commands it takes, how a turn begins, what an AI answer means.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import itertools
+import logging
+import time
+import uuid
+from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
+
+from kiosk.core.bus import Bus
+from kiosk.core.clock import Clock, RealClock, Timer
+from kiosk.core.events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
+
+log = logging.getLogger(__name__)
+
+#: A paced plan step: (seconds after the previous step was handled, a function building the command).
+Step = tuple[float, Callable[[], Command | None]]
+
+
+class EngineState(Protocol):
+    """What the shared machinery reads of a game's engine state (docs/adding-a-game.md, item 1)."""
+
+    @property
+    def phase(self) -> str: ...  # "over" once finished
+    @property
+    def current(self) -> int: ...  # the player to act
+    @property
+    def seed(self) -> int | None: ...
+
+
+#: The engine state a session plays (engine.Game, engine.cards.CardGame, ...).
+G = TypeVar("G", bound=EngineState)
+
+
+class PacingBase:
+    """Mixin of the frozen pacing dataclasses: every field is a pause in seconds."""
+
+    __slots__ = ()
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]  # set by @dataclass on the subclass
+
+    @classmethod
+    def fast(cls) -> Self:
+        """No pauses at all (headless runs, tests)."""
+        return cls(**{f.name: 0 for f in dataclasses.fields(cls)})
+
+    def scaled(self, factor: float) -> Self:
+        """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(self)})
+
+
+class GameSession(Generic[G]):
+    """Game life cycle, AI worker, paced play-out, saving and common refusals for one game kind.
+
+    A subclass names its engine state (``GameSession[Game]``), sets
+    ``game_name`` (the ``GameSetup.game`` it plays, also the save's
+    ``"game"``), ``noun`` (how its refusals and log lines name it),
+    ``ai_levels`` (its computer seat kinds), and implements ``start``,
+    ``resume``, ``public_snapshot``, ``color_of`` and ``_turn_begins``;
+    ``_reset_turn_state`` clears its per-turn input state.
+    """
+
+    game_name: ClassVar[str] = ""
+    noun: ClassVar[str] = "game"
+    ai_levels: ClassVar[tuple[str, ...]] = ()  # the seat kinds besides "human"
+    worker_name: ClassVar[str] = "ai"
+
+    def __init__(
+        self,
+        bus: Bus,
+        clock: Clock | None,
+        *,
+        pacing,
+        ai_factory: Callable[[str, int | None], Any],
+        save: Callable[[Any, str], None] | None,
+        executor: concurrent.futures.Executor | None,
+    ) -> None:
+        self.bus = bus
+        self.clock = clock or RealClock()
+        self.pacing = pacing
+        self.ai_factory = ai_factory
+        self.save = save
+        self._own_executor = executor is None
+        self._executor = executor or concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix=self.worker_name
+        )
+        self.game: G | None = None
+        self.setup: GameSetup | None = None
+        self.game_id: str | None = None
+        self.started_at: float = 0.0  # wall-clock time.time() of the start
+        self._started_clock: float = 0.0  # self.clock time of the start
+        self._ais: dict[int, Any] = {}
+        self._token = itertools.count(1)
+        self._turn_token = 0  # changes with every turn, new game and abandon
+        self._ai_thinking_since: float | None = None
+        self._jobs = 0  # worker jobs not yet answered
+        self._quiet_until = 0.0  # animations running until then (clock time)
+        self._timers: list[Timer] = []
+        self._plan: tuple[int, list[Step]] = (0, [])  # (turn token, paced AI steps still to post)
+        self._subs: list[Callable[[], None]] = []
+
+    def _subscribe(
+        self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]], ai_decided: type
+    ) -> None:
+        """Subscribe the game's commands (paced AI steps follow them), other messages, and the shared ones.
+
+        ``new_game`` is heard twice: by type name to abandon this game when the
+        other kind starts (name handlers run before class handlers, so the old
+        game is archived before the new one is saved), by class to start one
+        of this kind.
+        """
+        bus = self.bus
+        self._subs += [bus.subscribe(cls, self._handled(handler)) for cls, handler in commands.items()]
+        self._subs += [bus.subscribe(cls, handler) for cls, handler in others.items()]
+        self._subs += [
+            bus.subscribe(NewGame.type, self._on_other_game),
+            bus.subscribe(NewGame, self._on_new_game),
+            bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
+            bus.subscribe(ai_decided, self._on_ai_decided),
+        ]
+
+    # ------------------------------------------------------------ queries (main thread)
+    @property
+    def running(self) -> G:
+        """The game in play, for code that runs only while there is one.
+
+        Command handlers after their checks (``_check_player``), AI answers found
+        current, and paced steps all run with a game; a call without one is a bug
+        in the session, said here rather than as an AttributeError on None.
+        """
+        g = self.game
+        if g is None:
+            raise RuntimeError(f"no {self.noun} is running")
+        return g
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self.setup.kinds if self.setup else ()
+
+    def kind_of(self, player: int) -> str:
+        return self.kinds[player]
+
+    def color_of(self, player: int) -> str:
+        raise NotImplementedError
+
+    @property
+    def humans(self) -> int:
+        return sum(1 for k in self.kinds if k == "human")
+
+    @property
+    def ai_turn(self) -> bool:
+        """True while an AI seat is to act (computing or playing its turn out)."""
+        g = self.game
+        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
+
+    @property
+    def busy(self) -> bool:
+        """True while the session will act without further input (AI turn, pending worker jobs)."""
+        return self.ai_turn or self._jobs > 0
+
+    @property
+    def thinking(self) -> bool:
+        """True while a worker computes (its answer will arrive on the bus)."""
+        return self._jobs > 0
+
+    def awaiting_human(self) -> bool:
+        """True when a human seat is to act and nothing else is pending."""
+        g = self.game
+        return g is not None and g.phase != "over" and not self.busy
+
+    def meta(self) -> dict[str, Any]:
+        """What a save needs besides the engine state: who plays which seat, since when."""
+        return {
+            "game_id": self.game_id,
+            "kinds": list(self.kinds),
+            "started": self.started_at,
+            "setup": dataclasses.asdict(self.setup) if self.setup else None,
+        }
+
+    def public_snapshot(self, resumed: bool = False) -> Message:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ starting and stopping
+    def start(self, setup: GameSetup) -> None:
+        raise NotImplementedError
+
+    def resume(
+        self,
+        game: G,
+        kinds: tuple[str, ...] | list[str],
+        *,
+        game_id: str | None = None,
+        started: float | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Continue a saved `game` exactly where it stopped (`meta`: what the save says besides the state)."""
+        raise NotImplementedError
+
+    def _begin(self, game: G, setup: GameSetup) -> None:
+        """Start `game` fresh (abandoning a running one of this kind)."""
+        if self.game is not None and self.game.phase != "over":
+            self.abandon("a new game was started")
+        self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
+
+    def _continue(self, game: G, setup: GameSetup, game_id: str | None, started: float | None) -> None:
+        """Continue a saved `game` exactly where it stopped."""
+        self._install(
+            game, setup, game_id or uuid.uuid4().hex, started if started is not None else time.time(), resumed=True
+        )
+
+    def _install(self, game: G, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+        self._cancel_timers()
+        self.game, self.setup, self.game_id = game, setup, game_id
+        self.started_at = started
+        self._started_clock = self.clock.now()
+        self._quiet_until = self.clock.now()
+        self._game_installed(resumed)
+        self._ais = {}
+        for i, kind in enumerate(setup.kinds):
+            if kind != "human":
+                seed = None if game.seed is None else game.seed * 10 + i
+                self._ais[i] = self.ai_factory(kind, seed)
+        log.info(
+            "%s %s %s: %s, seed %s",
+            self.noun,
+            game_id[:8],
+            "resumed" if resumed else "started",
+            ",".join(setup.kinds),
+            game.seed,
+        )
+        self.bus.post(self.public_snapshot(resumed))
+        self._save("resume" if resumed else "start")
+        self._turn_begins(new_turn=True)
+
+    def _game_installed(self, resumed: bool) -> None:
+        """Hook: a game was just started or resumed (before its snapshot is posted)."""
+
+    def abandon(self, reason: str = "") -> None:
+        """Stop the running game without a winner (its save is archived through the hook)."""
+        if self.game is None:
+            return
+        self._cancel_timers()
+        self._new_turn_token()
+        if self.game.phase != "over":
+            self._save("abandon")
+            self.bus.post(GameAbandoned(reason or "abandoned"))
+            log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
+        self.game = None
+        self._reset_turn_state()
+
+    def _reset_turn_state(self) -> None:
+        """Hook: forget the current player's half-made input (selection, rotation...)."""
+
+    def close(self) -> None:
+        """Stop timers and the worker (at kiosk shutdown)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        for unsub in self._subs:
+            unsub()
+        if self._own_executor:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def _on_other_game(self, cmd: NewGame) -> None:
+        if cmd.setup.game != self.game_name and self.game is not None:
+            self.abandon("another game was started")
+
+    def _on_new_game(self, cmd: NewGame) -> None:
+        if cmd.setup.game != self.game_name:
+            return
+        try:
+            self.start(cmd.setup)
+        except ValueError as exc:
+            self._refuse(cmd, f"Cannot start this game: {exc}", code="bad_setup")
+
+    def _game_ended(self, over: Message) -> None:
+        """The game is over: no more turns; save the end and announce it."""
+        self._new_turn_token()
+        self._save("over")
+        self.bus.post(over)
+
+    @property
+    def _duration(self) -> float:
+        """Seconds of play on the session's clock."""
+        return round(self.clock.now() - self._started_clock, 3)
+
+    # ------------------------------------------------------------ turn flow
+    def _turn_begins(self, new_turn: bool) -> None:
+        raise NotImplementedError
+
+    def _new_turn_token(self) -> int:
+        self._turn_token = next(self._token)
+        return self._turn_token
+
+    def _submit(self, job: Callable[[], Message], failed: Callable[[str], Message], what: str) -> None:
+        """Run `job` on the worker; it posts the answer `job` returns, or `failed(error)` if it raises.
+
+        The worker must always answer: the session counts the jobs in flight
+        (``thinking``), and a person would otherwise wait for ever.
+        """
+        self._jobs += 1
+        bus = self.bus
+
+        def think() -> None:
+            try:
+                answer = job()
+            except BaseException as exc:
+                log.exception("%s failed", what)
+                answer = failed(f"{type(exc).__name__}: {exc}")
+            bus.post(answer)
+
+        self._executor.submit(think)
+
+    def _answer_is_current(self, ev) -> bool:
+        """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
+        self._jobs = max(0, self._jobs - 1)
+        g = self.game
+        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == "over":
+            log.debug("dropping a stale AI answer for player %s", ev.player)
+            return False
+        return True
+
+    def _on_ai_decided(self, ev) -> None:
+        raise NotImplementedError
+
+    def _first_delay(self, think: bool = True) -> float:
+        """The pause before an AI's first step: the rest of its thinking time, and running animations."""
+        now = self.clock.now()
+        thought = self.pacing.think - (now - (self._ai_thinking_since or now)) if think else 0.0
+        return max(thought, self._quiet_until - now, 0.0)
+
+    def _run_steps(self, steps: list[Step]) -> None:
+        """Start a paced plan for this turn: each step is posted `delay` after the previous one was handled."""
+        self._plan = (self._turn_token, list(steps))
+        self._plan_next()
+
+    def _plan_next(self) -> None:
+        token, steps = self._plan
+        if not steps or self.game is None or token != self._turn_token:
+            self._plan = (0, [])
+            return
+        delay, make = steps.pop(0)
+
+        def fire() -> None:
+            if self.game is None or token != self._turn_token:
+                return
+            cmd = make()  # built now: it may depend on the state the previous step left
+            if cmd is not None:
+                self.bus.post(cmd)
+
+        self._timers = [t for t in self._timers if not t.cancelled]
+        self._timers.append(self.clock.call_later(delay, fire))
+
+    def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
+
+        def run(cmd) -> None:
+            try:
+                handler(cmd)
+            finally:
+                if getattr(cmd, "source", "") == "ai":
+                    self._plan_next()
+
+        return run
+
+    def _cancel_timers(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers.clear()
+        self._plan = (0, [])
+
+    # ------------------------------------------------------------ refusals
+    def _refuse(self, cmd: Command, reason: str, arrow: str | None = None, code: str = "refused") -> None:
+        """Answer `cmd` with IllegalInput: `reason` for a person (English), `code` for translations."""
+        player = self.game.current if self.game is not None else None
+        log.debug("refused %s: %s", cmd.type, reason)
+        self.bus.post(IllegalInput(reason, cmd.type, player, arrow, code))
+
+    def _check_player(self, cmd: Command) -> bool:
+        """The refusals every game shares: no game, game over, a person during a computer's turn and back."""
+        g = self.game
+        if g is None:
+            self._refuse(cmd, f"No {self.noun} is running: start a new game first.", code="no_game")
+            return False
+        if g.phase == "over":
+            self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
+            return False
+        source = getattr(cmd, "source", "")
+        kind = self.kinds[g.current]
+        if kind != "human" and source != "ai":
+            self._refuse(
+                cmd, f"It is {self.color_of(g.current)}'s turn (computer, {kind}): please wait.", code="computer_turn"
+            )
+            return False
+        if kind == "human" and source == "ai":
+            self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
+            return False
+        return True
+
+    # ------------------------------------------------------------ saving
+    def _save(self, reason: str) -> None:
+        if self.save is None:
+            return
+        try:
+            self.save(self, reason)
+        except Exception:
+            # The game goes on; the operator sees it in the journal.
+            log.exception("saving the %s failed (%s)", self.noun, reason)

@@ -1,0 +1,314 @@
+"""The kiosk's game records: every finished game as a record file in the state directory (bounded).
+
+A game being played keeps its record next to the save (``current-game.record.txt``,
+rewritten atomically after every turn), so a game resumed after a power cut
+continues its record; when the game ends the record moves to ``records/``,
+named by the time it ended. The folder is bounded (``keep`` files and
+``max_bytes`` bytes, the oldest go first). :meth:`RecordShelf.best_of_day`
+picks the day's best game for the attract mode to replay.
+
+Records are the notation of docs/notation.md (``engine.records``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import date, datetime
+from pathlib import Path
+
+from engine.records import Record, RecordError, Recorder, read_record
+
+from kiosk.store.persistence import atomic_write, fsync_dir
+
+log = logging.getLogger(__name__)
+
+RECORDS_DIR = "records"
+CURRENT_NAME = "current-game.record.txt"
+RECORDS_KEEP = 500  # files
+RECORDS_MAX_BYTES = 10 * 1024 * 1024
+
+
+class RecordShelf:
+    """Records in ``state_dir/records`` and the record of the game being played. Never raises
+    on disk trouble: a record is worth less than a running game (problems are logged)."""
+
+    def __init__(self, state_dir: Path | str, keep: int = RECORDS_KEEP, max_bytes: int = RECORDS_MAX_BYTES):
+        self.state_dir = Path(state_dir)
+        self.folder = self.state_dir / RECORDS_DIR
+        self.keep = keep
+        self.max_bytes = max_bytes
+        self._remove_stale_temporaries()
+
+    def _remove_stale_temporaries(self) -> None:
+        """Temporary files of a record write cut short by a crash: never complete, never needed."""
+        patterns = ((self.state_dir, f".{CURRENT_NAME}.*.tmp"), (self.folder, ".*.tmp"))
+        for folder, pattern in patterns:
+            try:
+                for tmp in folder.glob(pattern):
+                    log.info("removing %s left by an interrupted record write", tmp.name)
+                    tmp.unlink()
+            except OSError as exc:
+                log.warning("could not remove stale temporary files in %s: %s", folder, exc)
+
+    @property
+    def current_path(self) -> Path:
+        return self.state_dir / CURRENT_NAME
+
+    # -------------------------------------------------------------- the game being played
+    def start(self, state, levels, when: float | None = None) -> Recorder:
+        """A recorder for a new game (its record is saved with :meth:`save_current`)."""
+        day = datetime.fromtimestamp(time.time() if when is None else when).strftime("%Y-%m-%d")
+        return Recorder(state, list(levels), date=day, Site="kiosk")
+
+    def resume(self, state, levels) -> Recorder:
+        """The recorder of a resumed game: its saved record continued (a turn begun but not
+        finished when the power went is found again), or a new record from this position."""
+        try:
+            record = read_record(self.current_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, RecordError) as exc:
+            log.info("no record to continue (%s): recording from the resumed position", exc)
+            return self.start(state, levels)
+        recorder = Recorder.continuing(record)
+        if catch_up(recorder, state):
+            return recorder
+        log.warning("the saved record does not lead to the resumed game: recording from here")
+        return self.start(state, levels)
+
+    def save_current(self, recorder: Recorder) -> None:
+        self._write(self.current_path, recorder.text())
+
+    def finish(self, recorder: Recorder, when: float | None = None) -> Path | None:
+        """File the record of a finished game under ``records/`` and forget the current one."""
+        stamp = datetime.fromtimestamp(time.time() if when is None else when).strftime("%Y-%m-%d_%H%M%S")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log.warning("cannot create %s: %s", self.folder, exc.strerror)
+            return None
+        path = self.folder / f"{stamp}-{recorder.codec.KIND}.txt"
+        n = 1
+        while path.exists():
+            n += 1
+            path = self.folder / f"{stamp}-{recorder.codec.KIND}-{n}.txt"
+        if not self._write(path, recorder.text()):
+            return None
+        self.discard_current()
+        self.prune()
+        return path
+
+    def discard_current(self) -> None:
+        try:
+            self.current_path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            log.warning("cannot remove %s: %s", self.current_path, exc.strerror)
+
+    # -------------------------------------------------------------- the shelf
+    def files(self) -> list[Path]:
+        """The filed records, oldest first (the names start with the time the game ended)."""
+        try:
+            return sorted((p for p in self.folder.iterdir() if p.suffix == ".txt"), key=_filed_order)
+        except OSError:
+            return []
+
+    def prune(self) -> None:
+        """Remove the oldest records beyond `keep` files or `max_bytes` bytes."""
+        files = self.files()
+        sizes = {}
+        for p in files:
+            try:
+                sizes[p] = p.stat().st_size
+            except OSError:
+                sizes[p] = 0
+        total = sum(sizes.values())
+        while files and (len(files) > self.keep or total > self.max_bytes):
+            oldest = files.pop(0)
+            total -= sizes[oldest]
+            try:
+                oldest.unlink()
+            except OSError as exc:
+                log.warning("cannot remove %s: %s", oldest, exc.strerror)
+        fsync_dir(self.folder)
+
+    def of_day(self, day: date) -> list[Path]:
+        prefix = day.strftime("%Y-%m-%d_")
+        return [p for p in self.files() if p.name.startswith(prefix)]
+
+    def best_of_day(self, day: date, game: str | None = None) -> tuple[Path, Record] | None:
+        """The day's best finished game (of `game` only, when given): one with people at the
+        table before one of computers alone, then the closest finish (the fewest cards between
+        the winner and the next player), then the shorter game (a brisk replay). None when
+        there is none."""
+        best = None
+        for path in self.of_day(day):
+            try:
+                record = read_record(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, RecordError) as exc:
+                log.info("skipping record %s: %s", path.name, exc)
+                continue
+            final = record.final()
+            if final.phase != "over" or (game is not None and record.kind != game):
+                continue
+            key = ("human" not in record.levels, margin(final), len(record.turns), path.name)
+            if best is None or key < best[0]:
+                best = (key, path, record)
+        return None if best is None else (best[1], best[2])
+
+    def _write(self, path: Path, text: str) -> bool:
+        try:
+            atomic_write(path, text.encode("utf-8"))
+            return True
+        except OSError as exc:
+            log.warning("cannot write the game record %s: %s", path, exc.strerror or exc)
+            return False
+
+
+def margin(final) -> int:
+    """How close a finished game was: the winner's score minus the best other score (cards
+    found in the maze game, cards taken in the card game)."""
+    if hasattr(final, "maze"):
+        scores = [len(p.found) + (0 if p.cards else 1) for p in final.players]
+    else:
+        scores = list(final.scores)
+    winners = set(final.winners)
+    top = max((scores[i] for i in winners), default=max(scores))
+    rest = [s for i, s in enumerate(scores) if i not in winners]
+    return top - max(rest) if rest else 0
+
+
+class Recording:
+    """Follows the game of one session and keeps its record on the shelf.
+
+    The kiosk calls :meth:`begin` when a game starts (with its start position),
+    :meth:`step` after every action the session committed (the session's save
+    hook), :meth:`resume` when a saved game is resumed, and :meth:`end` when the
+    game is over or abandoned. The action is read off the change of state
+    (:func:`infer_action`), so the sessions need no recording code of their own.
+    """
+
+    def __init__(self, shelf: RecordShelf):
+        self.shelf = shelf
+        self.recorder: Recorder | None = None
+
+    def begin(self, start, levels) -> None:
+        self.recorder = self.shelf.start(start, levels)
+        self.shelf.save_current(self.recorder)  # so a game cut off in its first turn resumes its record
+
+    def resume(self, state, levels) -> None:
+        self.recorder = self.shelf.resume(state, levels)
+
+    def step(self, state) -> None:
+        """The session's game after one more committed action."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        before_turns = len(recorder.turns)
+        if not follow(recorder, state):
+            log.warning("the game record lost track of the game: recording afresh from here")
+            levels = [part.partition(":")[2] for part in recorder.tags.get("Players", "").split()]
+            self.recorder = self.shelf.start(state, levels)
+            self.shelf.save_current(self.recorder)
+            return
+        if len(recorder.turns) != before_turns and state.phase != "over":
+            self.shelf.save_current(recorder)
+
+    def end(self, state=None, abandoned: bool = False) -> Path | None:
+        """File the record of a finished game (an abandoned one is dropped)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is None:
+            return None
+        if abandoned:
+            self.shelf.discard_current()
+            return None
+        if state is not None and recorder.state != state:
+            follow(recorder, state)
+        return self.shelf.finish(recorder)
+
+
+def infer_action(before, after):
+    """The one action that took the game from `before` to `after` (None if it cannot be told)."""
+    if hasattr(before, "maze"):
+        from engine.labyrinth import Move, Shift
+        from engine.labyrinth.maze import CELLS, INSERTION_LINES, ROTATED
+
+        if before.phase == "shift" and after.last_insertion:
+            name = after.last_insertion
+            mask = after.maze.masks[INSERTION_LINES[name][0][0]]
+            turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
+            return Shift(name, turns[0]) if turns else None
+        if before.phase == "move":
+            return Move(CELLS[after.players[before.current].cell])
+        return None
+    from engine.cards import Discard, Place, Take
+
+    if before.phase == "place":
+        new = [cell for cell in after.layout if cell not in before.layout]
+        if len(new) != 1:
+            return None
+        placed = after.layout[new[0]]
+        return Place(placed.card, placed.rotation, new[0])
+    if before.phase == "take":
+        kept = {p.card for p in after.layout.values()}
+        return Take(p.card for p in before.layout.values() if p.card not in kept)
+    if before.phase == "discard" and after.discards:
+        return Discard(after.discards[-1])
+    return None
+
+
+def follow(recorder: Recorder, state) -> bool:
+    """Record the action that leads from the recorder's game to `state`; True when they agree."""
+    if recorder.state == state:
+        return True
+    action = infer_action(recorder.state, state)
+    if action is not None:
+        trial = recorder.state.copy()
+        try:
+            trial.apply(action)
+        except ValueError:
+            action = None
+        else:
+            if trial == state:
+                recorder.apply(action)
+                return True
+    return catch_up(recorder, state)
+
+
+def catch_up(recorder: Recorder, state) -> bool:
+    """Bring a recorder to `state`, which may be one action further (a turn begun before the
+    power cut: the shift was saved, the record had only whole turns). True when they agree."""
+    if recorder.state == state:
+        return True
+    for action in _actions(recorder.state):
+        trial = recorder.state.copy()
+        try:
+            trial.apply(action)
+        except ValueError:
+            continue
+        if trial == state:
+            recorder.apply(action)
+            return True
+    return False
+
+
+def _actions(state) -> list:
+    """Every legal action of either game now."""
+    if hasattr(state, "legal_shifts"):
+        return state.legal_shifts() + state.legal_moves()
+    return state.legal_actions()
+
+
+__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action", "margin"]
+
+
+def _filed_order(path: Path) -> tuple[str, int, str]:
+    """Sort key: the end time, then the count that tells games ended in the same second apart.
+
+    By plain name "...-labyrinth-2.txt" would sort before "...-labyrinth.txt" ("-" < ".").
+    """
+    stem = path.stem
+    head, _, last = stem.rpartition("-")
+    if head and last.isdigit():
+        return stem[:17], int(last), head
+    return stem[:17], 1, stem

@@ -1,0 +1,50 @@
+"""labyrinth-sim on a Dask cluster (``--scheduler ADDRESS``): the same chunks, other machines.
+
+Each chunk of games is one task; a task returns the chunk's summary (small
+histograms), and the parent merges them exactly as it merges local chunks,
+so a cluster run gives the same figures as a local run of the same seeds.
+Every worker needs this project installed (the same version) to import
+``kiosk.tools.sim.sweep``; docs/ai.md says how to set up a cluster of machines.
+"""
+
+from __future__ import annotations
+
+#: Seconds to wait for the scheduler to answer.
+CONNECT_TIMEOUT = 30.0
+
+
+class ClusterWorkers:
+    """Submits chunks to the Dask scheduler at `address` (needs the `distributed` package)."""
+
+    def __init__(self, address: str, timeout: float | None = None):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ImportError(
+                "--scheduler needs the 'distributed' package: pip install 'labyrinth-kiosk[cluster]'"
+            ) from None
+        try:
+            self.client = Client(address, timeout=timeout or CONNECT_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise OSError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        threads = sum(self.client.nthreads().values())
+        if not threads:
+            self.client.close()
+            raise OSError(f"the Dask scheduler at {address} has no workers")
+        self.threads = threads
+
+    @property
+    def slots(self) -> int:
+        return self.threads
+
+    def submit(self, job):
+        from kiosk.tools.sim.sweep import play_chunk
+
+        # pure=False: a chunk is played again if submitted again (no result cache across sweeps).
+        return self.client.submit(play_chunk, job, pure=False)
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        except Exception:  # closing a client of a vanished cluster must not hide the real error
+            pass

@@ -1,0 +1,386 @@
+"""The attract screen: computer players play a demo game while "touch to play" invites visitors.
+
+The demo is a real game: a private bus and session with four computer seats,
+drawn by the same board view as the play screen (kiosk/games/labyrinth/screens/board.py). It is
+private on purpose: the demo must not be saved, counted in the statistics,
+shown on the LED ring or resumed after a power cut — the kiosk's own session
+stays free for visitors. Its clock is virtual and advances with the frames, so
+the demo pauses when the screen is hidden and tests can drive it with ``dt``.
+
+"Touch to play" changes language every few seconds (all eight, each in its own
+words). In the tabletop layout it is written twice, once for each long side of
+the table. A tap anywhere opens the setup screen, facing the person who tapped;
+"How to play" (on a table: one button for each long side) opens the guide facing
+that side;
+holding the top-left corner opens the operator menu.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from functools import partial
+from typing import NamedTuple
+
+import pyglet
+from pyglet import shapes
+
+from kiosk.core.bus import Bus
+from kiosk.core.clock import VirtualClock
+from kiosk.core.events import GameSetup, SeatSetup
+
+from kiosk.ui.shell import seating
+from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.menu import Canvas, config_value, current_language, fit_box, make_button, set_language
+from kiosk.ui.screens.operator import CornerHold
+from kiosk.ui.shell.screen import Screen, register
+from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, label
+
+log = logging.getLogger(__name__)
+
+CYCLE_S = 3.0  # each language's "touch to play" stays this long
+FADE_S = 0.35
+DEMO_KINDS = ("medium", "easy", "medium", "easy")
+DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
+RESTART_S = 4.0  # pause after a demo game ends
+BAND = (10, 12, 18)  # the "touch to play" bands: opaque, so the arrows and the spare under them
+# do not show through the words
+
+
+class _DemoLabel(NamedTuple):
+    """Where the demo's caption ("Demo game", or "Today's best game" while a record is replayed)
+    goes beside the how-to button (design units)."""
+
+    x: float
+    y: float
+    anchor_x: AnchorX
+    anchor_y: AnchorY
+    width: float
+    align: str
+
+
+class Demo:
+    """A private game between computer players: its own bus, virtual clock and session."""
+
+    def __init__(self, seed: int | None = None, kinds=DEMO_KINDS, pacing=None):
+        from kiosk.games.labyrinth.session import Session
+
+        self.bus = Bus()
+        self.clock = VirtualClock()
+        self.session = Session(self.bus, self.clock, pacing=pacing, save=None)
+        self.over_at: float | None = None
+        self.kinds = kinds
+        self._seed = seed
+
+    def start(self) -> None:
+        seed = self._seed if self._seed is not None else random.randrange(1 << 30)
+        self._seed = None
+        self.over_at = None
+        self.session.start(GameSetup(seats=tuple(SeatSetup(k) for k in self.kinds), seed=seed))
+
+    def advance(self, dt: float) -> None:
+        """Let `dt` seconds of demo time pass: timers, then the bus (bounded per frame)."""
+        self.clock.advance(min(dt, 0.25))
+        self.clock.run_due()
+        self.bus.dispatch_pending(max_count=64)
+        game = self.session.game
+        if game is None:
+            return
+        if game.phase == "over" or game.turns >= DEMO_MAX_TURNS:
+            if self.over_at is None:
+                self.over_at = self.clock.now()
+            elif self.clock.now() - self.over_at >= RESTART_S:
+                self.start()
+
+    def close(self) -> None:
+        self.session.abandon("demo closed")
+        self.session.close()
+
+
+@register("attract")
+class AttractScreen(Screen):
+    """The demo game behind an invitation to play."""
+
+    background = (14, 17, 22)
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.demo: Demo | None = None
+        self.board = None
+        self.overlay = pyglet.graphics.Batch()
+        self.gesture = CornerHold(ui)
+        self.clock = 0.0  # seconds since enter (language cycle)
+        self.lang_index = 0
+        self._unsub = None
+        self._shapes: list = []
+        self._invites: list = []
+        self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self.demo_seed: int | None = None  # tests fix the demo game
+
+    # ------------------------------------------------------------ lifecycle
+    def enter(self, **kw) -> None:
+        default = str(config_value(self.ui, "game", "language", "en"))
+        if default in LANGUAGES and current_language(self.ui) != default:
+            set_language(self.ui, default)  # a new visitor starts in the kiosk's language
+        self.clock = 0.0
+        self.lang_index = 0
+        self._start_demo()
+        self._build_overlay()
+
+    def leave(self) -> None:
+        super().leave()
+        self.gesture.release()
+        self._stop_demo()
+
+    def resize(self, layout) -> None:
+        if self.board is not None:
+            self.board.resize(layout)
+            session = self.demo.session if self.demo else None
+            if session is not None and session.game is not None:
+                self.board.load(session.public_snapshot())
+        self._build_overlay()
+
+    def _start_demo(self) -> None:
+        self._stop_demo()
+        from kiosk.games.labyrinth.screens.board import BoardView
+
+        if self.board is None:
+            self.board = BoardView(self.ui, self.batch, base_order=0)
+            self.board.resize(self.layout)
+        self.demo = self._make_demo()
+        self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
+        try:
+            self.demo.start()
+        except Exception:  # never let the demo keep visitors out
+            log.exception("demo game could not start")
+        self._set_caption()
+
+    def caption_key(self) -> str:
+        """The text key of what plays behind the invitation: the day's best game replayed, or a demo."""
+        return "attract.best_game" if getattr(self.demo, "record", None) is not None else "attract.demo"
+
+    def _set_caption(self) -> None:
+        text = self.t(self.caption_key())
+        for lbl in self._captions:
+            lbl.text = text
+
+    # ------------------------------------------------------------ the day's best game (kiosk/ui/screens/playback.py)
+    _bad_replays: frozenset[str] = frozenset()  # records whose replay failed: a fresh demo instead
+
+    def _make_demo(self):
+        """The day's best board game replayed ([kiosk] attract_replay, the kiosk's RecordShelf),
+        or a fresh demo game when there is none, it cannot be read or its replay failed before."""
+        if config_value(self.ui, "kiosk", "attract_replay", True):
+            from kiosk.ui.screens.playback import RecordDemo, best_record_of_day
+
+            record = best_record_of_day(getattr(self.kiosk, "record_shelf", None))
+            if record is not None and record.text() not in self._bad_replays:
+                try:
+                    return RecordDemo(record, view_busy=lambda: self.board is not None and self.board.busy)
+                except Exception:
+                    log.exception("the day's best game cannot be replayed; a fresh demo instead")
+                    self._bad_replays = self._bad_replays | {record.text()}
+        return Demo(seed=self.demo_seed)
+
+    def _demo_failed(self) -> None:
+        """A replay that failed is not tried again (the next demo is a fresh game)."""
+        record = getattr(self.demo, "record", None)
+        if record is not None:
+            self._bad_replays = self._bad_replays | {record.text()}
+
+    def _stop_demo(self) -> None:
+        if self._unsub is not None:
+            self._unsub()
+            self._unsub = None
+        if self.demo is not None:
+            self.demo.close()
+            self.demo = None
+
+    def _on_demo_event(self, ev) -> None:
+        if self.board is not None:
+            self.board.on_event(ev)
+
+    # ------------------------------------------------------------ frame
+    def update(self, dt: float) -> None:
+        if self.gesture.update():
+            return
+        if self.demo is not None:
+            try:
+                self.demo.advance(dt)
+            except Exception:
+                log.exception("demo game failed; starting a new one")
+                self._demo_failed()
+                self._start_demo()
+        if self.board is not None:
+            self.board.update(dt)
+        self.clock += dt
+        index = int(self.clock // CYCLE_S) % len(LANGUAGES)
+        phase = self.clock % CYCLE_S
+        if index != self.lang_index:
+            self.lang_index = index
+            self._set_invite_text()
+        fade = min(1.0, phase / FADE_S, (CYCLE_S - phase) / FADE_S)
+        for lbl in self._invites:
+            r, g, b, _ = lbl.color
+            lbl.color = (r, g, b, int(255 * max(0.0, fade)))
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.overlay.draw()
+
+    @property
+    def cycle_language(self) -> str:
+        """The language "touch to play" is in now: the cycle starts with the kiosk's own language."""
+        start = str(config_value(self.ui, "game", "language", "en"))
+        offset = LANGUAGES.index(start) if start in LANGUAGES else 0
+        return LANGUAGES[(self.lang_index + offset) % len(LANGUAGES)]
+
+    # ------------------------------------------------------------ fingers
+    def press(self, x: float, y: float) -> None:
+        self.gesture.press(x, y)
+        super().press(x, y)
+
+    def release(self, x: float, y: float) -> None:
+        self.gesture.release()
+        super().release(x, y)
+
+    def tap(self, x: float, y: float) -> bool:
+        if super().tap(x, y):
+            return True
+        self.ui.goto("setup", opener=(x, y))  # the setup faces this person; they join at their corner
+        return True
+
+    # ------------------------------------------------------------ overlay
+    def _invite(self) -> str:
+        return (
+            self.ui.translator.t("attract.touch_to_play", language=self.cycle_language)
+            if hasattr(self.ui, "translator")
+            else self.t("attract.touch_to_play")
+        )
+
+    def _set_invite_text(self) -> None:
+        text = self._invite()
+        for lbl, width, rect in zip(self._invites, self._invite_widths, self._bands):
+            # the whole line box inside the band, between its two gold rules
+            lbl.font_size = fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
+            lbl.text = text
+
+    def _build_overlay(self) -> None:
+        self.clear_widgets()
+        for s in self._shapes:
+            s.delete()
+        self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
+        self.overlay = batch = pyglet.graphics.Batch()
+        L = self.layout
+        c = Canvas(L)
+        back, front = pyglet.graphics.Group(order=30), pyglet.graphics.Group(order=31)
+        # bands over the arrow rows only (the board's cells and start corners stay in sight): one
+        # facing each long side in tabletop, one at the bottom upright
+        ring, board = L.ring, L.board
+        low = Rect(0, ring.y, L.width, board.y - ring.y)
+        high = Rect(0, board.top, L.width, ring.top - board.top)
+        bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
+        self._invite_size = c.font(40)
+        self._rule = c.px(3)
+        self._bands = [rect for _, rect in bands]
+        for angle, rect in bands:
+            self._shapes.append(shapes.Rectangle(*rect, color=BAND, batch=batch, group=back))
+            for y in (rect.y, rect.top - c.px(3)):
+                self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT, batch=batch, group=back))
+            frame = Frame(rect, angle)
+            width = (L.width - L.board.w) / 2 + L.board.w - c.px(60) if not L.portrait else rect.w - c.px(140)
+            lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True, color=INK)
+            self._invites.append(lbl)
+            self._invite_widths.append(min(width, L.board.w + 2 * L.cell))
+            hand = label(
+                "\u261d",
+                frame,
+                L.board.x - L.cell * 0.5,
+                rect.h / 2,
+                self._invite_size * 1.1,
+                batch,
+                front,
+                color=ACCENT,
+            )
+            self._shapes.append(hand)
+        # the wordmark: in the free column beside the board (both columns, facing both sides, on a
+        # table), above the board in portrait
+        from kiosk.ui.art.wordmark import draw_wordmark
+
+        mark = pyglet.graphics.Group(order=32)
+        if c.W >= c.H:
+            col_w = L.ring.x - c.px(16)
+            if L.tabletop:  # above the near band, below the how-to button (mid-height, right)
+                y0 = low.top + c.px(8)
+                box_h = min(col_w * 1.5, L.height / 2 - c.px(40) - y0)
+            else:
+                box_h = min(L.height * 0.62, col_w * 1.5)
+                y0 = (L.height - box_h) / 2
+            left = Rect(c.px(8), y0, col_w, box_h)
+            draw_wordmark(self.ui, Frame(left, 0), batch, mark, self._shapes)
+            if L.tabletop:
+                right = Rect(L.width - c.px(8) - col_w, L.height - left.top, col_w, box_h)
+                draw_wordmark(self.ui, Frame(right, 180), batch, mark, self._shapes)
+        else:
+            # above the board; on a table turned to the far side, and again below the board for the
+            # near side, between the bottom band and the how-to button
+            box = Rect(
+                L.width * 0.2,
+                L.ring.top + c.px(8),
+                L.width * 0.6,
+                min(L.height - L.ring.top - c.px(16), L.width * 0.45),
+            )
+            if L.tabletop:  # each side's wordmark between its band and its how-to button
+                y0 = c.px(10 + 54 + 8)
+                low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
+                if low_box.h > c.px(60):
+                    draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
+                box = Rect(L.width - low_box.right, L.height - low_box.top, low_box.w, low_box.h)
+            if box.h > c.px(60):
+                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
+        self._set_invite_text()
+        frame = Frame(L.screen, 0)
+        t = self.t
+        if c.W >= c.H:  # landscape: in the free column right of the board, clear of the bands
+            side = (L.width - L.ring.w) / 2 / c.s
+            bw = max(60.0, min(190.0, side - 16))
+            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)  # mid-height: clear of the bottom band
+            # the demo's caption under it, in the same column
+            demo = _DemoLabel(rect.cx, rect.y - 10, "center", "top", bw, "center")
+        else:
+            rect = Rect(c.W - 230, 10, 220, 54)
+            demo = _DemoLabel(12, rect.cy, "left", "center", rect.x - 24, "left")
+        # the how-to button (and the demo's caption) for each side of a table: the guide faces whoever taps it
+        for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
+            frame = Frame(L.screen, seating.angle(edge))
+            make_button(
+                self,
+                c,
+                frame,
+                rect,
+                "? " + t("howto.title"),
+                batch,
+                front,
+                size=BODY,
+                wrap=True,
+                on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge),
+            )
+            caption = label(
+                t(self.caption_key()),
+                frame,
+                c.px(demo.x),
+                c.px(demo.y),
+                c.font(BODY),
+                batch,
+                front,
+                color=DIM,
+                anchor_x=demo.anchor_x,
+                anchor_y=demo.anchor_y,
+                width=c.px(demo.width),
+                multiline=True,
+                align=demo.align,
+            )
+            self._shapes.append(caption)
+            self._captions.append(caption)
