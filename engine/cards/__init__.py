@@ -22,7 +22,8 @@ between AIs (for the simulation command). See docs/card-game.md.
 from engine.errors import IllegalAction, InvalidState
 from engine.outcome import Outcome, Termination
 from engine.cards.deck import CARDS, SIDES, TREASURES, Card
-from engine.cards.game import HAND_SIZE, PHASES, CardGame, CardRules, Discard, Place, Take
+from engine.cards.game import CardGame, Discard, Place, Take
+from engine.cards.parts import HAND_SIZE, PHASES, CardRules
 from engine.cards.paths import Placed
 from engine.cards.play import play_game
 

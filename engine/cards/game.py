@@ -30,40 +30,11 @@ from itertools import combinations
 from typing import Iterable
 
 from engine.errors import IllegalAction
-from engine.outcome import Outcome, Termination, check_turn_limit, most
+from engine.outcome import Outcome, Termination, most
 from engine.cards.deck import CARDS, DECK_NAME, OPEN
+from engine.cards.parts import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, START_CELLS, CardRules
+from engine.cards.validate import card_game_from_dict
 from engine.cards.paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
-
-#: 2 added the turn limit to the rules and saves "outcome" instead of an "end" sentence;
-#: version 1 saves still load.
-FORMAT_VERSION = 2
-GAME_NAME = "cards"
-PHASES = ("place", "take", "discard", "over")
-HAND_SIZE = 2
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-#: The 2 x 2 starting square, in dealing order.
-START_CELLS = ((0, 0), (1, 0), (0, 1), (1, 1))
-
-
-@dataclass(frozen=True)
-class CardRules:
-    """Options. The defaults are docs/rules.md section 2.
-
-    ``keep_connected``: besides "every card left touches another along a full
-    side", also require the cards left to stay one group (the stricter reading
-    of the original text; off by default, see docs/card-game.md).
-    ``turn_limit``: >0 ends the game when that many turns are played, scored as
-    usual (docs/rules.md section 3).
-    """
-
-    keep_connected: bool = False
-    turn_limit: int = 0
-
-    def __post_init__(self) -> None:
-        check_turn_limit(self.turn_limit)
-
-    def to_dict(self) -> dict:
-        return {"keep_connected": self.keep_connected, "turn_limit": self.turn_limit}
 
 
 @dataclass(frozen=True)
@@ -455,8 +426,6 @@ class CardGame:
     @classmethod
     def from_dict(cls, data: dict) -> "CardGame":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
-        from engine.cards.validate import card_game_from_dict
-
         return card_game_from_dict(cls, data)
 
     def __eq__(self, other: object) -> bool:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from engine.cards.game import CardGame, CardRules, Place, Take
+from engine.cards.game import CardGame, Place, Take
+from engine.cards.parts import CardRules
 
 
 def play_game(

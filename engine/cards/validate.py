@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.outcome import Outcome, Termination, most
+from engine.cards.parts import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
 from engine.cards.deck import CARDS, DECK_NAME
 from engine.cards.paths import Placed, edge_neighbours, layout_problem
 
@@ -36,8 +37,6 @@ _V1_ENDS = {
 
 
 def card_game_from_dict(cls, data: Any):
-    from engine.cards.game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
-
     # Version 1 had no turn limit and saved an "end" sentence where version 2 saves "outcome".
     last_field = "end" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(

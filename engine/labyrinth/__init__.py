@@ -29,7 +29,8 @@ codec is engine/labyrinth/record.py.
 """
 
 from engine.errors import IllegalAction, InvalidState
-from engine.labyrinth.game import Board, Game, Move, Player, Rules, Shift, Tile
+from engine.labyrinth.game import Board, Game, Move, Shift, Tile
+from engine.labyrinth.parts import Player, Rules
 from engine.labyrinth.maze import INSERTIONS, OPPOSITE
 from engine.outcome import Outcome, Termination
 from engine.labyrinth.tiles import SEATS, TREASURES

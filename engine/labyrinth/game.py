@@ -16,33 +16,13 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping, Sequence
 
 from engine.errors import IllegalAction
-from engine.outcome import Outcome, Termination, check_turn_limit, most
+from engine.outcome import Outcome, Termination, most
 from engine.labyrinth.maze import CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of
+from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, Player, Rules
 from engine.labyrinth.tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
+from engine.labyrinth.validate import game_from_dict
 
-#: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
-FORMAT_VERSION = 2
-GAME_NAME = "labyrinth"
-#: Fewest and most players: solo to one pawn per corner (docs/rules.md section 1).
-MIN_PLAYERS, MAX_PLAYERS = 1, 4
-PHASES = ("shift", "move", "over")
 _TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
-
-
-@dataclass(frozen=True)
-class Rules:
-    """Variants from the 'younger children' section of the rulebooks (both may be combined),
-    and the kiosk's turn limit (docs/rules.md sections 1 and 3)."""
-
-    open_cards: bool = False  # players see all their cards; any remaining treasure collects
-    return_home: bool = True  # False: a player wins the moment their last card is collected
-    turn_limit: int = 0  # >0: the game ends when this many turns are played; most treasures wins
-
-    def __post_init__(self) -> None:
-        check_turn_limit(self.turn_limit)
-
-    def to_dict(self) -> dict:
-        return {"open_cards": self.open_cards, "return_home": self.return_home, "turn_limit": self.turn_limit}
 
 
 @dataclass(frozen=True)
@@ -102,42 +82,6 @@ class Board(Mapping):
 
     def __len__(self) -> int:
         return SIZE * SIZE
-
-
-class Player:
-    """One pawn and its pile of treasure cards (top card first)."""
-
-    __slots__ = ("seat", "color", "home", "cell", "cards", "found")
-
-    def __init__(self, seat: int, cell: int, cards: list[str], found: list[str]):
-        self.seat = seat
-        self.color, self.home = SEATS[seat]
-        self.cell = cell  # cell index r * 7 + c
-        self.cards = cards  # remaining cards, the top card (the target) first
-        self.found = found  # collected treasures, in order
-
-    @property
-    def position(self) -> tuple[int, int]:
-        return CELLS[self.cell]
-
-    @property
-    def target(self) -> str | None:
-        """The top card of the pile, or None when all cards are collected (heading home)."""
-        return self.cards[0] if self.cards else None
-
-    @property
-    def cards_left(self) -> int:
-        return len(self.cards)
-
-    def copy(self) -> "Player":
-        new = Player.__new__(Player)
-        new.seat, new.color, new.home, new.cell = self.seat, self.color, self.home, self.cell
-        new.cards = self.cards[:]
-        new.found = self.found[:]
-        return new
-
-    def __repr__(self) -> str:
-        return f"Player({self.color} at {self.position}, target={self.target}, left={self.cards_left})"
 
 
 class Game:
@@ -410,8 +354,6 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
-        from engine.labyrinth.validate import game_from_dict
-
         return game_from_dict(cls, data)
 
     def __eq__(self, other: object) -> bool:

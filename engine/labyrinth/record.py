@@ -9,7 +9,8 @@ turn. Both are checked on replay, so a damaged line is caught where it is.
 
 from __future__ import annotations
 
-from engine.labyrinth.game import Game, Move, Rules, Shift
+from engine.labyrinth.game import Game, Move, Shift
+from engine.labyrinth.parts import Rules
 from engine.labyrinth.maze import INSERTIONS, ROTATED, mask_of, openings_of
 from engine.labyrinth.tiles import SEATS, TREASURES
 from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position

@@ -13,6 +13,7 @@ from typing import Any
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.errors import InvalidState
 from engine.outcome import Outcome, Termination, most
+from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Player, Rules
 from engine.labyrinth.maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
 from engine.labyrinth.tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
 
@@ -42,8 +43,6 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
 
 
 def game_from_dict(cls, data: Any):
-    from engine.labyrinth.game import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Game, Player, Rules
-
     # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".
     last_field = "winner" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(
@@ -138,7 +137,7 @@ def game_from_dict(cls, data: Any):
     need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
     need(not (phase == "move" and last is None), "the move phase follows a shift")
 
-    game = Game.__new__(Game)
+    game = cls.__new__(cls)
     game.rules = Rules(**rules)
     game.maze = Maze([m for m, _ in tiles], [t for _, t in tiles], spare[0], spare[1])
     game.players = players

@@ -29,7 +29,8 @@ import time
 from types import SimpleNamespace
 
 from engine.labyrinth import Game
-from engine.labyrinth.game import Move, Rules, Shift
+from engine.labyrinth.game import Move, Shift
+from engine.labyrinth.parts import Rules
 
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 
@@ -83,7 +84,8 @@ def find_card_script(max_seed: int = 200):
     """A card game (two players, one turn) and the first player's turn: the hand position and the
     quarter turns of a card, the cell where it joins cards that may be taken, those cards, and a
     cell where it may not go (a laid card's)."""
-    from engine.cards.game import CardGame, CardRules
+    from engine.cards.game import CardGame
+    from engine.cards.parts import CardRules
 
     for seed in range(max_seed):
         g = CardGame.new(2, seed=seed, rules=CardRules(turn_limit=1))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards.ai import LEVELS
-from engine.cards.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
+from engine.cards.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.cards import script

@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar, Mapping
 
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
 from engine.cards.ai import LEVELS
-from engine.cards.game import GAME_NAME
+from engine.cards.parts import GAME_NAME
 
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.labyrinth.ai import LEVELS
-from engine.labyrinth.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
+from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.labyrinth import script

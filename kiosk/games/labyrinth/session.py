@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Mapping
 from engine import IllegalAction
 from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
 from engine.labyrinth.ai import LEVELS
-from engine.labyrinth.game import GAME_NAME
+from engine.labyrinth.parts import GAME_NAME
 
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock

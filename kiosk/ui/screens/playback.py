@@ -343,7 +343,7 @@ def best_record_of_day(shelf: Any, day: date | None = None) -> Record | None:
     (no shelf: the kiosk runs without a state directory; no finished board game that day)."""
     if shelf is None:
         return None
-    from engine.labyrinth.game import GAME_NAME
+    from engine.labyrinth.parts import GAME_NAME
 
     day = day or date.today()
     try:

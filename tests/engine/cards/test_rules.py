@@ -18,7 +18,7 @@ import json
 import pytest
 
 from engine.cards import CARDS, CardGame, CardRules, Discard, IllegalAction, InvalidState, Place, Take, Termination
-from engine.cards.game import START_CELLS
+from engine.cards.parts import START_CELLS
 from engine.cards.paths import frontier, joined_cards, open_ports
 
 

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from engine.labyrinth import Rules
-from engine.cards.game import CardRules
+from engine.cards.parts import CardRules
 from engine.records import read_record
 from kiosk.tools import replay
 from kiosk.ui.shell.layout import Layout

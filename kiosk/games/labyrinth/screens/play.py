@@ -37,7 +37,7 @@ from kiosk.games.labyrinth.events import (
     TapCell,
     TurnChanged,
 )
-from engine.labyrinth.game import GAME_NAME
+from engine.labyrinth.parts import GAME_NAME
 
 from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
