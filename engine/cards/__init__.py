@@ -27,6 +27,8 @@ from engine.cards.parts import HAND_SIZE, PHASES, CardRules
 from engine.cards.paths import Placed
 from engine.cards.play import play_game
 
+from engine.cards import record  # noqa: F401  (registers the game's record notation)
+
 __all__ = [
     "CARDS",
     "Card",

@@ -10,8 +10,20 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 
 from __future__ import annotations
 
-from engine.cards import CARDS, CardGame, CardRules, Discard, Place, Take
-from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
+import sys
+
+from engine.cards.deck import CARDS
+from engine.cards.game import CardGame, Discard, Place, Take
+from engine.cards.parts import CardRules
+from engine.records.notation import (
+    NOBODY,
+    UNFINISHED,
+    add_start_tags,
+    end_words,
+    register_codec,
+    seed_of,
+    start_position,
+)
 
 KIND = "cards"
 TAKE, DISCARD = "take", "discard"
@@ -142,3 +154,25 @@ def play_turn(state: CardGame, words: list[str]) -> list:
     elif taken:
         raise ValueError("no card could be taken after that card was laid")
     return actions
+
+
+def infer_action(before: CardGame, after: CardGame) -> Place | Take | Discard | None:
+    """The one action that took the game from `before` to `after` (None if it cannot be told).
+
+    How the kiosk's record catches up with a save written one action ahead of it.
+    """
+    if before.phase == "place":
+        new = [cell for cell in after.layout if cell not in before.layout]
+        if len(new) != 1:
+            return None
+        placed = after.layout[new[0]]
+        return Place(placed.card, placed.rotation, new[0])
+    if before.phase == "take":
+        kept = {p.card for p in after.layout.values()}
+        return Take(p.card for p in before.layout.values() if p.card not in kept)
+    if before.phase == "discard" and after.discards:
+        return Discard(after.discards[-1])
+    return None
+
+
+register_codec(sys.modules[__name__])  # type: ignore[arg-type]

@@ -35,6 +35,8 @@ from engine.labyrinth.maze import INSERTIONS, OPPOSITE
 from engine.outcome import Outcome, Termination
 from engine.labyrinth.tiles import SEATS, TREASURES
 
+from engine.labyrinth import record  # noqa: F401  (registers the game's record notation)
+
 __all__ = [
     "Board",
     "Game",

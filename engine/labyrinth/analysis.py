@@ -14,16 +14,11 @@ before the turn:
   reach of the cell the pawn ended on (the measure ``hard`` plans with, walls
   and all; the opponents' shifts in between are not counted).
 
-Card-game records get one kind of mark, ``missed-take``: the player took
-fewer cards than the best legal placement of a hand card (and the best legal
-choice of cards with it) would have given.
-
 Pure: records in, marks out. The AI sees only what the player could know.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 
 from engine.labyrinth.ai import LEVELS, make_ai
 from engine.labyrinth.ai.base import View, first_ply
@@ -31,12 +26,13 @@ from engine.labyrinth.ai.bits import LINES, ROTATIONS, flood, pawns_before, shif
 from engine.labyrinth.game import Game, Move, Shift
 from engine.labyrinth.maze import CELLS, ROTATED, SIZE, openings_of
 from engine.labyrinth.tiles import TREASURES
+from engine.labyrinth.record import KIND
+from engine.records.analysis import Mark
 from engine.records.notation import Record
 
 #: A played turn is "far worse" when its chance to collect next turn is this much below the suggestion's.
 FAR_WORSE = 0.4
 MISSED, LETS_WIN, WEAK = "missed-collection", "opponent-wins-next", "weak-shift"
-MISSED_TAKE = "missed-take"
 
 
 def strongest_level() -> str:
@@ -45,22 +41,6 @@ def strongest_level() -> str:
         if level in LEVELS:
             return level
     return next(iter(LEVELS))
-
-
-@dataclass
-class Mark:
-    """One remark on one turn, for people (`text`) and programs (the other fields)."""
-
-    turn: int
-    player: str
-    kind: str
-    text: str
-    played: str
-    suggestion: str | None = None
-    details: dict = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def shift_words(state: Game, shift: Shift, move: Move | None = None) -> str:
@@ -73,10 +53,8 @@ def shift_words(state: Game, shift: Shift, move: Move | None = None) -> str:
 
 def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WORSE) -> list[Mark]:
     """The marks of every turn of a record, in turn order."""
-    if record.kind == "cards":
-        return analyze_cards(record)
-    if record.kind != "labyrinth":
-        raise ValueError(f"no analysis for records of {record.kind!r}")
+    if record.kind != KIND:
+        raise ValueError(f"no board-game analysis for records of {record.kind!r}")
     level = level or strongest_level()
     marks: list[Mark] = []
     state = record.start()
@@ -221,54 +199,3 @@ def _blocking_shifts(before: Game) -> list[Shift]:
         if _next_player_wins(trial) is None:
             found.append(shift)
     return found
-
-
-# ----------------------------------------------------------------- the card game
-
-
-def analyze_cards(record: Record) -> list[Mark]:
-    """``missed-take`` marks: turns that took fewer cards than the best placement allowed."""
-    from engine.cards import Place, Take
-    from engine.cards.paths import Survey
-    from engine.cards.record import card_name, player_name, turn_text
-
-    marks = []
-    state = record.start()
-    for turn in record.turns:
-        before = state.copy()
-        for action in turn.actions:
-            state.apply(action)
-        if not isinstance(turn.actions[0], Place):
-            continue
-        took = sum(len(a.cards) for a in turn.actions if isinstance(a, Take))
-        best, example = took, None
-        survey = Survey(before.layout)  # one survey answers every placement of this turn
-        for place in before.legal_placements():
-            joined = survey.matches(place.card, place.rotation, place.cell)
-            if sum(len(cards) for cards in joined.values()) <= best:
-                continue  # cannot beat the best so far even if every joined card may go
-            trial = before.copy()
-            trial.apply(place)
-            takes = trial.legal_takes() if trial.phase == "take" else []
-            most = max((len(t.cards) for t in takes), default=0)
-            if most > best:
-                best = most
-                chosen = max(takes, key=lambda t: len(t.cards))
-                example = f"{card_name(place.card)} r{place.rotation} {place.cell[0]},{place.cell[1]}" + (
-                    " take " + " ".join(card_name(c) for c in sorted(chosen.cards))
-                )
-        if example is not None:
-            name = player_name(before, turn.player)
-            played = turn_text(before, turn.actions, state)
-            marks.append(
-                Mark(
-                    turn.number,
-                    name,
-                    MISSED_TAKE,
-                    f"{name} took {took} card{'s' if took != 1 else ''} with {played}; {example} takes {best}",
-                    played,
-                    example,
-                    {"took": took, "best": best},
-                )
-            )
-    return marks

@@ -9,11 +9,21 @@ turn. Both are checked on replay, so a damaged line is caught where it is.
 
 from __future__ import annotations
 
+import sys
+
 from engine.labyrinth.game import Game, Move, Shift
 from engine.labyrinth.parts import Rules
-from engine.labyrinth.maze import INSERTIONS, ROTATED, mask_of, openings_of
+from engine.labyrinth.maze import CELLS, INSERTION_LINES, INSERTIONS, ROTATED, mask_of, openings_of
 from engine.labyrinth.tiles import SEATS, TREASURES
-from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
+from engine.records.notation import (
+    NOBODY,
+    UNFINISHED,
+    add_start_tags,
+    end_words,
+    register_codec,
+    seed_of,
+    start_position,
+)
 
 KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
@@ -161,3 +171,21 @@ def _check_marks(state: Game, player: int, before: int, marks: list[str]) -> Non
     if sorted(marks) != sorted(got):
         said = " ".join(marks) or "nothing"
         raise ValueError(f"the line says {said} but the turn gives {' '.join(got) or 'nothing'}")
+
+
+def infer_action(before: Game, after: Game) -> Shift | Move | None:
+    """The one action that took the game from `before` to `after` (None if it cannot be told).
+
+    How the kiosk's record catches up with a save written one action ahead of it.
+    """
+    if before.phase == "shift" and after.last_insertion:
+        name = after.last_insertion
+        mask = after.maze.masks[INSERTION_LINES[name][0][0]]
+        turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
+        return Shift(name, turns[0]) if turns else None
+    if before.phase == "move":
+        return Move(CELLS[after.players[before.current].cell])
+    return None
+
+
+register_codec(sys.modules[__name__])  # type: ignore[arg-type]

@@ -23,7 +23,10 @@ from engine.records.notation import (
     RecordError,
     Recorder,
     Turn,
+    Codec,
     codec_for,
+    register_codec,
+    lines_by_turn,
     format_record,
     read_record,
 )
@@ -36,7 +39,10 @@ __all__ = [
     "Recorder",
     "Turn",
     "UNFINISHED",
+    "Codec",
     "codec_for",
+    "register_codec",
+    "lines_by_turn",
     "format_record",
     "read_record",
 ]

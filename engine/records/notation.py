@@ -2,7 +2,8 @@
 
 A record is text (docs/notation.md): tag lines ``[Name "value"]`` first, then
 one line per turn, ``12. red N3 ES 2,3 +bat``. What a turn line says after
-the player is the game's business (:mod:`.board`, :mod:`.cards`); this module
+the player is the game's business (its codec: engine/labyrinth/record.py,
+engine/cards/record.py, each registered with :func:`register_codec`); this module
 numbers the turns, checks that the named player is the one to act, and turns
 every refusal into a :class:`RecordError` that names the turn.
 
@@ -12,10 +13,11 @@ that reads is a record of a legal game.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from engine.errors import IllegalAction, InvalidState
 
@@ -380,13 +382,56 @@ def add_start_tags(tags: dict[str, str], state) -> None:
         tags["Seed"] = str(state.seed)
 
 
-def codec_for(kind: str):
-    """The turn notation of a game kind ("labyrinth" or "cards")."""
-    from engine.labyrinth import record as board
-    from engine.cards import record as cards
+class Codec(Protocol):
+    """What the notation asks of a game: its turn lines and its tags (engine/<game>/record.py).
 
-    codecs = {board.KIND: board, cards.KIND: cards}
+    A game's record module is its codec (a module satisfies this Protocol) and
+    registers itself with :func:`register_codec` when imported.
+    """
+
+    KIND: str  # the Game tag, the same word as the save's "game"
+
+    def player_count(self, state: Any) -> int: ...
+    def player_name(self, state: Any, index: int) -> str: ...
+    def start_tags(self, state: Any) -> dict[str, str]: ...
+    def start(self, tags: dict[str, str]) -> Any: ...
+    def result_tags(self, state: Any) -> dict[str, str]: ...
+    def turn_text(self, before: Any, actions: tuple[Any, ...], after: Any) -> str: ...
+    def play_turn(self, state: Any, words: list[str]) -> list[Any]: ...
+    def infer_action(self, before: Any, after: Any) -> Any | None: ...
+
+
+_CODECS: dict[str, Codec] = {}
+
+
+def register_codec(codec: Codec) -> Codec:
+    """Make a game's notation known (its record module calls this once, at import)."""
+    _CODECS[codec.KIND] = codec
+    return codec
+
+
+def codec_for(kind: str) -> Codec:
+    """The turn notation of a game kind; ValueError naming the known kinds otherwise.
+
+    A game whose engine is the package ``engine.<kind>`` is imported on first use, so a
+    record reads without its game imported first; any other game registers its codec itself.
+    """
+    if kind not in _CODECS and kind.isidentifier():
+        try:
+            importlib.import_module(f"engine.{kind}")
+        except ImportError:
+            pass
     try:
-        return codecs[kind]
+        return _CODECS[kind]
     except KeyError:
-        raise ValueError(f"game {kind!r} is not known; records exist for {', '.join(codecs)}") from None
+        raise ValueError(f"game {kind!r} is not known; records exist for {', '.join(sorted(_CODECS))}") from None
+
+
+def lines_by_turn(text: str) -> dict[int, str]:
+    """The turn lines of a record as written, by turn number (what a replay shows as a caption)."""
+    out = {}
+    for line in text.splitlines():
+        head, _, _ = line.partition(".")
+        if head.strip().isdigit():
+            out[int(head)] = line.strip()
+    return out

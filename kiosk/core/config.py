@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from engine.labyrinth.maze import INSERTIONS
+from hardware.buttons import ARROWS
 from hardware.buttons import DEFAULT_BUTTON_PINS
 from hardware.pins import PIN_FACTORIES
 from hardware.ring import DRIVERS as RING_DRIVERS
@@ -38,7 +38,6 @@ DEFAULT_PATH = Path("/etc/labyrinth-kiosk/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/labyrinth-kiosk")
 
 #: The 12 insertion arrows, named as in docs/rules.md (declared once, in the engine).
-ARROWS = INSERTIONS
 #: What may sit in a seat: a person or an AI level of any registered game (kiosk.games;
 #: a game maps another game's level to its own, e.g. the card game plays "medium" as "easy").
 SEAT_KINDS = games.seat_kinds()

@@ -96,6 +96,9 @@ class GameType:
     players: tuple[int, int]  # fewest and most players
     ai_levels: tuple[str, ...]  # computer seat kinds, weakest first
     load: Callable[[Any], Any]  # a save's state dict -> engine state (InvalidState if bad)
+    #: a fresh engine state: (players, seed, turn_limit) -> state (engine.GameState); the conformance
+    #: test over every registered game (tests/games/test_conformance.py) plays from it
+    new: Callable[[int, int | None, int], Any]
     session: Callable[[SessionOptions], "GameSession"]
     events: str  # the module defining the game's messages
     default_seats: tuple[str, ...]  # GameSetup() of this game: who plays
@@ -126,6 +129,14 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: a theme pack's picture sets this game shows: folder -> the treasures it holds (docs/themes.md)
+    theme_kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a position as text for ``labyrinth-replay`` in a terminal (kiosk/games/<name>/text_board.py)
+    text_board: Callable[[Any], str] | None = None
+    #: ``labyrinth-replay --analyze``: (record, AI level or None) -> engine.records.analysis.Mark list
+    analyze: Callable[[Any, str | None], Sequence[Any]] | None = None
+    #: the AI level whose suggestions the analysis shows by default (None: the game has no levels)
+    analysis_level: Callable[[], str] | None = None
     #: the layout audit (kiosk/ui/audit/layout.py): a function returning the states of its screens
     #: it measures, imported only with a display
     audit: Callable[[], Sequence[Any]] | None = None

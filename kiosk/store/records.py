@@ -185,7 +185,7 @@ class Recording:
     :meth:`step` after every action the session committed (the session's save
     hook), :meth:`resume` when a saved game is resumed, and :meth:`end` when the
     game is over or abandoned. The action is read off the change of state
-    (:func:`infer_action`), so the sessions need no recording code of their own.
+    (its codec's ``infer_action``), so the sessions need no recording code of their own.
     """
 
     def __init__(self, shelf: RecordShelf):
@@ -227,41 +227,11 @@ class Recording:
         return self.shelf.finish(recorder)
 
 
-def infer_action(before, after):
-    """The one action that took the game from `before` to `after` (None if it cannot be told)."""
-    if hasattr(before, "maze"):
-        from engine.labyrinth import Move, Shift
-        from engine.labyrinth.maze import CELLS, INSERTION_LINES, ROTATED
-
-        if before.phase == "shift" and after.last_insertion:
-            name = after.last_insertion
-            mask = after.maze.masks[INSERTION_LINES[name][0][0]]
-            turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
-            return Shift(name, turns[0]) if turns else None
-        if before.phase == "move":
-            return Move(CELLS[after.players[before.current].cell])
-        return None
-    from engine.cards import Discard, Place, Take
-
-    if before.phase == "place":
-        new = [cell for cell in after.layout if cell not in before.layout]
-        if len(new) != 1:
-            return None
-        placed = after.layout[new[0]]
-        return Place(placed.card, placed.rotation, new[0])
-    if before.phase == "take":
-        kept = {p.card for p in after.layout.values()}
-        return Take(p.card for p in before.layout.values() if p.card not in kept)
-    if before.phase == "discard" and after.discards:
-        return Discard(after.discards[-1])
-    return None
-
-
 def follow(recorder: Recorder, state) -> bool:
     """Record the action that leads from the recorder's game to `state`; True when they agree."""
     if recorder.state == state:
         return True
-    action = infer_action(recorder.state, state)
+    action = recorder.codec.infer_action(recorder.state, state)
     if action is not None:
         trial = recorder.state.copy()
         try:
@@ -299,7 +269,7 @@ def _actions(state) -> list:
     return state.legal_actions()
 
 
-__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "infer_action", "margin"]
+__all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "margin"]
 
 
 def _filed_order(path: Path) -> tuple[str, int, str]:

@@ -30,7 +30,7 @@ from kiosk.store.safeio import SMALL_LIMIT, read_bounded, read_json
 from kiosk.themes.pack import (
     BUILTIN_ID,
     INSTALLED,
-    KINDS,
+    kinds,
     MANIFEST,
     PICTURE_PX,
     PIXELS,
@@ -213,7 +213,7 @@ class ThemedTranslator:
 __all__ = [
     "BUILTIN",
     "BUILTIN_ID",
-    "KINDS",
+    "kinds",
     "PICTURE_PX",
     "Theme",
     "ThemeUnusable",

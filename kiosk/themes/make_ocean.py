@@ -18,10 +18,8 @@ import math
 import sys
 from pathlib import Path
 
-from engine.cards.deck import TREASURES as CARD_TREASURES
-from engine.labyrinth.tiles import TREASURES as BOARD_TREASURES
 
-from kiosk.themes.pack import FORMAT, MANIFEST, PICTURE_PX, WORDMARK
+from kiosk.themes.pack import FORMAT, MANIFEST, PICTURE_PX, WORDMARK, kinds
 from kiosk.themes.png import encode
 
 HERE = Path(__file__).resolve().parent / "ocean"
@@ -475,8 +473,7 @@ def manifest() -> dict:
         "format": FORMAT,
         "id": "ocean",
         "title": dict(zip(LANGS, TITLE)),
-        "board": {t: names[k] for k, t in enumerate(BOARD_TREASURES)},
-        "cards": {t: names[k] for k, t in enumerate(CARD_TREASURES)},
+        **{kind: {t: names[k] for k, t in enumerate(treasures)} for kind, treasures in kinds().items()},
         "colours": {"medallion": "#e8f5fb", "medallion_rim": "#2a7fb8", "wordmark": "#bfe9ff"},
     }
 
@@ -544,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     prepare_pyglet("offscreen")
     window = make_window("offscreen", (64, 64), "auto")
     window.switch_to()
-    for kind, treasures in (("board", BOARD_TREASURES), ("cards", CARD_TREASURES)):
+    for kind, treasures in kinds().items():
         (out / kind).mkdir(parents=True, exist_ok=True)
         for k, treasure in enumerate(treasures):
             rgba = render(SEA_THINGS[k][0], window, PICTURE_PX, PICTURE_PX)

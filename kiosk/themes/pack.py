@@ -35,9 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
-from engine.cards.deck import TREASURES as CARD_TREASURES
-from engine.labyrinth.tiles import TREASURES as BOARD_TREASURES
-
+from kiosk import games
 from kiosk.store.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
 from kiosk.ui.shell.i18n import LANGUAGES
 from kiosk.themes import png
@@ -48,8 +46,14 @@ MANIFEST = "theme.json"
 #: Every treasure picture is a square of this many pixels: sharp on the 7-inch screen's board and cards
 #: (drawn at most about 100 px there) and small enough to check and decode in a few seconds on a Pi.
 PICTURE_PX = 128
-#: The sets of pictures: folder -> the treasures it must hold.
-KINDS: dict[str, tuple[str, ...]] = {"board": tuple(BOARD_TREASURES), "cards": tuple(CARD_TREASURES)}
+
+
+def kinds() -> dict[str, tuple[str, ...]]:
+    """The sets of pictures a pack holds: folder -> its treasures, as the games declare them
+    (``GameType.theme_kinds``), in the games' order."""
+    return {kind: tuple(names) for game in games.all_games() for kind, names in game.theme_kinds.items()}
+
+
 WORDMARK = "wordmark.png"
 WORDMARK_MIN = (32, 16)
 WORDMARK_MAX = (1024, 512)
@@ -90,7 +94,7 @@ class Pack:
 
 def expected_files() -> list[str]:
     """The pictures every pack holds, by their path in the pack."""
-    return [f"{kind}/{name}.png" for kind, names in KINDS.items() for name in names]
+    return [f"{kind}/{name}.png" for kind, names in kinds().items() for name in names]
 
 
 # ------------------------------------------------------------------ the manifest
@@ -99,7 +103,7 @@ def check_manifest(data: Any) -> list[str]:
     if not isinstance(data, dict):
         return ["must be a JSON object ({ ... })"]
     out: list[str] = []
-    known = {"format", "id", "title", "colours", *KINDS}
+    known = {"format", "id", "title", "colours", *kinds()}
     for key in data:
         if key not in known:
             out.append(f"unknown key {str(key)[:40]!r} (known: {', '.join(sorted(known))})")
@@ -107,7 +111,7 @@ def check_manifest(data: Any) -> list[str]:
         out.append(f"format must be {FORMAT}, not {json.dumps(data.get('format'))[:40]}")
     out += _check_id(data.get("id"))
     out += _names(data.get("title"), "title")
-    for kind, treasures in KINDS.items():
+    for kind, treasures in kinds().items():
         out += _check_treasures(kind, treasures, data.get(kind))
     out += _check_colours(data.get("colours", {}))
     return out
@@ -449,7 +453,7 @@ INSTALLED = "installed.json"
 
 def pixel_order() -> list[tuple[str, str]]:
     """The order of the pictures in an installed theme's pixels.rgba."""
-    return [(kind, name) for kind, names in KINDS.items() for name in names]
+    return [(kind, name) for kind, names in kinds().items() for name in names]
 
 
 def main_colour(rgba: bytes) -> tuple[int, int, int]:
@@ -546,7 +550,7 @@ __all__ = [
     "COLOURS",
     "FORMAT",
     "ID_PATTERN",
-    "KINDS",
+    "kinds",
     "MANIFEST",
     "PICTURE_PX",
     "Pack",

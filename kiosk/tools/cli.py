@@ -152,7 +152,7 @@ def _layout_report(args) -> int:
     """--layout-report: the layout audit (kiosk/ui/audit/layout.py) as a JSON file and a summary."""
     import json
 
-    from kiosk.ui.audit import layout as layout_audit
+    from kiosk.ui.audit import layout as layout_audit, states as audit_states
     from kiosk.ui.shell.i18n import LANGUAGES
     from kiosk.ui.shell.layout import SIZES, parse_size
 
@@ -163,7 +163,7 @@ def _layout_report(args) -> int:
         return 2
     languages = [args.language] if args.language else list(LANGUAGES)
     try:
-        report = layout_audit.walk(sizes, layouts, languages)
+        report = layout_audit.walk(sizes, layouts, languages, states=audit_states.STATES)
     except Exception as e:  # no offscreen OpenGL here, most likely
         print(f"layout report: could not render offscreen: {e}", file=sys.stderr)
         return 2

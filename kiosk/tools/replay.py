@@ -9,9 +9,9 @@
 
 Records are the notation of docs/notation.md (written by labyrinth-sim
 --records, for example). A record with an illegal or damaged turn is refused
-with the turn named. Boards are drawn as text: each maze tile is 5 x 3
-characters (# is wall), pawns by their initial (R Y G B), treasures by their
-first three letters; each card is 7 x 3 with its two treasures' first letters.
+with the turn named. Each game draws its positions as text (its
+``GameType.text_board``: kiosk/games/<name>/text_board.py) and analyses its
+own records (``GameType.analyze``).
 With ``--display`` the record is shown by the kiosk's own screens (kiosk/ui/screens/playback.py);
 offscreen with ``--screenshot-dir`` every position is saved as a numbered PNG.
 
@@ -26,103 +26,16 @@ import json
 import sys
 from typing import Sequence
 
-from engine.cards.deck import CARDS, OPEN
-from engine.labyrinth.maze import SIZE, openings_of
-from engine.records import Record, RecordError, read_record
-from engine.cards.record import card_name, player_name as card_player
-from engine.labyrinth.tiles import TREASURES
-
-PAWN_LETTERS = {"red": "R", "yellow": "Y", "green": "G", "blue": "B"}
-INSERTION_INDEXES = (1, 3, 5)
+from engine.records import Record, RecordError, read_record, lines_by_turn
+from kiosk import games
 
 
-# ----------------------------------------------------------------- text boards
-
-
-def maze_tile(openings: str, centre: str) -> list[str]:
-    """A tile as three rows of five characters; `centre` is up to three characters."""
-    return [
-        "#" + ("   " if "N" in openings else "###") + "#",
-        (" " if "W" in openings else "#") + centre.center(3)[:3] + (" " if "E" in openings else "#"),
-        "#" + ("   " if "S" in openings else "###") + "#",
-    ]
-
-
-def maze_board(state) -> str:
-    """The 7 x 7 maze with pawns, treasures, the insertion arrows, the spare and each player."""
-    pawns: dict[int, str] = {}
-    for p in state.players:
-        pawns[p.cell] = pawns.get(p.cell, "") + PAWN_LETTERS.get(p.color, "?")
-    top = "    " + "".join(("  v  " if c in INSERTION_INDEXES else "     ") for c in range(SIZE))
-    cols = "    " + "".join(f"  {c}  " for c in range(SIZE))
-    lines = [top, cols]
-    for r in range(SIZE):
-        rows = ["", "", ""]
-        for c in range(SIZE):
-            i = r * SIZE + c
-            t = state.maze.treasures[i]
-            centre = pawns.get(i) or (TREASURES[t][:3] if t >= 0 else "")
-            for k, part in enumerate(maze_tile(openings_of(state.maze.masks[i]), centre)):
-                rows[k] += part
-        arrow = ">" if r in INSERTION_INDEXES else " "
-        back = "<" if r in INSERTION_INDEXES else " "
-        lines += [f"   {arrow}{rows[0]}{back}", f" {r} {arrow}{rows[1]}{back}", f"   {arrow}{rows[2]}{back}"]
-    lines.append(top.replace("v", "^"))
-    spare_t = state.maze.spare_treasure
-    spare = maze_tile(openings_of(state.maze.spare_mask), TREASURES[spare_t][:3] if spare_t >= 0 else "")
-    info = []
-    for k, p in enumerate(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
-        target = ("home" if p.cards or state.rules.return_home else "-") if not p.cards else p.cards[0]
-        info.append(
-            f"{mark} {p.color:<6} at {p.position[0]},{p.position[1]}  found {len(p.found):>2}"
-            f"  left {len(p.cards):>2}  target {target}"
-        )
-    lines.append("")
-    lines.append(f"   spare {spare[0]}   " + (info[0] if info else ""))
-    lines.append(f"         {spare[1]}   " + (info[1] if len(info) > 1 else ""))
-    lines.append(f"         {spare[2]}   " + (info[2] if len(info) > 2 else ""))
-    lines += ["                 " + extra for extra in info[3:]]
-    return "\n".join(lines)
-
-
-def card_tile(card: int, rotation: int) -> list[str]:
-    mask = OPEN[card][rotation]
-    a, b = CARDS[card].names
-    n, e, s, w = (mask >> k & 1 for k in range(4))
-    return [
-        "##" + ("   " if n else "###") + "##",
-        (" " if w else "#") + f"{a[:2]} {b[:2]}" + (" " if e else "#"),
-        "##" + ("   " if s else "###") + "##",
-    ]
-
-
-def card_layout(state) -> str:
-    """The laid cards on their grid (x east, y south), then hands, cards taken and the draw pile."""
-    lines = []
-    if state.layout:
-        xs = [x for x, _ in state.layout]
-        ys = [y for _, y in state.layout]
-        lines.append("     " + "".join(f"{x:^7}" for x in range(min(xs), max(xs) + 1)))
-        for y in range(min(ys), max(ys) + 1):
-            rows = ["", "", ""]
-            for x in range(min(xs), max(xs) + 1):
-                placed = state.layout.get((x, y))
-                parts = card_tile(placed.card, placed.rotation) if placed else ["       "] * 3
-                for k in range(3):
-                    rows[k] += parts[k]
-            lines += [f"     {rows[0]}", f"{y:>4} {rows[1]}", f"     {rows[2]}"]
-    lines.append("")
-    for k in range(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
-        hand = ", ".join(card_name(c) for c in state.hands[k]) or "-"
-        lines.append(f"{mark} {card_player(state, k)}  taken {len(state.taken[k]):>2}  hand {hand}")
-    lines.append(f"  draw pile {len(state.draw_pile)}")
-    return "\n".join(lines)
-
-
-def board_text(state) -> str:
-    return maze_board(state) if hasattr(state, "maze") else card_layout(state)
+def board_text(record: Record, state) -> str:
+    """A position as text, drawn by its game (``GameType.text_board``); a game without one shows its save."""
+    kind = games.get(record.kind)
+    if kind.text_board is not None:
+        return kind.text_board(state)
+    return json.dumps(state.to_dict(), sort_keys=True)
 
 
 # ----------------------------------------------------------------- the command
@@ -132,16 +45,6 @@ def header_text(record: Record) -> str:
     return "\n".join(f"{k}: {v}" for k, v in record.tags.items() if k != "Start")
 
 
-def turn_lines(text: str) -> dict[int, str]:
-    """The turn lines of the record as written, by turn number."""
-    out = {}
-    for line in text.splitlines():
-        head, _, _ = line.partition(".")
-        if head.strip().isdigit():
-            out[int(head)] = line.strip()
-    return out
-
-
 def position_text(record: Record, states: list, lines: dict[int, str], k: int) -> str:
     """Position k: 0 is the start, k >= 1 the position after the k-th turn of the record."""
     if k == 0:
@@ -149,7 +52,7 @@ def position_text(record: Record, states: list, lines: dict[int, str], k: int) -
     else:
         turn = record.turns[k - 1]
         title = f"after {lines.get(turn.number, f'turn {turn.number}')}"
-    return f"--- {title} ({k}/{len(states) - 1})\n{board_text(states[k])}"
+    return f"--- {title} ({k}/{len(states) - 1})\n{board_text(record, states[k])}"
 
 
 def step(record: Record, states: list, lines: dict[int, str], read=input, out=sys.stdout) -> None:
@@ -257,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return display_command(record, text, args)
     start = record.start()
     states = [start] + [state for _, state in record.replay()]
-    lines = turn_lines(text)
+    lines = lines_by_turn(text)
     print(header_text(record))
     if args.turn is not None:
         first = record.turns[0].number if record.turns else 1
@@ -281,8 +184,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def display_command(record: Record, text: str, args) -> int:
     """The record on the kiosk's own screens (kiosk/ui/screens/playback.py)."""
-    from kiosk import games
-
     try:
         kind = games.get(record.kind)
     except KeyError:
@@ -291,8 +192,6 @@ def display_command(record: Record, text: str, args) -> int:
     if not kind.replay_screen:
         print(f"labyrinth-replay: the {record.kind} game has no replay screen", file=sys.stderr)
         return 2
-    from kiosk.ui.screens.playback import run_replay
-
     args.size = args.size or "800x480"
     try:
         return run_replay(record, text, args)
@@ -303,12 +202,52 @@ def display_command(record: Record, text: str, args) -> int:
         return 1
 
 
-def analyze_command(record: Record, args) -> int:
-    from engine.labyrinth.analysis import analyze, strongest_level
+def run_replay(record: Record, text: str, options: argparse.Namespace) -> int:
+    """Show `record` with the kiosk's art: offscreen (every position rendered, PNGs with
+    ``options.screenshot_dir``) or in a window (stepped by taps and keys). Returns the exit status."""
+    from kiosk.core.config import Config
+    from kiosk.ui.screens.playback import Playback, ReplayKiosk, ReplaySteps, replay_screen
+    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window
 
-    level = args.level or strongest_level()
+    display = options.display
+    playback = Playback(record, text, Config())
+    kiosk = ReplayKiosk(playback, Config(), virtual=display == "offscreen")
+    options.first_screen = replay_screen(record)
+    options.sound = "off"
+    ui = open_ui(kiosk, options)
     try:
-        marks = analyze(record, level=level)
+        screen = ui.screen
+        if not isinstance(screen, ReplaySteps):
+            raise RuntimeError(f"the replay opened on {screen.name if screen else 'no screen'!r}, not a replay screen")
+        if display != "offscreen":
+            screen.autoplay_s = float(getattr(options, "autoplay", 0) or 0)
+            return run_window(ui, kiosk)
+        runner = Offscreen(ui, kiosk, getattr(options, "screenshot_dir", None))
+        for k in range(playback.last + 1):
+            screen.show_position(k)
+            runner.settle(1.0)
+            runner.frame()
+            label = "start" if k == 0 else f"turn-{record.turns[k - 1].number}"
+            runner.shot(label)
+        if runner.dir is not None:
+            print(f"labyrinth-replay: {runner.shots} screenshots in {runner.dir}")
+        return 0
+    finally:
+        ui.close()
+        if display != "offscreen":
+            ui.window.close()
+        playback.close()
+
+
+def analyze_command(record: Record, args) -> int:
+    """The game's own analysis (``GameType.analyze``): marks on the turns worth a second look."""
+    kind = games.get(record.kind)
+    if kind.analyze is None:
+        print(f"labyrinth-replay: the {record.kind} game has no analysis", file=sys.stderr)
+        return 2
+    level = args.level or (kind.analysis_level() if kind.analysis_level is not None else None)
+    try:
+        marks = kind.analyze(record, level)
     except ValueError as exc:
         print(f"labyrinth-replay: {exc}", file=sys.stderr)
         return 2
@@ -326,7 +265,7 @@ def analyze_command(record: Record, args) -> int:
         print()
         return 0
     print(header_text(record))
-    print(f"analysis by {level}: {len(marks)} marks in {len(record.turns)} turns")
+    print(f"analysis by {level or 'every legal turn'}: {len(marks)} marks in {len(record.turns)} turns")
     for m in marks:
         print(f"  turn {m.turn:>3} {m.kind:<19} {m.text}")
     return 0

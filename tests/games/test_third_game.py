@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -25,263 +24,14 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalAction, InvalidState
-from engine.outcome import Outcome, Termination, most
+from engine.outcome import most
 from kiosk import games
-from kiosk.core.events import (
-    AIThinking,
-    Command,
-    Event,
-    GameBegan,
-    GameEnded,
-    GameSetup,
-    Seat,
-    SeatSetup,
-    TurnBegan,
-    message,
-)
-from kiosk.core.session import GameSession, PacingBase
+from kiosk.core.events import GameSetup, SeatSetup
+from tests.support.race.engine import NAME, Race
+from tests.support.race.kiosk import GAME
 
 ROOT = Path(__file__).resolve().parents[2]
-NAME = "race"
-GOAL = 12
-COLOURS = ("red", "yellow", "green")
-
-
-# ----------------------------------------------------------------- the engine (pure, seeded)
-
-
-class Race:
-    """The race's whole state: positions, whose turn, how many turns, how it ended."""
-
-    def __init__(self, players: int, seed: int | None, first: int = 0, turn_limit: int = 0) -> None:
-        self.positions = [0] * players
-        self.seed = seed
-        self.current = first
-        self.turns = 0
-        self.turn_limit = turn_limit
-        self.outcome: Outcome | None = None
-
-    @classmethod
-    def new(cls, players: int, seed: int | None, first: int = 0, turn_limit: int = 0) -> "Race":
-        if not 2 <= players <= 3:
-            raise ValueError(f"a race has 2 or 3 players, not {players}")
-        return cls(players, seed, first, turn_limit)
-
-    @property
-    def num_players(self) -> int:
-        return len(self.positions)
-
-    @property
-    def phase(self) -> str:
-        return "over" if self.outcome else "roll"
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        return self.outcome.winners if self.outcome else ()
-
-    def legal_actions(self) -> list[str]:
-        return [] if self.outcome else ["roll"]
-
-    def die(self) -> int:
-        """The next roll: the same seed and turn give the same roll (a resumed game rolls on unchanged)."""
-        return random.Random(f"{self.seed}:{self.turns}").randint(1, 6)
-
-    def apply(self, action: str) -> int:
-        if self.outcome is not None:
-            raise IllegalAction("The race is over.")
-        if action != "roll":
-            raise IllegalAction(f"{action!r} is not a move of the race: roll.")
-        rolled = self.die()
-        self.positions[self.current] += rolled
-        self.turns += 1
-        if self.positions[self.current] >= GOAL:
-            self.outcome = Outcome(Termination.WON, (self.current,))
-        elif self.turn_limit and self.turns >= self.turn_limit:
-            self.outcome = Outcome(Termination.TURN_LIMIT, most(self.positions))
-        else:
-            self.current = (self.current + 1) % self.num_players
-        return rolled
-
-    def to_dict(self) -> dict:
-        return {
-            "game": NAME,
-            "version": 1,
-            "seed": self.seed,
-            "positions": list(self.positions),
-            "current": self.current,
-            "turns": self.turns,
-            "turn_limit": self.turn_limit,
-            "outcome": self.outcome.to_dict() if self.outcome else None,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "Race":
-        if not isinstance(data, dict) or data.get("game") != NAME or data.get("version") != 1:
-            raise InvalidState("not a race save")
-        race = cls(len(data["positions"]), data["seed"], data["current"], data["turn_limit"])
-        race.positions, race.turns = list(data["positions"]), data["turns"]
-        race.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
-        return race
-
-
-# ----------------------------------------------------------------- its messages
-
-
-@message("race_roll")
-class Roll(Command):
-    """Roll the die and move on."""
-
-    source: str = "touch"
-
-
-@message("race_started")
-class RaceStarted(GameBegan):
-    seed: int | None
-    kinds: tuple[str, ...]
-    positions: tuple[int, ...]
-    current: int
-    turns: int
-    resumed: bool = False
-
-    def seating(self) -> tuple[Seat, ...]:
-        return tuple(Seat(i, i, COLOURS[i], k) for i, k in enumerate(self.kinds))
-
-
-@message("race_turn")
-class RaceTurn(TurnBegan):
-    player: int
-    kind: str
-    turn: int
-
-
-@message("race_rolled")
-class Rolled(Event):
-    player: int
-    rolled: int
-    position: int
-
-    def narrate(self, who) -> str:
-        return f"{who(self.player)} rolls {self.rolled}, now at {self.position}"
-
-
-@message("race_over")
-class RaceOver(GameEnded):
-    winners: tuple[int, ...]
-    turns: int
-    kinds: tuple[str, ...] = ()
-    termination: Termination = Termination.WON
-    duration: float = 0.0
-
-
-@message("race_ai_decided")
-class RaceDecided(Event):
-    player: int
-    token: int
-
-
-# ----------------------------------------------------------------- its session
-
-
-class RacePacing(PacingBase):
-    pass
-
-
-class RaceSession(GameSession):
-    """Owns the running race: Roll in, Rolled / RaceTurn / RaceOver out."""
-
-    game_name = NAME
-    noun = "race"
-    ai_levels = ("dice",)
-
-    def __init__(self, opts: games.SessionOptions) -> None:
-        super().__init__(
-            opts.bus,
-            opts.clock,
-            pacing=_FAST,
-            ai_factory=lambda level, seed: level,
-            save=opts.save,
-            executor=opts.executor,
-        )
-        self._subscribe({Roll: self._on_roll}, {}, RaceDecided)
-
-    def color_of(self, player: int) -> str:
-        return COLOURS[player]
-
-    def public_snapshot(self, resumed: bool = False) -> RaceStarted:
-        g = self.game
-        return RaceStarted(g.seed, self.kinds, tuple(g.positions), g.current, g.turns, resumed)
-
-    def start(self, setup: GameSetup) -> None:
-        seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
-        self._begin(Race.new(len(setup.seats), seed, setup.first, setup.turn_limit), setup)
-
-    def resume(self, game: Race, kinds, *, game_id=None, started=None, meta=None) -> None:
-        setup = GameSetup(
-            seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=NAME, turn_limit=game.turn_limit
-        )
-        self._continue(game, setup, game_id, started)
-
-    def _turn_begins(self, new_turn: bool = True) -> None:
-        g = self.game
-        if g is None or g.outcome is not None:
-            return
-        token = self._new_turn_token()
-        kind = self.kinds[g.current]
-        self.bus.post(RaceTurn(g.current, kind, g.turns))
-        if kind != "human":
-            self.bus.post(AIThinking(g.current, kind))
-            player = g.current
-            self._submit(lambda: RaceDecided(player, token), lambda error: RaceDecided(player, token), "race AI")
-
-    def _on_ai_decided(self, ev: RaceDecided) -> None:
-        if self._answer_is_current(ev):
-            self._run_steps([(0.0, lambda: Roll(source="ai"))])
-
-    def _on_roll(self, cmd: Roll) -> None:
-        if not self._check_player(cmd):
-            return
-        g = self.game
-        player = g.current
-        rolled = g.apply("roll")
-        self.bus.post(Rolled(player, rolled, g.positions[player]))
-        if g.outcome is not None:
-            self._game_ended(RaceOver(g.winners, g.turns, self.kinds, g.outcome.termination, self._duration))
-            return
-        self._save("roll")
-        self._turn_begins()
-
-
-_FAST = RacePacing()
-
-
-# ----------------------------------------------------------------- its declaration
-
-
-def _roll_words(words: list[str], bad) -> tuple:
-    if len(words) != 1:
-        raise bad("`roll` takes nothing after it")
-    return ()
-
-
-GAME = games.GameType(
-    name=NAME,
-    title="Dice race",
-    players=(2, 3),
-    ai_levels=("dice",),
-    load=Race.from_dict,
-    session=RaceSession,
-    events=__name__,
-    default_seats=("human", "dice"),
-    script=games.ScriptWords(
-        ("roll",),
-        "roll",
-        lambda words, bad: _roll_words(words, bad),
-        lambda session, verb, args: [Roll(source="script")],
-    ),
-    button=lambda session, name: Roll(source="button") if name == "stay" else None,
-)
-
+RACE_MODULE = "tests.support.race.kiosk"
 
 # ----------------------------------------------------------------- the proof
 
@@ -292,7 +42,7 @@ def entry_point_dir(tmp_path: Path) -> Path:
     info = site / "race_game-0.1.dist-info"
     info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: race-game\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[{games.ENTRY_POINT_GROUP}]\n{NAME} = {__name__}:GAME\n")
+    (info / "entry_points.txt").write_text(f"[{games.ENTRY_POINT_GROUP}]\n{NAME} = {RACE_MODULE}:GAME\n")
     return site
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from engine.cards.ai import LEVELS
 from engine.cards.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
+from engine.cards.deck import TREASURES
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.cards import script
 
@@ -20,6 +21,12 @@ def _load(data: Any):
     from engine.cards import CardGame
 
     return CardGame.from_dict(data)
+
+
+def _new(players: int, seed: int | None, turn_limit: int):
+    from engine.cards import CardGame, CardRules
+
+    return CardGame.new(players=players, seed=seed, rules=CardRules(turn_limit=turn_limit))
 
 
 def _session(opts: SessionOptions):
@@ -66,6 +73,18 @@ def _sim():
     return CardsRunner()
 
 
+def _text_board(state: Any) -> str:
+    from kiosk.games.cards.text_board import card_layout
+
+    return card_layout(state)
+
+
+def _analyze(record: Any, level: str | None):
+    from engine.cards.analysis import analyze
+
+    return analyze(record, level)
+
+
 def _audit():
     from kiosk.games.cards.screens.audit import states
 
@@ -80,6 +99,7 @@ GAME = register_game(
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,
+        new=_new,
         session=_session,
         events="kiosk.games.cards.events",
         default_seats=("human", "easy"),
@@ -94,5 +114,8 @@ GAME = register_game(
         sounds=_sounds,
         sim=_sim,
         audit=_audit,
+        theme_kinds={"cards": tuple(TREASURES)},
+        text_board=_text_board,
+        analyze=_analyze,
     )
 )

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from kiosk.tools.sim.sweep import Outcome, Runner, derive, make_recorder
-from kiosk.games import cards
+from engine.cards.parts import GAME_NAME
 
 
 class CardsRunner(Runner):
     """The travel card game (engine.cards: CardGame, its AI levels and play_game)."""
 
-    name = cards.GAME.name
+    name = GAME_NAME
     default_turn_cap = 500
 
     def check(self, spec):

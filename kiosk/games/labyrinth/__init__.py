@@ -12,6 +12,7 @@ from typing import Any
 from engine.labyrinth.ai import LEVELS
 from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
+from engine.labyrinth.tiles import TREASURES
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.labyrinth import script
 
@@ -20,6 +21,12 @@ def _load(data: Any):
     from engine.labyrinth import Game
 
     return Game.from_dict(data)
+
+
+def _new(players: int, seed: int | None, turn_limit: int):
+    from engine.labyrinth import Game, Rules
+
+    return Game.new(players=players, seed=seed, rules=Rules(turn_limit=turn_limit))
 
 
 def _session(opts: SessionOptions):
@@ -75,6 +82,24 @@ def _sim():
     return LabyrinthRunner()
 
 
+def _text_board(state: Any) -> str:
+    from kiosk.games.labyrinth.text_board import maze_board
+
+    return maze_board(state)
+
+
+def _analyze(record: Any, level: str | None):
+    from engine.labyrinth.analysis import analyze
+
+    return analyze(record, level=level)
+
+
+def _analysis_level() -> str:
+    from engine.labyrinth.analysis import strongest_level
+
+    return strongest_level()
+
+
 def _audit():
     from kiosk.games.labyrinth.screens.audit import states
 
@@ -89,6 +114,7 @@ GAME = register_game(
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,
+        new=_new,
         session=_session,
         events="kiosk.games.labyrinth.events",
         default_seats=("human", "medium"),
@@ -104,5 +130,9 @@ GAME = register_game(
         sounds=_sounds,
         sim=_sim,
         audit=_audit,
+        theme_kinds={"board": tuple(TREASURES)},
+        text_board=_text_board,
+        analyze=_analyze,
+        analysis_level=_analysis_level,
     )
 )

@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 
 from kiosk.tools.sim.sweep import Outcome, Runner, derive, ended_by_limit, make_recorder
-from kiosk.games import labyrinth
+from engine.labyrinth.parts import GAME_NAME
 
 
 class LabyrinthRunner(Runner):
     """The sliding-maze game (engine.Game with engine.labyrinth.ai players)."""
 
-    name = labyrinth.GAME.name
+    name = GAME_NAME
     default_turn_cap = 1000
     default_lineup = ("hard", "medium", "easy", "random")
 

@@ -16,7 +16,7 @@ CONNECT_TIMEOUT = 30.0
 class ClusterWorkers:
     """Submits chunks to the Dask scheduler at `address` (needs the `distributed` package)."""
 
-    def __init__(self, address: str, timeout: float | None = None):
+    def __init__(self, address: str, task, timeout: float | None = None):
         try:
             from distributed import Client
         except ImportError:
@@ -32,16 +32,15 @@ class ClusterWorkers:
             self.client.close()
             raise OSError(f"the Dask scheduler at {address} has no workers")
         self.threads = threads
+        self.task = task  # what each chunk runs: kiosk.tools.sim.sweep.play_chunk
 
     @property
     def slots(self) -> int:
         return self.threads
 
     def submit(self, job):
-        from kiosk.tools.sim.sweep import play_chunk
-
         # pure=False: a chunk is played again if submitted again (no result cache across sweeps).
-        return self.client.submit(play_chunk, job, pure=False)
+        return self.client.submit(self.task, job, pure=False)
 
     def close(self) -> None:
         try:

@@ -1028,7 +1028,7 @@ def _sweep(args: argparse.Namespace, spec: Spec) -> int:
         if args.scheduler:
             from kiosk.tools.sim.cluster import ClusterWorkers
 
-            workers = ClusterWorkers(args.scheduler)
+            workers = ClusterWorkers(args.scheduler, play_chunk)
             jobs = workers.slots
         summary = run(
             spec,

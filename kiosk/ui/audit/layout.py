@@ -365,7 +365,7 @@ def walk(
     sizes: Iterable[tuple[int, int]] = SIZES,
     layouts: Iterable[str] = LAYOUTS,
     languages: Iterable[str] = LANGUAGES,
-    states: Iterable[State] | None = None,
+    states: Iterable[State] = (),
     env: Env | None = None,
     shots: Path | None = None,
 ) -> dict:
@@ -374,8 +374,6 @@ def walk(
     Each state is prepared once per size and layout (``prepare`` builds the screen), then only
     laid out again per language. `shots`: also save one PNG per state, size and layout (English).
     """
-    from kiosk.ui.audit.states import STATES
-
     t0 = time.perf_counter()
     own = env is None
     env = env or Env()
@@ -383,7 +381,7 @@ def walk(
     entries = []
     previous = widgets.RECORDER
     try:
-        for st in states if states is not None else STATES:
+        for st in states:
             env.set_view(sizes[0], layouts[0])
             env.set_language(languages[0])
             st.prepare(env)

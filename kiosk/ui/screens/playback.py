@@ -15,7 +15,7 @@ the screens draw it exactly as they draw a game being played:
   (kiosk/games/<game>/screens/replay.py): a tap or Right/Space shows the next
   position, Left/Backspace the one before, Home/End the start and the end,
   and a caption says which position it is in the record's own words.
-* :func:`run_replay` is ``labyrinth-replay --display offscreen|window``:
+* ``labyrinth-replay --display offscreen|window`` (kiosk/tools/replay.py, :func:`run_replay`):
   offscreen with ``--screenshot-dir`` it writes one PNG of the start and one
   per turn (``0001-start.png``, ``0002-turn-1.png``, ...).
 * :class:`RecordDemo` replays a board-game record behind the attract screen
@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from engine.records import Record, read_record
+from engine.records import Record, read_record, lines_by_turn
 
 from kiosk import games
 from kiosk.core.bus import Bus
@@ -59,12 +59,6 @@ REPLAY_AFTER_S = 1.0  # after the walk, before the next turn begins (then the pa
 REPLAY_RESTART_S = 5.0
 
 
-def turn_lines(text: str) -> dict[int, str]:
-    from kiosk.tools.replay import turn_lines as lines
-
-    return lines(text)
-
-
 class Playback:
     """The positions of a record, shown one at a time in a private session of the record's game."""
 
@@ -72,7 +66,7 @@ class Playback:
         self.record = record
         self.kind = games.get(record.kind)  # KeyError: no such game in this kiosk
         self.states = [record.start()] + [state for _, state in record.replay()]
-        self.lines = turn_lines(text or record.text())
+        self.lines = lines_by_turn(text or record.text())
         self.bus = Bus()
         self.clock = VirtualClock()
         self.session = self.kind.session(games.SessionOptions(self.bus, self.clock, fast=True, config=config))
@@ -293,43 +287,6 @@ def replay_screen(record: Record) -> str:
     if not kind.replay_screen:
         raise ValueError(f"the {record.kind} game has no replay screen")
     return kind.replay_screen
-
-
-def run_replay(record: Record, text: str, options: Any) -> int:
-    """Show `record` with the kiosk's art: offscreen (every position rendered, PNGs with
-    ``options.screenshot_dir``) or in a window (stepped by taps and keys). Returns the exit status."""
-    from kiosk.core.config import Config
-
-    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window
-
-    display = options.display
-    playback = Playback(record, text, Config())
-    kiosk = ReplayKiosk(playback, Config(), virtual=display == "offscreen")
-    options.first_screen = replay_screen(record)
-    options.sound = "off"
-    ui = open_ui(kiosk, options)
-    try:
-        screen = ui.screen
-        if not isinstance(screen, ReplaySteps):
-            raise RuntimeError(f"the replay opened on {screen.name if screen else 'no screen'!r}, not a replay screen")
-        if display != "offscreen":
-            screen.autoplay_s = float(getattr(options, "autoplay", 0) or 0)
-            return run_window(ui, kiosk)
-        runner = Offscreen(ui, kiosk, getattr(options, "screenshot_dir", None))
-        for k in range(playback.last + 1):
-            screen.show_position(k)
-            runner.settle(1.0)
-            runner.frame()
-            label = "start" if k == 0 else f"turn-{record.turns[k - 1].number}"
-            runner.shot(label)
-        if runner.dir is not None:
-            print(f"labyrinth-replay: {runner.shots} screenshots in {runner.dir}")
-        return 0
-    finally:
-        ui.close()
-        if display != "offscreen":
-            ui.window.close()
-        playback.close()
 
 
 # ---------------------------------------------------------------------- the attract's replay

@@ -682,7 +682,7 @@ class SetupScreen(Screen):
     def _card_seat(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player: colour, what the computer does, then person / easy / medium / hard: in one
         row, or two (the person alone) where a card is narrow and tall (portrait)."""
-        from kiosk.games.cards.screens.play import player_rgb
+        from kiosk.games.cards.screens.seats import player_rgb
 
         t = self.t
         kind = self.chosen.card_kinds[index]
@@ -795,7 +795,7 @@ class SetupScreen(Screen):
     def _card_row(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player as a row: colour, person / easy / medium / hard, and what the computer
         does under them where the row is tall enough."""
-        from kiosk.games.cards.screens.play import player_rgb
+        from kiosk.games.cards.screens.seats import player_rgb
 
         t = self.t
         kind = self.chosen.card_kinds[index]

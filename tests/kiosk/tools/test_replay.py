@@ -10,6 +10,7 @@ import pytest
 from engine.labyrinth import Move, Rules, Shift
 from engine.labyrinth.ai.base import View, first_ply
 from engine.records import read_record
+from kiosk.games.labyrinth.text_board import maze_board
 from engine.labyrinth.analysis import LETS_WIN, MISSED, WEAK, analyze, next_turn_chance
 from kiosk.tools import replay
 from tests.engine.test_records import play_cards, play_maze
@@ -109,7 +110,7 @@ def test_weak_shifts_are_far_below_the_suggestion():
 def test_the_text_board_shows_pawns_treasures_and_the_spare(easy_game):
     record = read_record(easy_game)
     state = record.start()
-    text = replay.maze_board(state)
+    text = maze_board(state)
     rows = text.splitlines()
     assert len([r for r in rows if r.startswith(" 3 ")]) == 1
     assert " R " in rows[3] and "green" in text and "spare" in text
@@ -122,7 +123,7 @@ def test_stepping_goes_forward_back_and_jumps(easy_game, capsys):
     states = [record.start()] + [s for _, s in record.replay()]
     answers = iter(["", "", "b", "7", "q"])
     out = io.StringIO()
-    replay.step(record, states, replay.turn_lines(easy_game), read=lambda _: next(answers), out=out)
+    replay.step(record, states, replay.lines_by_turn(easy_game), read=lambda _: next(answers), out=out)
     titles = [line for line in out.getvalue().splitlines() if line.startswith("---")]
     assert [t.split("(")[-1] for t in titles] == [f"{k}/{len(states) - 1})" for k in (0, 1, 2, 1, 7)]
 
@@ -162,12 +163,12 @@ def test_card_records_step_too(tmp_path, capsys):
 
 
 def test_card_analysis_finds_bigger_takes_that_were_there():
-    from engine.labyrinth.analysis import MISSED_TAKE
+    from engine.cards.analysis import MISSED_TAKE, analyze as analyze_cards
     from engine.cards.record import play_turn
 
     _, recorder = play_cards(3, 6)
     record = read_record(recorder.text())
-    marks = analyze(record)
+    marks = analyze_cards(record)
     assert marks and {m.kind for m in marks} == {MISSED_TAKE}
     for m in marks:
         before, turn = _before(record, m.turn)

@@ -137,10 +137,12 @@ def test_the_recorder_is_off_unless_the_audit_runs():
 # ----------------------------------------------------------------------------- the walk
 @pytest.fixture(scope="module")
 def walked():
+    from kiosk.ui.audit.states import STATES
+
     window = offscreen_window((800, 480))
     env = la.Env(window)
     try:
-        first = la.walk(sizes=[(800, 480)], layouts=["tabletop"], env=env)
+        first = la.walk(sizes=[(800, 480)], layouts=["tabletop"], states=STATES, env=env)
         width: dict[str, float] = {}
         for e in first["entries"]:
             width[e["language"]] = width.get(e["language"], 0.0) + sum(

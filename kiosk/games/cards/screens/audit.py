@@ -12,14 +12,15 @@ from typing import Any, Callable
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
-from kiosk.games.cards import GAME
+from engine.cards.parts import GAME_NAME
+from kiosk import games
 
 
 def cards_game(env: Env, kinds: tuple[str, ...], seed: int = 11) -> Any:
-    env.post(NewGame(GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=seed, first=0, game=GAME.name)))
-    env.ui.goto(GAME.play_screen)
+    env.post(NewGame(GameSetup(seats=tuple(SeatSetup(k) for k in kinds), seed=seed, first=0, game=GAME_NAME)))
+    env.ui.goto(games.get(GAME_NAME).play_screen)
     env.tick()
-    return env.kiosk.sessions[GAME.name]
+    return env.kiosk.sessions[GAME_NAME]
 
 
 def _cards_screen(env: Env) -> Any:
@@ -97,7 +98,8 @@ def cards_over(players: int):
         kinds = ("human", "hard", "human", "random", "easy", "human")[:players]
         best = max(scores)
         env.ui.goto(
-            GAME.over_screen, event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best), scores, 40, kinds)
+            games.get(GAME_NAME).over_screen,
+            event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best), scores, 40, kinds),
         )
 
     return prepare
@@ -115,16 +117,16 @@ def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
 
 def states() -> tuple[State, ...]:
     """The card game's screens in the states the audit measures."""
-    name = GAME.name
+    name = GAME_NAME
     six = ("human", "random", "easy", "hard", "human", "easy")
     return (
         State("setup", "cards-2", name, setup_state(name, _seats(2))),
         State("setup", "cards-6", name, setup_state(name, _seats(6, six))),
         State("cards_howto", "first-step", name, goto("cards_howto")),
-        State(GAME.play_screen, "place-2", name, cards_place(("human", "easy"))),
-        State(GAME.play_screen, "place-6", name, cards_place(six)),
-        State(GAME.play_screen, "handover-3", name, cards_handover),
-        State(GAME.play_screen, "take-2", name, cards_take),
-        State(GAME.over_screen, "players-2", name, cards_over(2)),
-        State(GAME.over_screen, "players-6", name, cards_over(6)),
+        State(games.get(GAME_NAME).play_screen, "place-2", name, cards_place(("human", "easy"))),
+        State(games.get(GAME_NAME).play_screen, "place-6", name, cards_place(six)),
+        State(games.get(GAME_NAME).play_screen, "handover-3", name, cards_handover),
+        State(games.get(GAME_NAME).play_screen, "take-2", name, cards_take),
+        State(games.get(GAME_NAME).over_screen, "players-2", name, cards_over(2)),
+        State(games.get(GAME_NAME).over_screen, "players-6", name, cards_over(6)),
     )

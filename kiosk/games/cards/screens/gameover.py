@@ -15,6 +15,7 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
+from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.shell.game_end import GameEndScreen
@@ -43,8 +44,6 @@ class CardsGameOverScreen(GameEndScreen):
         self.taken = [list(t) for t in game.taken] if over else None
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
-        from kiosk.games.cards.screens.play import _stars, player_rgb
-
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
         t = self.t
         names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]
@@ -133,7 +132,7 @@ class CardsGameOverScreen(GameEndScreen):
             kind = ev.kinds[i] if i < len(ev.kinds) else "human"
             who = ("\u265b " if i in ev.winners else "") + names[i]
             if kind != "human":
-                who += "  " + t("setup.computer") + " " + _stars(kind)
+                who += "  " + t("setup.computer") + " " + strength_stars(kind)
             name_w = 200 if taken is not None else 330
             self._shapes.append(
                 label(

@@ -44,6 +44,7 @@ from pyglet import shapes
 
 from engine.cards.deck import OPEN
 
+from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import (
     CardDiscarded,
     CardGameOver,
@@ -67,17 +68,11 @@ from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Bu
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
-#: Player colours on screen, seat order (kiosk/card_session.py COLORS).
-PLAYER_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236), (168, 92, 230), (40, 200, 180))
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
-
-
-def player_rgb(i: int) -> tuple[int, int, int]:
-    return PLAYER_RGB[i % len(PLAYER_RGB)]
 
 
 class View:
@@ -582,7 +577,7 @@ class CardsPlayScreen(Screen):
             name="player",
         )
         self._items.append(lab)
-        stars = _stars(s.kinds[i])  # a computer's strength after its name (in the pictogram font)
+        stars = strength_stars(s.kinds[i])  # a computer's strength after its name (in the pictogram font)
         if stars:
             self._items.append(
                 label(
@@ -943,12 +938,3 @@ class CardsPlayScreen(Screen):
         """Where hand card `slot` is on screen (only while the hand is shown)."""
         cards = [w for w in self.widgets if type(w) is Widget]
         return cards[slot].rect.center
-
-
-def _stars(kind: str) -> str:
-    """A computer's strength, in the board game's symbols (easy one star, hard three); the computer
-    that plays at random a die."""
-    return {"random": "\u2684", "easy": "\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
-
-
-from kiosk.games.cards.screens import gameover  # noqa: E402,F401  (registers the card game's game-over screen)

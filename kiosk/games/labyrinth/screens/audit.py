@@ -13,7 +13,8 @@ from typing import Any, Callable
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
-from kiosk.games.labyrinth import GAME
+from engine.labyrinth.parts import GAME_NAME
+from kiosk import games
 
 # The states reach into the play screen's own parts (its message, its panels): a screen is Any
 # here, as the audit sets what no visitor's input could set that quickly.
@@ -33,16 +34,16 @@ def _board(
                 first=first,
                 hints=hints,
                 open_cards=open_cards,
-                game=GAME.name,
+                game=GAME_NAME,
             )
         )
     )
-    return env.kiosk.sessions[GAME.name]
+    return env.kiosk.sessions[GAME_NAME]
 
 
 def _play(env: Env, hints: bool = True) -> Any:
     """The play screen, showing the session as it is now (as after a resume), no message left over."""
-    screen: Any = env.ui.goto(GAME.play_screen, hints=hints)
+    screen: Any = env.ui.goto(games.get(GAME_NAME).play_screen, hints=hints)
     screen.toast, screen.toast_until = "", 0.0
     screen._refresh_panels()
     return screen
@@ -98,7 +99,7 @@ def board_over(players: int):
 
         found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))[:players]
         kinds = ("human", "medium", "human", "hard")[:players]
-        env.ui.goto(GAME.over_screen, event=GameOver((0,), 31, found, kinds))
+        env.ui.goto(games.get(GAME_NAME).over_screen, event=GameOver((0,), 31, found, kinds))
 
     return prepare
 
@@ -115,17 +116,19 @@ def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
 
 def states() -> tuple[State, ...]:
     """The board game's screens in the states the audit measures."""
-    name = GAME.name
+    name = GAME_NAME
     return (
         State("setup", "board-1", name, setup_state(name, _seats(1))),
         State("setup", "board-4", name, setup_state(name, _seats(4, ("human", "easy", "medium", "hard")))),
         State("howto", "first-step", name, goto("howto")),
-        State(GAME.play_screen, "shift-hint-4", name, board_shift(("human", "medium", "human", "hard"))),
-        State(GAME.play_screen, "shift-hint-1", name, board_shift(("human",))),
-        State(GAME.play_screen, "open-cards-2", name, board_shift(("human", "easy"), open_cards=True)),
-        State(GAME.play_screen, "blocked-arrow", name, board_blocked, blocked_message),
-        State(GAME.play_screen, "move-stay", name, board_move),
-        State(GAME.play_screen, "peek", name, board_peek),
-        State(GAME.over_screen, "players-2", name, board_over(2)),
-        State(GAME.over_screen, "players-4", name, board_over(4)),
+        State(
+            games.get(GAME_NAME).play_screen, "shift-hint-4", name, board_shift(("human", "medium", "human", "hard"))
+        ),
+        State(games.get(GAME_NAME).play_screen, "shift-hint-1", name, board_shift(("human",))),
+        State(games.get(GAME_NAME).play_screen, "open-cards-2", name, board_shift(("human", "easy"), open_cards=True)),
+        State(games.get(GAME_NAME).play_screen, "blocked-arrow", name, board_blocked, blocked_message),
+        State(games.get(GAME_NAME).play_screen, "move-stay", name, board_move),
+        State(games.get(GAME_NAME).play_screen, "peek", name, board_peek),
+        State(games.get(GAME_NAME).over_screen, "players-2", name, board_over(2)),
+        State(games.get(GAME_NAME).over_screen, "players-4", name, board_over(4)),
     )

@@ -1,0 +1,246 @@
+"""The layers' import contracts (shared/ARCHITECTURE.md), read from the source itself.
+
+Every ``import`` statement of the product's packages counts, the ones inside
+functions too (a lazy import is still a dependency); only imports under
+``if TYPE_CHECKING:`` do not, as they never run. Checked:
+
+* ``engine/`` imports nothing but itself and the standard library, and
+  ``hardware/`` nothing but itself, the standard library and its device
+  libraries: both stay usable (and testable) without the kiosk.
+* A game's folders (``engine/<game>/``, ``kiosk/games/<game>/``) are imported
+  by nothing outside them: the kiosk reaches a game through its registry.
+* There are no import cycles.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "hardware", "kiosk", "bench")
+#: What hardware/ may import besides itself: the device libraries it adapts.
+HARDWARE_LIBRARIES = {"gpiozero", "serial", "lgpio"}
+#: Folders of engine/ that are shared, not a game.
+ENGINE_SHARED = {"records"}
+#: The benchmarks measure particular games (the engine's and the AI's speed): they may name them.
+MAY_NAME_GAMES = ("bench",)
+#: Modules of the shell that still reach into a game directly (the setup panel, the attract's demo and
+#: replay, the attract's audit state): the registry does not close there yet. The list may only
+#: shrink: a module that no longer names a game must leave it, and no module may join it.
+NOT_YET_THROUGH_THE_REGISTRY = {
+    "kiosk.ui.audit.states",
+    "kiosk.ui.screens.attract",
+    "kiosk.ui.screens.playback",
+    "kiosk.ui.screens.setup",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # the importing module
+    target: str  # what it names (a module, or a name in one)
+    line: int
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))}
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in node.body:
+                skip.update(id(n) for n in ast.walk(sub))
+    return skip
+
+
+@cache
+def imports() -> tuple[Import, ...]:
+    found = []
+    for name, path in modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                found += [Import(name, alias.name, node.lineno) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{name}:{node.lineno}: a relative import (ruff TID252 forbids them)"
+                base = node.module or ""
+                found += [Import(name, f"{base}.{alias.name}", node.lineno) for alias in node.names]
+    return tuple(found)
+
+
+def resolve(target: str) -> str | None:
+    """The product module a dotted name lives in (the longest prefix that is a module), or None."""
+    parts = target.split(".")
+    while parts:
+        candidate = ".".join(parts)
+        if candidate in modules():
+            return candidate
+        parts.pop()
+    return None
+
+
+def game_of(module: str) -> str | None:
+    """The game whose folders hold `module` (engine.<game>... or kiosk.games.<game>...), or None."""
+    parts = module.split(".")
+    if parts[0] == "engine" and len(parts) > 1 and parts[1] not in ENGINE_SHARED and f"engine.{parts[1]}" in modules():
+        if (ROOT / "engine" / parts[1]).is_dir():
+            return parts[1]
+    if parts[:2] == ["kiosk", "games"] and len(parts) > 2:
+        return parts[2]
+    return None
+
+
+def graph() -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {m: set() for m in modules()}
+    for imp in imports():
+        target = resolve(imp.target)
+        if target is not None and target != imp.module:
+            edges[imp.module].add(target)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        groups.append(sorted(group))
+    return groups
+
+
+def _top(target: str) -> str:
+    return target.split(".")[0]
+
+
+def test_the_engine_imports_only_itself_and_the_standard_library():
+    bad = [
+        f"{i.module}:{i.line} imports {i.target}"
+        for i in imports()
+        if i.module.startswith("engine")
+        and _top(i.target) != "engine"
+        and _top(i.target) not in sys.stdlib_module_names
+    ]
+    assert bad == []
+
+
+def test_the_hardware_adapters_import_only_themselves_and_their_device_libraries():
+    allowed = {"hardware", *HARDWARE_LIBRARIES}
+    bad = [
+        f"{i.module}:{i.line} imports {i.target}"
+        for i in imports()
+        if i.module.startswith("hardware")
+        and _top(i.target) not in allowed
+        and _top(i.target) not in sys.stdlib_module_names
+    ]
+    assert bad == []
+
+
+def naming_a_game() -> list[str]:
+    """Every import of a game's module from outside that game's folders."""
+    out = []
+    for imp in imports():
+        target = resolve(imp.target)
+        if target is None or imp.module.startswith(MAY_NAME_GAMES):
+            continue
+        game = game_of(target)
+        if game is not None and game_of(imp.module) != game:
+            out.append(f"{imp.module}:{imp.line} imports {imp.target}")
+    return sorted(out)
+
+
+def test_nothing_outside_a_games_folders_imports_that_game():
+    found = naming_a_game()
+    outside = [line for line in found if line.partition(":")[0] not in NOT_YET_THROUGH_THE_REGISTRY]
+    assert outside == []
+    still = {line.partition(":")[0] for line in found}
+    assert still == NOT_YET_THROUGH_THE_REGISTRY, "a module no longer names a game: take it off the list"
+
+
+def test_there_are_no_import_cycles():
+    assert cycles(graph()) == []
+
+
+# ------------------------------------------------------------- the checks check
+
+
+@pytest.mark.parametrize(
+    "edges, expected",
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}}, [["a", "b"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+    ],
+)
+def test_the_cycle_finder_finds_cycles(edges, expected):
+    assert cycles(edges) == expected
+
+
+def test_a_game_module_is_told_from_a_shared_one():
+    assert game_of("engine.labyrinth.ai.hard") == "labyrinth"
+    assert game_of("kiosk.games.cards.screens.play") == "cards"
+    assert game_of("engine.records.notation") is None
+    assert game_of("engine.outcome") is None
+    assert game_of("kiosk.games") is None
+    assert game_of("kiosk.ui.shell.window") is None
+
+
+def test_function_level_imports_count():
+    lazy = [
+        i for i in imports() if i.module == "kiosk.games.labyrinth" and i.target.startswith("kiosk.games.labyrinth.")
+    ]
+    assert lazy, "the board game's declaration imports its session and screens inside functions"
