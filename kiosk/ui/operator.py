@@ -252,7 +252,7 @@ class OperatorScreen(Screen):
         if not s.games:
             return [self.t("operator.no_games")]
         humans = s.wins.get("human", 0)
-        computers = sum(n for k, n in s.wins.items() if k != "human")
+        computers = s.computer_wins  # each game once, however many computers shared its win
         lines = [
             self.t("operator.games_played", n=s.games),
             self.t("operator.avg_turns", n=f"{s.mean_turns:.1f}"),
