@@ -420,7 +420,11 @@ def test_howto_advances_by_itself_and_by_taps(ui):
         tap_widget(u, _button(u, "Next"))
     assert scr.step == len(STEPS) - 1
     tap_widget(u, _button(u, "Let's play"))
-    assert u.screen.name == "setup"
+    # opened from the setup, "Let's play!" starts the game with the seats set there
+    assert u.screen.name == "play"
+    (news,) = u.k.of(NewGame)
+    assert news.setup.kinds == u.screen_named("setup").choices.game_setup().kinds
+    assert u.k.sessions["labyrinth"].game is not None
 
 
 def test_gameover_play_again_keeps_seats_and_rules(ui):

@@ -217,8 +217,11 @@ class CardsPlayScreen(Screen):
         row = L.px(SCORE_ROW)
         far, near = self._sides()
         top_h, bottom_h = self._strip_rows(len(far)) * row, self._strip_rows(len(near)) * row
-        self.top_strip = Rect(m, L.height - m - top_h, L.width - 2 * m, top_h)
-        self.bottom_strip = Rect(m, m, L.width - 2 * m, bottom_h)
+        # the strips leave a finger-wide square at the left end of each long edge: the menu buttons'
+        # (menu_spots)
+        spot = L.touch + m
+        self.top_strip = Rect(m + spot, L.height - m - top_h, L.width - 2 * m - spot, top_h)
+        self.bottom_strip = Rect(m + spot, m, L.width - 2 * m - spot, bottom_h)
         y0, y1 = self.bottom_strip.top + m, self.top_strip.y - m
         if L.portrait:
             hand_h = L.px(290)
@@ -232,6 +235,17 @@ class CardsPlayScreen(Screen):
             side = L.px(250)
             self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
             self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
+
+    def menu_spots(self) -> list[tuple[Rect, int]]:
+        """The in-game menu's buttons (kiosk/ui/game_menu.py): at the table's end of each long edge
+        (the left, clear of the hand), beside the score chips, turned to the people at that edge
+        (one, at the near edge, in the upright layout)."""
+        L = self.layout
+        m, side = L.px(6), L.touch
+        spots = [(Rect(m, m, side, side), 0)]
+        if L.tabletop:
+            spots.append((Rect(m, L.height - m - side, side, side), 180))
+        return spots
 
     def _atlas(self) -> CardAtlas:
         px = int(min(256, max(96, self.layout.px(150))))

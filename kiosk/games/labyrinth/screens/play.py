@@ -42,7 +42,8 @@ from engine.game import GAME_NAME
 from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
 from kiosk.ui.label_pool import LabelPool
-from kiosk.ui.layout import Layout
+from kiosk.ui.game_menu import corner_spots
+from kiosk.ui.layout import Layout, Rect
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
@@ -491,6 +492,13 @@ class PlayScreen(Screen):
     @property
     def animating(self) -> bool:
         return self.board.animating or self.cue.showing
+
+    def menu_spots(self) -> list[tuple[Rect, int]]:
+        """The in-game menu's buttons (kiosk/ui/game_menu.py): the arrow ring's four corner squares,
+        which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
+        L = self.layout
+        corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
+        return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
 
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
