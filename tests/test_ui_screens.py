@@ -226,15 +226,16 @@ def test_setup_start_posts_the_chosen_game(ui):
     scr = u.screen
     tap_widget(u, _button(u, "3"))  # three players
     assert scr.choices.players == 3
-    assert [b.text for b in scr.kind_buttons.values()] == ["Human", "Computer", "Computer"]
-    tap_widget(u, scr.kind_buttons[0])  # first seat: a person -> the computer ...
-    assert scr.kind_buttons[0].text == "Computer"
+    assert scr.choices.kinds[:3] == ["human", "medium", "medium"]
+    assert list(scr.kind_buttons[0]) == ["human", "computer", "fair"]  # each choice its own button
+    tap_widget(u, scr.kind_buttons[0]["computer"])  # first seat: the computer ...
+    assert scr.choices.kinds[0] == "medium"
     hard = [w for w in u.screen.widgets if getattr(w, "text", "") == "\u2605\u2605\u2605"]
     tap_widget(u, hard[0])  # ... hard
-    tap_widget(u, scr.kind_buttons[1])  # second seat: the computer -> family ...
-    assert scr.choices.kinds[1] == "fair" and scr.kind_buttons[1].text == "Family"
-    tap_widget(u, scr.kind_buttons[1])  # ... -> a person
-    assert scr.kind_buttons[1].text == "Human"
+    tap_widget(u, scr.kind_buttons[1]["fair"])  # second seat: family ...
+    assert scr.choices.kinds[1] == "fair"
+    tap_widget(u, scr.kind_buttons[1]["human"])  # ... -> a person
+    assert scr.choices.kinds[1] == "human"
     open_cards = [w for w in u.screen.widgets if getattr(w, "on", None) is not None][0]
     tap_widget(u, open_cards)
     tap_widget(u, u.screen.start_button)
