@@ -15,7 +15,7 @@ import pytest
 
 from kiosk import testing
 from kiosk.config import Config
-from kiosk.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit
+from kiosk.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit, SuspendGame
 from kiosk.games.labyrinth.events import GameOver
 
 from tests.offscreen import offscreen_window
@@ -355,8 +355,8 @@ def test_idle_countdown_returns_to_attract(ui, tmp_path):
     watch.update()
     assert u.screen.name == "attract"
     u.step(0.02)
-    assert u.k.of(AbandonGame)[-1].reason == "idle"
-    assert u.k.sessions["labyrinth"].game is None
+    assert u.k.of(SuspendGame)[-1].reason == "idle"  # set aside: the attract screen offers to continue it
+    assert u.k.sessions["labyrinth"].game is None and u.k.sessions["labyrinth"].set_aside is not None
 
 
 def test_idle_ignores_computer_turns(ui):
