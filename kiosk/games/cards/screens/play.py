@@ -60,6 +60,7 @@ from kiosk.games.cards.events import (
 )
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.ui.art.cards import CardAtlas
+from kiosk.ui.edge_note import EdgeNote
 from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
@@ -150,6 +151,8 @@ class CardsPlayScreen(Screen):
         self._pending_key: Any = None
         self.last_turn: dict | None = None  # what the previous player did (for the hand-over sheet)
         self._hand_far = False  # the hand panel at the far edge (its owner sits there)
+        self.notes = pyglet.graphics.Batch()
+        self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -185,8 +188,14 @@ class CardsPlayScreen(Screen):
 
     def leave(self) -> None:
         super().leave()
+        self.note.hide()
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.notes.draw()
 
     def resize(self, layout: Layout) -> None:
+        self.note.hide()
         self._compute_areas()
         self.view.cell = 0.0
         self._signature = None
@@ -274,7 +283,7 @@ class CardsPlayScreen(Screen):
         elif isinstance(ev, CardDiscarded):
             self.last_turn = dict(player=ev.player, card=None, rotation=0, taken=(), discarded=ev.card)
         elif isinstance(ev, IllegalInput):
-            self._show_toast(self._reason_text(ev))
+            self._answer(self._reason_text(ev))
         elif isinstance(ev, CardGameOver):
             self._over, self._over_at = ev, None
         elif isinstance(ev, GameAbandoned):
@@ -303,6 +312,17 @@ class CardsPlayScreen(Screen):
     def _show_toast(self, text: str) -> None:
         self.toast = text
         self.toast_until = self.ui.now() + TOAST_S
+
+    def _answer(self, text: str) -> None:
+        """A refusal: during a computer's turn, to the person who just tapped, at their edge and
+        facing them (the hand panel shows the computer's side); otherwise in the hand panel, which
+        faces the player whose turn it is."""
+        s, g = self.session, self.game
+        edge = self.note.tapper_edge(self.layout, self.ui.now())
+        if edge is not None and g is not None and g.phase != "over" and s.kinds[g.current] != "human":
+            self.note.show(self.layout, text, edge, self.ui.now())
+            return
+        self._show_toast(text)
 
     def _fade_out(self, ev: CardsTaken) -> None:
         atlas = self.atlas
@@ -337,6 +357,7 @@ class CardsPlayScreen(Screen):
         if self.toast and self.ui.now() >= self.toast_until:
             self.toast = ""
             self._signature = None
+        self.note.update(self.ui.now())
         sig = self._state_signature()
         if sig != self._signature:
             self._rebuild()
@@ -914,6 +935,7 @@ class CardsPlayScreen(Screen):
 
     # ------------------------------------------------------------------ fingers
     def tap(self, x: float, y: float) -> bool:
+        self.note.touched(x, y, self.ui.now())
         if super().tap(x, y):
             return True
         s, g = self.session, self.game
@@ -923,7 +945,7 @@ class CardsPlayScreen(Screen):
         if cell is None:
             return False
         if s.kinds[g.current] != "human":
-            self._show_toast(self.t("cards.thinking", player=self.player_name(g.current)))
+            self._answer(self.t("cards.thinking", player=self.player_name(g.current)))
             return True
         if g.phase == "place" and cell not in g.layout:
             legal = g.legal_cells()

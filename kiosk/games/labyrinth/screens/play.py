@@ -42,6 +42,7 @@ from engine.game import GAME_NAME
 from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
 from kiosk.ui.label_pool import LabelPool
+from kiosk.ui.edge_note import EdgeNote
 from kiosk.ui.game_menu import corner_spots
 from kiosk.ui.layout import Layout, Rect
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
@@ -79,6 +80,7 @@ class PlayScreen(Screen):
         self.cursor: tuple[int, int] | None = None
         self.overlay = pyglet.graphics.Batch()  # the turn cue and the chosen destination
         self.cue = TurnCue(self.overlay)
+        self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
             lambda cell: self.ui.post(TapCell(cell)), self._show_destination
         )
@@ -91,6 +93,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
+        self.note.hide()
         self.board.resize(layout)
         for p in self.panels.values():
             p.delete()
@@ -115,6 +118,7 @@ class PlayScreen(Screen):
     def leave(self) -> None:
         super().leave()
         self.peek.cancel()
+        self.note.hide()
 
     def load_from_session(self, session: Any) -> None:
         g = session.game
@@ -422,7 +426,15 @@ class PlayScreen(Screen):
             self._refresh_panels()
             self._cue_turn()
         elif isinstance(ev, IllegalInput):
-            self._show_toast(self._reason_text(ev), ev.player)
+            edge = self.note.tapper_edge(self.layout, self.ui.now())
+            m = self.board.model
+            if edge is not None and m.started and m.kinds[m.current] != "human":
+                # a tap during the computer's turn: answered at the tapper's edge, not in the
+                # computer's panel (upside down for someone at the other side)
+                self.note.show(self.layout, self._reason_text(ev), edge, self.ui.now())
+                self.ui.request_frame()
+            else:
+                self._show_toast(self._reason_text(ev), ev.player)
         elif isinstance(ev, GameOver):
             self._gameover = ev
             self._gameover_at = None
@@ -459,6 +471,8 @@ class PlayScreen(Screen):
         was = self.cue.showing
         if not self.cue.update(dt) and was:
             self.ui.request_frame()  # the cue went away: one more frame without it
+        if self.note.update(self.ui.now()):
+            self.ui.request_frame()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
         if not (self._rebuilt or landed):
@@ -517,6 +531,7 @@ class PlayScreen(Screen):
         super().press(x, y)
 
     def tap(self, x: float, y: float) -> bool:
+        self.note.touched(x, y, self.ui.now())
         if super().tap(x, y):
             return True
         m = self.board.model
