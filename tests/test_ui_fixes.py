@@ -120,3 +120,33 @@ def test_the_hint_has_its_own_picture_not_a_question_mark(make, tmp_path):
     r = b.rect
     colours = [px(r.x + r.w * i / 10, r.y + r.h * j / 10) for i in range(1, 10) for j in range(1, 10)]
     assert any(near(c, (255, 196, 64), 30) for c in colours), "no bulb on the hint button"
+
+
+def test_the_howto_shows_the_games_own_taps_turn_in_the_panel_push_with_two_taps(make, tmp_path):
+    from kiosk.games.labyrinth.screens.howto import STEPS
+
+    ui = make()
+    ui.goto("howto", then="setup")
+    scr = ui.screen
+    scr.show_step(STEPS.index("howto.rotate"))
+    sc, S = scr._scene, scr._S
+    # the spare that turns is the one in the player's own panel, with its turning badge; no arrow
+    # beside it (the spare previewed at an arrow is pushed in by a tap in the game, not turned)
+    assert "badge" in sc and "arrow" not in sc
+    assert abs(sc["finger"].x - sc["spare"].x) < S * 0.5
+    shot(ui, tmp_path, "howto_rotate")
+    scr.show_step(STEPS.index("howto.push"))
+    sc, S = scr._scene, scr._S  # this step's stage (it has a note line: smaller)
+    ax, ay = sc["arrow_at"]
+    assert abs(sc["finger"].x - ax) < S * 0.2  # the finger is at the arrow
+    heights, start_x = [], sc["spare"].x
+    for k in range(80):  # the first 0.8 s: two taps on the arrow, the tile has not moved yet
+        scr.step_t = k / 100
+        scr._animate()
+        heights.append(sc["finger"].y > ay - S * 0.5)
+        assert sc["spare"].x == pytest.approx(start_x)
+    downs = sum(1 for a, b in zip(heights, heights[1:]) if b and not a)
+    assert downs == 2, heights
+    scr.step_t = 2.0
+    scr._animate()
+    assert sc["spare"].x > start_x + S * 0.5  # then it is pushed in
