@@ -187,12 +187,33 @@ class GameConfig:
     )
 
 
+#: The operator's presets: how long a game left alone waits (``idle_timeout_s``) and how long the
+#: attract screen then offers to continue it (``continue_s``). "public" (a museum, a café): strangers
+#: come and go, a game is cleared soon; "home": a family's game survives a phone call or a meal.
+#: A key written in the config file wins over its preset.
+PRESETS = MappingProxyType(
+    {
+        "public": MappingProxyType({"idle_timeout_s": 90, "continue_s": 120}),
+        "home": MappingProxyType({"idle_timeout_s": 600, "continue_s": 7200}),
+    }
+)
+DEFAULT_PRESET = "public"
+
+
 @dataclass(frozen=True)
 class KioskConfig:
     """Unattended operation: idle, attract mode, resume after a power cut, operator menu."""
 
-    idle_timeout_s: int = key(default=90, schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int))
+    preset: str = key(default=DEFAULT_PRESET, schema=lambda: _Field(_choice(tuple(PRESETS)), from_text=str))
+    idle_timeout_s: int = key(
+        default=PRESETS[DEFAULT_PRESET]["idle_timeout_s"],
+        schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int),
+    )
     idle_countdown_s: int = key(default=15, schema=lambda: _Field(_int(0, 600), from_text=_text_int))
+    continue_s: int = key(
+        default=PRESETS[DEFAULT_PRESET]["continue_s"],  # 0: a game left alone is archived at once
+        schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int),
+    )
     attract: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
     attract_replay: bool = key(
         default=True,  # the attract replays the day's best game, if there is one
@@ -556,9 +577,19 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
 
     _check_shape(raw, source)
     sections = {name: _read_section(name, spec, raw.get(name, {}), fail) for name, spec in _SECTIONS.items()}
+    sections["kiosk"] = _with_preset(sections["kiosk"], raw.get("kiosk", {}))
     config = Config(**sections, source=source)
     _check_across(config, raw, fail)
     return config
+
+
+def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
+    """`kiosk` with its preset's times (PRESETS) for the keys the file does not write itself."""
+    from dataclasses import replace
+
+    preset = PRESETS[kiosk.preset]
+    times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
+    return replace(kiosk, **times)
 
 
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:

@@ -214,6 +214,23 @@ class AbandonGame(Command):
     reason: str = ""
 
 
+@message("suspend_game")
+class SuspendGame(Command):
+    """Set the running game aside (nobody touched it for ``[kiosk] idle_timeout_s``): it stops
+    as if abandoned (``GameAbandoned``), but for `keep_s` seconds ``ContinueGame`` brings it back
+    exactly as it stood; after that it is archived as abandoned. `keep_s` 0: abandon it now."""
+
+    reason: str = ""
+    keep_s: float = 0.0
+
+
+@message("continue_game")
+class ContinueGame(Command):
+    """Continue the game set aside by ``SuspendGame`` (the attract screen's offer)."""
+
+    game: str = ""  # the registered game whose set-aside game continues
+
+
 @message("quit")
 class Quit(Command):
     """Stop the kiosk (operator menu, end of a headless run)."""

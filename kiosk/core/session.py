@@ -26,7 +26,17 @@ from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, Ty
 
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer
-from kiosk.core.events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
+from kiosk.core.events import (
+    AbandonGame,
+    Command,
+    ContinueGame,
+    GameAbandoned,
+    GameSetup,
+    IllegalInput,
+    Message,
+    NewGame,
+    SuspendGame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +73,26 @@ class PacingBase:
     def scaled(self, factor: float) -> Self:
         """Every pause times `factor` (``[kiosk] ai_pace_ms``)."""
         return dataclasses.replace(self, **{f.name: getattr(self, f.name) * factor for f in dataclasses.fields(self)})
+
+
+@dataclasses.dataclass
+class SetAside(Generic[G]):
+    """A game nobody touched for a while, kept to be continued until `until` (session clock time)."""
+
+    game: G
+    setup: GameSetup
+    game_id: str | None
+    started_at: float
+    until: float
+    keep_s: float = 0.0  # how long it is kept in all
+    colours: tuple[str, ...] = ()  # each player's colour (the offer names the people's)
+    timer: Timer | None = None
+
+    @property
+    def people(self) -> tuple[str, ...]:
+        """The colours of the people who played it (all the colours when nobody did)."""
+        mine = tuple(c for c, k in zip(self.colours, self.setup.kinds) if k == "human")
+        return mine or self.colours
 
 
 class GameSession(Generic[G]):
@@ -114,6 +144,7 @@ class GameSession(Generic[G]):
         self._timers: list[Timer] = []
         self._plan: tuple[int, list[Step]] = (0, [])  # (turn token, paced AI steps still to post)
         self._subs: list[Callable[[], None]] = []
+        self.set_aside: SetAside[G] | None = None  # a game left alone, offered to be continued
 
     def _subscribe(
         self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]], ai_decided: type
@@ -132,6 +163,8 @@ class GameSession(Generic[G]):
             bus.subscribe(NewGame.type, self._on_other_game),
             bus.subscribe(NewGame, self._on_new_game),
             bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
+            bus.subscribe(SuspendGame, lambda c: self.suspend(c.reason, c.keep_s)),
+            bus.subscribe(ContinueGame, self._on_continue),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
 
@@ -225,6 +258,8 @@ class GameSession(Generic[G]):
         )
 
     def _install(self, game: G, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+        if self.set_aside is not None and self.set_aside.game is not game:
+            self.let_go()  # another game starts: the one set aside is archived first
         self._cancel_timers()
         self.game, self.setup, self.game_id = game, setup, game_id
         self.started_at = started
@@ -264,6 +299,63 @@ class GameSession(Generic[G]):
         self.game = None
         self._reset_turn_state()
 
+    def suspend(self, reason: str = "", keep_s: float = 0.0) -> None:
+        """Set the running game aside for `keep_s` seconds (``SuspendGame``): to everyone it stops
+        as if abandoned, but its save stays where it is (a power cut meanwhile resumes it) and
+        ``ContinueGame`` brings it back exactly as it stood; then it is archived (``let_go``)."""
+        g = self.game
+        if g is None or g.phase == "over" or self.setup is None:
+            return
+        if keep_s <= 0:
+            self.abandon(reason)
+            return
+        if self.set_aside is not None:
+            self.let_go()
+        self._cancel_timers()
+        self._new_turn_token()
+        colours = tuple(self.color_of(i) for i in range(len(self.kinds)))
+        kept = SetAside(g, self.setup, self.game_id, self.started_at, self.clock.now() + keep_s, keep_s, colours)
+        kept.timer = self.clock.call_later(keep_s, self.let_go)
+        self.set_aside = kept
+        self.bus.post(GameAbandoned(reason or "set aside"))
+        log.info("%s %s set aside for %.0f s: %s", self.noun, (self.game_id or "")[:8], keep_s, reason)
+        self.game = None
+        self._reset_turn_state()
+
+    def let_go(self) -> None:
+        """The game set aside is not continued: archive it as abandoned (through the save hook)."""
+        kept, self.set_aside = self.set_aside, None
+        if kept is None:
+            return
+        if kept.timer is not None:
+            kept.timer.cancel()
+        running = self.game, self.setup, self.game_id
+        self.game, self.setup, self.game_id = kept.game, kept.setup, kept.game_id
+        try:
+            self._save("abandon")
+        finally:
+            self.game, self.setup, self.game_id = running
+        log.info("%s %s was not continued: archived", self.noun, (kept.game_id or "")[:8])
+
+    def continue_set_aside(self) -> bool:
+        """Bring back the game set aside, exactly as it stood; False if there is none."""
+        kept = self.set_aside
+        if kept is None:
+            return False
+        if self.game is not None and self.game.phase != "over":
+            return False  # a game runs: it is not thrown away for the old one
+        self.set_aside = None
+        if kept.timer is not None:
+            kept.timer.cancel()
+        self._continue(kept.game, kept.setup, kept.game_id, kept.started_at)
+        return True
+
+    def _on_continue(self, cmd: ContinueGame) -> None:
+        if cmd.game and cmd.game != self.game_name:
+            return
+        if not self.continue_set_aside() and cmd.game == self.game_name:
+            self._refuse(cmd, "There is no game to continue any more.", code="nothing_to_continue")
+
     def _reset_turn_state(self) -> None:
         """Hook: forget the current player's half-made input (selection, rotation...)."""
 
@@ -277,8 +369,10 @@ class GameSession(Generic[G]):
             self._executor.shutdown(wait=False, cancel_futures=True)
 
     def _on_other_game(self, cmd: NewGame) -> None:
-        if cmd.setup.game != self.game_name and self.game is not None:
-            self.abandon("another game was started")
+        if cmd.setup.game != self.game_name:
+            self.let_go()  # archived before the other game's first save takes the save's place
+            if self.game is not None:
+                self.abandon("another game was started")
 
     def _on_new_game(self, cmd: NewGame) -> None:
         if cmd.setup.game != self.game_name:

@@ -120,6 +120,8 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
+    howto_screen: str = ""
     #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)
     replay_screen: str = ""
     #: the sound cues of the game's own events: a function returning {event class: event -> a

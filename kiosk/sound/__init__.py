@@ -200,6 +200,10 @@ class Sound:
         self.settings = settings or SoundSettings()
         self.muted = False
         self.volume = max(0, min(100, int(self.settings.volume)))
+        # a visitor's own choice (the in-game menu): quieter than the operator's volume or silent,
+        # never louder; the next visitor (the attract screen) starts at the operator's volume again
+        self.visitor_volume: int | None = None
+        self.visitor_muted = False
         self.now = now
         self.wall = wall
         self.played: deque[tuple[float, str]] = deque(maxlen=500)  # (time, cue) as started, the latest
@@ -224,7 +228,24 @@ class Sound:
     # ------------------------------------------------------------ controls
     @property
     def audible(self) -> bool:
-        return self.settings.enabled and not self.muted and self.volume > 0
+        return self.settings.enabled and not self.muted and not self.visitor_muted and self.playing_volume > 0
+
+    @property
+    def playing_volume(self) -> int:
+        """The volume cues play at (percent): the operator's, or a visitor's lower one."""
+        return self.volume if self.visitor_volume is None else min(self.volume, self.visitor_volume)
+
+    def set_visitor_volume(self, percent: int) -> int:
+        """A visitor's volume, kept between silence and the operator's volume; the level set."""
+        self.visitor_volume = max(0, min(self.volume, int(percent)))
+        return self.visitor_volume
+
+    def set_visitor_muted(self, muted: bool) -> None:
+        self.visitor_muted = bool(muted)
+
+    def reset_visitor(self) -> None:
+        """A new visitor: the operator's volume, not muted."""
+        self.visitor_volume, self.visitor_muted = None, False
 
     def set_volume(self, percent: int) -> None:
         self.volume = max(0, min(100, int(percent)))
@@ -295,6 +316,7 @@ class Sound:
         """The UI shows screen `name`: the attract screen gets its jingle (not in quiet hours)."""
         self._screen = name
         if name == "attract":
+            self.reset_visitor()
             self._attract_next = self.now()
             self._attract_due()
         else:
@@ -386,7 +408,7 @@ class Sound:
             log.debug("sound: %s dropped, %.2f s late", name, self.now() - at)
             return
         try:
-            out.play(name, self.volume / 100)
+            out.play(name, self.playing_volume / 100)
             self.played.append((self.now(), name))
             log.debug("sound: %s", name)
         except Exception as exc:

@@ -162,7 +162,8 @@ class Summary:
     games: int = 0
     by_game: dict[str, int] = field(default_factory=dict)
     played_by: dict[str, int] = field(default_factory=dict)  # games with a human / each AI level
-    wins: dict[str, int] = field(default_factory=dict)  # wins by humans / each AI level
+    wins: dict[str, int] = field(default_factory=dict)  # games won by humans / each AI level (a shared win once)
+    computer_wins: int = 0  # games a computer (any level) won or shared: each game once
     no_winner: int = 0
     mean_turns: float | None = None
     mean_duration_s: float | None = None
@@ -263,12 +264,15 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_l
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     per_day: Counter[str] = Counter()
-    no_winner = 0
+    no_winner = computer_wins = 0
     for r in records:
         for kind in set(r.seats):
             played[kind] += 1
-        for seat in r.winners:
-            wins[r.seats[seat]] += 1
+        # a shared win is one game won: two people sharing it are one win for the people, not two
+        won_by = {r.seats[seat] for seat in r.winners}
+        for kind in won_by:
+            wins[kind] += 1
+        computer_wins += any(kind != "human" for kind in won_by)
         if not r.winners:
             no_winner += 1
         when = datetime.fromtimestamp(parse_time(r.time), timezone.utc).astimezone(tz)
@@ -278,6 +282,7 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_l
         by_game=dict(Counter(r.game for r in records)),
         played_by=dict(played),
         wins=dict(wins),
+        computer_wins=computer_wins,
         no_winner=no_winner,
         mean_turns=statistics.fmean(r.turns for r in records),
         mean_duration_s=statistics.fmean(r.duration_s for r in records),

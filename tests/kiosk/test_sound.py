@@ -201,6 +201,24 @@ def test_mute_volume_and_no_device_mean_silence(monkeypatch, caplog):
     silent.close()
 
 
+def test_a_visitor_may_turn_it_down_or_off_but_not_above_the_operators_volume(monkeypatch):
+    monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
+    out = FakeOutput()
+    sound = Sound(None, SoundSettings(volume=50), output=out)
+    assert sound.ready.wait(5)
+    assert sound.set_visitor_volume(90) == 50  # the operator's volume is the ceiling
+    assert sound.set_visitor_volume(20) == 20
+    assert sound.cue("arrow")
+    wait_for(lambda: len(out.plays) == 1)
+    sound.set_visitor_muted(True)
+    assert not sound.audible and not sound.cue("arrow")
+    sound.screen_shown("attract")  # the next visitor: the operator's volume again
+    assert sound.audible and sound.playing_volume == 50
+    assert sound.volume == 50 and not sound.muted  # the operator's own choice never changed
+    sound.close()
+    assert out.plays[0] == ("arrow", 0.2)
+
+
 def test_the_attract_jingle_keeps_quiet_in_quiet_hours(monkeypatch):
     monkeypatch.setattr(synth, "cached_pcm", lambda name: b"")
     noon = time.struct_time((2026, 1, 1, 12, 0, 0, 3, 1, 0))

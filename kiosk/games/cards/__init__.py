@@ -111,6 +111,7 @@ GAME = register_game(
         play_screen="cards_play",
         replay_screen="cards_replay",
         over_screen="cards_gameover",
+        howto_screen="cards_howto",
         sounds=_sounds,
         sim=_sim,
         audit=_audit,

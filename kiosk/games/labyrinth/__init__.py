@@ -127,6 +127,7 @@ GAME = register_game(
         play_screen="play",
         replay_screen="labyrinth_replay",
         over_screen="gameover",
+        howto_screen="howto",
         sounds=_sounds,
         sim=_sim,
         audit=_audit,

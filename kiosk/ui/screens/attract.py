@@ -32,11 +32,11 @@ from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.i18n import LANGUAGES
 from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import Canvas, config_value, current_language, fit_box, make_button, set_language
+from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
 from kiosk.ui.shell.screen import Screen, register
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +117,8 @@ class AttractScreen(Screen):
         self._shapes: list = []
         self._invites: list = []
         self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self._offered = None  # (game, id) of the game set aside the overlay offers to continue
+        self._time_bars: list = []  # (bar, full width, frame) of that offer's time left
         self.demo_seed: int | None = None  # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle
@@ -128,6 +130,37 @@ class AttractScreen(Screen):
         self.lang_index = 0
         self._start_demo()
         self._build_overlay()
+
+    # ------------------------------------------------------------ a game left alone: continue it?
+    def set_aside(self):
+        """(game name, SetAside) of a game left alone that may still be continued, or None."""
+        from kiosk import games
+        from kiosk.ui.shell.screen import session_for
+
+        for kind in games.all_games():
+            kept = getattr(session_for(self.kiosk, kind.name), "set_aside", None)
+            if kept is not None:
+                return kind.name, kept
+        return None
+
+    def offer_text(self) -> str:
+        """ "Continue the game of Red and Blue?" for the game set aside ("" without one)."""
+        found = self.set_aside()
+        if found is None:
+            return ""
+        names = [self.t(f"colour.{c}") for c in found[1].people]
+        if len(names) > 1:
+            names = [", ".join(names[:-1]) + f" {self.t('common.and')} " + names[-1]]
+        return self.t("attract.continue", players=names[0] if names else "")
+
+    def continue_game(self, game: str) -> None:
+        from kiosk.core.events import ContinueGame
+
+        self.ui.post(ContinueGame(game))  # the session brings it back; its start shows the play screen
+
+    def _offer_key(self):
+        found = self.set_aside()
+        return None if found is None else (found[0], found[1].game_id)
 
     def leave(self) -> None:
         super().leave()
@@ -206,6 +239,9 @@ class AttractScreen(Screen):
     def update(self, dt: float) -> None:
         if self.gesture.update():
             return
+        if self._offer_key() != self._offered:
+            self._build_overlay()  # a game was set aside, continued or archived meanwhile
+        self._show_time_left()
         if self.demo is not None:
             try:
                 self.demo.advance(dt)
@@ -272,6 +308,7 @@ class AttractScreen(Screen):
         for s in self._shapes:
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
+        self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout
         c = Canvas(L)
@@ -384,3 +421,72 @@ class AttractScreen(Screen):
             )
             self._shapes.append(caption)
             self._captions.append(caption)
+        self._build_offer(c, batch)
+
+    def _build_offer(self, c: Canvas, batch) -> None:
+        """Over the board: "Continue the game of Red and Blue?" and a Continue button, for each
+        long side of a table (facing it), with the time left as a shrinking bar."""
+        self._time_bars = []
+        self._offered = self._offer_key()
+        found = self.set_aside()
+        if found is None:
+            return
+        game, _kept = found
+        L = self.layout
+        text = self.offer_text()
+        board = L.board
+        back, front = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
+        pw = min(board.w - c.px(8), c.px(440))
+        ph = min(board.h / 2 - c.px(6), c.px(172)) if L.tabletop else min(board.h - c.px(8), c.px(172))
+        places = [(0, board.cy - c.px(4) - ph), (180, board.cy + c.px(4))] if L.tabletop else [(0, board.cy - ph / 2)]
+        for angle, y in places:
+            frame = Frame(Rect(board.cx - pw / 2, y, pw, ph), angle)
+            self._shapes += panel(frame, frame.full(), batch, back, radius=c.px(14))
+            pad = c.px(12)
+            btn_h = max(c.touch, c.px(54))
+            self._shapes.append(
+                label(
+                    text,
+                    frame,
+                    pw / 2,
+                    ph - pad,
+                    c.font(BODY + 2),
+                    batch,
+                    front,
+                    bold=True,
+                    anchor_y="top",
+                    width=pw - 2 * pad,
+                    multiline=True,
+                    name="continue offer",
+                )
+            )
+            b = make_button(
+                self,
+                c,
+                frame,
+                Rect(pad / c.s, (pad + c.px(8)) / c.s, (pw - 2 * pad) / c.s, btn_h / c.s),
+                "\u25b6  " + self.t("menu.continue"),
+                batch,
+                front,
+                size=20,
+                color=GO,
+                on_tap=partial(self.continue_game, game),
+            )
+            self.continue_buttons.append(b)
+            bar = box(frame, Rect(pad, pad * 0.5, pw - 2 * pad, c.px(5)), ACCENT, batch, front)
+            self._shapes.append(bar)
+            self._time_bars.append((bar, pw - 2 * pad, frame, pad))
+        self._show_time_left()
+
+    def _show_time_left(self) -> None:
+        """The offer's bars shrink as its time runs out (from the reader's right)."""
+        found = self.set_aside() if self._time_bars else None
+        if found is None:
+            return
+        game, kept = found
+        clock = getattr(self.kiosk.sessions.get(game), "clock", None)
+        left = 1.0 if clock is None else max(0.0, min(1.0, (kept.until - clock.now()) / max(1e-6, kept.keep_s)))
+        for bar, full, frame, pad in self._time_bars:
+            bar.width = max(1.0, full * left)
+            if frame.angle == 180:  # the reader's left is the screen's right
+                bar.x = frame.rect.right - pad - bar.width

@@ -110,6 +110,8 @@ class OperatorScreen(Screen):
         self._last_touch = 0.0
         self._shapes: list = []
         self._lights: dict[str, shapes.ShapeBase] = {}
+        self._count: pyglet.text.Label | None = None  # the button test's live count
+        self._count_fit = (1.0, 1.0)  # its largest size and its width (points, px)
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, back: str = "attract", **kw) -> None:
@@ -174,6 +176,20 @@ class OperatorScreen(Screen):
         if isinstance(event, ButtonPressed) and self.page == "hardware":
             self.pressed[event.button] = self.ui.now()
             self._last_touch = self.ui.now()
+            self._show_count()
+
+    def _show_count(self) -> None:
+        """How many of the 12 arrow buttons were pressed, counted as they come; all of them: said so."""
+        count = getattr(self, "_count", None)
+        if count is None or self.page != "hardware":
+            return
+        seen = sum(1 for n in ARROWS if n in self.pressed)
+        text = self.t("operator.all_buttons") if seen == len(ARROWS) else f"{seen} / {len(ARROWS)}"
+        if count.text != text:
+            pts, width = self._count_fit
+            count.text = text
+            count.font_size = fit_font(text, pts, width)
+            count.color = (*(LIT if seen == len(ARROWS) else INK), 255)
 
     # ------------------------------------------------------------ PIN
     @property
@@ -252,7 +268,7 @@ class OperatorScreen(Screen):
         if not s.games:
             return [self.t("operator.no_games")]
         humans = s.wins.get("human", 0)
-        computers = sum(n for k, n in s.wins.items() if k != "human")
+        computers = s.computer_wins  # each game once, however many computers shared its win
         lines = [
             self.t("operator.games_played", n=s.games),
             self.t("operator.avg_turns", n=f"{s.mean_turns:.1f}"),
@@ -270,6 +286,7 @@ class OperatorScreen(Screen):
             s.delete()
         self._shapes = []
         self._lights = {}
+        self._count = None
         self.batch = pyglet.graphics.Batch()
         c = Canvas(self.layout)
         frame = Frame(self.layout.screen, 0)
@@ -507,8 +524,9 @@ class OperatorScreen(Screen):
             self._shapes.append(light)
             self._lights[name] = light
             self._text(c, frame, "\u21bb" if name == "rotate" else "\u25a0", cx, cy, max(8.0, cell * 0.45))
-        seen = sum(1 for n in ARROWS if n in self.pressed)
-        self._text(c, frame, f"{seen} / 12", bx + side / 2, by + side / 2, 22, color=LIT if seen == 12 else INK)
+        self._count = self._text(c, frame, "", bx + side / 2, by + side / 2, 22)
+        self._count_fit = (c.font(22), c.px(7 * cell - 8))
+        self._show_count()
         # the ring preview and its test button, right part of the area
         if tall:
             rx0, rw = area.x + 12, area.w - 24

@@ -68,6 +68,46 @@ CARD_STARS = {"random": STARS["easy"], "easy": STARS["medium"], "hard": STARS["h
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
+def seat_icon(kind: str, cx: float, cy: float, size: float, color, batch, group, angle: int = 0) -> list:
+    """The picture of who plays a seat, `size` px tall, centred at (cx, cy), turned `angle` (0, 180):
+    a person (head and shoulders), the computer (a screen on its stand), "Family" (the screen with
+    a person beside it: the computer that plays as well as the people at the table)."""
+    up = -1 if angle == 180 else 1
+    out: list = []
+
+    def part(dx: float, dy: float, w: float, h: float, round_: float = 0.0) -> None:
+        """A rectangle centred (dx, dy) from the middle, as the reader sees it (turned with `angle`)."""
+        x, y = cx + up * dx - w / 2, cy + up * dy - h / 2
+        if round_:
+            out.append(
+                pyglet.shapes.RoundedRectangle(x, y, w, h, round_, segments=4, color=color, batch=batch, group=group)
+            )
+        else:
+            out.append(pyglet.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
+
+    def person(dx: float, dy: float, s: float) -> None:
+        out.append(
+            pyglet.shapes.Circle(
+                cx + up * dx, cy + up * (dy + s * 0.22), s * 0.21, color=color, batch=batch, group=group
+            )
+        )
+        part(dx, dy - s * 0.26, s * 0.62, s * 0.4, s * 0.15)
+
+    def screen(dx: float, dy: float, s: float) -> None:
+        part(dx, dy + s * 0.1, s * 0.9, s * 0.58)
+        part(dx, dy - s * 0.27, s * 0.12, s * 0.18)
+        part(dx, dy - s * 0.38, s * 0.5, s * 0.07)
+
+    if kind == "human":
+        person(0, 0, size)
+    elif kind == "computer":
+        screen(0, 0, size)
+    else:
+        screen(-size * 0.2, size * 0.05, size * 0.85)
+        person(size * 0.42, -size * 0.14, size * 0.6)
+    return out
+
+
 @dataclass
 class Choices:
     """What the visitor picked so far."""
@@ -238,10 +278,21 @@ class SetupScreen(Screen):
         self._build()
 
     def set_kind(self, index: int, kind: str) -> None:
+        """Seat `index` is played by `kind` ("computer": at its level so far, else medium); a seat
+        someone joined stays a person."""
+        if self._joined(index) and kind != "human":
+            return
         if kind == "computer":
             kind = self.chosen.kinds[index] if self.chosen.kinds[index] in LEVELS else "medium"
         self.chosen.kinds[index] = kind
         self._build()
+
+    @property
+    def nobody_plays(self) -> bool:
+        """No person in the chosen game: Start offers to watch the computers (a stop is on the play screen)."""
+        ch = self.chosen
+        kinds = ch.card_kinds[: ch.card_players] if ch.game == "cards" else ch.kinds[: ch.players]
+        return "human" not in kinds
 
     def set_language(self, language: str) -> None:
         set_language(self.ui, language)
@@ -473,26 +524,10 @@ class SetupScreen(Screen):
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=rgb, width=w - 50)
         pad = 8
-        # person -> computer -> family (the computer that adapts, once the engine has it) -> person:
-        # one button as wide as the card, so that "Computador" is written at the body size
-        is_ai = kind != "human"
-        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
-        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
+        joined = self._joined(index)
         seg_y = top - 18 - 48
-        self.kind_buttons[index] = make_button(
-            self,
-            c,
-            frame,
-            Rect(x + pad, seg_y, w - 2 * pad, 48),
-            t(key),
-            self.batch,
-            self._bg,
-            size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON,
-            text_color=(30, 30, 30),
-            on_tap=lambda: self.next_kind(index),
-        )
-        if is_ai and kind != FRIENDLY:
+        self._kind_choice(c, frame, index, x + pad, seg_y, w - 2 * pad, joined)
+        if kind in LEVELS:  # the computer: its strength as stars, and the level's name
             lw = (w - 2 * pad - 2 * 4) / 3
             for j, level in enumerate(LEVELS):
                 on = kind == level
@@ -509,20 +544,54 @@ class SetupScreen(Screen):
                     on_tap=partial(self.set_kind, index, level),
                 )
                 self._shapes += b.marks
-            self._text(
+            line = t(f"setup.level.{kind}")  # the screen above the stars says it is the computer
+            line_y = seg_y - 6 - 48 - 18
+        else:  # a person or "Family": the word and what it means, under the choice
+            key = "setup.human" if kind == "human" else f"setup.level.{kind}"
+            help_key = "setup.seat.joined" if joined else f"setup.seat.{'human' if kind == 'human' else kind}.help"
+            self._text(c, frame, t(key), x + w / 2, seg_y - 18, BODY, color=INK, anchor_x="center", width=w - 16)
+            line, line_y = t(help_key), seg_y - 42
+        self._text(c, frame, line, x + w / 2, line_y, BODY, color=INK, anchor_x="center", bold=False, width=w - 16)
+
+    def _joined(self, index: int) -> bool:
+        """Player `index` is a person who joined at their corner: their seat stays a person."""
+        return index < len(self.chosen.joined[: self.chosen.players])
+
+    def _kind_choice(self, c, frame: Frame, index: int, x, y, w, joined: bool, h: float = 48) -> None:
+        """Who plays seat `index`: a person, the computer, "Family" (the computer that plays as well
+        as the table), side by side, each with its own picture; the chosen one lit. One tap on a
+        choice picks it (a tap on the chosen one changes nothing); a seat someone joined offers only
+        the person (they leave at their corner)."""
+        kind = self.chosen.kinds[index]
+        now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
+        options = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
+        gap = 4
+        bw = (w - gap * (len(options) - 1)) / len(options)
+        words = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}
+        buttons = {}
+        for k, option in enumerate(options):
+            on = option == now
+            b = make_button(
+                self,
                 c,
                 frame,
-                t(f"setup.level.{kind}"),
-                x + w / 2,
-                seg_y - 6 - 48 - 18,
-                BODY,
-                color=INK,
-                anchor_x="center",
-                bold=False,
-                width=w - 16,
+                Rect(x + k * (bw + gap), y, bw, h),
+                self.t(words[option]),
+                self.batch,
+                self._bg,
+                size=BODY,
+                color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
+                on_tap=partial(self.set_kind, index, option),
             )
-        else:
-            self._text(c, frame, "\u263a", x + w / 2, seg_y - 40, 40, color=DIM, anchor_x="center", bold=False)
+            b._label.visible = False  # the picture says it; the word is under the choice
+            if joined and not on:
+                b.set_enabled(False)
+            ink = (30, 30, 30) if on else (INK if b.enabled else DIM)
+            u, v, bw_, bh_ = b.local
+            cx, cy = frame.point(u + bw_ / 2, v + bh_ / 2)
+            self._shapes += seat_icon(option, cx, cy, min(bw_, bh_) * 0.62, ink, self.batch, b.fg_group, frame.angle)
+            buttons[option] = b
+        self.kind_buttons[index] = buttons
 
     def _seat_row(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
         """One player as a row (portrait, where four cards side by side do not fit): pawn and colour,
@@ -536,26 +605,11 @@ class SetupScreen(Screen):
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 24), c.px(cy)), c.px(26), group=self._fg)
         name_w = 100
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, cy, BODY, color=rgb, width=name_w)
-        is_ai = kind != "human"
-        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
-        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
         bx = x + 42 + name_w + 6
         sw = 50
         kw = w - (bx - x) - 6 - 3 * (sw + 4)
-        self.kind_buttons[index] = make_button(
-            self,
-            c,
-            frame,
-            Rect(bx, y + (h - 48) / 2, kw, 48),
-            t(key),
-            self.batch,
-            self._bg,
-            size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON,
-            text_color=(30, 30, 30),
-            on_tap=lambda: self.next_kind(index),
-        )
-        if is_ai and kind != FRIENDLY:
+        self._kind_choice(c, frame, index, bx, y + (h - 48) / 2, kw, self._joined(index))
+        if kind in LEVELS:
             for j, level in enumerate(LEVELS):
                 on = kind == level
                 b = star_button(
@@ -571,13 +625,15 @@ class SetupScreen(Screen):
                     on_tap=partial(self.set_kind, index, level),
                 )
                 self._shapes += b.marks
-
-    def next_kind(self, index: int) -> None:
-        """The seat's player changes: a person -> the computer -> "Family" (when there is one) -> a person."""
-        kind = self.chosen.kinds[index]
-        order = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
-        now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
-        self.set_kind(index, order[(order.index(now) + 1) % len(order)])
+        else:
+            key = (
+                "setup.seat.joined"
+                if self._joined(index)
+                else "setup.human"
+                if kind == "human"
+                else f"setup.level.{kind}"
+            )
+            self._text(c, frame, self.t(key), bx + kw + 6, y + h / 2, BODY, color=INK, bold=False, width=3 * (sw + 4))
 
     def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
         n = self.chosen.players
@@ -671,13 +727,18 @@ class SetupScreen(Screen):
             c,
             frame,
             Rect(x + w - sw, y, sw, h),
-            t("setup.start") + "  \u25b6",
+            self._start_text(),
             self.batch,
             self._bg,
             size=22,
+            wrap=True,
             color=GO,
             on_tap=self.start,
         )
+
+    def _start_text(self) -> str:
+        """ "Start", or "Watch the computers" when nobody plays (that game has a stop button)."""
+        return (self.t("setup.watch") if self.nobody_plays else self.t("setup.start")) + "  \u25b6"
 
     def _card_seat(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player: colour, what the computer does, then person / easy / medium / hard: in one
@@ -953,10 +1014,11 @@ class SetupScreen(Screen):
             c,
             frame,
             Rect(x, m, w, 54),
-            self.t("setup.start") + "  \u25b6",
+            self._start_text(),
             self.batch,
             self._bg,
             size=22,
+            wrap=True,
             color=GO,
             on_tap=self.start,
         )

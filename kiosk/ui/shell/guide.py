@@ -14,7 +14,7 @@ from pyglet import shapes
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, clear_drawing, make_button
-from kiosk.ui.shell.screen import Screen
+from kiosk.ui.shell.screen import Screen, game_on
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
@@ -60,7 +60,9 @@ class GuideScreen(Screen):
     ) -> None:
         """`then`: where Back leads; `opener` (a touch) or `edge`: the person who opened the guide, whom it
         faces (the setup passes its own edge)."""
-        self.then = then if then in ("attract", "setup") else "attract"
+        # a game's play screen (the in-game menu's "How to play"): Back, Skip and the last step go
+        # back to that game, which the session kept as it stood
+        self.then = then if then in ("attract", "setup") or game_on(then) is not None else "attract"
         self.edge = seating.NEAR
         if self.layout.tabletop:
             if edge in seating.ANGLES:
@@ -116,7 +118,24 @@ class GuideScreen(Screen):
             self.play()
 
     def play(self) -> None:
-        self.ui.goto("setup", keep=self.then == "setup")
+        """ "Let's play!": from the setup, the game starts with the seats that were set there; from a
+        running game, back to it; from the attract screen, to the setup (nobody has joined yet)."""
+        from kiosk.ui.screens.setup import SetupScreen
+
+        setup = self.ui.screen_named("setup") if self.then == "setup" else None
+        if isinstance(setup, SetupScreen):
+            setup.start()
+        elif game_on(self.then) is not None:
+            self.ui.goto(self.then)
+        else:
+            self.ui.goto("setup")
+
+    def skip(self) -> None:
+        """Skip the guide: to the setup (its choices kept), or back to the running game."""
+        if game_on(self.then) is not None:
+            self.ui.goto(self.then)
+        else:
+            self.ui.goto("setup", keep=self.then == "setup")
 
     def back(self) -> None:
         self.ui.goto(self.then, **({"keep": True} if self.then == "setup" else {}))
@@ -166,7 +185,7 @@ class GuideScreen(Screen):
             bg,
             size=BODY,
             color=TOGGLE_OFF,
-            on_tap=self.play,
+            on_tap=self.skip,
         )
         # the caption under the top row, wrapped (never shrunk), and its note under it
         caption = t(self.steps[self.step])

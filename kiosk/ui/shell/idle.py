@@ -5,8 +5,9 @@ or the card game, also while a card game's hand-over prompt waits) and nobody ha
 touched the screen (or pressed a button) for ``[kiosk] idle_timeout_s``, a
 countdown of ``idle_countdown_s`` appears over the board, turned towards the
 player whose turn it is. A tap anywhere hides it and play goes on; at zero the
-game is abandoned (``AbandonGame("idle")``, so the session saves and closes it)
-and the attract screen returns.
+game is set aside (``SuspendGame("idle", keep_s=continue_s)``) and the attract
+screen returns, offering to continue it for ``[kiosk] continue_s`` seconds before
+it is archived (with ``continue_s = 0`` it is abandoned at once).
 
 Idle time counts from the later of the last input and the moment the human's
 turn began, so a long row of computer turns never makes the overlay pop up the
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pyglet
 
-from kiosk.core.events import AbandonGame
+from kiosk.core.events import SuspendGame
 
 from kiosk.ui.shell.screen import game_on, session_for
 from kiosk.ui.shell.menu import Canvas, config_value, dim, fit_font, panel
@@ -55,6 +56,7 @@ class IdleWatch:
         self.countdown = float(
             countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
         )
+        self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
         self.showing = False
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
@@ -150,10 +152,11 @@ class IdleWatch:
         self.showing = False
 
     def expire(self) -> None:
-        """Time is up: abandon the game and show the attract screen."""
+        """Time is up: set the game aside (the attract screen offers to continue it) and show the
+        attract screen."""
         self.hide()
         self._awaiting_since = None
-        self.ui.post(AbandonGame("idle"))
+        self.ui.post(SuspendGame("idle", keep_s=self.keep))
         self.ui.goto("attract")
 
     # ------------------------------------------------------------ drawing

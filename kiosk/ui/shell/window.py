@@ -233,7 +233,10 @@ class UI:
         from kiosk.ui.shell.idle import IdleWatch
         from kiosk.ui.screens.operator import CornerHold
 
+        from kiosk.ui.shell.game_menu import GameMenu
+
         self.idle = IdleWatch(self)
+        self.menu = GameMenu(self)  # the in-game menu's buttons and sheet, over a game's play screen
         self.gesture = CornerHold(self)
         self.goto(first or self._first_screen())
 
@@ -419,6 +422,7 @@ class UI:
         if self.screen is not None:
             self.screen.update(dt)
         self.idle.update(dt)
+        self.menu.update(dt)
         self.gesture.update()
         return self.render()
 
@@ -432,7 +436,7 @@ class UI:
 
     def needs_frame(self) -> bool:
         screen = self.screen
-        if self._dirty or self._frame_due or not isinstance(screen, Layered) or self.idle.showing:
+        if self._dirty or self._frame_due or not isinstance(screen, Layered) or self.idle.showing or self.menu.open:
             return True
         return screen.animating
 
@@ -457,6 +461,7 @@ class UI:
             if screen is not self._cache_of:
                 self._cache_of = None  # changes to the cached screen meanwhile were not recorded
         self._dirty, self._dirty_rects, self._frame_due = False, None, False
+        self.menu.draw()
         self.idle.draw()
         self.frames += 1
 
@@ -539,6 +544,9 @@ class UI:
         if self.idle.finger_down(x, y):  # the touch that dismisses "are you still there?"
             return
         self.last_input = self.now()
+        if self.menu.finger_down(x, y):  # a menu button, or anywhere while the game menu is open
+            self._down = None
+            return
         self._down = (x, y)
         self._down_at = self.now()
         if self.screen is not None:
@@ -550,6 +558,9 @@ class UI:
         self.window.switch_to()
         self._touch_widget(x, y)
         self.gesture.release()
+        if self.menu.finger_up(x, y):
+            self.last_input = self.now()
+            return
         down, self._down = self._down, None
         screen = self.screen
         if screen is None or down is None:  # no finger went down here (e.g. it woke the idle overlay)

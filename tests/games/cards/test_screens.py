@@ -286,13 +286,15 @@ def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_pa
 
     from kiosk.core.kiosk import Kiosk, KioskOptions
     from kiosk.core.config import Config
-    from kiosk.core.events import AbandonGame, GameAbandoned
+    from kiosk.core.events import GameAbandoned, SuspendGame
     from kiosk.ui.shell.window import UI
     from kiosk.ui.shell.runner import Offscreen
 
     window = offscreen_window((800, 480))
     base = Config()
-    config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
+    config = replace(
+        base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10, continue_s=0)
+    )  # continue_s 0: archived at once
     kiosk = Kiosk(
         config,
         KioskOptions(
@@ -345,7 +347,7 @@ def test_a_forgotten_card_game_counts_down_then_is_abandoned_and_archived(tmp_pa
         ui.step(0.02)
         ui.off.settle()
         assert ui.screen.name == "attract"
-        assert [e for e in seen if isinstance(e, AbandonGame)][-1].reason == "idle"
+        assert [e for e in seen if isinstance(e, SuspendGame)][-1].reason == "idle"
         assert [e for e in seen if isinstance(e, GameAbandoned)]
         assert s.game is None
         assert not (tmp_path / "current-game.json").exists()
@@ -367,7 +369,9 @@ def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
 
     window = offscreen_window((800, 480))
     base = Config()
-    config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
+    config = replace(
+        base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10, continue_s=0)
+    )  # continue_s 0: archived at once
     kiosk = Kiosk(config, KioskOptions(fast=True, ring="none"))
     now = Now()
     ui = UI(kiosk, window, layout="upright", first="attract", clock=now)

@@ -505,3 +505,46 @@ def test_an_impossible_setup_is_refused_not_crashed(rig):
     out = rig.post(NewGame(setup))
     assert isinstance(out[-1], IllegalInput) and "Cannot start this game" in out[-1].reason
     assert rig.session.game is None and rig.bus.errors == 0
+
+
+def now(rig, *msgs):
+    """Post `msgs` and dispatch what is due now, without jumping the virtual clock (as pump does)."""
+    start = len(rig.seen)
+    for m in msgs:
+        rig.bus.post(m)
+    rig.clock.run_due()
+    rig.bus.dispatch_pending()
+    return rig.seen[start:]
+
+
+def test_a_game_set_aside_continues_exactly_or_is_archived_once_its_time_is_up():
+    """SuspendGame keeps the game (its save untouched) for keep_s; ContinueGame brings back the very
+    position, mid-turn too; left alone it is archived through the save hook exactly once."""
+    from kiosk.core.events import ContinueGame, SuspendGame
+
+    saves = []
+    rig = Rig(save=lambda session, reason: saves.append(reason))
+    try:
+        start(rig, seed=3)
+        rig.post(SelectArrow("N3"), SelectArrow("N3"))  # pushed: mid-turn, the walk to come
+        assert rig.game.phase == "move"
+        before, game_id = rig.game.to_dict(), rig.session.game_id
+        saves.clear()
+        out = now(rig, SuspendGame("idle", keep_s=60))
+        assert [m.type for m in out] == ["suspend_game", "game_abandoned"]
+        assert rig.game is None and saves == []  # nothing archived yet: the save stays in place
+        now(rig, ContinueGame("labyrinth"))
+        assert rig.game.to_dict() == before and rig.session.game_id == game_id
+        assert saves == ["resume"] and rig.session.set_aside is None
+        now(rig, SuspendGame("idle", keep_s=60))
+        rig.clock.advance(59)
+        now(rig)
+        assert saves == ["resume"] and rig.session.set_aside is not None
+        rig.clock.advance(2)
+        now(rig)
+        assert saves == ["resume", "abandon"] and rig.session.set_aside is None
+        refused = now(rig, ContinueGame("labyrinth"))
+        assert [m.code for m in refused if isinstance(m, IllegalInput)] == ["nothing_to_continue"]
+        assert rig.game is None
+    finally:
+        rig.close()

@@ -36,10 +36,27 @@ def test_example_file_equals_the_defaults_and_lists_every_key():
     """The documented example must not drift from the code: same keys, same values."""
     loaded = cfg.load(EXAMPLE)
     assert loaded == cfg.Config(source=str(EXAMPLE))
-    raw = tomllib.loads(EXAMPLE.read_text())
+    text = EXAMPLE.read_text()
+    raw = tomllib.loads(text)
     assert raw.keys() == cfg.Config().to_raw().keys()
+    # the preset's keys are shown commented out, with the default preset's values: written, they
+    # would win over any preset an operator picks
+    by_preset = cfg.PRESETS[cfg.DEFAULT_PRESET]
+    for key, value in by_preset.items():
+        assert re.search(rf"^#{key} = {value}$", text, re.M), f"#{key} = {value} missing"
     for section, values in cfg.Config().to_raw().items():
-        assert raw[section].keys() == values.keys(), section
+        written = raw[section].keys() | (by_preset.keys() if section == "kiosk" else set())
+        assert written == values.keys(), section
+
+
+def test_the_preset_sets_the_times_a_written_value_wins(tmp_path):
+    home = cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\n'))
+    assert (home.kiosk.idle_timeout_s, home.kiosk.continue_s) == tuple(cfg.PRESETS["home"].values())
+    mixed = cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\ncontinue_s = 30\n'))
+    assert (mixed.kiosk.idle_timeout_s, mixed.kiosk.continue_s) == (cfg.PRESETS["home"]["idle_timeout_s"], 30)
+    public = cfg.load(write(tmp_path, "[kiosk]\nidle_countdown_s = 10\n"))
+    assert (public.kiosk.idle_timeout_s, public.kiosk.continue_s) == tuple(cfg.PRESETS["public"].values())
+    assert '[kiosk] preset = "museum"' in error_of(tmp_path, '[kiosk]\npreset = "museum"\n')
 
 
 def test_every_key_in_the_example_has_a_comment_above_it():

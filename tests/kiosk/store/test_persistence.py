@@ -420,6 +420,23 @@ def test_history_skips_garbled_lines(tmp_path):
     assert "No finished games yet. (4 unreadable line(s) skipped)" == format_summary(h.summary())
 
 
+def test_summary_counts_each_game_once_however_many_share_its_win(tmp_path):
+    """Five games, ties among them: the people and the computers are each counted once per game
+    they won or shared (the operator page once showed "humans 1, computers 6" for five games)."""
+    records = [
+        rec(0, ["hard", "medium", "easy"], [0, 1, 2], 60, 100.0),  # three computers tie at the turn limit
+        rec(1, ["hard", "hard"], [0, 1], 60, 100.0),  # two of one level tie
+        rec(2, ["human", "hard"], [0, 1], 60, 100.0),  # a person and a computer share it
+        rec(3, ["human", "human"], [0, 1], 60, 100.0, game="cards"),  # two people share it
+        rec(4, ["human", "easy"], [1], 30, 100.0),
+    ]
+    s = summarize(records)
+    assert s.games == 5
+    assert s.computer_wins == 4  # games 0, 1, 2 and 4: never more than the games played
+    assert s.wins == {"hard": 3, "medium": 1, "easy": 2, "human": 2}
+    assert s.wins["human"] + s.computer_wins - 1 == s.games  # game 2 counts for both sides, once each
+
+
 def test_summary_counts_wins_per_ai_level_and_humans(tmp_path):
     h = History(tmp_path)
     for r in [
@@ -434,7 +451,8 @@ def test_summary_counts_wins_per_ai_level_and_humans(tmp_path):
     s = h.summary(tz=timezone.utc)
     assert s.games == 6
     assert s.by_game == {"labyrinth": 5, "cards": 1}
-    assert s.wins == {"hard": 2, "human": 4}
+    assert s.wins == {"hard": 2, "human": 3}  # the shared win of two people is one game won
+    assert s.computer_wins == 2
     assert s.played_by == {"human": 5, "hard": 5, "easy": 1, "medium": 1, "random": 1}
     assert s.no_winner == 1
     assert s.mean_turns == pytest.approx(162 / 6)
@@ -442,7 +460,7 @@ def test_summary_counts_wins_per_ai_level_and_humans(tmp_path):
     assert s.per_day == {"2024-05-01": 3, "2024-05-02": 3}
     text = format_summary(s)
     assert "Games finished: 6 (1 cards, 5 labyrinth)" in text
-    assert "humans     won     4 of     5 games played" in text
+    assert "humans     won     3 of     5 games played" in text
     assert "AI hard    won     2 of     5 games played" in text
     assert "Mean turns: 27.0   mean duration: 6 min 10 s" in text
 

@@ -20,7 +20,7 @@ import pytest
 
 from kiosk.core.clock import VirtualClock
 from kiosk.core.config import Config
-from kiosk.core.events import AbandonGame, GameAbandoned, GameSetup, IllegalInput, NewGame, Quit
+from kiosk.core.events import GameAbandoned, GameSetup, IllegalInput, NewGame, Quit, SuspendGame
 from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay, TapCell
 
 from tests.support.offscreen import offscreen_window
@@ -253,7 +253,9 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
     from kiosk.core.kiosk import Kiosk, KioskOptions
 
     base = Config()
-    config = replace(base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10))
+    config = replace(
+        base, kiosk=replace(base.kiosk, idle_timeout_s=30, idle_countdown_s=10, continue_s=0)
+    )  # continue_s 0: archived at once
     kiosk = Kiosk(
         config,
         KioskOptions(
@@ -297,7 +299,7 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
         ui.step(0.02)
         ui.off.settle()
         assert ui.screen.name == "attract"
-        assert [e for e in kiosk.seen if isinstance(e, AbandonGame)][-1].reason == "idle"
+        assert [e for e in kiosk.seen if isinstance(e, SuspendGame)][-1].reason == "idle"
         assert [e for e in kiosk.seen if isinstance(e, GameAbandoned)]
         assert kiosk.sessions["labyrinth"].game is None
         assert not (tmp_path / "current-game.json").exists()

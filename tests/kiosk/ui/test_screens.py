@@ -15,7 +15,7 @@ import pytest
 
 from kiosk.core import testing
 from kiosk.core.config import Config
-from kiosk.core.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit
+from kiosk.core.events import AbandonGame, ButtonPressed, GameSetup, NewGame, Quit, SuspendGame
 from kiosk.games.labyrinth.events import GameOver
 
 from tests.support.offscreen import offscreen_window
@@ -226,15 +226,16 @@ def test_setup_start_posts_the_chosen_game(ui):
     scr = u.screen
     tap_widget(u, _button(u, "3"))  # three players
     assert scr.choices.players == 3
-    assert [b.text for b in scr.kind_buttons.values()] == ["Human", "Computer", "Computer"]
-    tap_widget(u, scr.kind_buttons[0])  # first seat: a person -> the computer ...
-    assert scr.kind_buttons[0].text == "Computer"
+    assert scr.choices.kinds[:3] == ["human", "medium", "medium"]
+    assert list(scr.kind_buttons[0]) == ["human", "computer", "fair"]  # each choice its own button
+    tap_widget(u, scr.kind_buttons[0]["computer"])  # first seat: the computer ...
+    assert scr.choices.kinds[0] == "medium"
     hard = [w for w in u.screen.widgets if getattr(w, "text", "") == "\u2605\u2605\u2605"]
     tap_widget(u, hard[0])  # ... hard
-    tap_widget(u, scr.kind_buttons[1])  # second seat: the computer -> family ...
-    assert scr.choices.kinds[1] == "fair" and scr.kind_buttons[1].text == "Family"
-    tap_widget(u, scr.kind_buttons[1])  # ... -> a person
-    assert scr.kind_buttons[1].text == "Human"
+    tap_widget(u, scr.kind_buttons[1]["fair"])  # second seat: family ...
+    assert scr.choices.kinds[1] == "fair"
+    tap_widget(u, scr.kind_buttons[1]["human"])  # ... -> a person
+    assert scr.choices.kinds[1] == "human"
     open_cards = [w for w in u.screen.widgets if getattr(w, "on", None) is not None][0]
     tap_widget(u, open_cards)
     tap_widget(u, u.screen.start_button)
@@ -354,8 +355,8 @@ def test_idle_countdown_returns_to_attract(ui, tmp_path):
     watch.update()
     assert u.screen.name == "attract"
     u.step(0.02)
-    assert u.k.of(AbandonGame)[-1].reason == "idle"
-    assert u.k.sessions["labyrinth"].game is None
+    assert u.k.of(SuspendGame)[-1].reason == "idle"  # set aside: the attract screen offers to continue it
+    assert u.k.sessions["labyrinth"].game is None and u.k.sessions["labyrinth"].set_aside is not None
 
 
 def test_idle_ignores_computer_turns(ui):
@@ -420,7 +421,11 @@ def test_howto_advances_by_itself_and_by_taps(ui):
         tap_widget(u, _button(u, "Next"))
     assert scr.step == len(STEPS) - 1
     tap_widget(u, _button(u, "Let's play"))
-    assert u.screen.name == "setup"
+    # opened from the setup, "Let's play!" starts the game with the seats set there
+    assert u.screen.name == "play"
+    (news,) = u.k.of(NewGame)
+    assert news.setup.kinds == u.screen_named("setup").choices.game_setup().kinds
+    assert u.k.sessions["labyrinth"].game is not None
 
 
 def test_gameover_play_again_keeps_seats_and_rules(ui):

@@ -61,6 +61,7 @@ from kiosk.games.cards.events import (
 )
 from kiosk.core.events import GameAbandoned, IllegalInput
 from kiosk.games.cards.art import CardAtlas
+from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
@@ -145,6 +146,8 @@ class CardsPlayScreen(Screen):
         self._pending_key: Any = None
         self.last_turn: dict | None = None  # what the previous player did (for the hand-over sheet)
         self._hand_far = False  # the hand panel at the far edge (its owner sits there)
+        self.notes = pyglet.graphics.Batch()
+        self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -180,8 +183,14 @@ class CardsPlayScreen(Screen):
 
     def leave(self) -> None:
         super().leave()
+        self.note.hide()
+
+    def draw(self) -> None:
+        self.batch.draw()
+        self.notes.draw()
 
     def resize(self, layout: Layout) -> None:
+        self.note.hide()
         self._compute_areas()
         self.view.cell = 0.0
         self._signature = None
@@ -212,8 +221,11 @@ class CardsPlayScreen(Screen):
         row = L.px(SCORE_ROW)
         far, near = self._sides()
         top_h, bottom_h = self._strip_rows(len(far)) * row, self._strip_rows(len(near)) * row
-        self.top_strip = Rect(m, L.height - m - top_h, L.width - 2 * m, top_h)
-        self.bottom_strip = Rect(m, m, L.width - 2 * m, bottom_h)
+        # the strips leave a finger-wide square at the left end of each long edge: the menu buttons'
+        # (menu_spots)
+        spot = L.touch + m
+        self.top_strip = Rect(m + spot, L.height - m - top_h, L.width - 2 * m - spot, top_h)
+        self.bottom_strip = Rect(m + spot, m, L.width - 2 * m - spot, bottom_h)
         y0, y1 = self.bottom_strip.top + m, self.top_strip.y - m
         if L.portrait:
             hand_h = L.px(290)
@@ -227,6 +239,17 @@ class CardsPlayScreen(Screen):
             side = L.px(250)
             self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
             self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
+
+    def menu_spots(self) -> list[tuple[Rect, int]]:
+        """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
+        (the left, clear of the hand), beside the score chips, turned to the people at that edge
+        (one, at the near edge, in the upright layout)."""
+        L = self.layout
+        m, side = L.px(6), L.touch
+        spots = [(Rect(m, m, side, side), 0)]
+        if L.tabletop:
+            spots.append((Rect(m, L.height - m - side, side, side), 180))
+        return spots
 
     def _atlas(self) -> CardAtlas:
         px = int(min(256, max(96, self.layout.px(150))))
@@ -255,7 +278,7 @@ class CardsPlayScreen(Screen):
         elif isinstance(ev, CardDiscarded):
             self.last_turn = dict(player=ev.player, card=None, rotation=0, taken=(), discarded=ev.card)
         elif isinstance(ev, IllegalInput):
-            self._show_toast(self._reason_text(ev))
+            self._answer(self._reason_text(ev))
         elif isinstance(ev, CardGameOver):
             self._over, self._over_at = ev, None
         elif isinstance(ev, GameAbandoned):
@@ -284,6 +307,17 @@ class CardsPlayScreen(Screen):
     def _show_toast(self, text: str) -> None:
         self.toast = text
         self.toast_until = self.ui.now() + TOAST_S
+
+    def _answer(self, text: str) -> None:
+        """A refusal: during a computer's turn, to the person who just tapped, at their edge and
+        facing them (the hand panel shows the computer's side); otherwise in the hand panel, which
+        faces the player whose turn it is."""
+        s, g = self.session, self.game
+        edge = self.note.tapper_edge(self.layout, self.ui.now())
+        if edge is not None and g is not None and g.phase != "over" and s.kinds[g.current] != "human":
+            self.note.show(self.layout, text, edge, self.ui.now())
+            return
+        self._show_toast(text)
 
     def _fade_out(self, ev: CardsTaken) -> None:
         atlas = self.atlas
@@ -318,6 +352,7 @@ class CardsPlayScreen(Screen):
         if self.toast and self.ui.now() >= self.toast_until:
             self.toast = ""
             self._signature = None
+        self.note.update(self.ui.now())
         sig = self._state_signature()
         if sig != self._signature:
             self._rebuild()
@@ -895,6 +930,7 @@ class CardsPlayScreen(Screen):
 
     # ------------------------------------------------------------------ fingers
     def tap(self, x: float, y: float) -> bool:
+        self.note.touched(x, y, self.ui.now())
         if super().tap(x, y):
             return True
         s, g = self.session, self.game
@@ -904,7 +940,7 @@ class CardsPlayScreen(Screen):
         if cell is None:
             return False
         if s.kinds[g.current] != "human":
-            self._show_toast(self.t("cards.thinking", player=self.player_name(g.current)))
+            self._answer(self.t("cards.thinking", player=self.player_name(g.current)))
             return True
         if g.phase == "place" and cell not in g.layout:
             legal = g.legal_cells()

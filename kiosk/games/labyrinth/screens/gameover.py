@@ -75,13 +75,9 @@ class GameOverScreen(GameEndScreen):
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 2, 4))
         t = self.t
-        winner_seat, winner_colour = (
-            self.players[ev.winner] if ev.winner is not None and ev.winner < len(self.players) else (0, "red")
-        )
-        rgb = SEAT_COLORS[winner_seat]
-        name = t(f"colour.{winner_colour}")
-        solo = len(ev.found) == 1
-        headline = t("gameover.solo", n=ev.turns) if solo else t("gameover.winner", player=name)
+        headline, winner_seats = self.headline(ev)
+        # one winner: the headline in their colour; a shared win (or none) in the ink every colour reads on
+        rgb = SEAT_COLORS[winner_seats[0]] if len(winner_seats) == 1 else INK
         portrait = c.H > c.W
         m = 12
         # confetti behind everything
@@ -108,10 +104,10 @@ class GameOverScreen(GameEndScreen):
         if L.tabletop:
             # the far side of the table gets the news too: a smaller upside-down line along the top edge
             far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
-            self._headline(c, far, headline, winner_seat, rgb, mid, fg, size=24)
+            self._headline(c, far, headline, winner_seats, rgb, mid, fg, size=24)
             top_taken = 60
         self._headline(
-            c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seat, rgb, mid, fg
+            c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seats, rgb, mid, fg
         )
         turns = t("gameover.turns", n=ev.turns)
         self._shapes.append(
@@ -163,27 +159,46 @@ class GameOverScreen(GameEndScreen):
                 seat,
                 colour,
                 found,
-                i == ev.winner,
+                i in ev.winners,  # every winner of a shared win wears the star
                 mid,
                 fg,
                 most=max(len(f) for f in ev.found),
             )
         self.add_buttons(c, frame, m, btn_h, fg)
 
-    def _headline(self, c, frame, text, seat, rgb, mid, fg, size: float = 34) -> None:
-        """Crown, pawn and "<colour> wins!" centred in `frame`."""
+    def headline(self, ev: GameOver) -> tuple[str, tuple[int, ...]]:
+        """The result line and the seats of the winners: "<colour> wins!", "<colours> share the win!"
+        (a tie, e.g. at the turn limit), "You did it in n turns!" (solo), or "Game over" (no winner)."""
+        t = self.t
+        winners = [i for i in ev.winners if i < len(self.players)]
+        seats = tuple(self.players[i][0] for i in winners)
+        names = [t(f"colour.{self.players[i][1]}") for i in winners]
+        if len(ev.found) == 1:
+            return t("gameover.solo", n=ev.turns), seats
+        if len(names) == 1:
+            return t("gameover.winner", player=names[0]), seats
+        if names:
+            return t("cards.shared_win", players=", ".join(names)), seats  # the same words as the card game's
+        return t("cards.no_winner"), seats
+
+    def _headline(self, c, frame, text, seats, rgb, mid, fg, size: float = 34) -> None:
+        """Crown, the winners' pawns and the result line centred in `frame`."""
         items = []
         w, h = frame.w, frame.h
-        pts = fit_font(text, c.font(size), w - c.px(150))
-        lbl = label(text, frame, w / 2 + c.px(28), h / 2, pts, self.batch, fg, color=rgb, bold=True)
+        pawns = max(1, len(seats))
+        shift = c.px(28 + (pawns - 1) * size * 0.55)  # the text moves right to make room for the pawns
+        pts = fit_font(text, c.font(size), w - c.px(150) - 2 * (shift - c.px(28)))
+        lbl = label(text, frame, w / 2 + shift, h / 2, pts, self.batch, fg, color=rgb, bold=True)
         items.append(lbl)
-        # crown and pawn left of the text
+        # crown and pawns left of the text
         text_w = lbl.content_width
-        x = w / 2 + c.px(28) - text_w / 2 - c.px(34)
-        px_, py_ = frame.point(x, h / 2)
-        items.append(picture(self.ui, "pawn", seat, px_, py_, c.px(size * 1.1), self.batch, fg))
-        cx, cy = frame.point(x - c.px(size * 1.3), h / 2)
-        items.append(picture(self.ui, "treasure", "crown", cx, cy, c.px(size * 1.4), self.batch, fg))
+        x = w / 2 + shift - text_w / 2 - c.px(34)
+        for k, seat in enumerate(reversed(seats)):
+            px_, py_ = frame.point(x - k * c.px(size * 1.1), h / 2)
+            items.append(picture(self.ui, "pawn", seat, px_, py_, c.px(size * 1.1), self.batch, fg))
+        if seats:
+            cx, cy = frame.point(x - (len(seats) - 1) * c.px(size * 1.1) - c.px(size * 1.3), h / 2)
+            items.append(picture(self.ui, "treasure", "crown", cx, cy, c.px(size * 1.4), self.batch, fg))
         self._shapes += items
 
     def _player_row(self, c, frame, area, cy, row_h, seat, colour, found, winner, mid, fg, most: int) -> None:

@@ -3,12 +3,15 @@
 Reviews of digital editions say rules explained poorly is what hurts most, so
 this guide shows rather than tells: a small maze of real tiles from the board's
 own drawings, and each step animates one idea — the goal and the secret card
-(hold the eye to peek), turn the spare, push it in (two taps on an arrow),
+(hold the eye to peek), turn the spare (a tap on it in your own panel, as in the
+game: the spare previewed at an arrow is pushed in by a tap, not turned), push it
+in (two taps on an arrow),
 walk the open paths, stop on your treasure, the no-push-back rule, hurry home.
 Each step lasts a few seconds and advances by itself; dots at the bottom show
 where you are; a tap anywhere goes to the next step; "Let's play!" at the end
-opens the setup screen. Text is one sentence per step, in the visitor's language,
-wrapped (never shrunk) under the title and Skip; the guide faces whoever opened it.
+starts the game set up on the setup screen (kiosk/ui/shell/guide.py). Text is one
+sentence per step, in the visitor's language, wrapped (never shrunk) under the
+title and Skip; the guide faces whoever opened it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pyglet import shapes
 from kiosk.ui.shell.menu import picture
 from kiosk.ui.shell.guide import GuideScreen, _ease
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.widgets import ACCENT, DANGER
+from kiosk.ui.shell.widgets import ACCENT, DANGER, PANEL, PANEL_EDGE
 
 STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 
@@ -86,9 +89,47 @@ class HowToScreen(GuideScreen):
         if step != "howto.home":
             scene["treasure"] = keep(picture(ui, "treasure", TREASURE, tx, ty, S * 0.62, batch, g_items))
         scene["pawn"] = keep(picture(ui, "pawn", 0, hx, hy, S * 0.55, batch, g_top))
-        if step in ("howto.rotate", "howto.push"):
+        if step == "howto.rotate":
+            # as in the game: the spare in the player's own panel turns when tapped (its badge says
+            # so); the spare previewed at an arrow is not what turns (a tap there pushes it in)
             sx, sy = self._cell_xy(1, -1.25)
-            scene["spare"] = keep(picture(ui, "tile", SPARE if step == "howto.push" else "ES", sx, sy, S, batch, g_top))
+            keep(
+                shapes.RoundedRectangle(
+                    sx - S * 0.62,
+                    sy - S * 0.62,
+                    S * 1.24,
+                    S * 1.24,
+                    S * 0.12,
+                    color=PANEL_EDGE,
+                    batch=batch,
+                    group=g_mark,
+                )
+            )
+            keep(
+                shapes.RoundedRectangle(
+                    sx - S * 0.58, sy - S * 0.58, S * 1.16, S * 1.16, S * 0.1, color=PANEL, batch=batch, group=g_mark
+                )
+            )
+            scene["spare"] = keep(picture(ui, "tile", "ES", sx, sy, S * 0.9, batch, g_items))
+            bx, by = sx + S * 0.42, sy + S * 0.42
+            scene["badge"] = keep(shapes.Circle(bx, by, S * 0.17, color=ACCENT, batch=batch, group=g_top))
+            keep(
+                pyglet.text.Label(
+                    "\u21bb",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.18,
+                    x=bx,
+                    y=by,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(30, 30, 30, 255),
+                    batch=batch,
+                    group=g_top,
+                )
+            )
+        if step == "howto.push":
+            sx, sy = self._cell_xy(1, -1.25)
+            scene["spare"] = keep(picture(ui, "tile", SPARE, sx, sy, S, batch, g_top))
             ax, ay = self._cell_xy(1, -0.5)
             scene["arrow"] = keep(
                 shapes.Triangle(
@@ -99,6 +140,24 @@ class HowToScreen(GuideScreen):
                     ax + S * 0.12,
                     ay,
                     color=ACCENT,
+                    batch=batch,
+                    group=g_top,
+                )
+            )
+        if step == "howto.push":
+            # the finger taps the arrow twice (the first tap shows the tile there, the second pushes)
+            ax, ay = self._cell_xy(1, -0.5)
+            scene["arrow_at"] = (ax, ay)
+            scene["finger"] = keep(
+                pyglet.text.Label(
+                    "\u261d",
+                    font_name="DejaVu Sans",
+                    font_size=S * 0.45,
+                    x=ax,
+                    y=ay - S * 0.55,
+                    anchor_x="center",
+                    anchor_y="center",
+                    color=(255, 255, 255, 255),
                     batch=batch,
                     group=g_top,
                 )
@@ -299,10 +358,14 @@ class HowToScreen(GuideScreen):
             ripple.radius = S * (0.2 + 0.35 * grow)
             ripple.opacity = int(255 * (1 - grow))
             sc["finger"].y = self._cell_xy(1, -1.25)[1] - S * (0.55 - 0.1 * (1 - grow))
+            sc["badge"].radius = S * (0.17 + 0.04 * (1 - grow))
         elif step == "howto.push":
             # wait, slide the middle row right by one cell, the last tile drops out; repeat
             ph = t % 3.25
             k = _ease((ph - 0.8) / 0.9)
+            ax, ay = sc["arrow_at"]
+            down = (0.15 < ph < 0.3) or (0.5 < ph < 0.65)  # two taps on the arrow, then the push
+            sc["finger"].y = ay - S * (0.4 if down else 0.55)
             sx, sy = self._cell_xy(1, -1.25)
             ex, _ = self._cell_xy(1, 0)
             sc["spare"].position = (sx + (ex - sx) * k, sy, 0)

@@ -42,7 +42,9 @@ from engine.labyrinth.parts import GAME_NAME
 from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import Layout
+from kiosk.ui.shell.edge_note import EdgeNote
+from kiosk.ui.shell.game_menu import corner_spots
+from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
@@ -78,6 +80,7 @@ class PlayScreen(Screen):
         self.cursor: tuple[int, int] | None = None
         self.overlay = pyglet.graphics.Batch()  # the turn cue and the chosen destination
         self.cue = TurnCue(self.overlay)
+        self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
             lambda cell: self.ui.post(TapCell(cell)), self._show_destination
         )
@@ -90,6 +93,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
+        self.note.hide()
         self.board.resize(layout)
         for p in self.panels.values():
             p.delete()
@@ -114,6 +118,7 @@ class PlayScreen(Screen):
     def leave(self) -> None:
         super().leave()
         self.peek.cancel()
+        self.note.hide()
 
     def load_from_session(self, session: Any) -> None:
         g = session.game
@@ -421,7 +426,15 @@ class PlayScreen(Screen):
             self._refresh_panels()
             self._cue_turn()
         elif isinstance(ev, IllegalInput):
-            self._show_toast(self._reason_text(ev), ev.player)
+            edge = self.note.tapper_edge(self.layout, self.ui.now())
+            m = self.board.model
+            if edge is not None and m.started and m.kinds[m.current] != "human":
+                # a tap during the computer's turn: answered at the tapper's edge, not in the
+                # computer's panel (upside down for someone at the other side)
+                self.note.show(self.layout, self._reason_text(ev), edge, self.ui.now())
+                self.ui.request_frame()
+            else:
+                self._show_toast(self._reason_text(ev), ev.player)
         elif isinstance(ev, GameOver):
             self._gameover = ev
             self._gameover_at = None
@@ -458,6 +471,8 @@ class PlayScreen(Screen):
         was = self.cue.showing
         if not self.cue.update(dt) and was:
             self.ui.request_frame()  # the cue went away: one more frame without it
+        if self.note.update(self.ui.now()):
+            self.ui.request_frame()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
         if not (self._rebuilt or landed):
@@ -492,6 +507,13 @@ class PlayScreen(Screen):
     def animating(self) -> bool:
         return self.board.animating or self.cue.showing
 
+    def menu_spots(self) -> list[tuple[Rect, int]]:
+        """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
+        which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
+        L = self.layout
+        corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
+        return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
+
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
         if self.widget_at(x, y) is not None:
@@ -509,6 +531,7 @@ class PlayScreen(Screen):
         super().press(x, y)
 
     def tap(self, x: float, y: float) -> bool:
+        self.note.touched(x, y, self.ui.now())
         if super().tap(x, y):
             return True
         m = self.board.model

@@ -309,7 +309,7 @@ class PlayerPanel:
                 b = Button(
                     f,
                     Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
-                    "?",
+                    "",  # a picture, not "?": "?" is "How to play" everywhere else
                     self.batch,
                     self.fg,
                     font_size=L.font(typeface.HEADLINE),
@@ -319,6 +319,7 @@ class PlayerPanel:
                     labels=self.labels,
                 )
                 self.widgets.append(b)
+                self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
         if not human:
             return
         v = area.y
@@ -418,3 +419,26 @@ class PlayerPanel:
             cu = r.x + size / 2 + (k % cols) * size
             cv = r.y + r.h - size / 2 - (k // cols) * size
             self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94)
+
+
+def hint_bulb(frame: Frame, local: Rect, batch, group) -> list:
+    """The hint button's picture: a lit bulb (an idea), drawn in `local` of `frame` (turned with it)."""
+    u, v, w, h = local
+    r = min(w, h) * 0.22
+    cu, cv = u + w / 2, v + h / 2 + r * 0.35
+    out: list = []
+    for k in range(8):  # its rays
+        a = math.radians(k * 45 + 22.5)
+        x0, y0 = frame.point(cu + math.cos(a) * r * 1.35, cv + math.sin(a) * r * 1.35)
+        x1, y1 = frame.point(cu + math.cos(a) * r * 1.75, cv + math.sin(a) * r * 1.75)
+        if math.sin(a) > -0.5:  # none under the bulb, where its base is
+            out.append(
+                shapes.Line(x0, y0, x1, y1, thickness=max(1.5, r * 0.16), color=ACCENT, batch=batch, group=group)
+            )
+    x, y = frame.point(cu, cv)
+    out.append(shapes.Circle(x, y, r, color=ACCENT, batch=batch, group=group))
+    base = frame.area(Rect(cu - r * 0.5, cv - r * 1.55, r, r * 0.7))
+    out.append(shapes.Rectangle(*base, color=(220, 224, 230), batch=batch, group=group))
+    neck = frame.area(Rect(cu - r * 0.62, cv - r * 0.95, r * 1.24, r * 0.3))
+    out.append(shapes.Rectangle(*neck, color=ACCENT, batch=batch, group=group))
+    return out

@@ -1,0 +1,152 @@
+"""Small things visitors hit, offscreen through the real UI: who a refusal answers, the hint's
+picture, the how-to's taps, the attract screen's games.
+
+Screenshots go to the test's tmp dir (and ``$KIOSK_SHOTS`` when set, to look at them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kiosk.core import testing
+from kiosk.core.config import Config
+from kiosk.core.events import GameSetup, NewGame
+
+from tests.support.offscreen import Pixels, near, offscreen_window
+
+pytestmark = pytest.mark.display
+
+
+class Now:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture(scope="module")
+def window():
+    w = offscreen_window((800, 480))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def make(window):
+    made = []
+
+    def factory(layout="tabletop", language="en", first="setup"):
+        from kiosk.ui.shell.window import UI
+
+        kiosk = testing.MiniKiosk(config=Config())
+        ui = UI(kiosk, window, layout=layout, language=language, first=first, clock=Now())
+        ui.k = kiosk
+        made.append(ui)
+        return ui
+
+    yield factory
+    for ui in made:
+        ui.close()
+        ui.k.close()
+
+
+def shot(ui, tmp_path, name):
+    ui.draw()
+    ui.screenshot(tmp_path / f"{name}.png")
+    if os.environ.get("KIOSK_SHOTS"):
+        ui.screenshot(Path(os.environ["KIOSK_SHOTS"]) / f"{name}.png")
+
+
+def start(ui, kinds, screen, game="labyrinth", **kw):
+    ui.post(NewGame(GameSetup.of(kinds, seed=2, game=game, **kw)))
+    ui.goto(screen)
+    ui.step(0.02)  # the game is announced; the computer's first move is still to come
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_a_tap_in_the_computers_turn_is_answered_facing_the_person_who_tapped(make, tmp_path, language):
+    ui = make(language=language)
+    start(ui, "hard,human", "play")
+    play = ui.screen
+    m = play.board.model
+    assert m.kinds[m.current] != "human" and m.seats[m.current] == 0  # the computer sits at the far edge
+    for (x, y), edge, angle in (((ui.layout.cell_center(5, 3)), "S", 0), ((ui.layout.cell_center(1, 3)), "N", 180)):
+        ui.tap(x, y)  # a cell: the session refuses it (the computer's turn)...
+        ui.k.bus.dispatch_pending()  # ... and only that: the computer's paced steps wait for the clock
+        assert play.note.showing and play.note.edge == edge
+        assert play.note.text == ui.t("play.computer_thinking")
+        lab = play.note.items[-1]
+        assert lab.rotation == angle  # turned to the person who tapped
+        assert (lab.y < ui.layout.height / 2) == (edge == "S")  # at their edge of the table
+        assert play.toast == ""  # not in the computer's panel, upside down for them
+        shot(ui, tmp_path, f"refusal_{language}_{edge}")
+    ui.now.t += 3
+    ui.step(0.02)
+    assert not play.note.showing
+
+
+def test_a_card_game_tap_in_the_computers_turn_is_answered_facing_the_tapper(make, tmp_path):
+    ui = make()
+    start(ui, "easy,human,human", "cards_play", game="cards")
+    scr = ui.screen
+    g = scr.game
+    assert scr.session.kinds[g.current] != "human"
+    cell = next(iter(g.layout))
+    x, y = scr.cell_center(cell)
+    ui.tap(x, y)
+    assert scr.note.showing and scr.note.text == ui.t("cards.thinking", player=scr.player_name(g.current))
+    assert scr.note.edge == ("N" if y >= ui.layout.height / 2 else "S")
+    assert scr.toast == ""
+    shot(ui, tmp_path, "refusal_cards")
+
+
+def test_the_hint_has_its_own_picture_not_a_question_mark(make, tmp_path):
+    ui = make()
+    start(ui, "human,human", "play", open_cards=True)  # the children's variant: hints on
+    play = ui.screen
+    for _ in range(3):
+        ui.step(0.05)
+    active = play.panels[play.board.model.current]
+    hint = [w for w in active.widgets if getattr(w, "on_tap", None) is active.callbacks["hint"]]
+    assert len(hint) == 1
+    b = hint[0]
+    assert b.text != "?"  # "?" is "How to play" on every other screen
+    shot(ui, tmp_path, "hint")
+    px = Pixels()
+    r = b.rect
+    colours = [px(r.x + r.w * i / 10, r.y + r.h * j / 10) for i in range(1, 10) for j in range(1, 10)]
+    assert any(near(c, (255, 196, 64), 30) for c in colours), "no bulb on the hint button"
+
+
+def test_the_howto_shows_the_games_own_taps_turn_in_the_panel_push_with_two_taps(make, tmp_path):
+    from kiosk.games.labyrinth.screens.howto import STEPS
+
+    ui = make()
+    ui.goto("howto", then="setup")
+    scr = ui.screen
+    scr.show_step(STEPS.index("howto.rotate"))
+    sc, S = scr._scene, scr._S
+    # the spare that turns is the one in the player's own panel, with its turning badge; no arrow
+    # beside it (the spare previewed at an arrow is pushed in by a tap in the game, not turned)
+    assert "badge" in sc and "arrow" not in sc
+    assert abs(sc["finger"].x - sc["spare"].x) < S * 0.5
+    shot(ui, tmp_path, "howto_rotate")
+    scr.show_step(STEPS.index("howto.push"))
+    sc, S = scr._scene, scr._S  # this step's stage (it has a note line: smaller)
+    ax, ay = sc["arrow_at"]
+    assert abs(sc["finger"].x - ax) < S * 0.2  # the finger is at the arrow
+    heights, start_x = [], sc["spare"].x
+    for k in range(80):  # the first 0.8 s: two taps on the arrow, the tile has not moved yet
+        scr.step_t = k / 100
+        scr._animate()
+        heights.append(sc["finger"].y > ay - S * 0.5)
+        assert sc["spare"].x == pytest.approx(start_x)
+    downs = sum(1 for a, b in zip(heights, heights[1:]) if b and not a)
+    assert downs == 2, heights
+    scr.step_t = 2.0
+    scr._animate()
+    assert sc["spare"].x > start_x + S * 0.5  # then it is pushed in

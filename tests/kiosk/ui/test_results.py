@@ -1,0 +1,121 @@
+"""Results as they happened: a shared win is named as shared in both games, every winner starred.
+
+Real games played by seeded computer players to a turn limit (no hand-made result events): the
+board game's seed 3 ends 0-0 after two turns, the card game's seed 4 ends 1-1 after four.
+Screenshots go to the test's tmp dir (and ``$KIOSK_SHOTS`` when set, to look at them).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk.core import testing
+from kiosk.core.config import Config
+from kiosk.core.events import GameSetup, NewGame
+from kiosk.games.cards.events import CardGameOver
+from kiosk.games.labyrinth.events import GameOver
+
+from tests.support.offscreen import offscreen_window
+
+pytestmark = pytest.mark.display
+
+
+class Now:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture(scope="module")
+def window():
+    w = offscreen_window((800, 480))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def make(window):
+    made = []
+
+    def factory(layout="tabletop", language="en"):
+        from kiosk.ui.shell.window import UI
+
+        kiosk = testing.MiniKiosk(config=Config())
+        ui = UI(kiosk, window, layout=layout, language=language, first="setup", clock=Now())
+        ui.k = kiosk
+        made.append(ui)
+        return ui
+
+    yield factory
+    for ui in made:
+        ui.close()
+        ui.k.close()
+
+
+def play_out(ui, setup, over_type):
+    """Post `setup` and let its computers play it to the end; the game-over event."""
+    ui.post(NewGame(setup))
+    deadline = time.monotonic() + 60
+    while not ui.k.of(over_type) and time.monotonic() < deadline:
+        ui.k.tick()
+        time.sleep(0.002)
+    (over,) = ui.k.of(over_type)
+    return over
+
+
+def shot(ui, tmp_path, name) -> Path:
+    ui.draw()
+    path = ui.screenshot(tmp_path / f"{name}.png")
+    out = os.environ.get("KIOSK_SHOTS")
+    if out:
+        ui.screenshot(Path(out) / f"{name}.png")
+    return path
+
+
+def texts(screen) -> list[str]:
+    return [getattr(s, "text", "") for s in screen._shapes if getattr(s, "text", "")]
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_board_game_tie_at_the_turn_limit_names_both_winners(make, tmp_path, language):
+    ui = make(language=language)
+    over = play_out(ui, GameSetup.of("easy,easy", seed=3, turn_limit=2), GameOver)
+    assert over.winners == (0, 1) and over.found == ((), ())  # 0-0: both share the win
+    ui.goto("gameover")
+    shown = texts(ui.screen)
+    red, green = ui.t("colour.red"), ui.t("colour.green")  # seats 0 and 2: the computers' corners
+    shared = ui.t("cards.shared_win", players=f"{red}, {green}")
+    assert shown.count(shared) == 2  # for the near side and, turned, for the far side
+    assert ui.t("gameover.winner", player=red) not in shown  # not seat 0 named the winner
+    assert f"{red}  \u2605" in shown and f"{green}  \u2605" in shown  # every winner starred
+    shot(ui, tmp_path, f"tie_labyrinth_{language}")
+
+
+def test_board_game_single_winner_is_the_only_one_starred(make, tmp_path):
+    ui = make()
+    over = play_out(ui, GameSetup.of("easy,easy", seed=0, turn_limit=2), GameOver)
+    assert over.winners == (1,)
+    ui.goto("gameover")
+    shown = texts(ui.screen)
+    green = ui.t("colour.green")
+    assert ui.t("gameover.winner", player=green) in shown
+    assert f"{green}  \u2605" in shown and ui.t("colour.red") in shown  # the loser: no star
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_card_game_shared_win_names_both_and_crowns_both(make, tmp_path, language):
+    ui = make(language=language)
+    over = play_out(ui, GameSetup.of("easy,easy", seed=4, game="cards", turn_limit=4), CardGameOver)
+    assert over.winners == (0, 1) and over.scores == (1, 1)
+    ui.goto("cards_gameover")
+    shown = texts(ui.screen)
+    red, yellow = ui.t("colour.red"), ui.t("colour.yellow")
+    assert shown.count(ui.t("cards.shared_win", players=f"{red}, {yellow}")) == 2
+    assert sum(1 for s in shown if s.startswith("\u265b ")) == 2  # both winners crowned
+    shot(ui, tmp_path, f"tie_cards_{language}")
