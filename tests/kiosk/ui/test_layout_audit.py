@@ -149,7 +149,7 @@ def walked():
                 it["rect"].w for it in e["items"] if it["kind"] == "text"
             )
         widest = max(width, key=width.get)
-        rest = la.walk(sizes=SIZES, languages=[widest], env=env)
+        rest = la.walk(sizes=SIZES, languages=[widest], states=STATES, env=env)
         rest["entries"] = [e for e in rest["entries"] if (e["size"], e["layout"]) != ("800x480", "tabletop")]
     finally:
         env.close()
