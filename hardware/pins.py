@@ -13,6 +13,11 @@ import logging
 import os
 import re
 import warnings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+    from gpiozero.pins.mock import MockFactory
 
 log = logging.getLogger("hardware.pins")
 
@@ -22,13 +27,13 @@ FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native")
 PIN_FACTORIES = ("auto", "mock", *FACTORY_NAMES)
 
 
-def _mock_factory():
+def _mock_factory() -> MockFactory:
     from gpiozero.pins.mock import MockFactory
 
     return MockFactory()
 
 
-def _named_factory(name: str):
+def _named_factory(name: str) -> Factory:
     """Build gpiozero's pin factory registered under ``name``."""
     from importlib.metadata import entry_points
 
@@ -56,7 +61,7 @@ def lgpio_workdir_problem(directory: str | None = None) -> str | None:
     return None
 
 
-def choose_pin_factory(prefer: str | None = None):
+def choose_pin_factory(prefer: str | None = None) -> tuple[Factory, str]:
     """Pick gpiozero's pin library: ``(factory, description)``; never raises.
 
     ``prefer``: ``None``/``"auto"`` lets gpiozero choose (it honours the

@@ -20,7 +20,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Callable, Literal, TypedDict, Unpack
 
 from hardware.ring_driver import RingDriver, RingUnavailable
 from hardware.ring_layout import RingLayout, Segment
@@ -34,7 +36,7 @@ SERIAL_DRIVERS = ("wled", "adalight", "line")
 DRIVERS = ("none", "virtual", *SERIAL_DRIVERS)
 
 
-def backoff_delays(first: float, cap: float):
+def backoff_delays(first: float, cap: float) -> Iterator[float]:
     """Reconnect delays: ``first``, doubling each failure, never above ``cap``."""
     delay = first
     while True:
@@ -42,7 +44,7 @@ def backoff_delays(first: float, cap: float):
         delay = min(delay * 2, cap)
 
 
-def _check_brightness(value) -> int:
+def _check_brightness(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
         raise ValueError(f"ring brightness must be a whole number 0-255, not {value!r}")
     return value
@@ -137,7 +139,7 @@ class Ring:
         """0-255, applied to the current and all later pictures."""
         with self._cond:
             self._brightness = _check_brightness(brightness)
-            self._steady = _with(self._steady, brightness=self._brightness)
+            self._steady = replace(self._steady, brightness=self._brightness)
             self._changed()
 
     @property
@@ -183,18 +185,18 @@ class Ring:
     def __enter__(self) -> "Ring":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- internals ---------------------------------------------------------
 
     def _set_steady(self, picture: RingPicture) -> None:
         with self._cond:
-            picture = _with(picture, brightness=self._brightness)
+            picture = replace(picture, brightness=self._brightness)
             if picture.animated:
-                if _with(self._steady, since=0.0) == picture:
+                if replace(self._steady, since=0.0) == picture:
                     return  # already running: do not restart the animation
-                picture = _with(picture, since=self._clock())
+                picture = replace(picture, since=self._clock())
             if picture == self._steady:
                 return
             self._steady = picture
@@ -285,12 +287,6 @@ class Ring:
         return True
 
 
-def _with(picture: RingPicture, **changes) -> RingPicture:
-    from dataclasses import replace
-
-    return replace(picture, **changes)
-
-
 class NoRing:
     """The ``driver = "none"`` choice: the same calls as :class:`Ring`, no effect."""
 
@@ -333,8 +329,18 @@ class NoRing:
     def __enter__(self) -> "NoRing":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
+
+
+class RingOptions(TypedDict, total=False):
+    """The keyword arguments :func:`make_ring` passes on to :class:`Ring`."""
+
+    flash_seconds: float
+    clock: Callable[[], float]
+    backoff_min: float
+    backoff_max: float
+    poll_interval: float
 
 
 def make_ring(
@@ -346,9 +352,9 @@ def make_ring(
     seat_count: int = 4,
     offset: int = 0,
     reverse: bool = False,
-    seat_segments: list[Segment] | None = None,
+    seat_segments: Sequence[Segment] | Literal["auto"] | None = None,
     brightness: int = 160,
-    **ring_options,
+    **ring_options: Unpack[RingOptions],
 ) -> "Ring | NoRing":
     """Build the ring the config asks for (keys as in the ``[ring]`` section).
 

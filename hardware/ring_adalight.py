@@ -10,7 +10,9 @@ seconds), so still pictures are resent every second.
 
 from __future__ import annotations
 
-from hardware.ring_driver import SerialRingDriver
+from typing import Unpack
+
+from hardware.ring_driver import SerialOptions, SerialRingDriver
 from hardware.ring_picture import RGB, RingPicture, render_frame
 
 FRAMES_PER_SECOND = 30
@@ -36,7 +38,7 @@ class AdalightDriver(SerialRingDriver):
     name = "adalight"
     keepalive = 1.0
 
-    def __init__(self, port: str, led_count: int, **kwargs) -> None:
+    def __init__(self, port: str, led_count: int, **kwargs: Unpack[SerialOptions]) -> None:
         super().__init__(port, led_count, **kwargs)
         self._last_frame: list[RGB] | None = None
         # Long rings at low baud rates cannot take 30 frames a second: use at

@@ -12,6 +12,7 @@ import logging
 import math
 import os
 import threading
+from typing import TypedDict
 
 from hardware.ring_picture import RingPicture
 
@@ -51,6 +52,13 @@ class RingDriver:
 
     def close(self) -> None:
         """Disconnect; safe to call when not connected."""
+
+
+class SerialOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`SerialRingDriver`, passed on by its subclasses."""
+
+    baud: int
+    write_timeout: float
 
 
 class SerialRingDriver(RingDriver):

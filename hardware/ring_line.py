@@ -11,9 +11,11 @@ restart, and logs errors.
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import logging
 
-from hardware.ring_driver import SerialRingDriver
+from hardware.ring_driver import SerialOptions, SerialRingDriver
 from hardware.ring_picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
 
 log = logging.getLogger("hardware.ring")
@@ -43,7 +45,7 @@ class LineDriver(SerialRingDriver):
 
     name = "line"
 
-    def __init__(self, port: str, led_count: int, **kwargs) -> None:
+    def __init__(self, port: str, led_count: int, **kwargs: Unpack[SerialOptions]) -> None:
         super().__init__(port, led_count, **kwargs)
         self._partial = b""
         #: ``(protocol version, LED count)`` the device announced, or None.
