@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from engine.errors import IllegalAction
 from engine.outcome import Outcome, Termination, check_turn_limit, most
@@ -41,7 +41,7 @@ class Rules:
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int]:
         return {"open_cards": self.open_cards, "return_home": self.return_home, "turn_limit": self.turn_limit}
 
 
@@ -82,7 +82,7 @@ def _tile(mask: int, treasure: int) -> Tile:
     return tile
 
 
-class Board(Mapping):
+class Board(Mapping[tuple[int, int], Tile]):
     """Read-only view of the 49 cells: ``board[(r, c)] -> Tile``."""
 
     __slots__ = ("_maze",)
@@ -380,7 +380,7 @@ class Game:
         new.seed = self.seed
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable, versioned snapshot; ``Game.from_dict`` restores it exactly."""
         m = self.maze
         return {
@@ -408,7 +408,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> "Game":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
         from engine.validate import game_from_dict
 

@@ -8,13 +8,16 @@ problem; the kiosk then moves the file aside and starts fresh.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.errors import InvalidState
 from engine.outcome import Outcome, Termination, most
 from engine.maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
 from engine.tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 
 def _shape(mask: int) -> int:
@@ -41,7 +44,7 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
     return mask, TREASURES.index(treasure)
 
 
-def game_from_dict(cls, data: Any):
+def game_from_dict(cls: type[Game], data: Any) -> Game:
     from engine.game import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Game, Player, Rules
 
     # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.errors import IllegalAction
 from engine.outcome import Outcome, Termination, check_turn_limit, most
@@ -62,7 +62,7 @@ class CardRules:
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int]:
         return {"keep_connected": self.keep_connected, "turn_limit": self.turn_limit}
 
 
@@ -428,7 +428,7 @@ class CardGame:
         new.outcome = self.outcome
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable, versioned snapshot; :meth:`from_dict` restores it exactly."""
         return {
             "game": GAME_NAME,
@@ -453,7 +453,7 @@ class CardGame:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "CardGame":
+    def from_dict(cls, data: dict[str, Any]) -> "CardGame":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
         from engine.cards.validate import card_game_from_dict
 

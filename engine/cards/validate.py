@@ -8,12 +8,15 @@ naming the problem.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.outcome import Outcome, Termination, most
 from engine.cards.deck import CARDS, DECK_NAME
 from engine.cards.paths import Placed, edge_neighbours, layout_problem
+
+if TYPE_CHECKING:
+    from engine.cards.game import CardGame
 
 
 def _is_int(v: Any) -> bool:
@@ -35,7 +38,7 @@ _V1_ENDS = {
 }
 
 
-def card_game_from_dict(cls, data: Any):
+def card_game_from_dict(cls: type[CardGame], data: Any) -> CardGame:
     from engine.cards.game import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
 
     # Version 1 had no turn limit and saved an "end" sentence where version 2 saves "outcome".

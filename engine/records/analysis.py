@@ -24,14 +24,15 @@ Pure: records in, marks out. The AI sees only what the player could know.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
 
 from engine.ai import LEVELS, make_ai
-from engine.ai.base import View, first_ply
+from engine.ai.base import Ply, View, first_ply
 from engine.ai.bits import LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after
 from engine.game import Game, Move, Shift
 from engine.maze import CELLS, ROTATED, SIZE, openings_of
 from engine.tiles import TREASURES
-from engine.records.notation import Record
+from engine.records.notation import Record, RecordedState
 
 #: A played turn is "far worse" when its chance to collect next turn is this much below the suggestion's.
 FAR_WORSE = 0.4
@@ -57,9 +58,9 @@ class Mark:
     text: str
     played: str
     suggestion: str | None = None
-    details: dict = field(default_factory=dict)
+    details: dict[str, int | float | str] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -71,6 +72,17 @@ def shift_words(state: Game, shift: Shift, move: Move | None = None) -> str:
     return " ".join(words)
 
 
+S = TypeVar("S", bound=RecordedState)
+
+
+def _started(record: Record, kind: type[S]) -> S:
+    """The record's start position, which its Game tag says is a `kind`."""
+    state = record.start()
+    if not isinstance(state, kind):
+        raise TypeError(f"a {record.kind!r} record starts as {type(state).__name__}, not {kind.__name__}")
+    return state
+
+
 def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WORSE) -> list[Mark]:
     """The marks of every turn of a record, in turn order."""
     if record.kind == "cards":
@@ -79,7 +91,7 @@ def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WOR
         raise ValueError(f"no analysis for records of {record.kind!r}")
     level = level or strongest_level()
     marks: list[Mark] = []
-    state = record.start()
+    state = _started(record, Game)
     for turn in record.turns:
         before = state.copy()
         for action in turn.actions:
@@ -89,7 +101,7 @@ def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WOR
 
 
 def analyze_turn(
-    before: Game, actions, after: Game, number: int, level: str, far_worse: float = FAR_WORSE
+    before: Game, actions: tuple[Any, ...], after: Game, number: int, level: str, far_worse: float = FAR_WORSE
 ) -> list[Mark]:
     shift, move = actions[0], actions[1] if len(actions) > 1 else Move(before.player.position)
     me = before.current
@@ -168,7 +180,7 @@ def _target_words(state: Game, shift: Shift, cell: int) -> str:
     return f"collected the {TREASURES[treasure]}" if treasure >= 0 else "collected a card"
 
 
-def next_turn_chance(view: View, options, shift: Shift, move: Move) -> float:
+def next_turn_chance(view: View, options: list[Ply], shift: Shift, move: Move) -> float:
     """The share of next-turn shifts after which the target is reachable from where `move` ends."""
     mask = ROTATED[view.maze.spare_mask][shift.rotation % 4]
     option = next((o for o in options if o[0].name == shift.insertion and o[2] == mask), None)
@@ -228,12 +240,12 @@ def _blocking_shifts(before: Game) -> list[Shift]:
 
 def analyze_cards(record: Record) -> list[Mark]:
     """``missed-take`` marks: turns that took fewer cards than the best placement allowed."""
-    from engine.cards import Place, Take
+    from engine.cards import CardGame, Place, Take
     from engine.cards.paths import Survey
     from engine.records.cards import card_name, player_name, turn_text
 
     marks = []
-    state = record.start()
+    state = _started(record, CardGame)
     for turn in record.turns:
         before = state.copy()
         for action in turn.actions:

@@ -91,17 +91,17 @@ def result_tags(state: Game) -> dict[str, str]:
     return {"Result": " ".join(state.players[i].color for i in won) or NOBODY, "End": end}
 
 
-def turn_text(before: Game, actions: tuple, after: Game) -> str:
-    if isinstance(actions[0], Move):
+def turn_text(before: Game, actions: tuple[Shift | Move, ...], after: Game) -> str:
+    shift = actions[0]
+    if isinstance(shift, Move):
         # A record that begins in the middle of a turn (after its shift): "- -" stands for the shift.
         words = [BEGUN, BEGUN]
-        rest = list(actions)
     else:
-        shift, *rest = actions
         spare = ROTATED[before.maze.spare_mask][shift.rotation % 4]
         words = [shift.insertion, openings_of(spare)]
-    if rest:
-        r, c = rest[0].cell
+    moves = [action for action in actions if isinstance(action, Move)]
+    if moves:
+        r, c = moves[0].cell
         words.append(f"{r},{c}")
     player = before.current
     words += [f"+{t}" for t in after.players[player].found[len(before.players[player].found) :]]
@@ -117,7 +117,7 @@ def _cell(word: str) -> tuple[int, int]:
     return int(r), int(c)
 
 
-def play_turn(state: Game, words: list[str]) -> list:
+def play_turn(state: Game, words: list[str]) -> list[Shift | Move]:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if len(words) < 3:
         raise ValueError("a turn needs an insertion, the spare's openings and a cell, e.g. 'N3 ES 2,3'")

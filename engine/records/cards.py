@@ -11,6 +11,7 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 from __future__ import annotations
 
 from engine.cards import CARDS, CardGame, CardRules, Discard, Place, Take
+from engine.cards.game import Action
 from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "cards"
@@ -80,7 +81,7 @@ def result_tags(state: CardGame) -> dict[str, str]:
     return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY, "End": end_words(state, "over")}
 
 
-def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:
+def turn_text(before: CardGame, actions: tuple[Action, ...], after: CardGame) -> str:
     first = actions[0]
     if isinstance(first, Discard):
         return f"{DISCARD} {card_name(first.card)}"
@@ -106,7 +107,7 @@ def _cell(word: str) -> tuple[int, int]:
     raise ValueError(f"{word!r} is not a cell: write x,y (for example 2,-1)")
 
 
-def play_turn(state: CardGame, words: list[str]) -> list:
+def play_turn(state: CardGame, words: list[str]) -> list[Action]:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if not words:
         raise ValueError("an empty turn: write the card, its rotation and its cell, or 'discard' and a card")
@@ -129,7 +130,7 @@ def play_turn(state: CardGame, words: list[str]) -> list:
         raise ValueError(f"{rot!r} is not a rotation: write r0, r1, r2 or r3")
     place = Place(card_id(card), int(rot[1]), _cell(where))
     state.apply(place)
-    actions: list = [place]
+    actions: list[Action] = [place]
     if rest and rest[0] != TAKE:
         raise ValueError(f"{rest[0]!r}: after the cell only 'take' and the cards taken may follow")
     taken = frozenset(card_id(w) for w in rest[1:])
