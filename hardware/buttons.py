@@ -19,6 +19,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
 from hardware.pins import check_pins
 
@@ -109,7 +110,7 @@ class ArrowButtons:
                     # bounce_time=None: debouncing is ours (see debounce.py).
                     button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 except Exception as exc:
-                    raise ValueError(f"button {name} on pin {pin!r}: {exc}") from exc
+                    raise HardwareSettingError(f"button {name} on pin {pin!r}: {exc}") from exc
                 button.when_activated = functools.partial(self._edge, name, True)
                 button.when_deactivated = functools.partial(self._edge, name, False)
                 self._buttons[name] = button
@@ -192,7 +193,7 @@ class ArrowLeds:
                 try:
                     self._leds[name] = LED(pin, active_high=True, initial_value=False, pin_factory=pin_factory)
                 except Exception as exc:
-                    raise ValueError(f"LED {name} on pin {pin!r}: {exc}") from exc
+                    raise HardwareSettingError(f"LED {name} on pin {pin!r}: {exc}") from exc
         except BaseException:
             self.close()
             raise
@@ -218,7 +219,7 @@ class ArrowLeds:
         lit = frozenset(lit)
         unknown = sorted(n for n in lit | ({blinking} if blinking else set()) if n not in BUTTON_NAMES)
         if unknown:
-            raise ValueError(f"unknown button names for LEDs: {' '.join(unknown)}")
+            raise HardwareContractError(f"unknown button names for LEDs: {' '.join(unknown)}")
         with self._lock:
             if (lit, blinking) == self._shown:
                 return

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Callable, Literal, TypedDict, Unpack
 
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.ring_driver import RingDriver, RingUnavailable
 from hardware.ring_layout import RingLayout, Segment
 from hardware.ring_picture import CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture, check_colour
@@ -46,7 +47,7 @@ def backoff_delays(first: float, cap: float) -> Iterator[float]:
 
 def _check_brightness(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-        raise ValueError(f"ring brightness must be a whole number 0-255, not {value!r}")
+        raise HardwareSettingError(f"ring brightness must be a whole number 0-255, not {value!r}")
     return value
 
 
@@ -75,7 +76,7 @@ class Ring:
         self.driver = driver
         self.layout = layout or RingLayout(driver.led_count)
         if self.layout.led_count != driver.led_count:
-            raise ValueError(
+            raise HardwareContractError(
                 f"ring layout has {self.layout.led_count} LEDs but the {driver.name} driver has {driver.led_count}"
             )
         self.flash_seconds = float(flash_seconds)
@@ -108,7 +109,7 @@ class Ring:
         colour = check_colour(colour)
         n = self.layout.led_count
         if not (isinstance(start, int) and isinstance(count, int) and 0 <= count <= n):
-            raise ValueError(f"segment ({start!r}, {count!r}) does not fit a ring of {n} LEDs")
+            raise HardwareContractError(f"segment ({start!r}, {count!r}) does not fit a ring of {n} LEDs")
         self._set_steady(RingPicture(SEGMENT, colour, start % n, count))
 
     def flash(self, colour: RGB = RED, seconds: float | None = None) -> None:
@@ -116,7 +117,7 @@ class Ring:
         colour = check_colour(colour)
         seconds = self.flash_seconds if seconds is None else float(seconds)
         if not seconds > 0:
-            raise ValueError(f"a flash lasts more than 0 seconds, not {seconds!r}")
+            raise HardwareContractError(f"a flash lasts more than 0 seconds, not {seconds!r}")
         with self._cond:
             now = self._clock()
             self._flash = RingPicture(FLASH, colour, seconds=seconds, since=now, brightness=self._brightness)
@@ -384,9 +385,9 @@ def make_ring(
         device: RingDriver = VirtualRing(led_count)
     elif driver in SERIAL_DRIVERS:
         if not port:
-            raise ValueError(f"ring driver {driver!r} needs a serial port")
+            raise HardwareSettingError(f"ring driver {driver!r} needs a serial port")
         cls = {"wled": WledDriver, "adalight": AdalightDriver, "line": LineDriver}[driver]
         device = cls(port, led_count, baud=baud)
     else:
-        raise ValueError(f"unknown ring driver {driver!r}: use one of {', '.join(DRIVERS)}")
+        raise HardwareSettingError(f"unknown ring driver {driver!r}: use one of {', '.join(DRIVERS)}")
     return Ring(device, layout, brightness=brightness, **ring_options)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Unpack
 
+from hardware.errors import HardwareSettingError
 from hardware.ring_driver import SerialOptions, SerialRingDriver
 from hardware.ring_picture import RGB, RingPicture, render_frame
 
@@ -21,10 +22,10 @@ FRAMES_PER_SECOND = 30
 def adalight_frame(colours: list[RGB]) -> bytes:
     """One Adalight frame for ``colours`` (one ``(r, g, b)`` per LED)."""
     if not colours:
-        raise ValueError("an Adalight frame needs at least one LED")
+        raise HardwareSettingError("an Adalight frame needs at least one LED")
     hi, lo = divmod(len(colours) - 1, 256)
     if hi > 255:
-        raise ValueError(f"Adalight frames carry at most 65536 LEDs, not {len(colours)}")
+        raise HardwareSettingError(f"Adalight frames carry at most 65536 LEDs, not {len(colours)}")
     body = bytearray(b"Ada")
     body += bytes((hi, lo, hi ^ lo ^ 0x55))
     for r, g, b in colours:

@@ -15,6 +15,7 @@ from typing import Unpack
 
 import logging
 
+from hardware.errors import HardwareContractError
 from hardware.ring_driver import SerialOptions, SerialRingDriver
 from hardware.ring_picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
 
@@ -37,7 +38,7 @@ def line_commands(picture: RingPicture) -> list[str]:
         return [bri, f"CELEBRATE {r} {g} {b}"]
     if picture.kind == IDLE:
         return [bri, "IDLE"]
-    raise ValueError(f"unknown picture kind {picture.kind!r}")  # pragma: no cover
+    raise HardwareContractError(f"unknown picture kind {picture.kind!r}")  # pragma: no cover
 
 
 class LineDriver(SerialRingDriver):

@@ -14,6 +14,8 @@ import colorsys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from hardware.errors import HardwareSettingError
+
 RGB = tuple[int, int, int]
 BLACK: RGB = (0, 0, 0)
 RED: RGB = (255, 0, 0)
@@ -32,14 +34,14 @@ def check_colour(colour: Iterable[object]) -> RGB:
     try:
         r, g, b = colour
     except (TypeError, ValueError):
-        raise ValueError(f"a colour is (red, green, blue), not {colour!r}") from None
+        raise HardwareSettingError(f"a colour is (red, green, blue), not {colour!r}") from None
     return (_channel(r, colour), _channel(g, colour), _channel(b, colour))
 
 
 def _channel(value: object, colour: Iterable[object]) -> int:
     """One of a colour's values, checked to be a whole number 0-255."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-        raise ValueError(f"colour values are whole numbers 0-255, not {colour!r}")
+        raise HardwareSettingError(f"colour values are whole numbers 0-255, not {colour!r}")
     return value
 
 

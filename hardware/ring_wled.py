@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from hardware.errors import HardwareContractError
 from hardware.ring_driver import SerialRingDriver
 from hardware.ring_picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, RGB, SEGMENT, RingPicture
 
@@ -66,7 +67,7 @@ def wled_state(picture: RingPicture, led_count: int) -> dict[str, object]:
     elif picture.kind == IDLE:
         segs = [_segment(0, 0, led_count, FX_RAINBOW, (255, 160, 0), sx=24, ix=128)]
     else:  # pragma: no cover - RingPicture kinds are closed
-        raise ValueError(f"unknown picture kind {picture.kind!r}")
+        raise HardwareContractError(f"unknown picture kind {picture.kind!r}")
     # stop 0 deletes a segment: clear what an earlier picture may have left.
     segs += [{"id": i, "stop": 0} for i in range(len(segs), MANAGED_SEGMENTS)]
     return {"on": True, "bri": picture.brightness, "transition": 0, "seg": segs}
