@@ -28,6 +28,7 @@ from hardware.pins import PIN_FACTORIES
 from hardware.ring import DRIVERS as RING_DRIVERS
 from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 
+from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
 from kiosk.ui.i18n import LANGUAGES
@@ -73,7 +74,7 @@ DEFAULT_STAY_PIN = DEFAULT_BUTTON_PINS["stay"]
 DEFAULT_RING_PORT = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0"
 
 
-class ConfigError(ValueError):
+class ConfigError(KioskError, ValueError):
     """A configuration that cannot be used; the message names the file and the key."""
 
 
@@ -252,7 +253,7 @@ class Config:
 
 
 # ------------------------------------------------------------------ field specs
-class _Bad(Exception):
+class _Bad(KioskError):
     """A value problem; the loader adds the file, section and key."""
 
 

@@ -29,6 +29,8 @@ from typing import Any, ClassVar
 
 from engine.outcome import Termination
 
+from kiosk.errors import ContractError
+
 Cell = tuple[int, int]
 
 # The names of all message types, filled by the decorator below.
@@ -44,7 +46,7 @@ def message(name: str) -> typing.Callable[[_M], _M]:
 
     def wrap(cls: Any) -> Any:
         if name in REGISTRY:
-            raise ValueError(f"message type {name!r} is defined twice")
+            raise ContractError(f"message type {name!r} is defined twice")
         cls = dataclass(frozen=True, slots=True)(cls)
         cls.type = name
         REGISTRY[name] = cls

@@ -37,6 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from kiosk.errors import KioskError
 from kiosk import safeio
 from kiosk.safeio import SAVE_LIMIT, UnsafeFile, loads_json, read_bounded
 
@@ -150,7 +151,7 @@ class Setaside:
     moved_to: Path | None
 
 
-class _Corrupt(Exception):
+class _Corrupt(KioskError):
     """The save cannot be used; the message says why (for the log and the file name)."""
 
 

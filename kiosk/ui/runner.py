@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from kiosk.errors import ContractError
 from kiosk.clock import VirtualClock
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -217,7 +218,7 @@ class Offscreen:
         elif isinstance(self.kiosk, Scripted):
             self.kiosk.script_input(step)
         else:
-            raise ValueError(f"script: {step.text!r}: this kiosk takes script lines, not parsed steps")
+            raise ContractError(f"script: {step.text!r}: this kiosk takes script lines, not parsed steps")
         self.settle()
 
     def _do_line(self, line: str) -> None:

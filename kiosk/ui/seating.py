@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from kiosk.errors import ContractError
+
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.ui.layout import Layout
 
@@ -48,7 +50,7 @@ def angle(edge: str) -> int:
     try:
         return ANGLES[edge]
     except KeyError:
-        raise ValueError(f"edge {edge!r}: texts face 'S' (near) or 'N' (far)") from None
+        raise ContractError(f"edge {edge!r}: texts face 'S' (near) or 'N' (far)") from None
 
 
 def facing(layout: "Layout", seat: int | None) -> int:

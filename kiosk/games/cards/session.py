@@ -35,6 +35,7 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.game import GAME_NAME
 
+from kiosk.errors import ContractError
 from kiosk.bus import Bus
 from kiosk.clock import Clock
 from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
@@ -176,7 +177,7 @@ class CardSession(GameSession[CardGame]):
     def start(self, setup: GameSetup) -> None:
         """Start a new card game (abandoning a running one)."""
         if setup.game != GAME_NAME:
-            raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
+            raise ContractError(f"the card session plays 'cards', not {setup.game!r}")
         seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
         game = CardGame.new(
             players=len(setup.seats), seed=seed, first=setup.first, rules=CardRules(turn_limit=setup.turn_limit)
