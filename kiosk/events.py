@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from engine.outcome import Termination
 
+from kiosk.games import HUMAN
 from kiosk.errors import ContractError
 
 Cell = tuple[int, int]
@@ -151,7 +152,7 @@ def _decode(value: Any, hint: Any) -> Any:
 class SeatSetup:
     """Who plays a seat: ``kind`` is "human" or one of the game's AI levels."""
 
-    kind: str = "human"
+    kind: str = HUMAN
     seat: int | None = None  # the game's place for it (board game: corner 0-3); None: the default
 
 

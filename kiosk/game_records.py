@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.records import Record, RecordError, Recorder, read_record
 
+from kiosk.games import HUMAN
 from kiosk.persistence import atomic_write, fsync_dir
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class RecordShelf:
             final = record.final()
             if final.phase != "over" or (game is not None and record.kind != game):
                 continue
-            key = ("human" not in record.levels, margin(final), len(record.turns), path.name)
+            key = (HUMAN not in record.levels, margin(final), len(record.turns), path.name)
             if best is None or key < best[0]:
                 best = (key, path, record)
         return None if best is None else (best[1], best[2])

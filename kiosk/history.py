@@ -22,6 +22,7 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from kiosk.games import HUMAN
 from kiosk import safeio
 from kiosk.persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
 from kiosk.safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
@@ -297,7 +298,7 @@ def format_summary(s: Summary, days: int = 14) -> str:
     order = games.seat_kinds()
     kinds = sorted(s.played_by, key=lambda k: (order.index(k) if k in order else 99, k))
     for kind in kinds:
-        label = "humans" if kind == "human" else f"AI {kind}"
+        label = "humans" if kind == HUMAN else f"AI {kind}"
         lines.append(f"  {label:<10} won {s.wins.get(kind, 0):>5} of {s.played_by[kind]:>5} games played")
     if s.no_winner:
         lines.append(f"  no winner  {s.no_winner:>9} (turn limit or blocked)")

@@ -24,6 +24,7 @@ import time
 import uuid
 from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
+from kiosk.games import HUMAN
 from kiosk.bus import Bus
 from kiosk.clock import Clock, RealClock, Timer
 from kiosk.events import AbandonGame, Command, GameAbandoned, GameSetup, IllegalInput, Message, NewGame
@@ -161,13 +162,13 @@ class GameSession(Generic[G]):
 
     @property
     def humans(self) -> int:
-        return sum(1 for k in self.kinds if k == "human")
+        return sum(1 for k in self.kinds if k == HUMAN)
 
     @property
     def ai_turn(self) -> bool:
         """True while an AI seat is to act (computing or playing its turn out)."""
         g = self.game
-        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
+        return g is not None and g.phase != "over" and self.kinds[g.current] != HUMAN
 
     @property
     def busy(self) -> bool:
@@ -233,7 +234,7 @@ class GameSession(Generic[G]):
         self._game_installed(resumed)
         self._ais = {}
         for i, kind in enumerate(setup.kinds):
-            if kind != "human":
+            if kind != HUMAN:
                 seed = None if game.seed is None else game.seed * 10 + i
                 self._ais[i] = self.ai_factory(kind, seed)
         log.info(
@@ -402,12 +403,12 @@ class GameSession(Generic[G]):
             return False
         source = getattr(cmd, "source", "")
         kind = self.kinds[g.current]
-        if kind != "human" and source != "ai":
+        if kind != HUMAN and source != "ai":
             self._refuse(
                 cmd, f"It is {self.color_of(g.current)}'s turn (computer, {kind}): please wait.", code="computer_turn"
             )
             return False
-        if kind == "human" and source == "ai":
+        if kind == HUMAN and source == "ai":
             self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
             return False
         return True

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pyglet
 
+from kiosk.games import HUMAN
 from kiosk.events import AbandonGame
 
 from kiosk.ui.screen import game_on, session_for
@@ -80,7 +81,7 @@ class IdleWatch:
         if session.busy:
             return None
         kinds = session.kinds
-        if game.current >= len(kinds) or kinds[game.current] != "human":
+        if game.current >= len(kinds) or kinds[game.current] != HUMAN:
             return None
         return game.current
 

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import pyglet
 from pyglet import shapes
 
+from kiosk.games import HUMAN
 from kiosk.events import ButtonPressed, Quit
 from kiosk.pin import PinGuard
 from kiosk.version import version as running_version
@@ -251,8 +252,8 @@ class OperatorScreen(Screen):
             return [self.t("operator.stats_unavailable")]
         if not s.games:
             return [self.t("operator.no_games")]
-        humans = s.wins.get("human", 0)
-        computers = sum(n for k, n in s.wins.items() if k != "human")
+        humans = s.wins.get(HUMAN, 0)
+        computers = sum(n for k, n in s.wins.items() if k != HUMAN)
         lines = [
             self.t("operator.games_played", n=s.games),
             self.t("operator.avg_turns", n=f"{s.mean_turns:.1f}"),

@@ -117,7 +117,7 @@ def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto")
     if not settings.enabled:
         log.info("sound off ([sound] enabled = false)")
         return None
-    sound = Sound(getattr(kiosk, "bus", None), settings)
+    sound = Sound(kiosk.bus, settings)
     from kiosk.ui.operator_settings import apply_to_sound
 
     apply_to_sound(ui, sound)  # the operator menu's volume and mute, kept across restarts

@@ -18,6 +18,7 @@ from functools import partial
 
 import pyglet
 
+from kiosk.games import HUMAN
 from kiosk.events import GameSetup, NewGame, SeatSetup
 
 from kiosk.ui import seating
@@ -73,13 +74,13 @@ class Choices:
     """What the visitor picked so far."""
 
     players: int = 2
-    kinds: list[str] = field(default_factory=lambda: ["human", "medium", "medium", "medium"])
+    kinds: list[str] = field(default_factory=lambda: [HUMAN, "medium", "medium", "medium"])
     open_cards: bool = False
     return_home: bool = True
     hints: bool | None = None  # None: on exactly in the children's variants
     game: str = "labyrinth"  # or "cards": the travel card game
     card_players: int = 2
-    card_kinds: list[str] = field(default_factory=lambda: ["human"] + ["easy"] * 5)
+    card_kinds: list[str] = field(default_factory=lambda: [HUMAN] + ["easy"] * 5)
 
     @property
     def hints_on(self) -> bool:
@@ -95,16 +96,16 @@ class Choices:
 
     def join(self, seat: int) -> None:
         """A person at corner `seat` joins (or, joined already, leaves): joined seats are people."""
-        others = [k for k in self.kinds[len(self.joined) :] if k != "human"]
+        others = [k for k in self.kinds[len(self.joined) :] if k != HUMAN]
         if seat in self.joined:
             self.joined.remove(seat)
         else:
             self.joined.append(seat)
             self.players = max(self.players, len(self.joined))
-        kinds = ["human"] * len(self.joined) + others
+        kinds = [HUMAN] * len(self.joined) + others
         self.kinds = (kinds + ["medium"] * 4)[:4]
-        if "human" not in self.kinds[: self.players]:
-            self.kinds[0] = "human"
+        if HUMAN not in self.kinds[: self.players]:
+            self.kinds[0] = HUMAN
 
     turn_limit: int = 0  # [game] turn_limit (no control on this screen)
     first: int | None = None  # who starts; None: [game] first_player (random by default)
@@ -135,12 +136,12 @@ def choices_from_config(ui) -> Choices:
     players = int(config_value(ui, "game", "players", 2))
     players = min(4, max(1, players))
     kinds = [
-        k if k in ("human",) + levels() else ("easy" if k == "random" else "medium")
-        for k in config_value(ui, "game", "seats", ("human", "medium"))
+        k if k in (HUMAN,) + levels() else ("easy" if k == "random" else "medium")
+        for k in config_value(ui, "game", "seats", (HUMAN, "medium"))
     ]
     kinds = (kinds + ["medium"] * 4)[:4]
-    if "human" not in kinds[:players]:
-        kinds[0] = "human"
+    if HUMAN not in kinds[:players]:
+        kinds[0] = HUMAN
     game = config_value(ui, "game", "game", "labyrinth")
     return Choices(
         players=players,
@@ -228,13 +229,13 @@ class SetupScreen(Screen):
     def set_players(self, n: int) -> None:
         if self.chosen.game == "cards":
             self.chosen.card_players = n
-            if "human" not in self.chosen.card_kinds[:n]:
-                self.chosen.card_kinds[0] = "human"
+            if HUMAN not in self.chosen.card_kinds[:n]:
+                self.chosen.card_kinds[0] = HUMAN
             self._build()
             return
         self.chosen.players = n
-        if "human" not in self.chosen.kinds[:n]:
-            self.chosen.kinds[0] = "human"
+        if HUMAN not in self.chosen.kinds[:n]:
+            self.chosen.kinds[0] = HUMAN
         self._build()
 
     def set_kind(self, index: int, kind: str) -> None:
@@ -249,8 +250,7 @@ class SetupScreen(Screen):
         self._build()
 
     def start(self) -> None:
-        first_player = getattr(self.ui.kiosk, "first_player", None)
-        setup = self.chosen.game_setup(first_player) if first_player is not None else self.chosen.game_setup()
+        setup = self.chosen.game_setup(self.ui.kiosk.first_player)
         self.ui.post(NewGame(setup))
         if setup.game == "cards":
             self.ui.goto("cards_play")
@@ -475,9 +475,9 @@ class SetupScreen(Screen):
         pad = 8
         # person -> computer -> family (the computer that adapts, once the engine has it) -> person:
         # one button as wide as the card, so that "Computador" is written at the body size
-        is_ai = kind != "human"
-        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
-        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
+        is_ai = kind != HUMAN
+        chosen = HUMAN if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
+        key = {HUMAN: "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
         seg_y = top - 18 - 48
         self.kind_buttons[index] = make_button(
             self,
@@ -488,7 +488,7 @@ class SetupScreen(Screen):
             self.batch,
             self._bg,
             size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON,
+            color=ACCENT if chosen == HUMAN else TOGGLE_ON,
             text_color=(30, 30, 30),
             on_tap=lambda: self.next_kind(index),
         )
@@ -536,9 +536,9 @@ class SetupScreen(Screen):
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 24), c.px(cy)), c.px(26), group=self._fg)
         name_w = 100
         self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, cy, BODY, color=rgb, width=name_w)
-        is_ai = kind != "human"
-        chosen = "human" if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
-        key = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
+        is_ai = kind != HUMAN
+        chosen = HUMAN if not is_ai else (FRIENDLY if kind == FRIENDLY else "computer")
+        key = {HUMAN: "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}[chosen]
         bx = x + 42 + name_w + 6
         sw = 50
         kw = w - (bx - x) - 6 - 3 * (sw + 4)
@@ -551,7 +551,7 @@ class SetupScreen(Screen):
             self.batch,
             self._bg,
             size=BODY,
-            color=ACCENT if chosen == "human" else TOGGLE_ON,
+            color=ACCENT if chosen == HUMAN else TOGGLE_ON,
             text_color=(30, 30, 30),
             on_tap=lambda: self.next_kind(index),
         )
@@ -575,8 +575,8 @@ class SetupScreen(Screen):
     def next_kind(self, index: int) -> None:
         """The seat's player changes: a person -> the computer -> "Family" (when there is one) -> a person."""
         kind = self.chosen.kinds[index]
-        order = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
-        now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
+        order = [HUMAN, "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
+        now = HUMAN if kind == HUMAN else (FRIENDLY if kind == FRIENDLY else "computer")
         self.set_kind(index, order[(order.index(now) + 1) % len(order)])
 
     def _seats(self, c, frame, x, y, w, h, cols: int) -> None:
@@ -698,7 +698,7 @@ class SetupScreen(Screen):
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
         self._text(c, frame, name, x + 34, top, BODY, color=rgb, width=w - 42)
         pad, gap = 8, 4
-        options = ("human",) + CARD_LEVELS
+        options = (HUMAN,) + CARD_LEVELS
         human = t("setup.human")
         room = w - 2 * pad - gap * (len(options) - 1)
         bw = 48.0  # a finger wide; "Human" gets what is left (more)
@@ -715,8 +715,8 @@ class SetupScreen(Screen):
             for option, width in zip(row, widths):
                 on = kind == option
                 # the same words and stars as the board game's seats: "Human", then easy / medium / hard
-                color = (ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF
-                if option == "human":
+                color = (ACCENT if option == HUMAN else TOGGLE_ON) if on else TOGGLE_OFF
+                if option == HUMAN:
                     make_button(
                         self,
                         c,
@@ -746,7 +746,7 @@ class SetupScreen(Screen):
                     self._shapes += b.marks
                 bx += width + gap
         # what this player does, between the name and the buttons (wrapped where it is long)
-        level = t("setup.cards.level." + kind) if kind != "human" else ""
+        level = t("setup.cards.level." + kind) if kind != HUMAN else ""
         if level:
             below = rows[0][0] + 48 + 4
             lbl = label(
@@ -815,7 +815,7 @@ class SetupScreen(Screen):
         sw, gap = 48, 3
         bx = x + 30 + name_w + 4
         hw = w - (bx - x) - 6 - 3 * (sw + gap)
-        on = kind == "human"
+        on = kind == HUMAN
         make_button(
             self,
             c,
@@ -827,7 +827,7 @@ class SetupScreen(Screen):
             size=BODY,
             color=ACCENT if on else TOGGLE_OFF,
             text_color=(30, 30, 30) if on else INK,
-            on_tap=lambda: self.set_card_kind(index, "human"),
+            on_tap=lambda: self.set_card_kind(index, HUMAN),
         )
         for j, option in enumerate(CARD_LEVELS):
             on = kind == option
@@ -844,7 +844,7 @@ class SetupScreen(Screen):
                 on_tap=partial(self.set_card_kind, index, option),
             )
             self._shapes += b.marks
-        if described and kind != "human":
+        if described and kind != HUMAN:
             self._text(
                 c,
                 frame,

@@ -35,6 +35,7 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.game import GAME_NAME
 
+from kiosk.games import HUMAN
 from kiosk.errors import ContractError
 from kiosk.bus import Bus
 from kiosk.clock import Clock
@@ -152,7 +153,7 @@ class CardSession(GameSession[CardGame]):
     def visible_hand(self, player: int) -> tuple[int, ...]:
         """The hand `player` may look at now: their own, on their turn, after the hand-over; else ()."""
         g = self.game
-        if g is None or g.phase == "over" or player != g.current or self.kinds[player] != "human" or self.handover:
+        if g is None or g.phase == "over" or player != g.current or self.kinds[player] != HUMAN or self.handover:
             return ()
         return tuple(g.hands[player])
 
@@ -237,7 +238,7 @@ class CardSession(GameSession[CardGame]):
             self.selected, self.rotation = None, 0
         self.chosen = set()
         kind = self.kinds[g.current]
-        if kind == "human":
+        if kind == HUMAN:
             if new_turn and self.humans >= 2 and self._last_viewer is not None and g.current != self._last_viewer:
                 self.handover = True
             if not self.handover:
@@ -250,7 +251,7 @@ class CardSession(GameSession[CardGame]):
             CardTurnChanged(g.current, g.phase, g.turns, kind, len(g.draw_pile), self.handover, cells, takeable)
         )
         self._hand_changed(g.current)
-        if kind != "human":
+        if kind != HUMAN:
             self._ask_ai()
 
     def _ask_ai(self) -> None:

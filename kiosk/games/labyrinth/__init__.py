@@ -12,6 +12,7 @@ from typing import Any
 from engine.ai import LEVELS
 from engine.game import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
+from kiosk.games import HUMAN
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.labyrinth import script
 
@@ -91,7 +92,7 @@ GAME = register_game(
         load=_load,
         session=_session,
         events="kiosk.games.labyrinth.events",
-        default_seats=("human", "medium"),
+        default_seats=(HUMAN, "medium"),
         script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
         button=_button,
         button_leds=_button_leds,

@@ -23,6 +23,7 @@ from engine import INSERTIONS, OPPOSITE, Game, IllegalAction, Move, Rules, Shift
 from engine.ai import LEVELS
 from engine.game import GAME_NAME
 
+from kiosk.games import HUMAN
 from kiosk.bus import Bus
 from kiosk.clock import Clock
 from kiosk.events import AIThinking, Command, GameSetup, SeatSetup
@@ -248,7 +249,7 @@ class Session(GameSession[Game]):
         kind = self.kinds[g.current]
         reachable = tuple(sorted(g.reachable())) if g.phase == "move" else ()
         self.bus.post(TurnChanged(g.current, g.phase, g.turns, g.forbidden, kind, reachable))
-        if kind != "human" and new_turn:
+        if kind != HUMAN and new_turn:
             self._ask_ai(hint=False)
 
     def _ask_ai(self, hint: bool) -> None:

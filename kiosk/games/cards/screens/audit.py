@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.games import HUMAN
 from kiosk.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.layout_audit import Env, State, goto, setup_state
 
@@ -58,7 +59,7 @@ def cards_place(kinds: tuple[str, ...]):
 
 def cards_handover(env: Env) -> None:
     """Two people: after the first one's turn the sheet asks to pass the screen."""
-    session = cards_game(env, ("human", "human", "human"))
+    session = cards_game(env, (HUMAN, HUMAN, HUMAN))
     from kiosk.games.cards.events import ConfirmTake
 
     _lay_first(env, session)
@@ -69,7 +70,7 @@ def cards_handover(env: Env) -> None:
 
 def cards_take(env: Env) -> None:
     """A card laid that joins treasures: the cards that may be taken light up, the take button."""
-    session = cards_game(env, ("human", "human"), seed=5)
+    session = cards_game(env, (HUMAN, HUMAN), seed=5)
     from kiosk.games.cards.events import ConfirmTake
 
     for _ in range(40):
@@ -94,7 +95,7 @@ def cards_over(players: int):
         from kiosk.games.cards.events import CardGameOver
 
         scores = (9, 4, 9, 0, 7, 2)[:players]
-        kinds = ("human", "hard", "human", "random", "easy", "human")[:players]
+        kinds = (HUMAN, "hard", HUMAN, "random", "easy", HUMAN)[:players]
         best = max(scores)
         env.ui.goto(
             GAME.over_screen, event=CardGameOver(tuple(i for i, s in enumerate(scores) if s == best), scores, 40, kinds)
@@ -116,12 +117,12 @@ def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
 def states() -> tuple[State, ...]:
     """The card game's screens in the states the audit measures."""
     name = GAME.name
-    six = ("human", "random", "easy", "hard", "human", "easy")
+    six = (HUMAN, "random", "easy", "hard", HUMAN, "easy")
     return (
         State("setup", "cards-2", name, setup_state(name, _seats(2))),
         State("setup", "cards-6", name, setup_state(name, _seats(6, six))),
         State("cards_howto", "first-step", name, goto("cards_howto")),
-        State(GAME.play_screen, "place-2", name, cards_place(("human", "easy"))),
+        State(GAME.play_screen, "place-2", name, cards_place((HUMAN, "easy"))),
         State(GAME.play_screen, "place-6", name, cards_place(six)),
         State(GAME.play_screen, "handover-3", name, cards_handover),
         State(GAME.play_screen, "take-2", name, cards_take),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
+from kiosk.games import HUMAN
 from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.game_end import GameEndScreen
@@ -130,9 +131,9 @@ class CardsGameOverScreen(GameEndScreen):
                     c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb, batch=self.batch, group=fg
                 )
             )
-            kind = ev.kinds[i] if i < len(ev.kinds) else "human"
+            kind = ev.kinds[i] if i < len(ev.kinds) else HUMAN
             who = ("\u265b " if i in ev.winners else "") + names[i]
-            if kind != "human":
+            if kind != HUMAN:
                 who += "  " + t("setup.computer") + " " + _stars(kind)
             name_w = 200 if taken is not None else 330
             self._shapes.append(

@@ -44,6 +44,7 @@ from pyglet import shapes
 
 from engine.cards.deck import OPEN
 
+from kiosk.games import HUMAN
 from kiosk.games.cards.events import (
     CardDiscarded,
     CardGameOver,
@@ -169,7 +170,7 @@ class CardsPlayScreen(Screen):
         g, s = self.game, self.session
         if not self.layout.tabletop or player is None or g is None:
             return 0
-        if sum(1 for k in s.kinds if k == "human") <= 1:
+        if sum(1 for k in s.kinds if k == HUMAN) <= 1:
             return 0
         return 180 if player < (g.players + 1) // 2 else 0
 
@@ -200,7 +201,7 @@ class CardsPlayScreen(Screen):
         n = g.players if g is not None else 4
         order = list(range(n))
         s = self.session
-        people = [i for i in order if g is not None and s.kinds[i] == "human"]
+        people = [i for i in order if g is not None and s.kinds[i] == HUMAN]
         if len(people) == 1:  # one person (near edge, as ``facing``): their chip along their edge
             order = [i for i in order if i != people[0]] + people
         half = (n + 1) // 2
@@ -277,7 +278,7 @@ class CardsPlayScreen(Screen):
         """
         s, g = self.session, self.game
         if g is not None and g.phase != "over":
-            if ev.code == "computer_turn" or (s.kinds[g.current] != "human" and not ev.code):
+            if ev.code == "computer_turn" or (s.kinds[g.current] != HUMAN and not ev.code):
                 return self.t("cards.thinking", player=self.player_name(g.current))
             if ev.code == "pass_screen":
                 return self.t("cards.pass_to", player=self.player_name(g.current))
@@ -399,7 +400,7 @@ class CardsPlayScreen(Screen):
         self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
         # the board: places a card could go, the cards, what may be taken
         g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
-        human = s.kinds[g.current] == "human" and not s.handover
+        human = s.kinds[g.current] == HUMAN and not s.handover
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
@@ -607,7 +608,7 @@ class CardsPlayScreen(Screen):
         name = self.player_name(p)
         if g.phase == "over":
             return "", ""
-        if s.kinds[p] != "human":
+        if s.kinds[p] != HUMAN:
             return name, self.t("cards.thinking", player=name)
         if s.handover:
             return name, self.t("cards.pass_to", player=name)
@@ -690,7 +691,7 @@ class CardsPlayScreen(Screen):
         # the buttons along the bottom
         btn_h = L.px(50)
         by = pad
-        take = g.phase == "take" and s.kinds[p] == "human" and not s.handover
+        take = g.phase == "take" and s.kinds[p] == HUMAN and not s.handover
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
@@ -738,7 +739,7 @@ class CardsPlayScreen(Screen):
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
             self._items.append(sprite)
-            if shown and s.kinds[p] == "human":
+            if shown and s.kinds[p] == HUMAN:
                 rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
                 if g.phase == "discard":
                     w = Widget(rect, on_tap=partial(self.ui.post, DiscardCard(k)))
@@ -908,7 +909,7 @@ class CardsPlayScreen(Screen):
         cell = self.view.cell_at(self.board_rect, x, y)
         if cell is None:
             return False
-        if s.kinds[g.current] != "human":
+        if s.kinds[g.current] != HUMAN:
             self._show_toast(self.t("cards.thinking", player=self.player_name(g.current)))
             return True
         if g.phase == "place" and cell not in g.layout:

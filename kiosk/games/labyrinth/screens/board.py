@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable
 import pyglet
 from pyglet import shapes
 
+from kiosk.games import HUMAN
 from kiosk.games.labyrinth.cues import FOUND_S, SLIDE_S, WALK_STEP_S  # the sound's timeline follows them
 from kiosk.games.labyrinth.events import (
     BoardShifted,
@@ -394,7 +395,7 @@ class BoardView:
         for c in self._crosses:
             c.delete()
         self._crosses = []
-        human = m.started and m.kinds and m.kinds[m.current] == "human"
+        human = m.started and m.kinds and m.kinds[m.current] == HUMAN
         for name, tri in self._arrows.items():
             live = m.started and m.phase == "shift" and name != m.forbidden
             tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF

@@ -26,6 +26,7 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
+from kiosk.games import HUMAN
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver,
@@ -163,10 +164,9 @@ class PlayScreen(Screen):
 
     @property
     def hints_enabled(self) -> bool:
-        cfg = getattr(self.kiosk, "config", None)
-        game_cfg = getattr(cfg, "game", None)
+        config = self.kiosk.config
         m = self.board.model
-        hints = getattr(game_cfg, "hints", None)
+        hints = config.game.hints if config is not None else None
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
         setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
@@ -178,8 +178,8 @@ class PlayScreen(Screen):
         return bool(hints)
 
     def _prompt(self, m) -> str:
-        kind = m.kinds[m.current] if m.kinds else "human"
-        if kind != "human":
+        kind = m.kinds[m.current] if m.kinds else HUMAN
+        if kind != HUMAN:
             return self.t("play.computer_thinking") if m.phase == "shift" and m.preview is None else ""
         if m.phase == "shift":
             if m.preview is None:
@@ -232,7 +232,7 @@ class PlayScreen(Screen):
     def _cue_turn(self) -> None:
         """The large "<colour>'s turn" for a person whose turn starts, facing them."""
         m = self.board.model
-        if not m.started or m.phase != "shift" or m.kinds[m.current] != "human":
+        if not m.started or m.phase != "shift" or m.kinds[m.current] != HUMAN:
             return
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
@@ -260,9 +260,9 @@ class PlayScreen(Screen):
         m = self.board.model
         active = idx == m.current and m.phase != "over"
         session = session_for(self.kiosk, "labyrinth")
-        peek_on = active and self.peek.on and m.kinds[idx] == "human" and not m.open_cards
+        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
-        if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and isinstance(session, Session):
+        if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
                 cards = tuple(session.visible_cards(idx))
             except Exception:  # no game in the session (view lagging behind): show nothing secret
@@ -289,10 +289,10 @@ class PlayScreen(Screen):
             cards=cards,
             open_cards=m.open_cards,
             heading_home=m.cards_left[idx] == 0 and m.return_home,
-            hints=active and self.hints_enabled and m.kinds[idx] == "human",
+            hints=active and self.hints_enabled and m.kinds[idx] == HUMAN,
             prompt=self._prompt(m) if active else "",
             toast=toast,
-            step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == "human" else "",
+            step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == HUMAN else "",
             pending=active and self.destination.pending is not None,
         )
 
@@ -341,7 +341,7 @@ class PlayScreen(Screen):
             self._upcoming_for = (m.current, m.phase)
             self._upcoming = self._coming()
             nxt = (m.current + 1) % len(m.seats)
-            if m.kinds[nxt] == "human" and ("cue", nxt) not in self._prepared:
+            if m.kinds[nxt] == HUMAN and ("cue", nxt) not in self._prepared:
                 self._prepared.add(("cue", nxt))
                 self._prepare_cue(nxt)  # the next person's "<colour>'s turn" (one text)
                 return
@@ -433,7 +433,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if ev.arrow is not None and ev.arrow == m.forbidden:
             return self.t("play.blocked")
-        if m.kinds and m.kinds[m.current] != "human":
+        if m.kinds and m.kinds[m.current] != HUMAN:
             return self.t("play.computer_thinking")
         if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == "move":
             return self.t("play.walk")
@@ -530,7 +530,7 @@ class PlayScreen(Screen):
         chosen by the first tap and walked to by the second (kiosk/ui/turn_cue.py TwoTap); any
         other tap goes to the session, which explains what to do instead."""
         m = self.board.model
-        human = m.kinds and m.kinds[m.current] == "human"
+        human = m.kinds and m.kinds[m.current] == HUMAN
         if m.phase == "move" and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
+from kiosk.games import HUMAN
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui import typeface
 from kiosk.ui.label_pool import LabelPool
@@ -179,7 +180,7 @@ class PlayerPanel:
             fit=W - 3 * pad - head,
         )
         y = H - pad - head - L.px(16)
-        if st.kind != "human":  # a computer's panel says so under its name
+        if st.kind != HUMAN:  # a computer's panel says so under its name
             self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
@@ -256,7 +257,7 @@ class PlayerPanel:
         f = self.frame
         W = region.w
         atlas = self.ui.atlas
-        human = st.kind == "human"
+        human = st.kind == HUMAN
         gap = L.px(4)
         btn_h = L.touch
         # the eye's words beside it: on one line, or on two in a taller button (a long translation)
