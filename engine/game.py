@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Iterator, Mapping, Sequence
 
 from engine.errors import IllegalAction
-from engine.outcome import Outcome, Termination, check_turn_limit, most
+from engine.outcome import GAME_OVER, Outcome, Termination, check_turn_limit, most
 from engine.maze import CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of
 from engine.tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
 
@@ -25,7 +26,17 @@ FORMAT_VERSION = 2
 GAME_NAME = "labyrinth"
 #: Fewest and most players: solo to one pawn per corner (docs/rules.md section 1).
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
-PHASES = ("shift", "move", "over")
+
+
+class Phase(StrEnum):
+    """The phases of a turn, and the end. A StrEnum: saves and comparisons keep the plain words."""
+
+    SHIFT = "shift"
+    MOVE = "move"
+    OVER = GAME_OVER
+
+
+PHASES = tuple(p.value for p in Phase)  # the plain words, as saves hold them
 _TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
 
 
@@ -148,7 +159,7 @@ class Game:
     maze: Maze
     players: list[Player]
     current: int
-    phase: str
+    phase: Phase
     last_insertion: str | None
     outcome: Outcome | None
     turns: int
@@ -207,7 +218,7 @@ class Game:
         game.maze = maze
         game.players = pawns
         game.current = first
-        game.phase = "shift"
+        game.phase = Phase.SHIFT
         game.last_insertion = None
         game.outcome = None
         game.turns = 0
@@ -265,7 +276,7 @@ class Game:
 
     def legal_shifts(self) -> list[Shift]:
         """Every legal shift: each allowed insertion with each of the 4 spare rotations."""
-        if self.phase != "shift":
+        if self.phase != Phase.SHIFT:
             return []
         banned = self.forbidden
         return [Shift(name, rot) for name in INSERTIONS if name != banned for rot in range(4)]
@@ -276,7 +287,7 @@ class Game:
         return bits_to_cells(self.maze.reach_bits(start))
 
     def legal_moves(self) -> list[Move]:
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             return []
         return [Move(c) for c in sorted(self.reachable())]
 
@@ -292,7 +303,7 @@ class Game:
     # ------------------------------------------------------------ acting
     def apply(self, action: Shift | Move) -> None:
         """Play a Shift or a Move for the current player. Raises IllegalAction if not allowed."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalAction("The game is over: no more moves.")
         if isinstance(action, Shift):
             self._shift(action)
@@ -302,7 +313,7 @@ class Game:
             raise IllegalAction(f"{action!r} is not a shift or a move.")
 
     def _shift(self, shift: Shift) -> None:
-        if self.phase != "shift":
+        if self.phase != Phase.SHIFT:
             raise IllegalAction("The spare has been pushed in already: now move the pawn (or stay).")
         name = shift.insertion
         if name not in OPPOSITE:
@@ -315,7 +326,7 @@ class Game:
                 f"{self.last_insertion}: choose another arrow."
             )
         self._push(name, shift.rotation)
-        self.phase = "move"
+        self.phase = Phase.MOVE
 
     def _push(self, name: str, rotation: int) -> None:
         """Shift the maze and carry pawns along (a pawn pushed out lands on the new tile)."""
@@ -329,7 +340,7 @@ class Game:
         self.last_insertion = name
 
     def _move(self, move: Move) -> None:
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             raise IllegalAction("First push the spare tile in at one of the arrows.")
         cell = move.cell
         if not isinstance(cell, tuple) or len(cell) != 2 or not all(isinstance(v, int) and 0 <= v < SIZE for v in cell):
@@ -357,13 +368,13 @@ class Game:
             return self._finish(Termination.TURN_LIMIT, most([len(q.found) for q in self.players]))
         self.turns += 1
         self.current = (self.current + 1) % len(self.players)
-        self.phase = "shift"
+        self.phase = Phase.SHIFT
 
     def _finish(self, termination: Termination, winners: tuple[int, ...]) -> None:
         """End the game (the turn that ended it counts as played; `current` stays its player)."""
         self.turns += 1
         self.outcome = Outcome(termination, winners)
-        self.phase = "over"
+        self.phase = Phase.OVER
 
     # ------------------------------------------------------------ copies and saves
     def copy(self) -> "Game":

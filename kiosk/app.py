@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
+from engine.outcome import GAME_OVER
 from engine.outcome import Termination
 
 from kiosk.games import HUMAN
@@ -372,7 +373,7 @@ class Kiosk:
         ):
             log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
             kinds = [HUMAN] * players
-        if game.phase == "over":
+        if game.phase == GAME_OVER:
             self._record_finished_save(saved, session, kinds)
             return False
         try:

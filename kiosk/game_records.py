@@ -17,6 +17,9 @@ import time
 from datetime import date, datetime
 from pathlib import Path
 
+from engine.game import Phase
+from engine.cards.game import CardPhase
+from engine.outcome import GAME_OVER
 from engine.records import Record, RecordError, Recorder, read_record
 
 from kiosk.games import HUMAN
@@ -150,7 +153,7 @@ class RecordShelf:
                 log.info("skipping record %s: %s", path.name, exc)
                 continue
             final = record.final()
-            if final.phase != "over" or (game is not None and record.kind != game):
+            if final.phase != GAME_OVER or (game is not None and record.kind != game):
                 continue
             key = (HUMAN not in record.levels, margin(final), len(record.turns), path.name)
             if best is None or key < best[0]:
@@ -212,7 +215,7 @@ class Recording:
             self.recorder = self.shelf.start(state, levels)
             self.shelf.save_current(self.recorder)
             return
-        if len(recorder.turns) != before_turns and state.phase != "over":
+        if len(recorder.turns) != before_turns and state.phase != GAME_OVER:
             self.shelf.save_current(recorder)
 
     def end(self, state=None, abandoned: bool = False) -> Path | None:
@@ -234,26 +237,26 @@ def infer_action(before, after):
         from engine import Move, Shift
         from engine.maze import CELLS, INSERTION_LINES, ROTATED
 
-        if before.phase == "shift" and after.last_insertion:
+        if before.phase == Phase.SHIFT and after.last_insertion:
             name = after.last_insertion
             mask = after.maze.masks[INSERTION_LINES[name][0][0]]
             turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
             return Shift(name, turns[0]) if turns else None
-        if before.phase == "move":
+        if before.phase == Phase.MOVE:
             return Move(CELLS[after.players[before.current].cell])
         return None
     from engine.cards import Discard, Place, Take
 
-    if before.phase == "place":
+    if before.phase == CardPhase.PLACE:
         new = [cell for cell in after.layout if cell not in before.layout]
         if len(new) != 1:
             return None
         placed = after.layout[new[0]]
         return Place(placed.card, placed.rotation, new[0])
-    if before.phase == "take":
+    if before.phase == CardPhase.TAKE:
         kept = {p.card for p in after.layout.values()}
         return Take(p.card for p in before.layout.values() if p.card not in kept)
-    if before.phase == "discard" and after.discards:
+    if before.phase == CardPhase.DISCARD and after.discards:
         return Discard(after.discards[-1])
     return None
 

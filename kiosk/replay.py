@@ -26,6 +26,7 @@ import json
 import sys
 from typing import Sequence
 
+from engine.outcome import GAME_OVER
 from engine.cards.deck import CARDS, OPEN
 from engine.maze import SIZE, openings_of
 from engine.records import Record, RecordError, read_record
@@ -72,7 +73,7 @@ def maze_board(state) -> str:
     spare = maze_tile(openings_of(state.maze.spare_mask), TREASURES[spare_t][:3] if spare_t >= 0 else "")
     info = []
     for k, p in enumerate(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
+        mark = ">" if k == state.current and state.phase != GAME_OVER else " "
         target = ("home" if p.cards or state.rules.return_home else "-") if not p.cards else p.cards[0]
         info.append(
             f"{mark} {p.color:<6} at {p.position[0]},{p.position[1]}  found {len(p.found):>2}"
@@ -114,7 +115,7 @@ def card_layout(state) -> str:
             lines += [f"     {rows[0]}", f"{y:>4} {rows[1]}", f"     {rows[2]}"]
     lines.append("")
     for k in range(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
+        mark = ">" if k == state.current and state.phase != GAME_OVER else " "
         hand = ", ".join(card_name(c) for c in state.hands[k]) or "-"
         lines.append(f"{mark} {card_player(state, k)}  taken {len(state.taken[k]):>2}  hand {hand}")
     lines.append(f"  draw pile {len(state.draw_pile)}")

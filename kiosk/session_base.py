@@ -24,6 +24,7 @@ import time
 import uuid
 from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
+from engine.outcome import GAME_OVER
 from kiosk.games import HUMAN
 from kiosk.bus import Bus
 from kiosk.clock import Clock, RealClock, Timer
@@ -168,7 +169,7 @@ class GameSession(Generic[G]):
     def ai_turn(self) -> bool:
         """True while an AI seat is to act (computing or playing its turn out)."""
         g = self.game
-        return g is not None and g.phase != "over" and self.kinds[g.current] != HUMAN
+        return g is not None and g.phase != GAME_OVER and self.kinds[g.current] != HUMAN
 
     @property
     def busy(self) -> bool:
@@ -183,7 +184,7 @@ class GameSession(Generic[G]):
     def awaiting_human(self) -> bool:
         """True when a human seat is to act and nothing else is pending."""
         g = self.game
-        return g is not None and g.phase != "over" and not self.busy
+        return g is not None and g.phase != GAME_OVER and not self.busy
 
     def meta(self) -> dict[str, Any]:
         """What a save needs besides the engine state: who plays which seat, since when."""
@@ -215,7 +216,7 @@ class GameSession(Generic[G]):
 
     def _begin(self, game: G, setup: GameSetup) -> None:
         """Start `game` fresh (abandoning a running one of this kind)."""
-        if self.game is not None and self.game.phase != "over":
+        if self.game is not None and self.game.phase != GAME_OVER:
             self.abandon("a new game was started")
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
@@ -258,7 +259,7 @@ class GameSession(Generic[G]):
             return
         self._cancel_timers()
         self._new_turn_token()
-        if self.game.phase != "over":
+        if self.game.phase != GAME_OVER:
             self._save("abandon")
             self.bus.post(GameAbandoned(reason or "abandoned"))
             log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
@@ -331,7 +332,7 @@ class GameSession(Generic[G]):
         """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
         self._jobs = max(0, self._jobs - 1)
         g = self.game
-        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == "over":
+        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == GAME_OVER:
             log.debug("dropping a stale AI answer for player %s", ev.player)
             return False
         return True
@@ -398,7 +399,7 @@ class GameSession(Generic[G]):
         if g is None:
             self._refuse(cmd, f"No {self.noun} is running: start a new game first.", code="no_game")
             return False
-        if g.phase == "over":
+        if g.phase == GAME_OVER:
             self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
             return False
         source = getattr(cmd, "source", "")

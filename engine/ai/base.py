@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterable, Iterator
 
 from engine.errors import IllegalAction
-from engine.game import Game, Move, Shift
+from engine.game import Game, Move, Phase, Shift
 from engine.maze import CELLS, SIZE, Maze
 from engine.tiles import TREASURES
 
@@ -49,7 +49,7 @@ class View:
     )
 
     def __init__(self, game: Game):
-        if game.phase != "shift":
+        if game.phase != Phase.SHIFT:
             raise IllegalAction(
                 f"An AI chooses a turn at the start of it (shift phase); the game is in the {game.phase!r} phase."
             )

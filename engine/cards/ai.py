@@ -25,7 +25,7 @@ from math import comb
 from typing import Callable
 
 from engine.cards.deck import CARDS, OPEN, SIDE_SEGMENT
-from engine.cards.game import Action, CardGame, Discard, Place, Take
+from engine.cards.game import Action, CardGame, CardPhase, Discard, Place, Take
 from engine.cards.paths import Cell, Layout, Placed, Survey, removal_problem
 
 LEVELS = ("random", "easy", "hard")
@@ -48,11 +48,11 @@ class CardAI:
 
     def choose(self, game: CardGame) -> Action:
         """The action for the current player's decision now."""
-        if game.phase == "place":
+        if game.phase == CardPhase.PLACE:
             return self.place(game)
-        if game.phase == "take":
+        if game.phase == CardPhase.TAKE:
             return self.take(game)
-        if game.phase == "discard":
+        if game.phase == CardPhase.DISCARD:
             return self.discard(game)
         raise ValueError("the game is over: there is nothing to choose")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol, Sequence, TypedDict
 
-from engine.cards.game import Action, CardGame, CardRules, Place, Take
+from engine.cards.game import Action, CardGame, CardPhase, CardRules, Place, Take
 
 
 class CardPlayer(Protocol):
@@ -68,7 +68,7 @@ def play_game(
     decisions: list[Decision] = []
     placements = scoring = 0
     illegal = None
-    while game.phase != "over" and game.turns < turn_cap:
+    while game.phase != CardPhase.OVER and game.turns < turn_cap:
         seat, phase = game.current, game.phase
         if timer is not None:
             start = timer()
@@ -85,7 +85,7 @@ def play_game(
             placements += 1
         elif isinstance(action, Take) and action.cards:
             scoring += 1
-    over = game.phase == "over"
+    over = game.phase == CardPhase.OVER
     return {
         "game": "cards",
         "seed": seed,

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from engine.ai import LEVELS, make_ai
 from engine.ai.base import Ply, View, first_ply
 from engine.ai.bits import LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after
-from engine.game import Game, Move, Shift
+from engine.game import Game, Move, Phase, Shift
 from engine.maze import CELLS, ROTATED, SIZE, openings_of
 from engine.tiles import TREASURES
 from engine.records.notation import Record, RecordedState
@@ -108,7 +108,7 @@ def analyze_turn(
     name = before.players[me].color
     played = shift_words(before, shift, move)
     collected = len(after.players[me].found) > len(before.players[me].found) or (
-        after.phase == "over" and me in after.winners
+        after.phase == Phase.OVER and me in after.winners
     )
     marks = []
     view = View(before)
@@ -148,7 +148,7 @@ def analyze_turn(
                     {"opponent": who, "blocking_shifts": len(blocks)},
                 )
             )
-    if not reachable and not collected and after.phase != "over":
+    if not reachable and not collected and after.phase != Phase.OVER:
         ai = make_ai(level, seed=number)
         s2, m2 = ai.choose(before.copy())
         mine = next_turn_chance(view, options, shift, move)
@@ -201,7 +201,7 @@ def next_turn_chance(view: View, options: list[Ply], shift: Shift, move: Move) -
 
 def _wins_now(state: Game) -> str | None:
     """Whether the player to act can win this turn (knowing every card): what they reach, or None."""
-    if state.phase != "shift":
+    if state.phase != Phase.SHIFT:
         return None
     p = state.player
     rules = state.rules
@@ -215,7 +215,7 @@ def _wins_now(state: Game) -> str | None:
 
 
 def _next_player_wins(after: Game) -> str | None:
-    return None if after.phase == "over" else _wins_now(after)
+    return None if after.phase == Phase.OVER else _wins_now(after)
 
 
 def _blocking_shifts(before: Game) -> list[Shift]:
@@ -240,7 +240,7 @@ def _blocking_shifts(before: Game) -> list[Shift]:
 
 def analyze_cards(record: Record) -> list[Mark]:
     """``missed-take`` marks: turns that took fewer cards than the best placement allowed."""
-    from engine.cards import CardGame, Place, Take
+    from engine.cards import CardGame, CardPhase, Place, Take
     from engine.cards.paths import Survey
     from engine.records.cards import card_name, player_name, turn_text
 
@@ -261,7 +261,7 @@ def analyze_cards(record: Record) -> list[Mark]:
                 continue  # cannot beat the best so far even if every joined card may go
             trial = before.copy()
             trial.apply(place)
-            takes = trial.legal_takes() if trial.phase == "take" else []
+            takes = trial.legal_takes() if trial.phase == CardPhase.TAKE else []
             most = max((len(t.cards) for t in takes), default=0)
             if most > best:
                 best = most

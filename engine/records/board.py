@@ -9,7 +9,7 @@ turn. Both are checked on replay, so a damaged line is caught where it is.
 
 from __future__ import annotations
 
-from engine.game import Game, Move, Rules, Shift
+from engine.game import Game, Move, Phase, Rules, Shift
 from engine.maze import INSERTIONS, ROTATED, mask_of, openings_of
 from engine.tiles import SEATS, TREASURES
 from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
@@ -84,7 +84,7 @@ def winners(state: Game) -> list[int]:
 
 
 def result_tags(state: Game) -> dict[str, str]:
-    if state.phase != "over":
+    if state.phase != Phase.OVER:
         return {"Result": UNFINISHED}
     won = winners(state)
     end = end_words(state, "home" if won else "over")
@@ -105,7 +105,7 @@ def turn_text(before: Game, actions: tuple[Shift | Move, ...], after: Game) -> s
         words.append(f"{r},{c}")
     player = before.current
     words += [f"+{t}" for t in after.players[player].found[len(before.players[player].found) :]]
-    if after.phase == "over" and player in winners(after):
+    if after.phase == Phase.OVER and player in winners(after):
         words.append(WIN_MARK)
     return " ".join(words)
 
@@ -122,7 +122,7 @@ def play_turn(state: Game, words: list[str]) -> list[Shift | Move]:
     if len(words) < 3:
         raise ValueError("a turn needs an insertion, the spare's openings and a cell, e.g. 'N3 ES 2,3'")
     insertion, openings, where, *marks = words
-    if insertion == BEGUN and openings == BEGUN and state.phase == "move":
+    if insertion == BEGUN and openings == BEGUN and state.phase == Phase.MOVE:
         player, before = state.current, len(state.players[state.current].found)
         move = Move(_cell(where))
         state.apply(move)
@@ -152,7 +152,7 @@ def play_turn(state: Game, words: list[str]) -> list[Shift | Move]:
 def _check_marks(state: Game, player: int, before: int, marks: list[str]) -> None:
     """The +treasure and wins marks of a turn line must be what the turn gave."""
     got = [f"+{t}" for t in state.players[player].found[before:]]
-    if state.phase == "over" and player in winners(state):
+    if state.phase == Phase.OVER and player in winners(state):
         got.append(WIN_MARK)
     for mark in marks:
         if not (mark == WIN_MARK or (mark.startswith("+") and mark[1:] in TREASURES)):

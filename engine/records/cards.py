@@ -11,7 +11,7 @@ writes ``discard`` and the card. Players are ``p1``..``p6`` in seat order.
 from __future__ import annotations
 
 from engine.cards import CARDS, CardGame, CardRules, Discard, Place, Take
-from engine.cards.game import Action
+from engine.cards.game import Action, CardPhase
 from engine.records.notation import NOBODY, UNFINISHED, add_start_tags, end_words, seed_of, start_position
 
 KIND = "cards"
@@ -75,7 +75,7 @@ def start(tags: dict[str, str]) -> CardGame:
 
 
 def result_tags(state: CardGame) -> dict[str, str]:
-    if state.phase != "over":
+    if state.phase != CardPhase.OVER:
         return {"Result": UNFINISHED}
     won = state.winners
     return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY, "End": end_words(state, "over")}
@@ -111,7 +111,7 @@ def play_turn(state: CardGame, words: list[str]) -> list[Action]:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if not words:
         raise ValueError("an empty turn: write the card, its rotation and its cell, or 'discard' and a card")
-    if words[0] == BEGUN and state.phase == "take":
+    if words[0] == BEGUN and state.phase == CardPhase.TAKE:
         if words[1:2] not in ([], [TAKE]):
             raise ValueError("after '-' only 'take' and the cards taken may follow")
         take = Take(card_id(w) for w in words[2:])
@@ -136,7 +136,7 @@ def play_turn(state: CardGame, words: list[str]) -> list[Action]:
     taken = frozenset(card_id(w) for w in rest[1:])
     if rest and not taken:
         raise ValueError("'take' names no cards")
-    if state.phase == "take":
+    if state.phase == CardPhase.TAKE:
         take = Take(taken)
         state.apply(take)
         actions.append(take)

@@ -17,7 +17,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Self
 
+from engine.cards.game import CardPhase
 from engine.errors import IllegalAction, InvalidState
+from engine.game import Phase
+from engine.outcome import GAME_OVER
 
 if TYPE_CHECKING:
     from engine.outcome import Outcome
@@ -205,7 +208,7 @@ class Recorder:
         self.state.apply(action)
         self._before = before
         self._pending.append(action)
-        if self.state.turns != turns or self.state.phase == "over":
+        if self.state.turns != turns or self.state.phase == GAME_OVER:
             turn = Turn(turns + 1, player, tuple(self._pending))
             self.turns.append(turn)
             self.lines.append(_turn_line(self.codec, before, turn, self.state))
@@ -329,7 +332,7 @@ def _read_turn(codec: Codec, state: RecordedState, names: list[str], line_no: in
             turn=expected,
             line=line_no,
         )
-    if state.phase == "over":
+    if state.phase == GAME_OVER:
         raise RecordError("the game was already over", turn=number, line=line_no)
     if name != names[state.current]:
         raise RecordError(f"{name} is named, but it is {names[state.current]}'s turn", turn=number, line=line_no)
@@ -395,7 +398,7 @@ def seed_of(tags: dict[str, str]) -> int:
 
 def needs_start_tag(state: RecordedState) -> bool:
     """A seed alone rebuilds only a fresh game set up from an integer seed."""
-    mid_turn = state.phase in ("move", "take")  # a turn begun: its first action is not in the record
+    mid_turn = state.phase in (Phase.MOVE, CardPhase.TAKE)  # a turn begun: its first action is not in the record
     return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0 or mid_turn
 
 

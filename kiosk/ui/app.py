@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pyglet
 
+from engine.outcome import GAME_OVER
 from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.events import GameBegan
@@ -244,7 +245,7 @@ class UI:
         for kind in games.all_games():
             session = session_for(self.kiosk, kind.name)
             game = session.game if session is not None else None
-            if session is not None and game is not None and game.phase != "over" and HUMAN in session.kinds:
+            if session is not None and game is not None and game.phase != GAME_OVER and HUMAN in session.kinds:
                 return kind.play_screen
         options = self.kiosk.options  # --players: the game is posted, not started yet
         setup = options.setup if options is not None else None

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import pyglet
 from pyglet import shapes
 
+from engine.outcome import GAME_OVER
 from kiosk.games import HUMAN
 from kiosk.events import ButtonPressed, Quit
 from kiosk.pin import PinGuard
@@ -154,7 +155,7 @@ class OperatorScreen(Screen):
         if game_name is not None:
             session = session_for(self.kiosk, game_name)
             game = session.game if session is not None else None
-            if game is None or game.phase == "over":
+            if game is None or game.phase == GAME_OVER:
                 back = "attract"
         elif back not in ("attract", "setup", "howto", "gameover"):
             back = "attract"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from engine.game import Phase
 from kiosk.games import HUMAN
 from kiosk.bus import Bus
 from kiosk.events import GameAbandoned, GameBegan, KioskStopping
@@ -65,7 +66,7 @@ class ButtonLeds:
         self._show((), None)
 
     def _on_turn(self, ev: TurnChanged) -> None:
-        if ev.phase == "shift" and ev.kind == HUMAN:
+        if ev.phase == Phase.SHIFT and ev.kind == HUMAN:
             self._forbidden = ev.forbidden
             self._show([a for a in ARROWS_ORDER if a != ev.forbidden], None)
         else:

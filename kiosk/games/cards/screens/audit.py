@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.cards.game import CardPhase
 from kiosk.games import HUMAN
 from kiosk.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.layout_audit import Env, State, goto, setup_state
@@ -63,7 +64,7 @@ def cards_handover(env: Env) -> None:
     from kiosk.games.cards.events import ConfirmTake
 
     _lay_first(env, session)
-    if session.game.phase == "take":
+    if session.game.phase == CardPhase.TAKE:
         env.post(ConfirmTake())
     _cards_screen(env)
 
@@ -75,11 +76,11 @@ def cards_take(env: Env) -> None:
 
     for _ in range(40):
         _lay_first(env, session, want_take=True)
-        if session.game.phase == "take":
+        if session.game.phase == CardPhase.TAKE:
             break
-        if session.game.phase == "over":
+        if session.game.phase == CardPhase.OVER:
             break
-    if session.game.phase == "take":
+    if session.game.phase == CardPhase.TAKE:
         from kiosk.games.cards.events import ToggleTake
 
         takeable = sorted(session.game.takeable())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
+from engine.cards.game import CardPhase
 from kiosk.games import HUMAN
 from kiosk.games.cards.events import CardGameOver
 
@@ -40,7 +41,7 @@ class CardsGameOverScreen(GameEndScreen):
 
     def prepare(self, game, event) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
-        over = game is not None and getattr(game, "phase", "") == "over"
+        over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
         self.taken = [list(t) for t in game.taken] if over else None
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
+from engine.game import Phase
 from kiosk.games import HUMAN
 from kiosk.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
@@ -121,7 +122,7 @@ class PlayScreen(Screen):
         snap: GameStarted = session.public_snapshot()
         self.board.load(snap)
         m = self.board.model
-        m.reachable = frozenset(g.reachable()) if g.phase == "move" else frozenset()
+        m.reachable = frozenset(g.reachable()) if g.phase == Phase.MOVE else frozenset()
         m.preview = session.preview
         m.rotation = session.rotation
         if session.preview is not None or session.rotation:
@@ -138,7 +139,7 @@ class PlayScreen(Screen):
         self._upcoming_for = None
         L = self.layout
         m = self.board.model
-        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         self._panel_active = active
         for idx, seat in enumerate(m.seats):
             frame = Frame(L.panel(seat, active), L.facing(seat))
@@ -180,12 +181,12 @@ class PlayScreen(Screen):
     def _prompt(self, m) -> str:
         kind = m.kinds[m.current] if m.kinds else HUMAN
         if kind != HUMAN:
-            return self.t("play.computer_thinking") if m.phase == "shift" and m.preview is None else ""
-        if m.phase == "shift":
+            return self.t("play.computer_thinking") if m.phase == Phase.SHIFT and m.preview is None else ""
+        if m.phase == Phase.SHIFT:
             if m.preview is None:
                 return self.t("play.step_push")
             return self.t("play.push_again")
-        if m.phase == "move":
+        if m.phase == Phase.MOVE:
             return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
         return ""
 
@@ -232,7 +233,7 @@ class PlayScreen(Screen):
     def _cue_turn(self) -> None:
         """The large "<colour>'s turn" for a person whose turn starts, facing them."""
         m = self.board.model
-        if not m.started or m.phase != "shift" or m.kinds[m.current] != HUMAN:
+        if not m.started or m.phase != Phase.SHIFT or m.kinds[m.current] != HUMAN:
             return
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
@@ -258,7 +259,7 @@ class PlayScreen(Screen):
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
-        active = idx == m.current and m.phase != "over"
+        active = idx == m.current and m.phase != Phase.OVER
         session = session_for(self.kiosk, "labyrinth")
         peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
@@ -292,7 +293,7 @@ class PlayScreen(Screen):
             hints=active and self.hints_enabled and m.kinds[idx] == HUMAN,
             prompt=self._prompt(m) if active else "",
             toast=toast,
-            step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == HUMAN else "",
+            step=("push" if m.phase == Phase.SHIFT else "move") if active and m.kinds[idx] == HUMAN else "",
             pending=active and self.destination.pending is not None,
         )
 
@@ -300,7 +301,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or not self.panels:
             return
-        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         if active != self._panel_active:  # the active panel gets the room: new frames
             self._panel_active = active
             L = self.layout
@@ -335,7 +336,7 @@ class PlayScreen(Screen):
         (kiosk/ui/label_pool.py). One panel a frame, in frames that build no panel of their own and
         animate no push, so no single frame does all the work of a turn change."""
         m = self.board.model
-        if not m.started or m.phase == "over" or not self.panels or self.board.busy:
+        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
         if self._upcoming_for != (m.current, m.phase):
             self._upcoming_for = (m.current, m.phase)
@@ -380,7 +381,7 @@ class PlayScreen(Screen):
         nxt = (m.current + 1) % len(m.seats)
         ahead = (
             [(m.current, "move"), (nxt, "shift"), (nxt, "move")]
-            if m.phase == "shift"
+            if m.phase == Phase.SHIFT
             else [(nxt, "shift"), (nxt, "move")]
         )
         saved = m.current, m.phase, m.preview
@@ -414,7 +415,7 @@ class PlayScreen(Screen):
             self.ui.request_frame()
         if isinstance(ev, TurnChanged):
             self.destination.clear()
-        if isinstance(ev, TurnChanged) and ev.phase == "shift":
+        if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
             if self.toast == self.t("play.computer_thinking"):
                 self.toast = ""  # the computer has played: "thinking" is no longer true
@@ -435,9 +436,9 @@ class PlayScreen(Screen):
             return self.t("play.blocked")
         if m.kinds and m.kinds[m.current] != HUMAN:
             return self.t("play.computer_thinking")
-        if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == "move":
+        if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == Phase.MOVE:
             return self.t("play.walk")
-        if ev.command in ("tap_cell", "stay") and m.phase == "shift":
+        if ev.command in ("tap_cell", "stay") and m.phase == Phase.SHIFT:
             return self.t("play.rotate_and_push")
         code = getattr(ev, "code", "")
         has = getattr(self.ui.translator, "has", None)
@@ -531,7 +532,7 @@ class PlayScreen(Screen):
         other tap goes to the session, which explains what to do instead."""
         m = self.board.model
         human = m.kinds and m.kinds[m.current] == HUMAN
-        if m.phase == "move" and human and (cell in m.reachable or cell == m.positions[m.current]):
+        if m.phase == Phase.MOVE and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return
         self.ui.post(TapCell(cell))
