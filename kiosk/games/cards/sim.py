@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards.game import CardPhase
 from kiosk.sim import Outcome, Runner, derive, make_recorder
 from kiosk.games import cards
 
@@ -35,7 +36,7 @@ class CardsRunner(Runner):
         turns = [0] * len(levels)
         for d in result["decisions"]:
             times[d["seat"]].append(d["seconds"] * 1000.0)
-            if d["phase"] == "place":
+            if d["phase"] == CardPhase.PLACE:
                 turns[d["seat"]] += 1
         from engine.outcome import Termination
 

@@ -98,7 +98,7 @@ class Model:
     cards_left: list[int] = field(default_factory=list)
     found: list[list[str]] = field(default_factory=list)
     current: int = 0
-    phase: str = "shift"
+    phase: str = Phase.SHIFT
     forbidden: str | None = None
     reachable: frozenset = frozenset()
     preview: str | None = None
@@ -821,7 +821,7 @@ class BoardView:
         """The winners' moment: confetti in the players' colours over the board, each winner's pawn
         bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
         m = self.model
-        m.phase, m.reachable = "over", frozenset()  # the panels stop asking anyone to play
+        m.phase, m.reachable = Phase.OVER, frozenset()  # the panels stop asking anyone to play
         self._sync_arrows()
         self._sync_reach()
         self._sync_active_ring()
