@@ -7,9 +7,12 @@ game's save, an unknown format version, missing fields, bad rule switches.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from engine.errors import InvalidState
+
+if TYPE_CHECKING:
+    from engine.outcome import Outcome
 
 
 def need(cond: bool, message: str) -> None:
@@ -35,7 +38,8 @@ def check_header(
     )
     missing = set(fields) - data.keys()
     need(not missing, f"save is missing {', '.join(sorted(missing))}")
-    return found
+    checked: int = found  # a whole number: need() refused anything else
+    return checked
 
 
 #: A game's seed is a whole number the size the kiosk writes (its AI seeds are seed * 10 + seat).
@@ -44,7 +48,7 @@ SEED_LIMIT = 2**62
 TURNS_LIMIT = 10**6
 
 
-def check_seed(data: dict) -> int | None:
+def check_seed(data: dict[str, Any]) -> int | None:
     """The saved ``seed``: null (dealt from the system's randomness) or a whole number in range."""
     seed = data.get("seed")
     need(
@@ -60,7 +64,8 @@ def check_turns(turns: Any) -> int:
         isinstance(turns, int) and not isinstance(turns, bool) and 0 <= turns <= TURNS_LIMIT,
         f"turns must be a whole number 0-{TURNS_LIMIT}",
     )
-    return turns
+    checked: int = turns  # a whole number: need() refused anything else
+    return checked
 
 
 def check_switches(rules: Any, names: Iterable[str], message: str) -> None:
@@ -85,7 +90,7 @@ def check_rules(rules: Any, switches: Iterable[str], message: str) -> dict[str, 
     return {**rules, "turn_limit": limit}
 
 
-def read_outcome(data: dict, phase_over: bool, players: int) -> Any:
+def read_outcome(data: dict[str, Any], phase_over: bool, players: int) -> Outcome | None:
     """The saved ``outcome`` field: None while running, an Outcome with known seats once over."""
     from engine.outcome import Outcome
 

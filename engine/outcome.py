@@ -20,6 +20,10 @@ from typing import Any, Sequence
 from engine.errors import InvalidState
 
 
+#: The phase every finished game is in, whatever the game (its other phases are its own).
+GAME_OVER = "over"
+
+
 class Termination(enum.Enum):
     """Why a game ended. The values are stable: saves and the history store them."""
 

@@ -17,10 +17,15 @@ import functools
 import logging
 import threading
 import time
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
 from hardware.pins import check_pins
+
+if TYPE_CHECKING:
+    from gpiozero import LED, DigitalInputDevice
+    from gpiozero.pins import Factory, Pin
 
 log = logging.getLogger("hardware.buttons")
 
@@ -88,7 +93,7 @@ class ArrowButtons:
         *,
         bounce: float = DEFAULT_BOUNCE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
-        pin_factory=None,
+        pin_factory: Factory | None = None,
     ) -> None:
         # gpiozero's Button is this class plus a "held" thread per button that
         # polls ten times a second and makes close() slow; we need no hold.
@@ -97,7 +102,7 @@ class ArrowButtons:
         pins = check_pins(pins, BUTTON_NAMES, "buttons")
         self._on_press = on_press
         self._debouncer = Debouncer(bounce, clock)
-        self._buttons: dict = {}
+        self._buttons: dict[str, DigitalInputDevice] = {}
         self._closed = False
         try:
             for name, pin in pins.items():
@@ -105,7 +110,7 @@ class ArrowButtons:
                     # bounce_time=None: debouncing is ours (see debounce.py).
                     button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 except Exception as exc:
-                    raise ValueError(f"button {name} on pin {pin!r}: {exc}") from exc
+                    raise HardwareSettingError(f"button {name} on pin {pin!r}: {exc}") from exc
                 button.when_activated = functools.partial(self._edge, name, True)
                 button.when_deactivated = functools.partial(self._edge, name, False)
                 self._buttons[name] = button
@@ -118,7 +123,7 @@ class ArrowButtons:
         """The fitted buttons, in the order they were configured."""
         return tuple(self._buttons)
 
-    def pin_of(self, name: str):
+    def pin_of(self, name: str) -> Pin:
         """The gpiozero pin object of button ``name`` (tests drive mock pins)."""
         return self._buttons[name].pin
 
@@ -150,7 +155,7 @@ class ArrowButtons:
     def __enter__(self) -> "ArrowButtons":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -169,13 +174,18 @@ class ArrowLeds:
     """
 
     def __init__(
-        self, pins: dict[str, int | str], *, pin_factory=None, blink_on: float = 0.25, blink_off: float = 0.25
+        self,
+        pins: dict[str, int | str],
+        *,
+        pin_factory: Factory | None = None,
+        blink_on: float = 0.25,
+        blink_off: float = 0.25,
     ) -> None:
         from gpiozero import LED
 
         pins = check_pins(pins, BUTTON_NAMES, "button LEDs")
         self._blink = (float(blink_on), float(blink_off))
-        self._leds: dict = {}
+        self._leds: dict[str, LED] = {}
         self._lock = threading.Lock()
         self._shown: tuple[frozenset[str], str | None] = (frozenset(), None)
         try:
@@ -183,7 +193,7 @@ class ArrowLeds:
                 try:
                     self._leds[name] = LED(pin, active_high=True, initial_value=False, pin_factory=pin_factory)
                 except Exception as exc:
-                    raise ValueError(f"LED {name} on pin {pin!r}: {exc}") from exc
+                    raise HardwareSettingError(f"LED {name} on pin {pin!r}: {exc}") from exc
         except BaseException:
             self.close()
             raise
@@ -192,7 +202,7 @@ class ArrowLeds:
     def names(self) -> tuple[str, ...]:
         return tuple(self._leds)
 
-    def pin_of(self, name: str):
+    def pin_of(self, name: str) -> Pin:
         return self._leds[name].pin
 
     @property
@@ -209,7 +219,7 @@ class ArrowLeds:
         lit = frozenset(lit)
         unknown = sorted(n for n in lit | ({blinking} if blinking else set()) if n not in BUTTON_NAMES)
         if unknown:
-            raise ValueError(f"unknown button names for LEDs: {' '.join(unknown)}")
+            raise HardwareContractError(f"unknown button names for LEDs: {' '.join(unknown)}")
         with self._lock:
             if (lit, blinking) == self._shown:
                 return
@@ -243,5 +253,5 @@ class ArrowLeds:
     def __enter__(self) -> "ArrowLeds":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -20,6 +20,8 @@ import threading
 import time
 from typing import Callable
 
+from hardware.errors import HardwareSettingError
+
 DEFAULT_BOUNCE_SECONDS = 0.030
 
 
@@ -28,7 +30,7 @@ class Debouncer:
 
     def __init__(self, window: float = DEFAULT_BOUNCE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         if not window >= 0:
-            raise ValueError(f"bounce window must be 0 or more seconds, not {window!r}")
+            raise HardwareSettingError(f"bounce window must be 0 or more seconds, not {window!r}")
         self.window = float(window)
         self._clock = clock
         self._last_edge: dict[str, float] = {}

@@ -13,6 +13,13 @@ import logging
 import os
 import re
 import warnings
+from typing import TYPE_CHECKING
+
+from hardware.errors import HardwareSettingError
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+    from gpiozero.pins.mock import MockFactory
 
 log = logging.getLogger("hardware.pins")
 
@@ -22,13 +29,13 @@ FACTORY_NAMES = ("lgpio", "rpigpio", "pigpio", "native")
 PIN_FACTORIES = ("auto", "mock", *FACTORY_NAMES)
 
 
-def _mock_factory():
+def _mock_factory() -> MockFactory:
     from gpiozero.pins.mock import MockFactory
 
     return MockFactory()
 
 
-def _named_factory(name: str):
+def _named_factory(name: str) -> Factory:
     """Build gpiozero's pin factory registered under ``name``."""
     from importlib.metadata import entry_points
 
@@ -56,7 +63,7 @@ def lgpio_workdir_problem(directory: str | None = None) -> str | None:
     return None
 
 
-def choose_pin_factory(prefer: str | None = None):
+def choose_pin_factory(prefer: str | None = None) -> tuple[Factory, str]:
     """Pick gpiozero's pin library: ``(factory, description)``; never raises.
 
     ``prefer``: ``None``/``"auto"`` lets gpiozero choose (it honours the
@@ -70,7 +77,9 @@ def choose_pin_factory(prefer: str | None = None):
         log.info("GPIO: simulated pins (gpiozero MockFactory), as configured")
         return _mock_factory(), "mock pins (configured)"
     if choice != "auto" and choice not in FACTORY_NAMES:
-        raise ValueError(f"unknown pin library {prefer!r}: use auto, mock or one of {', '.join(FACTORY_NAMES)}")
+        raise HardwareSettingError(
+            f"unknown pin library {prefer!r}: use auto, mock or one of {', '.join(FACTORY_NAMES)}"
+        )
 
     reasons: list[str] = []
     try:
@@ -124,33 +133,33 @@ def pin_key(pin: int | str) -> str:
     gpiozero names (``"BOARD11"``, ``"J8:11"``) are kept as written, upper case.
     """
     if isinstance(pin, bool) or not isinstance(pin, (int, str)):
-        raise ValueError(f"a pin is a BCM number or a gpiozero pin name, not {pin!r}")
+        raise HardwareSettingError(f"a pin is a BCM number or a gpiozero pin name, not {pin!r}")
     if isinstance(pin, int):
         if pin < 0:
-            raise ValueError(f"pin numbers are 0 or more, not {pin}")
+            raise HardwareSettingError(f"pin numbers are 0 or more, not {pin}")
         return f"GPIO{pin}"
     match = _GPIO_NAME.match(pin.strip())
     if match:
         return f"GPIO{int(match.group(1))}"
     if not pin.strip():
-        raise ValueError("a pin name is empty")
+        raise HardwareSettingError("a pin name is empty")
     return pin.strip().upper()
 
 
 def check_pins(pins: dict[str, int | str], allowed: tuple[str, ...], what: str) -> dict[str, int | str]:
     """Validate a name->pin mapping: known names only, every pin used once."""
     if not isinstance(pins, dict):
-        raise ValueError(f"{what}: expected a mapping of name to pin, got {type(pins).__name__}")
+        raise HardwareSettingError(f"{what}: expected a mapping of name to pin, got {type(pins).__name__}")
     seen: dict[str, str] = {}
     clean: dict[str, int | str] = {}
     for name, pin in pins.items():
         if name not in allowed:
-            raise ValueError(f"{what}: unknown name {name!r}; known names: {' '.join(allowed)}")
+            raise HardwareSettingError(f"{what}: unknown name {name!r}; known names: {' '.join(allowed)}")
         if pin is None:
             continue
         key = pin_key(pin)
         if key in seen:
-            raise ValueError(f"{what}: pin {pin!r} is used twice ({seen[key]} and {name})")
+            raise HardwareSettingError(f"{what}: pin {pin!r} is used twice ({seen[key]} and {name})")
         seen[key] = name
         clean[name] = pin
     return clean

@@ -3,12 +3,12 @@
 Pure Python like the rest of ``engine``: no I/O, no clocks, no threads;
 randomness only from a seed.
 
->>> from engine.cards import CardGame
+>>> from engine.cards import CardGame, CardPhase
 >>> game = CardGame.new(players=3, seed=7)
 >>> game.num_players, [len(hand) for hand in game.hands], len(game.layout)
 (3, [2, 2, 2], 4)
 >>> game.apply(game.legal_placements()[0])
->>> if game.phase == "take":
+>>> if game.phase == CardPhase.TAKE:
 ...     game.apply(game.legal_takes()[0])      # the largest legal choice first
 >>> game.current, game.turns, game.outcome
 (1, 1, None)
@@ -23,7 +23,7 @@ from engine.errors import IllegalAction, InvalidState
 from engine.outcome import Outcome, Termination
 from engine.cards.deck import CARDS, SIDES, TREASURES, Card
 from engine.cards.game import CardGame, Discard, Place, Take
-from engine.cards.parts import HAND_SIZE, PHASES, CardRules
+from engine.cards.parts import HAND_SIZE, PHASES, CardPhase, CardRules
 from engine.cards.paths import Placed
 from engine.cards.play import play_game
 
@@ -33,6 +33,7 @@ __all__ = [
     "CARDS",
     "Card",
     "CardGame",
+    "CardPhase",
     "CardRules",
     "Discard",
     "HAND_SIZE",

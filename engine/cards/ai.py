@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import random
 from math import comb
+from typing import Callable
 
 from engine.cards.deck import CARDS, OPEN, SIDE_SEGMENT
-from engine.cards.game import CardGame, Discard, Place, Take
-from engine.cards.paths import Placed, Survey, removal_problem
+from engine.cards.game import Action, CardGame, Discard, Place, Take
+from engine.cards.parts import CardPhase
+from engine.cards.paths import Cell, Layout, Placed, Survey, removal_problem
 
 LEVELS = ("random", "easy", "hard")
 
@@ -45,13 +47,13 @@ class CardAI:
     def __init__(self, seed: int | random.Random | None = None):
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
-    def choose(self, game: CardGame):
+    def choose(self, game: CardGame) -> Action:
         """The action for the current player's decision now."""
-        if game.phase == "place":
+        if game.phase == CardPhase.PLACE:
             return self.place(game)
-        if game.phase == "take":
+        if game.phase == CardPhase.TAKE:
             return self.take(game)
-        if game.phase == "discard":
+        if game.phase == CardPhase.DISCARD:
             return self.discard(game)
         raise ValueError("the game is over: there is nothing to choose")
 
@@ -74,7 +76,7 @@ class RandomAI(CardAI):
     level = "random"
 
 
-def _best_takes(layout: dict, candidates: frozenset[int], keep_connected: bool) -> list[frozenset[int]]:
+def _best_takes(layout: Layout, candidates: frozenset[int], keep_connected: bool) -> list[frozenset[int]]:
     """The largest legal subsets of `candidates` to take from `layout` (the new card already in it)."""
     if not candidates:
         return [frozenset()]
@@ -121,9 +123,9 @@ class EasyAI(CardAI):
         return self.rng.choice([t for t in takes if len(t.cards) == most])
 
 
-def _cells_for(survey: Survey) -> dict[str, set]:
+def _cells_for(survey: Survey) -> dict[str, set[Cell]]:
     """The empty cells facing an open end of a path that carries each treasure."""
-    cells_for: dict[str, set] = {}
+    cells_for: dict[str, set[Cell]] = {}
     for cell, ports in survey.ports.items():
         for comp in ports.values():
             for name in survey.treasures[comp]:
@@ -162,7 +164,7 @@ class HardAI(CardAI):
         return [c for c in range(len(CARDS)) if c not in seen]
 
     @staticmethod
-    def _reaches(layout: dict, keep_connected: bool = False):
+    def _reaches(layout: Layout, keep_connected: bool = False) -> Callable[[int], int]:
         """A function card -> the most cards it could take if laid now on `layout` (exact:
         every legal cell and rotation near a path with its treasures, and the taking rule)."""
         survey = Survey(layout)
@@ -198,7 +200,7 @@ class HardAI(CardAI):
 
         return reach
 
-    def _value(self, game: CardGame, layout: dict, kept: list[int], unseen: list[int]) -> float:
+    def _value(self, game: CardGame, layout: Layout, kept: list[int], unseen: list[int]) -> float:
         reach = self._reaches(layout, game.rules.keep_connected)
         hope = sum(reach(c) for c in kept)
         # Expected best reach in a random hand of h cards out of the unseen ones:
@@ -220,7 +222,7 @@ class HardAI(CardAI):
         return self.hope * hope - self.danger * danger
 
     def _plan(
-        self, game: CardGame, layout: dict, candidates: frozenset[int], kept: list[int], unseen: list[int]
+        self, game: CardGame, layout: Layout, candidates: frozenset[int], kept: list[int], unseen: list[int]
     ) -> tuple[float, frozenset[int]]:
         """Best (score, take) once the card lies in `layout`."""
         best: tuple[float, frozenset[int]] = (float("-inf"), frozenset())

@@ -9,10 +9,11 @@ Pure: records in, marks out.
 
 from __future__ import annotations
 
-from engine.cards.game import Place, Take
+from engine.cards.game import CardGame, Place, Take
+from engine.cards.parts import CardPhase
 from engine.cards.paths import Survey
 from engine.cards.record import KIND, card_name, player_name, turn_text
-from engine.records.analysis import Mark
+from engine.records.analysis import Mark, started
 from engine.records.notation import Record
 
 MISSED_TAKE = "missed-take"
@@ -25,8 +26,9 @@ def analyze(record: Record, level: str | None = None) -> list[Mark]:
     """
     if record.kind != KIND:
         raise ValueError(f"no card-game analysis for records of {record.kind!r}")
+
     marks = []
-    state = record.start()
+    state = started(record, CardGame)
     for turn in record.turns:
         before = state.copy()
         for action in turn.actions:
@@ -42,7 +44,7 @@ def analyze(record: Record, level: str | None = None) -> list[Mark]:
                 continue  # cannot beat the best so far even if every joined card may go
             trial = before.copy()
             trial.apply(place)
-            takes = trial.legal_takes() if trial.phase == "take" else []
+            takes = trial.legal_takes() if trial.phase == CardPhase.TAKE else []
             most = max((len(t.cards) for t in takes), default=0)
             if most > best:
                 best = most

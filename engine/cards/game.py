@@ -27,12 +27,21 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.errors import IllegalAction
 from engine.outcome import Outcome, Termination, most
 from engine.cards.deck import CARDS, DECK_NAME, OPEN
-from engine.cards.parts import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, START_CELLS, CardRules
+from engine.cards.parts import (
+    FORMAT_VERSION,
+    GAME_NAME,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    START_CELLS,
+    CardPhase,
+    CardRules,
+)
 from engine.cards.validate import card_game_from_dict
 from engine.cards.paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
 
@@ -100,7 +109,7 @@ class CardGame:
     taken: list[list[int]]
     discards: list[int]
     current: int
-    phase: str
+    phase: CardPhase
     placed: Cell | None
     stuck: set[int]
     turns: int
@@ -139,7 +148,7 @@ class CardGame:
         game.taken = [[] for _ in range(players)]
         game.discards = []
         game.current = first
-        game.phase = "place"
+        game.phase = CardPhase.PLACE
         game.placed = None
         game.stuck = set()
         game.turns = 0
@@ -193,7 +202,7 @@ class CardGame:
 
     def legal_placements(self, card: int | None = None) -> list[Place]:
         """Every legal Place for the current player (or for one hand card), in a fixed order."""
-        if self.phase != "place":
+        if self.phase != CardPhase.PLACE:
             return []
         cards = self.hand if card is None else [c for c in self.hand if c == card]
         cells = self.legal_cells()
@@ -213,11 +222,11 @@ class CardGame:
 
     def placement_problem(self, place: Place) -> str | None:
         """Why `place` is illegal now (a sentence for a person), or None when it is legal."""
-        if self.phase == "over":
+        if self.phase == CardPhase.OVER:
             return "The game is over: no more moves."
-        if self.phase == "take":
+        if self.phase == CardPhase.TAKE:
             return "The card is laid: now choose which joined cards to take (or none)."
-        if self.phase == "discard":
+        if self.phase == CardPhase.DISCARD:
             return "No card in your hand can be laid anywhere: discard one."
         card, rotation, cell = place.card, place.rotation, place.cell
         if not isinstance(card, int) or isinstance(card, bool) or card not in self.hand:
@@ -243,20 +252,22 @@ class CardGame:
 
     def takeable(self) -> frozenset[int]:
         """In phase "take": every card joined to the same treasure on the card just laid."""
-        if self.phase != "take":
+        if self.phase != CardPhase.TAKE:
             return frozenset()
         return frozenset().union(*self.joined().values())
 
     def joined(self) -> dict[str, frozenset[int]]:
         """In phase "take": per treasure on the card just laid, the joined cards with that treasure."""
-        if self.phase != "take" or self.placed is None:
+        if self.phase != CardPhase.TAKE or self.placed is None:
             return {}
         return joined_cards(self.layout, self.placed)
 
     def take_problem(self, cards: Iterable[int]) -> str | None:
         """Why taking `cards` is illegal now (a sentence), or None when it is legal."""
-        if self.phase != "take":
-            return "There is nothing to take now." if self.phase != "over" else "The game is over: no more moves."
+        if self.phase != CardPhase.TAKE:
+            return (
+                "There is nothing to take now." if self.phase != CardPhase.OVER else "The game is over: no more moves."
+            )
         try:
             cards = frozenset(cards)
         except TypeError:
@@ -277,7 +288,7 @@ class CardGame:
 
     def legal_takes(self) -> list[Take]:
         """Every legal Take in phase "take" (largest first; the empty Take is always last)."""
-        if self.phase != "take":
+        if self.phase != CardPhase.TAKE:
             return []
         candidates = sorted(self.takeable())
         return [
@@ -288,7 +299,7 @@ class CardGame:
         ]
 
     def legal_discards(self) -> list[Discard]:
-        if self.phase != "discard":
+        if self.phase != CardPhase.DISCARD:
             return []
         return [Discard(c) for c in self.hand]
 
@@ -323,7 +334,7 @@ class CardGame:
         self.layout[place.cell] = Placed(place.card, place.rotation)
         self.stuck.clear()
         self.placed = place.cell
-        self.phase = "take"
+        self.phase = CardPhase.TAKE
         # Straight on when nothing could legally be taken (only the empty Take is left).
         if len(self.legal_takes()) <= 1:
             self._end_turn()
@@ -338,8 +349,8 @@ class CardGame:
         self._end_turn()
 
     def _discard(self, discard: Discard) -> None:
-        if self.phase != "discard":
-            if self.phase == "over":
+        if self.phase != CardPhase.DISCARD:
+            if self.phase == CardPhase.OVER:
                 raise IllegalAction("The game is over: no more moves.")
             raise IllegalAction("You may discard only when no hand card can be laid anywhere.")
         if discard.card not in self.hand:
@@ -368,15 +379,15 @@ class CardGame:
 
     def _start_turn(self) -> None:
         if self.can_place():
-            self.phase = "place"
+            self.phase = CardPhase.PLACE
         elif self.current in self.stuck:
             self._finish(Termination.BLOCKED)
         else:
-            self.phase = "discard"
+            self.phase = CardPhase.DISCARD
 
     def _finish(self, termination: Termination) -> None:
         """End the game; most cards taken wins, ties share (docs/rules.md section 2)."""
-        self.phase = "over"
+        self.phase = CardPhase.OVER
         self.placed = None
         self.outcome = Outcome(termination, most(self.scores))
 
@@ -399,7 +410,7 @@ class CardGame:
         new.outcome = self.outcome
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable, versioned snapshot; :meth:`from_dict` restores it exactly."""
         return {
             "game": GAME_NAME,
@@ -424,7 +435,7 @@ class CardGame:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "CardGame":
+    def from_dict(cls, data: dict[str, Any]) -> "CardGame":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
         return card_game_from_dict(cls, data)
 

@@ -7,14 +7,26 @@ the rules without importing the game it loads.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from engine.outcome import check_turn_limit
+from engine.outcome import GAME_OVER, check_turn_limit
 
 #: 2 added the turn limit to the rules and saves "outcome" instead of an "end" sentence;
 #: version 1 saves still load.
 FORMAT_VERSION = 2
 GAME_NAME = "cards"
-PHASES = ("place", "take", "discard", "over")
+
+
+class CardPhase(StrEnum):
+    """The phases of a turn, and the end. A StrEnum: saves and comparisons keep the plain words."""
+
+    PLACE = "place"
+    TAKE = "take"
+    DISCARD = "discard"
+    OVER = GAME_OVER
+
+
+PHASES = tuple(p.value for p in CardPhase)  # the plain words, as saves hold them
 HAND_SIZE = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: The 2 x 2 starting square, in dealing order.
@@ -38,5 +50,5 @@ class CardRules:
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int]:
         return {"keep_connected": self.keep_connected, "turn_limit": self.turn_limit}

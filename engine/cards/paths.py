@@ -15,7 +15,7 @@ that they agree.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple
+from typing import Collection, Iterable, Mapping, NamedTuple
 
 from engine.cards.deck import CARDS, OPEN, SIDE_SEGMENT, STEP, Card
 
@@ -42,7 +42,7 @@ def step(cell: Cell, side: int) -> Cell:
     return (cell[0] + dx, cell[1] + dy)
 
 
-def edge_neighbours(cells: Iterable[Cell] | Mapping, cell: Cell) -> list[Cell]:
+def edge_neighbours(cells: Iterable[Cell] | Mapping[Cell, object], cell: Cell) -> list[Cell]:
     """The cells of `cells` touching `cell` along a full side (corners do not count)."""
     return [n for n in (step(cell, s) for s in range(4)) if n in cells]
 
@@ -145,7 +145,7 @@ def layout_problem(cells: Iterable[Cell], keep_connected: bool = False) -> str |
     return None
 
 
-def removal_problem(cells: Mapping | set, removed: set[Cell], keep_connected: bool = False) -> str | None:
+def removal_problem(cells: Collection[Cell], removed: set[Cell], keep_connected: bool = False) -> str | None:
     """``layout_problem`` for `cells` minus `removed`, checking only the cards next to the
     removed ones. Valid when every card of `cells` has a neighbour (the layout invariant)."""
     if keep_connected:
@@ -205,7 +205,7 @@ class Survey:
         sides = SIDE_SEGMENT[card][rotation]
         # The components each segment of the new card touches; two segments touching the
         # same component are joined through it, so their reaches merge.
-        touch: list[set] = [set() for _ in CARDS[card].segments]
+        touch: list[set[int]] = [set() for _ in CARDS[card].segments]
         for s, comp in ports.items():
             if sides[s] >= 0:
                 touch[sides[s]].add(comp)

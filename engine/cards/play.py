@@ -6,20 +6,54 @@ The engine stays clock-free: to time decisions, pass ``timer`` (for example
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence, TypedDict
 
-from engine.cards.game import CardGame, Place, Take
-from engine.cards.parts import CardRules
+from engine.cards.game import Action, CardGame, Place, Take
+from engine.cards.parts import CardPhase, CardRules
+
+
+class CardPlayer(Protocol):
+    """What ``play_game`` asks of a seat's player (an ``engine.cards.ai`` AI, or a wrapper of one)."""
+
+    def choose(self, game: CardGame) -> Action: ...
+
+
+class Decision(TypedDict):
+    """One timed ``choose`` call."""
+
+    seat: int
+    phase: str
+    seconds: float
+
+
+class GameSummary(TypedDict):
+    """What ``play_game`` returns (its docstring says what each key means)."""
+
+    game: str
+    seed: int
+    players: int
+    levels: list[str]
+    winners: list[int]
+    scores: list[int]
+    turns: int
+    capped: bool
+    end: str | None
+    placements: int
+    scoring_turns: int
+    taken: int
+    discards: int
+    decisions: list[Decision]
+    illegal: str | None
 
 
 def play_game(
-    ais: Sequence,
+    ais: Sequence[CardPlayer],
     seed: int,
     turn_cap: int = 500,
     rules: CardRules | None = None,
     first: int = 0,
     timer: Callable[[], float] | None = None,
-) -> dict:
+) -> GameSummary:
     """Play a game with one AI per seat (``len(ais)`` players, 2-6) and return a summary.
 
     Result keys: ``game`` ("cards"), ``seed``, ``players``, ``levels`` (each AI's
@@ -32,10 +66,10 @@ def play_game(
     action's message: the game stops there).
     """
     game = CardGame.new(players=len(ais), seed=seed, rules=rules, first=first)
-    decisions: list[dict] = []
+    decisions: list[Decision] = []
     placements = scoring = 0
     illegal = None
-    while game.phase != "over" and game.turns < turn_cap:
+    while game.phase != CardPhase.OVER and game.turns < turn_cap:
         seat, phase = game.current, game.phase
         if timer is not None:
             start = timer()
@@ -52,7 +86,7 @@ def play_game(
             placements += 1
         elif isinstance(action, Take) and action.cards:
             scoring += 1
-    over = game.phase == "over"
+    over = game.phase == CardPhase.OVER
     return {
         "game": "cards",
         "seed": seed,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 
 from engine.cards.deck import CARDS
-from engine.cards.game import CardGame, Discard, Place, Take
-from engine.cards.parts import CardRules
+from engine.cards.game import Action, CardGame, Discard, Place, Take
+from engine.cards.parts import CardPhase, CardRules
 from engine.records.notation import (
     NOBODY,
     UNFINISHED,
@@ -58,7 +58,7 @@ def start_tags(state: CardGame) -> dict[str, str]:
     if state.rules.turn_limit:
         tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = player_name(state, state.current)
-    add_start_tags(tags, state)
+    add_start_tags(tags, state, mid_turn=state.phase == CardPhase.TAKE)  # the card laid is not in the record
     return tags
 
 
@@ -86,13 +86,13 @@ def start(tags: dict[str, str]) -> CardGame:
 
 
 def result_tags(state: CardGame) -> dict[str, str]:
-    if state.phase != "over":
+    if state.phase != CardPhase.OVER:
         return {"Result": UNFINISHED}
     won = state.winners
     return {"Result": " ".join(player_name(state, i) for i in won) or NOBODY, "End": end_words(state, "over")}
 
 
-def turn_text(before: CardGame, actions: tuple, after: CardGame) -> str:
+def turn_text(before: CardGame, actions: tuple[Action, ...], after: CardGame) -> str:
     first = actions[0]
     if isinstance(first, Discard):
         return f"{DISCARD} {card_name(first.card)}"
@@ -118,11 +118,11 @@ def _cell(word: str) -> tuple[int, int]:
     raise ValueError(f"{word!r} is not a cell: write x,y (for example 2,-1)")
 
 
-def play_turn(state: CardGame, words: list[str]) -> list:
+def play_turn(state: CardGame, words: list[str]) -> list[Action]:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if not words:
         raise ValueError("an empty turn: write the card, its rotation and its cell, or 'discard' and a card")
-    if words[0] == BEGUN and state.phase == "take":
+    if words[0] == BEGUN and state.phase == CardPhase.TAKE:
         if words[1:2] not in ([], [TAKE]):
             raise ValueError("after '-' only 'take' and the cards taken may follow")
         take = Take(card_id(w) for w in words[2:])
@@ -141,13 +141,13 @@ def play_turn(state: CardGame, words: list[str]) -> list:
         raise ValueError(f"{rot!r} is not a rotation: write r0, r1, r2 or r3")
     place = Place(card_id(card), int(rot[1]), _cell(where))
     state.apply(place)
-    actions: list = [place]
+    actions: list[Action] = [place]
     if rest and rest[0] != TAKE:
         raise ValueError(f"{rest[0]!r}: after the cell only 'take' and the cards taken may follow")
     taken = frozenset(card_id(w) for w in rest[1:])
     if rest and not taken:
         raise ValueError("'take' names no cards")
-    if state.phase == "take":
+    if state.phase == CardPhase.TAKE:
         take = Take(taken)
         state.apply(take)
         actions.append(take)
@@ -161,18 +161,18 @@ def infer_action(before: CardGame, after: CardGame) -> Place | Take | Discard | 
 
     How the kiosk's record catches up with a save written one action ahead of it.
     """
-    if before.phase == "place":
+    if before.phase == CardPhase.PLACE:
         new = [cell for cell in after.layout if cell not in before.layout]
         if len(new) != 1:
             return None
         placed = after.layout[new[0]]
         return Place(placed.card, placed.rotation, new[0])
-    if before.phase == "take":
+    if before.phase == CardPhase.TAKE:
         kept = {p.card for p in after.layout.values()}
         return Take(p.card for p in before.layout.values() if p.card not in kept)
-    if before.phase == "discard" and after.discards:
+    if before.phase == CardPhase.DISCARD and after.discards:
         return Discard(after.discards[-1])
     return None
 
 
-register_codec(sys.modules[__name__])  # type: ignore[arg-type]
+register_codec(sys.modules[__name__])

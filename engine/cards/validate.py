@@ -8,13 +8,25 @@ naming the problem.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.outcome import Outcome, Termination, most
-from engine.cards.parts import FORMAT_VERSION, GAME_NAME, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, PHASES, CardRules
+from engine.cards.parts import (
+    FORMAT_VERSION,
+    GAME_NAME,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PHASES,
+    CardPhase,
+    CardRules,
+)
 from engine.cards.deck import CARDS, DECK_NAME
 from engine.cards.paths import Placed, edge_neighbours, layout_problem
+
+if TYPE_CHECKING:
+    from engine.cards.game import CardGame
 
 
 def _is_int(v: Any) -> bool:
@@ -36,7 +48,7 @@ _V1_ENDS = {
 }
 
 
-def card_game_from_dict(cls, data: Any):
+def card_game_from_dict(cls: type[CardGame], data: Any) -> CardGame:
     # Version 1 had no turn limit and saved an "end" sentence where version 2 saves "outcome".
     last_field = "end" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(
@@ -99,20 +111,23 @@ def card_game_from_dict(cls, data: Any):
     need(not doubled, f"card(s) {doubled} are in two places")
     lost = sorted(set(range(len(CARDS))) - set(counts))
     need(not lost, f"card(s) {lost} are missing")
-    if pile and data.get("phase") != "over":
+    if pile and data.get("phase") != CardPhase.OVER:
         # The player who has just laid a card (phase take) draws at the end of the turn.
-        full = [len(h) + (i == data.get("current") and data.get("phase") == "take") for i, h in enumerate(hands)]
+        full = [
+            len(h) + (i == data.get("current") and data.get("phase") == CardPhase.TAKE) for i, h in enumerate(hands)
+        ]
         need(all(k == HAND_SIZE for k in full), "with cards left to draw every hand holds 2 cards")
 
     n = len(hands)
-    current, phase, turns = data["current"], data["phase"], data["turns"]
+    current, phase_word, turns = data["current"], data["phase"], data["turns"]
     need(_is_int(current) and 0 <= current < n, f"current player {current!r} does not exist")
-    need(phase in PHASES, f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    need(phase_word in PHASES, f"phase {phase_word!r} is not one of {', '.join(PHASES)}")
+    phase = CardPhase(phase_word)
     check_turns(turns)
     stuck = data["stuck"]
     need(isinstance(stuck, list) and all(_is_int(s) and 0 <= s < n for s in stuck), "stuck must list players")
     placed = data["placed"]
-    if phase == "take":
+    if phase == CardPhase.TAKE:
         need(
             isinstance(placed, list) and len(placed) == 2 and tuple(placed) in layout,
             "in phase take, placed must be the cell of a laid card",
@@ -122,16 +137,16 @@ def card_game_from_dict(cls, data: Any):
         need(placed is None, f"placed must be null in phase {phase}")
     limit = rules["turn_limit"]
     need(
-        phase == "over" or not limit or turns < limit,
+        phase == CardPhase.OVER or not limit or turns < limit,
         f"a running game has played fewer turns than the turn limit {limit}",
     )
     if data["version"] == 1:
         end = data["end"]
-        need((end is None) == (phase != "over"), "end says why the game ended, only once it is over")
+        need((end is None) == (phase != CardPhase.OVER), "end says why the game ended, only once it is over")
         need(end is None or end in _V1_ENDS, f"end {end!r} is not a reason this game ends")
         outcome = None if end is None else Outcome(_V1_ENDS[end], most([len(t) for t in taken]))
     else:
-        outcome = read_outcome(data, phase == "over", n)
+        outcome = read_outcome(data, phase == CardPhase.OVER, n)
         if outcome is not None:
             need(
                 outcome.termination in (Termination.CARDS_PLAYED, Termination.BLOCKED, Termination.TURN_LIMIT),
@@ -157,12 +172,13 @@ def card_game_from_dict(cls, data: Any):
     game.stuck = set(stuck)
     game.turns = turns
     game.outcome = outcome
-    if phase in ("place", "discard"):
+    if phase in (CardPhase.PLACE, CardPhase.DISCARD):
         need(bool(hands[current]), "the player to act holds no card")
         need(
-            game.can_place() == (phase == "place"), "phase must be place when a card can be laid, discard when none can"
+            game.can_place() == (phase == CardPhase.PLACE),
+            "phase must be place when a card can be laid, discard when none can",
         )
-    if phase == "take":
+    if phase == CardPhase.TAKE:
         need(
             edge_neighbours(layout, placed) != [] and len(game.legal_takes()) > 1,
             "phase take needs cards that may be taken",

@@ -2,20 +2,22 @@
 
 Pure Python: no I/O, no clocks, no threads; randomness only from a seed.
 
->>> from engine.labyrinth import Game, Move, Rules, Shift, Termination
+>>> from engine.labyrinth import Game, Move, Phase, Rules, Shift, Termination
 >>> game = Game.new(players=2, seed=7, rules=Rules(turn_limit=2))
 >>> game.num_players, game.current, game.phase
-(2, 0, 'shift')
+(2, 0, <Phase.SHIFT: 'shift'>)
+>>> game.phase == "shift"                       # a StrEnum: saves keep the plain word
+True
 >>> game.apply(Shift("N3", rotation=1))
 >>> game.phase, game.forbidden
-('move', 'S3')
+(<Phase.MOVE: 'move'>, 'S3')
 >>> game.apply(Move(sorted(game.reachable())[0]))
 >>> game.current, game.turns
 (1, 1)
 >>> game.apply(game.legal_actions()[0])        # a shift
 >>> game.apply(game.legal_actions()[0])        # a walk: the second turn reaches the limit
 >>> game.outcome.termination is Termination.TURN_LIMIT, game.phase
-(True, 'over')
+(True, <Phase.OVER: 'over'>)
 
 An illegal action raises IllegalAction and changes nothing:
 
@@ -30,12 +32,12 @@ codec is engine/labyrinth/record.py.
 
 from engine.errors import IllegalAction, InvalidState
 from engine.labyrinth.game import Board, Game, Move, Shift, Tile
-from engine.labyrinth.parts import Player, Rules
 from engine.labyrinth.maze import INSERTIONS, OPPOSITE
-from engine.outcome import Outcome, Termination
+from engine.labyrinth.parts import Phase, Player, Rules
 from engine.labyrinth.tiles import SEATS, TREASURES
+from engine.outcome import Outcome, Termination
 
-from engine.labyrinth import record  # noqa: F401  (registers the game's record notation)
+from engine.labyrinth import record  # noqa: F401, E402  (registers the game's record notation)
 
 __all__ = [
     "Board",
@@ -46,6 +48,7 @@ __all__ = [
     "Move",
     "OPPOSITE",
     "Outcome",
+    "Phase",
     "Player",
     "Rules",
     "SEATS",

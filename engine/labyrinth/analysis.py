@@ -19,15 +19,17 @@ Pure: records in, marks out. The AI sees only what the player could know.
 
 from __future__ import annotations
 
+from typing import Any
 
 from engine.labyrinth.ai import LEVELS, make_ai
-from engine.labyrinth.ai.base import View, first_ply
+from engine.labyrinth.ai.base import Ply, View, first_ply
 from engine.labyrinth.ai.bits import LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after
 from engine.labyrinth.game import Game, Move, Shift
+from engine.labyrinth.parts import Phase
 from engine.labyrinth.maze import CELLS, ROTATED, SIZE, openings_of
 from engine.labyrinth.tiles import TREASURES
 from engine.labyrinth.record import KIND
-from engine.records.analysis import Mark
+from engine.records.analysis import Mark, started
 from engine.records.notation import Record
 
 #: A played turn is "far worse" when its chance to collect next turn is this much below the suggestion's.
@@ -57,7 +59,7 @@ def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WOR
         raise ValueError(f"no board-game analysis for records of {record.kind!r}")
     level = level or strongest_level()
     marks: list[Mark] = []
-    state = record.start()
+    state = started(record, Game)
     for turn in record.turns:
         before = state.copy()
         for action in turn.actions:
@@ -67,14 +69,14 @@ def analyze(record: Record, level: str | None = None, far_worse: float = FAR_WOR
 
 
 def analyze_turn(
-    before: Game, actions, after: Game, number: int, level: str, far_worse: float = FAR_WORSE
+    before: Game, actions: tuple[Any, ...], after: Game, number: int, level: str, far_worse: float = FAR_WORSE
 ) -> list[Mark]:
     shift, move = actions[0], actions[1] if len(actions) > 1 else Move(before.player.position)
     me = before.current
     name = before.players[me].color
     played = shift_words(before, shift, move)
     collected = len(after.players[me].found) > len(before.players[me].found) or (
-        after.phase == "over" and me in after.winners
+        after.phase == Phase.OVER and me in after.winners
     )
     marks = []
     view = View(before)
@@ -114,7 +116,7 @@ def analyze_turn(
                     {"opponent": who, "blocking_shifts": len(blocks)},
                 )
             )
-    if not reachable and not collected and after.phase != "over":
+    if not reachable and not collected and after.phase != Phase.OVER:
         ai = make_ai(level, seed=number)
         s2, m2 = ai.choose(before.copy())
         mine = next_turn_chance(view, options, shift, move)
@@ -146,7 +148,7 @@ def _target_words(state: Game, shift: Shift, cell: int) -> str:
     return f"collected the {TREASURES[treasure]}" if treasure >= 0 else "collected a card"
 
 
-def next_turn_chance(view: View, options, shift: Shift, move: Move) -> float:
+def next_turn_chance(view: View, options: list[Ply], shift: Shift, move: Move) -> float:
     """The share of next-turn shifts after which the target is reachable from where `move` ends."""
     mask = ROTATED[view.maze.spare_mask][shift.rotation % 4]
     option = next((o for o in options if o[0].name == shift.insertion and o[2] == mask), None)
@@ -167,7 +169,7 @@ def next_turn_chance(view: View, options, shift: Shift, move: Move) -> float:
 
 def _wins_now(state: Game) -> str | None:
     """Whether the player to act can win this turn (knowing every card): what they reach, or None."""
-    if state.phase != "shift":
+    if state.phase != Phase.SHIFT:
         return None
     p = state.player
     rules = state.rules
@@ -181,7 +183,7 @@ def _wins_now(state: Game) -> str | None:
 
 
 def _next_player_wins(after: Game) -> str | None:
-    return None if after.phase == "over" else _wins_now(after)
+    return None if after.phase == Phase.OVER else _wins_now(after)
 
 
 def _blocking_shifts(before: Game) -> list[Shift]:

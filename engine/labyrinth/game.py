@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from engine.errors import IllegalAction
 from engine.outcome import Outcome, Termination, most
 from engine.labyrinth.maze import CELLS, INSERTIONS, OPPOSITE, ROTATED, SIZE, Maze, bits_to_cells, mask_of, openings_of
-from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, Player, Rules
+from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, Phase, Player, Rules
 from engine.labyrinth.tiles import DEFAULT_SEATS, FIXED_TILES, SEATS, TREASURES, movable_tiles
 from engine.labyrinth.validate import game_from_dict
 
@@ -62,7 +62,7 @@ def _tile(mask: int, treasure: int) -> Tile:
     return tile
 
 
-class Board(Mapping):
+class Board(Mapping[tuple[int, int], Tile]):
     """Read-only view of the 49 cells: ``board[(r, c)] -> Tile``."""
 
     __slots__ = ("_maze",)
@@ -92,7 +92,7 @@ class Game:
     maze: Maze
     players: list[Player]
     current: int
-    phase: str
+    phase: Phase
     last_insertion: str | None
     outcome: Outcome | None
     turns: int
@@ -151,7 +151,7 @@ class Game:
         game.maze = maze
         game.players = pawns
         game.current = first
-        game.phase = "shift"
+        game.phase = Phase.SHIFT
         game.last_insertion = None
         game.outcome = None
         game.turns = 0
@@ -209,7 +209,7 @@ class Game:
 
     def legal_shifts(self) -> list[Shift]:
         """Every legal shift: each allowed insertion with each of the 4 spare rotations."""
-        if self.phase != "shift":
+        if self.phase != Phase.SHIFT:
             return []
         banned = self.forbidden
         return [Shift(name, rot) for name in INSERTIONS if name != banned for rot in range(4)]
@@ -220,7 +220,7 @@ class Game:
         return bits_to_cells(self.maze.reach_bits(start))
 
     def legal_moves(self) -> list[Move]:
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             return []
         return [Move(c) for c in sorted(self.reachable())]
 
@@ -236,7 +236,7 @@ class Game:
     # ------------------------------------------------------------ acting
     def apply(self, action: Shift | Move) -> None:
         """Play a Shift or a Move for the current player. Raises IllegalAction if not allowed."""
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             raise IllegalAction("The game is over: no more moves.")
         if isinstance(action, Shift):
             self._shift(action)
@@ -246,7 +246,7 @@ class Game:
             raise IllegalAction(f"{action!r} is not a shift or a move.")
 
     def _shift(self, shift: Shift) -> None:
-        if self.phase != "shift":
+        if self.phase != Phase.SHIFT:
             raise IllegalAction("The spare has been pushed in already: now move the pawn (or stay).")
         name = shift.insertion
         if name not in OPPOSITE:
@@ -259,7 +259,7 @@ class Game:
                 f"{self.last_insertion}: choose another arrow."
             )
         self._push(name, shift.rotation)
-        self.phase = "move"
+        self.phase = Phase.MOVE
 
     def _push(self, name: str, rotation: int) -> None:
         """Shift the maze and carry pawns along (a pawn pushed out lands on the new tile)."""
@@ -273,7 +273,7 @@ class Game:
         self.last_insertion = name
 
     def _move(self, move: Move) -> None:
-        if self.phase != "move":
+        if self.phase != Phase.MOVE:
             raise IllegalAction("First push the spare tile in at one of the arrows.")
         cell = move.cell
         if not isinstance(cell, tuple) or len(cell) != 2 or not all(isinstance(v, int) and 0 <= v < SIZE for v in cell):
@@ -301,13 +301,13 @@ class Game:
             return self._finish(Termination.TURN_LIMIT, most([len(q.found) for q in self.players]))
         self.turns += 1
         self.current = (self.current + 1) % len(self.players)
-        self.phase = "shift"
+        self.phase = Phase.SHIFT
 
     def _finish(self, termination: Termination, winners: tuple[int, ...]) -> None:
         """End the game (the turn that ended it counts as played; `current` stays its player)."""
         self.turns += 1
         self.outcome = Outcome(termination, winners)
-        self.phase = "over"
+        self.phase = Phase.OVER
 
     # ------------------------------------------------------------ copies and saves
     def copy(self) -> "Game":
@@ -324,7 +324,7 @@ class Game:
         new.seed = self.seed
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable, versioned snapshot; ``Game.from_dict`` restores it exactly."""
         m = self.maze
         return {
@@ -352,7 +352,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> "Game":
         """Restore a snapshot; raises InvalidState naming the problem if it breaks the rules."""
         return game_from_dict(cls, data)
 

@@ -7,17 +7,28 @@ players and rules without importing the game it loads.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.labyrinth.maze import CELLS
 from engine.labyrinth.tiles import SEATS
-from engine.outcome import check_turn_limit
+from engine.outcome import GAME_OVER, check_turn_limit
 
 #: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
 FORMAT_VERSION = 2
 GAME_NAME = "labyrinth"
 #: Fewest and most players: solo to one pawn per corner (docs/rules.md section 1).
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
-PHASES = ("shift", "move", "over")
+
+
+class Phase(StrEnum):
+    """The phases of a turn, and the end. A StrEnum: saves and comparisons keep the plain words."""
+
+    SHIFT = "shift"
+    MOVE = "move"
+    OVER = GAME_OVER
+
+
+PHASES = tuple(p.value for p in Phase)  # the plain words, as saves hold them
 
 
 @dataclass(frozen=True)
@@ -32,7 +43,7 @@ class Rules:
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, bool | int]:
         return {"open_cards": self.open_cards, "return_home": self.return_home, "turn_limit": self.turn_limit}
 
 

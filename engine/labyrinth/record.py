@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from engine.labyrinth.game import Game, Move, Shift
-from engine.labyrinth.parts import Rules
+from engine.labyrinth.parts import Phase, Rules
 from engine.labyrinth.maze import CELLS, INSERTION_LINES, INSERTIONS, ROTATED, mask_of, openings_of
 from engine.labyrinth.tiles import SEATS, TREASURES
 from engine.records.notation import (
@@ -59,7 +59,7 @@ def start_tags(state: Game) -> dict[str, str]:
     if state.rules.turn_limit:
         tags["TurnLimit"] = str(state.rules.turn_limit)
     tags["First"] = state.player.color
-    add_start_tags(tags, state)
+    add_start_tags(tags, state, mid_turn=state.phase == Phase.MOVE)  # the shift is not in the record
     return tags
 
 
@@ -95,28 +95,28 @@ def winners(state: Game) -> list[int]:
 
 
 def result_tags(state: Game) -> dict[str, str]:
-    if state.phase != "over":
+    if state.phase != Phase.OVER:
         return {"Result": UNFINISHED}
     won = winners(state)
     end = end_words(state, "home" if won else "over")
     return {"Result": " ".join(state.players[i].color for i in won) or NOBODY, "End": end}
 
 
-def turn_text(before: Game, actions: tuple, after: Game) -> str:
-    if isinstance(actions[0], Move):
+def turn_text(before: Game, actions: tuple[Shift | Move, ...], after: Game) -> str:
+    shift = actions[0]
+    if isinstance(shift, Move):
         # A record that begins in the middle of a turn (after its shift): "- -" stands for the shift.
         words = [BEGUN, BEGUN]
-        rest = list(actions)
     else:
-        shift, *rest = actions
         spare = ROTATED[before.maze.spare_mask][shift.rotation % 4]
         words = [shift.insertion, openings_of(spare)]
-    if rest:
-        r, c = rest[0].cell
+    moves = [action for action in actions if isinstance(action, Move)]
+    if moves:
+        r, c = moves[0].cell
         words.append(f"{r},{c}")
     player = before.current
     words += [f"+{t}" for t in after.players[player].found[len(before.players[player].found) :]]
-    if after.phase == "over" and player in winners(after):
+    if after.phase == Phase.OVER and player in winners(after):
         words.append(WIN_MARK)
     return " ".join(words)
 
@@ -128,12 +128,12 @@ def _cell(word: str) -> tuple[int, int]:
     return int(r), int(c)
 
 
-def play_turn(state: Game, words: list[str]) -> list:
+def play_turn(state: Game, words: list[str]) -> list[Shift | Move]:
     """Apply one turn line's actions to `state`; raises ValueError saying what is wrong."""
     if len(words) < 3:
         raise ValueError("a turn needs an insertion, the spare's openings and a cell, e.g. 'N3 ES 2,3'")
     insertion, openings, where, *marks = words
-    if insertion == BEGUN and openings == BEGUN and state.phase == "move":
+    if insertion == BEGUN and openings == BEGUN and state.phase == Phase.MOVE:
         player, before = state.current, len(state.players[state.current].found)
         move = Move(_cell(where))
         state.apply(move)
@@ -163,7 +163,7 @@ def play_turn(state: Game, words: list[str]) -> list:
 def _check_marks(state: Game, player: int, before: int, marks: list[str]) -> None:
     """The +treasure and wins marks of a turn line must be what the turn gave."""
     got = [f"+{t}" for t in state.players[player].found[before:]]
-    if state.phase == "over" and player in winners(state):
+    if state.phase == Phase.OVER and player in winners(state):
         got.append(WIN_MARK)
     for mark in marks:
         if not (mark == WIN_MARK or (mark.startswith("+") and mark[1:] in TREASURES)):
@@ -178,14 +178,14 @@ def infer_action(before: Game, after: Game) -> Shift | Move | None:
 
     How the kiosk's record catches up with a save written one action ahead of it.
     """
-    if before.phase == "shift" and after.last_insertion:
+    if before.phase == Phase.SHIFT and after.last_insertion:
         name = after.last_insertion
         mask = after.maze.masks[INSERTION_LINES[name][0][0]]
         turns = [r for r in range(4) if ROTATED[before.maze.spare_mask][r] == mask]
         return Shift(name, turns[0]) if turns else None
-    if before.phase == "move":
+    if before.phase == Phase.MOVE:
         return Move(CELLS[after.players[before.current].cell])
     return None
 
 
-register_codec(sys.modules[__name__])  # type: ignore[arg-type]
+register_codec(sys.modules[__name__])

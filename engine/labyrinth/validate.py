@@ -8,14 +8,17 @@ problem; the kiosk then moves the file aside and starts fresh.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.checks import check_header, check_rules, check_seed, check_turns, need, read_outcome
 from engine.errors import InvalidState
 from engine.outcome import Outcome, Termination, most
-from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Player, Rules
+from engine.labyrinth.parts import FORMAT_VERSION, GAME_NAME, MAX_PLAYERS, MIN_PLAYERS, PHASES, Phase, Player, Rules
 from engine.labyrinth.maze import INSERTIONS, ROTATED, SIZE, Maze, mask_of
 from engine.labyrinth.tiles import FIXED_TILES, SEATS, TREASURES, movable_tiles
+
+if TYPE_CHECKING:
+    from engine.labyrinth.game import Game
 
 
 def _shape(mask: int) -> int:
@@ -42,7 +45,7 @@ def _tile(value: Any, where: str) -> tuple[int, int]:
     return mask, TREASURES.index(treasure)
 
 
-def game_from_dict(cls, data: Any):
+def game_from_dict(cls: type[Game], data: Any) -> Game:
     # Version 1 had no turn limit and saved "winner" where version 2 saves "outcome".
     last_field = "winner" if isinstance(data, dict) and data.get("version") == 1 else "outcome"
     check_header(
@@ -105,23 +108,24 @@ def game_from_dict(cls, data: Any):
         f"each of {len(players)} players must hold {per} cards in all",
     )
 
-    phase, current = data["phase"], data["current"]
-    need(phase in PHASES, f"phase must be one of {PHASES}")
+    phase_word, current = data["phase"], data["current"]
+    need(phase_word in PHASES, f"phase must be one of {PHASES}")
+    phase = Phase(phase_word)
     need(isinstance(current, int) and 0 <= current < len(players), "current player out of range")
     turns = check_turns(data["turns"])
     need(
-        phase == "over" or not rules["turn_limit"] or turns < rules["turn_limit"],
+        phase == Phase.OVER or not rules["turn_limit"] or turns < rules["turn_limit"],
         f"a running game has played fewer turns than the turn limit {rules['turn_limit']}",
     )
     if data["version"] == 1:
         winner = data["winner"]
-        if phase == "over":
+        if phase == Phase.OVER:
             need(winner == current, "a finished game must name the current player as winner")
         else:
             need(winner is None, "only a finished game has a winner")
-        outcome = Outcome(Termination.HOME, (winner,)) if phase == "over" else None
+        outcome = Outcome(Termination.HOME, (winner,)) if phase == Phase.OVER else None
     else:
-        outcome = read_outcome(data, phase == "over", len(players))
+        outcome = read_outcome(data, phase == Phase.OVER, len(players))
         if outcome is not None and outcome.termination is Termination.HOME:
             need(outcome.winners == (current,), "a game won by reaching home names the current player as winner")
         elif outcome is not None:
@@ -135,7 +139,7 @@ def game_from_dict(cls, data: Any):
             )
     last = data["last_insertion"]
     need(last is None or last in INSERTIONS, f"unknown insertion {last!r}")
-    need(not (phase == "move" and last is None), "the move phase follows a shift")
+    need(not (phase == Phase.MOVE and last is None), "the move phase follows a shift")
 
     game = cls.__new__(cls)
     game.rules = Rules(**rules)

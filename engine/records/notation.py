@@ -17,9 +17,13 @@ import importlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Self
 
 from engine.errors import IllegalAction, InvalidState
+from engine.outcome import GAME_OVER
+
+if TYPE_CHECKING:
+    from engine.outcome import Outcome
 
 NOTATION_VERSION = "1"
 #: Tags written first, in this order (like the seven tags of a chess record).
@@ -44,6 +48,46 @@ _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _TURN = re.compile(r"^(\d+)\.\s+(\S+)\s*(.*)$")
 
 
+class RecordedState(Protocol):
+    """What records read of a game's engine state (engine.Game, engine.cards.CardGame)."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    def apply(self, action: Any) -> None: ...  # the game's own action types
+    def copy(self) -> Self: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Codec(Protocol):
+    """A game's turn notation: a module such as engine.labyrinth.record or engine.cards.record.
+
+    A game's record module is its codec (a module satisfies this Protocol) and registers
+    itself with :func:`register_codec` when imported. Each codec takes only its own game's
+    states and actions, which ``codec_for`` pairs by the record's ``Game`` tag; a type
+    checker cannot follow that pairing, so states and actions are ``Any`` here and typed
+    in the codec's module.
+    """
+
+    KIND: str  # the Game tag, the same word as the save's "game"
+
+    def player_count(self, state: Any) -> int: ...
+    def player_name(self, state: Any, index: int) -> str: ...
+    def start_tags(self, state: Any) -> dict[str, str]: ...
+    def start(self, tags: dict[str, str]) -> RecordedState: ...
+    def result_tags(self, state: Any) -> dict[str, str]: ...
+    def turn_text(self, before: Any, actions: tuple[Any, ...], after: Any) -> str: ...
+    def play_turn(self, state: Any, words: list[str]) -> list[Any]: ...
+    def infer_action(self, before: Any, after: Any) -> Any | None: ...
+
+
 class RecordError(ValueError):
     """A record that cannot be read or replayed. `turn` is the turn number (None: the header)."""
 
@@ -64,7 +108,7 @@ class Turn:
 
     number: int
     player: int
-    actions: tuple
+    actions: tuple[Any, ...]  # the game's own action types
     comment: str = ""
 
 
@@ -80,7 +124,7 @@ class Record:
         return self.tags.get("Game", "")
 
     @property
-    def codec(self):
+    def codec(self) -> Codec:
         return codec_for(self.kind)
 
     @property
@@ -88,14 +132,14 @@ class Record:
         """Who played each seat, in player order ("human" or an AI level)."""
         return [part.partition(":")[2] for part in self.tags.get("Players", "").split()]
 
-    def start(self):
+    def start(self) -> RecordedState:
         """A fresh engine state at the start of the record."""
         try:
             return self.codec.start(self.tags)
         except (ValueError, TypeError, KeyError) as exc:
             raise RecordError(f"cannot set up the game from the header: {exc}") from None
 
-    def replay(self) -> Iterator[tuple[Turn, Any]]:
+    def replay(self) -> Iterator[tuple[Turn, RecordedState]]:
         """Each turn with the state after it (a fresh copy per turn, safe to keep)."""
         state = self.start()
         for turn in self.turns:
@@ -103,7 +147,7 @@ class Record:
                 state.apply(action)
             yield turn, state.copy()
 
-    def final(self):
+    def final(self) -> RecordedState:
         """The state after the last turn."""
         state = self.start()
         for turn in self.turns:
@@ -127,7 +171,7 @@ class Recorder:
     so a record can never hold a turn the engine did not allow.
     """
 
-    def __init__(self, state, levels: list[str] | tuple[str, ...], date: str = "", **tags: str):
+    def __init__(self, state: RecordedState, levels: list[str] | tuple[str, ...], date: str = "", **tags: str):
         self.codec = codec_for(state.to_dict()["game"])
         self.state = state.copy()
         start_tags = self.codec.start_tags(self.state)
@@ -142,7 +186,7 @@ class Recorder:
         self.tags.update({k: str(v) for k, v in tags.items()})
         self.turns: list[Turn] = []
         self.lines: list[str] = []  # the turn lines so far (written as the turns end: no replays)
-        self._pending: list = []
+        self._pending: list[Any] = []
         self._before = self.state
         self._turns_at_start = self.state.turns
 
@@ -160,14 +204,14 @@ class Recorder:
         new._turns_at_start = record.start().turns
         return new
 
-    def apply(self, action) -> None:
+    def apply(self, action: Any) -> None:
         """Record one action (raises IllegalAction, like the engine, if it is not legal here)."""
         player, turns = self.state.current, self.state.turns
         before = self.state.copy() if not self._pending else self._before
         self.state.apply(action)
         self._before = before
         self._pending.append(action)
-        if self.state.turns != turns or self.state.phase == "over":
+        if self.state.turns != turns or self.state.phase == GAME_OVER:
             turn = Turn(turns + 1, player, tuple(self._pending))
             self.turns.append(turn)
             self.lines.append(_turn_line(self.codec, before, turn, self.state))
@@ -201,7 +245,7 @@ def _tag_lines(tags: dict[str, str]) -> list[str]:
     return [f"[{k} {_quote(v)}]" for k, v in _ordered(tags).items()]
 
 
-def _turn_line(codec, before, turn: Turn, after) -> str:
+def _turn_line(codec: Codec, before: RecordedState, turn: Turn, after: RecordedState) -> str:
     line = f"{turn.number}. {codec.player_name(before, turn.player)} {codec.turn_text(before, turn.actions, after)}"
     return line + (f"  # {turn.comment}" if turn.comment else "")
 
@@ -275,7 +319,7 @@ def read_record(text: str) -> Record:
     return record
 
 
-def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
+def _read_turn(codec: Codec, state: RecordedState, names: list[str], line_no: int, line: str) -> Turn:
     """One turn line, played on `state`; RecordError names the turn when it does not fit."""
     line, _, comment = line.partition("#")
     match = _TURN.match(line.strip())
@@ -291,7 +335,7 @@ def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
             turn=expected,
             line=line_no,
         )
-    if state.phase == "over":
+    if state.phase == GAME_OVER:
         raise RecordError("the game was already over", turn=number, line=line_no)
     if name != names[state.current]:
         raise RecordError(f"{name} is named, but it is {names[state.current]}'s turn", turn=number, line=line_no)
@@ -303,7 +347,7 @@ def _read_turn(codec, state, names: list[str], line_no: int, line: str) -> Turn:
     return Turn(number, player, tuple(actions), comment.strip())
 
 
-def _check_result(record: Record, codec, state) -> None:
+def _check_result(record: Record, codec: Codec, state: RecordedState) -> None:
     """The header's Result, End and Turns must be what the replay gives."""
     last = record.turns[-1].number if record.turns else state.turns
     got = codec.result_tags(state)
@@ -333,7 +377,7 @@ def _int(text: str) -> int:
 # ----------------------------------------------------------------- helpers for the codecs
 
 
-def start_position(tags: dict[str, str]) -> dict | None:
+def start_position(tags: dict[str, str]) -> dict[str, Any] | None:
     """The Start tag (a saved state as JSON) if there is one: games not set up from a seed."""
     if "Start" not in tags:
         return None
@@ -355,50 +399,31 @@ def seed_of(tags: dict[str, str]) -> int:
         raise ValueError(f"Seed {tags['Seed']!r} is not a whole number") from None
 
 
-def needs_start_tag(state) -> bool:
-    """A seed alone rebuilds only a fresh game set up from an integer seed."""
-    mid_turn = state.phase in ("move", "take")  # a turn begun: its first action is not in the record
+def needs_start_tag(state: RecordedState, mid_turn: bool = False) -> bool:
+    """A seed alone rebuilds only a fresh game set up from an integer seed; `mid_turn`: a turn
+    has begun (its first action is not in the record), which only the game's codec can tell."""
     return not isinstance(state.seed, int) or isinstance(state.seed, bool) or state.turns != 0 or mid_turn
 
 
-def end_words(state, fallback: str) -> str:
+def end_words(state: RecordedState, fallback: str) -> str:
     """Why a finished game ended, in words: the engine's termination ("home", "turn limit", ...)."""
     if state.outcome is None:
         return fallback
     return state.outcome.termination.value.replace("_", " ")
 
 
-def start_json(state) -> str:
+def start_json(state: RecordedState) -> str:
     return json.dumps(state.to_dict(), separators=(",", ":"))
 
 
-def add_start_tags(tags: dict[str, str], state) -> None:
+def add_start_tags(tags: dict[str, str], state: RecordedState, mid_turn: bool = False) -> None:
     """The Seed tag, and the Start tag (the whole position) where a seed alone cannot rebuild it."""
-    if needs_start_tag(state):
+    if needs_start_tag(state, mid_turn):
         if state.seed is not None:
             tags["Seed"] = str(state.seed)
         tags["Start"] = start_json(state)
     else:
         tags["Seed"] = str(state.seed)
-
-
-class Codec(Protocol):
-    """What the notation asks of a game: its turn lines and its tags (engine/<game>/record.py).
-
-    A game's record module is its codec (a module satisfies this Protocol) and
-    registers itself with :func:`register_codec` when imported.
-    """
-
-    KIND: str  # the Game tag, the same word as the save's "game"
-
-    def player_count(self, state: Any) -> int: ...
-    def player_name(self, state: Any, index: int) -> str: ...
-    def start_tags(self, state: Any) -> dict[str, str]: ...
-    def start(self, tags: dict[str, str]) -> Any: ...
-    def result_tags(self, state: Any) -> dict[str, str]: ...
-    def turn_text(self, before: Any, actions: tuple[Any, ...], after: Any) -> str: ...
-    def play_turn(self, state: Any, words: list[str]) -> list[Any]: ...
-    def infer_action(self, before: Any, after: Any) -> Any | None: ...
 
 
 _CODECS: dict[str, Codec] = {}

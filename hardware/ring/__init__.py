@@ -20,8 +20,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from typing import Callable, Literal, TypedDict, Unpack
 
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.ring.driver import RingDriver, RingUnavailable
 from hardware.ring.layout import RingLayout, Segment
 from hardware.ring.picture import CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture, check_colour
@@ -34,7 +37,7 @@ SERIAL_DRIVERS = ("wled", "adalight", "line")
 DRIVERS = ("none", "virtual", *SERIAL_DRIVERS)
 
 
-def backoff_delays(first: float, cap: float):
+def backoff_delays(first: float, cap: float) -> Iterator[float]:
     """Reconnect delays: ``first``, doubling each failure, never above ``cap``."""
     delay = first
     while True:
@@ -42,9 +45,9 @@ def backoff_delays(first: float, cap: float):
         delay = min(delay * 2, cap)
 
 
-def _check_brightness(value) -> int:
+def _check_brightness(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
-        raise ValueError(f"ring brightness must be a whole number 0-255, not {value!r}")
+        raise HardwareSettingError(f"ring brightness must be a whole number 0-255, not {value!r}")
     return value
 
 
@@ -73,7 +76,7 @@ class Ring:
         self.driver = driver
         self.layout = layout or RingLayout(driver.led_count)
         if self.layout.led_count != driver.led_count:
-            raise ValueError(
+            raise HardwareContractError(
                 f"ring layout has {self.layout.led_count} LEDs but the {driver.name} driver has {driver.led_count}"
             )
         self.flash_seconds = float(flash_seconds)
@@ -106,7 +109,7 @@ class Ring:
         colour = check_colour(colour)
         n = self.layout.led_count
         if not (isinstance(start, int) and isinstance(count, int) and 0 <= count <= n):
-            raise ValueError(f"segment ({start!r}, {count!r}) does not fit a ring of {n} LEDs")
+            raise HardwareContractError(f"segment ({start!r}, {count!r}) does not fit a ring of {n} LEDs")
         self._set_steady(RingPicture(SEGMENT, colour, start % n, count))
 
     def flash(self, colour: RGB = RED, seconds: float | None = None) -> None:
@@ -114,7 +117,7 @@ class Ring:
         colour = check_colour(colour)
         seconds = self.flash_seconds if seconds is None else float(seconds)
         if not seconds > 0:
-            raise ValueError(f"a flash lasts more than 0 seconds, not {seconds!r}")
+            raise HardwareContractError(f"a flash lasts more than 0 seconds, not {seconds!r}")
         with self._cond:
             now = self._clock()
             self._flash = RingPicture(FLASH, colour, seconds=seconds, since=now, brightness=self._brightness)
@@ -137,7 +140,7 @@ class Ring:
         """0-255, applied to the current and all later pictures."""
         with self._cond:
             self._brightness = _check_brightness(brightness)
-            self._steady = _with(self._steady, brightness=self._brightness)
+            self._steady = replace(self._steady, brightness=self._brightness)
             self._changed()
 
     @property
@@ -183,18 +186,18 @@ class Ring:
     def __enter__(self) -> "Ring":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- internals ---------------------------------------------------------
 
     def _set_steady(self, picture: RingPicture) -> None:
         with self._cond:
-            picture = _with(picture, brightness=self._brightness)
+            picture = replace(picture, brightness=self._brightness)
             if picture.animated:
-                if _with(self._steady, since=0.0) == picture:
+                if replace(self._steady, since=0.0) == picture:
                     return  # already running: do not restart the animation
-                picture = _with(picture, since=self._clock())
+                picture = replace(picture, since=self._clock())
             if picture == self._steady:
                 return
             self._steady = picture
@@ -285,12 +288,6 @@ class Ring:
         return True
 
 
-def _with(picture: RingPicture, **changes) -> RingPicture:
-    from dataclasses import replace
-
-    return replace(picture, **changes)
-
-
 class NoRing:
     """The ``driver = "none"`` choice: the same calls as :class:`Ring`, no effect."""
 
@@ -333,8 +330,18 @@ class NoRing:
     def __enter__(self) -> "NoRing":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         pass
+
+
+class RingOptions(TypedDict, total=False):
+    """The keyword arguments :func:`make_ring` passes on to :class:`Ring`."""
+
+    flash_seconds: float
+    clock: Callable[[], float]
+    backoff_min: float
+    backoff_max: float
+    poll_interval: float
 
 
 def make_ring(
@@ -346,9 +353,9 @@ def make_ring(
     seat_count: int = 4,
     offset: int = 0,
     reverse: bool = False,
-    seat_segments: list[Segment] | None = None,
+    seat_segments: Sequence[Segment] | Literal["auto"] | None = None,
     brightness: int = 160,
-    **ring_options,
+    **ring_options: Unpack[RingOptions],
 ) -> "Ring | NoRing":
     """Build the ring the config asks for (keys as in the ``[ring]`` section).
 
@@ -378,9 +385,9 @@ def make_ring(
         device: RingDriver = VirtualRing(led_count)
     elif driver in SERIAL_DRIVERS:
         if not port:
-            raise ValueError(f"ring driver {driver!r} needs a serial port")
+            raise HardwareSettingError(f"ring driver {driver!r} needs a serial port")
         cls = {"wled": WledDriver, "adalight": AdalightDriver, "line": LineDriver}[driver]
         device = cls(port, led_count, baud=baud)
     else:
-        raise ValueError(f"unknown ring driver {driver!r}: use one of {', '.join(DRIVERS)}")
+        raise HardwareSettingError(f"unknown ring driver {driver!r}: use one of {', '.join(DRIVERS)}")
     return Ring(device, layout, brightness=brightness, **ring_options)

@@ -10,7 +10,10 @@ seconds), so still pictures are resent every second.
 
 from __future__ import annotations
 
-from hardware.ring.driver import SerialRingDriver
+from typing import Unpack
+
+from hardware.errors import HardwareSettingError
+from hardware.ring.driver import SerialOptions, SerialRingDriver
 from hardware.ring.picture import RGB, RingPicture, render_frame
 
 FRAMES_PER_SECOND = 30
@@ -19,10 +22,10 @@ FRAMES_PER_SECOND = 30
 def adalight_frame(colours: list[RGB]) -> bytes:
     """One Adalight frame for ``colours`` (one ``(r, g, b)`` per LED)."""
     if not colours:
-        raise ValueError("an Adalight frame needs at least one LED")
+        raise HardwareSettingError("an Adalight frame needs at least one LED")
     hi, lo = divmod(len(colours) - 1, 256)
     if hi > 255:
-        raise ValueError(f"Adalight frames carry at most 65536 LEDs, not {len(colours)}")
+        raise HardwareSettingError(f"Adalight frames carry at most 65536 LEDs, not {len(colours)}")
     body = bytearray(b"Ada")
     body += bytes((hi, lo, hi ^ lo ^ 0x55))
     for r, g, b in colours:
@@ -36,7 +39,7 @@ class AdalightDriver(SerialRingDriver):
     name = "adalight"
     keepalive = 1.0
 
-    def __init__(self, port: str, led_count: int, **kwargs) -> None:
+    def __init__(self, port: str, led_count: int, **kwargs: Unpack[SerialOptions]) -> None:
         super().__init__(port, led_count, **kwargs)
         self._last_frame: list[RGB] | None = None
         # Long rings at low baud rates cannot take 30 frames a second: use at

@@ -12,13 +12,15 @@ import logging
 import math
 import os
 import threading
+from typing import TypedDict
 
+from hardware.errors import HardwareError, HardwareSettingError
 from hardware.ring.picture import RingPicture
 
 log = logging.getLogger("hardware.ring")
 
 
-class RingUnavailable(Exception):
+class RingUnavailable(HardwareError):
     """The ring's device is absent, unplugged or not answering."""
 
 
@@ -29,7 +31,7 @@ class RingDriver:
 
     def __init__(self, led_count: int) -> None:
         if not isinstance(led_count, int) or led_count < 1:
-            raise ValueError(f"ring led_count must be at least 1, not {led_count!r}")
+            raise HardwareSettingError(f"ring led_count must be at least 1, not {led_count!r}")
         self.led_count = led_count
 
     def describe(self) -> str:
@@ -53,6 +55,13 @@ class RingDriver:
         """Disconnect; safe to call when not connected."""
 
 
+class SerialOptions(TypedDict, total=False):
+    """The keyword arguments of :class:`SerialRingDriver`, passed on by its subclasses."""
+
+    baud: int
+    write_timeout: float
+
+
 class SerialRingDriver(RingDriver):
     """A ring behind a serial port, opened with pyserial's ``serial_for_url``.
 
@@ -71,7 +80,7 @@ class SerialRingDriver(RingDriver):
     def __init__(self, port: str, led_count: int, *, baud: int = 115200, write_timeout: float = 0.5) -> None:
         super().__init__(led_count)
         if not port:
-            raise ValueError(f"the {self.name} ring needs a serial port")
+            raise HardwareSettingError(f"the {self.name} ring needs a serial port")
         self.port = port
         self.baud = int(baud)
         self.write_timeout = write_timeout

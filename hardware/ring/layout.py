@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware.errors import HardwareContractError, HardwareSettingError
+
 Segment = tuple[int, int]
 
 
@@ -32,24 +34,26 @@ class RingLayout:
 
     def __post_init__(self) -> None:
         if not isinstance(self.led_count, int) or self.led_count < 1:
-            raise ValueError(f"ring led_count must be a whole number of at least 1, not {self.led_count!r}")
+            raise HardwareSettingError(f"ring led_count must be a whole number of at least 1, not {self.led_count!r}")
         if not isinstance(self.seat_count, int) or self.seat_count < 1:
-            raise ValueError(f"ring seat_count must be a whole number of at least 1, not {self.seat_count!r}")
+            raise HardwareSettingError(f"ring seat_count must be a whole number of at least 1, not {self.seat_count!r}")
         if self.segments is None:
             if self.seat_count > self.led_count:
-                raise ValueError(f"ring has {self.led_count} LEDs, too few for {self.seat_count} seats")
+                raise HardwareSettingError(f"ring has {self.led_count} LEDs, too few for {self.seat_count} seats")
             if not isinstance(self.offset, int):
-                raise ValueError(f"ring offset must be a whole number, not {self.offset!r}")
+                raise HardwareSettingError(f"ring offset must be a whole number, not {self.offset!r}")
             return
         segments = tuple(tuple(s) for s in self.segments)
         if len(segments) != self.seat_count:
-            raise ValueError(f"ring seat_segments lists {len(segments)} segments for {self.seat_count} seats")
+            raise HardwareSettingError(f"ring seat_segments lists {len(segments)} segments for {self.seat_count} seats")
         for seat, segment in enumerate(segments):
             if len(segment) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in segment):
-                raise ValueError(f"ring seat_segments[{seat}] must be [first LED, count], not {list(segment)!r}")
+                raise HardwareSettingError(
+                    f"ring seat_segments[{seat}] must be [first LED, count], not {list(segment)!r}"
+                )
             first, count = segment
             if not 0 <= first < self.led_count or not 1 <= count <= self.led_count:
-                raise ValueError(
+                raise HardwareSettingError(
                     f"ring seat_segments[{seat}] = {list(segment)} does not fit a ring of "
                     f"{self.led_count} LEDs (first 0-{self.led_count - 1}, count 1-{self.led_count})"
                 )
@@ -58,7 +62,7 @@ class RingLayout:
     def segment(self, seat: int) -> Segment:
         """``(first LED, count)`` of ``seat``'s arc; ``first`` is in range."""
         if not isinstance(seat, int) or not 0 <= seat < self.seat_count:
-            raise ValueError(f"seat {seat!r} is not on a ring of {self.seat_count} seats")
+            raise HardwareContractError(f"seat {seat!r} is not on a ring of {self.seat_count} seats")
         if self.segments is not None:
             return self.segments[seat]
         n, k = self.led_count, self.seat_count

@@ -11,9 +11,12 @@ restart, and logs errors.
 
 from __future__ import annotations
 
+from typing import Unpack
+
 import logging
 
-from hardware.ring.driver import SerialRingDriver
+from hardware.errors import HardwareContractError
+from hardware.ring.driver import SerialOptions, SerialRingDriver
 from hardware.ring.picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
 
 log = logging.getLogger("hardware.ring")
@@ -35,7 +38,7 @@ def line_commands(picture: RingPicture) -> list[str]:
         return [bri, f"CELEBRATE {r} {g} {b}"]
     if picture.kind == IDLE:
         return [bri, "IDLE"]
-    raise ValueError(f"unknown picture kind {picture.kind!r}")  # pragma: no cover
+    raise HardwareContractError(f"unknown picture kind {picture.kind!r}")  # pragma: no cover
 
 
 class LineDriver(SerialRingDriver):
@@ -43,7 +46,7 @@ class LineDriver(SerialRingDriver):
 
     name = "line"
 
-    def __init__(self, port: str, led_count: int, **kwargs) -> None:
+    def __init__(self, port: str, led_count: int, **kwargs: Unpack[SerialOptions]) -> None:
         super().__init__(port, led_count, **kwargs)
         self._partial = b""
         #: ``(protocol version, LED count)`` the device announced, or None.

@@ -11,7 +11,10 @@ the animation itself.
 from __future__ import annotations
 
 import colorsys
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from hardware.errors import HardwareSettingError
 
 RGB = tuple[int, int, int]
 BLACK: RGB = (0, 0, 0)
@@ -26,16 +29,20 @@ CELEBRATE_STEP = 0.1  # seconds per step of the running chase
 IDLE_CYCLE = 12.0  # seconds for the rainbow to go once round
 
 
-def check_colour(colour) -> RGB:
+def check_colour(colour: Iterable[object]) -> RGB:
     """An ``(r, g, b)`` tuple of 0-255 ints, or ValueError naming the value."""
     try:
         r, g, b = colour
     except (TypeError, ValueError):
-        raise ValueError(f"a colour is (red, green, blue), not {colour!r}") from None
-    for v in (r, g, b):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
-            raise ValueError(f"colour values are whole numbers 0-255, not {colour!r}")
-    return (r, g, b)
+        raise HardwareSettingError(f"a colour is (red, green, blue), not {colour!r}") from None
+    return (_channel(r, colour), _channel(g, colour), _channel(b, colour))
+
+
+def _channel(value: object, colour: Iterable[object]) -> int:
+    """One of a colour's values, checked to be a whole number 0-255."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
+        raise HardwareSettingError(f"colour values are whole numbers 0-255, not {colour!r}")
+    return value
 
 
 @dataclass(frozen=True)

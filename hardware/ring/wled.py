@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 
+from hardware.errors import HardwareContractError
 from hardware.ring.driver import SerialRingDriver
-from hardware.ring.picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture
+from hardware.ring.picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, RGB, SEGMENT, RingPicture
 
 # WLED effect numbers (stable since WLED 0.8; see WLED's FX.h).
 FX_SOLID = 0
@@ -24,7 +25,7 @@ FX_THEATER = 13  # "Theater": a running chase
 MANAGED_SEGMENTS = 4
 
 
-def _ranges(picture: RingPicture, n: int) -> list[tuple[int, int, tuple]]:
+def _ranges(picture: RingPicture, n: int) -> list[tuple[int, int, RGB]]:
     """Cut the ring into ``(start, stop, colour)`` runs that WLED segments can show."""
     start, count, colour = picture.start % n, min(picture.count, n), picture.colour
     if count <= 0:
@@ -39,8 +40,8 @@ def _ranges(picture: RingPicture, n: int) -> list[tuple[int, int, tuple]]:
     return [r for r in runs if r[1] > r[0]]
 
 
-def _segment(seg_id: int, start: int, stop: int, fx: int, colour, **extra) -> dict:
-    seg = {
+def _segment(seg_id: int, start: int, stop: int, fx: int, colour: RGB, **extra: int) -> dict[str, object]:
+    seg: dict[str, object] = {
         "id": seg_id,
         "start": start,
         "stop": stop,
@@ -53,7 +54,7 @@ def _segment(seg_id: int, start: int, stop: int, fx: int, colour, **extra) -> di
     return seg
 
 
-def wled_state(picture: RingPicture, led_count: int) -> dict:
+def wled_state(picture: RingPicture, led_count: int) -> dict[str, object]:
     """The WLED JSON state object that shows ``picture`` on ``led_count`` LEDs."""
     if picture.kind == OFF or picture.brightness <= 0:
         return {"on": False, "transition": 0}
@@ -66,7 +67,7 @@ def wled_state(picture: RingPicture, led_count: int) -> dict:
     elif picture.kind == IDLE:
         segs = [_segment(0, 0, led_count, FX_RAINBOW, (255, 160, 0), sx=24, ix=128)]
     else:  # pragma: no cover - RingPicture kinds are closed
-        raise ValueError(f"unknown picture kind {picture.kind!r}")
+        raise HardwareContractError(f"unknown picture kind {picture.kind!r}")
     # stop 0 deletes a segment: clear what an earlier picture may have left.
     segs += [{"id": i, "stop": 0} for i in range(len(segs), MANAGED_SEGMENTS)]
     return {"on": True, "bri": picture.brightness, "transition": 0, "seg": segs}

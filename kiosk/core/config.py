@@ -28,6 +28,8 @@ from hardware.pins import PIN_FACTORIES
 from hardware.ring import DRIVERS as RING_DRIVERS
 from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 
+from kiosk.games import HUMAN
+from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
 from kiosk.ui.shell.i18n import LANGUAGES
@@ -72,7 +74,7 @@ DEFAULT_STAY_PIN = DEFAULT_BUTTON_PINS["stay"]
 DEFAULT_RING_PORT = "/dev/serial/by-id/usb-1a86_USB_Serial-if00-port0"
 
 
-class ConfigError(ValueError):
+class ConfigError(KioskError, ValueError):
     """A configuration that cannot be used; the message names the file and the key."""
 
 
@@ -169,7 +171,7 @@ class GameConfig:
 
     game: str = key(factory=lambda: games.default(), schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
     players: int = key(default=2, schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
-    seats: tuple[str, ...] = key(default=("human", "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
+    seats: tuple[str, ...] = key(default=(HUMAN, "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
     open_cards: bool = key(default=False, schema=lambda: _Field(_bool, from_text=_text_bool))
     return_home: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
     language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
@@ -272,7 +274,7 @@ class Config:
 
 
 # ------------------------------------------------------------------ field specs
-class _Bad(Exception):
+class _Bad(KioskError):
     """A value problem; the loader adds the file, section and key."""
 
 
@@ -641,7 +643,7 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
         shown = given.get(key, players)
         raise fail("game", f"{key} = {_show(shown)}: the {game} game is for {lo} to {hi} players")
     if "seats" not in values:
-        values["seats"] = ("human",) + ("medium",) * (players - 1)
+        values["seats"] = (HUMAN,) + ("medium",) * (players - 1)
     elif len(values["seats"]) != players:
         raise fail(
             "game", f"seats = {_show(list(values['seats']))} has {len(values['seats'])} seats but players = {players}"

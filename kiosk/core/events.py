@@ -29,6 +29,9 @@ from typing import Any, ClassVar
 
 from engine.outcome import Termination
 
+from kiosk.games import HUMAN
+from kiosk.errors import ContractError
+
 Cell = tuple[int, int]
 
 # The names of all message types, filled by the decorator below.
@@ -44,7 +47,7 @@ def message(name: str) -> typing.Callable[[_M], _M]:
 
     def wrap(cls: Any) -> Any:
         if name in REGISTRY:
-            raise ValueError(f"message type {name!r} is defined twice")
+            raise ContractError(f"message type {name!r} is defined twice")
         cls = dataclass(frozen=True, slots=True)(cls)
         cls.type = name
         REGISTRY[name] = cls
@@ -149,7 +152,7 @@ def _decode(value: Any, hint: Any) -> Any:
 class SeatSetup:
     """Who plays a seat: ``kind`` is "human" or one of the game's AI levels."""
 
-    kind: str = "human"
+    kind: str = HUMAN
     seat: int | None = None  # the game's place for it (board game: corner 0-3); None: the default
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 
+from engine.outcome import GAME_OVER
 from kiosk.core.kiosk import Kiosk
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameAbandoned, GameBegan, GameEnded, IllegalInput, Message
@@ -78,7 +79,7 @@ def _idle(kiosk: Kiosk, runner: ScriptRunner | None) -> None:
 def _waiting_for_a_person(kiosk: Kiosk) -> bool:
     """Only a person's input could move the game on (or no game runs any more)."""
     session = kiosk.game_session  # the game's that runs
-    return session.awaiting_human() or session.game is None or session.game.phase == "over"
+    return session.awaiting_human() or session.game is None or session.game.phase == GAME_OVER
 
 
 class Narrator:

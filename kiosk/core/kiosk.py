@@ -30,8 +30,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
+from engine.outcome import GAME_OVER
 from engine.outcome import Termination
 
+from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer, VirtualClock
@@ -367,11 +369,11 @@ class Kiosk:
         if (
             not isinstance(kinds, list)
             or len(kinds) != players
-            or not all(k == "human" or k in session.ai_levels for k in kinds)
+            or not all(k == HUMAN or k in session.ai_levels for k in kinds)
         ):
             log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
-            kinds = ["human"] * players
-        if game.phase == "over":
+            kinds = [HUMAN] * players
+        if game.phase == GAME_OVER:
             self._record_finished_save(saved, session, kinds)
             return False
         try:
@@ -393,7 +395,7 @@ class Kiosk:
         game = saved.state
         kind = games.get(session.game_name)
         game_id = saved.meta.get("game_id")
-        if self.history is not None and (self.options.record_ai_games or "human" in kinds):
+        if self.history is not None and (self.options.record_ai_games or HUMAN in kinds):
             if game_id is not None and self.history.has(game_id):
                 log.info("the finished %s %s is in the history already", session.noun, game_id[:8])
             else:
@@ -417,7 +419,7 @@ class Kiosk:
             self.store.discard()
 
     def _persisted(self, session: GameSession) -> bool:
-        return self.options.persist_ai_games or "human" in session.kinds
+        return self.options.persist_ai_games or HUMAN in session.kinds
 
     def _save(self, session: GameSession, reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
@@ -441,7 +443,7 @@ class Kiosk:
         history keeps: with a person at the table, or all with ``record_ai_games``)."""
         if self.record_shelf is None or session.game is None:
             return
-        if not (self.options.record_ai_games or "human" in session.kinds):
+        if not (self.options.record_ai_games or HUMAN in session.kinds):
             return
         from kiosk.store.records import Recording
 
@@ -467,7 +469,7 @@ class Kiosk:
         self.games_finished += 1
         session = self.game_session
         recorded = True
-        if self.history is not None and (self.options.record_ai_games or "human" in ev.kinds):
+        if self.history is not None and (self.options.record_ai_games or HUMAN in ev.kinds):
             from kiosk.store.history import GameRecord
 
             kind = games.get(session.game_name)

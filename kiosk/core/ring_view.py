@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import GameAbandoned, GameBegan, GameEnded, IllegalInput, KioskStopping, TurnBegan
@@ -100,7 +101,7 @@ class RingView:
         seating = ev.seating()
         self._seats = {s.index: (s.seat, s.color) for s in seating}
         self._arcs = _arcs(self.ring, len(seating)) if ev.around_the_table else None
-        self._following = self.show_ai_games or any(s.kind == "human" for s in seating)
+        self._following = self.show_ai_games or any(s.kind == HUMAN for s in seating)
         if not self._following:
             self._call("idle")
 

@@ -26,6 +26,7 @@ from typing import Callable
 
 from hardware import BUTTON_NAMES
 
+from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import SCRIPT_LIMIT, UnsafeFile, read_bounded
 
@@ -40,7 +41,7 @@ def clip(text: str, most: int = 60) -> str:
     return text if len(text) <= most else f"{text[:most]}... ({len(text)} characters)"
 
 
-class ScriptError(ValueError):
+class ScriptError(KioskError, ValueError):
     """A script line that cannot be understood; the message names the file and line."""
 
 

@@ -24,6 +24,7 @@ import time
 import uuid
 from typing import Any, Callable, ClassVar, Generic, Mapping, Protocol, Self, TypeVar
 
+from engine.outcome import GAME_OVER
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
@@ -37,6 +38,7 @@ from kiosk.core.events import (
     NewGame,
     SuspendGame,
 )
+from kiosk.games import HUMAN
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ class SetAside(Generic[G]):
     @property
     def people(self) -> tuple[str, ...]:
         """The colours of the people who played it (all the colours when nobody did)."""
-        mine = tuple(c for c, k in zip(self.colours, self.setup.kinds) if k == "human")
+        mine = tuple(c for c, k in zip(self.colours, self.setup.kinds) if k == HUMAN)
         return mine or self.colours
 
 
@@ -194,13 +196,13 @@ class GameSession(Generic[G]):
 
     @property
     def humans(self) -> int:
-        return sum(1 for k in self.kinds if k == "human")
+        return sum(1 for k in self.kinds if k == HUMAN)
 
     @property
     def ai_turn(self) -> bool:
         """True while an AI seat is to act (computing or playing its turn out)."""
         g = self.game
-        return g is not None and g.phase != "over" and self.kinds[g.current] != "human"
+        return g is not None and g.phase != GAME_OVER and self.kinds[g.current] != HUMAN
 
     @property
     def busy(self) -> bool:
@@ -215,7 +217,7 @@ class GameSession(Generic[G]):
     def awaiting_human(self) -> bool:
         """True when a human seat is to act and nothing else is pending."""
         g = self.game
-        return g is not None and g.phase != "over" and not self.busy
+        return g is not None and g.phase != GAME_OVER and not self.busy
 
     def meta(self) -> dict[str, Any]:
         """What a save needs besides the engine state: who plays which seat, since when."""
@@ -247,7 +249,7 @@ class GameSession(Generic[G]):
 
     def _begin(self, game: G, setup: GameSetup) -> None:
         """Start `game` fresh (abandoning a running one of this kind)."""
-        if self.game is not None and self.game.phase != "over":
+        if self.game is not None and self.game.phase != GAME_OVER:
             self.abandon("a new game was started")
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
@@ -268,7 +270,7 @@ class GameSession(Generic[G]):
         self._game_installed(resumed)
         self._ais = {}
         for i, kind in enumerate(setup.kinds):
-            if kind != "human":
+            if kind != HUMAN:
                 seed = None if game.seed is None else game.seed * 10 + i
                 self._ais[i] = self.ai_factory(kind, seed)
         log.info(
@@ -292,7 +294,7 @@ class GameSession(Generic[G]):
             return
         self._cancel_timers()
         self._new_turn_token()
-        if self.game.phase != "over":
+        if self.game.phase != GAME_OVER:
             self._save("abandon")
             self.bus.post(GameAbandoned(reason or "abandoned"))
             log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
@@ -424,7 +426,7 @@ class GameSession(Generic[G]):
         """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
         self._jobs = max(0, self._jobs - 1)
         g = self.game
-        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == "over":
+        if g is None or ev.token != self._turn_token or ev.player != g.current or g.phase == GAME_OVER:
             log.debug("dropping a stale AI answer for player %s", ev.player)
             return False
         return True
@@ -491,17 +493,17 @@ class GameSession(Generic[G]):
         if g is None:
             self._refuse(cmd, f"No {self.noun} is running: start a new game first.", code="no_game")
             return False
-        if g.phase == "over":
+        if g.phase == GAME_OVER:
             self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
             return False
         source = getattr(cmd, "source", "")
         kind = self.kinds[g.current]
-        if kind != "human" and source != "ai":
+        if kind != HUMAN and source != "ai":
             self._refuse(
                 cmd, f"It is {self.color_of(g.current)}'s turn (computer, {kind}): please wait.", code="computer_turn"
             )
             return False
-        if kind == "human" and source == "ai":
+        if kind == HUMAN and source == "ai":
             self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
             return False
         return True

@@ -29,6 +29,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
+from kiosk.errors import ContractError
+
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.bus import Bus
     from kiosk.core.clock import Clock
@@ -177,7 +179,7 @@ def register_game(game: GameType) -> GameType:
     """Make `game` known to the kiosk (a game's module calls this once, at import)."""
     old = _GAMES.get(game.name)
     if old is not None and old is not game:
-        raise ValueError(f"a game named {game.name!r} is registered already")
+        raise ContractError(f"a game named {game.name!r} is registered already")
     _GAMES[game.name] = game
     return game
 
@@ -289,7 +291,7 @@ def of_event(event: Any) -> GameType:
     for game in all_games():
         if game.events == module:
             return game
-    raise ValueError(f"{type(event).__name__} is no registered game's message")
+    raise ContractError(f"{type(event).__name__} is no registered game's message")
 
 
 def default() -> str:

@@ -37,6 +37,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from kiosk.games import HUMAN
 from kiosk.sound import synth
 
 log = logging.getLogger(__name__)
@@ -297,7 +298,7 @@ class Sound:
         if key == self._turn_key:
             return
         self._turn_key = key
-        if ev.kind == "human":
+        if ev.kind == HUMAN:
             self._after("turn", 0.0)
 
     def _reset_timeline(self) -> None:

@@ -22,6 +22,7 @@ from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from kiosk.games import HUMAN
 from kiosk.store import safeio
 from kiosk.store.persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
 from kiosk.store.safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
@@ -272,7 +273,7 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_l
         won_by = {r.seats[seat] for seat in r.winners}
         for kind in won_by:
             wins[kind] += 1
-        computer_wins += any(kind != "human" for kind in won_by)
+        computer_wins += any(kind != HUMAN for kind in won_by)
         if not r.winners:
             no_winner += 1
         when = datetime.fromtimestamp(parse_time(r.time), timezone.utc).astimezone(tz)
@@ -302,7 +303,7 @@ def format_summary(s: Summary, days: int = 14) -> str:
     order = games.seat_kinds()
     kinds = sorted(s.played_by, key=lambda k: (order.index(k) if k in order else 99, k))
     for kind in kinds:
-        label = "humans" if kind == "human" else f"AI {kind}"
+        label = "humans" if kind == HUMAN else f"AI {kind}"
         lines.append(f"  {label:<10} won {s.wins.get(kind, 0):>5} of {s.played_by[kind]:>5} games played")
     if s.no_winner:
         lines.append(f"  no winner  {s.no_winner:>9} (turn limit or blocked)")

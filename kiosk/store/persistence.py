@@ -37,6 +37,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from engine.outcome import GAME_OVER
+from kiosk.errors import KioskError
 from kiosk.store import safeio
 from kiosk.store.safeio import SAVE_LIMIT, UnsafeFile, loads_json, read_bounded
 
@@ -150,7 +152,7 @@ class Setaside:
     moved_to: Path | None
 
 
-class _Corrupt(Exception):
+class _Corrupt(KioskError):
     """The save cannot be used; the message says why (for the log and the file name)."""
 
 
@@ -290,7 +292,7 @@ class GameStore:
             # behind the save's time. The save is newer than "now", so it is recent.
             log.info("the saved game is from %.0f s in the future (clock not yet set?); resuming it", -age)
             age = 0.0
-        finished = getattr(saved.state, "phase", None) == "over"
+        finished = getattr(saved.state, "phase", None) == GAME_OVER
         if age > self.resume_within_s and not finished:
             moved = self._move_aside(ARCHIVE_DIR, saved.game, self.archive_keep)
             detail = f"saved {age:.0f} s ago, more than resume_within_s = {self.resume_within_s:g}"

@@ -17,8 +17,10 @@ import time
 from datetime import date, datetime
 from pathlib import Path
 
+from engine.outcome import GAME_OVER
 from engine.records import Record, RecordError, Recorder, read_record
 
+from kiosk.games import HUMAN
 from kiosk.store.persistence import atomic_write, fsync_dir
 
 log = logging.getLogger(__name__)
@@ -149,9 +151,9 @@ class RecordShelf:
                 log.info("skipping record %s: %s", path.name, exc)
                 continue
             final = record.final()
-            if final.phase != "over" or (game is not None and record.kind != game):
+            if final.phase != GAME_OVER or (game is not None and record.kind != game):
                 continue
-            key = ("human" not in record.levels, margin(final), len(record.turns), path.name)
+            key = (HUMAN not in record.levels, margin(final), len(record.turns), path.name)
             if best is None or key < best[0]:
                 best = (key, path, record)
         return None if best is None else (best[1], best[2])
@@ -211,7 +213,7 @@ class Recording:
             self.recorder = self.shelf.start(state, levels)
             self.shelf.save_current(self.recorder)
             return
-        if len(recorder.turns) != before_turns and state.phase != "over":
+        if len(recorder.turns) != before_turns and state.phase != GAME_OVER:
             self.shelf.save_current(recorder)
 
     def end(self, state=None, abandoned: bool = False) -> Path | None:

@@ -24,6 +24,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import KioskError
+
 #: Size limits of the files the kiosk reads (bytes); each is far above a real file's size.
 SAVE_LIMIT = 4 * 1024 * 1024  # a save is about 5 kB
 CONFIG_LIMIT = 1024 * 1024  # the example config is about 8 kB
@@ -35,7 +37,7 @@ JSON_MAX_DEPTH = 32
 JSON_MAX_DIGITS = 40
 
 
-class UnsafeFile(OSError):
+class UnsafeFile(KioskError, OSError):
     """A file that is not read: not a regular file, a link where none may be, or too big.
 
     ``reason`` is a short phrase for the log ("a FIFO, not a regular file").

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Sequence
 
+from kiosk.games import HUMAN
 from kiosk.games import seat_kinds
 from kiosk.store.history import GameRecord
 from kiosk.store.persistence import parse_time
@@ -68,12 +69,12 @@ def chart_data(
     for level in seat_kinds()[1:]:  # the AI levels
         games = computer = people = 0
         for r, _ in ended:
-            if "human" not in r.seats or level not in r.seats:
+            if HUMAN not in r.seats or level not in r.seats:
                 continue
             games += 1
             winners = {r.seats[w] for w in r.winners if 0 <= w < len(r.seats)}
             computer += level in winners
-            people += "human" in winners
+            people += HUMAN in winners
         if games:
             levels.append(LevelRecord(level, games, computer, people))
     return ChartData(per_day, per_hour, by_game, levels, len(ended))

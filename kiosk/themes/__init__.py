@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.errors import KioskError
 from kiosk.store.safeio import SMALL_LIMIT, read_bounded, read_json
 from kiosk.themes.pack import (
     BUILTIN_ID,
@@ -92,7 +93,7 @@ BUILTIN = Theme(BUILTIN_ID)
 _INDEX = {key: i for i, key in enumerate(pixel_order())}
 
 
-class ThemeUnusable(ValueError):
+class ThemeUnusable(KioskError, ValueError):
     """An installed theme that cannot be shown; the message says why."""
 
 

@@ -17,6 +17,8 @@ import struct
 import zlib
 from dataclasses import dataclass
 
+from kiosk.errors import KioskError
+
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: colour types that carry transparency by themselves: grey + alpha, RGB + alpha
 ALPHA_TYPES = {4: "grey and alpha", 6: "RGB and alpha"}
@@ -25,7 +27,7 @@ TRNS_TYPES = {0: "grey", 2: "RGB", 3: "a palette"}
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 
 
-class PngError(ValueError):
+class PngError(KioskError, ValueError):
     """A file that is not a PNG the kiosk can use; the message says why (without the file name)."""
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Sequence
 
+from kiosk.errors import KioskError
 from kiosk.games import HUMAN
 
 if TYPE_CHECKING:  # the rest is imported when used: the kiosk's start-up counts
@@ -262,7 +263,7 @@ def _check_numbers(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error("--first must be a seat number (0 is the first seat)")
 
 
-class _Refused(Exception):
+class _Refused(KioskError):
     """The run cannot start: the message for stderr, and the exit status."""
 
     def __init__(self, message: str, status: int = 2) -> None:

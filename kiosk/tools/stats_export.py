@@ -20,13 +20,14 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from kiosk.errors import KioskError
 from kiosk.store.history import GameRecord, History, Summary
 
 FORMATS = (".csv", ".json")
 COLUMNS = ("time", "game", "players", "seats", "variant", "winners", "winner_kinds", "turns", "duration_s", "outcome")
 
 
-class ExportError(Exception):
+class ExportError(KioskError):
     """The export cannot be written (bad name, unwritable place); the message says why."""
 
 

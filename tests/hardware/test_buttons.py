@@ -10,6 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ARROWS, DEFAULT_BUTTON_PINS, DEFAULT_LED_PINS, ArrowButtons, ArrowLeds
 from hardware.debounce import Debouncer
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.pins import choose_pin_factory, lgpio_workdir_problem, pin_key
 
 from tests.support.waiting import wait_for
@@ -172,7 +173,7 @@ def test_pin_names_and_numbers_both_work(factory, clock):
     ],
 )
 def test_bad_pin_config_names_the_problem(factory, pins, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(HardwareSettingError) as err:
         ArrowButtons(pins, lambda name: None, pin_factory=factory)
     assert message in str(err.value)
 
@@ -257,7 +258,7 @@ def test_leds_ignore_arrows_without_an_led_but_refuse_unknown_names(factory):
     with ArrowLeds({"N1": 12}, pin_factory=factory) as l:
         l.show({"N1", "E5"})
         assert factory.pin(12).state == 1
-        with pytest.raises(ValueError, match="X9"):
+        with pytest.raises(HardwareContractError, match="X9"):
             l.show({"X9"})
         assert l.shown == (frozenset({"N1", "E5"}), None)
 

@@ -11,6 +11,8 @@ and the same seed gives the same decisions. docs/ai.md explains the levels.
 
 from __future__ import annotations
 
+from typing import Callable, TypedDict, Unpack
+
 from engine.labyrinth.ai.base import AI, View
 from engine.labyrinth.ai.greedy import EasyAI, MediumAI
 from engine.labyrinth.ai.expert import ExpertAI
@@ -28,10 +30,20 @@ LEVELS: dict[str, type[AI]] = {
 }
 
 
-def make_ai(level: str, seed: int | None = None, **options) -> AI:
+class SearchOptions(TypedDict, total=False):
+    """The options of the searching levels' constructors (HardAI and the levels built on it)."""
+
+    budget: int
+    clock: Callable[[], float] | None
+    time_limit: float
+    denial: float
+
+
+def make_ai(level: str, seed: int | None = None, **options: Unpack[SearchOptions]) -> AI:
     """A computer player of the named level; `options` go to its constructor (e.g. HardAI's clock)."""
     try:
-        cls = LEVELS[level]
+        # which options a level takes depends on the level: its constructor is called as found
+        cls: Callable[..., AI] = LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown AI level {level!r}; choose one of {', '.join(LEVELS)}") from None
     return cls(seed, **options)

@@ -11,13 +11,30 @@ accident; tests check that shuffling hidden cards never changes a decision.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 
 from engine.errors import IllegalAction
 from engine.labyrinth.game import Game, Move, Shift
-from engine.labyrinth.maze import CELLS, SIZE
+from engine.labyrinth.parts import Phase
+from engine.labyrinth.maze import CELLS, SIZE, Maze
 from engine.labyrinth.tiles import TREASURES
 
-from engine.labyrinth.ai.bits import CARRY, LINES, OPPOSITE, ROTATIONS, bits_of, flood, shifted, tiles_after
+from engine.labyrinth.ai.bits import (
+    CARRY,
+    LINES,
+    OPPOSITE,
+    ROTATIONS,
+    Board,
+    Line,
+    bits_of,
+    flood,
+    shifted,
+    tiles_after,
+)
+
+#: One shift of a search (:func:`plies`): line, rotation, inserted mask, board after, pawn cell
+#: after, pawn reach, target cells after, target in spare after.
+Ply = tuple[Line, int, int, Board, int, int, int, bool]
 
 _T_INDEX = {t: i for i, t in enumerate(TREASURES)}
 
@@ -44,7 +61,7 @@ class View:
     )
 
     def __init__(self, game: Game):
-        if game.phase != "shift":
+        if game.phase != Phase.SHIFT:
             raise IllegalAction(
                 f"An AI chooses a turn at the start of it (shift phase); the game is in the {game.phase!r} phase."
             )
@@ -69,7 +86,7 @@ class View:
         self.unknown = [i for i in range(len(TREASURES)) if i not in found and i not in self.targets]
         self.target_bits, self.target_in_spare = self.aim()
 
-    def aim(self, maze=None) -> tuple[int, bool]:
+    def aim(self, maze: Maze | None = None) -> tuple[int, bool]:
         """Where the targets are (on this view's maze, or on `maze`: the maze later in a round a
         search plays out): the cells of the known cards and whether one is the spare, or once
         all are collected the start corner (a fixed tile, never moves)."""
@@ -77,7 +94,7 @@ class View:
             return self.treasure_bits(self.targets, maze)
         return (1 << self.homes[self.me]) if self.return_home else 0, False
 
-    def treasure_bits(self, treasures, maze=None) -> tuple[int, bool]:
+    def treasure_bits(self, treasures: Iterable[int], maze: Maze | None = None) -> tuple[int, bool]:
         """Cells holding any of the treasures, and whether one of them is the spare (on this
         view's maze, or on `maze`)."""
         maze = self.maze if maze is None else maze
@@ -98,7 +115,7 @@ class View:
         """The other players in the order they play after the player to act."""
         return [(self.me + k) % self.players for k in range(1, self.players)]
 
-    def seen_by(self, player: int, maze, cells: list[int], last_insertion: str, target: int | None) -> "View":
+    def seen_by(self, player: int, maze: Maze, cells: list[int], last_insertion: str, target: int | None) -> "View":
         """The view of another player at a later point of this round (`maze` and `cells` as
         they are then), its target assumed to be `target` (None: heading home). Built from
         what this view knows, so a search that plays the round out learns nothing hidden."""
@@ -145,14 +162,16 @@ class AI:
         return f"{type(self).__name__}(seed={self.seed!r})"
 
 
-def first_ply(view: View):
+def first_ply(view: View) -> Iterator[Ply]:
     """Every distinct legal shift with the player's pawn after it (:func:`plies` from the view)."""
     return plies(
         view.board, view.maze.spare_mask, view.cells[view.me], view.target_bits, view.target_in_spare, view.banned
     )
 
 
-def plies(board, spare: int, cell: int, target_bits: int, target_in_spare: bool, banned: str | None):
+def plies(
+    board: Board, spare: int, cell: int, target_bits: int, target_in_spare: bool, banned: str | None
+) -> Iterator[Ply]:
     """Every distinct legal shift (not `banned`) with a pawn on `cell` after it.
 
     Yields (line, rotation, inserted mask, board after, pawn cell after, pawn reach,

@@ -17,7 +17,7 @@ microseconds; the per-level players in this package are built from them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engine.labyrinth.maze import (
     INSERTION_LINES,
@@ -49,6 +49,10 @@ __all__ = [
     "serving",
     "each_reply",
 ]
+
+
+#: A search's board: per side (n, e, s, w), the 49-bit board of the cells open on that side.
+Board = tuple[int, int, int, int]
 
 
 class Line:
@@ -192,7 +196,7 @@ def serving(
     return served, floods
 
 
-def bits_of(cells) -> int:
+def bits_of(cells: Iterable[int]) -> int:
     """A bitboard from cell indices."""
     b = 0
     for c in cells:

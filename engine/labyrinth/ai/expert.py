@@ -40,7 +40,7 @@ and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from engine.labyrinth.maze import ROTATED
 
@@ -58,6 +58,12 @@ from engine.labyrinth.ai.bits import (
 )
 from engine.labyrinth.ai.hard import HardAI
 from engine.labyrinth.ai.memory import Memory
+
+if TYPE_CHECKING:
+    from engine.labyrinth.ai.base import Ply
+    from engine.labyrinth.ai.bits import Board, Line
+    from engine.labyrinth.ai.hard import Scored
+    from engine.labyrinth.maze import Maze
 
 NEXT_SHARE = 0.25  # with 3-4 players: weight of the next player's chance when it is not the leader
 # With three or four players, spoiling the leader's ordinary (not winning) collection helps the
@@ -120,7 +126,7 @@ class ExpertAI(HardAI):
                 bits |= 1 << c
             self._belief[j] = (bits, cellw, sw, sum(cellw.values()) + sw)
 
-    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+    def _threats(self, view: View, options: list[Ply]) -> tuple[list[float], list[float]]:
         self._prepare_beliefs(view)
         return super()._threats(view, options)
 
@@ -147,7 +153,7 @@ class ExpertAI(HardAI):
         """Block before collecting only against the next player (or the only opponent)."""
         return view.remaining(j) == 1 and j == view.next_player
 
-    def _threat(self, view: View, o, j: int | None) -> float:
+    def _threat(self, view: View, o: Ply, j: int | None) -> float:
         """Belief-weighted chance that opponent j collects on its next turn after this option."""
         if j is None:
             return 0.0
@@ -173,7 +179,7 @@ class ExpertAI(HardAI):
         return 1.0 - (1.0 - p) ** holding if holding > 1 else p
 
     # ------------------------------------------------------------------ the race home: the round
-    def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
+    def _choose_plan(self, view: View, options: list[Ply], scored: Scored) -> tuple[int, int]:
         """In the race home at a table of three or four (`expert` or an opponent holds no
         cards): of the best plans, the one that fares best when the round is played out (ties:
         the better scored)."""
@@ -198,7 +204,7 @@ class ExpertAI(HardAI):
         return view.players > 2 and view.return_home and 0 in view.cards_left
 
     @staticmethod
-    def _round_plans(choice: tuple[int, int], scored) -> list[tuple[int, int]]:
+    def _round_plans(choice: tuple[int, int], scored: Scored) -> list[tuple[int, int]]:
         """The plans worth playing the round out for, in order: the choice (so ties among the best
         scored stay broken as without the round), the next ROUND_PLANS - 1 in score order, then
         the best of each shift not among them, up to ROUND_MORE."""
@@ -218,7 +224,7 @@ class ExpertAI(HardAI):
                 more.append((k, m))
         return plans + more
 
-    def _round(self, view: View, o, cell: int) -> float:
+    def _round(self, view: View, o: Ply, cell: int) -> float:
         """Play the round out after this plan, every opponent moving as `hard` on what the table
         knows: 0 if one of them gets home first, else ROUND_SAFE, plus 1 if some shift of the
         next turn takes `expert` to its target (its card, or home) and a little for each further one."""
@@ -252,7 +258,9 @@ class ExpertAI(HardAI):
         return ROUND_SAFE + (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
 
     # ------------------------------------------------------------------ collecting, looking further
-    def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
+    def _best_collection(
+        self, view: View, options: list[Ply], collect: list[tuple[int, int]], threat: list[float]
+    ) -> tuple[int, int]:
         """Several ways to collect: hard's choice, refined best-first within the budget by what
         the next opponent's reply (weighted as in the chance node) leaves of the chance to
         collect the next card on the next turn."""
@@ -278,7 +286,7 @@ class ExpertAI(HardAI):
         refined.sort(key=lambda t: -t[0])
         return self._pick(refined)
 
-    def _next_targets(self, view: View, line, tb: int, cell: int) -> tuple[int, bool, int]:
+    def _next_targets(self, view: View, line: Line, tb: int, cell: int) -> tuple[int, bool, int]:
         """After collecting on `cell`: the treasures the next target may be (bits after this
         shift, in the spare), and how many of them the player holds (open cards)."""
         if view.open_cards and view.cards_left[view.me] > 1:
@@ -288,7 +296,7 @@ class ExpertAI(HardAI):
         bits, spare = tiles_after(*self._unknown, line)
         return bits, spare, 1
 
-    def _share_after_reply(self, view: View, o, cell: int, bits: int, spare: bool, holding: int) -> float:
+    def _share_after_reply(self, view: View, o: Ply, cell: int, bits: int, spare: bool, holding: int) -> float:
         """The chance to collect the next target on the next turn from `cell`, averaged over the
         next opponent's replies (weighted as in the chance node)."""
         line_o, _rot, mask_o, board = o[:4]
@@ -310,7 +318,7 @@ class ExpertAI(HardAI):
         return got / total if total else 0.0
 
     # ------------------------------------------------------------------ the chance node
-    def _reply_weights(self, view: View, o) -> list[float] | None:
+    def _reply_weights(self, view: View, o: Ply) -> list[float] | None:
         """The next opponent's replies weighted by its belief: for each target it may hold,
         the replies that collect it share that target's weight; with none, all replies do."""
         if view.players == 1:
@@ -335,7 +343,7 @@ class ExpertAI(HardAI):
         return _share_out(probs, reached)
 
     def _reached_by_replies(
-        self, view: View, j: int, maze, board, line_o, mask_o: int, pawn: int, home: bool
+        self, view: View, j: int, maze: Maze, board: Board, line_o: Line, mask_o: int, pawn: int, home: bool
     ) -> list[set[int]]:
         """For each reply of opponent j, the treasures (or -2 for home) it would reach."""
         where, spare_t = maze.treasures, maze.spare_treasure

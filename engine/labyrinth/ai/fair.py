@@ -42,7 +42,7 @@ same decisions.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from engine.labyrinth.maze import ROTATED
 
@@ -51,6 +51,9 @@ from engine.labyrinth.ai.bits import LINES, cells_of, shifted
 from engine.labyrinth.ai.expert import ExpertAI
 from engine.labyrinth.ai.greedy import EasyAI, MediumAI, distance
 from engine.labyrinth.ai.reading import EVEN, Reading
+
+if TYPE_CHECKING:
+    from engine.labyrinth.ai.base import Ply
 
 # How the game has gone: the share of its earlier turns on which it led, from a prior of 1 in 3.
 # Its firmness is LEVEL_STRENGTH * (1 - 2 * share), in [0, 1]: expert turns spoil the leader
@@ -168,7 +171,7 @@ class FairAI(ExpertAI):
             kind += 1
         return kind
 
-    def _simple(self, view: View, player) -> tuple[str, int, int]:
+    def _simple(self, view: View, player: EasyAI | MediumAI) -> tuple[str, int, int]:
         """A turn as `easy` or `medium` would play it (the memory still takes it in)."""
         self.work = 0
         self.memory.observe(view)
@@ -178,7 +181,7 @@ class FairAI(ExpertAI):
         self.memory.chose(view, line, mask, cell, shifted(view.board, line, mask))
         return name, rotation, cell
 
-    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+    def _threats(self, view: View, options: list[Ply]) -> tuple[list[float], list[float]]:
         total, danger = super()._threats(view, options)
         if not self._blocking:
             danger = [0.0] * len(danger)  # gentle: lets a player it has mostly led win

@@ -41,7 +41,7 @@ It never reads hidden cards: it works on a :class:`engine.labyrinth.ai.base.View
 from __future__ import annotations
 
 from math import comb
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from engine.labyrinth.ai.base import AI, View, first_ply
 from engine.labyrinth.ai.memory import Memory
@@ -60,6 +60,13 @@ from engine.labyrinth.ai.bits import (
     tiles_after,
     tiles_before,
 )
+
+if TYPE_CHECKING:
+    from engine.labyrinth.ai.base import Ply
+    from engine.labyrinth.ai.bits import Board
+
+#: (score, option index, cell) of a candidate plan, best first once sorted.
+Scored = list[tuple[float, int, int]]
 
 # Scores: a probability of collecting next turn is in [0, 1]; cells from which
 # no next shift works get a small negative score by distance, so any real
@@ -139,14 +146,16 @@ class HardAI(AI):
         self.memory.chose(view, line, mask, m, board)
         return line.name, rotation, m
 
-    def _plan(self, view: View, options, threat, allowed, started) -> tuple[int, int]:
+    def _plan(
+        self, view: View, options: list[Ply], threat: list[float], allowed: set[int] | None, started: float
+    ) -> tuple[int, int]:
         """No collection this turn: the (option, cell) that sets up the best next turn."""
         masks = view.maze.masks
         solo = view.players == 1
         stake_me = self._stake(view, view.me)
         near_step = NEAR_STEP * (1.0 + STUCK_PUSH * max(0, self.memory.stuck - STUCK_GRACE))
         memory = self.memory
-        base: list[tuple[float, int, int]] = []  # (score, option index, cell)
+        base: Scored = []
         counts: dict[int, tuple[dict[int, int], int]] = {}  # option -> (own next shifts per cell, of n)
         penalty: dict[tuple[int, int], float] = {}
         for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
@@ -156,7 +165,7 @@ class HardAI(AI):
             banned = OPPOSITE[line.name] if solo else None
             uses, union = self._next_turn_sets(board, tb, ts, spare, banned)
             cells = cells_of(reach)
-            per = {}
+            per: dict[int, int] = {}
             for m in cells:
                 per[m] = sum((u >> m) & 1 for u in uses)
                 if memory.produced:
@@ -181,7 +190,7 @@ class HardAI(AI):
                 order.append(k)
         if solo or not order:
             return self._choose_plan(view, options, base)
-        refined: list[tuple[float, int, int]] = []
+        refined: Scored = []
         done: set[int] = set()
         for k in order:
             if refined and (self.work >= self.budget or self._late(started)):
@@ -202,7 +211,7 @@ class HardAI(AI):
         refined.sort(key=lambda t: -t[0])
         return self._choose_plan(view, options, refined)
 
-    def _choose_plan(self, view: View, options, scored) -> tuple[int, int]:
+    def _choose_plan(self, view: View, options: list[Ply], scored: Scored) -> tuple[int, int]:
         """The plan among the scored (option, cell) pairs, best first: the best one."""
         return self._pick(scored)
 
@@ -210,7 +219,7 @@ class HardAI(AI):
     def _late(self, started: float) -> bool:
         return self.clock is not None and self.clock() - started > self.time_limit
 
-    def _pick(self, scored) -> tuple[int, int]:
+    def _pick(self, scored: Scored) -> tuple[int, int]:
         best = scored[0][0]
         ties = [(k, m) for s, k, m in scored if s >= best - 1e-9]
         return ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
@@ -227,7 +236,7 @@ class HardAI(AI):
             d += 1
         return d + extra
 
-    def _next_turn_sets(self, board, tb, ts, spare, banned):
+    def _next_turn_sets(self, board: Board, tb: int, ts: bool, spare: int, banned: str | None) -> tuple[list[int], int]:
         """For each next shift: the cells from which the pawn would reach the target after it."""
         uses = ready_cells(board, tb, ts, spare, banned)
         union = 0
@@ -237,11 +246,11 @@ class HardAI(AI):
                 union |= u
         return uses, union
 
-    def _reply_weights(self, view: View, o) -> list[float] | None:
+    def _reply_weights(self, view: View, o: Ply) -> list[float] | None:
         """How likely each reply of the next opponent is (in `_replies`' order); None: all alike."""
         return None
 
-    def _replies(self, view: View, o, weights: list[float] | None = None) -> tuple[float, dict[int, float]]:
+    def _replies(self, view: View, o: Ply, weights: list[float] | None = None) -> tuple[float, dict[int, float]]:
         """Against each reply of the next opponent: from which of this option's cells the
         target is still reachable on the AI's next turn. Returns (replies, hits per cell),
         each reply counted with its weight (default 1)."""
@@ -270,19 +279,21 @@ class HardAI(AI):
                         hits[m] += weight
         return max(replies, 1e-9), hits
 
-    def _serving(self, board, tb: int, ts: bool, spare: int, banned: str | None, need: int) -> int:
+    def _serving(self, board: Board, tb: int, ts: bool, spare: int, banned: str | None, need: int) -> int:
         """:func:`engine.labyrinth.ai.bits.serving`, its flood fills counted as work."""
         served, floods = serving(board, tb, ts, spare, banned, need)
         self.work += floods
         return served
 
-    def _best_collection(self, view: View, options, collect, threat) -> tuple[int, int]:
+    def _best_collection(
+        self, view: View, options: list[Ply], collect: list[tuple[int, int]], threat: list[float]
+    ) -> tuple[int, int]:
         """Several ways to collect: prefer the one best for the next card and worst for the leader."""
         if self._collection_wins(view):
             return collect[0]
         masks = view.maze.masks
         stake_next = self._stake(view, view.me, after_collect=True)
-        scored = []
+        scored: Scored = []
         for k, m in collect:
             line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
             spare = masks[line.out_cell]
@@ -298,7 +309,9 @@ class HardAI(AI):
         scored.sort(key=lambda t: -t[0])
         return self._pick(scored)
 
-    def _share(self, board, spare, pawn, tbits, tspare, banned, holding) -> float:
+    def _share(
+        self, board: Board, spare: int, pawn: int, tbits: int, tspare: bool, banned: str | None, holding: int
+    ) -> float:
         """Chance that a player on `pawn` collects next turn when its target is any one of the
         treasures in (tbits, tspare), equally likely; `holding` cards of them with open cards."""
         total = tbits.bit_count() + (1 if tspare else 0)
@@ -312,7 +325,7 @@ class HardAI(AI):
         return 1.0 - comb(total - got, holding) / comb(total, holding)
 
     def _reached_next_turn(
-        self, board, spare: int, pawn: int, tbits: int, tspare: bool, banned: str | None
+        self, board: Board, spare: int, pawn: int, tbits: int, tspare: bool, banned: str | None
     ) -> tuple[int, bool]:
         """Which of the treasure tiles (tbits, and the spare if tspare) a pawn on `pawn` could stand
         on after any one shift of the next turn: their cells before that shift, and whether the
@@ -332,7 +345,7 @@ class HardAI(AI):
                     got_spare = got_spare or from_spare
         return got_bits, got_spare
 
-    def _threat(self, view: View, o, j: int | None) -> float:
+    def _threat(self, view: View, o: Ply, j: int | None) -> float:
         """Chance that opponent `j` collects on its next turn after this option, from what is known."""
         if j is None:
             return 0.0
@@ -379,7 +392,7 @@ class HardAI(AI):
         """How much denying opponent j weighs: only the leader is spoiled."""
         return self._deny_weight(view, j) if j == leader else 0.0
 
-    def _threats(self, view: View, options) -> tuple[list[float], list[float]]:
+    def _threats(self, view: View, options: list[Ply]) -> tuple[list[float], list[float]]:
         """Per option: the weighted threat to subtract from its score (the leader's chance to
         collect), and the chance that some opponent wins the game on its next turn."""
         n = len(options)

@@ -38,6 +38,7 @@ same memory, so decisions stay reproducible per seed.
 from __future__ import annotations
 
 from engine.labyrinth.ai.base import View
+from collections.abc import Iterable
 from math import exp, log
 
 from engine.labyrinth.ai.bits import (
@@ -45,6 +46,8 @@ from engine.labyrinth.ai.bits import (
     LINES,
     OPPOSITE,
     ROTATIONS,
+    Board,
+    Line,
     cells_of,
     dilate,
     flood,
@@ -79,7 +82,13 @@ PLAN_EVIDENCE_CAP = 6.0  # log-odds: a few cards settle the reading, a habit can
 PLAN_PRIOR = 0.0  # log-odds that a player plans, before any of its cards is shown
 
 
-def position_key(board, spare_mask: int, cells) -> tuple:
+#: A position as far as repetition goes (:func:`position_key`).
+PositionKey = tuple[Board, int, tuple[int, ...]]
+#: What tells one game from another in :meth:`Memory.observe`: players, own seat, the rule switches.
+GameKey = tuple[int, int, bool, bool]
+
+
+def position_key(board: Board, spare_mask: int, cells: Iterable[int]) -> PositionKey:
     """A position as far as repetition goes: the open sides, the spare's openings and the pawns."""
     return (board, spare_mask, tuple(cells))
 
@@ -93,10 +102,10 @@ class Memory:
 
     def _reset(self) -> None:
         """Forget everything: a new game began."""
-        self._game: tuple | None = None
+        self._game: GameKey | None = None
         self.turns = -1
-        self.visits: dict[tuple, int] = {}  # positions at this player's turns
-        self.produced: dict[tuple, int] = {}  # positions right after this player's moves
+        self.visits: dict[PositionKey, int] = {}  # positions at this player's turns
+        self.produced: dict[PositionKey, int] = {}  # positions right after this player's moves
         self.loop = 0  # earlier visits of the position now
         self.stuck = 0  # own turns since the last own collection
         self.turns_seen = 0  # own turns so far ...
@@ -149,7 +158,7 @@ class Memory:
         self._cards_left = list(view.cards_left)
         self._pending = None
 
-    def chose(self, view: View, line, mask: int, cell: int, board) -> None:
+    def chose(self, view: View, line: Line, mask: int, cell: int, board: Board) -> None:
         """Remember the own decision: the position it produces, and (2 players) what the
         opponent faces next, to read its reply at the next turn."""
         spare_after = view.maze.masks[line.out_cell]
@@ -162,7 +171,7 @@ class Memory:
             maze.shift(line.name, mask)
             self._pending = (maze, cells[1 - view.me], OPPOSITE[line.name])
 
-    def repeats(self, view: View, line, cell: int, board) -> int:
+    def repeats(self, view: View, line: Line, cell: int, board: Board) -> int:
         """How often the position after this shift and move was produced before."""
         if not self.produced:
             return 0
@@ -245,7 +254,7 @@ class Memory:
             self.plans[j] = max(-PLAN_EVIDENCE_CAP, min(PLAN_EVIDENCE_CAP, odds))
 
 
-def plan_grades(view: View, j: int, treasures) -> dict[int, int]:
+def plan_grades(view: View, j: int, treasures: Iterable[int]) -> dict[int, int]:
     """For each treasure (on the board or the spare), the grade of player j's cell now for a
     player planning to collect it next turn (the board now is the board after j's shift;
     the spare is the tile j pushed out, which j's own next shift would insert)."""
@@ -277,7 +286,7 @@ def plan_grades(view: View, j: int, treasures) -> dict[int, int]:
     return grades
 
 
-def _learn_from_shifts(pending, belief: dict[int, float]) -> None:
+def _learn_from_shifts(pending: tuple[Maze, int, str], belief: dict[int, float]) -> None:
     """Two players: a treasure any of its shifts would have reached was not its target, likely."""
     maze, pawn, banned = pending
     board = maze.open_sides

@@ -12,6 +12,7 @@ from typing import Any
 from engine.cards.ai import LEVELS
 from engine.cards.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
+from kiosk.games import HUMAN
 from engine.cards.deck import TREASURES
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.cards import script
@@ -102,7 +103,7 @@ GAME = register_game(
         new=_new,
         session=_session,
         events="kiosk.games.cards.events",
-        default_seats=("human", "easy"),
+        default_seats=(HUMAN, "easy"),
         # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
         ai_aliases={"medium": "easy"},
         script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),

@@ -31,10 +31,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
+from engine.cards.parts import CardPhase
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
 from engine.cards.ai import LEVELS
 from engine.cards.parts import GAME_NAME
 
+from kiosk.games import HUMAN
+from kiosk.errors import ContractError
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
@@ -151,7 +154,13 @@ class CardSession(GameSession[CardGame]):
     def visible_hand(self, player: int) -> tuple[int, ...]:
         """The hand `player` may look at now: their own, on their turn, after the hand-over; else ()."""
         g = self.game
-        if g is None or g.phase == "over" or player != g.current or self.kinds[player] != "human" or self.handover:
+        if (
+            g is None
+            or g.phase == CardPhase.OVER
+            or player != g.current
+            or self.kinds[player] != HUMAN
+            or self.handover
+        ):
             return ()
         return tuple(g.hands[player])
 
@@ -176,7 +185,7 @@ class CardSession(GameSession[CardGame]):
     def start(self, setup: GameSetup) -> None:
         """Start a new card game (abandoning a running one)."""
         if setup.game != GAME_NAME:
-            raise ValueError(f"the card session plays 'cards', not {setup.game!r}")
+            raise ContractError(f"the card session plays 'cards', not {setup.game!r}")
         seed = setup.seed if setup.seed is not None else random.SystemRandom().randrange(2**31)
         game = CardGame.new(
             players=len(setup.seats), seed=seed, first=setup.first, rules=CardRules(turn_limit=setup.turn_limit)
@@ -229,27 +238,27 @@ class CardSession(GameSession[CardGame]):
         turns) sees their hand at once; in a resumed game the first person gets the prompt too.
         """
         g = self.game
-        if g is None or g.phase == "over":
+        if g is None or g.phase == CardPhase.OVER:
             return
         if new_turn:
             self._new_turn_token()
             self.selected, self.rotation = None, 0
         self.chosen = set()
         kind = self.kinds[g.current]
-        if kind == "human":
+        if kind == HUMAN:
             if new_turn and self.humans >= 2 and self._last_viewer is not None and g.current != self._last_viewer:
                 self.handover = True
             if not self.handover:
                 self._last_viewer = g.current
         else:
             self.handover = False
-        cells = tuple(sorted(g.legal_cells())) if g.phase == "place" else ()
-        takeable = tuple(sorted(g.takeable())) if g.phase == "take" else ()
+        cells = tuple(sorted(g.legal_cells())) if g.phase == CardPhase.PLACE else ()
+        takeable = tuple(sorted(g.takeable())) if g.phase == CardPhase.TAKE else ()
         self.bus.post(
             CardTurnChanged(g.current, g.phase, g.turns, kind, len(g.draw_pile), self.handover, cells, takeable)
         )
         self._hand_changed(g.current)
-        if kind != "human":
+        if kind != HUMAN:
             self._ask_ai()
 
     def _ask_ai(self) -> None:
@@ -257,7 +266,7 @@ class CardSession(GameSession[CardGame]):
         player, token = g.current, self._turn_token
         ai = self._ais[player]
         level = self.kinds[player]
-        if g.phase != "take":
+        if g.phase != CardPhase.TAKE:
             self._ai_thinking_since = self.clock.now()
             self.bus.post(AIThinking(player, level))
         snapshot = g.copy()
@@ -329,7 +338,7 @@ class CardSession(GameSession[CardGame]):
     # ------------------------------------------------------------ command handlers
     def _on_hand_over(self, cmd: HandOver) -> None:
         g = self.game
-        if g is None or g.phase == "over" or not self.handover:
+        if g is None or g.phase == CardPhase.OVER or not self.handover:
             self._refuse(cmd, "No hand-over is due: play on.", code="no_hand_over")
             return
         self.handover = False
@@ -389,7 +398,7 @@ class CardSession(GameSession[CardGame]):
             self._refuse(cmd, str(exc))
             return
         self.selected, self.rotation = None, 0
-        takeable = tuple(sorted(g.takeable())) if g.phase == "take" and g.current == player else ()
+        takeable = tuple(sorted(g.takeable())) if g.phase == CardPhase.TAKE and g.current == player else ()
         self.bus.post(
             CardLaid(
                 player,
@@ -401,7 +410,7 @@ class CardSession(GameSession[CardGame]):
             )
         )
         self._quiet_until = self.clock.now() + self.pacing.after_lay
-        if g.phase == "take" and g.current == player and g.placed == cell:
+        if g.phase == CardPhase.TAKE and g.current == player and g.placed == cell:
             self._save("lay")
             self._turn_begins(new_turn=False)
             return

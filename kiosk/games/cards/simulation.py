@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kiosk.tools.sim.sweep import Outcome, Runner, derive, make_recorder
-from engine.cards.parts import GAME_NAME
+from engine.cards.parts import GAME_NAME, CardPhase
 
 
 class CardsRunner(Runner):
@@ -35,7 +35,7 @@ class CardsRunner(Runner):
         turns = [0] * len(levels)
         for d in result["decisions"]:
             times[d["seat"]].append(d["seconds"] * 1000.0)
-            if d["phase"] == "place":
+            if d["phase"] == CardPhase.PLACE:
                 turns[d["seat"]] += 1
         from engine.outcome import Termination
 

@@ -6,6 +6,7 @@ letters; the hands, the cards taken and the draw pile below the layout.
 
 from __future__ import annotations
 
+from engine.outcome import GAME_OVER
 from engine.cards.deck import CARDS, OPEN
 from engine.cards.game import CardGame
 from engine.cards.record import card_name, player_name as card_player
@@ -39,7 +40,7 @@ def card_layout(state: CardGame) -> str:
             lines += [f"     {rows[0]}", f"{y:>4} {rows[1]}", f"     {rows[2]}"]
     lines.append("")
     for k in range(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
+        mark = ">" if k == state.current and state.phase != GAME_OVER else " "
         hand = ", ".join(card_name(c) for c in state.hands[k]) or "-"
         lines.append(f"{mark} {card_player(state, k)}  taken {len(state.taken[k]):>2}  hand {hand}")
     lines.append(f"  draw pile {len(state.draw_pile)}")

@@ -12,6 +12,7 @@ from typing import Any
 from engine.labyrinth.ai import LEVELS
 from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
+from kiosk.games import HUMAN
 from engine.labyrinth.tiles import TREASURES
 from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.labyrinth import script
@@ -117,7 +118,7 @@ GAME = register_game(
         new=_new,
         session=_session,
         events="kiosk.games.labyrinth.events",
-        default_seats=("human", "medium"),
+        default_seats=(HUMAN, "medium"),
         script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
         button=_button,
         button_leds=_button_leds,

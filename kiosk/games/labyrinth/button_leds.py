@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+from engine.labyrinth.parts import Phase
+from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.events import GameAbandoned, GameBegan, KioskStopping
 from kiosk.games.labyrinth.events import ARROWS_ORDER, BoardShifted, GameOver, GameStarted, PreviewMoved, TurnChanged
@@ -64,14 +66,14 @@ class ButtonLeds:
         self._show((), None)
 
     def _on_turn(self, ev: TurnChanged) -> None:
-        if ev.phase == "shift" and ev.kind == "human":
+        if ev.phase == Phase.SHIFT and ev.kind == HUMAN:
             self._forbidden = ev.forbidden
             self._show([a for a in ARROWS_ORDER if a != ev.forbidden], None)
         else:
             self._show((), None)
 
     def _on_preview(self, ev: PreviewMoved) -> None:
-        if ev.player < len(self._kinds) and self._kinds[ev.player] != "human":
+        if ev.player < len(self._kinds) and self._kinds[ev.player] != HUMAN:
             return
         lit = [a for a in ARROWS_ORDER if a != self._forbidden and a != ev.arrow]
         self._show(lit, ev.arrow)

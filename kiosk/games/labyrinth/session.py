@@ -19,11 +19,13 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
+from engine.labyrinth.parts import Phase
 from engine import IllegalAction
 from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
 from engine.labyrinth.ai import LEVELS
 from engine.labyrinth.parts import GAME_NAME
 
+from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
@@ -241,15 +243,15 @@ class Session(GameSession[Game]):
         answers and paced steps meant for an earlier turn are dropped.
         """
         g = self.game
-        if g is None or g.phase == "over":
+        if g is None or g.phase == Phase.OVER:
             return
         self.preview, self.rotation = None, 0
         if new_turn:
             self._new_turn_token()
         kind = self.kinds[g.current]
-        reachable = tuple(sorted(g.reachable())) if g.phase == "move" else ()
+        reachable = tuple(sorted(g.reachable())) if g.phase == Phase.MOVE else ()
         self.bus.post(TurnChanged(g.current, g.phase, g.turns, g.forbidden, kind, reachable))
-        if kind != "human" and new_turn:
+        if kind != HUMAN and new_turn:
             self._ask_ai(hint=False)
 
     def _ask_ai(self, hint: bool) -> None:
@@ -266,7 +268,7 @@ class Session(GameSession[Game]):
         snapshot = g.copy()
 
         def think() -> AIDecided:
-            if snapshot.phase == "shift":
+            if snapshot.phase == Phase.SHIFT:
                 shift, move = ai.choose(snapshot)
                 cell = move.cell
             else:  # resumed in the move phase: only the walk is left
@@ -285,15 +287,15 @@ class Session(GameSession[Game]):
             return
         g = self.running
         if ev.hint:
-            if not ev.error and g.phase == "shift":
+            if not ev.error and g.phase == Phase.SHIFT:
                 self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
             return
         insertion, rotation = ev.insertion, ev.rotation
         cell: tuple[int, int] | None = ev.cell
-        if ev.error or (g.phase == "shift" and (insertion not in INSERTIONS or insertion == g.forbidden)):
+        if ev.error or (g.phase == Phase.SHIFT and (insertion not in INSERTIONS or insertion == g.forbidden)):
             log.error("AI answer unusable (%s): playing a random legal turn instead", ev.error or insertion)
             rng = random.Random()
-            shift = rng.choice(g.legal_shifts()) if g.phase == "shift" else Shift("N1")
+            shift = rng.choice(g.legal_shifts()) if g.phase == Phase.SHIFT else Shift("N1")
             insertion, rotation, cell = shift.insertion, shift.rotation, None
         self._play_out(insertion, rotation % 4, cell)
 
@@ -303,7 +305,7 @@ class Session(GameSession[Game]):
         g = self.running
         steps: list[Step] = []
         first = self._first_delay()
-        if g.phase == "shift":
+        if g.phase == Phase.SHIFT:
             steps.append((first, lambda: SelectArrow(insertion, source="ai")))
             for k in range(rotation):
                 steps.append((p.rotate if k else p.select, lambda: RotateSpare(1, source="ai")))
@@ -330,14 +332,14 @@ class Session(GameSession[Game]):
         if not self._check_player(cmd):
             return False
         g = self.running
-        if phase == "shift" and g.phase != "shift":
+        if phase == Phase.SHIFT and g.phase != Phase.SHIFT:
             self._refuse(
                 cmd,
                 "The spare is already pushed in: now tap a cell to walk there, or your own pawn to stay.",
                 code="already_pushed",
             )
             return False
-        if phase == "move" and g.phase != "move":
+        if phase == Phase.MOVE and g.phase != Phase.MOVE:
             self._refuse(cmd, "First push the spare tile in at one of the arrows.", code="push_first")
             return False
         return True
@@ -454,7 +456,7 @@ class Session(GameSession[Game]):
         self._quiet_until = self.clock.now() + self.pacing.walk_step * (len(path) - 1) + self.pacing.after_move
         for treasure in p.found[found_before:]:
             self.bus.post(TreasureFound(player, treasure, p.cards_left))
-        if p.cards_left != cards_before and g.phase != "over":
+        if p.cards_left != cards_before and g.phase != Phase.OVER:
             self.bus.post(TargetChanged(player, p.cards_left, p.cards_left == 0 and g.rules.return_home))
         if g.outcome is not None:  # the game is over
             self._game_ended(

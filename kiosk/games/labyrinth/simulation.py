@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from kiosk.tools.sim.sweep import Outcome, Runner, derive, ended_by_limit, make_recorder
-from engine.labyrinth.parts import GAME_NAME
+from engine.labyrinth.parts import GAME_NAME, Phase
 
 
 class LabyrinthRunner(Runner):
@@ -25,7 +25,7 @@ class LabyrinthRunner(Runner):
         ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
         times: list[list[float]] = [[] for _ in levels]
         cpu: list[list[float]] = [[] for _ in levels]
-        while game.phase != "over" and game.turns < spec.turn_cap:
+        while game.phase != Phase.OVER and game.turns < spec.turn_cap:
             seat = game.current
             start, start_cpu = timer(), time.process_time()
             shift, move = ais[seat].choose(game)
@@ -42,7 +42,7 @@ class LabyrinthRunner(Runner):
             game.turns,
             [len(t) for t in times],
             times,
-            capped=game.phase != "over",
+            capped=game.phase != Phase.OVER,
             decision_cpu_ms=cpu,
             limited=ended_by_limit(game),
             record=recorder.text() if recorder else None,

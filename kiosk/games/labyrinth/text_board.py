@@ -7,6 +7,7 @@ player's cards below the board.
 
 from __future__ import annotations
 
+from engine.outcome import GAME_OVER
 from engine.labyrinth.game import Game
 from engine.labyrinth.maze import SIZE, openings_of
 from engine.labyrinth.tiles import TREASURES
@@ -48,7 +49,7 @@ def maze_board(state: Game) -> str:
     spare = maze_tile(openings_of(state.maze.spare_mask), TREASURES[spare_t][:3] if spare_t >= 0 else "")
     info = []
     for k, p in enumerate(state.players):
-        mark = ">" if k == state.current and state.phase != "over" else " "
+        mark = ">" if k == state.current and state.phase != GAME_OVER else " "
         target = ("home" if p.cards or state.rules.return_home else "-") if not p.cards else p.cards[0]
         info.append(
             f"{mark} {p.color:<6} at {p.position[0]},{p.position[1]}  found {len(p.found):>2}"

@@ -37,6 +37,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from kiosk.errors import KioskError
 from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
 
 # ----------------------------------------------------------------- one game
@@ -970,7 +971,7 @@ def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
     return summary
 
 
-class _Stop(Exception):
+class _Stop(KioskError):
     """Ends the command with an exit status after its message was printed."""
 
     def __init__(self, status: int):

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pyglet import shapes
 from pyglet import graphics  # a lazy proxy: importing pyglet.graphics itself would start GL before headless is chosen
 
+from kiosk.errors import ContractError
+
 OUTLINE = (24, 22, 28)
 
 
@@ -147,7 +149,7 @@ class Pen:
             return [
                 shapes.Line(p1x, p1y, p2x, p2y, thickness=(w + 2 * grow) * half, color=color, batch=batch, group=group)
             ]
-        raise ValueError(f"unknown pen stroke {kind!r}")
+        raise ContractError(f"unknown pen stroke {kind!r}")
 
 
 def _offset(points, d):

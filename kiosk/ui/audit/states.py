@@ -10,6 +10,8 @@ the results. The shell's screens are listed here; each game lists its own
 
 from __future__ import annotations
 
+from engine.outcome import GAME_OVER
+from kiosk.games import HUMAN
 from kiosk.ui.audit.layout import State, goto, setup_state
 
 
@@ -26,9 +28,9 @@ def _attract_replaying(env) -> None:
     shelf = env.kiosk.record_shelf
     if shelf is not None and best_record_of_day(shelf) is None:
         game = Game.new(players=2, seed=7, rules=Rules(turn_limit=3))
-        recorder = Recorder(game, ["human", "easy"], date=date.today().isoformat())
+        recorder = Recorder(game, [HUMAN, "easy"], date=date.today().isoformat())
         ais = [make_ai("easy", seed=7), make_ai("easy", seed=8)]
-        while game.phase != "over":
+        while game.phase != GAME_OVER:
             for action in ais[game.current].choose(game):
                 game.apply(action)
                 recorder.apply(action)

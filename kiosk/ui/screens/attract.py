@@ -25,6 +25,7 @@ from typing import NamedTuple
 import pyglet
 from pyglet import shapes
 
+from engine.outcome import GAME_OVER
 from kiosk.core.bus import Bus
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameSetup, SeatSetup
@@ -88,7 +89,7 @@ class Demo:
         game = self.session.game
         if game is None:
             return
-        if game.phase == "over" or game.turns >= DEMO_MAX_TURNS:
+        if game.phase == GAME_OVER or game.turns >= DEMO_MAX_TURNS:
             if self.over_at is None:
                 self.over_at = self.clock.now()
             elif self.clock.now() - self.over_at >= RESTART_S:

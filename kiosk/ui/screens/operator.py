@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING
 import pyglet
 from pyglet import shapes
 
+from engine.outcome import GAME_OVER
+from kiosk.games import HUMAN
 from kiosk.core.events import ButtonPressed, Quit
 from kiosk.store.pin import PinGuard
 from kiosk.version import version as running_version
@@ -155,7 +157,7 @@ class OperatorScreen(Screen):
         if game_name is not None:
             session = session_for(self.kiosk, game_name)
             game = session.game if session is not None else None
-            if game is None or game.phase == "over":
+            if game is None or game.phase == GAME_OVER:
                 back = "attract"
         elif back not in ("attract", "setup", "howto", "gameover"):
             back = "attract"
@@ -267,7 +269,7 @@ class OperatorScreen(Screen):
             return [self.t("operator.stats_unavailable")]
         if not s.games:
             return [self.t("operator.no_games")]
-        humans = s.wins.get("human", 0)
+        humans = s.wins.get(HUMAN, 0)
         computers = s.computer_wins  # each game once, however many computers shared its win
         lines = [
             self.t("operator.games_played", n=s.games),

@@ -327,12 +327,16 @@ class RecordDemo:
     """
 
     def __init__(self, record: Record, view_busy: Callable[[], bool] = lambda: False):
+        from engine.labyrinth.game import Game
         from kiosk.games.labyrinth.session import Session
 
+        start = record.start()
+        if not isinstance(start, Game):
+            raise TypeError(f"a board game demo replays a board game's record, not a {record.kind!r} one")
         self.view_busy = view_busy  # the board still animates: the pauses wait for it
         self.refused: str | None = None  # why the session refused a turn of the record
         self.record = record
-        self.start_state = record.start()
+        self.start_state = start
         self.bus = Bus()
         self.clock = VirtualClock()
         self.session = Session(self.bus, self.clock, save=None)

@@ -18,6 +18,7 @@ from functools import partial
 
 import pyglet
 
+from kiosk.games import HUMAN
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 
 from kiosk.ui.shell import seating
@@ -98,7 +99,7 @@ def seat_icon(kind: str, cx: float, cy: float, size: float, color, batch, group,
         part(dx, dy - s * 0.27, s * 0.12, s * 0.18)
         part(dx, dy - s * 0.38, s * 0.5, s * 0.07)
 
-    if kind == "human":
+    if kind == HUMAN:
         person(0, 0, size)
     elif kind == "computer":
         screen(0, 0, size)
@@ -113,13 +114,13 @@ class Choices:
     """What the visitor picked so far."""
 
     players: int = 2
-    kinds: list[str] = field(default_factory=lambda: ["human", "medium", "medium", "medium"])
+    kinds: list[str] = field(default_factory=lambda: [HUMAN, "medium", "medium", "medium"])
     open_cards: bool = False
     return_home: bool = True
     hints: bool | None = None  # None: on exactly in the children's variants
     game: str = "labyrinth"  # or "cards": the travel card game
     card_players: int = 2
-    card_kinds: list[str] = field(default_factory=lambda: ["human"] + ["easy"] * 5)
+    card_kinds: list[str] = field(default_factory=lambda: [HUMAN] + ["easy"] * 5)
 
     @property
     def hints_on(self) -> bool:
@@ -135,16 +136,16 @@ class Choices:
 
     def join(self, seat: int) -> None:
         """A person at corner `seat` joins (or, joined already, leaves): joined seats are people."""
-        others = [k for k in self.kinds[len(self.joined) :] if k != "human"]
+        others = [k for k in self.kinds[len(self.joined) :] if k != HUMAN]
         if seat in self.joined:
             self.joined.remove(seat)
         else:
             self.joined.append(seat)
             self.players = max(self.players, len(self.joined))
-        kinds = ["human"] * len(self.joined) + others
+        kinds = [HUMAN] * len(self.joined) + others
         self.kinds = (kinds + ["medium"] * 4)[:4]
-        if "human" not in self.kinds[: self.players]:
-            self.kinds[0] = "human"
+        if HUMAN not in self.kinds[: self.players]:
+            self.kinds[0] = HUMAN
 
     turn_limit: int = 0  # [game] turn_limit (no control on this screen)
     first: int | None = None  # who starts; None: [game] first_player (random by default)
@@ -175,12 +176,12 @@ def choices_from_config(ui) -> Choices:
     players = int(config_value(ui, "game", "players", 2))
     players = min(4, max(1, players))
     kinds = [
-        k if k in ("human",) + levels() else ("easy" if k == "random" else "medium")
-        for k in config_value(ui, "game", "seats", ("human", "medium"))
+        k if k in (HUMAN,) + levels() else ("easy" if k == "random" else "medium")
+        for k in config_value(ui, "game", "seats", (HUMAN, "medium"))
     ]
     kinds = (kinds + ["medium"] * 4)[:4]
-    if "human" not in kinds[:players]:
-        kinds[0] = "human"
+    if HUMAN not in kinds[:players]:
+        kinds[0] = HUMAN
     game = config_value(ui, "game", "game", "labyrinth")
     return Choices(
         players=players,
@@ -268,19 +269,19 @@ class SetupScreen(Screen):
     def set_players(self, n: int) -> None:
         if self.chosen.game == "cards":
             self.chosen.card_players = n
-            if "human" not in self.chosen.card_kinds[:n]:
-                self.chosen.card_kinds[0] = "human"
+            if HUMAN not in self.chosen.card_kinds[:n]:
+                self.chosen.card_kinds[0] = HUMAN
             self._build()
             return
         self.chosen.players = n
-        if "human" not in self.chosen.kinds[:n]:
-            self.chosen.kinds[0] = "human"
+        if HUMAN not in self.chosen.kinds[:n]:
+            self.chosen.kinds[0] = HUMAN
         self._build()
 
     def set_kind(self, index: int, kind: str) -> None:
         """Seat `index` is played by `kind` ("computer": at its level so far, else medium); a seat
         someone joined stays a person."""
-        if self._joined(index) and kind != "human":
+        if self._joined(index) and kind != HUMAN:
             return
         if kind == "computer":
             kind = self.chosen.kinds[index] if self.chosen.kinds[index] in LEVELS else "medium"
@@ -292,7 +293,7 @@ class SetupScreen(Screen):
         """No person in the chosen game: Start offers to watch the computers (a stop is on the play screen)."""
         ch = self.chosen
         kinds = ch.card_kinds[: ch.card_players] if ch.game == "cards" else ch.kinds[: ch.players]
-        return "human" not in kinds
+        return HUMAN not in kinds
 
     def set_language(self, language: str) -> None:
         set_language(self.ui, language)
@@ -300,8 +301,7 @@ class SetupScreen(Screen):
         self._build()
 
     def start(self) -> None:
-        first_player = getattr(self.ui.kiosk, "first_player", None)
-        setup = self.chosen.game_setup(first_player) if first_player is not None else self.chosen.game_setup()
+        setup = self.chosen.game_setup(self.ui.kiosk.first_player)
         self.ui.post(NewGame(setup))
         if setup.game == "cards":
             self.ui.goto("cards_play")
@@ -547,7 +547,7 @@ class SetupScreen(Screen):
             line = t(f"setup.level.{kind}")  # the screen above the stars says it is the computer
             line_y = seg_y - 6 - 48 - 18
         else:  # a person or "Family": the word and what it means, under the choice
-            key = "setup.human" if kind == "human" else f"setup.level.{kind}"
+            key = "setup.human" if kind == HUMAN else f"setup.level.{kind}"
             help_key = "setup.seat.joined" if joined else f"setup.seat.{'human' if kind == 'human' else kind}.help"
             self._text(c, frame, t(key), x + w / 2, seg_y - 18, BODY, color=INK, anchor_x="center", width=w - 16)
             line, line_y = t(help_key), seg_y - 42
@@ -563,11 +563,11 @@ class SetupScreen(Screen):
         choice picks it (a tap on the chosen one changes nothing); a seat someone joined offers only
         the person (they leave at their corner)."""
         kind = self.chosen.kinds[index]
-        now = "human" if kind == "human" else (FRIENDLY if kind == FRIENDLY else "computer")
-        options = ["human", "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
+        now = HUMAN if kind == HUMAN else (FRIENDLY if kind == FRIENDLY else "computer")
+        options = [HUMAN, "computer"] + ([FRIENDLY] if FRIENDLY in levels() else [])
         gap = 4
         bw = (w - gap * (len(options) - 1)) / len(options)
-        words = {"human": "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}
+        words = {HUMAN: "setup.human", "computer": "setup.computer", FRIENDLY: f"setup.level.{FRIENDLY}"}
         buttons = {}
         for k, option in enumerate(options):
             on = option == now
@@ -580,7 +580,7 @@ class SetupScreen(Screen):
                 self.batch,
                 self._bg,
                 size=BODY,
-                color=(ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF,
+                color=(ACCENT if option == HUMAN else TOGGLE_ON) if on else TOGGLE_OFF,
                 on_tap=partial(self.set_kind, index, option),
             )
             b._label.visible = False  # the picture says it; the word is under the choice
@@ -630,7 +630,7 @@ class SetupScreen(Screen):
                 "setup.seat.joined"
                 if self._joined(index)
                 else "setup.human"
-                if kind == "human"
+                if kind == HUMAN
                 else f"setup.level.{kind}"
             )
             self._text(c, frame, self.t(key), bx + kw + 6, y + h / 2, BODY, color=INK, bold=False, width=3 * (sw + 4))
@@ -759,7 +759,7 @@ class SetupScreen(Screen):
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
         self._text(c, frame, name, x + 34, top, BODY, color=rgb, width=w - 42)
         pad, gap = 8, 4
-        options = ("human",) + CARD_LEVELS
+        options = (HUMAN,) + CARD_LEVELS
         human = t("setup.human")
         room = w - 2 * pad - gap * (len(options) - 1)
         bw = 48.0  # a finger wide; "Human" gets what is left (more)
@@ -776,8 +776,8 @@ class SetupScreen(Screen):
             for option, width in zip(row, widths):
                 on = kind == option
                 # the same words and stars as the board game's seats: "Human", then easy / medium / hard
-                color = (ACCENT if option == "human" else TOGGLE_ON) if on else TOGGLE_OFF
-                if option == "human":
+                color = (ACCENT if option == HUMAN else TOGGLE_ON) if on else TOGGLE_OFF
+                if option == HUMAN:
                     make_button(
                         self,
                         c,
@@ -807,7 +807,7 @@ class SetupScreen(Screen):
                     self._shapes += b.marks
                 bx += width + gap
         # what this player does, between the name and the buttons (wrapped where it is long)
-        level = t("setup.cards.level." + kind) if kind != "human" else ""
+        level = t("setup.cards.level." + kind) if kind != HUMAN else ""
         if level:
             below = rows[0][0] + 48 + 4
             lbl = label(
@@ -876,7 +876,7 @@ class SetupScreen(Screen):
         sw, gap = 48, 3
         bx = x + 30 + name_w + 4
         hw = w - (bx - x) - 6 - 3 * (sw + gap)
-        on = kind == "human"
+        on = kind == HUMAN
         make_button(
             self,
             c,
@@ -888,7 +888,7 @@ class SetupScreen(Screen):
             size=BODY,
             color=ACCENT if on else TOGGLE_OFF,
             text_color=(30, 30, 30) if on else INK,
-            on_tap=lambda: self.set_card_kind(index, "human"),
+            on_tap=lambda: self.set_card_kind(index, HUMAN),
         )
         for j, option in enumerate(CARD_LEVELS):
             on = kind == option
@@ -905,7 +905,7 @@ class SetupScreen(Screen):
                 on_tap=partial(self.set_card_kind, index, option),
             )
             self._shapes += b.marks
-        if described and kind != "human":
+        if described and kind != HUMAN:
             self._text(
                 c,
                 frame,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.outcome import GAME_OVER
 from kiosk.core.events import NewGame
 
 from kiosk.ui.shell.layout import Rect
@@ -36,7 +37,7 @@ class GameEndScreen(Screen):
         """Show `event`, or the result of the session's finished game when none is given."""
         session = session_for(self.kiosk, self.game_name)
         game = getattr(session, "game", None)
-        if event is None and game is not None and game.phase == "over":
+        if event is None and game is not None and game.phase == GAME_OVER:
             event = self.event_of(game, session)
         self.event = event
         self.prepare(game, event)

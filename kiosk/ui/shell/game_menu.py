@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import pyglet
 from pyglet import shapes
 
+from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.core.events import AbandonGame, NewGame
 
@@ -87,7 +88,7 @@ class GameMenu:
     def computers_only(self) -> bool:
         """The running game has no person in it: the menu button is a stop button."""
         session = self.session()
-        return session is not None and session.game is not None and "human" not in session.kinds
+        return session is not None and session.game is not None and HUMAN not in session.kinds
 
     def spots(self) -> list[tuple[Rect, int]]:
         """Where the menu buttons are now (none without a running game on a play screen)."""

@@ -22,13 +22,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from kiosk.errors import KioskError
+
 #: The languages of the rulebooks, in the order the setup screen offers them.
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "it", "nl", "es", "pt", "et")
 DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 
 
-class CatalogError(ValueError):
+class CatalogError(KioskError, ValueError):
     """A .po file that cannot be read; the message names the file and the line."""
 
 

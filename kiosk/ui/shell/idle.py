@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pyglet
 
+from engine.outcome import GAME_OVER
+from kiosk.games import HUMAN
 from kiosk.core.events import SuspendGame
 
 from kiosk.ui.shell.screen import game_on, session_for
@@ -77,12 +79,12 @@ class IdleWatch:
         """The index of the human player who should act now (also behind a card game's hand-over), or None."""
         session = self._session()
         game = session.game if session is not None else None
-        if session is None or game is None or game.phase == "over":
+        if session is None or game is None or game.phase == GAME_OVER:
             return None
         if session.busy:
             return None
         kinds = session.kinds
-        if game.current >= len(kinds) or kinds[game.current] != "human":
+        if game.current >= len(kinds) or kinds[game.current] != HUMAN:
             return None
         return game.current
 

@@ -9,7 +9,7 @@ menu that fits 800x480 fits every supported size.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import pyglet
 from pyglet import shapes
@@ -17,6 +17,9 @@ from pyglet import shapes
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.typeface import LABEL, font_for
 from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
+
+if TYPE_CHECKING:
+    from kiosk.ui.shell.window import UI
 
 GO = (46, 150, 84)  # the "start / play" button: green means go
 GO_DOWN = (30, 100, 56)
@@ -307,11 +310,11 @@ __all__ = [
 ]
 
 
-def config_value(ui, section: str, key: str, default):
-    """``[section] key`` of the kiosk's config, or `default` when there is none (tests, demos)."""
-    cfg = getattr(ui, "config", None) or getattr(getattr(ui, "kiosk", None), "config", None)
-    part = getattr(cfg, section, None)
-    value = getattr(part, key, None) if part is not None else None
+def config_value(ui: UI, section: str, key: str, default: Any) -> Any:
+    """``[section] key`` of the kiosk's config, or `default` when there is none (tests, demos)
+    or the key is unset (None). `section` and `key` name a config field: kiosk.core.config."""
+    config = ui.kiosk.config
+    value = None if config is None else getattr(getattr(config, section), key)
     return default if value is None else value
 
 

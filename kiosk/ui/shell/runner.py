@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from kiosk.errors import ContractError
 from kiosk.core.clock import VirtualClock
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -116,7 +117,7 @@ def open_sound(kiosk: "KioskView", ui: "UI", display: str, choice: str = "auto")
     if not settings.enabled:
         log.info("sound off ([sound] enabled = false)")
         return None
-    sound = Sound(getattr(kiosk, "bus", None), settings)
+    sound = Sound(kiosk.bus, settings)
     from kiosk.ui.screens.operator_settings import apply_to_sound
 
     apply_to_sound(ui, sound)  # the operator menu's volume and mute, kept across restarts
@@ -217,7 +218,7 @@ class Offscreen:
         elif isinstance(self.kiosk, Scripted):
             self.kiosk.script_input(step)
         else:
-            raise ValueError(f"script: {step.text!r}: this kiosk takes script lines, not parsed steps")
+            raise ContractError(f"script: {step.text!r}: this kiosk takes script lines, not parsed steps")
         self.settle()
 
     def _do_line(self, line: str) -> None:

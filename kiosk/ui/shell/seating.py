@@ -24,6 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from kiosk.games import HUMAN
+from kiosk.errors import ContractError
+
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.ui.shell.layout import Layout
 
@@ -48,7 +51,7 @@ def angle(edge: str) -> int:
     try:
         return ANGLES[edge]
     except KeyError:
-        raise ValueError(f"edge {edge!r}: texts face 'S' (near) or 'N' (far)") from None
+        raise ContractError(f"edge {edge!r}: texts face 'S' (near) or 'N' (far)") from None
 
 
 def facing(layout: "Layout", seat: int | None) -> int:
@@ -95,7 +98,7 @@ def seats_for_kinds(kinds: Sequence[str]) -> tuple[int, ...]:
     take :func:`seats_for`'s corners first (solo and one person against the computer: the near edge),
     the computers the rest; players keep their order (the seats go with them)."""
     corners = list(seats_for(len(kinds)))
-    people = [i for i, k in enumerate(kinds) if k == "human"]
+    people = [i for i, k in enumerate(kinds) if k == HUMAN]
     order = people + [i for i in range(len(kinds)) if i not in people]
     seats = [0] * len(kinds)
     for i, corner in zip(order, corners):

@@ -19,6 +19,7 @@ from typing import Any, Callable, Literal
 import pyglet
 from pyglet import shapes
 
+from kiosk.errors import ContractError
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
 from kiosk.ui.shell.typeface import font_for
@@ -44,7 +45,7 @@ class Frame:
 
     def __init__(self, rect: Rect, angle: int = 0):
         if angle not in (0, 180):
-            raise ValueError(f"a frame faces 0 or 180 degrees, not {angle}")
+            raise ContractError(f"a frame faces 0 or 180 degrees, not {angle}")
         self.rect = Rect(*rect)
         self.angle = angle
 

@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import pyglet
 
+from engine.outcome import GAME_OVER
+from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.core.events import GameBegan
 
@@ -246,11 +248,11 @@ class UI:
         for kind in games.all_games():
             session = session_for(self.kiosk, kind.name)
             game = session.game if session is not None else None
-            if session is not None and game is not None and game.phase != "over" and "human" in session.kinds:
+            if session is not None and game is not None and game.phase != GAME_OVER and HUMAN in session.kinds:
                 return kind.play_screen
         options = self.kiosk.options  # --players: the game is posted, not started yet
         setup = options.setup if options is not None else None
-        if options is not None and options.start_game and setup is not None and "human" in setup.kinds:
+        if options is not None and options.start_game and setup is not None and HUMAN in setup.kinds:
             return games.get(setup.game).play_screen
         return "attract"
 
@@ -356,8 +358,8 @@ class UI:
             chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
             return chosen
-        display = getattr(getattr(self.kiosk, "config", None), "display", None)
-        return bool(getattr(display, "high_contrast", False))
+        config = self.kiosk.config
+        return config is not None and config.display.high_contrast
 
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
@@ -515,7 +517,7 @@ class UI:
 
     # ---------------------------------------------------------------- events from the bus
     def _on_event(self, event: Any) -> None:
-        if isinstance(event, GameBegan) and any(s.kind == "human" for s in event.seating()):
+        if isinstance(event, GameBegan) and any(s.kind == HUMAN for s in event.seating()):
             # a game with people in it (setup, --players, a resumed save): show its play screen.
             # All-computer games are the attract screen's demo and stay behind it.
             play = games.of_event(event).play_screen
@@ -691,20 +693,19 @@ def settle_garbage() -> None:
     gc.freeze()
 
 
-def _state_dir(kiosk: Any) -> Path | None:
+def _state_dir(kiosk: KioskView) -> Path | None:
     """Where the installed themes are: the configured state directory ([paths] state_dir, --state-dir)."""
-    paths = getattr(getattr(kiosk, "config", None), "paths", None)
-    state_dir = getattr(paths, "state_dir", None)
-    return Path(state_dir) if state_dir is not None else None
+    config = kiosk.config
+    return Path(config.paths.state_dir) if config is not None else None
 
 
-def _configured_theme(kiosk: Any, chosen: str | None = None):
+def _configured_theme(kiosk: KioskView, chosen: str | None = None):
     """The theme the operator `chosen` in the menu, else the one ``[display] theme`` names (the
     built-in one when it cannot be used, said in the log)."""
     from kiosk.themes import BUILTIN, load
 
-    display = getattr(getattr(kiosk, "config", None), "display", None)
-    theme_id = chosen if chosen is not None else getattr(display, "theme", None)
+    config = kiosk.config
+    theme_id = chosen if chosen is not None else config.display.theme if config is not None else None
     if not isinstance(theme_id, str):
         return BUILTIN
     return load(_state_dir(kiosk), theme_id)

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.ring import NoRing, Ring, backoff_delays, make_ring
 from hardware.ring.layout import RingLayout
 from hardware.ring.picture import BLACK, CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPicture, check_colour, render_frame
@@ -75,13 +76,14 @@ def test_hand_placed_segments():
     ],
 )
 def test_bad_layouts_name_the_problem(kwargs, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(HardwareSettingError) as err:
         RingLayout(**kwargs)
     assert message in str(err.value)
 
 
 def test_a_seat_off_the_ring_is_refused():
-    with pytest.raises(ValueError, match="seat 4 is not on a ring of 4 seats"):
+    # the kiosk asks for a seat it made the ring with: a caller's mistake, not a setting
+    with pytest.raises(HardwareContractError, match="seat 4 is not on a ring of 4 seats"):
         RingLayout(24).segment(4)
 
 
@@ -106,7 +108,7 @@ def test_animations_change_over_time():
 def test_colours_are_checked():
     assert check_colour([1, 2, 3]) == (1, 2, 3)
     for bad in [(1, 2), (0, 0, 256), (0.5, 0, 0), "red", None, (True, 0, 0)]:
-        with pytest.raises(ValueError):
+        with pytest.raises(HardwareSettingError):
             check_colour(bad)
 
 
@@ -152,13 +154,13 @@ def test_celebrate_idle_off_and_brightness(ring, virtual):
 
 
 def test_bad_arguments_raise_at_once(ring):
-    with pytest.raises(ValueError):
+    with pytest.raises(HardwareContractError):
         ring.show_seat(7, BLUE)
-    with pytest.raises(ValueError):
+    with pytest.raises(HardwareSettingError):
         ring.show_seat(0, (300, 0, 0))
-    with pytest.raises(ValueError):
+    with pytest.raises(HardwareContractError):
         ring.flash(seconds=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(HardwareSettingError):
         ring.set_brightness(256)
 
 
@@ -251,7 +253,7 @@ def test_close_while_unplugged_returns_promptly():
 
 
 def test_layout_and_driver_must_agree():
-    with pytest.raises(ValueError, match="24 LEDs but the virtual driver has 12"):
+    with pytest.raises(HardwareContractError, match="24 LEDs but the virtual driver has 12"):
         Ring(VirtualRing(12), RingLayout(24))
 
 
@@ -267,7 +269,7 @@ def test_make_ring_builds_each_driver_from_config_values(tmp_path):
     none.celebrate(GREEN)
     none.off()
     assert none.sync() and not none.connected
-    with pytest.raises(ValueError):
+    with pytest.raises(HardwareContractError):
         none.show_seat(9, BLUE)
 
     virtual = make_ring("virtual", led_count=16, offset=2, brightness=90)
@@ -298,6 +300,18 @@ def test_make_ring_builds_each_driver_from_config_values(tmp_path):
     ],
 )
 def test_make_ring_refuses_bad_config(args, kwargs, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(HardwareSettingError) as err:
         make_ring(*args, **kwargs)
     assert message in str(err.value)
+
+
+def test_every_hardware_error_is_a_hardware_error():
+    """One base for what the adapters raise; bad settings stay ValueErrors (the kiosk's config
+    checks catch those), a caller's mistake is a TypeError that no handler of bad input hides."""
+    from hardware.errors import HardwareError
+    from hardware.ring.driver import RingUnavailable
+
+    assert issubclass(RingUnavailable, HardwareError)
+    assert issubclass(HardwareSettingError, HardwareError) and issubclass(HardwareSettingError, ValueError)
+    assert issubclass(HardwareContractError, HardwareError) and issubclass(HardwareContractError, TypeError)
+    assert not issubclass(HardwareContractError, ValueError)

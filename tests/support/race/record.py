@@ -61,4 +61,4 @@ def infer_action(before: Race, after: Race) -> str | None:
     return "roll" if after.turns == before.turns + 1 else None
 
 
-register_codec(sys.modules[__name__])  # type: ignore[arg-type]
+register_codec(sys.modules[__name__])

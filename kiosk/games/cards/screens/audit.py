@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.cards.parts import CardPhase
+from kiosk.games import HUMAN
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
@@ -59,27 +61,27 @@ def cards_place(kinds: tuple[str, ...]):
 
 def cards_handover(env: Env) -> None:
     """Two people: after the first one's turn the sheet asks to pass the screen."""
-    session = cards_game(env, ("human", "human", "human"))
+    session = cards_game(env, (HUMAN, HUMAN, HUMAN))
     from kiosk.games.cards.events import ConfirmTake
 
     _lay_first(env, session)
-    if session.game.phase == "take":
+    if session.game.phase == CardPhase.TAKE:
         env.post(ConfirmTake())
     _cards_screen(env)
 
 
 def cards_take(env: Env) -> None:
     """A card laid that joins treasures: the cards that may be taken light up, the take button."""
-    session = cards_game(env, ("human", "human"), seed=5)
+    session = cards_game(env, (HUMAN, HUMAN), seed=5)
     from kiosk.games.cards.events import ConfirmTake
 
     for _ in range(40):
         _lay_first(env, session, want_take=True)
-        if session.game.phase == "take":
+        if session.game.phase == CardPhase.TAKE:
             break
-        if session.game.phase == "over":
+        if session.game.phase == CardPhase.OVER:
             break
-    if session.game.phase == "take":
+    if session.game.phase == CardPhase.TAKE:
         from kiosk.games.cards.events import ToggleTake
 
         takeable = sorted(session.game.takeable())
@@ -95,7 +97,7 @@ def cards_over(players: int):
         from kiosk.games.cards.events import CardGameOver
 
         scores = (9, 4, 9, 0, 7, 2)[:players]
-        kinds = ("human", "hard", "human", "random", "easy", "human")[:players]
+        kinds = (HUMAN, "hard", HUMAN, "random", "easy", HUMAN)[:players]
         best = max(scores)
         env.ui.goto(
             games.get(GAME_NAME).over_screen,
@@ -118,12 +120,12 @@ def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
 def states() -> tuple[State, ...]:
     """The card game's screens in the states the audit measures."""
     name = GAME_NAME
-    six = ("human", "random", "easy", "hard", "human", "easy")
+    six = (HUMAN, "random", "easy", "hard", HUMAN, "easy")
     return (
         State("setup", "cards-2", name, setup_state(name, _seats(2))),
         State("setup", "cards-6", name, setup_state(name, _seats(6, six))),
         State("cards_howto", "first-step", name, goto("cards_howto")),
-        State(games.get(GAME_NAME).play_screen, "place-2", name, cards_place(("human", "easy"))),
+        State(games.get(GAME_NAME).play_screen, "place-2", name, cards_place((HUMAN, "easy"))),
         State(games.get(GAME_NAME).play_screen, "place-6", name, cards_place(six)),
         State(games.get(GAME_NAME).play_screen, "handover-3", name, cards_handover),
         State(games.get(GAME_NAME).play_screen, "take-2", name, cards_take),

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pyglet
 from pyglet import shapes
 
+from engine.cards.parts import CardPhase
+from kiosk.games import HUMAN
 from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import CardGameOver
 
@@ -40,7 +42,7 @@ class CardsGameOverScreen(GameEndScreen):
 
     def prepare(self, game, event) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
-        over = game is not None and getattr(game, "phase", "") == "over"
+        over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
         self.taken = [list(t) for t in game.taken] if over else None
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
@@ -129,9 +131,9 @@ class CardsGameOverScreen(GameEndScreen):
                     c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb, batch=self.batch, group=fg
                 )
             )
-            kind = ev.kinds[i] if i < len(ev.kinds) else "human"
+            kind = ev.kinds[i] if i < len(ev.kinds) else HUMAN
             who = ("\u265b " if i in ev.winners else "") + names[i]
-            if kind != "human":
+            if kind != HUMAN:
                 who += "  " + t("setup.computer") + " " + strength_stars(kind)
             name_w = 200 if taken is not None else 330
             self._shapes.append(

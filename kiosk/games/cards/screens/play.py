@@ -42,8 +42,10 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from engine.cards.parts import CardPhase
 from engine.cards.deck import OPEN
 
+from kiosk.games import HUMAN
 from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import (
     CardDiscarded,
@@ -167,7 +169,7 @@ class CardsPlayScreen(Screen):
         g, s = self.game, self.session
         if not self.layout.tabletop or player is None or g is None:
             return 0
-        if sum(1 for k in s.kinds if k == "human") <= 1:
+        if sum(1 for k in s.kinds if k == HUMAN) <= 1:
             return 0
         return 180 if player < (g.players + 1) // 2 else 0
 
@@ -204,7 +206,7 @@ class CardsPlayScreen(Screen):
         n = g.players if g is not None else 4
         order = list(range(n))
         s = self.session
-        people = [i for i in order if g is not None and s.kinds[i] == "human"]
+        people = [i for i in order if g is not None and s.kinds[i] == HUMAN]
         if len(people) == 1:  # one person (near edge, as ``facing``): their chip along their edge
             order = [i for i in order if i != people[0]] + people
         half = (n + 1) // 2
@@ -294,8 +296,8 @@ class CardsPlayScreen(Screen):
         the screen must be handed over first.
         """
         s, g = self.session, self.game
-        if g is not None and g.phase != "over":
-            if ev.code == "computer_turn" or (s.kinds[g.current] != "human" and not ev.code):
+        if g is not None and g.phase != CardPhase.OVER:
+            if ev.code == "computer_turn" or (s.kinds[g.current] != HUMAN and not ev.code):
                 return self.t("cards.thinking", player=self.player_name(g.current))
             if ev.code == "pass_screen":
                 return self.t("cards.pass_to", player=self.player_name(g.current))
@@ -314,7 +316,7 @@ class CardsPlayScreen(Screen):
         faces the player whose turn it is."""
         s, g = self.session, self.game
         edge = self.note.tapper_edge(self.layout, self.ui.now())
-        if edge is not None and g is not None and g.phase != "over" and s.kinds[g.current] != "human":
+        if edge is not None and g is not None and g.phase != "over" and s.kinds[g.current] != HUMAN:
             self.note.show(self.layout, text, edge, self.ui.now())
             return
         self._show_toast(text)
@@ -421,7 +423,7 @@ class CardsPlayScreen(Screen):
             self._compute_areas()
         hand = s.visible_hand(g.current)
         picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
-        cells = g.legal_cells() if g.phase == "place" else {}
+        cells = g.legal_cells() if g.phase == CardPhase.PLACE else {}
         key = (g.current, g.turns, g.phase, s.selected, s.rotation, s.handover)
         if self.pending is not None and (key != self._pending_key or picked is None or self.pending not in cells):
             self.pending = None
@@ -429,7 +431,7 @@ class CardsPlayScreen(Screen):
         self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
         # the board: places a card could go, the cards, what may be taken
         g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
-        human = s.kinds[g.current] == "human" and not s.handover
+        human = s.kinds[g.current] == HUMAN and not s.handover
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
@@ -445,7 +447,7 @@ class CardsPlayScreen(Screen):
             self._items.append(sprite)
             self._pending_sprite = sprite
             self._mark(self.pending, "laid", g_over)
-        if g.phase == "take":
+        if g.phase == CardPhase.TAKE:
             self._mark(g.placed, "laid", g_over)
             for card in g.takeable():
                 cell = g.cell_of(card)
@@ -453,7 +455,7 @@ class CardsPlayScreen(Screen):
         self._place_board()
         self._build_scores()
         self._build_hand(hand, picked)
-        if s.handover and g.phase != "over":
+        if s.handover and g.phase != CardPhase.OVER:
             self._build_handover()
 
     def _mark(self, cell, kind: str, group) -> None:
@@ -550,7 +552,7 @@ class CardsPlayScreen(Screen):
         w, h = frame.w, frame.h
         bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
         rgb = player_rgb(i)
-        active = i == g.current and g.phase != "over"
+        active = i == g.current and g.phase != CardPhase.OVER
         self._items.append(
             box(
                 frame,
@@ -635,16 +637,16 @@ class CardsPlayScreen(Screen):
         s, g = self.session, self.game
         p = g.current
         name = self.player_name(p)
-        if g.phase == "over":
+        if g.phase == CardPhase.OVER:
             return "", ""
-        if s.kinds[p] != "human":
+        if s.kinds[p] != HUMAN:
             return name, self.t("cards.thinking", player=name)
         if s.handover:
             return name, self.t("cards.pass_to", player=name)
         head = self.t("cards.your_turn", player=name)
-        if g.phase == "take":
+        if g.phase == CardPhase.TAKE:
             return head, self.t("cards.take_choose")
-        if g.phase == "discard":
+        if g.phase == CardPhase.DISCARD:
             return head, self.t("cards.discard")
         if picked is None:
             return head, self.t("cards.pick_card")
@@ -661,7 +663,7 @@ class CardsPlayScreen(Screen):
         frame = Frame(r, self.facing(p))
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
         self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
-        if g.phase != "over":
+        if g.phase != CardPhase.OVER:
             self._items.append(
                 box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid, radius=L.px(3))
             )
@@ -720,7 +722,7 @@ class CardsPlayScreen(Screen):
         # the buttons along the bottom
         btn_h = L.px(50)
         by = pad
-        take = g.phase == "take" and s.kinds[p] == "human" and not s.handover
+        take = g.phase == CardPhase.TAKE and s.kinds[p] == HUMAN and not s.handover
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
@@ -768,14 +770,14 @@ class CardsPlayScreen(Screen):
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
             self._items.append(sprite)
-            if shown and s.kinds[p] == "human":
+            if shown and s.kinds[p] == HUMAN:
                 rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
-                if g.phase == "discard":
+                if g.phase == CardPhase.DISCARD:
                     w = Widget(rect, on_tap=partial(self.ui.post, DiscardCard(k)))
                 else:
                     w = Widget(rect, on_tap=partial(self.ui.post, SelectHandCard(k)))
                 self.add(w)
-        if shown and g.phase == "place" and self.controls:
+        if shown and g.phase == CardPhase.PLACE and self.controls:
             # the rotate button under the cards (where the take button is in the take phase)
             rect = Rect(pad, by, r.w - 2 * pad, btn_h)
             text_t = "\u27f3  " + self.t("cards.rotate")
@@ -934,15 +936,15 @@ class CardsPlayScreen(Screen):
         if super().tap(x, y):
             return True
         s, g = self.session, self.game
-        if g is None or g.phase == "over" or s.handover:
+        if g is None or g.phase == CardPhase.OVER or s.handover:
             return False
         cell = self.view.cell_at(self.board_rect, x, y)
         if cell is None:
             return False
-        if s.kinds[g.current] != "human":
+        if s.kinds[g.current] != HUMAN:
             self._answer(self.t("cards.thinking", player=self.player_name(g.current)))
             return True
-        if g.phase == "place" and cell not in g.layout:
+        if g.phase == CardPhase.PLACE and cell not in g.layout:
             legal = g.legal_cells()
             hand = s.visible_hand(g.current)
             picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
@@ -960,7 +962,7 @@ class CardsPlayScreen(Screen):
             else:
                 self._show_toast(self.t("cards.pick_card"))
             return True
-        if g.phase == "take" and cell in g.layout:
+        if g.phase == CardPhase.TAKE and cell in g.layout:
             self.ui.post(ToggleTake(g.layout[cell].card))
             return True
         return False

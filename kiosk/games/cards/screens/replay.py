@@ -8,6 +8,7 @@ by the play screen from that session; taps and keys only step.
 
 from __future__ import annotations
 
+from engine.cards.parts import CardPhase
 from kiosk.ui.screens.playback import ReplaySteps
 from kiosk.ui.shell.widgets import AnchorY
 from kiosk.ui.shell.screen import register
@@ -30,7 +31,7 @@ class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
     def _prompt(self, hand, picked) -> tuple[str, str]:
         """The player to act and who they were (a person, a computer level): no instruction to anyone."""
         g = self.game
-        if g is None or g.phase == "over":
+        if g is None or g.phase == CardPhase.OVER:
             return "", ""
         return self.player_name(g.current), self.seat_words(g.current)
 

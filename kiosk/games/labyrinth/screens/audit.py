@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.games import HUMAN
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
@@ -59,7 +60,7 @@ def board_shift(kinds: tuple[str, ...], **kw: Any):
 
 def board_blocked(env: Env) -> None:
     """The arrow opposite the last push refused: its message in the active panel."""
-    _board(env, ("human", "human", "human", "human"))
+    _board(env, (HUMAN, HUMAN, HUMAN, HUMAN))
     from kiosk.games.labyrinth.events import SelectArrow, Stay
 
     env.post(SelectArrow("N1"))
@@ -78,7 +79,7 @@ def blocked_message(env: Env) -> None:
 
 def board_move(env: Env) -> None:
     """After a push: the stay button and the lit cells."""
-    _board(env, ("human", "medium"))
+    _board(env, (HUMAN, "medium"))
     from kiosk.games.labyrinth.events import SelectArrow
 
     env.post(SelectArrow("W3"))
@@ -87,7 +88,7 @@ def board_move(env: Env) -> None:
 
 
 def board_peek(env: Env) -> None:
-    _board(env, ("human", "easy", "hard"))
+    _board(env, (HUMAN, "easy", "hard"))
     screen = _play(env)
     screen.peek.set(True)
     screen._refresh_panels()
@@ -98,7 +99,7 @@ def board_over(players: int):
         from kiosk.games.labyrinth.events import GameOver
 
         found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))[:players]
-        kinds = ("human", "medium", "human", "hard")[:players]
+        kinds = (HUMAN, "medium", HUMAN, "hard")[:players]
         env.ui.goto(games.get(GAME_NAME).over_screen, event=GameOver((0,), 31, found, kinds))
 
     return prepare
@@ -119,13 +120,11 @@ def states() -> tuple[State, ...]:
     name = GAME_NAME
     return (
         State("setup", "board-1", name, setup_state(name, _seats(1))),
-        State("setup", "board-4", name, setup_state(name, _seats(4, ("human", "easy", "medium", "hard")))),
+        State("setup", "board-4", name, setup_state(name, _seats(4, (HUMAN, "easy", "medium", "hard")))),
         State("howto", "first-step", name, goto("howto")),
-        State(
-            games.get(GAME_NAME).play_screen, "shift-hint-4", name, board_shift(("human", "medium", "human", "hard"))
-        ),
-        State(games.get(GAME_NAME).play_screen, "shift-hint-1", name, board_shift(("human",))),
-        State(games.get(GAME_NAME).play_screen, "open-cards-2", name, board_shift(("human", "easy"), open_cards=True)),
+        State(games.get(GAME_NAME).play_screen, "shift-hint-4", name, board_shift((HUMAN, "medium", HUMAN, "hard"))),
+        State(games.get(GAME_NAME).play_screen, "shift-hint-1", name, board_shift((HUMAN,))),
+        State(games.get(GAME_NAME).play_screen, "open-cards-2", name, board_shift((HUMAN, "easy"), open_cards=True)),
         State(games.get(GAME_NAME).play_screen, "blocked-arrow", name, board_blocked, blocked_message),
         State(games.get(GAME_NAME).play_screen, "move-stay", name, board_move),
         State(games.get(GAME_NAME).play_screen, "peek", name, board_peek),

@@ -29,6 +29,8 @@ from typing import Any, Callable, Iterable
 import pyglet
 from pyglet import shapes
 
+from engine.labyrinth.parts import Phase
+from kiosk.games import HUMAN
 from kiosk.games.labyrinth.cues import FOUND_S, SLIDE_S, WALK_STEP_S  # the sound's timeline follows them
 from kiosk.games.labyrinth.events import (
     BoardShifted,
@@ -96,7 +98,7 @@ class Model:
     cards_left: list[int] = field(default_factory=list)
     found: list[list[str]] = field(default_factory=list)
     current: int = 0
-    phase: str = "shift"
+    phase: str = Phase.SHIFT
     forbidden: str | None = None
     reachable: frozenset = frozenset()
     preview: str | None = None
@@ -380,7 +382,7 @@ class BoardView:
         ring = self._active_ring
         if ring is None:
             return
-        if not m.started or not self._pawns or m.phase == "over":
+        if not m.started or not self._pawns or m.phase == Phase.OVER:
             ring.visible = False
             return
         spr = self._pawns[m.current]
@@ -394,9 +396,9 @@ class BoardView:
         for c in self._crosses:
             c.delete()
         self._crosses = []
-        human = m.started and m.kinds and m.kinds[m.current] == "human"
+        human = m.started and m.kinds and m.kinds[m.current] == HUMAN
         for name, tri in self._arrows.items():
-            live = m.started and m.phase == "shift" and name != m.forbidden
+            live = m.started and m.phase == Phase.SHIFT and name != m.forbidden
             tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
             tri.visible = name != m.preview
             if name == m.forbidden and m.started:
@@ -414,7 +416,7 @@ class BoardView:
         m = self.model
         tile, treasure, frame = self._preview_tile, self._preview_treasure, self._preview_frame
         assert tile is not None and treasure is not None and frame is not None, "made by resize()"
-        show = m.started and m.phase == "shift" and m.preview is not None
+        show = m.started and m.phase == Phase.SHIFT and m.preview is not None
         tile.visible = frame.visible = show
         treasure.visible = show and bool(m.spare.treasure)
         if not show or m.preview is None:  # (show says it is not None; this tells mypy)
@@ -433,7 +435,7 @@ class BoardView:
 
     def _sync_reach(self) -> None:
         m = self.model
-        on = m.started and m.phase == "move" and bool(m.reachable)
+        on = m.started and m.phase == Phase.MOVE and bool(m.reachable)
         changed = False
         for i, d in enumerate(self._dims):
             visible = on and divmod(i, 7) not in m.reachable
@@ -451,7 +453,7 @@ class BoardView:
         self._hint_marks = []
         m = self.model
         hint = m.hint
-        if hint is None or not m.started or hint.player != m.current or m.phase != "shift":
+        if hint is None or not m.started or hint.player != m.current or m.phase != Phase.SHIFT:
             return
         L = self._laid_out()
         r = L.arrow_rect(hint.insertion)
@@ -519,11 +521,11 @@ class BoardView:
         m = self.model
         self.wake()
         if isinstance(ev, TurnChanged):
-            if ev.player != m.current or ev.phase == "shift":
+            if ev.player != m.current or ev.phase == Phase.SHIFT:
                 m.hint = None
             m.current, m.phase, m.forbidden, m.turn = ev.player, ev.phase, ev.forbidden, ev.turn
             m.reachable = frozenset(tuple(c) for c in ev.reachable)
-            if ev.phase == "shift":
+            if ev.phase == Phase.SHIFT:
                 m.preview, m.rotation = None, 0
             self._sync_arrows()
             self._sync_preview()
@@ -819,7 +821,7 @@ class BoardView:
         """The winners' moment: confetti in the players' colours over the board, each winner's pawn
         bouncing in a glow. Runs beside the queue: the game-over screen comes when it always did."""
         m = self.model
-        m.phase, m.reachable = "over", frozenset()  # the panels stop asking anyone to play
+        m.phase, m.reachable = Phase.OVER, frozenset()  # the panels stop asking anyone to play
         self._sync_arrows()
         self._sync_reach()
         self._sync_active_ring()

@@ -26,6 +26,8 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
+from engine.labyrinth.parts import Phase
+from kiosk.games import HUMAN
 from kiosk.core.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver,
@@ -125,7 +127,7 @@ class PlayScreen(Screen):
         snap: GameStarted = session.public_snapshot()
         self.board.load(snap)
         m = self.board.model
-        m.reachable = frozenset(g.reachable()) if g.phase == "move" else frozenset()
+        m.reachable = frozenset(g.reachable()) if g.phase == Phase.MOVE else frozenset()
         m.preview = session.preview
         m.rotation = session.rotation
         if session.preview is not None or session.rotation:
@@ -142,7 +144,7 @@ class PlayScreen(Screen):
         self._upcoming_for = None
         L = self.layout
         m = self.board.model
-        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         self._panel_active = active
         for idx, seat in enumerate(m.seats):
             frame = Frame(L.panel(seat, active), L.facing(seat))
@@ -168,10 +170,9 @@ class PlayScreen(Screen):
 
     @property
     def hints_enabled(self) -> bool:
-        cfg = getattr(self.kiosk, "config", None)
-        game_cfg = getattr(cfg, "game", None)
+        config = self.kiosk.config
         m = self.board.model
-        hints = getattr(game_cfg, "hints", None)
+        hints = config.game.hints if config is not None else None
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
         setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
@@ -183,14 +184,14 @@ class PlayScreen(Screen):
         return bool(hints)
 
     def _prompt(self, m) -> str:
-        kind = m.kinds[m.current] if m.kinds else "human"
-        if kind != "human":
-            return self.t("play.computer_thinking") if m.phase == "shift" and m.preview is None else ""
-        if m.phase == "shift":
+        kind = m.kinds[m.current] if m.kinds else HUMAN
+        if kind != HUMAN:
+            return self.t("play.computer_thinking") if m.phase == Phase.SHIFT and m.preview is None else ""
+        if m.phase == Phase.SHIFT:
             if m.preview is None:
                 return self.t("play.step_push")
             return self.t("play.push_again")
-        if m.phase == "move":
+        if m.phase == Phase.MOVE:
             return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
         return ""
 
@@ -237,7 +238,7 @@ class PlayScreen(Screen):
     def _cue_turn(self) -> None:
         """The large "<colour>'s turn" for a person whose turn starts, facing them."""
         m = self.board.model
-        if not m.started or m.phase != "shift" or m.kinds[m.current] != "human":
+        if not m.started or m.phase != Phase.SHIFT or m.kinds[m.current] != HUMAN:
             return
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
@@ -263,11 +264,11 @@ class PlayScreen(Screen):
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
-        active = idx == m.current and m.phase != "over"
+        active = idx == m.current and m.phase != Phase.OVER
         session = session_for(self.kiosk, "labyrinth")
-        peek_on = active and self.peek.on and m.kinds[idx] == "human" and not m.open_cards
+        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
-        if active and m.kinds[idx] == "human" and (peek_on or m.open_cards) and isinstance(session, Session):
+        if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
                 cards = tuple(session.visible_cards(idx))
             except Exception:  # no game in the session (view lagging behind): show nothing secret
@@ -294,10 +295,10 @@ class PlayScreen(Screen):
             cards=cards,
             open_cards=m.open_cards,
             heading_home=m.cards_left[idx] == 0 and m.return_home,
-            hints=active and self.hints_enabled and m.kinds[idx] == "human",
+            hints=active and self.hints_enabled and m.kinds[idx] == HUMAN,
             prompt=self._prompt(m) if active else "",
             toast=toast,
-            step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == "human" else "",
+            step=("push" if m.phase == Phase.SHIFT else "move") if active and m.kinds[idx] == HUMAN else "",
             pending=active and self.destination.pending is not None,
         )
 
@@ -305,7 +306,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or not self.panels:
             return
-        active = m.seats[m.current] if m.phase != "over" and m.current < len(m.seats) else None
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         if active != self._panel_active:  # the active panel gets the room: new frames
             self._panel_active = active
             L = self.layout
@@ -340,13 +341,13 @@ class PlayScreen(Screen):
         (kiosk/ui/shell/label_pool.py). One panel a frame, in frames that build no panel of their own and
         animate no push, so no single frame does all the work of a turn change."""
         m = self.board.model
-        if not m.started or m.phase == "over" or not self.panels or self.board.busy:
+        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
         if self._upcoming_for != (m.current, m.phase):
             self._upcoming_for = (m.current, m.phase)
             self._upcoming = self._coming()
             nxt = (m.current + 1) % len(m.seats)
-            if m.kinds[nxt] == "human" and ("cue", nxt) not in self._prepared:
+            if m.kinds[nxt] == HUMAN and ("cue", nxt) not in self._prepared:
                 self._prepared.add(("cue", nxt))
                 self._prepare_cue(nxt)  # the next person's "<colour>'s turn" (one text)
                 return
@@ -385,7 +386,7 @@ class PlayScreen(Screen):
         nxt = (m.current + 1) % len(m.seats)
         ahead = (
             [(m.current, "move"), (nxt, "shift"), (nxt, "move")]
-            if m.phase == "shift"
+            if m.phase == Phase.SHIFT
             else [(nxt, "shift"), (nxt, "move")]
         )
         saved = m.current, m.phase, m.preview
@@ -419,7 +420,7 @@ class PlayScreen(Screen):
             self.ui.request_frame()
         if isinstance(ev, TurnChanged):
             self.destination.clear()
-        if isinstance(ev, TurnChanged) and ev.phase == "shift":
+        if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
             if self.toast == self.t("play.computer_thinking"):
                 self.toast = ""  # the computer has played: "thinking" is no longer true
@@ -428,7 +429,7 @@ class PlayScreen(Screen):
         elif isinstance(ev, IllegalInput):
             edge = self.note.tapper_edge(self.layout, self.ui.now())
             m = self.board.model
-            if edge is not None and m.started and m.kinds[m.current] != "human":
+            if edge is not None and m.started and m.kinds[m.current] != HUMAN:
                 # a tap during the computer's turn: answered at the tapper's edge, not in the
                 # computer's panel (upside down for someone at the other side)
                 self.note.show(self.layout, self._reason_text(ev), edge, self.ui.now())
@@ -446,11 +447,11 @@ class PlayScreen(Screen):
         m = self.board.model
         if ev.arrow is not None and ev.arrow == m.forbidden:
             return self.t("play.blocked")
-        if m.kinds and m.kinds[m.current] != "human":
+        if m.kinds and m.kinds[m.current] != HUMAN:
             return self.t("play.computer_thinking")
-        if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == "move":
+        if ev.command in ("select_arrow", "push_arrow", "rotate_spare", "request_hint") and m.phase == Phase.MOVE:
             return self.t("play.walk")
-        if ev.command in ("tap_cell", "stay") and m.phase == "shift":
+        if ev.command in ("tap_cell", "stay") and m.phase == Phase.SHIFT:
             return self.t("play.rotate_and_push")
         code = getattr(ev, "code", "")
         has = getattr(self.ui.translator, "has", None)
@@ -553,8 +554,8 @@ class PlayScreen(Screen):
         chosen by the first tap and walked to by the second (kiosk/ui/shell/turn_cue.py TwoTap); any
         other tap goes to the session, which explains what to do instead."""
         m = self.board.model
-        human = m.kinds and m.kinds[m.current] == "human"
-        if m.phase == "move" and human and (cell in m.reachable or cell == m.positions[m.current]):
+        human = m.kinds and m.kinds[m.current] == HUMAN
+        if m.phase == Phase.MOVE and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return
         self.ui.post(TapCell(cell))

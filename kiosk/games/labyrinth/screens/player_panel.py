@@ -20,6 +20,8 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
+from engine.labyrinth.parts import Phase
+from kiosk.games import HUMAN
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
@@ -179,7 +181,7 @@ class PlayerPanel:
             fit=W - 3 * pad - head,
         )
         y = H - pad - head - L.px(16)
-        if st.kind != "human":  # a computer's panel says so under its name
+        if st.kind != HUMAN:  # a computer's panel says so under its name
             self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
@@ -256,7 +258,7 @@ class PlayerPanel:
         f = self.frame
         W = region.w
         atlas = self.ui.atlas
-        human = st.kind == "human"
+        human = st.kind == HUMAN
         gap = L.px(4)
         btn_h = L.touch
         # the eye's words beside it: on one line, or on two in a taller button (a long translation)
@@ -266,18 +268,18 @@ class PlayerPanel:
             words = self.ui.t("play.your_target")
             if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
-        rows_below = (1 if human else 0) + (1 if st.phase == "move" and human and stay_at is None else 0)
+        rows_below = (1 if human else 0) + (1 if st.phase == Phase.MOVE and human and stay_at is None else 0)
         needed = (
             rows_below * (btn_h + gap)
             + (eye_h - btn_h if human else 0)
-            + (L.touch + gap if st.spare and st.phase == "shift" and not st.toast else 0)
+            + (L.touch + gap if st.spare and st.phase == Phase.SHIFT and not st.toast else 0)
         )
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
         # the spare (tap to turn) in the shift phase, with the hint beside it; a long refusal may take its
         # place while it shows (a few seconds) rather than be set smaller than the body size
-        if st.spare and st.phase == "shift" and not st.peek and spare_room >= L.touch:
+        if st.spare and st.phase == Phase.SHIFT and not st.peek and spare_room >= L.touch:
             hint_w = btn_h if (human and st.hints and not st.peek) else 0
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
@@ -323,7 +325,7 @@ class PlayerPanel:
         if not human:
             return
         v = area.y
-        if st.phase == "move":
+        if st.phase == Phase.MOVE:
             confirm = st.pending
             b = Button(
                 f,
@@ -342,7 +344,7 @@ class PlayerPanel:
                 v += btn_h + gap
         # the secret target: hold the eye (open cards: all of them, where the spare was)
         if st.open_cards and st.cards:
-            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == "move" else btn_h))
+            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
             return
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
