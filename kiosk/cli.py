@@ -121,6 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the current game is saved after every action and the history kept "
         "(overrides [paths] state_dir; --stats reads the history there)",
     )
+    p.add_argument(
+        "--no-save-if-busy",
+        action="store_true",
+        help="when another kiosk holds the state directory, run without saving anything "
+        "(default: name the process that holds it and exit 2)",
+    )
     p.add_argument("--screenshot-dir", metavar="DIR", help="offscreen: a PNG after each scripted input")
     p.add_argument(
         "--layout-report",
@@ -333,6 +339,7 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
     from kiosk import games
     from kiosk.app import Kiosk
     from kiosk.clock import VirtualClock
+    from kiosk.persistence import StateDirBusy
 
     headless = display == "none"
     kind = games.get(args.game or config.game.game)
@@ -354,6 +361,9 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
             )
         except ValueError as e:  # e.g. a pin the pin library refuses
             print(f"error: {e}", file=sys.stderr)
+            return 2
+        except StateDirBusy as e:
+            print(f"error: {e}; stop it first, or add --no-save-if-busy to play without saving", file=sys.stderr)
             return 2
         return _play(kiosk, args, steps, ui)
     finally:
@@ -472,6 +482,7 @@ def _options(
             record_ai_games=True,
             show_ai_games_on_ring=True,
             events_out=events_out,
+            if_busy="unsaved" if args.no_save_if_busy else "exit",
         )
     # A scripted run is a reproducible check: like a headless run it neither resumes
     # nor overwrites the kiosk's own saved game unless --state-dir names a folder.
@@ -490,6 +501,7 @@ def _options(
         games=args.games,
         events_out=events_out,
         random_first=_first(args, config) is None,
+        if_busy="unsaved" if args.no_save_if_busy else "exit",
     )
 
 
