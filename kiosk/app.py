@@ -109,6 +109,7 @@ class Kiosk:
         self._game_index = 0
         self._closers: list[Callable[[], None]] = []
         self._events_lock = threading.Lock()
+        self._events_failed = False  # writing the events file failed: no more lines are tried
 
         if opts.events_out is not None:
             self.bus.subscribe_all(self._write_event)
@@ -216,6 +217,9 @@ class Kiosk:
         from kiosk.game_records import RecordShelf
 
         self.record_shelf = RecordShelf(state_dir)
+        from kiosk.themes.pack import remove_leftovers
+
+        remove_leftovers(state_dir)  # an install cut short by a power cut: its half-written folder
 
     def _open_buttons(self) -> None:
         from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
@@ -334,7 +338,13 @@ class Kiosk:
                 log.exception("closing %s failed", close)
         if self.options.events_out is not None:
             with self._events_lock:
-                self.options.events_out.flush()
+                try:
+                    self.options.events_out.flush()
+                except OSError as e:
+                    if not self._events_failed:
+                        log.error("cannot write the events file: %s", e.strerror or e)
+                    self._events_failed = True
+                    self.exit_status = self.exit_status or 2
 
     def __enter__(self) -> "Kiosk":
         return self
@@ -607,7 +617,14 @@ class Kiosk:
             return
         line = msg.to_json()
         with self._events_lock:
-            out.write(line + "\n")
+            if self._events_failed:
+                return
+            try:
+                out.write(line + "\n")
+            except OSError as e:  # a full disk, /dev/full: one line, then the run stops (status 2)
+                self._events_failed = True
+                log.error("cannot write the events file: %s; stopping", e.strerror or e)
+                self.stop("the events file cannot be written", 2)
 
 
 def setup_from_config(config: Config) -> GameSetup:

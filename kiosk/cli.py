@@ -17,13 +17,14 @@ command line (the systemd unit does not restart on 2).
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Sequence
 
 from kiosk.games import HUMAN
 
@@ -191,7 +192,38 @@ def _layout_report(args) -> int:
     return 0
 
 
+#: Output errors that end a command-line tool quietly: its reader went away or the disk is full.
+_OUTPUT_GONE = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+
+
+def output_guarded(run: Callable[[], int], prog: str) -> int:
+    """`run()`'s exit status, or 1 when standard output fails: a closed pipe (``| head``) ends
+    quietly, a full disk with one line on stderr, never a traceback; the output is flushed here so
+    that Python's own flush at exit cannot fail afterwards."""
+    try:
+        status = run()
+        sys.stdout.flush()
+        return status
+    except OSError as e:
+        if e.errno not in _OUTPUT_GONE:
+            raise
+        try:  # what is still buffered goes nowhere, and the final flush at exit succeeds
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+        if e.errno != errno.EPIPE:
+            print(f"{prog}: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
+    return output_guarded(lambda: _main(argv), "labyrinth-kiosk")
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from kiosk import logs
@@ -368,7 +400,10 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
         return _play(kiosk, args, steps, ui)
     finally:
         if events_out is not None:
-            events_out.close()
+            try:
+                events_out.close()
+            except OSError:  # already said by the kiosk (Kiosk._write_event)
+                pass
 
 
 def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:

@@ -29,6 +29,8 @@ SAVE_LIMIT = 4 * 1024 * 1024  # a save is about 5 kB
 CONFIG_LIMIT = 1024 * 1024  # the example config is about 8 kB
 SCRIPT_LIMIT = 8 * 1024 * 1024  # scripts of thousands of lines
 SMALL_LIMIT = 64 * 1024  # small state files (the PIN lock-out), theme pack manifests
+RECORD_LIMIT = 4 * 1024 * 1024  # a game record (docs/notation.md) is a few kB; a turn limit of 10^6 fits
+RECORD_LINE_LIMIT = 64 * 1024  # a record's longest line: a tag holding a start position of a few kB
 #: JSON bounds: the kiosk's own files nest 5 deep and hold no number longer than 20 digits.
 JSON_MAX_DEPTH = 32
 JSON_MAX_DIGITS = 40
@@ -178,6 +180,23 @@ def own_dir(path: Path | str) -> Path:
     return path
 
 
+def read_text(path: Path | str, limit: int, *, follow_symlinks: bool = True, line_limit: int | None = None) -> str:
+    """A text file the kiosk does not trust, as :func:`read_bounded` reads it, decoded as UTF-8
+    (a byte-order mark that editors put first is dropped). UnicodeDecodeError when it is not UTF-8,
+    ValueError naming the first line longer than `line_limit` (parsers of one huge line can take
+    a hundred times its size in memory)."""
+    return check_lines(read_bounded(path, limit, follow_symlinks=follow_symlinks).decode("utf-8-sig"), line_limit)
+
+
+def check_lines(text: str, line_limit: int | None) -> str:
+    """`text`, or ValueError naming its first line longer than `line_limit` characters."""
+    if line_limit is not None and len(text) > line_limit:
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > line_limit:
+                raise ValueError(f"line {number} is {len(line)} characters long (at most {line_limit} here)")
+    return text
+
+
 def json_depth(text: str | bytes) -> int:
     """The deepest nesting of arrays and objects in JSON `text` (strings skipped), in one pass."""
     if isinstance(text, bytes):
@@ -291,10 +310,13 @@ __all__ = [
     "CONFIG_LIMIT",
     "FileOps",
     "OPS",
+    "RECORD_LIMIT",
+    "RECORD_LINE_LIMIT",
     "SAVE_LIMIT",
     "SCRIPT_LIMIT",
     "SMALL_LIMIT",
     "UnsafeFile",
+    "check_lines",
     "is_own_dir",
     "json_depth",
     "loads_json",
@@ -303,4 +325,5 @@ __all__ = [
     "split_lines",
     "read_bounded",
     "read_json",
+    "read_text",
 ]

@@ -100,6 +100,8 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
             u.goto("operator")
             scr = u.screen
             scr.open_page("stats")
+            assert scr.stats_job is not None
+            scr.stats_job._thread.join(30)  # counted on a worker thread; the next frame draws it
             u.step(0.02)
             assert scr.chart_bars == want
             texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}

@@ -228,3 +228,198 @@ def test_a_history_past_64_mb_is_still_counted_in_bounded_memory(tmp_path):
     s = h.summary()
     assert s.games == 3 and s.skipped_lines == 1
     assert h.has("id2") and not h.has("id9")
+
+
+# ------------------------------------------------------------------ records through a power cut
+def played(turns: int):
+    from engine.ai import make_ai
+    from engine.records import Recorder
+
+    game = Game.new(players=2, seed=3)
+    recorder = Recorder(game, ["human", "hard"], date="2026-11-30")
+    ai = make_ai("easy", seed=1)
+    states = [game.copy()]
+    for _ in range(turns):
+        for action in ai.choose(game):
+            game.apply(action)
+            recorder.apply(action)
+            states.append(game.copy())
+    return recorder, states
+
+
+@pytest.mark.parametrize("behind", [1, 2], ids=["save a half turn behind", "save a whole turn behind"])
+def test_a_record_one_turn_ahead_of_the_save_is_trimmed_back_not_restarted(tmp_path, behind):
+    """The power went between writing the record (turn 3 done) and the save (turn 3 not yet, or
+    only its shift): the resumed game's record keeps turns 1-2 and goes on from there."""
+    from kiosk.game_records import CURRENT_NAME, RecordShelf
+
+    recorder, states = played(3)
+    (tmp_path / CURRENT_NAME).write_text(recorder.text())
+    saved = states[-1 - behind]
+    resumed = RecordShelf(tmp_path).resume(saved.copy(), ["human", "hard"])
+    assert resumed.state == saved
+    assert [t.number for t in resumed.turns] == [1, 2], "the record started over"
+    assert resumed.tags.get("Date") == "2026-11-30"
+
+
+def test_a_linked_records_folder_is_neither_read_nor_written_nor_pruned(tmp_path):
+    from kiosk.game_records import RecordShelf
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for k in range(3):
+        (outside / f"2020-01-0{k + 1}_120000-labyrinth.txt").write_text("keep me")
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "records").symlink_to(outside)
+    shelf = RecordShelf(state, keep=1)
+    recorder, _ = played(2)
+    assert shelf.files() == [] and shelf.finish(recorder) is None
+    shelf.prune()
+    assert sorted(p.read_text() for p in outside.iterdir()) == ["keep me"] * 3
+
+
+def test_with_the_clock_behind_the_record_just_filed_is_kept(tmp_path):
+    from kiosk.game_records import RecordShelf
+
+    shelf = RecordShelf(tmp_path, keep=2)
+    recorder, _ = played(2)
+    for k in range(2):
+        assert shelf.finish(recorder, when=NOW + k) is not None
+    late = shelf.finish(recorder, when=NOW - YEAR)
+    assert late is not None and late.exists(), "the record just filed was pruned at once"
+    assert len(shelf.files()) == 2
+
+
+# ------------------------------------------------------------------ the command-line tools' output
+def tool(args: list[str], stdout) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-c", args[0], *args[1:]], cwd=ROOT, env=env, stdout=stdout, stderr=subprocess.PIPE, text=True
+    )
+
+
+KIOSK = "import sys; from kiosk.cli import main; sys.exit(main(sys.argv[1:]))"
+REPLAY = "import sys; from kiosk.replay import main; sys.exit(main(sys.argv[1:]))"
+
+
+@pytest.fixture
+def a_history(tmp_path) -> Path:
+    h = History(tmp_path)
+    for k in range(50):
+        assert h.append(record(f"g{k}", ended_at=NOW + 86400 * k))
+    return tmp_path
+
+
+@pytest.mark.parametrize("which", ["stats", "replay"])
+def test_a_full_disk_on_standard_output_ends_in_one_line_and_status_1(a_history, which):
+    if which == "stats":
+        args = [KIOSK, "--stats", "--state-dir", str(a_history)]
+    else:
+        recorder, _ = played(3)
+        (a_history / "game.txt").write_text(recorder.text())
+        args = [REPLAY, str(a_history / "game.txt"), "--all"]
+    with open("/dev/full", "w") as full:
+        proc = tool(args, full)
+    assert proc.returncode == 1
+    lines = [line for line in proc.stderr.splitlines() if not line.startswith("INFO")]
+    assert len(lines) == 1 and "No space left on device" in lines[0], proc.stderr
+
+
+@pytest.mark.parametrize("which", ["stats", "replay"])
+def test_a_closed_pipe_on_standard_output_ends_quietly(a_history, which):
+    if which == "stats":
+        args = [KIOSK, "--stats", "--state-dir", str(a_history)]
+    else:
+        recorder, _ = played(40)
+        (a_history / "game.txt").write_text(recorder.text())
+        args = [REPLAY, str(a_history / "game.txt"), "--all"]
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line (as `| head -0`)
+    with os.fdopen(write, "w") as closed:
+        proc = tool(args, closed)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
+
+
+def test_the_events_file_on_a_full_disk_stops_the_run_in_one_line_with_status_2(tmp_path):
+    proc = run_cli("--display", "none", "--players", "easy,easy", "--games", "1", "--fast", "--events-out", "/dev/full")
+    assert proc.returncode == 2
+    lines = [line for line in proc.stderr.splitlines() if not line.startswith("INFO")]
+    assert len(lines) == 1 and "events file" in lines[0], proc.stderr
+
+
+# ------------------------------------------------------------------ a damaged typeface
+ANDIKA = Path("/usr/share/fonts/truetype/andika")
+
+
+@pytest.fixture
+def offscreen_pyglet():
+    """pyglet's font module needs a display or its headless (EGL) mode: the kiosk's offscreen setting."""
+    pytest.importorskip("pyglet")
+    from kiosk.ui.app import prepare_pyglet
+
+    prepare_pyglet("offscreen")
+
+
+def _damaged(data: bytes, how: str) -> bytes:
+    if how == "truncated":
+        return data[: len(data) // 3]
+    if how == "garbage":
+        return bytes((i * 7919) % 251 for i in range(len(data) // 10))
+    if how == "empty":
+        return b""
+    # the glyph outlines overwritten: the header and character map still look right
+    import struct as _struct
+
+    for i in range(_struct.unpack(">H", data[4:6])[0]):
+        tag, _sum, off, length = _struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
+        if tag == b"glyf":
+            return data[:off] + b"\xff" * length + data[off + length :]
+    raise AssertionError("no glyf table")
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "empty", "outlines"])
+def test_a_damaged_andika_falls_back_to_dejavu_in_one_log_line(tmp_path, caplog, how, offscreen_pyglet):
+    from kiosk.ui import typeface
+
+    if not (ANDIKA / typeface.FILES[0]).exists():
+        pytest.skip("install the Debian package fonts-sil-andika (make test does)")
+    for name in typeface.FILES:
+        data = (ANDIKA / name).read_bytes()
+        (tmp_path / name).write_bytes(_damaged(data, how) if name == typeface.FILES[0] else data)
+    saved = dict(typeface._state)
+    try:
+        typeface._state.clear()
+        with caplog.at_level("WARNING", logger="kiosk.ui.typeface"):
+            family = typeface.load(tmp_path)
+        if how == "outlines" and family == typeface.FAMILY:  # FreeType drew the samples: not damage it sees
+            pytest.xfail("FreeType renders these outlines")
+        assert family == typeface.FALLBACK
+        lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.ui.typeface"]
+        assert len(lines) == 1 and "unusable" in lines[0] and str(tmp_path) in lines[0], lines
+    finally:
+        typeface._state.clear()
+        typeface._state.update(saved)
+
+
+def test_a_font_that_is_a_fifo_is_not_waited_on(tmp_path, offscreen_pyglet):
+    from kiosk.ui import typeface
+
+    os.mkfifo(tmp_path / typeface.FILES[0])
+    saved = dict(typeface._state)
+    try:
+        typeface._state.clear()
+        assert typeface.load(tmp_path) == typeface.FALLBACK
+    finally:
+        typeface._state.clear()
+        typeface._state.update(saved)
+
+
+def test_the_real_andika_passes_the_check(offscreen_pyglet):
+    from kiosk.ui import typeface
+
+    if not (ANDIKA / typeface.FILES[0]).exists():
+        pytest.skip("install the Debian package fonts-sil-andika (make test does)")
+    for name in typeface.FILES:
+        typeface.check_font((ANDIKA / name).read_bytes())

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyglet
 from pyglet import shapes
@@ -110,6 +110,8 @@ class OperatorScreen(Screen):
         self._last_touch = 0.0
         self._shapes: list = []
         self._lights: dict[str, shapes.ShapeBase] = {}
+        self.stats_job: Any = None  # a kiosk.stats_charts.Background counting the history for the Statistics page
+        self._stats_drawn = False  # the page shows the job's result (not "counting")
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, back: str = "attract", **kw) -> None:
@@ -134,6 +136,8 @@ class OperatorScreen(Screen):
         if now - self._last_touch >= TIMEOUT_S:
             self.go_back()
             return
+        if self.page == "stats" and not self._stats_drawn and self.stats_job is not None and self.stats_job.done:
+            self._build()  # the history is counted: draw it
         if self.page == "pin" and self._shown_locked and not self.locked:
             self.message = ""
             self._build()
@@ -212,6 +216,8 @@ class OperatorScreen(Screen):
         self.page = page
         self.quit_armed = False
         self._button_test(page == "hardware")
+        if page == "stats":
+            self._count()
         self._build()
 
     def quit(self) -> None:
@@ -234,23 +240,41 @@ class OperatorScreen(Screen):
     def _button_test(self, on: bool) -> None:
         self.kiosk.set_button_test(on)
 
-    def statistics(self) -> list[str]:
-        """The history summary as short translated lines."""
-        try:
-            history = self.kiosk.history
-            if history is None:
-                from kiosk.history import History
+    def _history(self):
+        """The kiosk's history, or the configured state directory's (None: nothing to count)."""
+        history = self.kiosk.history
+        if history is None:
+            from kiosk.history import History
 
-                state_dir = config_value(self.ui, "paths", "state_dir", None)
-                if state_dir is None:
-                    return [self.t("operator.stats_unavailable")]
-                history = History(state_dir)
-            s = history.summary()
-        except Exception as exc:
-            log.warning("statistics unavailable: %s", exc)
+            state_dir = config_value(self.ui, "paths", "state_dir", None)
+            if state_dir is None:
+                return None
+            history = History(state_dir)
+        return history
+
+    def _count(self) -> None:
+        """Count the history on a worker thread: a history of years takes seconds on a Pi, and the
+        UI loop (and with it the systemd watchdog) must go on meanwhile; update() draws the result."""
+        from kiosk.stats_charts import Background, count_history
+
+        history = self._history()
+        self.stats_job = None if history is None else Background(lambda: count_history(history))
+        self._stats_drawn = False
+
+    def statistics(self) -> list[str]:
+        """The history summary as short translated lines (a line saying so while it is counted)."""
+        job = self.stats_job
+        if job is None:
             return [self.t("operator.stats_unavailable")]
+        if not job.done:
+            return [self.t("operator.stats_counting")]
+        if job.error is not None:
+            log.warning("statistics unavailable: %s", job.error)
+            return [self.t("operator.stats_unavailable")]
+        s = job.result[0]
+        waiting = [self.t("operator.pending", n=s.pending)] if s.pending else []
         if not s.games:
-            return [self.t("operator.no_games")]
+            return [self.t("operator.no_games"), *waiting]
         humans = s.wins.get("human", 0)
         computers = sum(n for k, n in s.wins.items() if k != "human")
         lines = [
@@ -261,7 +285,7 @@ class OperatorScreen(Screen):
         ]
         recent = list(s.per_day.items())[-5:]
         lines += [f"{day}:  {n}" for day, n in recent]
-        return lines
+        return lines + waiting
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
@@ -546,24 +570,14 @@ class OperatorScreen(Screen):
         )
 
     def chart_data(self):
-        """The numbers for the charts (kiosk/stats_charts.py), or None without a readable history."""
-        try:
-            history = self.kiosk.history
-            if history is None:
-                from kiosk.history import History
-
-                state_dir = config_value(self.ui, "paths", "state_dir", None)
-                if state_dir is None:
-                    return None
-                history = History(state_dir)
-            from kiosk.stats_charts import chart_data
-
-            return chart_data(history.read()[0])
-        except Exception as exc:
-            log.warning("statistics charts unavailable: %s", exc)
+        """The numbers for the charts (kiosk/stats_charts.py), or None until the history is counted."""
+        job = self.stats_job
+        if job is None or not job.done or job.error is not None:
             return None
+        return job.result[1]
 
     def _build_stats(self, c: Canvas, frame: Frame, area: Rect) -> None:
+        self._stats_drawn = self.stats_job is None or self.stats_job.done
         lines = self.statistics()
         data = self.chart_data()
         self.chart_bars = 0
