@@ -597,9 +597,16 @@ class OperatorScreen(Screen):
                     bold=i == 0,
                     width=half,
                 )
+            waiting = self.stats_job.result[0].pending
+            if waiting:  # finished games not yet in the history: a third row, the charts a little lower
+                line = self.t("operator.pending", n=waiting)
+                self._text(
+                    c, frame, line, area.x + 16, area.top - 74, 13, anchor_x="left", color=ACCENT, width=area.w - 32
+                )
             from kiosk.ui.stats_charts import draw
 
-            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - 86), data)
+            top = 86 + (26 if waiting else 0)
+            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - top), data)
             return
         y = area.top - 30
         for i, line in enumerate(lines):
