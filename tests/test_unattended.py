@@ -423,3 +423,16 @@ def test_the_real_andika_passes_the_check(offscreen_pyglet):
         pytest.skip("install the Debian package fonts-sil-andika (make test does)")
     for name in typeface.FILES:
         typeface.check_font((ANDIKA / name).read_bytes())
+
+
+# ------------------------------------------------------------------ an unusable save that cannot be moved aside
+def test_an_unusable_save_that_cannot_be_moved_is_not_removed_by_the_next_finished_game(tmp_path):
+    """corrupt/ cannot be made (a file is in its place): the damaged save stays where it is, no game
+    is saved over it, and the end of the next game does not delete it either."""
+    (tmp_path / SAVE_NAME).write_bytes(b'{"format": 1, "game": "labyrinth", "saved_at": "garbage"')
+    (tmp_path / "corrupt").write_text("not a folder")
+    s = store(tmp_path, NOW)
+    assert s.resume() is None and s.last_setaside.moved_to is None
+    assert not s.save("labyrinth", Game.new(players=2, seed=3).to_dict())
+    s.discard()  # what the kiosk does when the game it could not save ends
+    assert (tmp_path / SAVE_NAME).read_bytes().startswith(b'{"format": 1, "game": "labyrinth", "saved_at": "garbage"')
