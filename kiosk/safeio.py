@@ -50,6 +50,7 @@ class UnsafeFile(OSError):
 def kind_of(mode: int) -> str:
     """What a file of this ``st_mode`` is, for a log line ("a FIFO", "a directory")."""
     for test, name in (
+        (stat.S_ISREG, "a regular file"),
         (stat.S_ISFIFO, "a FIFO"),
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),

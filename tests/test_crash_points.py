@@ -456,3 +456,46 @@ def test_a_full_disk_keeps_the_finished_game_in_its_save_through_the_next_game(t
         kiosk.close()
     assert where_is_the_game(tmp_path)["history"] == 1
     assert History(tmp_path).pending() == 0
+
+
+class FailingOps(CrashingOps):
+    """The real operations, counted; step `fail_at` alone fails with EIO (a disk error, not a crash:
+    the program goes on and its own error handling runs)."""
+
+    def __init__(self, fail_at: int) -> None:
+        super().__init__()
+        self.fail_at = fail_at
+
+    def _step(self, name: str) -> None:
+        self.steps.append(name)
+        if len(self.steps) == self.fail_at:
+            raise OSError(errno.EIO, "Input/output error (injected)")
+
+
+def test_a_disk_error_at_every_step_of_finishing_and_restarting_loses_no_game(tmp_path):
+    """Each disk step of finishing a game, and then of the restart after it, fails once with EIO:
+    the game ends up exactly once in the history (after a restart with a working disk), never lost."""
+    import shutil
+
+    final, _, _ = near_end()
+    base = tmp_path / "base"
+    write_save(base, final)
+    steps = count_step(base, tap_the_winning_cell)
+    for n in range(1, len(steps) + 1):
+        state = tmp_path / f"eio-{n}"
+        shutil.copytree(base, state)
+        assert run_kiosk(state, FailingOps(n), tap_the_winning_cell)
+        restart_steps = count_step(state)
+        for m in range(1, len(restart_steps) + 1):
+            again = tmp_path / f"eio-{n}-restart-{m}"
+            shutil.copytree(state, again)
+            assert run_kiosk(again, FailingOps(m))
+            assert run_kiosk(again, safeio.FileOps())
+            what = f"EIO at finishing step {n} ({steps[n - 1]}), restart step {m} ({restart_steps[m - 1]})"
+            places = where_is_the_game(again)
+            if places["save"]:  # the end itself was not saved: the game resumes and is finished now
+                assert run_kiosk(again, safeio.FileOps(), tap_the_winning_cell)
+                places = where_is_the_game(again)
+            assert places == {"save": 0, "history": 1, "archive": 0, "corrupt": 0}, (what, places)
+            assert pending_of(again) == 0, what
+            shutil.rmtree(again)
