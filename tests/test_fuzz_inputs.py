@@ -711,3 +711,26 @@ def test_state_files_that_are_fifos_devices_or_huge_neither_block_nor_fill_memor
     else:
         final = Game.new(players=2, seed=3)
         assert RecordShelf(tmp_path).resume(final.copy(), ["human", "hard"]).state == final
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "huge"])
+def test_a_filed_record_that_is_a_fifo_device_or_huge_is_skipped_by_the_attract_replay(tmp_path, kind):
+    """The attract mode reads today's records at start, before the kiosk tells systemd it is up."""
+    import datetime
+
+    from kiosk.game_records import RecordShelf
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    today = datetime.date.today()
+    path = folder / f"{today:%Y-%m-%d}_120000-labyrinth.txt"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "huge":
+        with open(path, "wb") as f:
+            f.truncate(2**33)
+    else:
+        path.symlink_to("/dev/zero")
+    good = folder / f"{today:%Y-%m-%d}_130000-labyrinth.txt"
+    good.write_text(RECORD_TEXT)
+    assert RecordShelf(tmp_path).best_of_day(today) is None  # the good one is unfinished: none to replay
