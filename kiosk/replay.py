@@ -247,6 +247,12 @@ def _read(path: str) -> str:
     return read_text(path, RECORD_LIMIT, line_limit=RECORD_LINE_LIMIT)
 
 
+def _clip(message: str, most: int = 300) -> str:
+    """A message quoting a damaged record's text, cut to one readable line."""
+    message = " ".join(message.split())
+    return message if len(message) <= most else message[: most - 3] + "..."
+
+
 def load(path: str) -> tuple[Record, str] | None:
     """The record in `path` (- is standard input) and its text; None after saying why it cannot be read."""
     try:
@@ -266,7 +272,7 @@ def load(path: str) -> tuple[Record, str] | None:
     try:
         return read_record(text), text
     except RecordError as exc:
-        print(f"labyrinth-replay: {path}: {exc}", file=sys.stderr)
+        print(f"labyrinth-replay: {path}: {_clip(str(exc))}", file=sys.stderr)
     except (ValueError, RecursionError, TypeError, KeyError) as exc:  # what a damaged tag makes a decoder raise
         print(
             f"labyrinth-replay: {path}: not a usable record ({type(exc).__name__}: {str(exc)[:120]})", file=sys.stderr

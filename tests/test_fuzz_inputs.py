@@ -734,3 +734,41 @@ def test_a_filed_record_that_is_a_fifo_device_or_huge_is_skipped_by_the_attract_
     good = folder / f"{today:%Y-%m-%d}_130000-labyrinth.txt"
     good.write_text(RECORD_TEXT)
     assert RecordShelf(tmp_path).best_of_day(today) is None  # the good one is unfinished: none to replay
+
+
+def _ocean_zip() -> bytes:
+    import zipfile
+
+    ocean = Path(__file__).resolve().parent.parent / "kiosk" / "themes" / "ocean"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(ocean.rglob("*")):
+            if p.is_file():
+                z.write(p, "ocean/" + p.relative_to(ocean).as_posix())
+    return buf.getvalue()
+
+
+OCEAN_ZIP = _ocean_zip()
+
+
+@settings(FUZZ, max_examples=max(10, EXAMPLES // 3))
+@given(
+    st.lists(st.tuples(st.integers(0, len(OCEAN_ZIP) - 1), st.integers(1, 255)), min_size=1, max_size=6),
+    st.integers(len(OCEAN_ZIP) // 2, len(OCEAN_ZIP)),
+)
+def test_a_damaged_theme_zip_is_installed_or_refused_in_lines_never_a_traceback(flips, end):
+    """Bytes of a real pack's zip flipped anywhere (headers, deflate data, CRCs, the central
+    directory) or cut: read_pack names problems or returns a pack; it never raises."""
+    from kiosk.themes.pack import read_pack
+
+    data = bytearray(OCEAN_ZIP[:end])
+    for at, xor in flips:
+        if at < len(data):
+            data[at] ^= xor
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "pack.zip"
+        path.write_bytes(bytes(data))
+        problems, pack = read_pack(path)
+    assert (pack is None) == bool(problems)
+    assert all(isinstance(p, str) and "\n" not in p and len(p) < 600 for p in problems), problems
+    event("refused" if problems else "installed")
