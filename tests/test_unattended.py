@@ -436,3 +436,29 @@ def test_an_unusable_save_that_cannot_be_moved_is_not_removed_by_the_next_finish
     assert not s.save("labyrinth", Game.new(players=2, seed=3).to_dict())
     s.discard()  # what the kiosk does when the game it could not save ends
     assert (tmp_path / SAVE_NAME).read_bytes().startswith(b'{"format": 1, "game": "labyrinth", "saved_at": "garbage"')
+
+
+def test_a_thousand_waiting_games_are_appended_with_one_fsync_each_exactly_once(tmp_path):
+    """After a long outage the start must not spend a thousand fsyncs (seconds on an SD card, before
+    systemd hears READY=1): the waiting games go in with one write and one fsync."""
+    folder = tmp_path / "pending"
+    folder.mkdir()
+    for k in range(1000):
+        (folder / f"{k + 1:08d}-g{k}.json").write_text(record(f"g{k}").to_json())
+
+    class Counting(safeio.FileOps):
+        fsyncs = 0
+
+        def fsync(self, fd):
+            Counting.fsyncs += 1
+            super().fsync(fd)
+
+    saved, safeio.OPS = safeio.OPS, Counting()
+    try:
+        assert History(tmp_path).flush_pending() == 0
+    finally:
+        safeio.OPS = saved
+    assert Counting.fsyncs <= 3  # the history, its folder if new, the pending folder
+    records, _ = History(tmp_path).read()
+    assert sorted(r.game_id for r in records) == sorted(f"g{k}" for k in range(1000))
+    assert list(folder.iterdir()) == [] and History(tmp_path).flush_pending() == 0
