@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
 
     from kiosk.store.records import RecordShelf
     from kiosk.store.history import History
-    from kiosk.store.persistence import GameStore
+    from kiosk.store.persistence import GameStore, StateLock
     from kiosk.core.sdnotify import Notifier, Watchdog
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,9 @@ class KioskOptions:
     dispatch_budget_s: float = 0.008  # bus time per tick, so a flood cannot stall a frame
     ai_executor: Any = None  # a concurrent.futures executor (tests)
     random_first: bool = False  # each game's first player from [game] first_player (random)
+    #: another kiosk holds the state directory: "exit" (StateDirBusy from the constructor) or
+    #: "unsaved" (run without saving anything)
+    if_busy: str = "exit"
 
 
 class Kiosk:
@@ -108,6 +111,7 @@ class Kiosk:
         self._game_index = 0
         self._closers: list[Callable[[], None]] = []
         self._events_lock = threading.Lock()
+        self._events_failed = False  # writing the events file failed: no more lines are tried
 
         if opts.events_out is not None:
             self.bus.subscribe_all(self._write_event)
@@ -117,8 +121,14 @@ class Kiosk:
         self.history: History | None = None
         self.record_shelf: RecordShelf | None = None  # kiosk/store/records.py: every finished game as a record
         self._recordings: dict = {}
+        self.state_lock: StateLock | None = None  # held while a state directory is open
         if opts.state_dir is not None:
-            self._open_state_dir(Path(opts.state_dir))
+            try:
+                self._open_state_dir(Path(opts.state_dir))
+            except BaseException:  # no kiosk to close(): the lock must not outlive this attempt
+                if self.state_lock is not None:
+                    self.state_lock.release()
+                raise
 
         # one session per registered game, on the same bus; NewGame(setup) starts setup.game's
         session_options = games.SessionOptions(
@@ -170,12 +180,25 @@ class Kiosk:
         """The store and history; a state directory that cannot be written still resumes what it
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
         from kiosk.store.history import History
-        from kiosk.store.persistence import GameStore
+        from kiosk.store.persistence import GameStore, StateDirBusy, StateLock
         from kiosk.store import safeio
 
         ops = safeio.OPS
         try:
             ops.mkdir(state_dir)
+        except OSError as e:
+            log.warning("cannot create the state directory %s: %s", state_dir, e.strerror or e)
+        try:
+            self.state_lock = StateLock(state_dir)
+            self._closers.append(self.state_lock.release)
+        except StateDirBusy as e:
+            if self.options.if_busy != "unsaved":
+                raise
+            log.warning("%s: running without saving anything", e)
+            return
+        except OSError as e:  # a read-only directory: nothing can be saved, nobody to guard against
+            log.warning("cannot lock the state directory %s: %s", state_dir, e.strerror or e)
+        try:
             probe = state_dir / ".writable"
             ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
             ops.unlink(probe)
@@ -191,9 +214,14 @@ class Kiosk:
             resume_within_s=self.config.kiosk.resume_within_s,
         )
         self.history = History(state_dir)
+        if self.history.flush_pending():
+            log.error("%d finished game(s) still wait for the history %s", self.history.pending(), self.history.path)
         from kiosk.store.records import RecordShelf
 
         self.record_shelf = RecordShelf(state_dir)
+        from kiosk.themes.pack import remove_leftovers
+
+        remove_leftovers(state_dir)  # an install cut short by a power cut: its half-written folder
 
     def _open_buttons(self) -> None:
         from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
@@ -312,7 +340,13 @@ class Kiosk:
                 log.exception("closing %s failed", close)
         if self.options.events_out is not None:
             with self._events_lock:
-                self.options.events_out.flush()
+                try:
+                    self.options.events_out.flush()
+                except OSError as e:
+                    if not self._events_failed:
+                        log.error("cannot write the events file: %s", e.strerror or e)
+                    self._events_failed = True
+                    self.exit_status = self.exit_status or 2
 
     def __enter__(self) -> "Kiosk":
         return self
@@ -412,11 +446,18 @@ class Kiosk:
                     ended_at=saved.saved_at,
                     game_id=game_id,
                 )
-                if not self.history.append(record):
-                    return  # keep the save: the next start tries again
-                log.info("recorded the finished %s %s in the history", session.noun, (game_id or "")[:8])
+                if not self.history.record(record):
+                    self._hold_save()  # the save is the game's only copy on disk
+                    return
+                log.info("recorded the finished %s %s", session.noun, (game_id or "")[:8])
         if self.store is not None:
             self.store.discard()
+
+    def _hold_save(self) -> None:
+        """The finished game is in memory only: its save must not be replaced by the next game's."""
+        if self.store is not None:
+            self.store.held = "a finished game not yet written to the history"
+            log.error("the finished game stays in %s until the history can be written", self.store.save_path)
 
     def _persisted(self, session: GameSession) -> bool:
         return self.options.persist_ai_games or HUMAN in session.kinds
@@ -436,6 +477,10 @@ class Kiosk:
             return
         if reason == "resume" or session.game is None:
             return
+        if self.store.held is not None and self.history is not None:
+            self.history.flush_pending()
+            if not self.history.unwritten:
+                self.store.held = None  # the finished game it kept is on disk now (history or pending/)
         self.store.save(session.game_name, session.game.to_dict(), meta=meta, started_at=session.started_at)
 
     def _record(self, session: GameSession, reason: str) -> None:
@@ -474,7 +519,7 @@ class Kiosk:
 
             kind = games.get(session.game_name)
             variant = kind.variant(session.game) if session.game is not None else ()
-            recorded = self.history.append(
+            recorded = self.history.record(
                 GameRecord.make(
                     game=kind.name,
                     seats=ev.kinds,
@@ -490,7 +535,7 @@ class Kiosk:
             if recorded:
                 self.store.discard()
             else:
-                log.error("the finished game stays in %s until the history can be written", self.store.save_path)
+                self._hold_save()
         self._game_finished()
 
     def _game_finished(self) -> None:
@@ -574,7 +619,14 @@ class Kiosk:
             return
         line = msg.to_json()
         with self._events_lock:
-            out.write(line + "\n")
+            if self._events_failed:
+                return
+            try:
+                out.write(line + "\n")
+            except OSError as e:  # a full disk, /dev/full: one line, then the run stops (status 2)
+                self._events_failed = True
+                log.error("cannot write the events file: %s; stopping", e.strerror or e)
+                self.stop("the events file cannot be written", 2)
 
 
 def setup_from_config(config: Config) -> GameSetup:

@@ -9,27 +9,33 @@ show :func:`summarize`.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import logging
 import math
 import os
 import re
 import stat
-import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from kiosk.games import HUMAN
 from kiosk.store import safeio
-from kiosk.store.persistence import MAX_SEATS, fsync_dir, parse_time, utc_now_iso
-from kiosk.store.safeio import HISTORY_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk.store.persistence import MAX_SEATS, atomic_write, clock_synchronised, fsync_dir, parse_time, utc_now_iso
+from kiosk.store.safeio import UnsafeFile, loads_json, read_bounded
 
 log = logging.getLogger(__name__)
 
 HISTORY_NAME = "history.jsonl"
+#: The folder of finished games waiting for the history (one file each, ``NNNNNNNN-ID.json``).
+PENDING_DIR = "pending"
+_PENDING = re.compile(r"[0-9]{1,12}-[0-9A-Za-z_-]{1,64}\.json")
+#: How much of the history is read at a time: statistics stream it, whatever its size.
+_CHUNK = 1 << 20
 #: A history line is about 250 bytes; a longer one is damage.
 LINE_LIMIT = 16 * 1024
 #: A name in a record (game, seat kind, variant, outcome): short, printable, one line. The
@@ -73,6 +79,7 @@ class GameRecord:
     duration_s: float
     outcome: str = "won"  # "won", "turn_limit", "blocked" ...
     game_id: str | None = None  # the session's id: a game is recorded once (kiosk/core/kiosk.py)
+    time_unsynced: bool = False  # the clock was not yet synchronised (NTP): `time` may be wrong
 
     @classmethod
     def make(
@@ -87,10 +94,14 @@ class GameRecord:
         outcome: str = "won",
         ended_at: float | None = None,
         game_id: str | None = None,
+        time_unsynced: bool | None = None,
     ) -> "GameRecord":
-        """Build a record; `ended_at` (epoch seconds) defaults to now."""
+        """Build a record; `ended_at` (epoch seconds) defaults to now, `time_unsynced` to whether
+        the clock is not synchronised now."""
         import time as _time
 
+        if time_unsynced is None:
+            time_unsynced = not clock_synchronised()
         return cls(
             utc_now_iso(_time.time() if ended_at is None else ended_at),
             game,
@@ -102,12 +113,15 @@ class GameRecord:
             round(float(duration_s), 3),
             outcome,
             game_id,
+            bool(time_unsynced),
         )
 
     def to_json(self) -> str:
         fields = asdict(self)
         if fields["game_id"] is None:
             del fields["game_id"]
+        if not fields["time_unsynced"]:
+            del fields["time_unsynced"]
         return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -142,6 +156,9 @@ class GameRecord:
         game_id = obj.get("game_id")
         if game_id is not None and not (isinstance(game_id, str) and _GAME_ID.fullmatch(game_id)):
             raise ValueError("game_id must be a short id")
+        unsynced = obj.get("time_unsynced", False)
+        if type(unsynced) is not bool:
+            raise ValueError("time_unsynced must be true or false")
         return cls(
             time_text,
             _word(obj["game"], "game"),
@@ -153,6 +170,7 @@ class GameRecord:
             float(duration),
             _word(obj.get("outcome", "won"), "outcome"),
             game_id,
+            unsynced,
         )
 
 
@@ -170,20 +188,52 @@ class Summary:
     mean_duration_s: float | None = None
     per_day: dict[str, int] = field(default_factory=dict)  # local date -> games finished
     skipped_lines: int = 0
+    pending: int = 0  # finished games waiting for the history to be writable (History.pending)
+
+
+def _seq_of(path: Path) -> int:
+    return int(path.name.partition("-")[0])
 
 
 _RECORD_KEYS = frozenset(f.name for f in __import__("dataclasses").fields(GameRecord))
 
 
 class History:
-    """The history file ``history.jsonl`` in the state directory."""
+    """The history file ``history.jsonl`` in the state directory, and the games waiting for it.
+
+    A finished game whose line cannot be appended (a full or failing disk, a history that is
+    a link, a directory or another user's file) is kept in a file of its own under
+    ``pending/`` (never overwritten by a later game) and appended exactly once when the
+    history can be written again (:meth:`flush_pending`, at start and at every game's end).
+    When even that file cannot be written, the record waits in memory (:attr:`unwritten`)
+    and the caller keeps the game's save.
+    """
 
     def __init__(self, state_dir: Path | str, name: str = HISTORY_NAME):
-        self.path = Path(state_dir) / name
+        self.state_dir = Path(state_dir)
+        self.path = self.state_dir / name
+        self.pending_dir = self.state_dir / PENDING_DIR
+        self.unwritten: list[GameRecord] = []  # durable nowhere yet: retried before the next record
+
+    # ------------------------------------------------------------ writing
+    def record(self, record: GameRecord) -> bool:
+        """Keep a finished game: appended, else in a pending file of its own. True when it is on
+        disk either way; False when it waits in memory only (the caller keeps the game's save)."""
+        self.flush_pending()
+        if self.append(record) or self._write_pending(record):
+            return True
+        self.unwritten.append(record)
+        log.error("the finished game %s is kept in memory only until the disk can be written", record.game_id)
+        return False
 
     def append(self, record: GameRecord) -> bool:
         """Append one record durably; False (and a log line) on a disk problem."""
-        line = (record.to_json() + "\n").encode("utf-8")
+        return self.append_all([record])
+
+    def append_all(self, records: Sequence[GameRecord]) -> bool:
+        """Append records durably in one write and one fsync (thousands of pending games after a long
+        outage must not take thousands of fsyncs at start); False (and a log line) on a disk problem."""
+        line = "".join(record.to_json() + "\n" for record in records).encode("utf-8")
         ops = safeio.OPS
         try:
             ops.mkdir(self.path.parent)
@@ -214,59 +264,165 @@ class History:
             return False
         return True
 
-    def _lines(self) -> list[bytes] | None:
+    def _write_pending(self, record: GameRecord) -> bool:
+        """The record in ``pending/NNNNNNNN-ID.json``, a file no later game overwrites."""
+        text = record.to_json()
+        ident = record.game_id or hashlib.sha256(text.encode()).hexdigest()[:32]
         try:
-            data = read_bounded(self.path, HISTORY_LIMIT, follow_symlinks=False)
-        except FileNotFoundError:
+            safeio.own_dir(self.pending_dir)
+            existing = self._pending_files()
+            for path in existing:
+                if path.name.partition("-")[2] == f"{ident}.json":
+                    return True  # already waiting (the same game recorded twice)
+            seq = 1 + max((_seq_of(p) for p in existing), default=0)
+            atomic_write(self.pending_dir / f"{seq:08d}-{ident}.json", text.encode("utf-8"))
+        except OSError as e:
+            log.error("could not keep the finished game in %s either: %s", self.pending_dir, e)
+            return False
+        log.warning("the finished game %s waits in %s until the history can be written", ident, self.pending_dir)
+        return True
+
+    def _pending_files(self) -> list[Path]:
+        """The pending files, oldest first (by their sequence number); none when the folder is a link."""
+        try:
+            if not safeio.is_own_dir(self.pending_dir):
+                return []
+            return sorted((p for p in self.pending_dir.iterdir() if _PENDING.fullmatch(p.name)), key=_seq_of)
+        except OSError:
             return []
+
+    def pending(self) -> int:
+        """How many finished games wait for the history (on disk or in memory)."""
+        return len(self._pending_files()) + len(self.unwritten)
+
+    def flush_pending(self) -> int:
+        """Append every waiting game once (those in memory, then the pending files, oldest first);
+        a file whose game is in the history already is removed. How many still wait."""
+        still = []
+        for record in self.unwritten:
+            if not (self.append(record) or self._write_pending(record)):
+                still.append(record)
+        self.unwritten = still
+        files = self._pending_files()
+        if not files:
+            return len(self.unwritten)
+        waiting: list[tuple[Path, GameRecord, str]] = []
+        for path in files:
+            try:
+                record = GameRecord.from_json(loads_json(read_bounded(path, LINE_LIMIT, follow_symlinks=False)))
+            except (OSError, ValueError, UnicodeDecodeError) as e:
+                log.error("the pending game %s is unusable (%s); left where it is", path, e)
+                continue
+            waiting.append((path, record, record.to_json()))
+        found = self._find({r.game_id for _, r, _ in waiting if r.game_id}, {t for _, r, t in waiting if not r.game_id})
+        missing = [record for _, record, text in waiting if (record.game_id or text) not in found]
+        if missing and not self.append_all(missing):
+            return len(self.unwritten) + len(self._pending_files())
+        if missing:
+            log.info("%d pending game(s) are in the history now", len(missing))
+        # every one of them is in the history now: a crash before all files are gone repeats
+        # none (the next flush finds them there and only removes their files)
+        try:
+            for path, _, _ in waiting:
+                safeio.OPS.unlink(path)
+            fsync_dir(self.pending_dir)
+        except OSError as e:
+            log.error("could not remove a pending file whose game is in the history: %s", e)
+        return len(self.unwritten)
+
+    # ------------------------------------------------------------ reading
+    def lines(self) -> Iterator[bytes | None]:
+        """The history's lines, streamed in bounded memory (None for a line longer than LINE_LIMIT).
+
+        Raises OSError (UnsafeFile: a link, a FIFO, a directory) when it cannot be read; an
+        absent history has no lines."""
+        try:
+            f = safeio.open_bounded(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            return
+        with f:
+            yield from safeio.split_lines(f, LINE_LIMIT, _CHUNK)
+
+    def records(self, skipped: list[int] | None = None) -> Iterator[GameRecord]:
+        """Every readable record, streamed; the count of lines skipped (torn, garbled, out of range)
+        goes to ``skipped[0]`` when a list is given. An unreadable history is logged and has none."""
+        bad = 0
+        try:
+            for raw in self.lines():
+                if raw is None:
+                    bad += 1
+                    continue
+                if not raw.strip():
+                    continue
+                try:
+                    record = GameRecord.from_json(loads_json(raw))
+                except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+                    bad += 1
+                    continue
+                yield record
         except OSError as e:
             log.error("could not read the game history %s: %s", self.path, e)
-            return None
-        return data.split(b"\n")
+        finally:
+            if bad:
+                log.warning("%s: skipped %d unreadable line(s)", self.path, bad)
+            if skipped is not None:
+                skipped[:] = [bad]
 
     def read(self) -> tuple[list[GameRecord], int]:
         """All readable records, and the number of lines skipped as torn, garbled or out of range."""
-        lines = self._lines() or []
-        records, skipped = [], 0
-        for raw in lines:
-            if not raw.strip():
-                continue
-            try:
-                if len(raw) > LINE_LIMIT:
-                    raise ValueError("line too long")
-                records.append(GameRecord.from_json(loads_json(raw)))
-            except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-                skipped += 1
-        if skipped:
-            log.warning("%s: skipped %d unreadable line(s)", self.path, skipped)
-        return records, skipped
+        skipped = [0]
+        records = list(self.records(skipped))
+        return records, skipped[0]
+
+    def _find(self, game_ids: set[str], texts: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+        """Which of these game ids (and exact record lines) the history holds, in one streamed pass."""
+        found: set[str] = set()
+        if not game_ids and not texts:
+            return found
+        needles = {f'"game_id":"{g}"'.encode(): g for g in game_ids}
+        wanted = {t.encode("utf-8"): t for t in texts}
+        try:
+            for raw in self.lines():
+                if raw is None:
+                    continue
+                raw = raw.strip()
+                if raw in wanted:
+                    found.add(wanted[raw])
+                for needle, game_id in needles.items():
+                    if needle in raw:
+                        try:
+                            if GameRecord.from_json(loads_json(raw)).game_id == game_id:
+                                found.add(game_id)
+                        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+                            continue
+        except OSError as e:
+            log.error("could not read the game history %s: %s", self.path, e)
+        return found
 
     def has(self, game_id: str) -> bool:
         """True when a game with this id is already recorded (an unreadable history counts as no)."""
-        needle = f'"game_id":"{game_id}"'.encode()
-        for raw in self._lines() or []:
-            if needle in raw and len(raw) <= LINE_LIMIT:
-                try:
-                    if GameRecord.from_json(loads_json(raw)).game_id == game_id:
-                        return True
-                except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-                    continue
-        return False
+        return game_id in self._find({game_id})
 
     def summary(self, tz: tzinfo | None = None) -> Summary:
-        records, skipped = self.read()
-        return summarize(records, tz=tz, skipped_lines=skipped)
+        skipped = [0]
+        s = summarize(self.records(skipped), tz=tz)
+        return dataclasses.replace(s, skipped_lines=skipped[0], pending=self.pending())
 
 
-def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_lines: int = 0) -> Summary:
-    """Counts and means over `records`; days are local dates (or in `tz`)."""
-    if not records:
-        return Summary(skipped_lines=skipped_lines)
+def summarize(records: Iterable[GameRecord], tz: tzinfo | None = None, skipped_lines: int = 0) -> Summary:
+    """Counts and means over `records` (read once: a stream of any length in bounded memory);
+    days are local dates (or in `tz`)."""
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     per_day: Counter[str] = Counter()
-    no_winner = computer_wins = 0
+    by_game: Counter[str] = Counter()
+    no_winner = computer_wins = games = turns = 0
+    duration = 0.0
     for r in records:
+        games += 1
+        by_game[r.game] += 1
+        turns += r.turns
+        duration += r.duration_s
         for kind in set(r.seats):
             played[kind] += 1
         # a shared win is one game won: two people sharing it are one win for the people, not two
@@ -278,15 +434,17 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_l
             no_winner += 1
         when = datetime.fromtimestamp(parse_time(r.time), timezone.utc).astimezone(tz)
         per_day[when.date().isoformat()] += 1
+    if not games:
+        return Summary(skipped_lines=skipped_lines)
     return Summary(
-        games=len(records),
-        by_game=dict(Counter(r.game for r in records)),
+        games=games,
+        by_game=dict(by_game),
         played_by=dict(played),
         wins=dict(wins),
         computer_wins=computer_wins,
         no_winner=no_winner,
-        mean_turns=statistics.fmean(r.turns for r in records),
-        mean_duration_s=statistics.fmean(r.duration_s for r in records),
+        mean_turns=turns / games,
+        mean_duration_s=duration / games,
         per_day=dict(sorted(per_day.items())),
         skipped_lines=skipped_lines,
     )
@@ -294,9 +452,12 @@ def summarize(records: Sequence[GameRecord], tz: tzinfo | None = None, skipped_l
 
 def format_summary(s: Summary, days: int = 14) -> str:
     """The summary as plain text (``--stats`` and the operator menu)."""
+    waiting = [f"{s.pending} finished game(s) wait to be written to the history (see the log)"] if s.pending else []
     if not s.games:
         text = "No finished games yet."
-        return text + (f" ({s.skipped_lines} unreadable line(s) skipped)" if s.skipped_lines else "")
+        return "\n".join(
+            [text + (f" ({s.skipped_lines} unreadable line(s) skipped)" if s.skipped_lines else "")] + waiting
+        )
     lines = [f"Games finished: {s.games} (" + ", ".join(f"{n} {g}" for g, n in sorted(s.by_game.items())) + ")"]
     from kiosk import games
 
@@ -313,7 +474,7 @@ def format_summary(s: Summary, days: int = 14) -> str:
     lines += [f"  {day}  {n}" for day, n in recent]
     if s.skipped_lines:
         lines.append(f"({s.skipped_lines} unreadable line(s) skipped)")
-    return "\n".join(lines)
+    return "\n".join(lines + waiting)
 
 
 def _duration(seconds: float | None) -> str:
@@ -333,7 +494,7 @@ def print_stats(state_dir: Path | str, out=None) -> int:
 
     out = out or sys.stdout
     history = History(state_dir)
-    if not os.path.lexists(history.path):
+    if not os.path.lexists(history.path) and not history.pending():
         print(f"No finished games yet: there is no history file {history.path}", file=out)
         return 0
     print(f"History: {history.path}", file=out)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.store.persistence import atomic_write
+from kiosk.store.safeio import UnsafeFile, read_json
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +63,18 @@ class OperatorChoices:
         if self.path is None:
             return
         try:
-            data = self.path.read_bytes()[: MAX_STATE_BYTES + 1]
+            # bounded, never blocking on a FIFO, never through a link out of the state directory
+            obj = read_json(self.path, MAX_STATE_BYTES, follow_symlinks=False)
         except FileNotFoundError:
             return
         except OSError as e:
-            log.warning("cannot read %s (%s): the config's sound and display settings hold", self.path, e)
+            reason = e.reason if isinstance(e, UnsafeFile) else e
+            log.warning("cannot read %s (%s): the config's sound and display settings hold", self.path, reason)
+            return
+        except ValueError as e:  # not UTF-8, not JSON, nested too deep
+            log.warning("%s is unusable (%s): the config's sound and display settings hold", self.path, e)
             return
         try:
-            if len(data) > MAX_STATE_BYTES:
-                raise ValueError("too big")
-            obj = json.loads(data)
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
             bad = [k for k, v in obj.items() if k not in KEYS or not KEYS[k](v)]

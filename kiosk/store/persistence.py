@@ -100,13 +100,52 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
+#: The times a save or history line may carry (epoch seconds): 1970-01-01 to 2200-01-01 UTC.
+#: A Pi without a real-time clock starts in 1970 (or at its last shutdown) until NTP answers;
+#: the kiosk writes its clock's time into this range (:func:`clamp_time`) and reads back what it
+#: wrote, whatever the clock said. Anything outside is damage.
+TIME_RANGE = (0.0, 7_258_118_400.0)
+#: Written by systemd-timesyncd once the clock is synchronised (removed at boot, on tmpfs).
+TIMESYNC_FLAG = Path("/run/systemd/timesync/synchronized")
+
+
+def clamp_time(now: float) -> float:
+    """`now` (epoch seconds) within TIME_RANGE: a clock far off still gives a time the kiosk reads back."""
+    if not math.isfinite(now):
+        return TIME_RANGE[0]
+    return min(max(now, TIME_RANGE[0]), TIME_RANGE[1])
+
+
 def utc_now_iso(now: float) -> str:
-    return datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.fromtimestamp(clamp_time(now), timezone.utc).isoformat(timespec="milliseconds")
 
 
-#: The times a save or history line may carry (epoch seconds): 2000-01-01 to 2100-01-01 UTC.
-#: Anything outside is damage, not a clock that is not yet set.
-TIME_RANGE = (946_684_800.0, 4_102_444_800.0)
+def clock_synchronised() -> bool:
+    """Whether the system clock is synchronised (NTP): timesyncd's flag file, else the kernel's word."""
+    return TIMESYNC_FLAG.exists() or _kernel_synchronised()
+
+
+def _kernel_synchronised() -> bool:
+    """The kernel's own status (adjtimex, read only): chrony and ntpd clear STA_UNSYNC when in sync."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        class Timex(ctypes.Structure):  # struct timex: modes, four longs, status; room for the rest
+            _fields_ = (
+                ("modes", ctypes.c_uint),
+                ("_pad", ctypes.c_long * 4),
+                ("status", ctypes.c_int),
+                ("_rest", ctypes.c_long * 40),
+            )
+
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        tx = Timex()
+        state = libc.adjtimex(ctypes.byref(tx))
+    except (OSError, AttributeError):
+        return False
+    sta_unsync, time_error = 0x0040, 5
+    return state not in (-1, time_error) and not tx.status & sta_unsync
 
 
 def parse_time(value: Any) -> float:
@@ -126,8 +165,71 @@ def parse_time(value: Any) -> float:
     except (OverflowError, OSError):
         raise ValueError(f"time {value!r} is out of range") from None
     if not TIME_RANGE[0] <= t <= TIME_RANGE[1]:
-        raise ValueError(f"time {value!r} is outside the years 2000-2100")
+        raise ValueError(f"time {value!r} is outside the years 1970-2200")
     return t
+
+
+# ------------------------------------------------------------- one kiosk per state directory
+LOCK_NAME = "kiosk.lock"
+
+
+class StateDirBusy(Exception):
+    """Another process holds the state directory's lock; ``pid`` is its process id (0: unknown)."""
+
+    def __init__(self, state_dir: Path, pid: int) -> None:
+        who = f"process {pid}" if pid else "another process"
+        super().__init__(f"the state directory {state_dir} is in use by {who} (another labyrinth-kiosk)")
+        self.state_dir = state_dir
+        self.pid = pid
+
+
+class StateLock:
+    """An exclusive ``flock`` on ``kiosk.lock`` in the state directory, held while the kiosk runs.
+
+    Two kiosks on one directory (``--simulate`` beside the service) would overwrite and delete
+    each other's saves. The lock goes with the process (the kernel drops it on any exit, even
+    SIGKILL), so a stale lock file never blocks a start; the file holds the holder's pid for
+    the message of the one that is refused.
+    """
+
+    def __init__(self, state_dir: Path | str) -> None:
+        """Take the lock; raises :class:`StateDirBusy`, or OSError when the file cannot be opened."""
+        import fcntl
+
+        self.path = Path(state_dir) / LOCK_NAME
+        flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise UnsafeFile(self.path, "a symbolic link, which is not followed here") from None
+            raise
+        # a file object: an instance dropped without release() (an exception in a constructor)
+        # still closes its descriptor, and with it the lock
+        self._file: Any = os.fdopen(fd, "r+b", buffering=0)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            except OSError:
+                text = ""
+            self.release()
+            raise StateDirBusy(Path(state_dir), int(text) if text.isdigit() and len(text) < 12 else 0) from None
+        except OSError:
+            self.release()
+            raise
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as e:  # the lock holds all the same; only the message of a refused one is vaguer
+            log.debug("could not write the pid into %s: %s", self.path, e)
+
+    def release(self) -> None:
+        """Drop the lock (safe to call twice)."""
+        f, self._file = self._file, None
+        if f is not None:
+            f.close()
 
 
 # -------------------------------------------------------------------- results
@@ -175,6 +277,9 @@ class GameStore:
     last_setaside: Setaside | None = field(default=None, init=False)
     _blocked: Setaside | None = field(default=None, init=False, repr=False)  # unusable, not moved
     _failing: bool = field(default=False, init=False, repr=False)  # the last save failed
+    #: why the save on disk may not be replaced: it holds a finished game whose history line is
+    #: nowhere durable yet (kiosk/store/history.py keeps it in memory); None when saving is free
+    held: str | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.state_dir = Path(self.state_dir)
@@ -210,6 +315,10 @@ class GameStore:
             "state": state,
         }
         data = json.dumps(wrapper, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        if self.held is not None:
+            log.error("not saving the game: %s keeps %s", self.save_path, self.held)
+            self._failing = True
+            return False
         if self._blocked is not None and not self._retry_set_aside():
             log.error(
                 "not saving the game: the unusable save %s is still in the way (%s)",
@@ -231,7 +340,11 @@ class GameStore:
         return True
 
     def discard(self) -> None:
-        """Remove the save (a finished game: it is in the history now). Never raises."""
+        """Remove the save (a finished game: it is in the history now). Never raises.
+
+        An unusable save still in the way is not the finished game's: it stays."""
+        if self._blocked is not None or self.held:
+            return
         try:
             safeio.OPS.unlink(self.save_path)
             fsync_dir(self.state_dir)
@@ -286,7 +399,7 @@ class GameStore:
             self._set_aside_corrupt(detail, slug)
             return None
 
-        age = self.clock() - saved.saved_at
+        age = clamp_time(self.clock()) - saved.saved_at
         if age < 0:
             # No real-time clock on most Pis: before NTP syncs, the clock may be
             # behind the save's time. The save is newer than "now", so it is recent.
@@ -370,17 +483,21 @@ class GameStore:
         return True
 
     def _move_aside(self, subdir: str, label: str, keep: int) -> Path | None:
-        """Rename the save into `subdir` with a time-stamped name; prune to `keep` files."""
+        """Rename the save into `subdir` as ``NNNNNN-STAMP-LABEL.json``; prune to `keep` files.
+
+        The sequence number orders the files, not the time stamp: a clock that is behind (no
+        real-time clock before NTP) must not make the file just moved look the oldest."""
         target_dir = self.state_dir / subdir
         ops = safeio.OPS
         try:
-            ops.mkdir(target_dir)
-            stamp = datetime.fromtimestamp(self.clock(), timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+            safeio.own_dir(target_dir)
+            seq = 1 + max((key[1] for key in map(_aside_order, _json_files(target_dir)) if key[0]), default=0)
+            stamp = datetime.fromtimestamp(clamp_time(self.clock()), timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
             label = re.sub(r"[^a-z0-9-]+", "-", label.lower()).strip("-")[:40] or "save"
-            target = target_dir / f"{stamp}-{label}.json"
+            target = target_dir / f"{seq:06d}-{stamp}-{label}.json"
             n = 1
             while os.path.lexists(target):
-                target = target_dir / f"{stamp}-{label}-{n}.json"
+                target = target_dir / f"{seq:06d}-{stamp}-{label}-{n}.json"
                 n += 1
             ops.replace(self.save_path, target)
             fsync_dir(target_dir)
@@ -393,9 +510,11 @@ class GameStore:
 
     @staticmethod
     def _prune(directory: Path, keep: int) -> None:
-        """Keep the newest `keep` files (names start with a UTC time stamp)."""
+        """Keep the `keep` files with the highest sequence numbers (older names without one go first)."""
         try:
-            names = sorted(p for p in directory.iterdir() if p.suffix == ".json")
+            if not safeio.is_own_dir(directory):
+                return
+            names = sorted(_json_files(directory), key=_aside_order)
             for old in names[: max(0, len(names) - keep)]:
                 if os.path.isdir(old) and not os.path.islink(old):
                     import shutil
@@ -414,6 +533,19 @@ class GameStore:
                 safeio.OPS.unlink(tmp)
         except OSError as e:
             log.warning("could not remove stale temporary files in %s: %s", self.state_dir, e)
+
+
+def _json_files(directory: Path) -> list[Path]:
+    return [p for p in directory.iterdir() if p.suffix == ".json"]
+
+
+_SEQ = re.compile(r"([0-9]{6,12})-")
+
+
+def _aside_order(path: Path) -> tuple[bool, int, str]:
+    """Sort key of archive/ and corrupt/: the sequence number; names from before it had one first."""
+    m = _SEQ.match(path.name)
+    return (True, int(m.group(1)), path.name) if m else (False, 0, path.name)
 
 
 #: The fields of the save's wrapper (docs/operations.md).
@@ -486,9 +618,14 @@ __all__ = [
     "FORMAT",
     "SAVE_NAME",
     "GameStore",
+    "LOCK_NAME",
     "Resumed",
     "Setaside",
+    "StateDirBusy",
+    "StateLock",
     "atomic_write",
+    "clamp_time",
+    "clock_synchronised",
     "fsync_dir",
     "meta_problem",
     "parse_time",

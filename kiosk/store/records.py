@@ -13,6 +13,7 @@ Records are the notation of docs/notation.md (``engine.records``).
 from __future__ import annotations
 
 import logging
+import os
 import time
 from datetime import date, datetime
 from pathlib import Path
@@ -20,6 +21,8 @@ from pathlib import Path
 from engine.outcome import GAME_OVER
 from engine.records import Record, RecordError, Recorder, read_record
 
+from kiosk.store import safeio
+from kiosk.store.safeio import RECORD_LIMIT, RECORD_LINE_LIMIT
 from kiosk.games import HUMAN
 from kiosk.store.persistence import atomic_write, fsync_dir
 
@@ -29,6 +32,9 @@ RECORDS_DIR = "records"
 CURRENT_NAME = "current-game.record.txt"
 RECORDS_KEEP = 500  # files
 RECORDS_MAX_BYTES = 10 * 1024 * 1024
+#: What reading a damaged record file raises: the disk, the bounded reader, the notation's own
+#: check, and what its decoders raise on hostile text (a deeply nested [Start] tag, a 4,300-digit number)
+RECORD_DAMAGE = (OSError, ValueError, RecordError, RecursionError, TypeError, KeyError)
 
 
 class RecordShelf:
@@ -47,6 +53,8 @@ class RecordShelf:
         patterns = ((self.state_dir, f".{CURRENT_NAME}.*.tmp"), (self.folder, ".*.tmp"))
         for folder, pattern in patterns:
             try:
+                if folder == self.folder and not safeio.is_own_dir(folder):
+                    continue  # absent, or a link out of the state directory: nothing of ours in it
                 for tmp in folder.glob(pattern):
                     log.info("removing %s left by an interrupted record write", tmp.name)
                     tmp.unlink()
@@ -64,16 +72,25 @@ class RecordShelf:
         return Recorder(state, list(levels), date=day, Site="kiosk")
 
     def resume(self, state, levels) -> Recorder:
-        """The recorder of a resumed game: its saved record continued (a turn begun but not
-        finished when the power went is found again), or a new record from this position."""
+        """The recorder of a resumed game: its saved record continued, or a new record from this
+        position. A turn begun but not finished when the power went is found again; a record one
+        turn ahead of the save (the power went between writing the record and the save) is
+        trimmed back to the save."""
         try:
-            record = read_record(self.current_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, RecordError) as exc:
+            record = read_record(
+                safeio.read_text(self.current_path, RECORD_LIMIT, follow_symlinks=False, line_limit=RECORD_LINE_LIMIT)
+            )
+        except RECORD_DAMAGE as exc:
             log.info("no record to continue (%s): recording from the resumed position", exc)
             return self.start(state, levels)
-        recorder = Recorder.continuing(record)
-        if catch_up(recorder, state):
-            return recorder
+        for drop in (0, 1):
+            if drop > len(record.turns):
+                break
+            recorder = Recorder.continuing(Record(record.tags, record.turns[: len(record.turns) - drop]))
+            if catch_up(recorder, state):
+                if drop:
+                    log.info("the saved record was one turn ahead of the saved game: trimmed back to it")
+                return recorder
         log.warning("the saved record does not lead to the resumed game: recording from here")
         return self.start(state, levels)
 
@@ -84,19 +101,19 @@ class RecordShelf:
         """File the record of a finished game under ``records/`` and forget the current one."""
         stamp = datetime.fromtimestamp(time.time() if when is None else when).strftime("%Y-%m-%d_%H%M%S")
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            safeio.own_dir(self.folder)
         except OSError as exc:
-            log.warning("cannot create %s: %s", self.folder, exc.strerror)
+            log.warning("cannot file records in %s: %s", self.folder, getattr(exc, "reason", exc.strerror))
             return None
         path = self.folder / f"{stamp}-{recorder.codec.KIND}.txt"
         n = 1
-        while path.exists():
+        while os.path.lexists(path):
             n += 1
             path = self.folder / f"{stamp}-{recorder.codec.KIND}-{n}.txt"
         if not self._write(path, recorder.text()):
             return None
         self.discard_current()
-        self.prune()
+        self.prune(keep=path)
         return path
 
     def discard_current(self) -> None:
@@ -111,28 +128,38 @@ class RecordShelf:
     def files(self) -> list[Path]:
         """The filed records, oldest first (the names start with the time the game ended)."""
         try:
+            if not safeio.is_own_dir(self.folder):
+                return []
             return sorted((p for p in self.folder.iterdir() if p.suffix == ".txt"), key=_filed_order)
         except OSError:
             return []
 
-    def prune(self) -> None:
-        """Remove the oldest records beyond `keep` files or `max_bytes` bytes."""
-        files = self.files()
+    def prune(self, keep: Path | None = None) -> None:
+        """Remove the oldest records beyond `keep` files or `max_bytes` bytes; never `keep`, the record
+        just filed (with the clock behind, before NTP, its name sorts before older ones)."""
+        files = [p for p in self.files() if p != keep]
         sizes = {}
         for p in files:
             try:
-                sizes[p] = p.stat().st_size
+                sizes[p] = p.lstat().st_size
             except OSError:
                 sizes[p] = 0
         total = sum(sizes.values())
-        while files and (len(files) > self.keep or total > self.max_bytes):
+        if keep is not None:
+            try:
+                total += keep.lstat().st_size
+            except OSError:
+                pass
+        most = self.keep - (keep is not None)
+        while files and (len(files) > most or total > self.max_bytes):
             oldest = files.pop(0)
             total -= sizes[oldest]
             try:
                 oldest.unlink()
             except OSError as exc:
                 log.warning("cannot remove %s: %s", oldest, exc.strerror)
-        fsync_dir(self.folder)
+        if files or keep is not None:
+            fsync_dir(self.folder)
 
     def of_day(self, day: date) -> list[Path]:
         prefix = day.strftime("%Y-%m-%d_")
@@ -146,8 +173,10 @@ class RecordShelf:
         best = None
         for path in self.of_day(day):
             try:
-                record = read_record(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, RecordError) as exc:
+                record = read_record(
+                    safeio.read_text(path, RECORD_LIMIT, follow_symlinks=False, line_limit=RECORD_LINE_LIMIT)
+                )
+            except RECORD_DAMAGE as exc:
                 log.info("skipping record %s: %s", path.name, exc)
                 continue
             final = record.final()

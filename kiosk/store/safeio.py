@@ -22,7 +22,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Iterator
 
 from kiosk.errors import KioskError
 
@@ -30,8 +30,9 @@ from kiosk.errors import KioskError
 SAVE_LIMIT = 4 * 1024 * 1024  # a save is about 5 kB
 CONFIG_LIMIT = 1024 * 1024  # the example config is about 8 kB
 SCRIPT_LIMIT = 8 * 1024 * 1024  # scripts of thousands of lines
-HISTORY_LIMIT = 64 * 1024 * 1024  # about 300,000 finished games
 SMALL_LIMIT = 64 * 1024  # small state files (the PIN lock-out), theme pack manifests
+RECORD_LIMIT = 4 * 1024 * 1024  # a game record (docs/notation.md) is a few kB; a turn limit of 10^6 fits
+RECORD_LINE_LIMIT = 64 * 1024  # a record's longest line: a tag holding a start position of a few kB
 #: JSON bounds: the kiosk's own files nest 5 deep and hold no number longer than 20 digits.
 JSON_MAX_DEPTH = 32
 JSON_MAX_DIGITS = 40
@@ -48,8 +49,10 @@ class UnsafeFile(KioskError, OSError):
         self.reason = reason
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of this ``st_mode`` is, for a log line ("a FIFO", "a directory")."""
     for test, name in (
+        (stat.S_ISREG, "a regular file"),
         (stat.S_ISFIFO, "a FIFO"),
         (stat.S_ISCHR, "a character device"),
         (stat.S_ISBLK, "a block device"),
@@ -85,7 +88,7 @@ def read_bounded(path: Path | str, limit: int, *, follow_symlinks: bool = True) 
         if not stat.S_ISREG(st.st_mode):
             raise UnsafeFile(
                 path,
-                f"{_kind(st.st_mode)}, not a regular file",
+                f"{kind_of(st.st_mode)}, not a regular file",
                 errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL,
             )
         if st.st_size > limit:
@@ -103,6 +106,98 @@ def read_bounded(path: Path | str, limit: int, *, follow_symlinks: bool = True) 
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def open_bounded(path: Path | str, *, follow_symlinks: bool = True) -> BinaryIO:
+    """`path` opened for reading as :func:`read_bounded` opens it (never blocks, regular files only,
+    no link with ``follow_symlinks=False``), for a file read as a stream of any size."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP and not follow_symlinks:
+            raise UnsafeFile(path, "a symbolic link, which is not followed here") from None
+        if e.errno == errno.ENXIO:
+            raise UnsafeFile(path, "not a regular file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UnsafeFile(path, f"{kind_of(mode)}, not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb", buffering=0)
+
+
+def split_lines(f: BinaryIO, limit: int, chunk: int = 1 << 20) -> Iterator[bytes | None]:
+    """The lines of stream `f` without their newlines, in memory bounded by `limit` + `chunk`:
+    a line longer than `limit` is skipped and stands as None."""
+    rest = b""
+    too_long = False
+    while True:
+        data = f.read(chunk)
+        if not data:
+            break
+        parts = (rest + data).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            yield None if too_long or len(part) > limit else part
+            too_long = False
+        if len(rest) > limit:
+            too_long, rest = True, b""
+    if too_long or len(rest) > limit:
+        yield None
+    elif rest:
+        yield rest
+
+
+def is_own_dir(path: Path | str) -> bool:
+    """True when `path` is a real directory (not a link to one); False when it is absent.
+
+    Raises :class:`UnsafeFile` when something else is there: a link, a file, a FIFO."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if stat.S_ISDIR(st.st_mode):
+        return True
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeFile(path, "a symbolic link, which is not followed here", errno.ELOOP)
+    raise UnsafeFile(path, f"{kind_of(st.st_mode)}, not a directory", errno.ENOTDIR)
+
+
+def own_dir(path: Path | str) -> Path:
+    """The sub-folder `path` of the state directory, created if absent, never a link out of it.
+
+    Raises :class:`UnsafeFile` when a link or a non-directory is in its place (nothing is
+    written or pruned through it), another OSError when it cannot be created."""
+    path = Path(path)
+    if not is_own_dir(path):
+        OPS.mkdir(path)
+        if not is_own_dir(path):  # pragma: no cover - replaced between the two calls
+            raise UnsafeFile(path, "not a directory")
+    return path
+
+
+def read_text(path: Path | str, limit: int, *, follow_symlinks: bool = True, line_limit: int | None = None) -> str:
+    """A text file the kiosk does not trust, as :func:`read_bounded` reads it, decoded as UTF-8
+    (a byte-order mark that editors put first is dropped). UnicodeDecodeError when it is not UTF-8,
+    ValueError naming the first line longer than `line_limit` (parsers of one huge line can take
+    a hundred times its size in memory)."""
+    return check_lines(read_bounded(path, limit, follow_symlinks=follow_symlinks).decode("utf-8-sig"), line_limit)
+
+
+def check_lines(text: str, line_limit: int | None) -> str:
+    """`text`, or ValueError naming its first line longer than `line_limit` characters."""
+    if line_limit is not None and len(text) > line_limit:
+        for number, line in enumerate(text.splitlines(), 1):
+            if len(line) > line_limit:
+                raise ValueError(f"line {number} is {len(line)} characters long (at most {line_limit} here)")
+    return text
 
 
 def json_depth(text: str | bytes) -> int:
@@ -148,16 +243,21 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+#: One decoder for every call (a history of 270,000 lines would otherwise build as many).
+_DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
+
+
 def loads_json(text: str | bytes, *, max_depth: int = JSON_MAX_DEPTH) -> Any:
     """Decode JSON or raise ValueError: no NaN/Infinity, no overflowing or 40+ digit numbers,
     nesting at most `max_depth` (before decoding: a deep file cannot reach Python's recursion limit)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
-    depth = json_depth(text)
+    # Counting brackets runs in C; only text with more of them than the bound is walked in Python.
+    depth = json_depth(text) if text.count("[") + text.count("{") > max_depth else 0
     if depth > max_depth:
         raise ValueError(f"nested {depth} deep (at most {max_depth} here)")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except RecursionError:  # pragma: no cover - json_depth stops this first
         raise ValueError("nested too deep") from None
 
@@ -216,14 +316,21 @@ OPS = FileOps()
 __all__ = [
     "CONFIG_LIMIT",
     "FileOps",
-    "HISTORY_LIMIT",
     "OPS",
+    "RECORD_LIMIT",
+    "RECORD_LINE_LIMIT",
     "SAVE_LIMIT",
     "SCRIPT_LIMIT",
     "SMALL_LIMIT",
     "UnsafeFile",
+    "check_lines",
+    "is_own_dir",
     "json_depth",
     "loads_json",
+    "open_bounded",
+    "own_dir",
+    "split_lines",
     "read_bounded",
     "read_json",
+    "read_text",
 ]

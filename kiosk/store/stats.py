@@ -9,15 +9,16 @@
 
 from __future__ import annotations
 
-import statistics
+import dataclasses
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
-from typing import Sequence
+from typing import Any, Callable, Iterable, Iterator
 
 from kiosk.games import HUMAN
 from kiosk.games import seat_kinds
-from kiosk.store.history import GameRecord
+from kiosk.store.history import GameRecord, History, Summary, summarize
 from kiosk.store.persistence import parse_time
 
 DAYS = 14
@@ -42,39 +43,88 @@ class ChartData:
     games: int = 0
 
 
+class ChartTally:
+    """The charts' numbers gathered one record at a time (a history of any length in bounded memory)."""
+
+    def __init__(self) -> None:
+        self.by_day: Counter[date] = Counter()
+        self.per_hour = [0] * 24
+        self.durations: dict[str, list[float]] = {}  # game -> [games, total seconds]
+        self.levels = {level: [0, 0, 0] for level in seat_kinds()[1:]}  # the AI levels: games, computer, people
+        self.games = 0
+
+    def add(self, r: GameRecord, tz: tzinfo | None = None) -> None:
+        try:
+            when = datetime.fromtimestamp(parse_time(r.time), timezone.utc).astimezone(tz)
+        except (ValueError, OverflowError, OSError):
+            return  # a time no calendar can show: left out of the charts
+        self.games += 1
+        self.by_day[when.date()] += 1
+        self.per_hour[when.hour] += 1
+        total = self.durations.setdefault(r.game, [0, 0.0])
+        total[0] += 1
+        total[1] += r.duration_s
+        if HUMAN not in r.seats:
+            return
+        winners = {r.seats[w] for w in r.winners if 0 <= w < len(r.seats)}
+        for level, counts in self.levels.items():
+            if level in r.seats:
+                counts[0] += 1
+                counts[1] += level in winners
+                counts[2] += HUMAN in winners
+
+    def result(self, today: date, days: int = DAYS) -> ChartData:
+        per_day = [
+            (today - timedelta(days=k), self.by_day.get(today - timedelta(days=k), 0)) for k in range(days - 1, -1, -1)
+        ]
+        by_game = {g: (int(n), total / n) for g, (n, total) in sorted(self.durations.items())}
+        levels = [LevelRecord(level, *counts) for level, counts in self.levels.items() if counts[0]]
+        return ChartData(per_day, list(self.per_hour), by_game, levels, self.games)
+
+
 def chart_data(
-    records: Sequence[GameRecord], *, today: date | None = None, tz: tzinfo | None = None, days: int = DAYS
+    records: Iterable[GameRecord], *, today: date | None = None, tz: tzinfo | None = None, days: int = DAYS
 ) -> ChartData:
     """Everything the charts show; `today` and `tz` default to the kiosk's local date and zone."""
-    ended = []
+    tally = ChartTally()
     for r in records:
-        try:
-            ended.append((r, datetime.fromtimestamp(parse_time(r.time), timezone.utc).astimezone(tz)))
-        except (ValueError, OverflowError, OSError):
-            continue  # a time no calendar can show: left out of the charts
+        tally.add(r, tz)
     if today is None:
         today = datetime.now(timezone.utc).astimezone(tz).date()
-    count_by_day = Counter(when.date() for _, when in ended)
-    per_day = [
-        (today - timedelta(days=k), count_by_day.get(today - timedelta(days=k), 0)) for k in range(days - 1, -1, -1)
-    ]
-    per_hour = [0] * 24
-    for _, when in ended:
-        per_hour[when.hour] += 1
-    by_game: dict[str, tuple[int, float]] = {}
-    for game in sorted({r.game for r, _ in ended}):
-        durations = [r.duration_s for r, _ in ended if r.game == game]
-        by_game[game] = (len(durations), statistics.fmean(durations))
-    levels = []
-    for level in seat_kinds()[1:]:  # the AI levels
-        games = computer = people = 0
-        for r, _ in ended:
-            if HUMAN not in r.seats or level not in r.seats:
-                continue
-            games += 1
-            winners = {r.seats[w] for w in r.winners if 0 <= w < len(r.seats)}
-            computer += level in winners
-            people += HUMAN in winners
-        if games:
-            levels.append(LevelRecord(level, games, computer, people))
-    return ChartData(per_day, per_hour, by_game, levels, len(ended))
+    return tally.result(today, days)
+
+
+def count_history(history: History, tz: tzinfo | None = None) -> tuple[Summary, ChartData]:
+    """The summary and the charts' numbers in one streamed pass over the history (the operator's
+    Statistics page runs this on a worker thread: a large history takes seconds on a Pi)."""
+    charts = ChartTally()
+    skipped = [0]
+
+    def both() -> Iterator[GameRecord]:
+        for r in history.records(skipped):
+            charts.add(r, tz)
+            yield r
+
+    summary = summarize(both(), tz=tz)
+    summary = dataclasses.replace(summary, skipped_lines=skipped[0], pending=history.pending())
+    today = datetime.now(timezone.utc).astimezone(tz).date()
+    return summary, charts.result(today)
+
+
+class Background:
+    """One call on a daemon thread; :attr:`done` tells the UI loop, which never waits, when to look."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+        self._thread = threading.Thread(target=self._run, args=(work,), name="history-count", daemon=True)
+        self._thread.start()
+
+    def _run(self, work: Callable[[], Any]) -> None:
+        try:
+            self.result = work()
+        except Exception as exc:  # reported by the page, in one log line
+            self.error = exc
+        finally:
+            self.done = True

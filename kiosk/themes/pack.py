@@ -23,14 +23,18 @@ beside the installed themes and renames it into place.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import logging
+import lzma
 import os
 import re
 import shutil
 import stat
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable
@@ -74,6 +78,23 @@ MEMBERS_MAX = 200
 #: A zip member that inflates more than this many times its compressed size is refused (a zip bomb);
 #: PNGs hardly compress at all and a manifest about 5 times.
 RATIO_MAX = 100
+
+#: What reading a damaged or unusual zip member raises (a bad CRC, a broken deflate stream, a
+#: compression this Python lacks such as Deflate64, AES encryption, LZMA damage): each becomes one line.
+ZIP_ERRORS = (
+    OSError,
+    ValueError,
+    EOFError,
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    NotImplementedError,
+    RuntimeError,
+)
+#: How deep a pack's folder may nest (theme.json, board/bat.png): a deeper tree is refused unwalked.
+DEPTH_MAX = 3
+
+log = logging.getLogger(__name__)
 
 Problems = list
 
@@ -209,18 +230,26 @@ class _Folder(_Source):
         super().__init__(lambda name: str(root / name))
         self.root = root
         total = 0
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=self._unlisted(problems)):
             here = Path(dirpath)
+            depth = len(here.relative_to(root).parts)
             for d in list(dirnames):
                 if (here / d).is_symlink():
                     problems.append(f"{here / d}: a symbolic link; a pack holds only its own files")
+                    dirnames.remove(d)
+                elif depth + 1 >= DEPTH_MAX:
+                    problems.append(f"{here / d}: folders nested too deep (a pack has board/ and cards/ only)")
                     dirnames.remove(d)
             for f in filenames:
                 path = here / f
                 rel = path.relative_to(root).as_posix()
                 if LITTER.search(rel):
                     continue
-                st = path.lstat()
+                try:
+                    st = path.lstat()
+                except OSError as exc:
+                    self.refuse(problems, rel, f"{path}: cannot be read ({exc.strerror or exc})")
+                    continue
                 if stat.S_ISLNK(st.st_mode):
                     self.refuse(problems, rel, f"{path}: a symbolic link; a pack holds only its own files")
                 elif not stat.S_ISREG(st.st_mode):
@@ -231,6 +260,13 @@ class _Folder(_Source):
         if total > PACK_LIMIT:
             problems.append(f"{root}: {total} bytes of files, more than the {PACK_LIMIT} a pack may hold")
             self.failed = True
+
+    @staticmethod
+    def _unlisted(problems: list[str]) -> Callable[[OSError], None]:
+        def say(exc: OSError) -> None:
+            problems.append(f"{exc.filename}: cannot be listed ({exc.strerror or exc})")
+
+        return say
 
     def read(self, name: str, limit: int) -> bytes:
         return read_bounded(self.root / name, limit, follow_symlinks=False)
@@ -249,7 +285,7 @@ class _Zip(_Source):
                 return
             self.zf = zipfile.ZipFile(path)
             infos = self.zf.infolist()
-        except (OSError, zipfile.BadZipFile, ValueError) as exc:
+        except ZIP_ERRORS as exc:
             problems.append(f"{path}: not a readable zip file ({exc})")
             self.failed = True
             return
@@ -310,8 +346,13 @@ class _Zip(_Source):
         info = self.members[self.prefix + name]
         if info.file_size > limit:
             raise UnsafeFile(name, f"{info.file_size} bytes, more than the {limit} read here")
-        with self.zf.open(info) as f:
-            data = f.read(limit + 1)  # the declared size may lie: never more than the limit
+        try:
+            with self.zf.open(info) as f:
+                data = f.read(limit + 1)  # the declared size may lie: never more than the limit
+        except OSError:
+            raise
+        except ZIP_ERRORS as exc:  # the decoders' own exceptions, as one OSError with a short reason
+            raise UnsafeFile(name, f"cannot be unpacked ({type(exc).__name__}: {str(exc)[:120]})", errno.EIO) from None
         if len(data) > limit:
             raise UnsafeFile(name, f"more than the {limit} bytes read here")
         return data
@@ -371,7 +412,7 @@ def _read_manifest(source: _Source, names: set[str], problems: list[str]) -> Any
         return None
     try:
         manifest = loads_json(source.read(MANIFEST, SMALL_LIMIT))
-    except (OSError, ValueError) as exc:
+    except ZIP_ERRORS as exc:
         problems.append(f"{source.where(MANIFEST)}: not a readable JSON manifest ({_reason(exc)})")
         return None
     problems += [f"{source.where(MANIFEST)}: {p}" for p in check_manifest(manifest)]
@@ -402,7 +443,7 @@ def _reason(exc: BaseException) -> str:
 def _read(source: _Source, name: str, limit: int, problems: list[str]) -> bytes | None:
     try:
         return source.read(name, limit)
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
+    except ZIP_ERRORS as exc:
         problems.append(f"{source.where(name)}: cannot be read ({_reason(exc)})")
         return None
 
@@ -502,6 +543,12 @@ def install(pack: Pack, state_dir: Path | str) -> Path:
     synced, then renamed into place (an older copy of the same id is replaced, then removed)."""
     root = themes_dir(state_dir)
     root.mkdir(parents=True, exist_ok=True)
+    with _install_lock(root, wait=True):
+        remove_leftovers(state_dir, locked=True)
+        return _install(pack, root)
+
+
+def _install(pack: Pack, root: Path) -> Path:
     target = root / pack.id
     tmp = Path(tempfile.mkdtemp(dir=root, prefix=f".new-{pack.id}-"))
     try:
@@ -530,6 +577,64 @@ def install(pack: Pack, state_dir: Path | str) -> Path:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target
+
+
+_LEFTOVER = re.compile(r"\.(new|old)-([a-z0-9][a-z0-9_-]{0,31})-[^/]*")
+INSTALL_LOCK = ".install.lock"
+
+
+class _install_lock:
+    """An flock on themes/.install.lock: one install at a time, and no clean-up under a running one."""
+
+    def __init__(self, root: Path, wait: bool) -> None:
+        self.root, self.wait, self.fd = root, wait, -1
+
+    def __enter__(self) -> bool:
+        import fcntl
+
+        self.fd = os.open(self.root / INSTALL_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return False
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+def remove_leftovers(state_dir: Path | str, locked: bool = False) -> list[str]:
+    """Remove what an install cut short (a power cut, a kill) left in themes/: a half-written
+    ``.new-ID-*`` folder goes; an ``.old-ID-*`` copy is put back when ID itself is missing (the cut
+    came between the two renames), else removed. Returns what was done, one line each (for the log).
+    Never raises: an install running at the same time is left alone."""
+    root = themes_dir(state_dir)
+    done: list[str] = []
+    try:
+        if not os.path.isdir(root) or os.path.islink(root):
+            return done
+        if not locked:
+            with _install_lock(root, wait=False) as free:
+                return remove_leftovers(state_dir, locked=True) if free else done
+        for entry in sorted(os.listdir(root)):
+            m = _LEFTOVER.fullmatch(entry)
+            path = root / entry
+            if m is None or path.is_symlink() or not path.is_dir():
+                continue
+            target = root / m.group(2)
+            if m.group(1) == "old" and not os.path.lexists(target):
+                os.rename(path, target)
+                done.append(f"put back the theme {m.group(2)} that an interrupted install had moved aside")
+            else:
+                shutil.rmtree(path)
+                done.append(f"removed {entry} left by an interrupted theme install")
+        if done:
+            _sync_dir(root)
+    except OSError as exc:
+        log.warning("could not tidy %s after an interrupted theme install: %s", root, exc)
+    for line in done:
+        log.info("%s", line)
+    return done
 
 
 def _sync_dir(path: Path) -> None:
@@ -562,5 +667,6 @@ __all__ = [
     "main_colour",
     "pixel_order",
     "read_pack",
+    "remove_leftovers",
     "themes_dir",
 ]

@@ -129,8 +129,9 @@ def decode_rgba(data: bytes) -> tuple[int, int, bytes]:
     try:
         width, height, rows, _info = pypng.Reader(bytes=data).asRGBA8()
         pixels = b"".join(bytes(row) for row in rows)
-    except (pypng.Error, ValueError, zlib.error, struct.error) as exc:
-        raise PngError(f"a damaged PNG ({exc})") from None
+    except Exception as exc:  # the third-party reader's own failures (IndexError on a palette index
+        # past the palette's end, TypeError on 16-bit grey with tRNS ...): all one line, never a traceback
+        raise PngError(f"a PNG this kiosk cannot decode ({type(exc).__name__}: {str(exc)[:120]})") from None
     if len(pixels) != width * height * 4:
         raise PngError("a damaged PNG (fewer pixels than its size)")
     return width, height, pixels

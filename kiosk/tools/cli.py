@@ -17,13 +17,14 @@ command line (the systemd unit does not restart on 2).
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, Sequence
+from typing import IO, TYPE_CHECKING, Callable, Sequence
 
 from kiosk.errors import KioskError
 from kiosk.games import HUMAN
@@ -122,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the current game is saved after every action and the history kept "
         "(overrides [paths] state_dir; --stats reads the history there)",
     )
+    p.add_argument(
+        "--no-save-if-busy",
+        action="store_true",
+        help="when another kiosk holds the state directory, run without saving anything "
+        "(default: name the process that holds it and exit 2)",
+    )
     p.add_argument("--screenshot-dir", metavar="DIR", help="offscreen: a PNG after each scripted input")
     p.add_argument(
         "--layout-report",
@@ -186,7 +193,38 @@ def _layout_report(args) -> int:
     return 0
 
 
+#: Output errors that end a command-line tool quietly: its reader went away or the disk is full.
+_OUTPUT_GONE = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT)
+
+
+def output_guarded(run: Callable[[], int], prog: str) -> int:
+    """`run()`'s exit status, or 1 when standard output fails: a closed pipe (``| head``) ends
+    quietly, a full disk with one line on stderr, never a traceback; the output is flushed here so
+    that Python's own flush at exit cannot fail afterwards."""
+    try:
+        status = run()
+        sys.stdout.flush()
+        return status
+    except OSError as e:
+        if e.errno not in _OUTPUT_GONE:
+            raise
+        try:  # what is still buffered goes nowhere, and the final flush at exit succeeds
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+        if e.errno != errno.EPIPE:
+            print(f"{prog}: cannot write the output: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
+    return output_guarded(lambda: _main(argv), "labyrinth-kiosk")
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from kiosk.core import logs
@@ -334,6 +372,7 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
     from kiosk import games
     from kiosk.core.kiosk import Kiosk
     from kiosk.core.clock import VirtualClock
+    from kiosk.store.persistence import StateDirBusy
 
     headless = display == "none"
     kind = games.get(args.game or config.game.game)
@@ -356,10 +395,16 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
         except ValueError as e:  # e.g. a pin the pin library refuses
             print(f"error: {e}", file=sys.stderr)
             return 2
+        except StateDirBusy as e:
+            print(f"error: {e}; stop it first, or add --no-save-if-busy to play without saving", file=sys.stderr)
+            return 2
         return _play(kiosk, args, steps, ui)
     finally:
         if events_out is not None:
-            events_out.close()
+            try:
+                events_out.close()
+            except OSError:  # already said by the kiosk (Kiosk._write_event)
+                pass
 
 
 def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:
@@ -473,6 +518,7 @@ def _options(
             record_ai_games=True,
             show_ai_games_on_ring=True,
             events_out=events_out,
+            if_busy="unsaved" if args.no_save_if_busy else "exit",
         )
     # A scripted run is a reproducible check: like a headless run it neither resumes
     # nor overwrites the kiosk's own saved game unless --state-dir names a folder.
@@ -491,6 +537,7 @@ def _options(
         games=args.games,
         events_out=events_out,
         random_first=_first(args, config) is None,
+        if_busy="unsaved" if args.no_save_if_busy else "exit",
     )
 
 

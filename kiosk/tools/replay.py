@@ -22,12 +22,14 @@ the turn) and exit status 2.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from typing import Sequence
 
-from engine.records import Record, RecordError, read_record, lines_by_turn
+from engine.records import Record, RecordError, lines_by_turn, read_record
 from kiosk import games
+from kiosk.store.safeio import RECORD_LIMIT, RECORD_LINE_LIMIT, UnsafeFile, check_lines, read_text
 
 
 def board_text(record: Record, state) -> str:
@@ -125,30 +127,69 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         from kiosk.ui.shell.layout import parse_size
 
         try:
-            parse_size(args.size)
+            width, height = parse_size(args.size)
         except ValueError as exc:
             parser.error(str(exc))
+        if max(width, height) > MAX_SIDE:
+            parser.error(f"--size {args.size} is too large (at most {MAX_SIDE} pixels a side)")
     return args
+
+
+#: The largest picture --size draws (each side, pixels): a 8K screen, not gigabytes of pixels.
+MAX_SIDE = 8192
+
+
+def _read(path: str) -> str:
+    """The text of `path` (- is standard input), bounded; a FIFO or a device is refused, not waited on."""
+    if path == "-":
+        data = sys.stdin.buffer.read(RECORD_LIMIT + 1)
+        if len(data) > RECORD_LIMIT:
+            raise UnsafeFile(path, f"more than the {RECORD_LIMIT} bytes read here", errno.EFBIG)
+        return check_lines(data.decode("utf-8-sig"), RECORD_LINE_LIMIT)
+    return read_text(path, RECORD_LIMIT, line_limit=RECORD_LINE_LIMIT)
+
+
+def _clip(message: str, most: int = 300) -> str:
+    """A message quoting a damaged record's text, cut to one readable line."""
+    message = " ".join(message.split())
+    return message if len(message) <= most else message[: most - 3] + "..."
 
 
 def load(path: str) -> tuple[Record, str] | None:
     """The record in `path` (- is standard input) and its text; None after saying why it cannot be read."""
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
-    except OSError as exc:
-        print(f"labyrinth-replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        text = _read(path)
+    except UnsafeFile as exc:
+        print(f"labyrinth-replay: cannot read {path}: {exc.reason}", file=sys.stderr)
         return None
-    except UnicodeDecodeError:
-        print(f"labyrinth-replay: {path} is not a text record", file=sys.stderr)
+    except OSError as exc:
+        print(f"labyrinth-replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+    except UnicodeDecodeError as exc:
+        print(f"labyrinth-replay: {path} is not a text record (not UTF-8 at byte {exc.start})", file=sys.stderr)
+        return None
+    except ValueError as exc:
+        print(f"labyrinth-replay: {path}: {exc}", file=sys.stderr)
         return None
     try:
         return read_record(text), text
     except RecordError as exc:
-        print(f"labyrinth-replay: {path}: {exc}", file=sys.stderr)
-        return None
+        print(f"labyrinth-replay: {path}: {_clip(str(exc))}", file=sys.stderr)
+    except (ValueError, RecursionError, TypeError, KeyError) as exc:  # what a damaged tag makes a decoder raise
+        print(
+            f"labyrinth-replay: {path}: not a usable record ({type(exc).__name__}: {str(exc)[:120]})", file=sys.stderr
+        )
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``labyrinth-replay``: its exit status (0, 1 no display, 2 a record or argument it cannot use)."""
+    from kiosk.tools.cli import output_guarded
+
+    return output_guarded(lambda: _main(argv), "labyrinth-replay")
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     loaded = load(args.file)
     if loaded is None:

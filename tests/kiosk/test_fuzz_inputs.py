@@ -539,3 +539,236 @@ def test_a_damaged_script_is_refused_naming_a_bad_line_or_parses(lines):
         assert text.split("\n")[step.line - 1].removesuffix("\r").split("#", 1)[0].strip() == step.text
         if step.verb == "wait":
             assert 0 <= step.args[0] <= MAX_WAIT_MS
+
+
+# ---------------------------------------------------------------- records, operator settings, replay inputs, pending games
+def _a_record_text() -> str:
+    from engine.labyrinth.ai import make_ai
+    from engine.records import Recorder
+
+    game = Game.new(players=2, seed=3)
+    recorder = Recorder(game, ["human", "hard"], date="2026-11-30")
+    ai = make_ai("easy", seed=1)
+    for _ in range(3):
+        for action in ai.choose(game):
+            game.apply(action)
+            recorder.apply(action)
+    return recorder.text()
+
+
+RECORD_TEXT = _a_record_text()
+
+
+def _damaged_bytes(good: bytes) -> st.SearchStrategy[bytes]:
+    """A real file cut, scrambled, spliced with hostile text, or replaced by noise."""
+    cut = st.integers(0, len(good)).map(lambda n: good[:n])
+    flipped = st.tuples(st.integers(0, len(good) - 1), st.integers(0, 255)).map(
+        lambda t: good[: t[0]] + bytes([t[1]]) + good[t[0] + 1 :]
+    )
+    spliced = st.tuples(
+        st.integers(0, len(good)),
+        st.sampled_from(
+            [
+                b"\xef\xbb\xbf",
+                b"[" * 5000,
+                b"9" * 4400,
+                b"\x00",
+                b"\xff\xfe",
+                b'[Start "' + b"[" * 3000 + b'"]\n',
+                b"\n" + b"x" * 70000 + b"\n",
+                b'{"volume": 1e999}',
+            ]
+        ),
+    ).map(lambda t: good[: t[0]] + t[1] + good[t[0] :])
+    return st.one_of(cut, flipped, spliced, st.binary(max_size=300))
+
+
+@FUZZ
+@given(_damaged_bytes(RECORD_TEXT.encode()))
+def test_a_damaged_game_record_is_continued_or_started_afresh_never_a_crash(raw):
+    from engine.records import read_record
+
+    from kiosk.store.records import CURRENT_NAME, RecordShelf
+
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / CURRENT_NAME).write_bytes(raw)
+        final = read_record(RECORD_TEXT).final()
+        recorder = RecordShelf(d).resume(final.copy(), ["human", "hard"])
+        assert recorder.state == final
+        (Path(d) / "records").mkdir()
+        (Path(d) / "records" / f"{time.strftime('%Y-%m-%d')}_120000-labyrinth.txt").write_bytes(raw)
+        import datetime
+
+        RecordShelf(d).best_of_day(datetime.date.today())  # never raises
+
+
+@FUZZ
+@given(_damaged_bytes(b'{"high_contrast": true, "muted": false, "theme": "ocean", "volume": 40}'))
+def test_damaged_operator_settings_are_used_or_ignored_never_a_crash(raw):
+    from kiosk.store.operator_choices import KEYS, OperatorChoices, STATE_NAME
+
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / STATE_NAME).write_bytes(raw)
+        choices = OperatorChoices(d)
+        assert all(KEYS[k](v) for k, v in choices.values.items())
+
+
+@FUZZ
+@given(_damaged_bytes(RECORD_TEXT.encode()))
+def test_a_damaged_record_given_to_the_replay_tool_is_shown_or_refused_in_one_line(raw):
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from kiosk.tools import replay
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "game.txt"
+        path.write_bytes(raw)
+        err, out = io.StringIO(), io.StringIO()
+        with redirect_stderr(err), redirect_stdout(out):
+            status = replay.main([str(path), "--all"])
+        assert status in (0, 2)
+        if status == 2:
+            lines = err.getvalue().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("labyrinth-replay: ") and len(lines[0]) < 400, lines
+        event(f"replay status {status}")
+
+
+@FUZZ
+@given(
+    _damaged_bytes(
+        b'{"time":"2026-11-30T12:00:00.000+00:00","game":"labyrinth","players":1,"seats":["human"],'
+        b'"variant":[],"winners":[0],"turns":3,"duration_s":1.0,"outcome":"won","game_id":"ab"}'
+    )
+)
+def test_a_damaged_pending_game_is_appended_or_left_never_a_crash(raw):
+    with tempfile.TemporaryDirectory() as d:
+        (Path(d) / "pending").mkdir()
+        (Path(d) / "pending" / "00000001-ab.json").write_bytes(raw)
+        h = History(d)
+        left = h.flush_pending()
+        records, _ = h.read()
+        assert left == 0
+        assert len(records) + len(list((Path(d) / "pending").iterdir())) == 1, "a pending game lost or doubled"
+
+
+HOSTILE_RECORDS = {
+    "nested start tag": RECORD_TEXT.replace('[Seed "3"]', '[Start "' + "[" * 30000 + "]" * 30000 + '"]'),
+    "4400-digit turn number": RECORD_TEXT.replace("3. red", "9" * 4400 + ". red"),
+    "a UTF-8 byte-order mark": "\ufeff" + RECORD_TEXT,
+    "a 70 kB tag line": RECORD_TEXT.replace('[Seed "3"]', '[Event "' + "x" * 70000 + '"]'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_RECORDS))
+def test_hostile_records_are_refused_in_one_line_by_the_kiosk_and_the_replay_tool(tmp_path, case, capsys):
+    from kiosk.tools import replay
+    from kiosk.store.records import CURRENT_NAME, RecordShelf
+
+    text = HOSTILE_RECORDS[case]
+    (tmp_path / CURRENT_NAME).write_text(text, encoding="utf-8")
+    final = Game.new(players=2, seed=3)
+    assert RecordShelf(tmp_path).resume(final.copy(), ["human", "hard"]).state == final
+    status = replay.main([str(tmp_path / CURRENT_NAME), "--all"])
+    err = capsys.readouterr().err.splitlines()
+    if case == "a UTF-8 byte-order mark":  # an editor's mark, not damage: the record is shown
+        assert status == 0 and err == []
+    else:
+        assert status == 2 and len(err) == 1 and len(err[0]) < 400, err
+
+
+@pytest.mark.parametrize("target", ["fifo", "/dev/zero", "directory"])
+def test_the_replay_tool_refuses_what_is_not_a_file_without_waiting(tmp_path, target, capsys):
+    from kiosk.tools import replay
+
+    path = tmp_path / "game.txt"
+    if target == "fifo":
+        os.mkfifo(path)
+    elif target == "directory":
+        path.mkdir()
+    else:
+        path = Path(target)
+    assert replay.main([str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "not a regular file" in err[0], err
+
+
+@pytest.mark.parametrize("name", ["operator-settings.json", "current-game.record.txt"])
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "huge"])
+def test_state_files_that_are_fifos_devices_or_huge_neither_block_nor_fill_memory(tmp_path, name, kind):
+    from kiosk.store.records import RecordShelf
+    from kiosk.store.operator_choices import OperatorChoices
+
+    path = tmp_path / name
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "huge":
+        with open(path, "wb") as f:
+            f.truncate(2**33)  # 8 GB, sparse
+    else:
+        path.symlink_to("/dev/zero")
+    if name == "operator-settings.json":
+        assert OperatorChoices(tmp_path).values == {}
+    else:
+        final = Game.new(players=2, seed=3)
+        assert RecordShelf(tmp_path).resume(final.copy(), ["human", "hard"]).state == final
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero", "huge"])
+def test_a_filed_record_that_is_a_fifo_device_or_huge_is_skipped_by_the_attract_replay(tmp_path, kind):
+    """The attract mode reads today's records at start, before the kiosk tells systemd it is up."""
+    import datetime
+
+    from kiosk.store.records import RecordShelf
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    today = datetime.date.today()
+    path = folder / f"{today:%Y-%m-%d}_120000-labyrinth.txt"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "huge":
+        with open(path, "wb") as f:
+            f.truncate(2**33)
+    else:
+        path.symlink_to("/dev/zero")
+    good = folder / f"{today:%Y-%m-%d}_130000-labyrinth.txt"
+    good.write_text(RECORD_TEXT)
+    assert RecordShelf(tmp_path).best_of_day(today) is None  # the good one is unfinished: none to replay
+
+
+def _ocean_zip() -> bytes:
+    import zipfile
+
+    ocean = Path(__file__).resolve().parents[2] / "kiosk" / "themes" / "ocean"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(ocean.rglob("*")):
+            if p.is_file():
+                z.write(p, "ocean/" + p.relative_to(ocean).as_posix())
+    return buf.getvalue()
+
+
+OCEAN_ZIP = _ocean_zip()
+
+
+@settings(FUZZ, max_examples=max(10, EXAMPLES // 3))
+@given(
+    st.lists(st.tuples(st.integers(0, len(OCEAN_ZIP) - 1), st.integers(1, 255)), min_size=1, max_size=6),
+    st.integers(len(OCEAN_ZIP) // 2, len(OCEAN_ZIP)),
+)
+def test_a_damaged_theme_zip_is_installed_or_refused_in_lines_never_a_traceback(flips, end):
+    """Bytes of a real pack's zip flipped anywhere (headers, deflate data, CRCs, the central
+    directory) or cut: read_pack names problems or returns a pack; it never raises."""
+    from kiosk.themes.pack import read_pack
+
+    data = bytearray(OCEAN_ZIP[:end])
+    for at, xor in flips:
+        if at < len(data):
+            data[at] ^= xor
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "pack.zip"
+        path.write_bytes(bytes(data))
+        problems, pack = read_pack(path)
+    assert (pack is None) == bool(problems)
+    assert all(isinstance(p, str) and "\n" not in p and len(p) < 600 for p in problems), problems
+    event("refused" if problems else "installed")

@@ -15,6 +15,7 @@ import io
 import json
 import logging
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -635,3 +636,136 @@ def test_the_shared_reader_refuses_what_is_not_a_small_regular_json_file(tmp_pat
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(ValueError):
             safeio.read_json(tmp_path / "bad.json")
+
+
+# ------------------------------------------------------------------ issue 29: theme packs that broke the install
+def _zip_member_patched(path: Path, member: str, how: str) -> Path:
+    """The ocean pack zipped, with `member` damaged: its deflate data, its CRC, or its method."""
+    import zipfile
+
+    from tests.kiosk.test_themes import OCEAN
+
+    method = {"lzma": zipfile.ZIP_LZMA, "crc": zipfile.ZIP_STORED}.get(how, zipfile.ZIP_DEFLATED)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(OCEAN.rglob("*")):
+            if p.is_file():
+                name = "ocean/" + p.relative_to(OCEAN).as_posix()
+                z.write(p, name, compress_type=method if name == member else zipfile.ZIP_DEFLATED)
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        info = z.getinfo(member)
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    if how in ("deflate", "lzma", "crc"):
+        for k in range(start + 8, start + min(info.compress_size, 40)):  # the data after its first bytes
+            data[k] ^= 0x5A
+    else:  # the central directory names a method this Python has no decoder for (9: Deflate64)
+        at = data.index(b"PK\x01\x02")
+        while True:
+            name_len = struct.unpack("<H", data[at + 28 : at + 30])[0]
+            if data[at + 46 : at + 46 + name_len] == member.encode():
+                data[at + 10 : at + 12] = struct.pack("<H", 9)
+                break
+            at = data.index(b"PK\x01\x02", at + 4)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("how", ["deflate", "lzma", "crc", "deflate64"])
+@pytest.mark.parametrize("member", ["ocean/theme.json", "ocean/board/bat.png"])
+def test_29_a_zip_member_no_decoder_can_read_is_refused_in_one_line(tmp_path, capsys, how, member):
+    zpath = _zip_member_patched(tmp_path / "bad.zip", member, how)
+    status = cli.main(["--state-dir", str(tmp_path / "state"), "--install-theme", str(zpath), "--log-level", "error"])
+    err = capsys.readouterr().err
+    assert status == 2
+    named = [line for line in err.splitlines() if member in line]
+    assert len(named) == 1 and "Traceback" not in err, err
+    assert not (tmp_path / "state" / "themes" / "ocean").exists()
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    import zlib
+
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+def _png(width: int, depth: int, ctype: int, raw_row: bytes, extra: bytes = b"") -> bytes:
+    """A square PNG of `width` whose every row is `raw_row` (filter 0), with `extra` chunks after IHDR."""
+    import zlib
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, width, depth, ctype, 0, 0, 0))
+        + extra
+        + _chunk(b"IDAT", zlib.compress((b"\x00" + raw_row) * width))
+        + _chunk(b"IEND", b"")
+    )
+
+
+HOSTILE_PNGS = {
+    "palette index past the palette": _png(
+        128, 8, 3, bytes([200]) * 128, _chunk(b"PLTE", b"\0\0\0") + _chunk(b"tRNS", b"\0")
+    ),
+    "16-bit grey with tRNS": _png(128, 16, 0, b"\x12\x34" * 128, _chunk(b"tRNS", b"\x12\x34")),
+    "bit depth 3": _png(128, 3, 0, b"\x00" * 48, _chunk(b"tRNS", b"\0")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_PNGS))
+def test_29_a_picture_the_png_reader_fails_on_is_refused_in_one_line(tmp_path, capsys, case):
+    import shutil
+
+    from tests.kiosk.test_themes import OCEAN
+
+    pack = tmp_path / "pack"
+    shutil.copytree(OCEAN, pack)
+    (pack / "board" / "bat.png").write_bytes(HOSTILE_PNGS[case])
+    status = cli.main(["--state-dir", str(tmp_path / "state"), "--install-theme", str(pack), "--log-level", "error"])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    if status == 0:  # a reader that decodes it is fine too, as long as the picture passed every check
+        return
+    assert status == 2 and len([line for line in err.splitlines() if "bat.png" in line]) == 1, err
+
+
+def test_29_a_pack_folder_a_thousand_deep_is_refused_without_walking_it(tmp_path, capsys):
+    import shutil
+
+    from tests.kiosk.test_themes import OCEAN
+
+    pack = tmp_path / "pack"
+    shutil.copytree(OCEAN, pack)
+    fd = os.open(pack, os.O_RDONLY)
+    try:
+        for _ in range(1000):  # made relative to each folder: the whole path is longer than PATH_MAX
+            os.mkdir("d", dir_fd=fd)
+            new = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = new
+    finally:
+        os.close(fd)
+    try:
+        status = cli.main(
+            ["--state-dir", str(tmp_path / "state"), "--install-theme", str(pack), "--log-level", "error"]
+        )
+    finally:  # taken down from the bottom, folder by folder (pytest's own clean-up recurses)
+        subprocess.run(["rm", "-rf", "d"], cwd=pack, check=True)
+    err = capsys.readouterr().err
+    assert status == 2 and "nested too deep" in err and "Traceback" not in err, err
+
+
+def test_29_an_install_cut_short_leaves_nothing_at_the_next_start(tmp_path):
+    """A power cut in the middle of --install-theme: a half-written .new- folder, or the old copy moved
+    aside before the new one was renamed in; the next start tidies both, putting the old theme back."""
+    from kiosk.themes import installed
+
+    themes = tmp_path / "themes"
+    (themes / ".new-ocean-abc123" / "board").mkdir(parents=True)
+    (themes / ".new-ocean-abc123" / "board" / "bat.png").write_bytes(b"half")
+    (themes / ".old-harbour-4242").mkdir()
+    (themes / ".old-harbour-4242" / "theme.json").write_text("{}")
+    (themes / ".old-reef-4242").mkdir()
+    (themes / "reef").mkdir()
+    kiosk_on(tmp_path).close()
+    assert sorted(os.listdir(themes)) == [".install.lock", "harbour", "reef"]
+    assert (themes / "harbour" / "theme.json").read_text() == "{}"
+    assert "ocean" not in installed(tmp_path)

@@ -111,7 +111,8 @@ def test_install_copies_the_pack_into_the_state_directory_and_lists_it(tmp_path,
     theme = read_installed(tmp_path / "state", "ocean")
     assert not theme.builtin and len(theme.pixels) == 49 * PICTURE_PX * PICTURE_PX * 4
     assert theme.name("board", "bat", "de") == "Fisch"
-    assert not [p for p in (tmp_path / "state" / "themes").iterdir() if p.name.startswith(".")]  # no leftovers
+    leftovers = [p for p in (tmp_path / "state" / "themes").iterdir() if p.name.startswith(".")]
+    assert [p.name for p in leftovers] == [".install.lock"]  # no leftovers: only the installs' lock
     # installing again replaces it in place
     status, out, err = install(OCEAN, tmp_path / "state", capsys)
     assert status == 0 and installed(tmp_path / "state") == ["ocean"]

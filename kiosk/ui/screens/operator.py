@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import math
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyglet
 from pyglet import shapes
@@ -114,6 +114,8 @@ class OperatorScreen(Screen):
         self._lights: dict[str, shapes.ShapeBase] = {}
         self._count: pyglet.text.Label | None = None  # the button test's live count
         self._count_fit = (1.0, 1.0)  # its largest size and its width (points, px)
+        self.stats_job: Any = None  # a kiosk.store.stats.Background counting the history for the Statistics page
+        self._stats_drawn = False  # the page shows the job's result (not "counting")
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, back: str = "attract", **kw) -> None:
@@ -138,6 +140,8 @@ class OperatorScreen(Screen):
         if now - self._last_touch >= TIMEOUT_S:
             self.go_back()
             return
+        if self.page == "stats" and not self._stats_drawn and self.stats_job is not None and self.stats_job.done:
+            self._build()  # the history is counted: draw it
         if self.page == "pin" and self._shown_locked and not self.locked:
             self.message = ""
             self._build()
@@ -230,6 +234,8 @@ class OperatorScreen(Screen):
         self.page = page
         self.quit_armed = False
         self._button_test(page == "hardware")
+        if page == "stats":
+            self._start_count()
         self._build()
 
     def quit(self) -> None:
@@ -252,23 +258,41 @@ class OperatorScreen(Screen):
     def _button_test(self, on: bool) -> None:
         self.kiosk.set_button_test(on)
 
-    def statistics(self) -> list[str]:
-        """The history summary as short translated lines."""
-        try:
-            history = self.kiosk.history
-            if history is None:
-                from kiosk.store.history import History
+    def _history(self):
+        """The kiosk's history, or the configured state directory's (None: nothing to count)."""
+        history = self.kiosk.history
+        if history is None:
+            from kiosk.store.history import History
 
-                state_dir = config_value(self.ui, "paths", "state_dir", None)
-                if state_dir is None:
-                    return [self.t("operator.stats_unavailable")]
-                history = History(state_dir)
-            s = history.summary()
-        except Exception as exc:
-            log.warning("statistics unavailable: %s", exc)
+            state_dir = config_value(self.ui, "paths", "state_dir", None)
+            if state_dir is None:
+                return None
+            history = History(state_dir)
+        return history
+
+    def _start_count(self) -> None:
+        """Count the history on a worker thread: a history of years takes seconds on a Pi, and the
+        UI loop (and with it the systemd watchdog) must go on meanwhile; update() draws the result."""
+        from kiosk.store.stats import Background, count_history
+
+        history = self._history()
+        self.stats_job = None if history is None else Background(lambda: count_history(history))
+        self._stats_drawn = False
+
+    def statistics(self) -> list[str]:
+        """The history summary as short translated lines (a line saying so while it is counted)."""
+        job = self.stats_job
+        if job is None:
             return [self.t("operator.stats_unavailable")]
+        if not job.done:
+            return [self.t("operator.stats_counting")]
+        if job.error is not None:
+            log.warning("statistics unavailable: %s", job.error)
+            return [self.t("operator.stats_unavailable")]
+        s = job.result[0]
+        waiting = [self.t("operator.pending", n=s.pending)] if s.pending else []
         if not s.games:
-            return [self.t("operator.no_games")]
+            return [self.t("operator.no_games"), *waiting]
         humans = s.wins.get(HUMAN, 0)
         computers = s.computer_wins  # each game once, however many computers shared its win
         lines = [
@@ -279,7 +303,7 @@ class OperatorScreen(Screen):
         ]
         recent = list(s.per_day.items())[-5:]
         lines += [f"{day}:  {n}" for day, n in recent]
-        return lines
+        return lines + waiting
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
@@ -566,24 +590,14 @@ class OperatorScreen(Screen):
         )
 
     def chart_data(self):
-        """The numbers for the charts (kiosk/store/stats.py), or None without a readable history."""
-        try:
-            history = self.kiosk.history
-            if history is None:
-                from kiosk.store.history import History
-
-                state_dir = config_value(self.ui, "paths", "state_dir", None)
-                if state_dir is None:
-                    return None
-                history = History(state_dir)
-            from kiosk.store.stats import chart_data
-
-            return chart_data(history.read()[0])
-        except Exception as exc:
-            log.warning("statistics charts unavailable: %s", exc)
+        """The numbers for the charts (kiosk/store/stats.py), or None until the history is counted."""
+        job = self.stats_job
+        if job is None or not job.done or job.error is not None:
             return None
+        return job.result[1]
 
     def _build_stats(self, c: Canvas, frame: Frame, area: Rect) -> None:
+        self._stats_drawn = self.stats_job is None or self.stats_job.done
         lines = self.statistics()
         data = self.chart_data()
         self.chart_bars = 0
@@ -603,9 +617,16 @@ class OperatorScreen(Screen):
                     bold=i == 0,
                     width=half,
                 )
+            waiting = self.stats_job.result[0].pending
+            if waiting:  # finished games not yet in the history: a third row, the charts a little lower
+                line = self.t("operator.pending", n=waiting)
+                self._text(
+                    c, frame, line, area.x + 16, area.top - 74, 13, anchor_x="left", color=ACCENT, width=area.w - 32
+                )
             from kiosk.ui.screens.charts import draw
 
-            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - 86), data)
+            top = 86 + (26 if waiting else 0)
+            self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - top), data)
             return
         y = area.top - 30
         for i, line in enumerate(lines):

@@ -40,9 +40,25 @@ FILES = ("Andika-Regular.ttf", "Andika-Bold.ttf")
 _state: dict[str, object] = {}
 
 
-def _cmap(path: Path) -> frozenset[int]:
-    """The code points a TrueType file has glyphs for (cmap formats 4 and 12)."""
-    data = path.read_bytes()
+#: A font file's size at most (Andika is about 2 MB): a link to a device or a huge file is not read.
+FONT_LIMIT = 32 * 1024 * 1024
+#: Letters a usable typeface must draw: FreeType renders each before the kiosk relies on the file.
+SAMPLE = "Aa1?"
+
+
+class FontUnusable(ValueError):
+    """A font file that cannot be used (damaged, truncated, not a font); the message says why."""
+
+
+def _cmap(data: bytes) -> frozenset[int]:
+    """The code points a TrueType file has glyphs for (cmap formats 4 and 12); FontUnusable if damaged."""
+    try:
+        return _cmap_points(data)
+    except (struct.error, KeyError, IndexError, ValueError, OverflowError) as exc:
+        raise FontUnusable(f"its character map is damaged ({type(exc).__name__})") from None
+
+
+def _cmap_points(data: bytes) -> frozenset[int]:
     tables = {}
     for i in range(struct.unpack(">H", data[4:6])[0]):
         tag, _sum, off, length = struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
@@ -63,8 +79,42 @@ def _cmap(path: Path) -> frozenset[int]:
         elif fmt == 12:
             for g in range(struct.unpack(">I", data[t + 12 : t + 16])[0]):
                 a, b, _ = struct.unpack(">III", data[t + 16 + 12 * g : t + 28 + 12 * g])
+                if not a <= b <= 0x10FFFF:  # a damaged group would make billions of code points
+                    raise ValueError(f"group {a}-{b}")
                 points.update(range(a, b + 1))
     return frozenset(points)
+
+
+def check_font(data: bytes) -> None:
+    """Raise FontUnusable unless FreeType opens `data` and renders every letter of SAMPLE with it:
+    a damaged file must fail here, once, not in the middle of drawing a screen (at every start)."""
+    from ctypes import byref
+
+    from pyglet.font import freetype_lib as ft
+
+    try:  # every table inside the file: a truncated copy fails here, not at a letter drawn later
+        for i in range(struct.unpack(">H", data[4:6])[0]):
+            tag, _sum, off, length = struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
+            if off + length > len(data):
+                raise FontUnusable(f"cut short: its {tag.decode('latin-1')!r} table ends past the file's end")
+    except struct.error:
+        raise FontUnusable("not a TrueType font (its table directory is damaged)") from None
+    buffer = (ft.FT_Byte * len(data)).from_buffer_copy(data)
+    face = ft.FT_Face()
+    try:
+        ft.FT_New_Memory_Face(ft.ft_get_library(), buffer, len(data), 0, byref(face))
+    except ft.FreeTypeError as exc:
+        raise FontUnusable(f"FreeType cannot open it ({exc})") from None
+    try:
+        ft.FT_Set_Pixel_Sizes(face, 0, BODY)
+        for ch in SAMPLE:
+            if not ft.FT_Get_Char_Index(face, ord(ch)):
+                raise FontUnusable(f"it has no letter {ch!r}")
+            ft.FT_Load_Char(face, ord(ch), ft.FT_LOAD_RENDER)
+    except ft.FreeTypeError as exc:
+        raise FontUnusable(f"FreeType cannot draw with it ({exc})") from None
+    finally:
+        ft.FT_Done_Face(face)
 
 
 def load(font_dir: Path = FONT_DIR) -> str:
@@ -73,18 +123,38 @@ def load(font_dir: Path = FONT_DIR) -> str:
         return str(_state["family"])
     import pyglet
 
+    from kiosk.store.safeio import UnsafeFile, read_bounded
+
     family, points = FALLBACK, frozenset[int]()
-    paths = [font_dir / name for name in FILES]
+    path = font_dir / FILES[0]
     try:
-        for path in paths:
-            pyglet.font.add_file(str(path))
-        points = _cmap(paths[0])
+        # every file read whole and checked before pyglet is told of any (bounded: never a FIFO or a device)
+        files = []
+        for path in (font_dir / name for name in FILES):
+            data = read_bounded(path, FONT_LIMIT)
+            check_font(data)
+            files.append(data)
+        points = _cmap(files[0])
+        for data in files:
+            try:
+                pyglet.font.add_file(data)
+            except Exception as exc:  # pyglet's FontException and FreeTypeError: the file stays unused
+                raise FontUnusable(f"pyglet cannot add it ({exc})") from None
         family = FAMILY
-    except (OSError, KeyError, struct.error) as exc:
+    except FileNotFoundError as exc:
         log.warning(
             "typeface %s not found (%s): writing in %s; install the Debian package fonts-sil-andika",
             FAMILY,
             exc,
+            FALLBACK,
+        )
+    except (OSError, FontUnusable) as exc:
+        reason = exc.reason if isinstance(exc, UnsafeFile) else exc
+        log.warning(
+            "typeface %s unusable: %s: %s; writing in %s (reinstall the Debian package fonts-sil-andika)",
+            FAMILY,
+            path,
+            reason,
             FALLBACK,
         )
     _state.update(family=family, points=points, dir=font_dir)

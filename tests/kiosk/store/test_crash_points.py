@@ -345,3 +345,157 @@ def test_a_full_disk_at_the_end_keeps_the_finished_game_for_the_next_start(tmp_p
     assert Game.from_dict(json.loads((tmp_path / SAVE_NAME).read_bytes())["state"]).phase == "over"
     assert run_kiosk(tmp_path, safeio.FileOps())
     assert where_is_the_game(tmp_path) == {"save": 0, "history": 1, "archive": 0, "corrupt": 0}
+
+
+# ---------------------------------------------------------------- the history cannot be written
+def pending_of(state_dir: Path) -> int:
+    """How many pending files (kiosk/store/history.py) hold game GAME_ID."""
+    folder = state_dir / "pending"
+    if not folder.is_dir():
+        return 0
+    return sum(json.loads(f.read_bytes()).get("game_id") == GAME_ID for f in folder.glob("*.json"))
+
+
+def test_finishing_with_a_broken_history_crashed_at_every_step_keeps_the_game_until_it_is_written(tmp_path):
+    """The history is a directory (or another user's file, or a link): the finished game waits in
+    pending/, through a crash at every step of finishing and of the restart; once the history can be
+    written it is appended exactly once and nothing waits any more."""
+    import shutil
+
+    final, _, _ = near_end()
+    base = tmp_path / "base"
+    write_save(base, final)
+    (base / "history.jsonl").mkdir()  # every append fails: EISDIR
+    steps = count_step(base, tap_the_winning_cell)
+    assert any(s.startswith("rename to pending/") for s in steps), steps
+    for n in range(1, len(steps) + 1):
+        state = tmp_path / f"broken-{n}"
+        shutil.copytree(base, state)
+        assert not run_kiosk(state, CrashingOps(crash_at=n), tap_the_winning_cell)
+        restart_steps = count_step(state)
+        for m in [*range(1, len(restart_steps) + 1), None]:
+            again = tmp_path / f"broken-{n}-restart-{m}"
+            shutil.copytree(state, again)
+            if m is not None:
+                assert not run_kiosk(again, CrashingOps(crash_at=m))
+            assert run_kiosk(again, safeio.FileOps())
+            what = f"crash at finishing step {n} ({steps[n - 1]}), restart step {m}"
+            places = where_is_the_game(again)
+            assert places["save"] + pending_of(again) == 1 and places["history"] == 0, (what, places)
+            (again / "history.jsonl").rmdir()  # the operator repairs it
+            assert run_kiosk(again, safeio.FileOps())
+            if places["save"]:  # the game was not finished before the crash: finish it now
+                assert run_kiosk(again, safeio.FileOps(), tap_the_winning_cell)
+            assert where_is_the_game(again) == {"save": 0, "history": 1, "archive": 0, "corrupt": 0}, what
+            assert pending_of(again) == 0 and History(again).pending() == 0, what
+            no_leftovers(again)
+            shutil.rmtree(again)
+
+
+def test_a_finished_game_that_waits_is_never_overwritten_by_the_next_one(tmp_path):
+    """Two games end while the history cannot be written: each waits in a file of its own, and
+    both are appended, once each, when it can."""
+    final, _, _ = near_end()
+    (tmp_path / "history.jsonl").mkdir()
+    for game_id in ("a1" * 16, "b2" * 16):
+        store = GameStore(tmp_path, loaders={})
+        assert store.save("labyrinth", final, meta={"game_id": game_id, "kinds": ["human"], "started": 0})
+        assert run_kiosk(tmp_path, safeio.FileOps(), tap_the_winning_cell)
+    assert sorted(json.loads(f.read_bytes())["game_id"] for f in (tmp_path / "pending").glob("*.json")) == [
+        "a1" * 16,
+        "b2" * 16,
+    ]
+    assert not (tmp_path / SAVE_NAME).exists()
+    assert History(tmp_path).pending() == 2
+    (tmp_path / "history.jsonl").rmdir()
+    assert run_kiosk(tmp_path, safeio.FileOps())
+    assert run_kiosk(tmp_path, safeio.FileOps())  # a second start appends nothing more
+    records, _ = History(tmp_path).read()
+    assert sorted(r.game_id for r in records) == ["a1" * 16, "b2" * 16]
+    assert History(tmp_path).pending() == 0
+
+
+def test_a_full_disk_keeps_the_finished_game_in_its_save_through_the_next_game(tmp_path):
+    """Neither the history nor a pending file can be written (ENOSPC): the finished game's save is
+    the only copy, so the next game does not replace it; when the disk has room again the game is
+    appended once and saving resumes."""
+    final, _, _ = near_end()
+    write_save(tmp_path, final)
+
+    class FullDisk(safeio.FileOps):
+        full = True
+
+        def write(self, fd, data):
+            if self.full and b'"format"' not in data:  # the history line and the pending file
+                raise OSError(errno.ENOSPC, "No space left on device")
+            super().write(fd, data)
+
+    ops = FullDisk()
+    saved_ops, safeio.OPS = safeio.OPS, ops
+    kiosk = make_kiosk(tmp_path)
+    try:
+        kiosk.start()
+        pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
+        tap_the_winning_cell(kiosk)
+        pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
+        assert kiosk.history.pending() == 1 and kiosk.store.held
+        from kiosk.core.events import GameSetup, NewGame, SeatSetup
+
+        kiosk.bus.post(NewGame(GameSetup(seats=(SeatSetup("human"),), seed=9)))
+        pump(kiosk.bus, kiosk.clock, tick=kiosk.tick)
+        assert kiosk.sessions["labyrinth"].game is not None
+        assert where_is_the_game(tmp_path)["save"] == 1, "the next game replaced the finished one"
+        ops.full = False  # room again: the new game's next save writes the old one first
+        session = kiosk.sessions["labyrinth"]
+        kiosk._save(session, "action")  # the hook a session calls after each committed action
+        assert not kiosk.store.held
+        saved = json.loads((tmp_path / SAVE_NAME).read_bytes())
+        assert saved["meta"]["game_id"] == session.game_id, "saving did not resume"
+    finally:
+        safeio.OPS = saved_ops
+        kiosk.close()
+    assert where_is_the_game(tmp_path)["history"] == 1
+    assert History(tmp_path).pending() == 0
+
+
+class FailingOps(CrashingOps):
+    """The real operations, counted; step `fail_at` alone fails with EIO (a disk error, not a crash:
+    the program goes on and its own error handling runs)."""
+
+    def __init__(self, fail_at: int) -> None:
+        super().__init__()
+        self.fail_at = fail_at
+
+    def _step(self, name: str) -> None:
+        self.steps.append(name)
+        if len(self.steps) == self.fail_at:
+            raise OSError(errno.EIO, "Input/output error (injected)")
+
+
+def test_a_disk_error_at_every_step_of_finishing_and_restarting_loses_no_game(tmp_path):
+    """Each disk step of finishing a game, and then of the restart after it, fails once with EIO:
+    the game ends up exactly once in the history (after a restart with a working disk), never lost."""
+    import shutil
+
+    final, _, _ = near_end()
+    base = tmp_path / "base"
+    write_save(base, final)
+    steps = count_step(base, tap_the_winning_cell)
+    for n in range(1, len(steps) + 1):
+        state = tmp_path / f"eio-{n}"
+        shutil.copytree(base, state)
+        assert run_kiosk(state, FailingOps(n), tap_the_winning_cell)
+        restart_steps = count_step(state)
+        for m in range(1, len(restart_steps) + 1):
+            again = tmp_path / f"eio-{n}-restart-{m}"
+            shutil.copytree(state, again)
+            assert run_kiosk(again, FailingOps(m))
+            assert run_kiosk(again, safeio.FileOps())
+            what = f"EIO at finishing step {n} ({steps[n - 1]}), restart step {m} ({restart_steps[m - 1]})"
+            places = where_is_the_game(again)
+            if places["save"]:  # the end itself was not saved: the game resumes and is finished now
+                assert run_kiosk(again, safeio.FileOps(), tap_the_winning_cell)
+                places = where_is_the_game(again)
+            assert places == {"save": 0, "history": 1, "archive": 0, "corrupt": 0}, (what, places)
+            assert pending_of(again) == 0, what
+            shutil.rmtree(again)

@@ -202,7 +202,7 @@ def test_an_old_save_is_archived_and_not_resumed(tmp_path, caplog):
     assert s.last_setaside.reason == "old"
     archived = list((s.state_dir / "archive").iterdir())
     assert archived == [s.last_setaside.moved_to]
-    assert archived[0].name == "20240501T121001.000000Z-labyrinth.json"
+    assert archived[0].name == "000001-20240501T121001.000000Z-labyrinth.json"  # sequence first: the clock may be wrong
     assert json.loads(archived[0].read_text())["game"] == "labyrinth"
     assert not s.save_path.exists()
     assert "archived" in caplog.text

@@ -100,6 +100,8 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
             u.goto("operator")
             scr = u.screen
             scr.open_page("stats")
+            assert scr.stats_job is not None
+            scr.stats_job._thread.join(30)  # counted on a worker thread; the next frame draws it
             u.step(0.02)
             assert scr.chart_bars == want
             texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}
@@ -112,5 +114,73 @@ def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
                 0 <= r.x and r.x + r.width <= size[0] + 1 and 0 <= r.y and r.y + r.height <= size[1] + 1 for r in rects
             )
         finally:
+            u.close()
+            u.k.close()
+
+
+class SlowHistory(History):
+    """A history whose reading waits for the test: the page is seen while the count runs, and after."""
+
+    def __init__(self, state_dir):
+        import threading
+
+        super().__init__(state_dir)
+        self.go = threading.Event()
+
+    def records(self, skipped=None):
+        assert self.go.wait(60), "the test never let the count go on"
+        yield from super().records(skipped)
+
+
+def test_the_stats_page_counts_on_a_worker_and_shows_games_waiting_for_the_history(tmp_path, shots_dir):
+    """The UI loop never waits for the count (the watchdog goes on being kicked): the page says it is
+    counting, then draws the result, including the finished games still waiting in pending/."""
+    pytest.importorskip("pyglet")
+    import pyglet
+
+    from tests.kiosk.ui.test_screens import make_ui
+
+    history = SlowHistory(tmp_path)
+    now = datetime.now(timezone.utc).timestamp()
+    for k in range(6):
+        history.append(
+            GameRecord.make(
+                game="labyrinth",
+                seats=["human", "hard"],
+                winners=[k % 2],
+                turns=30,
+                duration_s=600,
+                ended_at=now - k * 3600,
+            )
+        )
+    (tmp_path / "history-broken").mkdir()
+    waiting = History(tmp_path, name="history-broken")  # a history that cannot be written: games wait
+    for k in range(2):
+        waiting.record(
+            GameRecord.make(game="labyrinth", seats=["human"], winners=[0], turns=20, duration_s=300, game_id=f"w{k}")
+        )
+    assert history.pending() == 2
+    for size in ((800, 480), (1280, 800)):
+        history.go.clear()
+        u = make_ui(size=size, layout="tabletop", first="attract")
+        try:
+            u.k.history = history
+            u.goto("operator")
+            scr = u.screen
+            scr.open_page("stats")
+            for _ in range(3):
+                u.step(0.02)  # frames go on while the worker waits
+            texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}
+            assert u.t("operator.stats_counting") in texts and not scr.stats_job.done
+            pyglet.image.get_buffer_manager().get_color_buffer().save(str(shots_dir / f"stats-counting-{size[0]}.png"))
+            history.go.set()
+            scr.stats_job._thread.join(30)
+            u.step(0.02)
+            texts = {lab.text for lab in scr._shapes if hasattr(lab, "text")}
+            assert u.t("operator.games_played", n=6) in texts, texts
+            assert u.t("operator.pending", n=2) in texts, texts
+            pyglet.image.get_buffer_manager().get_color_buffer().save(str(shots_dir / f"stats-counted-{size[0]}.png"))
+        finally:
+            history.go.set()
             u.close()
             u.k.close()
