@@ -154,7 +154,9 @@ def test_logs_go_to_the_journal(unit):
 def test_starts_the_kiosk_full_screen_under_cage_on_the_console(unit):
     start = one(unit, "Service", "ExecStart")
     assert f"{KIOSK} --config {CONFIG}" in start
-    assert re.search(rf"/usr/bin/cage -d -- {re.escape(KIOSK)} --config {re.escape(CONFIG)}\s+--exit-status-file ", start)
+    assert re.search(
+        rf"/usr/bin/cage -d -- {re.escape(KIOSK)} --config {re.escape(CONFIG)}\s+--exit-status-file ", start
+    )
     assert " -s" not in start.split("cage", 1)[1].split("--", 1)[0]  # no VT switching for visitors
     assert one(unit, "Unit", "Conflicts") == "getty@tty1.service"
     assert "seatd.service" in " ".join(unit["Unit"]["Wants"])
@@ -405,3 +407,47 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert "operator PIN" not in second.stdout  # shown once, at the first install
     assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare")
+def test_install_into_a_root_never_touches_the_live_systems_releases(tmp_path):
+    """--root DIR changes nothing outside DIR: releases of a kiosk installed on this machine (here
+    made up in /opt, a tmpfs of a mount namespace of our own) are all still there afterwards."""
+    live = "/opt/labyrinth-kiosk/releases"
+    names = ["r1", "r2", "r3", "r4"]
+    script = (
+        f"mount -t tmpfs none /opt && mkdir -p {' '.join(f'{live}/{n}' for n in names)}"
+        f" && ln -s releases/r1 /opt/labyrinth-kiosk/venv"
+        f" && bash {INSTALL} --root {tmp_path / 'root'} > {tmp_path / 'out'} 2>&1; echo rc=$?; ls {live}"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script], capture_output=True, text=True
+    )
+    if "rc=" not in done.stdout:
+        pytest.skip(f"no mount namespace here: {done.stderr.strip()[:200]}")
+    assert done.stdout.split() == ["rc=0", *names], (tmp_path / "out").read_text()[-2000:]
+
+
+@pytest.mark.parametrize("booted", [True, False])
+def test_in_a_chroot_the_installer_skips_what_needs_a_running_systemd(tmp_path, booted):
+    """An image build runs install.sh in a chroot: no systemd to reload or to start the kiosk. It
+    says so for each such step and enables the units all the same (systemctl enable works there)."""
+    marker = tmp_path / "systemd-running"
+    if booted:
+        marker.mkdir()
+    done = run_install("--dry-run", env={"LABYRINTH_SYSTEMD_RUNNING": str(marker)})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "+ systemctl enable labyrinth-kiosk.service" in out
+    assert "+ systemctl enable labyrinth-kiosk-sound.service" in out
+    skipped = "skipped (systemd is not running here: a chroot?): "
+    for step in ("systemctl daemon-reload", "sysctl -p", "udevadm trigger"):
+        if booted:
+            assert f"+ {step}" in out and f"{skipped}{step}" not in out
+        else:
+            assert f"{skipped}{step}" in out and f"+ {step}" not in out
+    if booted:
+        assert "+ systemctl restart labyrinth-kiosk.service" in out
+    else:
+        assert "systemctl restart" not in out
+        assert "not started: systemd is not running here (a chroot?)" in out
