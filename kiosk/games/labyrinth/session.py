@@ -75,6 +75,10 @@ Pacing.FAST = Pacing.fast()
 SaveHook = Callable[["Session", str], None]
 
 
+#: the searching AIs' wall-clock cap per decision in the kiosk (labyrinth-sim --pi-factor divides it)
+AI_TIME_LIMIT_S = 0.4
+
+
 def default_ai_factory(level: str, seed: int | None):
     """The engine's AI players (``engine.ai.make_ai``).
 
@@ -87,7 +91,7 @@ def default_ai_factory(level: str, seed: int | None):
     from engine.ai import LEVELS, make_ai
 
     if level in LEVELS and LEVELS[level].clock_capped:
-        return make_ai(level, seed=seed, clock=time.monotonic, time_limit=0.4)
+        return make_ai(level, seed=seed, clock=time.monotonic, time_limit=AI_TIME_LIMIT_S)
     return make_ai(level, seed=seed)
 
 
