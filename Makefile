@@ -14,7 +14,7 @@ APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat f
 # Type-checked with mypy: the whole tree (a new file is checked too).
 TYPED   := engine hardware bench kiosk
 
-.PHONY: run test lint bench bundle venv system-packages clean
+.PHONY: run test lint bench bundle arm64-check venv system-packages clean
 
 # kiosk/version.py: the installed metadata carries the version (--version reads it), so a new
 # version reinstalls the package.
@@ -66,6 +66,13 @@ bench: venv
 # wheel and a manifest of hashes (docs/install.md, "Offline install").
 bundle: venv
 	PYTHON=$(PY) bash systemd/make-bundle.sh
+
+# The kiosk on Debian Bookworm arm64 under qemu-user, installed from that bundle with no network
+# as on a Pi (systemd/arm64-check.py says what it checks). Needs root and binfmt_misc, else it says
+# in one line that it was skipped; the arm64 root file system is cached in /var/cache/labyrinth-kiosk.
+VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' kiosk/version.py)
+arm64-check: bundle
+	$(PY) systemd/arm64-check.py dist/labyrinth-kiosk-$(VERSION).tar.gz
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
