@@ -335,12 +335,13 @@ def sound_server(root: Path) -> subprocess.Popen | None:
     return proc
 
 
-def kiosk_under_cage(root: Path) -> None:
-    """The unit's ExecStart as systemd would run it, on wlroots' headless backend."""
+def kiosk_under_cage(root: Path, crash: bool = False) -> None:
+    """The unit's ExecStart as systemd would run it, on wlroots' headless backend. With `crash`, the
+    kiosk is killed once it is up: the start command must fail although cage exits 0."""
     service = parse_unit(SRC / "systemd/labyrinth-kiosk.service")
     (start,) = service["ExecStart"]
     argv = [a.replace("$$", "$") for a in shlex.split(start)]
-    notify = Notify(root, "kiosk-notify")
+    notify = Notify(root, "kiosk-crash-notify" if crash else "kiosk-notify")
     watchdog_s = 4
     env = {
         **unit_env(service),
@@ -365,6 +366,23 @@ def kiosk_under_cage(root: Path) -> None:
     reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), x) for x in proc.stderr or ()))
     reader.start()
     ready = notify.wait("READY=1", READY_WITHIN_S, proc)
+    if crash:
+        kiosk = kiosk_pid(proc.pid) if ready is not None else None
+        if kiosk is not None:
+            os.kill(kiosk, signal.SIGKILL)
+            try:
+                proc.wait(180)
+            except subprocess.TimeoutExpired:
+                pass
+        rc = stop(proc)
+        reader.join(30)
+        err = "".join(x for _, x in lines)
+        check(
+            kiosk is not None and rc == 1 and "the kiosk ended without an exit status" in err,
+            f"a killed kiosk fails the start command through cage (status {rc})",
+            err,
+        )
+        return
     check(ready is not None, f"READY=1 from the kiosk under cage + Xwayland ({time.monotonic() - t0:.0f} s)")
     ping = None
     if ready is not None:
@@ -392,7 +410,11 @@ def kiosk_under_cage(root: Path) -> None:
     check("OpenGL ES" in err, "GLES chosen with desktop OpenGL capped at 3.1", err)
     check("sound off" not in err and "no audio device" not in err, "the kiosk found the sound server", err)
     written = status_file.read_text().strip() if status_file.exists() else "none"
-    check(written == "0", f"the kiosk wrote its exit status through cage ({written}; the start command: {rc})", err)
+    check(
+        written == "0" and rc == 0,
+        f"stopped, the kiosk's exit status came through cage (it wrote {written}; the start command: {rc})",
+        err,
+    )
     opened = next((t for t, x in lines if "display fullscreen" in x), None)
     check(
         ready is not None and opened is not None and opened < ready,
@@ -439,6 +461,7 @@ def main(argv: list[str]) -> int:
             offscreen_gles(root)
             sound = sound_server(root)
             kiosk_under_cage(root)
+            kiosk_under_cage(root, crash=True)
             sim_records(root)
     finally:
         if sound is not None:
