@@ -9,6 +9,7 @@ then respond only to simulated input (``pin.drive_low()``).
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
 import re
@@ -43,6 +44,26 @@ def _named_factory(name: str) -> Factory:
         if ep.name == name:
             return ep.load()()
     raise LookupError(f"gpiozero has no pin library called {name!r}")
+
+
+#: where the kernel's GPIO character devices are (tests point it elsewhere)
+GPIO_DEV = "/dev"
+
+
+def gpio_chips() -> list[str]:
+    """The GPIO chips of this machine (``/dev/gpiochip*``): a Pi has some, a PC usually none."""
+    return sorted(glob.glob(os.path.join(GPIO_DEV, "gpiochip*")))
+
+
+def gpio_chip_problem() -> str | None:
+    """Why this user cannot use the GPIO chips there are, or None (no chips, or one is usable)."""
+    chips = gpio_chips()
+    if not chips or any(os.access(chip, os.R_OK | os.W_OK) for chip in chips):
+        return None
+    return (
+        f"{', '.join(chips)} cannot be opened by this user (plain Debian gives them to root only; "
+        "install.sh's udev rule 60-labyrinth-kiosk-gpio.rules gives them to the gpio group)"
+    )
 
 
 def lgpio_workdir_problem(directory: str | None = None) -> str | None:
@@ -94,13 +115,20 @@ def choose_pin_factory(prefer: str | None = None) -> tuple[Factory, str]:
         reasons = [str(w.message) for w in caught]
     except Exception as exc:  # BadPinFactory, ImportError, OSError, ...
         reasons = [str(w.message) for w in caught] + [str(exc)]
-        level = logging.ERROR if choice != "auto" else logging.WARNING
+        chips = gpio_chips()
+        problem = gpio_chip_problem()
+        if problem:
+            reasons.append(problem)
+        # a machine with GPIO chips is a Pi (or a board like it): simulated pins there are a fault
+        level = logging.ERROR if choice != "auto" or chips else logging.WARNING
         log.log(
             level,
             "GPIO: no usable pin library (%s); using simulated pins "
-            "(gpiozero MockFactory): the arcade buttons will not respond. "
-            "Expected off a Raspberry Pi; on a Pi install lgpio.",
+            "(gpiozero MockFactory): the arcade buttons will not respond. %s",
             "; ".join(reasons) or "unknown reason",
+            f"This machine has GPIO chips ({', '.join(chips)}): install lgpio (python3-lgpio, or run install.sh)."
+            if chips
+            else "Expected off a Raspberry Pi; on a Pi install lgpio.",
         )
         return _mock_factory(), "mock pins (fallback: " + "; ".join(reasons) + ")"
 

@@ -30,10 +30,14 @@ Usage: install.sh [--bundle FILE | --rollback] [--dry-run] [--no-start] [--root 
                        a slower first start; for tests)
   --keep-serial-console  leave a serial console on GPIO 14/15 in cmdline.txt
                        (by default it is removed: the LED ring may use that UART)
-  --root DIR           install the files (config, unit, boot command line) below DIR
-                       instead of /, and skip packages, users and systemctl; with
-                       --bundle or --rollback the releases go below DIR too;
-                       for staging and for testing this script
+  --root DIR           install the files (config, units, boot command line) below DIR
+                       instead of /, and skip packages, users and systemctl; the
+                       releases are below DIR too, and nothing outside DIR is
+                       changed; for staging and for testing this script
+
+In a chroot (an image build: no systemd running) the install works as on the
+Pi, except that systemd is not reloaded nor the kiosk started (each skipped
+step is said); the kiosk starts at the image's first boot.
   --systemctl CMD      with --root: a command standing in for systemctl (tests)
 USAGE
 }
@@ -84,8 +88,8 @@ GROUPS_NEEDED="gpio dialout video render audio"
 GROUPS_REMOVED="input"
 PREFIX=/opt/labyrinth-kiosk
 VENV="$PREFIX/venv"
-# Where releases live: below --root only when this run installs a program there.
-if [ -n "$ROOT" ] && { [ -n "$BUNDLE" ] || [ "$ROLLBACK" = 1 ]; }; then
+# With --root everything is below it, the releases too (never the live system's).
+if [ -n "$ROOT" ]; then
     PREFIX="$ROOT$PREFIX"; VENV="$PREFIX/venv"
 fi
 RELEASES="$PREFIX/releases"
@@ -93,11 +97,19 @@ PREVIOUS="$PREFIX/previous"
 ETC="$ROOT/etc/labyrinth-kiosk"
 UNIT_DIR="$ROOT/etc/systemd/system"
 UNIT=labyrinth-kiosk.service
+SOUND_UNIT=labyrinth-kiosk-sound.service
+# plain Debian gives /dev/gpiochip* to root only (Raspberry Pi OS has a rule of its own)
+UDEV_RULE=60-labyrinth-kiosk-gpio.rules
+# systemd's own test for "booted with systemd" (sd_booted); absent in a chroot
+SYSTEMD_RUNNING="${LABYRINTH_SYSTEMD_RUNNING:-/run/systemd/system}"
 # Debian packages: the kiosk compositor and its seat daemon, X for pyglet under
 # cage (XWayland), OpenGL ES / EGL, Python, a font; python3-lgpio drives the
 # pins of a Pi 5 (and a Pi 4) and only exists in the Raspberry Pi archive.
 APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core fonts-sil-andika"
 APT_OPTIONAL="python3-lgpio"
+# The sound server (kiosk/sound), unless a desktop image's PipeWire serves already.
+APT_SOUND="pulseaudio"
+APT_SOUND_ALTERNATIVE="pipewire-pulse"
 
 say() { printf '==> %s\n' "$*"; }
 run() {
@@ -114,6 +126,7 @@ system() {  # steps that change the running system: skipped with --root
         run "$@"
     fi
 }
+booted() { [ -n "$FAKE_SYSTEMCTL" ] || [ -d "$SYSTEMD_RUNNING" ]; }
 sysd() {  # systemctl, or the stand-in given with --systemctl when staging
     if [ -n "$FAKE_SYSTEMCTL" ]; then
         run $FAKE_SYSTEMCTL "$@"
@@ -121,7 +134,16 @@ sysd() {  # systemctl, or the stand-in given with --systemctl when staging
         system systemctl "$@"
     fi
 }
-can_restart() { [ "$DRY_RUN" = 0 ] && { [ -z "$ROOT" ] || [ -n "$FAKE_SYSTEMCTL" ]; }; }
+live() {  # steps that need the running systemd (reload, start, sysctl): skipped in a chroot
+    if [ -z "$ROOT" ] && ! booted; then
+        printf 'skipped (systemd is not running here: a chroot?):'; printf ' %q' "$@"; printf '\n'
+    elif [ "$1" = systemctl ]; then
+        shift; sysd "$@"
+    else
+        system "$@"
+    fi
+}
+can_restart() { [ "$DRY_RUN" = 0 ] && booted && { [ -z "$ROOT" ] || [ -n "$FAKE_SYSTEMCTL" ]; }; }
 
 if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run as root (sudo $0), or try --dry-run first" >&2
@@ -247,6 +269,11 @@ else
             missing="$missing $p"
         fi
     done
+    if ! dpkg -s $APT_SOUND_ALTERNATIVE >/dev/null 2>&1; then
+        for p in $APT_SOUND; do
+            dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+        done
+    fi
     if [ -n "$missing" ] && [ -n "$BUNDLE" ]; then
         echo "install.sh: missing Debian packages:$missing" >&2
         echo "  an offline install cannot fetch them; install them first (e.g. from a local apt mirror)" >&2
@@ -307,13 +334,29 @@ else
     if [ "$DRY_RUN" = 0 ] && ! "$REL/bin/python" -m pip --version >/dev/null 2>&1; then
         run "$REL/bin/python" -m ensurepip --default-pip >/dev/null
     fi
+    # lgpio drives the pins of a Pi 5 (and a Pi 4). Raspberry Pi OS has python3-lgpio, which
+    # the venv sees; plain Debian has none: then its arm64 wheel (the bundle's, or PyPI's).
+    PI_WHEELS=()
+    PI_EXTRA=""
+    if [ "$(uname -m)" != aarch64 ]; then
+        echo "not an arm64 machine: no lgpio (gpiozero falls back to its other pin libraries)"
+    elif python3 -c 'import lgpio' 2>/dev/null; then
+        echo "lgpio: the system's (python3-lgpio)"
+    elif [ -n "$BUNDLE" ]; then
+        echo "lgpio: the bundle's wheel (no python3-lgpio on this system)"
+        PI_WHEELS=(--find-links "$FILES/wheels-pi" -r "$FILES/requirements-pi.txt")
+    else
+        echo "lgpio: from PyPI (no python3-lgpio on this system)"
+        PI_EXTRA="[pi]"
+    fi
     if [ -n "$BUNDLE" ]; then
         # no index, no configuration, only the bundle's wheels, each checked against its hash
         run env PIP_CONFIG_FILE=/dev/null "$REL/bin/python" -m pip --isolated install --quiet \
             --no-index --find-links "$FILES/wheels" --require-hashes --ignore-installed $COMPILE \
-            --no-cache-dir --no-warn-script-location --disable-pip-version-check -r "$FILES/requirements.txt"
+            --no-cache-dir --no-warn-script-location --disable-pip-version-check -r "$FILES/requirements.txt" \
+            "${PI_WHEELS[@]}"
     else
-        run "$REL/bin/python" -m pip install --quiet --ignore-installed --disable-pip-version-check "$SRC"
+        run "$REL/bin/python" -m pip install --quiet --ignore-installed --disable-pip-version-check "$SRC$PI_EXTRA"
     fi
     if [ "$DRY_RUN" = 0 ]; then
         got="$("$REL/bin/labyrinth-kiosk" --version)"
@@ -406,20 +449,26 @@ if [ -f "$SYSCTL" ] && cmp -s "$FILES/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"
 else
     run install -d -m 0755 "$ROOT/etc/sysctl.d"
     run install -m 0644 "$FILES/systemd/90-labyrinth-kiosk.conf" "$SYSCTL"
-    system sysctl -p "$SYSCTL"
+    live sysctl -p "$SYSCTL"
 fi
 system systemctl mask ctrl-alt-del.target
 
-# 7b. Sound (kiosk/sound): a PulseAudio server for the service user (in the audio
-#     group, see GROUPS_NEEDED), started on demand by libpulse in the unit's
-#     runtime directory and playing through ALSA to the Pi's HDMI or headphone
-#     output. A desktop image's PipeWire (pipewire-pulse) serves as well.
-say "sound: a PulseAudio server"
-if dpkg -s pulseaudio >/dev/null 2>&1 || dpkg -s pipewire-pulse >/dev/null 2>&1; then
-    echo "a PulseAudio server is installed"
-else
-    system env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends pulseaudio
+# 7b. Sound (kiosk/sound): PulseAudio for the service user (in the audio group,
+#     see GROUPS_NEEDED), started at boot by a unit of its own (not inside the
+#     kiosk's, where its READY=1/STOPPING=1 would count as the kiosk's) and
+#     playing through ALSA to the Pi's HDMI or headphone output. The package
+#     came with the system packages (step 1).
+say "sound: $SOUND_UNIT"
+run install -m 0644 "$FILES/systemd/$SOUND_UNIT" "$UNIT_DIR/$SOUND_UNIT"
+if [ -z "$ROOT" ] && ! dpkg -s $APT_SOUND >/dev/null 2>&1; then
+    echo "no $APT_SOUND (this image's $APT_SOUND_ALTERNATIVE serves desktop sessions only): the kiosk under cage stays silent"
 fi
+
+# 7c. The buttons' GPIO chips for the gpio group (plain Debian leaves them to root).
+say "GPIO chips for the gpio group"
+run install -d -m 0755 "$ROOT/etc/udev/rules.d"
+run install -m 0644 "$FILES/systemd/$UDEV_RULE" "$ROOT/etc/udev/rules.d/$UDEV_RULE"
+live udevadm trigger --subsystem-match=gpio --action=change
 
 # 8. Check the configuration with the new release, switch over, restart, and
 #    go back when the new release does not come up.
@@ -442,11 +491,15 @@ if [ "$PROGRAM" = 1 ]; then
 fi
 
 say "enable the kiosk"
-sysd daemon-reload
+live systemctl daemon-reload
 sysd enable seatd.service
+sysd enable "$SOUND_UNIT"
 sysd enable "$UNIT"
-if [ "$START" = 1 ]; then
+if [ "$START" = 1 ] && [ -z "$ROOT" ] && ! booted; then
+    echo "not started: systemd is not running here (a chroot?); the kiosk starts at the next boot"
+elif [ "$START" = 1 ]; then
     sysd restart seatd.service
+    sysd restart "$SOUND_UNIT"
     if can_restart; then
         if ! restart_and_wait; then
             if [ "$PROGRAM" = 1 ] && [ -n "$OLD" ]; then

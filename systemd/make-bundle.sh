@@ -15,9 +15,12 @@
 # their wheels are "py3-none-any" and work on the Pi's arm64 as on the
 # machine that builds the bundle; the download insists on that (--platform
 # any), so a dependency that ever needs a compiled wheel stops the build
-# instead of giving a bundle the Pi cannot use. lgpio is compiled: it comes
-# from Raspberry Pi OS (apt package python3-lgpio, which the release venvs see
-# through --system-site-packages), not from the bundle.
+# instead of giving a bundle the Pi cannot use. lgpio is compiled: on
+# Raspberry Pi OS it comes from the apt package python3-lgpio (the release
+# venvs see it through --system-site-packages); for plain Debian the bundle
+# carries its arm64 wheel for Bookworm's Python 3.11 apart, in wheels-pi/
+# (the version of pyproject.toml's "pi" extra), which install.sh installs only
+# where python3-lgpio is missing.
 set -euo pipefail
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -64,7 +67,7 @@ KIOSK_WHEEL="$(ls "$B/wheels"/labyrinth_kiosk-*.whl)"
 # 2. The dependencies, pure-Python wheels only.
 echo "==> dependency wheels"
 if [ -n "$WHEELS_FROM" ]; then
-    find "$WHEELS_FROM" -maxdepth 2 -name '*.whl' ! -name 'labyrinth_kiosk-*' -exec cp {} "$B/wheels/" \;
+    find "$WHEELS_FROM" -maxdepth 2 -name '*.whl' ! -name 'labyrinth_kiosk-*' ! -name 'lgpio-*' -exec cp {} "$B/wheels/" \;
     "$PY" -m pip download --quiet --no-index --find-links "$B/wheels" --only-binary=:all: \
         --platform any --implementation py --abi none --python-version 3.11 \
         --dest "$WORK/check" "$KIOSK_WHEEL" >/dev/null \
@@ -74,18 +77,40 @@ else
         --python-version 3.11 --dest "$B/wheels" "$KIOSK_WHEEL"
 fi
 
+# 2b. lgpio for plain Debian arm64 (see the top): the compiled wheel, never the empty
+#     "lgpio 0.0.0.2" (pyproject.toml's bound excludes it).
+echo "==> lgpio for arm64 (plain Debian)"
+mkdir -p "$B/wheels-pi"
+LGPIO="$("$PY" -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["pi"])' \
+    "$SRC/pyproject.toml")"
+PI_PLATFORM=(--only-binary=:all: --platform manylinux_2_34_aarch64 --implementation cp --abi cp311 --python-version 3.11)
+if [ -n "$WHEELS_FROM" ]; then
+    # an unpacked bundle, or its wheels/ folder with wheels-pi/ beside it
+    find "$WHEELS_FROM" "$WHEELS_FROM/../wheels-pi" -maxdepth 2 -name 'lgpio-*.whl' -exec cp {} "$B/wheels-pi/" \; 2>/dev/null || true
+    "$PY" -m pip download --quiet --no-index --find-links "$B/wheels-pi" --no-deps "${PI_PLATFORM[@]}" \
+        --dest "$WORK/check-pi" "$LGPIO" >/dev/null \
+        || { echo "make-bundle.sh: no arm64 wheel of $LGPIO in $WHEELS_FROM" >&2; exit 1; }
+else
+    "$PY" -m pip download --quiet --no-deps "${PI_PLATFORM[@]}" --dest "$B/wheels-pi" "$LGPIO"
+fi
+
 # 3. What the installer needs besides the wheels.
 cp "$SRC/systemd/install.sh" "$SRC/systemd/make-bundle.sh" "$SRC/systemd/labyrinth-kiosk.service" \
+   "$SRC/systemd/labyrinth-kiosk-sound.service" "$SRC/systemd/60-labyrinth-kiosk-gpio.rules" \
    "$SRC/systemd/90-labyrinth-kiosk.conf" "$SRC/systemd/labwc-autostart" "$B/systemd/"
 cp "$SRC/config.example.toml" "$SRC/CHANGELOG.md" "$SRC/pyproject.toml" "$B/"
 
 # 4. Pinned requirements with hashes (pip --require-hashes checks every wheel),
 #    and the manifest of every file.
-( cd "$B/wheels"
-  for w in *.whl; do
-      dist="${w%%-*}"; rest="${w#*-}"; ver="${rest%%-*}"
-      printf '%s==%s --hash=sha256:%s\n' "$dist" "$ver" "$(sha256sum "$w" | cut -d' ' -f1)"
-  done ) > "$B/requirements.txt"
+pinned() {  # pinned DIR: NAME==VERSION --hash=... for each wheel in DIR
+    ( cd "$1"
+      for w in *.whl; do
+          dist="${w%%-*}"; rest="${w#*-}"; ver="${rest%%-*}"
+          printf '%s==%s --hash=sha256:%s\n' "$dist" "$ver" "$(sha256sum "$w" | cut -d' ' -f1)"
+      done )
+}
+pinned "$B/wheels" > "$B/requirements.txt"
+pinned "$B/wheels-pi" > "$B/requirements-pi.txt"
 printf 'name=labyrinth-kiosk\nversion=%s\nbuilt=%s\n' "$VERSION" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$B/BUNDLE"
 ( cd "$B" && find . -type f ! -name MANIFEST.sha256 | sed 's|^\./||' | LC_ALL=C sort \
   | xargs -d '\n' sha256sum > MANIFEST.sha256 )

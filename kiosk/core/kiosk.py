@@ -167,6 +167,8 @@ class Kiosk:
         # systemd watchdog (harmless outside systemd)
         self.notifier: Notifier | None = None
         self.watchdog: Watchdog | None = None
+        self._starting = False
+        self._ready_sent = False
         try:
             from kiosk.core.sdnotify import Notifier, Watchdog
 
@@ -276,15 +278,24 @@ class Kiosk:
     def running(self) -> bool:
         return not self.stopped
 
-    def start(self) -> None:
-        """Resume a recent saved game, or start the configured one (auto_play); tell systemd we're up."""
+    def start(self, ready: bool = True) -> None:
+        """Resume a recent saved game, or start the configured one (auto_play); with `ready`, tell
+        systemd we're up. With a screen, pass ready=False: the UI calls :meth:`report_ready` after
+        its first frame, so a window that never opens is never reported as started."""
         resumed = self.resume_saved() if self.options.resume else False
-        starting = not resumed and (self.options.auto_play or self.options.start_game)
-        if starting:
+        self._starting = not resumed and (self.options.auto_play or self.options.start_game)
+        if self._starting:
             self.new_game()  # posted: the session has no game until the bus dispatches it
-        if self.notifier is not None:
-            playing = starting or any(s.game is not None for s in self.sessions.values())
-            self.notifier.ready("playing" if playing else "attract")
+        if ready:
+            self.report_ready()
+
+    def report_ready(self) -> None:
+        """READY=1 to systemd (Type=notify), with what the kiosk shows; sent once."""
+        if self.notifier is None or self._ready_sent:
+            return
+        self._ready_sent = True
+        playing = self._starting or any(s.game is not None for s in self.sessions.values())
+        self.notifier.ready("playing" if playing else "attract")
 
     def tick(self, budget: float | None = None) -> int:
         """One turn of the main loop: due timers, then queued messages; returns messages dispatched."""

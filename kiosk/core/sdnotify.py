@@ -11,7 +11,10 @@ is the point of the watchdog. :class:`Watchdog` rate-limits the pings to half
 the interval systemd asked for (``$WATCHDOG_USEC``).
 
 Under cage the kiosk is a child of the compositor, so ``$WATCHDOG_PID`` names
-cage, not us; the unit sets ``NotifyAccess=all`` and we ignore that variable.
+the unit's main process (the start command's shell), not us; the unit sets
+``NotifyAccess=all`` and we ignore that variable. READY=1 is sent once the
+first frame is on the screen (``Kiosk.report_ready``), headless right after
+start.
 """
 
 from __future__ import annotations

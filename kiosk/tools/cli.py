@@ -149,6 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="sound cues: auto = as [sound] says with a screen, off offscreen and headless",
     )
     p.add_argument("--log-level", choices=("debug", "info", "warning", "error"), help="log detail on stderr")
+    p.add_argument(
+        "--exit-status-file",
+        metavar="FILE",
+        help="write the exit status to FILE on the way out (the unit reads it: cage hides it)",
+    )
     return p
 
 
@@ -221,12 +226,38 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
-    return output_guarded(lambda: _main(argv), "labyrinth-kiosk")
+    return output_guarded(lambda: _command(argv), "labyrinth-kiosk")
 
 
-def _main(argv: Sequence[str] | None = None) -> int:
+def _command(argv: Sequence[str] | None = None) -> int:
+    """The command, and its exit status written where ``--exit-status-file`` says."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if not args.exit_status_file:
+        return _main(parser, args)
+    status: int | str | None = 1  # an exception on the way out is a failure
+    try:
+        status = _main(parser, args)
+    except SystemExit as e:
+        status = e.code
+        raise
+    finally:
+        _write_exit_status(args.exit_status_file, status)
+    return status
+
+
+def _write_exit_status(path: str, status: int | str | None) -> None:
+    """--exit-status-file: the status this process exits with, for the unit to exit with in turn.
+    cage 0.1.4 always exits 0 whatever its client did, so systemd would never see a failure or the
+    no-restart status 2 of a kiosk running inside it (systemd/labyrinth-kiosk.service reads it)."""
+    code = status if isinstance(status, int) else (0 if status is None else 1)
+    try:
+        Path(path).write_text(f"{code}\n", encoding="ascii")
+    except OSError as e:
+        print(f"error: cannot write the exit status to {path}: {e.strerror or e}", file=sys.stderr)
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     from kiosk.core import logs
 
     logs.setup((args.log_level or "info").upper())
@@ -556,7 +587,7 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
 
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:
-            kiosk.start()
+            kiosk.start(ready=False)  # the UI reports ready after its first frame
             try:
                 status = ui.run(kiosk, args)
             except Exception as e:

@@ -289,6 +289,26 @@ def test_off_a_pi_the_pin_factory_falls_back_to_mock_with_a_log_line(caplog, mon
         factory.close()
 
 
+def test_on_a_machine_with_gpio_chips_the_fallback_is_an_error_that_says_why(caplog, monkeypatch, tmp_path):
+    """Plain Debian on a Pi: chips there but root's only, no lgpio. Not the quiet "off a Pi" line."""
+    from hardware import pins
+
+    (tmp_path / "gpiochip0").write_text("")
+    monkeypatch.setattr(pins, "GPIO_DEV", str(tmp_path))
+    monkeypatch.setattr(pins.os, "access", lambda path, mode: not str(path).startswith(str(tmp_path)))
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with caplog.at_level(logging.INFO, logger="hardware.pins"):
+        factory, description = choose_pin_factory(None)
+    factory.close()
+    if "mock pins (fallback" not in description:
+        pytest.skip(f"this machine has a working pin library: {description}")
+    (line,) = [r for r in caplog.records if "simulated pins" in r.getMessage()]
+    assert line.levelno == logging.ERROR
+    text = line.getMessage()
+    assert "This machine has GPIO chips" in text and "cannot be opened by this user" in text
+    assert "60-labyrinth-kiosk-gpio.rules" in text
+
+
 def test_a_forced_library_that_is_missing_falls_back_loudly(caplog):
     with caplog.at_level(logging.ERROR, logger="hardware.pins"):
         factory, description = choose_pin_factory("pigpio")

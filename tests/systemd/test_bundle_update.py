@@ -257,3 +257,52 @@ def test_a_bundle_with_a_path_outside_its_folder_is_refused(tmp_path, staging):
 def test_rollback_without_a_previous_release_is_refused(staging):
     done = install(staging, "--rollback")
     assert done.returncode == 1 and "no previous release" in done.stderr
+
+
+def test_the_bundle_carries_lgpio_for_plain_debian_apart(bundles, tmp_path):
+    """The arm64 lgpio wheel (>= 0.2, never the empty 0.0.0.2) goes in wheels-pi/ with its own pinned
+    hash; the main requirements stay pure Python, installable on any machine."""
+    for bundle in bundles:
+        with tarfile.open(bundle) as tar:
+            names = tar.getnames()
+            top = names[0].split("/")[0]
+            pi_reqs = tar.extractfile(f"{top}/requirements-pi.txt").read().decode()
+            reqs = tar.extractfile(f"{top}/requirements.txt").read().decode()
+        (wheel,) = [n for n in names if n.startswith(f"{top}/wheels-pi/") and n.endswith(".whl")]
+        name = Path(wheel).name
+        assert re.fullmatch(r"lgpio-(\d+)\.(\d+)[.\d]*-cp311-cp311-manylinux_\d+_\d+_aarch64\.whl", name), name
+        assert tuple(int(x) for x in name.split("-")[1].split(".")[:2]) >= (0, 2)
+        assert re.fullmatch(r"lgpio==[\d.]+ --hash=sha256:[0-9a-f]{64}\n", pi_reqs)
+        assert "lgpio" not in reqs and f"{top}/systemd/60-labyrinth-kiosk-gpio.rules" in names
+        assert f"{top}/systemd/labyrinth-kiosk-sound.service" in names
+
+
+def test_an_offline_install_checks_every_package_first_and_never_runs_apt(bundles, tmp_path):
+    """On a system without the sound server (Pi OS Lite) or cage, --bundle names what is missing
+    and stops before changing anything; it never tries apt-get, which needs the network."""
+    first, _, _ = bundles
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    apt_log = tmp_path / "apt-calls"
+    stand_ins = {  # dpkg -s says "installed" except for $MISSING; no python3-lgpio in the archive
+        "dpkg": '[ "$1" = -s ] || exit 1\nfor m in $MISSING; do [ "$2" = "$m" ] && exit 1; done\nexit 0\n',
+        "apt-cache": "exit 100\n",
+        "apt-get": f'echo "apt-get $*" >> {apt_log}\nexit 0\n',
+    }
+    for name, body in stand_ins.items():
+        (bin_dir / name).write_text("#!/bin/sh\n" + body)
+        (bin_dir / name).chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", MISSING="cage pulseaudio pipewire-pulse")
+    runs = [["--dry-run"]] + ([[]] if os.geteuid() == 0 else [])  # a real run stops at step 1
+    for extra in runs:
+        done = subprocess.run(
+            ["bash", str(INSTALL), "--bundle", str(first), "--no-compile", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert "install.sh: missing Debian packages: cage pulseaudio\n" in done.stderr, done.stdout + done.stderr
+        assert "apt-get" not in done.stdout and not apt_log.exists()
+        if not extra:
+            assert done.returncode == 1 and "==> user" not in done.stdout

@@ -8,6 +8,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -153,7 +154,9 @@ def test_logs_go_to_the_journal(unit):
 def test_starts_the_kiosk_full_screen_under_cage_on_the_console(unit):
     start = one(unit, "Service", "ExecStart")
     assert f"{KIOSK} --config {CONFIG}" in start
-    assert re.search(rf"exec /usr/bin/cage -d -- {re.escape(KIOSK)} --config {re.escape(CONFIG)}", start)
+    assert re.search(
+        rf"/usr/bin/cage -d -- {re.escape(KIOSK)} --config {re.escape(CONFIG)}\s+--exit-status-file ", start
+    )
     assert " -s" not in start.split("cage", 1)[1].split("--", 1)[0]  # no VT switching for visitors
     assert one(unit, "Unit", "Conflicts") == "getty@tty1.service"
     assert "seatd.service" in " ".join(unit["Unit"]["Wants"])
@@ -167,33 +170,96 @@ def _shell_of(unit) -> str:
     return argv[2].replace("$$", "$")
 
 
+STATUS_FILE = "/run/labyrinth-kiosk/exit-status"
+
+
 @pytest.fixture
 def fake_install(tmp_path):
-    """Stand-ins for the kiosk and cage that record how they were called."""
+    """Stand-ins for the kiosk and cage that record how they were called. The kiosk exits with
+    $KIOSK_RC and writes it to its --exit-status-file as the real one does (tested in
+    test_the_kiosk_writes_its_exit_status); with KIOSK_RC=killed it dies without writing it. cage
+    behaves like cage 0.1.4: it runs its client and exits 0 whatever the client did."""
     log = tmp_path / "calls"
     kiosk = tmp_path / "labyrinth-kiosk"
     kiosk.write_text(
-        f'#!/bin/sh\necho "kiosk $*" >> {log}\ncase "$*" in *--check-config*) exit "${{CHECK_RC:-0}}";; esac\nexit 0\n'
+        f'#!/bin/sh\necho "kiosk $*" >> {log}\ncase "$*" in *--check-config*) exit "${{CHECK_RC:-0}}";; esac\n'
+        'rc="${KIOSK_RC:-0}"\n[ "$rc" = killed ] && kill -9 $$\n'
+        'while [ $# -gt 0 ]; do [ "$1" = --exit-status-file ] && echo "$rc" > "$2"; shift; done\n'
+        'exit "$rc"\n'
     )
     cage = tmp_path / "cage"
-    cage.write_text(f'#!/bin/sh\necho "cage $*" >> {log}\nshift 2\nexec "$@"\n')
+    cage.write_text(f'#!/bin/sh\necho "cage $*" >> {log}\nshift 2\n"$@"\nexit 0\n')
     for f in (kiosk, cage):
         f.chmod(0o755)
     return kiosk, cage, log
 
 
+def _runnable(unit, kiosk, cage, tmp_path) -> str:
+    return (
+        _shell_of(unit)
+        .replace(KIOSK, str(kiosk))
+        .replace("/usr/bin/cage", str(cage))
+        .replace(STATUS_FILE, str(tmp_path / "exit-status"))
+    )
+
+
 @pytest.mark.parametrize("check_rc", [0, 2])
 def test_a_bad_config_exits_2_before_cage_starts(unit, fake_install, check_rc):
     kiosk, cage, log = fake_install
-    script = _shell_of(unit).replace(KIOSK, str(kiosk)).replace("/usr/bin/cage", str(cage))
+    script = _runnable(unit, kiosk, cage, kiosk.parent)
     done = subprocess.run(["/bin/sh", "-c", script], env={**os.environ, "CHECK_RC": str(check_rc)}, timeout=10)
     calls = log.read_text().splitlines()
     assert done.returncode == check_rc
     assert calls[0] == f"kiosk --config {CONFIG} --check-config"
+    status = f"--exit-status-file {kiosk.parent / 'exit-status'}"
     if check_rc == 2:
         assert calls == calls[:1]  # cage never started: RestartPreventExitStatus=2 applies
     else:
-        assert calls[1:] == [f"cage -d -- {kiosk} --config {CONFIG}", f"kiosk --config {CONFIG}"]
+        assert calls[1:] == [f"cage -d -- {kiosk} --config {CONFIG} {status}", f"kiosk --config {CONFIG} {status}"]
+
+
+@pytest.mark.parametrize("kiosk_rc, unit_rc", [("0", 0), ("1", 1), ("2", 2), ("killed", 1)])
+def test_the_kiosks_exit_status_survives_cage(unit, fake_install, tmp_path, kiosk_rc, unit_rc):
+    """cage 0.1.4 exits 0 whatever its client did: the unit exits with the kiosk's own status
+    (2, a refused pin, must stop the restarts), and a kiosk that died without one is a failure."""
+    kiosk, cage, log = fake_install
+    (tmp_path / "exit-status").write_text("0\n")  # left by the run before: must not count
+    done = subprocess.run(
+        ["/bin/sh", "-c", _runnable(unit, kiosk, cage, tmp_path)],
+        env={**os.environ, "KIOSK_RC": kiosk_rc},
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert done.returncode == unit_rc, done.stderr
+    if kiosk_rc == "killed":
+        assert "the kiosk ended without an exit status" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, status",
+    [
+        (["--display", "none", "--players", "easy,easy", "--games", "1", "--fast", "--seed", "3"], 0),
+        (["--games", "0"], 2),  # refused by the argument parser (SystemExit)
+        (["--config", "BAD"], 2),  # a configuration error
+    ],
+)
+def test_the_kiosk_writes_its_exit_status(tmp_path, args, status):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[kiosk]\nno_such_key = 1\n")
+    out = tmp_path / "exit-status"
+    args = [str(bad) if a == "BAD" else a for a in args]
+    if "--config" not in args:
+        args += ["--config", str(ROOT / "config.example.toml")]
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk", *args, "--state-dir", str(tmp_path / "state"), "--exit-status-file", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == status, done.stderr[-2000:]
+    assert out.read_text() == f"{status}\n"
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze not installed")
@@ -341,3 +407,47 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert "operator PIN" not in second.stdout  # shown once, at the first install
     assert "magic SysRq already off" in second.stdout
     assert snapshot(root) == state
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare")
+def test_install_into_a_root_never_touches_the_live_systems_releases(tmp_path):
+    """--root DIR changes nothing outside DIR: releases of a kiosk installed on this machine (here
+    made up in /opt, a tmpfs of a mount namespace of our own) are all still there afterwards."""
+    live = "/opt/labyrinth-kiosk/releases"
+    names = ["r1", "r2", "r3", "r4"]
+    script = (
+        f"mount -t tmpfs none /opt && mkdir -p {' '.join(f'{live}/{n}' for n in names)}"
+        f" && ln -s releases/r1 /opt/labyrinth-kiosk/venv"
+        f" && bash {INSTALL} --root {tmp_path / 'root'} > {tmp_path / 'out'} 2>&1; echo rc=$?; ls {live}"
+    )
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script], capture_output=True, text=True
+    )
+    if "rc=" not in done.stdout:
+        pytest.skip(f"no mount namespace here: {done.stderr.strip()[:200]}")
+    assert done.stdout.split() == ["rc=0", *names], (tmp_path / "out").read_text()[-2000:]
+
+
+@pytest.mark.parametrize("booted", [True, False])
+def test_in_a_chroot_the_installer_skips_what_needs_a_running_systemd(tmp_path, booted):
+    """An image build runs install.sh in a chroot: no systemd to reload or to start the kiosk. It
+    says so for each such step and enables the units all the same (systemctl enable works there)."""
+    marker = tmp_path / "systemd-running"
+    if booted:
+        marker.mkdir()
+    done = run_install("--dry-run", env={"LABYRINTH_SYSTEMD_RUNNING": str(marker)})
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "+ systemctl enable labyrinth-kiosk.service" in out
+    assert "+ systemctl enable labyrinth-kiosk-sound.service" in out
+    skipped = "skipped (systemd is not running here: a chroot?): "
+    for step in ("systemctl daemon-reload", "sysctl -p", "udevadm trigger"):
+        if booted:
+            assert f"+ {step}" in out and f"{skipped}{step}" not in out
+        else:
+            assert f"{skipped}{step}" in out and f"+ {step}" not in out
+    if booted:
+        assert "+ systemctl restart labyrinth-kiosk.service" in out
+    else:
+        assert "systemctl restart" not in out
+        assert "not started: systemd is not running here (a chroot?)" in out

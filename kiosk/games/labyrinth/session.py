@@ -78,6 +78,10 @@ Pacing.FAST = Pacing.fast()
 SaveHook = Callable[["Session", str], None]
 
 
+#: the searching AIs' wall-clock cap per decision in the kiosk (labyrinth-sim --pi-factor divides it)
+AI_TIME_LIMIT_S = 0.4
+
+
 def default_ai_factory(level: str, seed: int | None):
     """The engine's AI players (``engine.labyrinth.ai.make_ai``).
 
@@ -90,7 +94,7 @@ def default_ai_factory(level: str, seed: int | None):
     from engine.labyrinth.ai import LEVELS, make_ai
 
     if level in LEVELS and LEVELS[level].clock_capped:
-        return make_ai(level, seed=seed, clock=time.monotonic, time_limit=0.4)
+        return make_ai(level, seed=seed, clock=time.monotonic, time_limit=AI_TIME_LIMIT_S)
     return make_ai(level, seed=seed)
 
 

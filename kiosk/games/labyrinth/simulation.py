@@ -8,6 +8,19 @@ from kiosk.tools.sim.sweep import Outcome, Runner, derive, ended_by_limit, make_
 from engine.labyrinth.parts import GAME_NAME, Phase
 
 
+def pi_speed_ai(level: str, seed: int, pi_factor: float):
+    """An engine.labyrinth.ai player; with a Pi factor, the searching ones get the kiosk's clock cap divided by
+    it. This process's CPU time is their clock: on a machine busy with other work that is what a
+    Pi running only the kiosk would give them (the kiosk itself caps wall-clock time)."""
+    from engine.labyrinth.ai import LEVELS, make_ai
+
+    if pi_factor > 0 and level in LEVELS and LEVELS[level].clock_capped:
+        from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S
+
+        return make_ai(level, seed=seed, clock=time.process_time, time_limit=AI_TIME_LIMIT_S / pi_factor)
+    return make_ai(level, seed=seed)
+
+
 class LabyrinthRunner(Runner):
     """The sliding-maze game (engine.Game with engine.labyrinth.ai players)."""
 
@@ -17,12 +30,11 @@ class LabyrinthRunner(Runner):
 
     def play(self, levels, seed, spec, timer, record=None):
         from engine.labyrinth import Game, Rules
-        from engine.labyrinth.ai import make_ai
 
         rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         recorder = make_recorder(game, levels, record)
-        ais = [make_ai(level, seed=derive(seed, "ai", seat)) for seat, level in enumerate(levels)]
+        ais = [pi_speed_ai(level, derive(seed, "ai", seat), spec.pi_factor) for seat, level in enumerate(levels)]
         times: list[list[float]] = [[] for _ in levels]
         cpu: list[list[float]] = [[] for _ in levels]
         while game.phase != Phase.OVER and game.turns < spec.turn_cap:

@@ -70,6 +70,9 @@ class Spec:
     return_home: bool = True
     paired: bool = False  # every deal from every seat rotation
     turn_limit: int = 0  # the game's own turn limit (0: none); unlike turn_cap it has winners
+    #: > 0: the searching AIs get the kiosk's clock cap divided by this (a Pi's slowness against
+    #: this machine's); 0: no clock cap, only their fixed work budget (reproducible)
+    pi_factor: float = 0.0
 
 
 def ended_by_limit(state) -> bool:
@@ -325,6 +328,7 @@ class Summary:
                 "return_home": spec.return_home,
                 "paired": spec.paired,
                 "turn_limit": spec.turn_limit,
+                "pi_factor": spec.pi_factor,
             },
             "ranges": self.ranges,
             "games": self.games,
@@ -358,6 +362,7 @@ class Summary:
                 return_home=bool(s["return_home"]),
                 paired=bool(s["paired"]),
                 turn_limit=int(s["turn_limit"]),
+                pi_factor=float(s.get("pi_factor", 0.0)),
             )
             summary = cls(
                 spec,
@@ -411,6 +416,7 @@ class Summary:
             "deals": _deals(spec, self.ranges),
             "turn_cap": spec.turn_cap,
             "turn_limit": spec.turn_limit,
+            "pi_factor": spec.pi_factor,
             "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home},
             "players": players,
             "draws": self.draws,
@@ -474,6 +480,8 @@ def format_table(data: dict) -> str:
     if data["rotate_seats"]:
         seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
     limit = f", turn limit {data['turn_limit']}" if data.get("turn_limit") else ""
+    if data.get("pi_factor"):
+        limit += f", AI clock cap at Pi speed (factor {data['pi_factor']:g})"
     lines.append(
         f"{data['game']}: {data['games']} games, {len(data['players'])} players, seed {data['seed']}"
         f"{', ' + ', '.join(rules) if rules else ''}"
@@ -817,6 +825,8 @@ def _check_numbers(parser: argparse.ArgumentParser, runner: Runner, args: argpar
         parser.error("--turn-cap must be at least 1")
     if args.turn_limit < 0:
         parser.error("--turn-limit must be 0 (none) or more")
+    if args.pi_factor is not None and not args.pi_factor >= 1:
+        parser.error("--pi-factor must be 1 or more (how many times slower the Pi is; 5 for a Pi 4)")
     return cap
 
 
@@ -864,6 +874,15 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         default=0,
         help="the game's turn limit (RULES.md section 3): after N turns the game ends and "
         "the most treasures (cards) win; 0 = none (default)",
+    )
+    parser.add_argument(
+        "--pi-factor",
+        type=float,
+        default=None,
+        metavar="F",
+        help="give the searching AIs the kiosk's clock cap divided by F, in CPU time: how they play "
+        "on a Pi F times slower than this machine (5 for a Pi 4); results then depend on the "
+        "machine's speed. Default: no clock cap, only their fixed work budget",
     )
     seats = parser.add_mutually_exclusive_group()
     seats.add_argument(
@@ -948,6 +967,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         return_home=not args.no_return,
         paired=paired,
         turn_limit=args.turn_limit,
+        pi_factor=args.pi_factor or 0.0,
     )
     try:
         runner.check(spec)

@@ -153,6 +153,7 @@ def run_window(ui: "UI", kiosk: "KioskView") -> int:
     def frame(dt: float) -> None:
         if ui.step(dt):
             ui.window.flip()
+            _first_frame_drawn(kiosk)
         if kiosk.stopping:
             pyglet.app.exit()
 
@@ -160,6 +161,14 @@ def run_window(ui: "UI", kiosk: "KioskView") -> int:
     pyglet.app.run(None)
     pyglet.clock.unschedule(frame)
     return kiosk.exit_status
+
+
+def _first_frame_drawn(kiosk: "KioskView") -> None:
+    """A frame is on the screen: now the kiosk has started (READY=1 to systemd, once; the kiosk
+    ignores repeats). A kiosk without systemd support (the test kiosk) has nothing to report."""
+    report = getattr(kiosk, "report_ready", None)
+    if report is not None:
+        report()
 
 
 # ---------------------------------------------------------------------- offscreen
@@ -275,6 +284,7 @@ def run_offscreen(ui: "UI", kiosk: "KioskView", options: Any) -> int:
     runner = Offscreen(ui, kiosk, _opt(options, "screenshot_dir", None))
     runner.settle(1.0)
     runner.shot("start")
+    _first_frame_drawn(kiosk)
     script = _opt(options, "script", None)
     if script:
         steps: list[Step | str]

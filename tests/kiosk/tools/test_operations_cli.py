@@ -403,3 +403,57 @@ def test_ready_watchdog_pings_and_stopping_reach_a_real_notify_socket(tmp_path, 
     gaps = [b - a for a, b in zip([ready_at] + pings, pings + stop)]
     assert max(gaps) < WATCHDOG_USEC / 1e6, f"a gap of {max(gaps):.2f} s would have tripped the watchdog"
     assert {pid for _, pid, _ in systemd.messages} == {proc.pid}
+
+
+def test_no_ready_from_a_kiosk_whose_window_never_opens(tmp_path, config):
+    """READY=1 means the first frame is on the screen: a display server that does not answer
+    (here: a $DISPLAY nobody serves) must end the kiosk without it, so systemctl restart (and the
+    installer's check) sees a failed start instead of a running kiosk."""
+    systemd = FakeSystemd(tmp_path / "notify")
+    try:
+        done = subprocess.run(
+            program() + ["--config", str(config), "--display", "fullscreen", "--state-dir", str(tmp_path / "state")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env(NOTIFY_SOCKET=str(systemd.path), DISPLAY=":97"),
+        )
+        assert done.returncode == 1, done.stderr[-2000:]
+        assert "cannot open the fullscreen display" in done.stderr
+        systemd.collect(0.1)  # datagrams are queued when sent: all of them are here by now
+        assert not [lines for _, _, lines in systemd.messages if "READY=1" in lines]
+    finally:
+        systemd.close()
+
+
+def test_ready_comes_after_the_first_frame(tmp_path, config):
+    """Offscreen with screenshots: when READY=1 arrives, the first frame's picture exists."""
+    pytest.importorskip("pyglet")
+    shots = tmp_path / "shots"
+    script = tmp_path / "script.txt"
+    script.write_text("wait 100\n")
+    systemd = FakeSystemd(tmp_path / "notify")
+    proc = subprocess.Popen(
+        program()
+        + ["--config", str(config), "--display", "offscreen", "--size", "800x480", "--script", str(script)]
+        + ["--screenshot-dir", str(shots), "--state-dir", str(tmp_path / "state")],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env(NOTIFY_SOCKET=str(systemd.path)),
+    )
+    try:
+        systemd.collect(120, until="READY=1")
+        first = sorted(p.name for p in shots.glob("*.png")) if shots.exists() else []
+        assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        systemd.close()
+    ready = [lines for _, _, lines in systemd.messages if "READY=1" in lines]
+    if not ready and "offscreen" in (err := proc.stderr.read().decode()):
+        pytest.skip(f"no offscreen OpenGL here: {err[-300:]}")
+    assert ready == [["READY=1", "STATUS=attract"]]
+    assert first and first[0].startswith("0001-start"), first

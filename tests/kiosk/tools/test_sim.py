@@ -180,3 +180,38 @@ def test_module_entry_point_runs():
     )
     assert done.returncode == 0, done.stderr
     assert "easy" in done.stdout and "progress: 2/2 games" in done.stderr
+
+
+# ---------------------------------------------------------------- the AIs at Pi speed
+def test_pi_factor_gives_the_searching_ais_the_kiosks_cap_divided():
+    from engine.labyrinth.ai import LEVELS
+    from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S
+    from kiosk.games.labyrinth.simulation import pi_speed_ai
+
+    searching = [name for name, cls in LEVELS.items() if cls.clock_capped]
+    assert {"hard", "expert", "fair"} <= set(searching)
+    for level in searching:
+        ai = pi_speed_ai(level, 7, 5.0)
+        assert ai.time_limit == pytest.approx(AI_TIME_LIMIT_S / 5) and ai.clock is not None
+        assert pi_speed_ai(level, 7, 0.0).clock is None  # no factor: the work budget only
+    assert not hasattr(pi_speed_ai("easy", 7, 5.0), "time_limit")
+
+
+def test_pi_factor_reaches_the_games_and_the_report(tmp_path):
+    """A cap that leaves no time at all changes how hard plays; the figures say it was on."""
+    argv = ["--games", "2", "--ai", "hard,easy", "--seed", "4", "--jobs", "1", "--no-paired"]
+    plain = tmp_path / "plain"
+    starved = tmp_path / "starved"
+    assert sim.main([*argv, "--quiet", "--records", str(plain)]) == 0
+    data = _run([*argv, "--pi-factor", "1e9", "--records", str(starved)], tmp_path)
+    assert data["pi_factor"] == 1e9
+    texts = lambda d: [p.read_text() for p in sorted(d.iterdir())]  # noqa: E731
+    assert texts(plain) != texts(starved)
+
+
+@pytest.mark.parametrize("factor", ["0", "0.5", "-5"])
+def test_a_pi_factor_below_one_is_refused(factor, capsys):
+    with pytest.raises(SystemExit) as exc:
+        sim.main(["--pi-factor", factor])
+    assert exc.value.code == 2
+    assert "--pi-factor must be 1 or more" in capsys.readouterr().err

@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""``make arm64-check``: the kiosk installed and run on Debian Bookworm arm64, under emulation.
+
+What a Raspberry Pi would do with the offline bundle, done in an arm64 root file system
+(systemd/arm64-root.sh: debootstrap, run by qemu-user through binfmt_misc, cached):
+
+1. ``install.sh --bundle`` in a chroot with the network cut (``unshare -n``), as on a Pi
+   without one (a chroot has no running systemd: the installer says what it skips);
+2. a headless game as the kiosk's user;
+3. an offscreen frame with OpenGL ES;
+4. the sound unit's PulseAudio, reported ready, and ``pactl info`` answering the kiosk's user;
+5. the kiosk unit's own start command as the kiosk's user: cage on wlroots' headless backend,
+   Xwayland, the kiosk full screen with desktop OpenGL capped at 3.1 as on the Pi's GPU: GLES
+   chosen, READY=1 after the first frame, WATCHDOG=1 after it, its exit status through cage;
+6. seeded ``labyrinth-sim`` records identical to this machine's.
+
+Where it cannot run (not root, no binfmt_misc, no qemu-user), it says so in one line and
+exits 0. Usage: arm64-check.py BUNDLE.tar.gz (the Makefile passes the one `make bundle` made).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+TOOLS = {"debootstrap": "debootstrap", "update-binfmts": "binfmt-support", "qemu-aarch64-static": "qemu-user-static"}
+USER = "labyrinth"
+KIOSK = "/opt/labyrinth-kiosk/venv/bin/labyrinth-kiosk"
+SIM = "/opt/labyrinth-kiosk/venv/bin/labyrinth-sim"
+# the seeded games compared with this machine's: levels whose moves do not depend on a clock
+SIM_ARGS = ["--games", "4", "--ai", "easy,medium", "--seed", "11", "--jobs", "1", "--quiet"]
+READY_WITHIN_S = 600  # qemu runs Python and llvmpipe many times slower than a Pi
+failures: list[str] = []
+
+
+def say(text: str) -> None:
+    print(f"arm64-check: {text}", flush=True)
+
+
+def skip(reason: str) -> None:
+    say(f"skipped: {reason}")
+    sys.exit(0)
+
+
+def check(ok: bool, what: str, detail: str = "") -> bool:
+    say(f"{'ok' if ok else 'FAILED'}: {what}")
+    if not ok:
+        failures.append(what)
+        if detail:
+            print(detail.rstrip()[-3000:], flush=True)
+    return ok
+
+
+def sh(*argv: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, capture_output=True, text=True, **kw)
+
+
+# ------------------------------------------------------------------ can this machine run it?
+def emulation() -> None:
+    """binfmt_misc mounted, qemu-aarch64 registered with the F flag (works inside a chroot)."""
+    if os.geteuid() != 0:
+        skip("needs root (debootstrap, chroot, mounts)")
+    missing = [pkg for tool, pkg in TOOLS.items() if shutil.which(tool) is None]
+    if missing and shutil.which("apt-get"):
+        say(f"installing {' '.join(missing)}")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        sh("apt-get", "update", "-qq", env=env)
+        sh("apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing, env=env)
+    missing = [pkg for tool, pkg in TOOLS.items() if shutil.which(tool) is None]
+    if missing:
+        skip(f"{', '.join(missing)} not installed and not installable here")
+    if not (BINFMT / "status").exists():
+        done = sh("mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT))
+        if done.returncode != 0:
+            skip(f"no binfmt_misc here (mount: {done.stderr.strip() or done.returncode})")
+    sh("update-binfmts", "--enable", "qemu-aarch64")
+    entry = BINFMT / "qemu-aarch64"
+    text = entry.read_text() if entry.exists() else ""
+    if not text.startswith("enabled"):
+        skip("qemu-aarch64 is not registered with binfmt_misc")
+    if not re.search(r"^flags: \w*F", text, re.M):
+        skip("qemu-aarch64 is registered without the F flag: it cannot run inside a chroot")
+
+
+# ------------------------------------------------------------------ the root and its mounts
+def arm64_root() -> Path:
+    t0 = time.monotonic()
+    done = subprocess.run(["bash", str(SRC / "systemd/arm64-root.sh")], stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        say("FAILED: the arm64 root file system could not be built")
+        sys.exit(1)
+    root = Path(done.stdout.strip().splitlines()[-1])
+    say(f"root file system {root} ({time.monotonic() - t0:.0f} s)")
+    return root
+
+
+def working_copy(cached: Path, work: Path) -> Path:
+    """The cached root stays as debootstrap left it: the check runs on an overlay of it (or a copy)."""
+    root = work / "root"
+    for d in ("upper", "work", "root"):
+        (work / d).mkdir()
+    options = f"lowerdir={cached},upperdir={work / 'upper'},workdir={work / 'work'}"
+    if sh("mount", "-t", "overlay", "overlay", "-o", options, str(root)).returncode != 0:
+        say("no overlayfs here: copying the root")
+        subprocess.run(["cp", "-a", f"{cached}/.", str(root)], check=True)
+    for args in (
+        ["-t", "proc", "proc", "proc"],
+        ["-t", "sysfs", "sys", "sys"],
+        ["--rbind", "/dev", "dev"],
+        ["-t", "tmpfs", "tmpfs", "run"],
+        ["-t", "tmpfs", "tmpfs", "tmp"],
+    ):
+        subprocess.run(["mount", *args[:-1], str(root / args[-1])], check=True)
+    (root / "tmp").chmod(0o1777)
+    return root
+
+
+def in_root(root: Path, *argv: str, user: bool = False, env: dict[str, str] | None = None, cwd: str = "/"):
+    """argv in the chroot, as root or as the kiosk's user (with its groups), with a clean environment,
+    in `cwd` (the kiosk's is the unit's WorkingDirectory: lgpio keeps its pipes there)."""
+    base = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "LANG": "C.UTF-8"}
+    if user:
+        base["HOME"] = "/var/lib/labyrinth-kiosk"
+    full = [f"{k}={v}" for k, v in {**base, **(env or {})}.items()]
+    who = ["setpriv", f"--reuid={USER}", f"--regid={USER}", "--init-groups"] if user else []
+    return ["chroot", str(root), *who, "env", "-i", *full, "sh", "-c", 'cd "$0" && exec "$@"', cwd, *argv]
+
+
+# ------------------------------------------------------------------ the units
+def parse_unit(path: Path) -> dict[str, list[str]]:
+    """[Service] of a unit: Key=value lines, '\\' continuations, comments dropped."""
+    out: dict[str, list[str]] = {}
+    section, pending = "", ""
+    for raw in path.read_text().splitlines():
+        if not pending and (not raw.strip() or raw.lstrip().startswith(("#", ";"))):
+            continue
+        line = pending + raw
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        pending = ""
+        if line.startswith("["):
+            section = line.strip()
+            continue
+        if section == "[Service]":
+            key, _, value = line.partition("=")
+            out.setdefault(key.strip(), []).append(value.strip())
+    return out
+
+
+def unit_env(service: dict[str, list[str]]) -> dict[str, str]:
+    return dict(line.partition("=")[::2] for line in service.get("Environment", []))
+
+
+class Notify:
+    """A NOTIFY_SOCKET inside the root, as systemd gives one to a Type=notify unit."""
+
+    def __init__(self, root: Path, name: str):
+        self.inside = f"/run/{name}"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(root / "run" / name))
+        os.chmod(root / "run" / name, 0o777)
+        self.seen: list[tuple[float, str]] = []
+
+    def wait(self, line: str, seconds: float, proc: subprocess.Popen | None = None, after: float = 0.0) -> float | None:
+        """When `line` arrived (monotonic) after `after`, waiting at most `seconds`; None if it did not."""
+        end = time.monotonic() + seconds
+        for t, got in self.seen:
+            if got == line and t > after:
+                return t
+        while time.monotonic() < end:
+            if proc is not None and proc.poll() is not None:
+                self.sock.settimeout(0.5)
+            else:
+                self.sock.settimeout(min(5.0, max(0.01, end - time.monotonic())))
+            try:
+                data = self.sock.recv(4096).decode()
+            except socket.timeout:
+                if proc is not None and proc.poll() is not None:
+                    return None
+                continue
+            now = time.monotonic()
+            for got in data.split("\n"):
+                self.seen.append((now, got))
+                if got == line and now > after:
+                    return now
+        return None
+
+
+def kiosk_pid(session: int) -> int | None:
+    """The kiosk's own process among the start command's (not the shell's, not cage's)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getsid(int(entry.name)) != session:
+                continue
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        words = [a.decode(errors="replace") for a in argv]
+        if "--exit-status-file" in words and not any(w.endswith(("/sh", "cage")) for w in words):
+            if any(w.endswith("bin/labyrinth-kiosk") for w in words):
+                return int(entry.name)
+    return None
+
+
+def stop(proc: subprocess.Popen) -> int:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    return proc.returncode
+
+
+# ------------------------------------------------------------------ the steps
+def install(root: Path, bundle: Path) -> bool:
+    (root / "tmp/bundle").mkdir()
+    shutil.copy2(bundle, root / "tmp/bundle" / bundle.name)
+    with tarfile.open(bundle) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        tar.extract(f"{top}/systemd/install.sh", root / "tmp/bundle", filter="data")
+    t0 = time.monotonic()
+    done = sh(
+        "unshare",
+        "-n",
+        *in_root(root, "bash", f"/tmp/bundle/{top}/systemd/install.sh", "--bundle", f"/tmp/bundle/{bundle.name}"),
+    )
+    out = done.stdout + done.stderr
+    say(f"install.sh --bundle, network cut: {time.monotonic() - t0:.0f} s")
+    ok = check(done.returncode == 0, "install.sh --bundle in the arm64 chroot with no network", out)
+    check("not started: systemd is not running here" in out, "the chroot's missing systemd is said, not fatal", out)
+    check("lgpio: the bundle's wheel" in out, "plain Debian: lgpio from the bundle's arm64 wheel", out)
+    lg = sh(*in_root(root, "/opt/labyrinth-kiosk/venv/bin/python", "-c", "import lgpio; print(lgpio.LGPIO_PY_VERSION)"))
+    check(lg.returncode == 0, f"lgpio imports in the release venv ({lg.stdout.strip()})", lg.stderr)
+    wants = root / "etc/systemd/system/multi-user.target.wants"
+    for unit in ("labyrinth-kiosk.service", "labyrinth-kiosk-sound.service"):
+        check((wants / unit).is_symlink(), f"{unit} enabled")
+    check((root / "etc/udev/rules.d/60-labyrinth-kiosk-gpio.rules").exists(), "the gpiochip udev rule is installed")
+    # what systemd would make for the units: their state and runtime directories
+    for d, mode in (
+        ("var/lib/labyrinth-kiosk", 0o750),
+        ("run/labyrinth-kiosk", 0o700),
+        ("var/cache/labyrinth-kiosk", 0o755),
+    ):
+        (root / d).mkdir(parents=True, exist_ok=True)
+        subprocess.run(["chroot", str(root), "chown", f"{USER}:{USER}", f"/{d}"], check=True)
+        (root / d).chmod(mode)
+    return ok
+
+
+def headless_game(root: Path) -> None:
+    t0 = time.monotonic()
+    # as the kiosk's user (the config is root:labyrinth 0640)
+    done = sh(
+        *in_root(
+            root,
+            KIOSK,
+            *["--config", "/etc/labyrinth-kiosk/config.toml", "--display", "none", "--players", "easy,easy"],
+            *["--games", "1", "--fast", "--seed", "5", "--state-dir", "/tmp/headless"],
+            user=True,
+        )
+    )
+    check(done.returncode == 0, f"a headless game as {USER} ({time.monotonic() - t0:.0f} s)", done.stderr)
+
+
+def offscreen_gles(root: Path) -> None:
+    (root / "tmp/shots").mkdir()
+    (root / "tmp/shots").chmod(0o777)
+    (root / "tmp/script.txt").write_text("wait 200\n")
+    t0 = time.monotonic()
+    done = sh(
+        *in_root(
+            root,
+            KIOSK,
+            *["--config", "/etc/labyrinth-kiosk/config.toml", "--display", "offscreen", "--gl", "gles"],
+            *["--size", "800x480", "--script", "/tmp/script.txt", "--screenshot-dir", "/tmp/shots"],
+            *["--state-dir", "/tmp/offscreen"],
+            user=True,
+        )
+    )
+    shots = sorted(p.name for p in (root / "tmp/shots").glob("*.png"))
+    keep = SRC / "dist" / "arm64-check"  # to look at (and for CI to keep)
+    shutil.rmtree(keep, ignore_errors=True)
+    shutil.copytree(root / "tmp/shots", keep)
+    check(
+        done.returncode == 0 and "OpenGL ES" in done.stderr and bool(shots),
+        f"an offscreen frame with OpenGL ES ({', '.join(shots) or 'no picture'}, {time.monotonic() - t0:.0f} s)",
+        done.stderr,
+    )
+
+
+def sound_server(root: Path) -> subprocess.Popen | None:
+    service = parse_unit(SRC / "systemd/labyrinth-kiosk-sound.service")
+    env = unit_env(service)
+    (runtime,) = service["RuntimeDirectory"]
+    (state,) = service["StateDirectory"]
+    for d in (f"run/{runtime}", f"var/lib/{state}"):
+        (root / d).mkdir(parents=True, exist_ok=True)
+        subprocess.run(["chroot", str(root), "chown", f"{USER}:{USER}", f"/{d}"], check=True)
+    notify = Notify(root, "sound-notify")
+    argv = shlex.split(service["ExecStart"][0])
+    proc = subprocess.Popen(
+        in_root(root, *argv, user=True, env={**env, "NOTIFY_SOCKET": notify.inside}),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    t0 = time.monotonic()
+    ready = notify.wait("READY=1", 180, proc)
+    if not check(ready is not None, f"the sound unit's PulseAudio reports READY=1 ({time.monotonic() - t0:.0f} s)"):
+        stop(proc)
+        print(proc.stderr.read()[-2000:] if proc.stderr else "")
+        return None
+    kiosk_env = unit_env(parse_unit(SRC / "systemd/labyrinth-kiosk.service"))
+    info = sh(*in_root(root, "pactl", "info", user=True, env={"PULSE_SERVER": kiosk_env["PULSE_SERVER"]}))
+    check(info.returncode == 0 and "Server Name: pulseaudio" in info.stdout, f"pactl info answers {USER}", info.stderr)
+    return proc
+
+
+def kiosk_under_cage(root: Path, crash: bool = False) -> None:
+    """The unit's ExecStart as systemd would run it, on wlroots' headless backend. With `crash`, the
+    kiosk is killed once it is up: the start command must fail although cage exits 0."""
+    service = parse_unit(SRC / "systemd/labyrinth-kiosk.service")
+    (start,) = service["ExecStart"]
+    argv = [a.replace("$$", "$") for a in shlex.split(start)]
+    notify = Notify(root, "kiosk-crash-notify" if crash else "kiosk-notify")
+    watchdog_s = 4
+    env = {
+        **unit_env(service),
+        "NOTIFY_SOCKET": notify.inside,
+        "WATCHDOG_USEC": str(watchdog_s * 1_000_000),
+        # no GPU, no seat here: wlroots' headless backend with its software renderer
+        "WLR_BACKENDS": "headless",
+        "WLR_RENDERER": "pixman",
+        # the Pi 4's and Pi 5's GPU (V3D) offer desktop OpenGL 3.1 only: the kiosk must pick GLES
+        "MESA_GL_VERSION_OVERRIDE": "3.1",
+        "MESA_GLSL_VERSION_OVERRIDE": "140",
+    }
+    t0 = time.monotonic()
+    proc = subprocess.Popen(
+        in_root(root, *argv, user=True, env=env, cwd=service["WorkingDirectory"][0]),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[tuple[float, str]] = []  # the kiosk's log, each line with when it came
+    reader = threading.Thread(target=lambda: lines.extend((time.monotonic(), x) for x in proc.stderr or ()))
+    reader.start()
+    ready = notify.wait("READY=1", READY_WITHIN_S, proc)
+    if crash:
+        kiosk = kiosk_pid(proc.pid) if ready is not None else None
+        if kiosk is not None:
+            os.kill(kiosk, signal.SIGKILL)
+            try:
+                proc.wait(180)
+            except subprocess.TimeoutExpired:
+                pass
+        rc = stop(proc)
+        reader.join(30)
+        err = "".join(x for _, x in lines)
+        check(
+            kiosk is not None and rc == 1 and "the kiosk ended without an exit status" in err,
+            f"a killed kiosk fails the start command through cage (status {rc})",
+            err,
+        )
+        return
+    check(ready is not None, f"READY=1 from the kiosk under cage + Xwayland ({time.monotonic() - t0:.0f} s)")
+    ping = None
+    if ready is not None:
+        # the main loop goes on pinging: two pings after READY=1, the second about watchdog_s / 2 later
+        ping = notify.wait("WATCHDOG=1", watchdog_s * 5, proc, after=ready)
+        again = None if ping is None else notify.wait("WATCHDOG=1", watchdog_s * 5, proc, after=ping)
+        check(
+            again is not None,
+            "WATCHDOG=1 after READY=1, and again"
+            + ("" if again is None or ping is None else f" ({ping - ready:.1f} s and {again - ready:.1f} s later)"),
+        )
+    status_file = root / "run/labyrinth-kiosk/exit-status"
+    # the kiosk alone is told to stop (as by a Quit): it ends, cage (which exits 0 whatever) ends with
+    # it, and the start command must exit with the kiosk's own status
+    kiosk = kiosk_pid(proc.pid)
+    if kiosk is not None:
+        os.kill(kiosk, signal.SIGTERM)
+        try:
+            proc.wait(180)
+        except subprocess.TimeoutExpired:
+            pass
+    rc = stop(proc)
+    reader.join(30)
+    err = "".join(x for _, x in lines)
+    check("OpenGL ES" in err, "GLES chosen with desktop OpenGL capped at 3.1", err)
+    check("sound off" not in err and "no audio device" not in err, "the kiosk found the sound server", err)
+    written = status_file.read_text().strip() if status_file.exists() else "none"
+    check(
+        written == "0" and rc == 0,
+        f"stopped, the kiosk's exit status came through cage (it wrote {written}; the start command: {rc})",
+        err,
+    )
+    opened = next((t for t, x in lines if "display fullscreen" in x), None)
+    check(
+        ready is not None and opened is not None and opened < ready,
+        "READY=1 came after the window was open (its log line)",
+        err,
+    )
+
+
+def sim_records(root: Path) -> None:
+    here = Path(tempfile.mkdtemp(prefix="arm64-sim-"))
+    try:
+        host = sh(sys.executable, "-m", "kiosk.tools.sim.sweep", *SIM_ARGS, "--records", str(here), cwd=SRC)
+        t0 = time.monotonic()
+        arm = sh(*in_root(root, SIM, *SIM_ARGS, "--records", "/tmp/records"))
+        mine = {p.relative_to(here): p.read_bytes() for p in here.rglob("*") if p.is_file()}
+        theirs_dir = root / "tmp/records"
+        theirs = {p.relative_to(theirs_dir): p.read_bytes() for p in theirs_dir.rglob("*") if p.is_file()}
+        check(
+            host.returncode == 0 and arm.returncode == 0 and bool(mine) and mine == theirs,
+            f"{len(theirs)} seeded labyrinth-sim records identical to x86's ({time.monotonic() - t0:.0f} s)",
+            host.stderr + arm.stderr + f"\nx86: {sorted(map(str, mine))}\narm64: {sorted(map(str, theirs))}",
+        )
+    finally:
+        shutil.rmtree(here)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or not Path(argv[0]).is_file():
+        print("usage: arm64-check.py BUNDLE.tar.gz (from make bundle)", file=sys.stderr)
+        return 2
+    bundle = Path(argv[0]).resolve()
+    emulation()
+    if os.environ.get("ARM64_CHECK_NAMESPACE") != "1":  # every mount goes with a namespace of our own
+        os.environ["ARM64_CHECK_NAMESPACE"] = "1"
+        os.execvp("unshare", ["unshare", "-m", "--propagation", "private", sys.executable, __file__, str(bundle)])
+    t0 = time.monotonic()
+    cached = arm64_root()
+    work = Path(tempfile.mkdtemp(prefix="arm64-check-", dir="/var/tmp"))
+    sound = None
+    try:
+        root = working_copy(cached, work)
+        if install(root, bundle):
+            headless_game(root)
+            offscreen_gles(root)
+            sound = sound_server(root)
+            kiosk_under_cage(root)
+            kiosk_under_cage(root, crash=True)
+            sim_records(root)
+    finally:
+        if sound is not None:
+            stop(sound)
+        subprocess.run(["umount", "-R", "-l", str(work / "root")], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    took = time.monotonic() - t0
+    if failures:
+        say(f"{len(failures)} check(s) FAILED in {took:.0f} s: {'; '.join(failures)}")
+        return 1
+    say(f"all checks passed in {took:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

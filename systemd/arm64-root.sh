@@ -1,0 +1,69 @@
+#!/bin/bash
+# Build (or reuse) a Debian Bookworm arm64 root file system for `make arm64-check`:
+# the packages install.sh needs on a Pi, made with debootstrap and run with
+# qemu-user through binfmt_misc. Prints the root's path on its last line.
+#
+#   systemd/arm64-root.sh [--cache DIR] [--mirror URL]
+#
+# The root is cached outside the checkout, keyed by its package list and
+# suite, so a second run reuses it (a half-built root is never reused: it is
+# built in DIR/KEY.tmp and renamed when complete). The mirror is the one this
+# machine's apt uses (/etc/apt/sources.list*), unless --mirror names one.
+set -euo pipefail
+
+CACHE="${ARM64_CACHE:-/var/cache/labyrinth-kiosk/arm64-root}"
+MIRROR="${ARM64_MIRROR:-}"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cache) [ $# -ge 2 ] || { echo "arm64-root.sh: --cache needs a directory" >&2; exit 2; }; CACHE="$2"; shift ;;
+        --mirror) [ $# -ge 2 ] || { echo "arm64-root.sh: --mirror needs a URL" >&2; exit 2; }; MIRROR="$2"; shift ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "arm64-root.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SUITE=bookworm
+# What install.sh checks for (its APT_PACKAGES and the sound server), read from
+# it so the two cannot drift, plus what the check itself runs: systemctl for
+# `enable` in the root, pactl for the sound check, udev for the gpiochip rule.
+INSTALL_PACKAGES="$(sed -n 's/^APT_PACKAGES="\(.*\)"$/\1/p' "$SRC/systemd/install.sh")"
+SOUND_PACKAGES="$(sed -n 's/^APT_SOUND="\(.*\)"$/\1/p' "$SRC/systemd/install.sh")"
+[ -n "$INSTALL_PACKAGES" ] && [ -n "$SOUND_PACKAGES" ] || {
+    echo "arm64-root.sh: cannot read APT_PACKAGES/APT_SOUND from install.sh" >&2; exit 1; }
+CHECK_PACKAGES="systemd udev pulseaudio-utils"
+PACKAGES="$(printf '%s\n' $INSTALL_PACKAGES $SOUND_PACKAGES $CHECK_PACKAGES | LC_ALL=C sort -u | tr '\n' ' ')"
+KEY="$(printf '%s %s %s\n' "$SUITE" arm64 "$PACKAGES" | sha256sum | cut -c1-16)"
+ROOTFS="$CACHE/$SUITE-arm64-$KEY"
+
+if [ -f "$ROOTFS/.complete" ]; then
+    echo "reusing $ROOTFS"
+    echo "$ROOTFS"
+    exit 0
+fi
+
+if [ -z "$MIRROR" ]; then
+    # deb822 (URIs: ...) or one-line (deb URL bookworm main) sources; the first Debian archive
+    MIRROR="$( { cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null || true; } \
+        | sed -n -e 's/^URIs:[[:space:]]*\([^[:space:]]*\/debian\/\{0,1\}\)[[:space:]]*$/\1/p' \
+                 -e 's/^deb[[:space:]]\{1,\}\(\[[^]]*\][[:space:]]\{1,\}\)\{0,1\}\([^[:space:]]*\/debian\/\{0,1\}\)[[:space:]].*/\2/p' \
+        | head -n1)"
+fi
+[ -n "$MIRROR" ] || { echo "arm64-root.sh: no Debian mirror in /etc/apt/sources.list*; give one with --mirror" >&2; exit 1; }
+
+mkdir -p "$CACHE"
+TMP="$ROOTFS.tmp"
+rm -rf "$TMP"
+echo "==> debootstrap $SUITE arm64 into $TMP ($(echo $PACKAGES | wc -w) packages asked for)"
+# minbase + the list: two stages, the second one run by qemu-aarch64 through binfmt_misc
+debootstrap --arch=arm64 --variant=minbase --foreign --include="$(echo $PACKAGES | tr ' ' ,)" \
+    "$SUITE" "$TMP" "$MIRROR" > "$CACHE/$KEY.log" 2>&1 \
+    || { tail -n 20 "$CACHE/$KEY.log" >&2; echo "arm64-root.sh: debootstrap (first stage) failed; log in $CACHE/$KEY.log" >&2; exit 1; }
+chroot "$TMP" /debootstrap/debootstrap --second-stage >> "$CACHE/$KEY.log" 2>&1 \
+    || { tail -n 20 "$CACHE/$KEY.log" >&2; echo "arm64-root.sh: debootstrap (second stage) failed; log in $CACHE/$KEY.log" >&2; exit 1; }
+chroot "$TMP" apt-get clean
+printf '%s\n' $PACKAGES > "$TMP/.packages"
+touch "$TMP/.complete"
+mv -T "$TMP" "$ROOTFS"
+echo "$ROOTFS"
