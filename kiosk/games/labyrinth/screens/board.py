@@ -61,6 +61,10 @@ ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
+TRAIL_OF_CELL = 0.11  # the walk's trail: a dot this part of a cell wide on every cell walked through
+TRAIL_ALPHA = (70, 210)  # the trail fades from its start to the pawn
+OUT_ALPHA = 150  # the tile that went out, drawn faintly at the arrow where it fell off
+MARKS_KEPT = 8  # last-move marks remembered for undos
 
 
 def is_fixed(i: int) -> bool:
@@ -149,6 +153,10 @@ class BoardView:
         self._homes: list = []
         self._active_ring: pyglet.sprite.Sprite | None = None
         self.layout: Layout | None = None
+        # the last move, shown until the next push: {"push": (seat, line, exit arrow, tile out), "walk": (seat, path)}
+        self.last_move: dict[str, Any] = {}
+        self._last_moves: list[dict[str, Any]] = []  # the marks before each later action (an undo steps back)
+        self._move_marks: list = []
 
     # ------------------------------------------------------------------ building
     def resize(self, layout: Layout) -> None:
@@ -203,6 +211,7 @@ class BoardView:
             + self._hint_marks
             + self._fx
             + self._homes
+            + self._move_marks
         ):
             obj.delete()
         for obj in (
@@ -216,7 +225,7 @@ class BoardView:
                 obj.delete()
         self._shapes, self._tile_sprites, self._treasure_sprites, self._pawns = [], [], [], []
         self._dims, self._rings, self._arrows, self._crosses, self._hint_marks, self._fx = [], [], {}, [], [], []
-        self._homes = []
+        self._homes, self._move_marks = [], []
         self._preview_tile = self._preview_treasure = self._preview_frame = self._cursor_box = None
         self._active_ring = None
 
@@ -324,6 +333,55 @@ class BoardView:
         self._sync_preview()
         self._sync_reach()
         self._sync_hint()
+        self._sync_marks()
+
+    def _mark_move(self, **parts: Any) -> None:
+        """Note a part of the move being made (a push clears the last move's marks)."""
+        self._last_moves = [*self._last_moves[-(MARKS_KEPT - 1) :], dict(self.last_move)]
+        if "push" in parts:
+            self.last_move = {}
+        self.last_move.update(parts)
+        self._sync_marks()
+
+    def _sync_marks(self) -> None:
+        """The last move, in the mover's colour, in the still layer (a few shapes): the pushed row
+        outlined, the tile that went out faint at its arrow, the walk as a dotted trail fading
+        towards where it began."""
+        for obj in self._move_marks:
+            obj.delete()
+        self._move_marks = []
+        if self.layout is None or not self.model.started:
+            return
+        L = self.layout
+        push, walk = self.last_move.get("push"), self.last_move.get("walk")
+        if push is not None:
+            seat, line, exit_arrow, tile = push
+            a, b = L.cell_rect(*line[0]), L.cell_rect(*line[-1])
+            x0, y0 = min(a.x, b.x), min(a.y, b.y)
+            w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
+            edge = max(2, L.px(3))
+            self._move_marks.append(
+                shapes.Box(x0, y0, w, h, thickness=edge, color=SEAT_COLORS[seat], batch=self.batch, group=self.g_fx)
+            )
+            slot = L.arrow_rect(exit_arrow)
+            out = pyglet.sprite.Sprite(
+                self.ui.atlas.tile(tile.openings), *slot.center, batch=self.batch, group=self.g_bg
+            )
+            out.scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
+            out.opacity = OUT_ALPHA
+            self._move_marks.append(out)
+        if walk is not None and len(walk[1]) > 1:
+            seat, path = walk
+            n = len(path) - 1
+            lo, hi = TRAIL_ALPHA
+            for k, cell in enumerate(path[:-1]):
+                x, y = L.cell_center(*cell)
+                dot = shapes.Circle(
+                    x, y, L.cell * TRAIL_OF_CELL, color=SEAT_COLORS[seat], batch=self.batch, group=self.g_treasure
+                )
+                dot.opacity = int(lo + (hi - lo) * k / max(1, n - 1))
+                self._move_marks.append(dot)
+        self._changed()
 
     def _sync_homes(self) -> None:
         """Each player's start corner: a ring in their colour, so everyone knows where home is."""
@@ -477,7 +535,12 @@ class BoardView:
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
-    def load(self, ev: GameStarted) -> None:
+    def load(self, ev: GameStarted, undone: bool = False) -> None:
+        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back)."""
+        if undone:
+            self.last_move = self._last_moves.pop() if self._last_moves else {}
+        else:
+            self.last_move, self._last_moves = {}, []
         m = Model()
         m.tiles = list(ev.board)
         m.spare = ev.spare
@@ -614,6 +677,8 @@ class BoardView:
         m = self.model
         L = self._laid_out()
         line = [_cell(c) for c in ev.line]
+        seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
+        self._mark_move(push=(seat, line, ev.forbidden, ev.pushed_out))
         entry = L.arrow_cell(ev.insertion)
         exit_cell = (2 * line[-1][0] - line[-2][0], 2 * line[-1][1] - line[-2][1])
         starts = [entry] + line
@@ -720,6 +785,7 @@ class BoardView:
     def _start_walk(self, ev: PawnMoved) -> None:
         m = self.model
         path = [_cell(c) for c in ev.path]
+        self._mark_move(walk=(m.seats[ev.player] if ev.player < len(m.seats) else 0, path))
         spr = self._pawns[ev.player]
         m.reachable = frozenset()
         self._sync_reach()

@@ -19,6 +19,7 @@ board's still layers and the panels (drawn again only after ``ui.invalidate()``)
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
-from kiosk.events import GameAbandoned, IllegalInput
+from kiosk.events import ActionUndone, GameAbandoned, IllegalInput, Undo, UndoChanged
 from kiosk.games.labyrinth.events import (
     GameOver,
     GameStarted,
@@ -87,6 +88,7 @@ class PlayScreen(Screen):
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
         self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
+        self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -115,14 +117,16 @@ class PlayScreen(Screen):
         super().leave()
         self.peek.cancel()
 
-    def load_from_session(self, session: Any) -> None:
+    def load_from_session(self, session: Any, undone: bool = False) -> None:
+        """The session's game as it is now (`undone`: after an undo, the marks step back too)."""
         g = session.game
         snap: GameStarted = session.public_snapshot()
-        self.board.load(snap)
+        self.board.load(snap, undone=undone)
         m = self.board.model
         m.reachable = frozenset(g.reachable()) if g.phase == "move" else frozenset()
         m.preview = session.preview
         m.rotation = session.rotation
+        self.undo_player = session.undo_player
         if session.preview is not None or session.rotation:
             m.spare = session.spare_preview()
         self.board._sync_all()
@@ -152,6 +156,7 @@ class PlayScreen(Screen):
                 on_hint=lambda: self.ui.post(RequestHint()),
                 on_stay=self._stay_or_confirm,
                 labels=self.labels,
+                on_undo=functools.partial(self._undo_tap, idx),
             )
         self._signature = None
         self._refresh_panels()
@@ -243,6 +248,7 @@ class PlayScreen(Screen):
             SEAT_COLORS[seat],
             self.layout.facing(seat),
         )
+        self.ui.request_frame()  # the cue stands still until a touch: one frame shows it
 
     def _prepare_cue(self, player: int) -> None:
         """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
@@ -294,6 +300,7 @@ class PlayScreen(Screen):
             toast=toast,
             step=("push" if m.phase == "shift" else "move") if active and m.kinds[idx] == "human" else "",
             pending=active and self.destination.pending is not None,
+            undo=idx == self.undo_player and m.kinds[idx] == "human",
         )
 
     def _refresh_panels(self) -> None:
@@ -390,7 +397,7 @@ class PlayScreen(Screen):
                 m.current, m.phase, m.preview = current, phase, None
                 for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
                     st = self._panel_state(idx)
-                    if st.toast or st.peek or st.pending:
+                    if st.toast or st.peek or st.pending or st.undo:
                         continue  # of this moment only
                     seat = m.seats[idx]
                     out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
@@ -400,7 +407,15 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
+        if isinstance(ev, UndoChanged):
+            self.undo_player = ev.player if ev.available else None
+            self._refresh_panels()
+            return
+        if isinstance(ev, ActionUndone):
+            self._undone()
+            return
         if isinstance(ev, GameStarted):
+            self.undo_player = None
             self.board.load(ev)
             self._gameover = None
             self.peek.cancel()
@@ -428,6 +443,23 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameAbandoned):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
+
+    def _undo_tap(self, player: int) -> None:
+        self.ui.post(Undo(player))
+
+    def _undone(self) -> None:
+        """A person took an action back: show the session's game again as it is now, with the
+        last-move marks from before that action."""
+        session = session_for(self.kiosk, GAME_NAME)
+        if getattr(session, "game", None) is None:
+            return
+        self.peek.cancel()
+        self.destination.clear()
+        if self.cue.showing:
+            self.cue.hide()
+        self.board.finish_animations()
+        self.load_from_session(session, undone=True)
+        self.ui.request_frame()
 
     def _reason_text(self, ev: IllegalInput) -> str:
         m = self.board.model
@@ -490,7 +522,7 @@ class PlayScreen(Screen):
 
     @property
     def animating(self) -> bool:
-        return self.board.animating or self.cue.showing
+        return self.board.animating  # the turn cue stands still: it needs no frames of its own
 
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""

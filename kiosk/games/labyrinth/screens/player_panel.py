@@ -49,10 +49,14 @@ class PanelState:
     toast: str
     step: str = ""  # "push" / "move": the instruction's icon
     pending: bool = False  # a destination is chosen: the stay button confirms it
+    undo: bool = False  # this player can take their push or walk back: the Undo button shows
 
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
+#: the Undo button: a turning-back arrow before the word
+UNDO_ICON = "\u21b6"
+UNDO_COLOR = (150, 96, 40)
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
@@ -74,6 +78,7 @@ class PlayerPanel:
         on_hint: Callable[[], None],
         on_stay: Callable[[], None],
         labels: LabelPool | None = None,
+        on_undo: Callable[[], None] = lambda: None,
     ):
         self.ui = ui
         self.labels = labels if labels is not None else LabelPool()
@@ -83,7 +88,7 @@ class PlayerPanel:
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
         self.callbacks: dict[str, Callable[..., None]] = dict(
-            rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay
+            rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay, undo=on_undo
         )
         self.items: list = []
         self.texts: list[pyglet.text.Label] = []  # taken from self.labels, given back on delete
@@ -194,6 +199,9 @@ class PlayerPanel:
         block_top = y - ch / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if not st.active:
+            if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
+                self._undo_button(Rect(pad, pad, W - 2 * pad, L.touch))
+                block_top = pad + L.touch
             if st.toast:
                 self._text(
                     st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True, color=ACCENT
@@ -323,20 +331,7 @@ class PlayerPanel:
             return
         v = area.y
         if st.phase == "move":
-            confirm = st.pending
-            b = Button(
-                f,
-                stay_at or Rect(area.x, v, area.w, btn_h),
-                self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
-                self.batch,
-                self.fg,
-                font_size=L.font(typeface.LABEL),
-                on_tap=self.callbacks["stay"],
-                min_size=L.touch,
-                color=(46, 150, 84) if confirm else (64, 110, 170),
-                labels=self.labels,
-            )
-            self.widgets.append(b)
+            self._stay_row(st, stay_at or Rect(area.x, v, area.w, btn_h), gap)
             if stay_at is None:
                 v += btn_h + gap
         # the secret target: hold the eye (open cards: all of them, where the spare was)
@@ -380,6 +375,45 @@ class PlayerPanel:
             container=f.area(Rect(area.x, v, area.w, eye_h)),
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
+
+    def _stay_row(self, st: PanelState, row: Rect, gap: float) -> None:
+        """The move phase's stay (or confirm) button at `row`; with Undo beside it while the push can
+        still be taken back."""
+        L = self.ui.layout
+        if st.undo:
+            undo_w = max(L.touch, row.w * 0.42)
+            self._undo_button(Rect(row.right - undo_w, row.y, undo_w, row.h))
+            row = Rect(row.x, row.y, row.w - undo_w - gap, row.h)
+        b = Button(
+            self.frame,
+            row,
+            self.ui.t("play.confirm_move") if st.pending else self.ui.t("play.stay"),
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.LABEL),
+            on_tap=self.callbacks["stay"],
+            min_size=L.touch,
+            color=(46, 150, 84) if st.pending else (64, 110, 170),
+            labels=self.labels,
+        )
+        self.widgets.append(b)
+
+    def _undo_button(self, r: Rect) -> None:
+        """The Undo button at `r` (panel coordinates), facing the panel's reader."""
+        L = self.ui.layout
+        b = Button(
+            self.frame,
+            r,
+            f"{UNDO_ICON} {self.ui.t('play.undo')}",
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.LABEL),
+            on_tap=self.callbacks["undo"],
+            min_size=L.touch,
+            color=UNDO_COLOR,
+            labels=self.labels,
+        )
+        self.widgets.append(b)
 
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
