@@ -448,7 +448,9 @@ class GameSession(Generic[G]):
 
     def _on_undo(self, cmd: Undo) -> None:
         g = self.game
-        if g is None or g.phase == "over" or not self._undo:
+        if g is None:
+            return  # every game's session hears Undo: the one with a game answers
+        if g.phase == "over" or not self._undo:
             self._refuse(cmd, "There is nothing to take back now.", code="nothing_to_undo")
             return
         player = self._undo_player

@@ -160,7 +160,7 @@ def test_the_computer_waits_before_its_first_step_and_an_undo_cancels_its_turn()
         rig.close()
 
 
-def test_a_computer_never_takes_back_and_a_finished_game_cannot_be_undone(tmp_path):
+def test_a_computer_never_takes_back_and_a_stopped_game_cannot_be_undone():
     rig = board.Rig()
     try:
         board.start(rig, "human,human", seed=2)
@@ -170,8 +170,11 @@ def test_a_computer_never_takes_back_and_a_finished_game_cannot_be_undone(tmp_pa
         rig.post(Stay())
         assert rig.session.undo_player == 0
         rig.session.abandon("test")
-        rig.post(Undo(0))
-        assert rig.of(IllegalInput)[-1].code == "nothing_to_undo"
+        rig.run()
+        assert rig.of(UndoChanged)[-1] == UndoChanged(0, False)  # the Undo button goes with the game
+        refused = len(rig.of(IllegalInput))
+        out = rig.post(Undo(0))  # no game: the session of the game being played (none here) answers
+        assert rig.session.game is None and [e.type for e in out] == ["undo"] and len(rig.of(IllegalInput)) == refused
     finally:
         rig.close()
 

@@ -61,7 +61,7 @@ ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
-TRAIL_OF_CELL = 0.11  # the walk's trail: a dot this part of a cell wide on every cell walked through
+TRAIL_OF_CELL = 0.16  # the walk's trail: a line this part of a cell wide along the cells walked through
 TRAIL_ALPHA = (70, 210)  # the trail fades from its start to the pawn
 OUT_ALPHA = 150  # the tile that went out, drawn faintly at the arrow where it fell off
 MARKS_KEPT = 8  # last-move marks remembered for undos
@@ -345,8 +345,8 @@ class BoardView:
 
     def _sync_marks(self) -> None:
         """The last move, in the mover's colour, in the still layer (a few shapes): the pushed row
-        outlined, the tile that went out faint at its arrow, the walk as a dotted trail fading
-        towards where it began."""
+        outlined, the tile that went out faint at its arrow, the walk as a trail along the paths
+        fading towards where it began."""
         for obj in self._move_marks:
             obj.delete()
         self._move_marks = []
@@ -360,9 +360,20 @@ class BoardView:
             x0, y0 = min(a.x, b.x), min(a.y, b.y)
             w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
             edge = max(2, L.px(3))
-            self._move_marks.append(
-                shapes.Box(x0, y0, w, h, thickness=edge, color=SEAT_COLORS[seat], batch=self.batch, group=self.g_fx)
-            )
+            for k, color in enumerate(((235, 235, 235), SEAT_COLORS[seat])):  # a light rim: dark colours show too
+                inset = k * edge
+                self._move_marks.append(
+                    shapes.Box(
+                        x0 + inset,
+                        y0 + inset,
+                        w - 2 * inset,
+                        h - 2 * inset,
+                        thickness=edge,
+                        color=color,
+                        batch=self.batch,
+                        group=self.g_fx,
+                    )
+                )
             slot = L.arrow_rect(exit_arrow)
             out = pyglet.sprite.Sprite(
                 self.ui.atlas.tile(tile.openings), *slot.center, batch=self.batch, group=self.g_bg
@@ -374,13 +385,21 @@ class BoardView:
             seat, path = walk
             n = len(path) - 1
             lo, hi = TRAIL_ALPHA
-            for k, cell in enumerate(path[:-1]):
-                x, y = L.cell_center(*cell)
-                dot = shapes.Circle(
-                    x, y, L.cell * TRAIL_OF_CELL, color=SEAT_COLORS[seat], batch=self.batch, group=self.g_treasure
+            under = pyglet.graphics.Group(order=1, parent=self.g_tiles)  # on the paths, under the treasures
+            for k in range(n):
+                (ax, ay), (bx, by) = L.cell_center(*path[k]), L.cell_center(*path[k + 1])
+                seg = shapes.Line(
+                    ax,
+                    ay,
+                    bx,
+                    by,
+                    thickness=L.cell * TRAIL_OF_CELL,
+                    color=SEAT_COLORS[seat],
+                    batch=self.batch,
+                    group=under,
                 )
-                dot.opacity = int(lo + (hi - lo) * k / max(1, n - 1))
-                self._move_marks.append(dot)
+                seg.opacity = int(lo + (hi - lo) * k / max(1, n - 1))
+                self._move_marks.append(seg)
         self._changed()
 
     def _sync_homes(self) -> None:

@@ -89,6 +89,8 @@ class PlayScreen(Screen):
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
         self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
+        self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
+        self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -239,6 +241,9 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase != "shift" or m.kinds[m.current] != "human":
             return
+        if self._cued == (m.current, m.turn):
+            return  # this turn was cued already (it began again after an undo: they know)
+        self._cued = (m.current, m.turn)
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
         self.cue.show(
@@ -407,15 +412,10 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
-        if isinstance(ev, UndoChanged):
-            self.undo_player = ev.player if ev.available else None
-            self._refresh_panels()
-            return
-        if isinstance(ev, ActionUndone):
-            self._undone()
+        if self._undo_event(ev):
             return
         if isinstance(ev, GameStarted):
-            self.undo_player = None
+            self.undo_player, self._cued = None, None
             self.board.load(ev)
             self._gameover = None
             self.peek.cancel()
@@ -424,6 +424,8 @@ class PlayScreen(Screen):
             self._cue_turn()
             return
         self.board.on_event(ev)
+        if not isinstance(ev, TurnChanged):
+            self._cue_due = False  # the person acted before the board caught up: they know it is their turn
         if self.cue.showing and not isinstance(ev, TurnChanged):
             self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
@@ -434,7 +436,7 @@ class PlayScreen(Screen):
             if self.toast == self.t("play.computer_thinking"):
                 self.toast = ""  # the computer has played: "thinking" is no longer true
             self._refresh_panels()
-            self._cue_turn()
+            self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
             self._show_toast(self._reason_text(ev), ev.player)
         elif isinstance(ev, GameOver):
@@ -443,6 +445,17 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameAbandoned):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
+
+    def _undo_event(self, ev: Any) -> bool:
+        """Undo's events: the Undo button shows or goes, an action was taken back. True if `ev` was one."""
+        if isinstance(ev, UndoChanged):
+            self.undo_player = ev.player if ev.available else None
+            self._refresh_panels()
+            return True
+        if isinstance(ev, ActionUndone):
+            self._undone()
+            return True
+        return False
 
     def _undo_tap(self, player: int) -> None:
         self.ui.post(Undo(player))
@@ -490,6 +503,9 @@ class PlayScreen(Screen):
         was = self.cue.showing
         if not self.cue.update(dt) and was:
             self.ui.request_frame()  # the cue went away: one more frame without it
+        if self._cue_due and not self.board.busy:
+            self._cue_due = False
+            self._cue_turn()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
         if not (self._rebuilt or landed):
