@@ -58,7 +58,7 @@ from kiosk.games.cards.events import (
     SelectHandCard,
     ToggleTake,
 )
-from kiosk.events import GameAbandoned, IllegalInput
+from kiosk.events import ActionUndone, GameAbandoned, IllegalInput, Undo
 from kiosk.ui.art.cards import CardAtlas
 from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
@@ -74,6 +74,7 @@ TAKE_AMBER = (255, 196, 64)
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
+UNDO_COLOR = (150, 96, 40)  # the Undo button (the board game's panel uses the same)
 
 
 def player_rgb(i: int) -> tuple[int, int, int]:
@@ -259,6 +260,9 @@ class CardsPlayScreen(Screen):
                 self.last_turn["taken"] = tuple(ev.cards)
         elif isinstance(ev, CardDiscarded):
             self.last_turn = dict(player=ev.player, card=None, rotation=0, taken=(), discarded=ev.card)
+        elif isinstance(ev, ActionUndone):
+            self.last_turn, self.pending = None, None  # the turn is being played again
+            self._anims.clear()
         elif isinstance(ev, IllegalInput):
             self._show_toast(self._reason_text(ev))
         elif isinstance(ev, CardGameOver):
@@ -365,6 +369,7 @@ class CardsPlayScreen(Screen):
             self.toast,
             self.layout,
             self.pending,
+            s.undo_player,
         )
 
     # ------------------------------------------------------------------ building the picture
@@ -691,13 +696,21 @@ class CardsPlayScreen(Screen):
         btn_h = L.px(50)
         by = pad
         take = g.phase == "take" and s.kinds[p] == "human" and not s.handover
+        row = Rect(pad, by, r.w - 2 * pad, btn_h)
+        undo = s.undo_player
+        if undo is not None and (undo == p or s.kinds[p] != "human"):
+            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
+            # it back: Undo in the button row, facing them
+            undo_w = row.w if undo != p else max(L.touch, row.w * 0.42)
+            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg)
+            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
             b = Button(
                 frame,
-                Rect(pad, by, r.w - 2 * pad, btn_h),
+                row,
                 text_b,
                 self.batch,
                 fg,
@@ -763,6 +776,23 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
 
+    def _undo_button(self, rect: Rect, player: int, group) -> None:
+        """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
+        L = self.layout
+        b = Button(
+            Frame(rect, self.facing(player)),
+            Rect(0, 0, rect.w, rect.h),
+            "\u21b6 " + self.t("play.undo"),
+            self.batch,
+            group,
+            font_size=L.font(typeface.LABEL),
+            min_size=L.touch,
+            color=UNDO_COLOR,
+            on_tap=partial(self.ui.post, Undo(player)),
+        )
+        self._items.append(b)
+        self.add(b)
+
     def _build_handover(self) -> None:
         """The "pass to" sheet, facing the next person; it tells what the previous person did."""
         g = self.game
@@ -774,7 +804,10 @@ class CardsPlayScreen(Screen):
         )
         last = self.last_turn
         w = min(L.width - L.px(40), L.px(580))
-        h = min(L.height - L.px(20), L.px(380 if last else 240))
+        undo = self.session.undo_player
+        undo_h = max(L.touch, L.px(50)) if undo is not None and undo != p else 0
+        margin = L.px(20) if not undo_h else 2 * (undo_h + L.px(18))  # the Undo button stays clear of the sheet
+        h = min(L.height - margin, L.px(380 if last else 240))
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
@@ -832,9 +865,15 @@ class CardsPlayScreen(Screen):
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
             ceiling = h - L.px(12) - head.content_height - L.px(8)
             self._last_turn(frame, last, Rect(pad, floor, w - 2 * pad, ceiling - floor), fg)
-        # the whole screen answers while the sheet is up (a tap anywhere hands over)
+        # the whole screen answers while the sheet is up (a tap anywhere hands over) but the Undo of the
+        # person who just played, at their edge, facing them (the sheet faces the next person)
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
+        if undo_h and undo is not None:
+            edge = Frame(L.screen, self.facing(undo))
+            self._undo_button(
+                edge.area(Rect(L.px(12), L.px(12), L.px(200), undo_h)), undo, pyglet.graphics.Group(order=43)
+            )
 
     def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""
