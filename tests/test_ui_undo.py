@@ -21,7 +21,7 @@ from kiosk.games.cards.session import CardPacing
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 from kiosk.games.labyrinth.session import Pacing
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.widgets import Button
+from kiosk.ui.widgets import UNDO_ICON, Button
 
 from tests.offscreen import Pixels, near, offscreen_window
 from tests.test_card_session import fitting
@@ -56,10 +56,9 @@ def drive(ui, tmp_path=None):
 
 
 def undo_buttons(ui, panel_widgets=None):
-    """The Undo buttons on the screen (or among `panel_widgets`)."""
-    word = ui.t("play.undo")
+    """The Undo buttons on the screen (or among `panel_widgets`): its icon, with the word where there is room."""
     widgets = ui.screen.widgets if panel_widgets is None else panel_widgets
-    return [w for w in widgets if isinstance(w, Button) and word in (w._label.text if w._label else "")]
+    return [w for w in widgets if isinstance(w, Button) and UNDO_ICON in (w._label.text if w._label else "")]
 
 
 def tap(ui, w):
@@ -91,7 +90,7 @@ def test_undo_buttons_take_a_walk_then_the_push_back_facing_the_mover(ui, tmp_pa
     off.shot("walked")
     buttons = undo_buttons(ui)
     assert len(buttons) == 1 and buttons[0] in ui.screen.panels[me].widgets  # on the mover's panel only
-    assert buttons[0].frame.angle == L.facing(seat)
+    assert buttons[0].frame.angle == L.facing(seat) and ui.t("play.undo") in buttons[0]._label.text
     tap(ui, buttons[0])
     off.shot("walk-undone")
     assert s.game.to_dict() == pushed

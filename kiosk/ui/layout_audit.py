@@ -277,6 +277,8 @@ def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) 
         for b in touch[i + 1 :]:
             if a["kind"] == b["kind"] == "cell":
                 continue  # the board's grid: side by side by construction
+            if _inside(layout.screen, a["rect"]) or _inside(layout.screen, b["rect"]):
+                continue  # a backdrop ("tap anywhere"): what lies on it is on top of it
             if _overlap(a["rect"], b["rect"]):
                 bad("target_overlap", f"{a['id']} {a.get('text')!r} and {b['id']} {b.get('text')!r}", a, b)
 

@@ -36,6 +36,8 @@ ACCENT = (255, 196, 64)
 BUTTON = (64, 110, 170)
 BUTTON_DOWN = (40, 70, 110)
 DISABLED = (60, 64, 72)
+UNDO_COLOR = (150, 96, 40)  # the Undo button of both games (a turning-back arrow before the word)
+UNDO_ICON = "\u21b6"
 DANGER = (210, 60, 60)
 
 

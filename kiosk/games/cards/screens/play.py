@@ -63,7 +63,21 @@ from kiosk.ui.art.cards import CardAtlas
 from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+from kiosk.ui.widgets import (
+    ACCENT,
+    BUTTON,
+    DIM,
+    DISABLED,
+    INK,
+    PANEL,
+    UNDO_COLOR,
+    UNDO_ICON,
+    Button,
+    Frame,
+    Widget,
+    box,
+    label,
+)
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -74,7 +88,6 @@ TAKE_AMBER = (255, 196, 64)
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
-UNDO_COLOR = (150, 96, 40)  # the Undo button (the board game's panel uses the same)
 
 
 def player_rgb(i: int) -> tuple[int, int, int]:
@@ -701,8 +714,8 @@ class CardsPlayScreen(Screen):
         if undo is not None and (undo == p or s.kinds[p] != "human"):
             # the player who just laid (or, before a computer's first step, whose turn just ended) may take
             # it back: Undo in the button row, facing them
-            undo_w = row.w if undo != p else max(L.touch, row.w * 0.42)
-            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg)
+            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
+            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg, undo == p)
             row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take:
             chosen = tuple(sorted(s.chosen))
@@ -776,16 +789,16 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
 
-    def _undo_button(self, rect: Rect, player: int, group) -> None:
+    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
         L = self.layout
         b = Button(
             Frame(rect, self.facing(player)),
             Rect(0, 0, rect.w, rect.h),
-            "\u21b6 " + self.t("play.undo"),
+            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.t('play.undo')}",
             self.batch,
             group,
-            font_size=L.font(typeface.LABEL),
+            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
             min_size=L.touch,
             color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),
@@ -806,8 +819,8 @@ class CardsPlayScreen(Screen):
         w = min(L.width - L.px(40), L.px(580))
         undo = self.session.undo_player
         undo_h = max(L.touch, L.px(50)) if undo is not None and undo != p else 0
-        margin = L.px(20) if not undo_h else 2 * (undo_h + L.px(18))  # the Undo button stays clear of the sheet
-        h = min(L.height - margin, L.px(380 if last else 240))
+        undo_row = undo_h + L.px(10) if undo_h else 0  # the sheet's top row: the Undo of who just played
+        h = min(L.height - L.px(20), L.px(380 if last else 240 + undo_row))  # (the last turn's picture gives room)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
@@ -819,7 +832,7 @@ class CardsPlayScreen(Screen):
             text,
             frame,
             w / 2,
-            h - L.px(12),
+            h - L.px(12) - undo_row,
             L.font(typeface.HEADLINE),
             self.batch,
             fg,
@@ -863,17 +876,17 @@ class CardsPlayScreen(Screen):
         self._items.append(hint)
         if last is not None:
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
-            ceiling = h - L.px(12) - head.content_height - L.px(8)
+            ceiling = h - L.px(12) - undo_row - head.content_height - L.px(8)
             self._last_turn(frame, last, Rect(pad, floor, w - 2 * pad, ceiling - floor), fg)
-        # the whole screen answers while the sheet is up (a tap anywhere hands over) but the Undo of the
-        # person who just played, at their edge, facing them (the sheet faces the next person)
+        # the whole screen answers while the sheet is up (a tap anywhere hands over); on top of it, the
+        # Undo of the person who just played, in the sheet's top row, turned to them
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
         if undo_h and undo is not None:
-            edge = Frame(L.screen, self.facing(undo))
-            self._undo_button(
-                edge.area(Rect(L.px(12), L.px(12), L.px(200), undo_h)), undo, pyglet.graphics.Group(order=43)
-            )
+            bw = min(w - 2 * pad, L.px(220))
+            ux = pad if frame.angle == 0 else w - pad - bw  # the screen's left half: away from the hand column
+            spot = frame.area(Rect(ux, h - L.px(10) - undo_h, bw, undo_h))
+            self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
 
     def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""

@@ -25,7 +25,7 @@ from kiosk.ui import typeface
 from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Rect
 from kiosk.ui.menu import measure
-from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box
+from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, UNDO_COLOR, UNDO_ICON, Button, Frame, Widget, box
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,6 @@ class PanelState:
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
-#: the Undo button: a turning-back arrow before the word
-UNDO_ICON = "\u21b6"
-UNDO_COLOR = (150, 96, 40)
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
@@ -377,13 +374,12 @@ class PlayerPanel:
         )
 
     def _stay_row(self, st: PanelState, row: Rect, gap: float) -> None:
-        """The move phase's stay (or confirm) button at `row`; with Undo beside it while the push can
-        still be taken back."""
+        """The move phase's stay (or confirm) button at `row`; while the push can still be taken back, a
+        square Undo (its icon only: the row has no room for two words) at its end."""
         L = self.ui.layout
         if st.undo:
-            undo_w = max(L.touch, row.w * 0.42)
-            self._undo_button(Rect(row.right - undo_w, row.y, undo_w, row.h))
-            row = Rect(row.x, row.y, row.w - undo_w - gap, row.h)
+            self._undo_button(Rect(row.right - row.h, row.y, row.h, row.h), icon_only=True)
+            row = Rect(row.x, row.y, row.w - row.h - gap, row.h)
         b = Button(
             self.frame,
             row,
@@ -398,16 +394,16 @@ class PlayerPanel:
         )
         self.widgets.append(b)
 
-    def _undo_button(self, r: Rect) -> None:
+    def _undo_button(self, r: Rect, icon_only: bool = False) -> None:
         """The Undo button at `r` (panel coordinates), facing the panel's reader."""
         L = self.ui.layout
         b = Button(
             self.frame,
             r,
-            f"{UNDO_ICON} {self.ui.t('play.undo')}",
+            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.ui.t('play.undo')}",
             self.batch,
             self.fg,
-            font_size=L.font(typeface.LABEL),
+            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
             on_tap=self.callbacks["undo"],
             min_size=L.touch,
             color=UNDO_COLOR,
