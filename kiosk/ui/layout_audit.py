@@ -15,10 +15,13 @@ card table's places) with its box in screen pixels, and checks the rules:
   at 800x480, scaled with the screen like everything else);
 * no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
   own buttons grow with the screen, but 48 px is the floor the issue sets);
-* no touch target reaches outside the screen.
+* no touch target reaches outside the screen;
+* every text has the contrast it needs against what is drawn behind it (kiosk/ui/contrast.py:
+  4.5:1, 3:1 for text of 24 px and more at 800x480); each text item carries its colour and the
+  colour behind it (``"fg"``, ``"bg"``).
 
-Only text is laid out again per language (no frame is drawn), so the whole
-walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
+Only text is laid out again per language; one frame without the texts is drawn per entry, for
+the colours behind them, so the whole walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
 writes what it collected; tests/test_ui_layout_audit.py runs it in ``make test``.
 """
 
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from kiosk.ui import widgets
+from kiosk.ui import contrast, widgets
 from kiosk.ui.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
 from kiosk.ui.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
 from kiosk.ui.i18n import LANGUAGES
@@ -201,6 +204,8 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
                 container=cid,
                 faces=FACES[int(lab.rotation) % 360],
                 role=role,
+                fg=[int(c) for c in lab.color[:3]],
+                label=lab,
             )
         )
     items += [_item(cid, "panel", rect, touch=False) for cid, rect in panels.items()]
@@ -256,7 +261,43 @@ def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Ex
 
     _check_targets(layout, [it for it in items if it["touch"]], bad)
     _check_texts(layout, items, bad)
+    _check_contrast(layout, items, bad)
     return problems
+
+
+def _check_contrast(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
+    """Each text against the colour drawn behind it (items without a measured background are skipped).
+    A shadow (the same words drawn again under a readable copy, offset a little) is not text to read."""
+    texts = [it for it in items if it["kind"] == "text" and it.get("fg") is not None and it.get("bg") is not None]
+
+    def short(it: dict) -> float:
+        need = contrast.needed(it["font_px"], layout.scale)
+        return need - contrast.ratio(it["fg"], it["bg"])
+
+    for it in texts:
+        if short(it) <= 0.005:
+            continue
+        if any(
+            o is not it and o["text"] == it["text"] and _overlap(o["rect"], it["rect"]) and short(o) <= 0 for o in texts
+        ):
+            continue  # its shadow
+        have, need = contrast.ratio(it["fg"], it["bg"]), contrast.needed(it["font_px"], layout.scale)
+        if have < need - 0.005:
+            bad(
+                "low_contrast",
+                f"{it['text']!r} {tuple(it['fg'])} on {tuple(it['bg'])} is {have:.2f}:1 (at least {need:g}:1)",
+                it,
+            )
+
+
+def measure_backgrounds(ui: Any, items: list[dict]) -> None:
+    """Give each text item the colour behind it as drawn (``"bg"``): one frame without the texts."""
+    texts = [it for it in items if it["kind"] == "text" and it.get("label") is not None]
+    if not texts:
+        return
+    backdrop = contrast.Backdrop(ui, [it["label"] for it in texts])
+    for it in texts:
+        it["bg"] = list(backdrop.behind(it["rect"]))
 
 
 def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) -> None:  # noqa: C901
@@ -370,11 +411,13 @@ def walk(
     states: Iterable[State] | None = None,
     env: Env | None = None,
     shots: Path | None = None,
+    colours: bool = True,
 ) -> dict:
     """Collect every (state, size, layout, language): ``{"entries": [...], "seconds": s}``.
 
     Each state is prepared once per size and layout (``prepare`` builds the screen), then only
     laid out again per language. `shots`: also save one PNG per state, size and layout (English).
+    `colours`: measure the colour behind each text (one frame per entry) for the contrast rule.
     """
     from kiosk.ui.audit_states import STATES
 
@@ -402,6 +445,10 @@ def walk(
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
                         items = collect(env.ui, rec)
+                        if colours:
+                            measure_backgrounds(env.ui, items)
+                        for it in items:
+                            it.pop("label", None)  # the pyglet label: not part of the report
                         entries.append(
                             dict(
                                 screen=st.screen,
@@ -458,6 +505,7 @@ def to_json(report: dict) -> dict:
                 text=it["text"],
                 container=it["container"],
                 faces=it["faces"],
+                **({k: it[k] for k in ("fg", "bg") if it.get(k) is not None} if it["kind"] == "text" else {}),
             )
             for it in e["items"]
         ]

@@ -17,6 +17,7 @@ from pyglet import shapes
 
 from kiosk.games.cards.events import CardGameOver
 
+from kiosk.ui.contrast import text_shade
 from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
 from kiosk.ui.menu import Canvas, fit_font, panel
@@ -68,7 +69,7 @@ class CardsGameOverScreen(GameEndScreen):
                     fit_font(headline, c.font(22), c.px(c.W - 40)),
                     self.batch,
                     fg,
-                    color=rgb,
+                    color=text_shade(rgb),
                     bold=True,
                 )
             )
@@ -82,7 +83,7 @@ class CardsGameOverScreen(GameEndScreen):
                 fit_font(headline, c.font(32), c.px(c.W - 40)),
                 self.batch,
                 fg,
-                color=rgb,
+                color=text_shade(rgb),
                 bold=True,
             )
         )
@@ -144,7 +145,7 @@ class CardsGameOverScreen(GameEndScreen):
                     fit_font(who, c.font(18), c.px(name_w)),
                     self.batch,
                     fg,
-                    color=prgb,
+                    color=text_shade(prgb),
                     anchor_x="left",
                     bold=True,
                     container=c.r(area.x + 46, cy - row_h / 2, name_w + 8, row_h),
@@ -173,7 +174,7 @@ class CardsGameOverScreen(GameEndScreen):
                             c.px(cy - 6),
                             c.px(bar_w),
                             c.px(12),
-                            color=prgb,
+                            color=text_shade(prgb),
                             batch=self.batch,
                             group=fg,
                         )

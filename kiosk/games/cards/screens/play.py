@@ -59,6 +59,8 @@ from kiosk.games.cards.events import (
     ToggleTake,
 )
 from kiosk.events import ActionUndone, GameAbandoned, IllegalInput, Undo
+from kiosk.ui.menu import GO
+from kiosk.ui.contrast import text_shade
 from kiosk.ui.art.cards import CardAtlas
 from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
@@ -593,7 +595,7 @@ class CardsPlayScreen(Screen):
             L.font(typeface.BODY),
             self.batch,
             fg,
-            color=INK if active else rgb,
+            color=INK if active else text_shade(rgb),
             anchor_x="left",
             bold=active,
             container=room,
@@ -611,7 +613,7 @@ class CardsPlayScreen(Screen):
                     L.font(typeface.BODY),
                     self.batch,
                     fg,
-                    color=INK if active else rgb,
+                    color=INK if active else text_shade(rgb),
                     anchor_x="left",
                     container=room,
                     name="stars",
@@ -664,7 +666,7 @@ class CardsPlayScreen(Screen):
             L.font(typeface.TITLE),
             self.batch,
             fg,
-            color=player_rgb(p),
+            color=text_shade(player_rgb(p)),
             bold=True,
             anchor_y="top",
             width=r.w - 2 * pad,
@@ -729,7 +731,7 @@ class CardsPlayScreen(Screen):
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
-                color=(46, 150, 84) if not problem else DISABLED,
+                color=GO if not problem else DISABLED,
                 on_tap=lambda: self.ui.post(ConfirmTake()),
             )
             self._items.append(b)
@@ -836,7 +838,7 @@ class CardsPlayScreen(Screen):
             L.font(typeface.HEADLINE),
             self.batch,
             fg,
-            color=rgb,
+            color=text_shade(rgb),
             bold=True,
             role="headline",
             name="pass_to",
@@ -855,7 +857,7 @@ class CardsPlayScreen(Screen):
             fg,
             font_size=L.font(typeface.LABEL + 2),
             min_size=L.touch,
-            color=(46, 150, 84),
+            color=GO,
             on_tap=lambda: self.ui.post(HandOver()),
         )
         self._items.append(b)

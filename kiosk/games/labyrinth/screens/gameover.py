@@ -17,6 +17,7 @@ from pyglet import shapes
 
 from kiosk.games.labyrinth.events import GameOver
 
+from kiosk.ui.contrast import text_shade
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.game_end import GameEndScreen
 from kiosk.ui.layout import Rect
@@ -175,7 +176,7 @@ class GameOverScreen(GameEndScreen):
         items = []
         w, h = frame.w, frame.h
         pts = fit_font(text, c.font(size), w - c.px(150))
-        lbl = label(text, frame, w / 2 + c.px(28), h / 2, pts, self.batch, fg, color=rgb, bold=True)
+        lbl = label(text, frame, w / 2 + c.px(28), h / 2, pts, self.batch, fg, color=text_shade(rgb), bold=True)
         items.append(lbl)
         # crown and pawn left of the text
         text_w = lbl.content_width
@@ -202,7 +203,7 @@ class GameOverScreen(GameEndScreen):
                 c.font(BODY),
                 self.batch,
                 fg,
-                color=SEAT_COLORS[seat],
+                color=text_shade(SEAT_COLORS[seat]),
                 anchor_x="left",
                 bold=True,
             )

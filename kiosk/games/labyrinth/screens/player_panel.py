@@ -20,11 +20,12 @@ from typing import Any, Callable
 import pyglet
 from pyglet import shapes
 
+from kiosk.ui.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui import typeface
 from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Rect
-from kiosk.ui.menu import measure
+from kiosk.ui.menu import GO, measure
 from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, UNDO_COLOR, UNDO_ICON, Button, Frame, Widget, box
 
 
@@ -169,7 +170,7 @@ class PlayerPanel:
         head = L.px(typeface.TITLE + 12)
         self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
         name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
-        name_color = color if st.seat != 3 else (120, 170, 255)
+        name_color = text_shade(color)
         self._text(
             name,
             pad * 2 + head,
@@ -389,7 +390,7 @@ class PlayerPanel:
             font_size=L.font(typeface.LABEL),
             on_tap=self.callbacks["stay"],
             min_size=L.touch,
-            color=(46, 150, 84) if st.pending else (64, 110, 170),
+            color=GO if st.pending else (64, 110, 170),
             labels=self.labels,
         )
         self.widgets.append(b)
