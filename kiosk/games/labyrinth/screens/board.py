@@ -44,7 +44,7 @@ from kiosk.games.labyrinth.events import (
 )
 from kiosk.ui import seating
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.typeface import TREASURE_OF_CELL
+from kiosk.ui.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
 from kiosk.ui.layout import ARROWS, Layout, Rect
 from kiosk.ui.motion import Effects, ease_out_back
 
@@ -259,7 +259,7 @@ class BoardView:
         self._preview_treasure = treasure = pyglet.sprite.Sprite(
             atlas.treasure("owl"), 0, 0, batch=self.live, group=self.g_top
         )
-        treasure.scale = self.scale * 0.6
+        treasure.scale = self.scale * SPARE_TREASURE_OF_TILE
         treasure.visible = False
         self._preview_frame = frame = shapes.Box(
             0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON, batch=self.live, group=self.g_top
@@ -756,6 +756,7 @@ class BoardView:
             m.forbidden = ev.forbidden
             m.preview, m.rotation, m.hint = None, 0, None
             pv.scale = self.scale * 0.94
+            pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
                 self._set_tile(i, tiles[i])
                 self._place_tile(i, *L.cell_center(*divmod(i, 7)))

@@ -290,7 +290,7 @@ class PlayerPanel:
             openings, treasure = st.spare
             self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
             if treasure:
-                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * 0.56)
+                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
             if human:
                 w = Widget(
                     f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
