@@ -21,7 +21,7 @@ from kiosk.games.cards.session import CardPacing
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 from kiosk.games.labyrinth.session import Pacing
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.widgets import UNDO_ICON, Button
+from kiosk.ui.widgets import UNDO_ICON, UNDO_KEYS, Button
 
 from tests.offscreen import Pixels, near, offscreen_window
 from tests.test_card_session import fitting
@@ -234,3 +234,22 @@ def test_card_undo_while_the_computer_waits_to_play(ui, tmp_path):
         off.frame()
     assert s.game.to_dict() == dealt and s.game.current == 0
     assert ui.k.of(UndoChanged)[-1] == UndoChanged(0, False)
+
+
+def test_the_u_key_stands_in_for_the_undo_button(ui):
+    from pyglet.window import key
+
+    off = drive(ui)
+    ui.post(NewGame(GameSetup.of("human,human", seed=11)))
+    off.settle()
+    s, L = ui.k.sessions["labyrinth"], ui.layout
+    start = s.game.to_dict()
+    arrow = walkable(s.game)
+    ui.tap(*L.arrow_rect(arrow).center)
+    ui.tap(*L.arrow_rect(arrow).center)
+    off.settle()
+    assert s.game.phase == "move"
+    assert UNDO_KEYS == (key.U, key.BACKSPACE)
+    ui.on_key_press(key.U, 0)
+    off.settle()
+    assert s.game.to_dict() == start

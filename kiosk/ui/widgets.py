@@ -38,6 +38,9 @@ BUTTON_DOWN = (40, 70, 110)
 DISABLED = (60, 64, 72)
 UNDO_COLOR = (150, 96, 40)  # the Undo button of both games (a turning-back arrow before the word)
 UNDO_ICON = "\u21b6"
+#: the desktop stand-ins for the Undo button (docs/keys.md): pyglet's key.U and key.BACKSPACE (as numbers:
+#: importing pyglet.window here would open a window before the UI chose its platform)
+UNDO_KEYS = (117, 65288)
 DANGER = (210, 60, 60)
 
 

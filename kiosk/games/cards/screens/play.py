@@ -74,6 +74,7 @@ from kiosk.ui.widgets import (
     PANEL,
     UNDO_COLOR,
     UNDO_ICON,
+    UNDO_KEYS,
     Button,
     Frame,
     Widget,
@@ -953,6 +954,13 @@ class CardsPlayScreen(Screen):
             self._items.append(sprite)
 
     # ------------------------------------------------------------------ fingers
+    def on_key(self, symbol: int, modifiers: int) -> bool:
+        """Desktop stand-ins: the undo keys (docs/keys.md)."""
+        if symbol in UNDO_KEYS:
+            self.ui.post(Undo(source="key"))
+            return True
+        return False
+
     def tap(self, x: float, y: float) -> bool:
         if super().tap(x, y):
             return True

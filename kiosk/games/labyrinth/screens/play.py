@@ -48,7 +48,7 @@ from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.turn_cue import TurnCue, TwoTap
-from kiosk.ui.widgets import Frame, Hold
+from kiosk.ui.widgets import UNDO_KEYS, Frame, Hold
 
 log = logging.getLogger(__name__)
 
@@ -603,6 +603,9 @@ class PlayScreen(Screen):
             return True
         if symbol == key.P:
             self._peek_hold(True)
+            return True
+        if symbol in UNDO_KEYS:
+            self.ui.post(Undo(source="key"))
             return True
         if symbol == key.H and self.hints_enabled:
             self.ui.post(RequestHint(source="key"))
