@@ -1,4 +1,4 @@
-"""Text contrast in the layout audit (kiosk/ui/contrast.py, kiosk/ui/layout_audit.py).
+"""Text contrast and picture sizes in the layout audit (kiosk/ui/contrast.py, kiosk/ui/layout_audit.py).
 
 The ratio is WCAG 2's; the rule asks 4.5:1, 3:1 for text of 24 px and more at 800x480 (scaled
 with the screen); the colour behind a text is measured on a frame drawn without the texts. A
@@ -95,3 +95,50 @@ def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monk
         assert item["bg"] == [56, 64, 78]
     finally:
         env.close()
+
+
+def test_the_picture_rule_wants_40_px_scaled_with_the_screen():
+    def pic(px):
+        return dict(
+            id="p",
+            kind="picture",
+            rect=Rect(10, 10, px, px),
+            touch=False,
+            font_px=None,
+            text="owl",
+            container=None,
+            faces="S",
+            kind_of="found",
+        )
+
+    L = Layout(800, 480)
+    assert [p.split(":")[0] for p in la.check("s", L, [pic(24)])] == ["small_picture"]
+    assert la.check("s", L, [pic(40)]) == []
+    assert la.check("s", Layout(1920, 1080), [pic(40)]) != []  # 40 px is small on full HD
+
+
+@pytest.mark.display
+def test_the_board_games_pictures_off_the_board_are_measured_and_large_enough():
+    from kiosk.games.labyrinth.screens import audit as board_audit
+
+    def found(env):
+        board_audit._board(env, ("human", "human", "human", "human"), open_cards=True)
+        screen = board_audit._play(env)
+        screen.board.model.found = [["owl", "bat", "ring", "crown", "keys"], ["map"], [], ["skull"]]
+        screen._build_panels()
+
+    window = offscreen_window((800, 480))
+    env = la.Env(window)
+    try:
+        state = la.State("play", "found", "labyrinth", found)
+        report = la.walk(
+            sizes=[(800, 480), (1280, 800)], layouts=["tabletop"], languages=["en"], states=[state], env=env
+        )
+    finally:
+        env.close()
+    for entry in report["entries"]:
+        pictures = [it for it in entry["items"] if it["kind"] == "picture"]
+        kinds = {it["kind_of"] for it in pictures}
+        assert kinds == {"found", "open_card"}, kinds
+        assert {it["text"] for it in pictures if it["kind_of"] == "found"} >= {"keys", "map", "skull"}
+    assert la.problems_of(report) == []

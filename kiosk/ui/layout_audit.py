@@ -16,6 +16,8 @@ card table's places) with its box in screen pixels, and checks the rules:
 * no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
   own buttons grow with the screen, but 48 px is the floor the issue sets);
 * no touch target reaches outside the screen;
+* every treasure picture off the board (a target, a treasure found, an open card, a card's symbol)
+  is at least ``typeface.PICTURE`` (40 px) at 800x480, scaled;
 * every text has the contrast it needs against what is drawn behind it (kiosk/ui/contrast.py:
   4.5:1, 3:1 for text of 24 px and more at 800x480); each text item carries its colour and the
   colour behind it (``"fg"``, ``"bg"``).
@@ -36,7 +38,7 @@ from typing import Any, Callable, Iterable
 
 from kiosk.ui import contrast, widgets
 from kiosk.ui.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
-from kiosk.ui.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
+from kiosk.ui.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
 from kiosk.ui.i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
@@ -118,6 +120,22 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
 
     items = _targets(screen, ui.layout, uid)
     items += _texts(screen, recorder, uid)
+    items += _pictures(screen, recorder, uid)
+    return items
+
+
+def _pictures(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
+    """The treasure pictures the screen shows off the board (targets, found, open cards, card symbols)."""
+    batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
+    items = []
+    for sprite, kind, treasure, px in recorder.pictures:
+        shown = getattr(sprite, "_vertex_list", None) is not None and getattr(sprite, "visible", True)
+        if not shown or id(getattr(sprite, "batch", None)) not in batches:
+            continue
+        rect = Rect(sprite.x - px / 2, sprite.y - px / 2, px, px)
+        items.append(
+            _item(uid(f"picture:{kind}@{_rid(rect)}"), "picture", rect, touch=False, text=treasure, kind_of=kind)
+        )
     return items
 
 
@@ -262,6 +280,7 @@ def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Ex
     _check_targets(layout, [it for it in items if it["touch"]], bad)
     _check_texts(layout, items, bad)
     _check_contrast(layout, items, bad)
+    _check_pictures(layout, items, bad)
     return problems
 
 
@@ -322,6 +341,15 @@ def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) 
                 continue  # a backdrop ("tap anywhere"): what lies on it is on top of it
             if _overlap(a["rect"], b["rect"]):
                 bad("target_overlap", f"{a['id']} {a.get('text')!r} and {b['id']} {b.get('text')!r}", a, b)
+
+
+def _check_pictures(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
+    """Treasure pictures off the board: at least ``typeface.PICTURE`` px at 800x480, scaled."""
+    least = PICTURE_PX * layout.scale
+    for it in items:
+        if it["kind"] == "picture" and min(it["rect"].w, it["rect"].h) < least - 0.5:
+            what = f"{it.get('kind_of', 'picture')} {it['text']!r}"
+            bad("small_picture", f"{what} is {it['rect'].w:.0f} px (at least {least:.0f})", it)
 
 
 def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:

@@ -95,6 +95,12 @@ class Recorder:
 
     def __init__(self) -> None:
         self.texts: list[tuple[pyglet.text.Label, Frame, Rect | None, str, str]] = []
+        self.pictures: list[tuple[Any, str, str, float]] = []  # (sprite, kind, treasure, px across)
+
+    def picture(self, sprite: Any, kind: str, treasure: str, px: float) -> None:
+        """A treasure picture shown now (`kind`: target, found, open_card, card_symbol), `px` across."""
+        self.pictures = [p for p in self.pictures if p[0] is not sprite or p[1] != kind]
+        self.pictures.append((sprite, kind, treasure, px))
 
     def note(self, lab: pyglet.text.Label, frame: Frame, container: Rect | None, role: str, name: str) -> None:
         """A text shown now; a text shown again (kiosk/ui/label_pool.py) is checked at its new place only."""
@@ -104,6 +110,12 @@ class Recorder:
 
 #: The layout audit's recorder while it runs, else None.
 RECORDER: Recorder | None = None
+
+
+def note_picture(sprite: Any, kind: str, treasure: str, px: float) -> None:
+    """Tell the layout audit (when it runs) about a treasure picture, `px` across as drawn."""
+    if RECORDER is not None:
+        RECORDER.picture(sprite, kind, treasure, px)
 
 
 def label(

@@ -61,7 +61,7 @@ from kiosk.games.cards.events import (
 from kiosk.events import ActionUndone, GameAbandoned, IllegalInput, Undo
 from kiosk.ui.menu import GO
 from kiosk.ui.contrast import text_shade
-from kiosk.ui.art.cards import CardAtlas
+from kiosk.ui.art.cards import MEDAL_R, CardAtlas
 from kiosk.ui import typeface
 from kiosk.ui.layout import Layout, Rect
 from kiosk.ui.screen import SCREENS, Screen, register, session_for
@@ -80,6 +80,7 @@ from kiosk.ui.widgets import (
     Widget,
     box,
     label,
+    note_picture,
 )
 
 TOAST_S = 3.0
@@ -494,6 +495,7 @@ class CardsPlayScreen(Screen):
             pop = self._anims.get(cell, 0.0)
             sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
             sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            note_picture(sprite, "card_symbol", "card", c * 0.97 * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
             x, y = v.centre(r, self.pending)
@@ -767,6 +769,8 @@ class CardsPlayScreen(Screen):
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
             self._items.append(sprite)
+            if shown:
+                note_picture(sprite, "card_symbol", "hand card", size * MEDAL_R)
             if shown and s.kinds[p] == "human":
                 rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
                 if g.phase == "discard":

@@ -26,7 +26,20 @@ from kiosk.ui import typeface
 from kiosk.ui.label_pool import LabelPool
 from kiosk.ui.layout import Rect
 from kiosk.ui.menu import GO, measure
-from kiosk.ui.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, UNDO_COLOR, UNDO_ICON, Button, Frame, Widget, box
+from kiosk.ui.widgets import (
+    ACCENT,
+    DIM,
+    INK,
+    PANEL,
+    PANEL_EDGE,
+    UNDO_COLOR,
+    UNDO_ICON,
+    Button,
+    Frame,
+    Widget,
+    box,
+    note_picture,
+)
 
 
 @dataclass(frozen=True)
@@ -110,13 +123,16 @@ class PlayerPanel:
         self._build(state)
 
     # ------------------------------------------------------------------ drawing
-    def _sprite(self, region, u: float, v: float, size: float, group=None, turn: bool = True):
-        """An atlas drawing at local (u, v); `turn` False keeps it aligned with the board (tiles)."""
+    def _sprite(self, region, u: float, v: float, size: float, group=None, turn: bool = True, picture: tuple = ()):
+        """An atlas drawing at local (u, v); `turn` False keeps it aligned with the board (tiles);
+        `picture` (kind, treasure): a treasure picture the layout audit measures."""
         x, y = self.frame.point(u, v)
         s = pyglet.sprite.Sprite(region, x, y, batch=self.batch, group=group or self.fg)
         s.scale = size / self.ui.atlas.px
         s.rotation = self.frame.angle if turn else 0
         self.items.append(s)
+        if picture:
+            note_picture(s, picture[0], picture[1], size)
         return s
 
     def _text(
@@ -190,11 +206,16 @@ class PlayerPanel:
         self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
         self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
         x0 = pad + cw + L.px(30)
-        icon = min(L.px(24), (W - x0 - pad) / max(1, min(len(st.found), 5)))
+        icon = L.px(typeface.PICTURE)  # the treasures found: the latest that fit, "+n" for the others
         per_row = max(1, int((W - x0 - pad) // icon))
-        for k, treasure in enumerate(st.found[-per_row:]):
-            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon * 0.95)
-        block_top = y - ch / 2 - L.px(6)
+        shown = st.found[-per_row:]
+        if len(st.found) > per_row and per_row > 1:
+            shown = st.found[-(per_row - 1) :]
+            self._text(f"+{len(st.found) - len(shown)}", x0 + icon / 2, y, typeface.BODY, bold=True, color=DIM)
+            x0 += icon
+        for k, treasure in enumerate(shown):
+            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon, picture=("found", treasure))
+        block_top = y - max(ch, icon if st.found else ch) / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if not st.active:
             if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
@@ -419,7 +440,7 @@ class PlayerPanel:
         size = min(r.w, r.h - L.px(24)) * 0.9
         cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2
         if st.cards:
-            self._sprite(atlas.treasure(st.cards[0]), cu, cv, size, group=self.top)
+            self._sprite(atlas.treasure(st.cards[0]), cu, cv, size, group=self.top, picture=("target", st.cards[0]))
             caption = self.ui.t(f"treasure.{st.cards[0]}")
         else:
             self._sprite(atlas.pawn(st.seat), cu, cv, size * 0.6, group=self.top)
@@ -440,12 +461,24 @@ class PlayerPanel:
         self.widgets.append(w)
 
     def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
+        """The open cards in `r`, as large as they fit, never under ``typeface.PICTURE``: when they do not
+        all fit at that size the first ones show and "+n" says how many more."""
+        L = self.ui.layout
         atlas = self.ui.atlas
+        least = L.px(typeface.PICTURE) / 0.94
         n = len(cards)
         cols = max(1, math.ceil(math.sqrt(n * r.w / max(1.0, r.h))))
         rows = math.ceil(n / cols)
         size = min(r.w / cols, r.h / rows)
-        for k, treasure in enumerate(cards):
+        if size < least:
+            size = least
+            cols, rows = max(1, int(r.w // size)), max(1, int(r.h // size))
+        shown = list(cards) if len(cards) <= cols * rows else list(cards[: cols * rows - 1])
+        for k, treasure in enumerate(shown):
             cu = r.x + size / 2 + (k % cols) * size
             cv = r.y + r.h - size / 2 - (k // cols) * size
-            self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94)
+            self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94, picture=("open_card", treasure))
+        if len(shown) < n:
+            k = len(shown)
+            cu, cv = r.x + size / 2 + (k % cols) * size, r.y + r.h - size / 2 - (k // cols) * size
+            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=DIM)
