@@ -160,6 +160,10 @@ class Record:
         return format_record(self)
 
 
+#: How many whole turns :meth:`Recorder.take_back` can take back (an undo reaches the last one).
+TAKE_BACK_TURNS = 2
+
+
 class Recorder:
     """Writes a record while a game is played: hand it every action applied to the real game.
 
@@ -189,6 +193,7 @@ class Recorder:
         self._pending: list[Any] = []
         self._before = self.state
         self._turns_at_start = self.state.turns
+        self._recent: list[RecordedState] = []  # the state before each of the last TAKE_BACK_TURNS turns (take_back)
 
     @classmethod
     def continuing(cls, record: "Record") -> "Recorder":
@@ -202,6 +207,7 @@ class Recorder:
         new._pending = []
         new._before = new.state
         new._turns_at_start = record.start().turns
+        new._recent = []
         return new
 
     def apply(self, action: Any) -> None:
@@ -216,6 +222,28 @@ class Recorder:
             self.turns.append(turn)
             self.lines.append(_turn_line(self.codec, before, turn, self.state))
             self._pending = []
+            self._recent = [*self._recent[-(TAKE_BACK_TURNS - 1) :], before]
+
+    def take_back(self, state: RecordedState) -> bool:
+        """Forget the last actions until the record's game is `state` again (an undo at the table):
+        the actions of the turn being played, then those of the last turns it recorded itself (at
+        most :data:`TAKE_BACK_TURNS`). True when it got there; False (and unchanged) when `state`
+        is not a position it passed through."""
+        saved = (self.state, list(self.turns), list(self.lines), list(self._pending), self._before, list(self._recent))
+        while self.state != state:
+            if self._pending:
+                self._pending.pop()
+            elif self._recent and len(self.turns) > 0:
+                self._before = self._recent.pop()
+                self._pending = list(self.turns.pop().actions)
+                self.lines.pop()
+            else:
+                self.state, self.turns, self.lines, self._pending, self._before, self._recent = saved
+                return False
+            self.state = self._before.copy()
+            for action in self._pending:
+                self.state.apply(action)
+        return True
 
     def record(self) -> Record:
         tags = dict(self.tags)

@@ -234,6 +234,15 @@ class ContinueGame(Command):
     game: str = ""  # the registered game whose set-aside game continues
 
 
+@message("undo")
+class Undo(Command):
+    """Take back the acting person's last action (docs/events.md: undo): a push until the walk,
+    the walk until the next player acts; `player` None: whoever may undo now."""
+
+    player: int | None = None
+    source: str = "touch"
+
+
 @message("quit")
 class Quit(Command):
     """Stop the kiosk (operator menu, end of a headless run)."""
@@ -318,6 +327,22 @@ class IllegalInput(Event):
     player: int | None = None
     arrow: str | None = None  # the arrow involved, if any (the ring flashes, the LED blinks)
     code: str = ""  # e.g. "push_back", "unreachable" (docs/events.md)
+
+
+@message("undo_changed")
+class UndoChanged(Event):
+    """Whether `player` can take an action back now (their Undo button shows while `available`)."""
+
+    player: int
+    available: bool
+
+
+@message("action_undone")
+class ActionUndone(Event):
+    """`player` took an action back: the game is as it was before it (views reload the session's
+    public picture); a ``TurnBegan`` of the same player follows."""
+
+    player: int
 
 
 @message("game_abandoned")

@@ -514,6 +514,8 @@ class Kiosk:
                 recording.end(abandoned=True)
             elif reason == "over":
                 recording.end(game)
+            elif reason == "undo":
+                recording.take_back(game.copy())
             else:
                 recording.step(game)
         except Exception:
@@ -616,6 +618,10 @@ class Kiosk:
             self.press_button(step.args[0])
         elif step.verb == "wait":
             self.clock.sleep(step.args[0] / 1000)
+        elif step.verb == "undo":
+            from kiosk.core.events import Undo
+
+            self.bus.post(Undo(source="script"))
         else:
             session = self.game_session
             script = games.get(session.game_name).script

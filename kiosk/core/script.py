@@ -4,6 +4,7 @@
     button N3        # press and release the arcade button N3 (through the mock pins)
     button rotate    # the rotate button; `button stay` the stay button
     wait 500         # let 500 ms pass
+    undo             # tap the acting person's Undo button
 
 Every other line is an input of a game, read by that game's ``ScriptWords``
 (kiosk.games): the board game's ``tap ROW COL`` and ``stay``
@@ -86,7 +87,7 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
         if game.script is not None and verb in game.script.verbs:
             return Step(verb, game.script.parse(words, bad), line, body, source)
     inputs = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
-    raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: button NAME, wait MS ({inputs})")
+    raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: button NAME, wait MS, undo ({inputs})")
 
 
 def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
@@ -129,11 +130,19 @@ def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
     return (x, y)
 
 
+def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+    """``undo``: the acting person takes their last action back (any game)."""
+    if len(words) != 1:
+        raise bad("`undo` takes nothing after it")
+    return ()
+
+
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
 _KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
     "button": _button_args,
     "wait": _wait_args,
     "tap-px": _tap_px_args,
+    "undo": _undo_args,
 }
 #: The kiosk's own lines.
 KIOSK_VERBS = tuple(_KIOSK_WORDS)

@@ -7,8 +7,18 @@ think on one worker thread that only posts its answer; that answer is played
 out step by step through the very commands a person sends, each step paced by
 the clock; the game is saved through a hook after every committed action; a
 game is abandoned by ``AbandonGame``, by a new game of the other kind, or by a
-new game of its own kind; and a refused command is answered with
-``IllegalInput`` carrying a stable ``code``.
+new game of its own kind; a refused command is answered with
+``IllegalInput`` carrying a stable ``code``; and a person may take their
+actions back (``Undo``) until the next player acts.
+
+Undo is the physical game's "hand still on the pawn": before each action of a
+person the session keeps a copy of the engine state; ``Undo`` puts the last
+copy back (exact: the engine state is the whole game), saves it, and tells the
+views to reload. The copies belong to that person's turn: they are dropped
+when another player acts (a person's first input, a computer's first step) or
+the game ends, so an undo never reaches into someone else's turn. When a
+computer follows a person, its first step waits ``pacing.undo`` seconds, so
+the person has time to take the walk back.
 
 That machinery lives here once, in :class:`GameSession`; a session adds only
 its rules: which commands it takes, how a turn begins, what an AI answer means.
@@ -29,6 +39,7 @@ from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
     AbandonGame,
+    ActionUndone,
     Command,
     ContinueGame,
     GameAbandoned,
@@ -37,6 +48,8 @@ from kiosk.core.events import (
     Message,
     NewGame,
     SuspendGame,
+    Undo,
+    UndoChanged,
 )
 from kiosk.games import HUMAN
 
@@ -55,6 +68,7 @@ class EngineState(Protocol):
     def current(self) -> int: ...  # the player to act
     @property
     def seed(self) -> int | None: ...
+    def copy(self) -> Self: ...  # an independent copy: what an undo goes back to
 
 
 #: The engine state a session plays (engine.Game, engine.cards.CardGame, ...).
@@ -147,6 +161,9 @@ class GameSession(Generic[G]):
         self._plan: tuple[int, list[Step]] = (0, [])  # (turn token, paced AI steps still to post)
         self._subs: list[Callable[[], None]] = []
         self.set_aside: SetAside[G] | None = None  # a game left alone, offered to be continued
+        self._undo: list[G] = []  # the states before the undoable actions of `_undo_player`, oldest first
+        self._undo_player: int | None = None
+        self._undo_until = 0.0  # a computer's first step waits until then (clock time): the person may undo
 
     def _subscribe(
         self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]], ai_decided: type
@@ -167,6 +184,7 @@ class GameSession(Generic[G]):
             bus.subscribe(AbandonGame, lambda c: self.abandon(c.reason)),
             bus.subscribe(SuspendGame, lambda c: self.suspend(c.reason, c.keep_s)),
             bus.subscribe(ContinueGame, self._on_continue),
+            bus.subscribe(Undo, self._on_undo),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
 
@@ -219,6 +237,11 @@ class GameSession(Generic[G]):
         g = self.game
         return g is not None and g.phase != GAME_OVER and not self.busy
 
+    @property
+    def undo_player(self) -> int | None:
+        """The player who can take an action back now, or None."""
+        return self._undo_player if self._undo else None
+
     def meta(self) -> dict[str, Any]:
         """What a save needs besides the engine state: who plays which seat, since when."""
         return {
@@ -263,6 +286,7 @@ class GameSession(Generic[G]):
         if self.set_aside is not None and self.set_aside.game is not game:
             self.let_go()  # another game starts: the one set aside is archived first
         self._cancel_timers()
+        self._drop_undo()
         self.game, self.setup, self.game_id = game, setup, game_id
         self.started_at = started
         self._started_clock = self.clock.now()
@@ -294,6 +318,7 @@ class GameSession(Generic[G]):
             return
         self._cancel_timers()
         self._new_turn_token()
+        self._drop_undo()
         if self.game.phase != GAME_OVER:
             self._save("abandon")
             self.bus.post(GameAbandoned(reason or "abandoned"))
@@ -387,6 +412,7 @@ class GameSession(Generic[G]):
     def _game_ended(self, over: Message) -> None:
         """The game is over: no more turns; save the end and announce it."""
         self._new_turn_token()
+        self._drop_undo()
         self._save("over")
         self.bus.post(over)
 
@@ -438,7 +464,7 @@ class GameSession(Generic[G]):
         """The pause before an AI's first step: the rest of its thinking time, and running animations."""
         now = self.clock.now()
         thought = self.pacing.think - (now - (self._ai_thinking_since or now)) if think else 0.0
-        return max(thought, self._quiet_until - now, 0.0)
+        return max(thought, self._quiet_until - now, self._undo_until - now, 0.0)
 
     def _run_steps(self, steps: list[Step]) -> None:
         """Start a paced plan for this turn: each step is posted `delay` after the previous one was handled."""
@@ -480,6 +506,63 @@ class GameSession(Generic[G]):
         self._timers.clear()
         self._plan = (0, [])
 
+    # ------------------------------------------------------------ undo
+    def _undo_point(self) -> G | None:
+        """Before an action: the state an undo goes back to (None: a computer acts, no undo)."""
+        g = self.running
+        return g.copy() if self.kinds[g.current] == "human" else None
+
+    def _undoable(self, player: int, before: G | None) -> None:
+        """After `player`'s action (started from `before`): it can be taken back until another player acts."""
+        g = self.running
+        if before is None or g.phase == "over":
+            self._drop_undo()
+            return
+        if self._undo_player != player:
+            self._drop_undo()
+        self._undo.append(before)
+        self._undo_player = player
+        if g.current != player and self.kinds[g.current] != "human":
+            self._undo_until = self.clock.now() + self.pacing.undo
+        if len(self._undo) == 1:
+            self.bus.post(UndoChanged(player, True))
+
+    def _drop_undo(self) -> None:
+        """The undoable actions are final now (another player acts, the game ended or stopped)."""
+        player, had = self._undo_player, bool(self._undo)
+        self._undo, self._undo_player, self._undo_until = [], None, 0.0
+        if had and player is not None:
+            self.bus.post(UndoChanged(player, False))
+
+    def _on_undo(self, cmd: Undo) -> None:
+        g = self.game
+        if g is None:
+            return  # every game's session hears Undo: the one with a game answers
+        if g.phase == "over" or not self._undo:
+            self._refuse(cmd, "There is nothing to take back now.", code="nothing_to_undo")
+            return
+        player = self._undo_player
+        assert player is not None
+        if getattr(cmd, "source", "") == "ai" or (cmd.player is not None and cmd.player != player):
+            self._refuse(
+                cmd,
+                f"Only {self.color_of(player)} can take back their move, before the next player acts.",
+                code="not_your_undo",
+            )
+            return
+        self._cancel_timers()
+        self._new_turn_token()  # a computer's answer for the turn after is dropped
+        self.game = self._undo.pop()
+        self._undo_until = 0.0
+        self._reset_turn_state()
+        log.info("%s %s: player %s took an action back", self.noun, (self.game_id or "")[:8], player)
+        self.bus.post(ActionUndone(player))
+        if not self._undo:
+            self._undo_player = None
+            self.bus.post(UndoChanged(player, False))
+        self._save("undo")
+        self._turn_begins(new_turn=False)
+
     # ------------------------------------------------------------ refusals
     def _refuse(self, cmd: Command, reason: str, arrow: str | None = None, code: str = "refused") -> None:
         """Answer `cmd` with IllegalInput: `reason` for a person (English), `code` for translations."""
@@ -506,6 +589,8 @@ class GameSession(Generic[G]):
         if kind == HUMAN and source == "ai":
             self._refuse(cmd, "A computer move arrived during a person's turn; ignored.", code="not_computer_turn")
             return False
+        if self._undo and g.current != self._undo_player:
+            self._drop_undo()  # the next player acts: the last player's actions are final
         return True
 
     # ------------------------------------------------------------ saving

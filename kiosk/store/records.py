@@ -214,9 +214,9 @@ class Recording:
 
     The kiosk calls :meth:`begin` when a game starts (with its start position),
     :meth:`step` after every action the session committed (the session's save
-    hook), :meth:`resume` when a saved game is resumed, and :meth:`end` when the
-    game is over or abandoned. The action is read off the change of state
-    (its codec's ``infer_action``), so the sessions need no recording code of their own.
+    hook), :meth:`take_back` after an undo, :meth:`resume` when a saved game is
+    resumed, and :meth:`end` when the game is over or abandoned. The action is read off the change
+    of state (its codec's ``infer_action``), so the sessions need no recording code of their own.
     """
 
     def __init__(self, shelf: RecordShelf):
@@ -243,6 +243,22 @@ class Recording:
             self.shelf.save_current(self.recorder)
             return
         if len(recorder.turns) != before_turns and state.phase != GAME_OVER:
+            self.shelf.save_current(recorder)
+
+    def take_back(self, state) -> None:
+        """The session took actions back (an undo): the record forgets them, so it never keeps
+        an action that was undone."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        before_turns = len(recorder.turns)
+        if not recorder.take_back(state):
+            log.warning("the game record cannot take the undone action back: recording afresh from here")
+            levels = [part.partition(":")[2] for part in recorder.tags.get("Players", "").split()]
+            self.recorder = self.shelf.start(state, levels)
+            self.shelf.save_current(self.recorder)
+            return
+        if len(recorder.turns) != before_turns:
             self.shelf.save_current(recorder)
 
     def end(self, state=None, abandoned: bool = False) -> Path | None:

@@ -81,13 +81,14 @@ class CardPacing(PacingBase):
     toggle: float = 0.45  # between two cards ticked for taking
     confirm: float = 0.7  # before the take is confirmed
     after_take: float = 0.6  # the taken cards fly off
+    undo: float = 3.0  # after a person's turn, before a computer's first step: time to take it back
 
     FAST: ClassVar[CardPacing]  # no pauses at all (headless runs, tests)
 
 
 CardPacing.FAST = CardPacing.fast()
 
-# save(session, reason): "start", "resume", "lay", "take", "discard", "over" or "abandon".
+# save(session, reason): "start", "resume", "lay", "take", "discard", "undo", "over" or "abandon".
 SaveHook = Callable[["CardSession", str], None]
 
 
@@ -341,6 +342,8 @@ class CardSession(GameSession[CardGame]):
         if g is None or g.phase == CardPhase.OVER or not self.handover:
             self._refuse(cmd, "No hand-over is due: play on.", code="no_hand_over")
             return
+        if self._undo and g.current != self._undo_player:
+            self._drop_undo()  # the next person takes the screen: the last turn is final
         self.handover = False
         self._last_viewer = g.current
         self._hand_changed(g.current)
@@ -392,6 +395,7 @@ class CardSession(GameSession[CardGame]):
             self._refuse(cmd, problem, code=_placement_code(g, cell))
             return
         joined = g.preview(place)
+        undo_point = self._undo_point()
         try:
             g.apply(place)
         except IllegalAction as exc:  # placement_problem said yes: should not happen
@@ -410,6 +414,7 @@ class CardSession(GameSession[CardGame]):
             )
         )
         self._quiet_until = self.clock.now() + self.pacing.after_lay
+        self._undoable(player, undo_point)
         if g.phase == CardPhase.TAKE and g.current == player and g.placed == cell:
             self._save("lay")
             self._turn_begins(new_turn=False)
@@ -442,10 +447,12 @@ class CardSession(GameSession[CardGame]):
             return
         cells = tuple(sorted((c for c, p in g.layout.items() if p.card in chosen), key=lambda c: (c[1], c[0])))
         cards = tuple(g.layout[c].card for c in cells)
+        undo_point = self._undo_point()
         g.apply(Take(chosen))
         self.chosen = set()
         self.bus.post(CardsTaken(player, cards, cells, len(g.taken[player])))
         self._quiet_until = self.clock.now() + (self.pacing.after_take if cards else 0.0)
+        self._undoable(player, undo_point)
         self._turn_ends(player, "take")
 
     def _on_discard(self, cmd: DiscardCard) -> None:
@@ -456,12 +463,14 @@ class CardSession(GameSession[CardGame]):
         if slot is None:
             return
         player, card = g.current, g.hand[slot]
+        undo_point = self._undo_point()
         try:
             g.apply(Discard(card))
         except IllegalAction as exc:
             self._refuse(cmd, str(exc))
             return
         self.bus.post(CardDiscarded(player, card))
+        self._undoable(player, undo_point)
         self._turn_ends(player, "discard")
 
     # ------------------------------------------------------------ committing

@@ -68,13 +68,14 @@ class Pacing(PacingBase):
     after_shift: float = 0.7  # the row slides in, pawns are carried
     walk_step: float = 0.18  # per cell of the pawn's walk
     after_move: float = 0.5  # after the walk, before the next player acts
+    undo: float = 3.0  # after a person's walk, before a computer's first step: time to take it back
 
     FAST: ClassVar[Pacing]  # no pauses at all (headless runs, tests)
 
 
 Pacing.FAST = Pacing.fast()
 
-# save(session, reason): reason is "start", "resume", "shift", "move", "over" or "abandon".
+# save(session, reason): reason is "start", "resume", "shift", "move", "undo", "over" or "abandon".
 SaveHook = Callable[["Session", str], None]
 
 
@@ -421,6 +422,7 @@ class Session(GameSession[Game]):
         line_cells = _LINE_CELLS[arrow]
         before = {i: p.position for i, p in enumerate(g.players)}
         inserted = self._turned_spare(g)
+        undo_point = self._undo_point()
         try:
             g.apply(Shift(arrow, self.rotation))
         except IllegalAction as exc:
@@ -439,6 +441,7 @@ class Session(GameSession[Game]):
             )
         )
         self._quiet_until = self.clock.now() + self.pacing.after_shift
+        self._undoable(player, undo_point)
         self._save("shift")
         self._turn_begins(new_turn=False)
 
@@ -449,6 +452,7 @@ class Session(GameSession[Game]):
         route = g.path_to(cell) if 0 <= cell[0] < 7 and 0 <= cell[1] < 7 else None
         found_before = len(p.found)
         cards_before = p.cards_left
+        undo_point = self._undo_point()
         try:
             g.apply(Move(cell))
         except IllegalAction as exc:
@@ -481,6 +485,7 @@ class Session(GameSession[Game]):
                 g.turns,
             )
             return
+        self._undoable(player, undo_point)
         self._save("move")
         self._turn_begins()
 

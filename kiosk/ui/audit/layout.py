@@ -15,10 +15,15 @@ card table's places) with its box in screen pixels, and checks the rules:
   at 800x480, scaled with the screen like everything else);
 * no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
   own buttons grow with the screen, but 48 px is the floor the issue sets);
-* no touch target reaches outside the screen.
+* no touch target reaches outside the screen;
+* every treasure picture off the board (a target, a treasure found, an open card, a card's symbol)
+  is at least ``typeface.PICTURE`` (40 px) at 800x480, scaled;
+* every text has the contrast it needs against what is drawn behind it (kiosk/ui/audit/contrast.py:
+  4.5:1, 3:1 for text of 24 px and more at 800x480); each text item carries its colour and the
+  colour behind it (``"fg"``, ``"bg"``).
 
-Only text is laid out again per language (no frame is drawn), so the whole
-walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
+Only text is laid out again per language; one frame without the texts is drawn per entry, for
+the colours behind them, so the whole walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
 writes what it collected; tests/kiosk/ui/test_layout_audit.py runs it in ``make test``.
 """
 
@@ -31,9 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from kiosk.ui.audit import contrast
 from kiosk.ui.shell import widgets
 from kiosk.ui.shell.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
-from kiosk.ui.shell.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX
+from kiosk.ui.shell.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
 from kiosk.ui.shell.i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
@@ -115,6 +121,22 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
 
     items = _targets(screen, ui.layout, uid)
     items += _texts(screen, recorder, uid)
+    items += _pictures(screen, recorder, uid)
+    return items
+
+
+def _pictures(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
+    """The treasure pictures the screen shows off the board (targets, found, open cards, card symbols)."""
+    batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
+    items = []
+    for sprite, kind, treasure, px in recorder.pictures:
+        shown = getattr(sprite, "_vertex_list", None) is not None and getattr(sprite, "visible", True)
+        if not shown or id(getattr(sprite, "batch", None)) not in batches:
+            continue
+        rect = Rect(sprite.x - px / 2, sprite.y - px / 2, px, px)
+        items.append(
+            _item(uid(f"picture:{kind}@{_rid(rect)}"), "picture", rect, touch=False, text=treasure, kind_of=kind)
+        )
     return items
 
 
@@ -201,6 +223,8 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
                 container=cid,
                 faces=FACES[int(lab.rotation) % 360],
                 role=role,
+                fg=[int(c) for c in lab.color[:3]],
+                label=lab,
             )
         )
     items += [_item(cid, "panel", rect, touch=False) for cid, rect in panels.items()]
@@ -256,7 +280,44 @@ def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Ex
 
     _check_targets(layout, [it for it in items if it["touch"]], bad)
     _check_texts(layout, items, bad)
+    _check_contrast(layout, items, bad)
+    _check_pictures(layout, items, bad)
     return problems
+
+
+def _check_contrast(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
+    """Each text against the colour drawn behind it (items without a measured background are skipped).
+    A shadow (the same words drawn again under a readable copy, offset a little) is not text to read."""
+    texts = [it for it in items if it["kind"] == "text" and it.get("fg") is not None and it.get("bg") is not None]
+
+    def short(it: dict) -> float:
+        need = contrast.needed(it["font_px"], layout.scale)
+        return need - contrast.ratio(it["fg"], it["bg"])
+
+    for it in texts:
+        if short(it) <= 0.005:
+            continue
+        if any(
+            o is not it and o["text"] == it["text"] and _overlap(o["rect"], it["rect"]) and short(o) <= 0 for o in texts
+        ):
+            continue  # its shadow
+        have, need = contrast.ratio(it["fg"], it["bg"]), contrast.needed(it["font_px"], layout.scale)
+        if have < need - 0.005:
+            bad(
+                "low_contrast",
+                f"{it['text']!r} {tuple(it['fg'])} on {tuple(it['bg'])} is {have:.2f}:1 (at least {need:g}:1)",
+                it,
+            )
+
+
+def measure_backgrounds(ui: Any, items: list[dict]) -> None:
+    """Give each text item the colour behind it as drawn (``"bg"``): one frame without the texts."""
+    texts = [it for it in items if it["kind"] == "text" and it.get("label") is not None]
+    if not texts:
+        return
+    backdrop = contrast.Backdrop(ui, [it["label"] for it in texts])
+    for it in texts:
+        it["bg"] = list(backdrop.behind(it["rect"]))
 
 
 def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) -> None:  # noqa: C901
@@ -277,8 +338,19 @@ def _check_targets(layout: Layout, touch: list[dict], bad: Callable[..., None]) 
         for b in touch[i + 1 :]:
             if a["kind"] == b["kind"] == "cell":
                 continue  # the board's grid: side by side by construction
+            if _inside(layout.screen, a["rect"]) or _inside(layout.screen, b["rect"]):
+                continue  # a backdrop ("tap anywhere"): what lies on it is on top of it
             if _overlap(a["rect"], b["rect"]):
                 bad("target_overlap", f"{a['id']} {a.get('text')!r} and {b['id']} {b.get('text')!r}", a, b)
+
+
+def _check_pictures(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
+    """Treasure pictures off the board: at least ``typeface.PICTURE`` px at 800x480, scaled."""
+    least = PICTURE_PX * layout.scale
+    for it in items:
+        if it["kind"] == "picture" and min(it["rect"].w, it["rect"].h) < least - 0.5:
+            what = f"{it.get('kind_of', 'picture')} {it['text']!r}"
+            bad("small_picture", f"{what} is {it['rect'].w:.0f} px (at least {least:.0f})", it)
 
 
 def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:
@@ -368,11 +440,13 @@ def walk(
     states: Iterable[State] = (),
     env: Env | None = None,
     shots: Path | None = None,
+    colours: bool = True,
 ) -> dict:
     """Collect every (state, size, layout, language): ``{"entries": [...], "seconds": s}``.
 
     Each state is prepared once per size and layout (``prepare`` builds the screen), then only
     laid out again per language. `shots`: also save one PNG per state, size and layout (English).
+    `colours`: measure the colour behind each text (one frame per entry) for the contrast rule.
     """
     t0 = time.perf_counter()
     own = env is None
@@ -398,6 +472,10 @@ def walk(
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
                         items = collect(env.ui, rec)
+                        if colours:
+                            measure_backgrounds(env.ui, items)
+                        for it in items:
+                            it.pop("label", None)  # the pyglet label: not part of the report
                         entries.append(
                             dict(
                                 screen=st.screen,
@@ -454,6 +532,7 @@ def to_json(report: dict) -> dict:
                 text=it["text"],
                 container=it["container"],
                 faces=it["faces"],
+                **({k: it[k] for k in ("fg", "bg") if it.get(k) is not None} if it["kind"] == "text" else {}),
             )
             for it in e["items"]
         ]

@@ -21,6 +21,7 @@ import pyglet
 from kiosk.games import HUMAN
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import seating
 from kiosk.ui.art import SEAT_COLORS, draw_pawn
 from kiosk.ui.shell.i18n import LANGUAGES, language_name
@@ -486,7 +487,7 @@ class SetupScreen(Screen):
                     self._bg,
                     size=BODY,
                     color=TOGGLE_OFF,
-                    text_color=SEAT_COLORS[seat],
+                    text_color=text_shade(SEAT_COLORS[seat]),
                     on_tap=partial(self.join, seat),
                 )
                 continue
@@ -503,14 +504,14 @@ class SetupScreen(Screen):
                 self._bg,
                 size=BODY,
                 color=self.background,
-                text_color=SEAT_COLORS[seat],
+                text_color=text_shade(SEAT_COLORS[seat]),
                 on_tap=partial(self.join, seat),
             )
             b._label.visible = False
             self._shapes += draw_pawn(
                 self.batch, seat, *f.point(c.px(16), c.px(jh / 2)), c.px(28), group=self._fg, rotation=f.angle
             )
-            self._text(c, f, name, 32, jh / 2, BODY, color=SEAT_COLORS[seat], width=jw - 36)
+            self._text(c, f, name, 32, jh / 2, BODY, color=text_shade(SEAT_COLORS[seat]), width=jw - 36)
 
     def _seat_card(self, c, frame: Frame, index: int, seat: int, x, y, w, h) -> None:
         """One player's card: pawn and colour name, who plays it (a button that says it: a tap
@@ -522,7 +523,7 @@ class SetupScreen(Screen):
         self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
         top = y + h - 24
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
-        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=rgb, width=w - 50)
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=text_shade(rgb), width=w - 50)
         pad = 8
         joined = self._joined(index)
         seg_y = top - 18 - 48
@@ -604,7 +605,7 @@ class SetupScreen(Screen):
         cy = y + h / 2
         self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 24), c.px(cy)), c.px(26), group=self._fg)
         name_w = 100
-        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, cy, BODY, color=rgb, width=name_w)
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, cy, BODY, color=text_shade(rgb), width=name_w)
         bx = x + 42 + name_w + 6
         sw = 50
         kw = w - (bx - x) - 6 - 3 * (sw + 4)
@@ -757,7 +758,7 @@ class SetupScreen(Screen):
             )
         )
         name = t(f"colour.{CARD_COLOR_KEYS[index]}")
-        self._text(c, frame, name, x + 34, top, BODY, color=rgb, width=w - 42)
+        self._text(c, frame, name, x + 34, top, BODY, color=text_shade(rgb), width=w - 42)
         pad, gap = 8, 4
         options = (HUMAN,) + CARD_LEVELS
         human = t("setup.human")
@@ -872,7 +873,9 @@ class SetupScreen(Screen):
             )
         )
         name_w = 92
-        self._text(c, frame, t(f"colour.{CARD_COLOR_KEYS[index]}"), x + 30, cy, BODY, color=rgb, width=name_w)
+        self._text(
+            c, frame, t(f"colour.{CARD_COLOR_KEYS[index]}"), x + 30, cy, BODY, color=text_shade(rgb), width=name_w
+        )
         sw, gap = 48, 3
         bx = x + 30 + name_w + 4
         hw = w - (bx - x) - 6 - 3 * (sw + gap)

@@ -21,7 +21,7 @@ from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, 
 if TYPE_CHECKING:
     from kiosk.ui.shell.window import UI
 
-GO = (46, 150, 84)  # the "start / play" button: green means go
+GO = (28, 122, 64)  # the "start / play" button: green means go (white text on it reads at 4.5:1)
 GO_DOWN = (30, 100, 56)
 TOGGLE_ON = (232, 178, 48)
 TOGGLE_OFF = (56, 64, 78)

@@ -1,9 +1,10 @@
 """What tells people whose turn it is and what a tap will do: the turn cue and the two-tap choice.
 
 The turn cue: when a person's turn starts, "<colour>'s turn" is written large
-across the board for :data:`CUE_S` seconds, turned to face that person's edge
-(kiosk/ui/shell/seating.py), on a band of their colour. A corner panel's border alone
-was missed by visitors.
+across the board, turned to face that person's edge (kiosk/ui/shell/seating.py), on
+a band of their colour, and stays until the first touch or button (a child who
+looked away still sees whose turn it is). A corner panel's border alone was
+missed by visitors. It stands still: it costs no frames while it waits.
 
 :class:`TwoTap`: on a table, a child's second finger, a palm or a sleeve
 touches the screen; a single touch must never end a turn. The first tap on a
@@ -24,9 +25,6 @@ from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.widgets import Frame
-
-CUE_S = 1.6  # seconds the "<colour>'s turn" cue stays
-CUE_FADE_S = 0.3
 
 T = TypeVar("T")
 
@@ -122,7 +120,6 @@ class TurnCue:
     def hide(self) -> None:
         for it in self.items:
             if isinstance(it, pyglet.text.Label):
-                it.color = (*it.color[:3], 255)  # as it was taken (the fade changed it)
                 self.labels.give_back(it)
             else:
                 it.delete()
@@ -130,21 +127,10 @@ class TurnCue:
         self.shown_at = None
 
     def update(self, dt: float) -> bool:
-        """Let `dt` seconds of frames pass (the frames' own time, as the board's animations):
-        fade and end the cue; True while it is on screen."""
+        """Let `dt` seconds of frames pass; True while the cue is on screen (it waits for a touch)."""
         if self.shown_at is None:
             return False
         self.shown_at += dt
-        t = self.shown_at
-        if t >= CUE_S:
-            self.hide()
-            return False
-        alpha = int(255 * max(0.0, min(1.0, (CUE_S - t) / CUE_FADE_S)))
-        for it in self.items:
-            if isinstance(it, pyglet.text.Label):
-                it.color = (*it.color[:3], alpha)
-            else:
-                it.opacity = alpha
         return True
 
     @property

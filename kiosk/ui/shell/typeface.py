@@ -31,6 +31,12 @@ TREASURE = 36  # a treasure drawn on a board tile (the art's medallion diameter)
 #: the treasure's drawing as a part of a board cell: a TREASURE px medallion on the 52 px cell of
 #: 800x480 (the medallion fills about 89% of its drawing); larger screens have larger cells
 TREASURE_OF_CELL = 0.78
+#: a treasure picture off the board (a target, a treasure found, an open card, a card's symbol), at least
+#: this many px across at 800x480 (the layout audit checks it, scaled with the screen)
+PICTURE = 40
+#: the treasure on the spare (a player's panel, the preview at an arrow) as a part of the tile: smaller
+#: than on the board, so the tile's openings read at a glance and a turn of it shows
+SPARE_TREASURE_OF_TILE = 0.42
 
 FALLBACK = "DejaVu Sans"
 FAMILY = "Andika"

@@ -37,6 +37,11 @@ ACCENT = (255, 196, 64)
 BUTTON = (64, 110, 170)
 BUTTON_DOWN = (40, 70, 110)
 DISABLED = (60, 64, 72)
+UNDO_COLOR = (150, 96, 40)  # the Undo button of both games (a turning-back arrow before the word)
+UNDO_ICON = "\u21b6"
+#: the desktop stand-ins for the Undo button (docs/keys.md): pyglet's key.U and key.BACKSPACE (as numbers:
+#: importing pyglet.window here would open a window before the UI chose its platform)
+UNDO_KEYS = (117, 65288)
 DANGER = (210, 60, 60)
 
 
@@ -91,6 +96,12 @@ class Recorder:
 
     def __init__(self) -> None:
         self.texts: list[tuple[pyglet.text.Label, Frame, Rect | None, str, str]] = []
+        self.pictures: list[tuple[Any, str, str, float]] = []  # (sprite, kind, treasure, px across)
+
+    def picture(self, sprite: Any, kind: str, treasure: str, px: float) -> None:
+        """A treasure picture shown now (`kind`: target, found, open_card, card_symbol), `px` across."""
+        self.pictures = [p for p in self.pictures if p[0] is not sprite or p[1] != kind]
+        self.pictures.append((sprite, kind, treasure, px))
 
     def note(self, lab: pyglet.text.Label, frame: Frame, container: Rect | None, role: str, name: str) -> None:
         """A text shown now; a text shown again (kiosk/ui/shell/label_pool.py) is checked at its new place only."""
@@ -100,6 +111,12 @@ class Recorder:
 
 #: The layout audit's recorder while it runs, else None.
 RECORDER: Recorder | None = None
+
+
+def note_picture(sprite: Any, kind: str, treasure: str, px: float) -> None:
+    """Tell the layout audit (when it runs) about a treasure picture, `px` across as drawn."""
+    if RECORDER is not None:
+        RECORDER.picture(sprite, kind, treasure, px)
 
 
 def label(

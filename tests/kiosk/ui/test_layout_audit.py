@@ -34,7 +34,15 @@ from tests.support.offscreen import Pixels, offscreen_window
 
 #: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
 #: last test fails when one of them no longer matches anything.
-EXCEPTIONS: tuple[la.Exception_, ...] = ()
+EXCEPTIONS: tuple[la.Exception_, ...] = (
+    la.Exception_(
+        "cards_play/*",
+        "small_picture",
+        "card",
+        "the card game's treasure symbols are 22-37 px at 800x480 (27 on the table, 33-37 in the hand): "
+        "40 px needs larger medallions in the card art (kiosk/games/cards/art.py), not done yet",
+    ),
+)
 
 
 # ----------------------------------------------------------------------------- the rules on made-up boxes

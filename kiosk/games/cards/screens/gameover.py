@@ -20,6 +20,7 @@ from kiosk.games import HUMAN
 from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import CardGameOver
 
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import Canvas, fit_font, panel
@@ -69,7 +70,7 @@ class CardsGameOverScreen(GameEndScreen):
                     fit_font(headline, c.font(22), c.px(c.W - 40)),
                     self.batch,
                     fg,
-                    color=rgb,
+                    color=text_shade(rgb),
                     bold=True,
                 )
             )
@@ -83,7 +84,7 @@ class CardsGameOverScreen(GameEndScreen):
                 fit_font(headline, c.font(32), c.px(c.W - 40)),
                 self.batch,
                 fg,
-                color=rgb,
+                color=text_shade(rgb),
                 bold=True,
             )
         )
@@ -145,7 +146,7 @@ class CardsGameOverScreen(GameEndScreen):
                     fit_font(who, c.font(18), c.px(name_w)),
                     self.batch,
                     fg,
-                    color=prgb,
+                    color=text_shade(prgb),
                     anchor_x="left",
                     bold=True,
                     container=c.r(area.x + 46, cy - row_h / 2, name_w + 8, row_h),
@@ -174,7 +175,7 @@ class CardsGameOverScreen(GameEndScreen):
                             c.px(cy - 6),
                             c.px(bar_w),
                             c.px(12),
-                            color=prgb,
+                            color=text_shade(prgb),
                             batch=self.batch,
                             group=fg,
                         )

@@ -61,13 +61,31 @@ from kiosk.games.cards.events import (
     SelectHandCard,
     ToggleTake,
 )
-from kiosk.core.events import GameAbandoned, IllegalInput
-from kiosk.games.cards.art import CardAtlas
-from kiosk.ui.shell.edge_note import EdgeNote
+from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
+from kiosk.games.cards.art import MEDAL_R, CardAtlas
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
+from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.shell.menu import GO
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, DISABLED, INK, PANEL, Button, Frame, Widget, box, label
+from kiosk.ui.shell.widgets import (
+    ACCENT,
+    BUTTON,
+    DIM,
+    DISABLED,
+    INK,
+    PANEL,
+    UNDO_COLOR,
+    UNDO_ICON,
+    UNDO_KEYS,
+    Button,
+    Frame,
+    Widget,
+    box,
+    label,
+    note_picture,
+)
 
 TOAST_S = 3.0
 GAMEOVER_DELAY_S = 1.6
@@ -279,6 +297,9 @@ class CardsPlayScreen(Screen):
                 self.last_turn["taken"] = tuple(ev.cards)
         elif isinstance(ev, CardDiscarded):
             self.last_turn = dict(player=ev.player, card=None, rotation=0, taken=(), discarded=ev.card)
+        elif isinstance(ev, ActionUndone):
+            self.last_turn, self.pending = None, None  # the turn is being played again
+            self._anims.clear()
         elif isinstance(ev, IllegalInput):
             self._answer(self._reason_text(ev))
         elif isinstance(ev, CardGameOver):
@@ -397,6 +418,7 @@ class CardsPlayScreen(Screen):
             self.toast,
             self.layout,
             self.pending,
+            s.undo_player,
         )
 
     # ------------------------------------------------------------------ building the picture
@@ -505,6 +527,7 @@ class CardsPlayScreen(Screen):
             pop = self._anims.get(cell, 0.0)
             sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
             sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            note_picture(sprite, "card_symbol", "card", c * 0.97 * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
             x, y = v.centre(r, self.pending)
@@ -607,7 +630,7 @@ class CardsPlayScreen(Screen):
             L.font(typeface.BODY),
             self.batch,
             fg,
-            color=INK if active else rgb,
+            color=INK if active else text_shade(rgb),
             anchor_x="left",
             bold=active,
             container=room,
@@ -625,7 +648,7 @@ class CardsPlayScreen(Screen):
                     L.font(typeface.BODY),
                     self.batch,
                     fg,
-                    color=INK if active else rgb,
+                    color=INK if active else text_shade(rgb),
                     anchor_x="left",
                     container=room,
                     name="stars",
@@ -678,7 +701,7 @@ class CardsPlayScreen(Screen):
             L.font(typeface.TITLE),
             self.batch,
             fg,
-            color=player_rgb(p),
+            color=text_shade(player_rgb(p)),
             bold=True,
             anchor_y="top",
             width=r.w - 2 * pad,
@@ -723,19 +746,27 @@ class CardsPlayScreen(Screen):
         btn_h = L.px(50)
         by = pad
         take = g.phase == CardPhase.TAKE and s.kinds[p] == HUMAN and not s.handover
+        row = Rect(pad, by, r.w - 2 * pad, btn_h)
+        undo = s.undo_player
+        if undo is not None and (undo == p or s.kinds[p] != HUMAN):
+            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
+            # it back: Undo in the button row, facing them
+            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
+            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg, undo == p)
+            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
             b = Button(
                 frame,
-                Rect(pad, by, r.w - 2 * pad, btn_h),
+                row,
                 text_b,
                 self.batch,
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
-                color=(46, 150, 84) if not problem else DISABLED,
+                color=GO if not problem else DISABLED,
                 on_tap=lambda: self.ui.post(ConfirmTake()),
             )
             self._items.append(b)
@@ -770,6 +801,8 @@ class CardsPlayScreen(Screen):
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
             self._items.append(sprite)
+            if shown:
+                note_picture(sprite, "card_symbol", "hand card", size * MEDAL_R)
             if shown and s.kinds[p] == HUMAN:
                 rect = frame.area(Rect(cx - size / 2, cy - size / 2, size, size))
                 if g.phase == CardPhase.DISCARD:
@@ -795,6 +828,23 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
 
+    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
+        """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
+        L = self.layout
+        b = Button(
+            Frame(rect, self.facing(player)),
+            Rect(0, 0, rect.w, rect.h),
+            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.t('play.undo')}",
+            self.batch,
+            group,
+            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
+            min_size=L.touch,
+            color=UNDO_COLOR,
+            on_tap=partial(self.ui.post, Undo(player)),
+        )
+        self._items.append(b)
+        self.add(b)
+
     def _build_handover(self) -> None:
         """The "pass to" sheet, facing the next person; it tells what the previous person did."""
         g = self.game
@@ -806,7 +856,10 @@ class CardsPlayScreen(Screen):
         )
         last = self.last_turn
         w = min(L.width - L.px(40), L.px(580))
-        h = min(L.height - L.px(20), L.px(380 if last else 240))
+        undo = self.session.undo_player
+        undo_h = max(L.touch, L.px(50)) if undo is not None and undo != p else 0
+        undo_row = undo_h + L.px(10) if undo_h else 0  # the sheet's top row: the Undo of who just played
+        h = min(L.height - L.px(20), L.px(380 if last else 240 + undo_row))  # (the last turn's picture gives room)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
@@ -818,11 +871,11 @@ class CardsPlayScreen(Screen):
             text,
             frame,
             w / 2,
-            h - L.px(12),
+            h - L.px(12) - undo_row,
             L.font(typeface.HEADLINE),
             self.batch,
             fg,
-            color=rgb,
+            color=text_shade(rgb),
             bold=True,
             role="headline",
             name="pass_to",
@@ -841,7 +894,7 @@ class CardsPlayScreen(Screen):
             fg,
             font_size=L.font(typeface.LABEL + 2),
             min_size=L.touch,
-            color=(46, 150, 84),
+            color=GO,
             on_tap=lambda: self.ui.post(HandOver()),
         )
         self._items.append(b)
@@ -862,11 +915,17 @@ class CardsPlayScreen(Screen):
         self._items.append(hint)
         if last is not None:
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
-            ceiling = h - L.px(12) - head.content_height - L.px(8)
+            ceiling = h - L.px(12) - undo_row - head.content_height - L.px(8)
             self._last_turn(frame, last, Rect(pad, floor, w - 2 * pad, ceiling - floor), fg)
-        # the whole screen answers while the sheet is up (a tap anywhere hands over)
+        # the whole screen answers while the sheet is up (a tap anywhere hands over); on top of it, the
+        # Undo of the person who just played, in the sheet's top row, turned to them
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
+        if undo_h and undo is not None:
+            bw = min(w - 2 * pad, L.px(220))
+            ux = pad if frame.angle == 0 else w - pad - bw  # the screen's left half: away from the hand column
+            spot = frame.area(Rect(ux, h - L.px(10) - undo_h, bw, undo_h))
+            self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
 
     def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""
@@ -931,6 +990,13 @@ class CardsPlayScreen(Screen):
             self._items.append(sprite)
 
     # ------------------------------------------------------------------ fingers
+    def on_key(self, symbol: int, modifiers: int) -> bool:
+        """Desktop stand-ins: the undo keys (docs/keys.md)."""
+        if symbol in UNDO_KEYS:
+            self.ui.post(Undo(source="key"))
+            return True
+        return False
+
     def tap(self, x: float, y: float) -> bool:
         self.note.touched(x, y, self.ui.now())
         if super().tap(x, y):

@@ -3,7 +3,7 @@
 Each state brings a real kiosk there through the game's own commands (a new game,
 an arrow pressed twice) and then opens the screen, so what the audit measures is
 what a visitor would see: the most seats and the fewest, the active panel with
-every control (hint on, the peek, stay, the blocked-arrow message) and the result.
+every control (hint on, the peek, stay and undo, the blocked-arrow message) and the result.
 """
 
 from __future__ import annotations
@@ -87,6 +87,17 @@ def board_move(env: Env) -> None:
     _play(env)
 
 
+def board_walked(env: Env) -> None:
+    """After a person's walk: the next person's turn, the Undo button on the panel of who walked."""
+    _board(env, ("human", "human", "human", "human"))
+    from kiosk.games.labyrinth.events import SelectArrow, Stay
+
+    env.post(SelectArrow("N1"))
+    env.post(SelectArrow("N1"))
+    env.post(Stay())
+    _play(env)
+
+
 def board_peek(env: Env) -> None:
     _board(env, (HUMAN, "easy", "hard"))
     screen = _play(env)
@@ -127,6 +138,7 @@ def states() -> tuple[State, ...]:
         State(games.get(GAME_NAME).play_screen, "open-cards-2", name, board_shift((HUMAN, "easy"), open_cards=True)),
         State(games.get(GAME_NAME).play_screen, "blocked-arrow", name, board_blocked, blocked_message),
         State(games.get(GAME_NAME).play_screen, "move-stay", name, board_move),
+        State(games.get(GAME_NAME).play_screen, "walk-undo", name, board_walked),
         State(games.get(GAME_NAME).play_screen, "peek", name, board_peek),
         State(games.get(GAME_NAME).over_screen, "players-2", name, board_over(2)),
         State(games.get(GAME_NAME).over_screen, "players-4", name, board_over(4)),

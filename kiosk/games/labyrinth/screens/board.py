@@ -46,7 +46,7 @@ from kiosk.games.labyrinth.events import (
 )
 from kiosk.ui.shell import seating
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.typeface import TREASURE_OF_CELL
+from kiosk.ui.shell.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
 from kiosk.ui.shell.layout import ARROWS, Layout, Rect
 from kiosk.ui.shell.motion import Effects, ease_out_back
 
@@ -63,6 +63,10 @@ ARROW_ON = (255, 196, 64)
 ARROW_OFF = (84, 92, 108)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
+TRAIL_OF_CELL = 0.16  # the walk's trail: a line this part of a cell wide along the cells walked through
+TRAIL_ALPHA = (70, 210)  # the trail fades from its start to the pawn
+OUT_ALPHA = 150  # the tile that went out, drawn faintly at the arrow where it fell off
+MARKS_KEPT = 8  # last-move marks remembered for undos
 
 
 def is_fixed(i: int) -> bool:
@@ -151,6 +155,10 @@ class BoardView:
         self._homes: list = []
         self._active_ring: pyglet.sprite.Sprite | None = None
         self.layout: Layout | None = None
+        # the last move, shown until the next push: {"push": (seat, line, exit arrow, tile out), "walk": (seat, path)}
+        self.last_move: dict[str, Any] = {}
+        self._last_moves: list[dict[str, Any]] = []  # the marks before each later action (an undo steps back)
+        self._move_marks: list = []
 
     # ------------------------------------------------------------------ building
     def resize(self, layout: Layout) -> None:
@@ -205,6 +213,7 @@ class BoardView:
             + self._hint_marks
             + self._fx
             + self._homes
+            + self._move_marks
         ):
             obj.delete()
         for obj in (
@@ -218,7 +227,7 @@ class BoardView:
                 obj.delete()
         self._shapes, self._tile_sprites, self._treasure_sprites, self._pawns = [], [], [], []
         self._dims, self._rings, self._arrows, self._crosses, self._hint_marks, self._fx = [], [], {}, [], [], []
-        self._homes = []
+        self._homes, self._move_marks = [], []
         self._preview_tile = self._preview_treasure = self._preview_frame = self._cursor_box = None
         self._active_ring = None
 
@@ -252,7 +261,7 @@ class BoardView:
         self._preview_treasure = treasure = pyglet.sprite.Sprite(
             atlas.treasure("owl"), 0, 0, batch=self.live, group=self.g_top
         )
-        treasure.scale = self.scale * 0.6
+        treasure.scale = self.scale * SPARE_TREASURE_OF_TILE
         treasure.visible = False
         self._preview_frame = frame = shapes.Box(
             0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON, batch=self.live, group=self.g_top
@@ -326,6 +335,74 @@ class BoardView:
         self._sync_preview()
         self._sync_reach()
         self._sync_hint()
+        self._sync_marks()
+
+    def _mark_move(self, **parts: Any) -> None:
+        """Note a part of the move being made (a push clears the last move's marks)."""
+        self._last_moves = [*self._last_moves[-(MARKS_KEPT - 1) :], dict(self.last_move)]
+        if "push" in parts:
+            self.last_move = {}
+        self.last_move.update(parts)
+        self._sync_marks()
+
+    def _sync_marks(self) -> None:
+        """The last move, in the mover's colour, in the still layer (a few shapes): the pushed row
+        outlined, the tile that went out faint at its arrow, the walk as a trail along the paths
+        fading towards where it began."""
+        for obj in self._move_marks:
+            obj.delete()
+        self._move_marks = []
+        if self.layout is None or not self.model.started:
+            return
+        L = self.layout
+        push, walk = self.last_move.get("push"), self.last_move.get("walk")
+        if push is not None:
+            seat, line, exit_arrow, tile = push
+            a, b = L.cell_rect(*line[0]), L.cell_rect(*line[-1])
+            x0, y0 = min(a.x, b.x), min(a.y, b.y)
+            w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
+            edge = max(2, L.px(3))
+            for k, color in enumerate(((235, 235, 235), SEAT_COLORS[seat])):  # a light rim: dark colours show too
+                inset = k * edge
+                self._move_marks.append(
+                    shapes.Box(
+                        x0 + inset,
+                        y0 + inset,
+                        w - 2 * inset,
+                        h - 2 * inset,
+                        thickness=edge,
+                        color=color,
+                        batch=self.batch,
+                        group=self.g_fx,
+                    )
+                )
+            slot = L.arrow_rect(exit_arrow)
+            out = pyglet.sprite.Sprite(
+                self.ui.atlas.tile(tile.openings), *slot.center, batch=self.batch, group=self.g_bg
+            )
+            out.scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
+            out.opacity = OUT_ALPHA
+            self._move_marks.append(out)
+        if walk is not None and len(walk[1]) > 1:
+            seat, path = walk
+            n = len(path) - 1
+            lo, hi = TRAIL_ALPHA
+            under = pyglet.graphics.Group(order=1, parent=self.g_tiles)  # on the paths, under the treasures
+            for k in range(n):
+                (ax, ay), (bx, by) = L.cell_center(*path[k]), L.cell_center(*path[k + 1])
+                seg = shapes.Line(
+                    ax,
+                    ay,
+                    bx,
+                    by,
+                    thickness=L.cell * TRAIL_OF_CELL,
+                    color=SEAT_COLORS[seat],
+                    batch=self.batch,
+                    group=under,
+                )
+                seg.opacity = int(lo + (hi - lo) * k / max(1, n - 1))
+                self._move_marks.append(seg)
+        self._changed()
 
     def _sync_homes(self) -> None:
         """Each player's start corner: a ring in their colour, so everyone knows where home is."""
@@ -479,7 +556,12 @@ class BoardView:
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
-    def load(self, ev: GameStarted) -> None:
+    def load(self, ev: GameStarted, undone: bool = False) -> None:
+        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back)."""
+        if undone:
+            self.last_move = self._last_moves.pop() if self._last_moves else {}
+        else:
+            self.last_move, self._last_moves = {}, []
         m = Model()
         m.tiles = list(ev.board)
         m.spare = ev.spare
@@ -616,6 +698,8 @@ class BoardView:
         m = self.model
         L = self._laid_out()
         line = [_cell(c) for c in ev.line]
+        seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
+        self._mark_move(push=(seat, line, ev.forbidden, ev.pushed_out))
         entry = L.arrow_cell(ev.insertion)
         exit_cell = (2 * line[-1][0] - line[-2][0], 2 * line[-1][1] - line[-2][1])
         starts = [entry] + line
@@ -674,6 +758,7 @@ class BoardView:
             m.forbidden = ev.forbidden
             m.preview, m.rotation, m.hint = None, 0, None
             pv.scale = self.scale * 0.94
+            pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
                 self._set_tile(i, tiles[i])
                 self._place_tile(i, *L.cell_center(*divmod(i, 7)))
@@ -722,6 +807,7 @@ class BoardView:
     def _start_walk(self, ev: PawnMoved) -> None:
         m = self.model
         path = [_cell(c) for c in ev.path]
+        self._mark_move(walk=(m.seats[ev.player] if ev.player < len(m.seats) else 0, path))
         spr = self._pawns[ev.player]
         m.reachable = frozenset()
         self._sync_reach()

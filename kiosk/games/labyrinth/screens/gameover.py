@@ -17,6 +17,7 @@ from pyglet import shapes
 
 from kiosk.games.labyrinth.events import GameOver
 
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
@@ -188,7 +189,7 @@ class GameOverScreen(GameEndScreen):
         pawns = max(1, len(seats))
         shift = c.px(28 + (pawns - 1) * size * 0.55)  # the text moves right to make room for the pawns
         pts = fit_font(text, c.font(size), w - c.px(150) - 2 * (shift - c.px(28)))
-        lbl = label(text, frame, w / 2 + shift, h / 2, pts, self.batch, fg, color=rgb, bold=True)
+        lbl = label(text, frame, w / 2 + shift, h / 2, pts, self.batch, fg, color=text_shade(rgb), bold=True)
         items.append(lbl)
         # crown and pawns left of the text
         text_w = lbl.content_width
@@ -217,7 +218,7 @@ class GameOverScreen(GameEndScreen):
                 c.font(BODY),
                 self.batch,
                 fg,
-                color=SEAT_COLORS[seat],
+                color=text_shade(SEAT_COLORS[seat]),
                 anchor_x="left",
                 bold=True,
             )

@@ -19,6 +19,7 @@ board's still layers and the panels (drawn again only after ``ui.invalidate()``)
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from typing import Any
@@ -26,9 +27,9 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
+from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo, UndoChanged
 from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
-from kiosk.core.events import GameAbandoned, IllegalInput
 from kiosk.games.labyrinth.events import (
     GameOver,
     GameStarted,
@@ -51,7 +52,7 @@ from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
-from kiosk.ui.shell.widgets import Frame, Hold
+from kiosk.ui.shell.widgets import UNDO_KEYS, Frame, Hold
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +93,9 @@ class PlayScreen(Screen):
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
         self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
+        self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
+        self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
+        self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -122,14 +126,16 @@ class PlayScreen(Screen):
         self.peek.cancel()
         self.note.hide()
 
-    def load_from_session(self, session: Any) -> None:
+    def load_from_session(self, session: Any, undone: bool = False) -> None:
+        """The session's game as it is now (`undone`: after an undo, the marks step back too)."""
         g = session.game
         snap: GameStarted = session.public_snapshot()
-        self.board.load(snap)
+        self.board.load(snap, undone=undone)
         m = self.board.model
         m.reachable = frozenset(g.reachable()) if g.phase == Phase.MOVE else frozenset()
         m.preview = session.preview
         m.rotation = session.rotation
+        self.undo_player = session.undo_player
         if session.preview is not None or session.rotation:
             m.spare = session.spare_preview()
         self.board._sync_all()
@@ -159,6 +165,7 @@ class PlayScreen(Screen):
                 on_hint=lambda: self.ui.post(RequestHint()),
                 on_stay=self._stay_or_confirm,
                 labels=self.labels,
+                on_undo=functools.partial(self._undo_tap, idx),
             )
         self._signature = None
         self._refresh_panels()
@@ -240,6 +247,9 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase != Phase.SHIFT or m.kinds[m.current] != HUMAN:
             return
+        if self._cued == (m.current, m.turn):
+            return  # this turn was cued already (it began again after an undo: they know)
+        self._cued = (m.current, m.turn)
         seat = m.seats[m.current]
         colour = self.t(f"colour.{COLOR_NAMES[seat]}")
         self.cue.show(
@@ -249,6 +259,7 @@ class PlayScreen(Screen):
             SEAT_COLORS[seat],
             self.layout.facing(seat),
         )
+        self.ui.request_frame()  # the cue stands still until a touch: one frame shows it
 
     def _prepare_cue(self, player: int) -> None:
         """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
@@ -300,6 +311,7 @@ class PlayScreen(Screen):
             toast=toast,
             step=("push" if m.phase == Phase.SHIFT else "move") if active and m.kinds[idx] == HUMAN else "",
             pending=active and self.destination.pending is not None,
+            undo=idx == self.undo_player and m.kinds[idx] == "human",
         )
 
     def _refresh_panels(self) -> None:
@@ -396,7 +408,7 @@ class PlayScreen(Screen):
                 m.current, m.phase, m.preview = current, phase, None
                 for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
                     st = self._panel_state(idx)
-                    if st.toast or st.peek or st.pending:
+                    if st.toast or st.peek or st.pending or st.undo:
                         continue  # of this moment only
                     seat = m.seats[idx]
                     out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
@@ -406,7 +418,10 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
+        if self._undo_event(ev):
+            return
         if isinstance(ev, GameStarted):
+            self.undo_player, self._cued = None, None
             self.board.load(ev)
             self._gameover = None
             self.peek.cancel()
@@ -415,6 +430,8 @@ class PlayScreen(Screen):
             self._cue_turn()
             return
         self.board.on_event(ev)
+        if not isinstance(ev, TurnChanged):
+            self._cue_due = False  # the person acted before the board caught up: they know it is their turn
         if self.cue.showing and not isinstance(ev, TurnChanged):
             self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
@@ -425,23 +442,54 @@ class PlayScreen(Screen):
             if self.toast == self.t("play.computer_thinking"):
                 self.toast = ""  # the computer has played: "thinking" is no longer true
             self._refresh_panels()
-            self._cue_turn()
+            self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
-            edge = self.note.tapper_edge(self.layout, self.ui.now())
-            m = self.board.model
-            if edge is not None and m.started and m.kinds[m.current] != HUMAN:
-                # a tap during the computer's turn: answered at the tapper's edge, not in the
-                # computer's panel (upside down for someone at the other side)
-                self.note.show(self.layout, self._reason_text(ev), edge, self.ui.now())
-                self.ui.request_frame()
-            else:
-                self._show_toast(self._reason_text(ev), ev.player)
+            self._refused(ev)
         elif isinstance(ev, GameOver):
             self._gameover = ev
             self._gameover_at = None
         elif isinstance(ev, GameAbandoned):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
+
+    def _refused(self, ev: IllegalInput) -> None:
+        """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
+        not in the computer's panel (upside down for someone at the other side)."""
+        edge = self.note.tapper_edge(self.layout, self.ui.now())
+        m = self.board.model
+        if edge is not None and m.started and m.kinds[m.current] != HUMAN:
+            self.note.show(self.layout, self._reason_text(ev), edge, self.ui.now())
+            self.ui.request_frame()
+        else:
+            self._show_toast(self._reason_text(ev), ev.player)
+
+    def _undo_event(self, ev: Any) -> bool:
+        """Undo's events: the Undo button shows or goes, an action was taken back. True if `ev` was one."""
+        if isinstance(ev, UndoChanged):
+            self.undo_player = ev.player if ev.available else None
+            self._refresh_panels()
+            return True
+        if isinstance(ev, ActionUndone):
+            self._undone()
+            return True
+        return False
+
+    def _undo_tap(self, player: int) -> None:
+        self.ui.post(Undo(player))
+
+    def _undone(self) -> None:
+        """A person took an action back: show the session's game again as it is now, with the
+        last-move marks from before that action."""
+        session = session_for(self.kiosk, GAME_NAME)
+        if getattr(session, "game", None) is None:
+            return
+        self.peek.cancel()
+        self.destination.clear()
+        if self.cue.showing:
+            self.cue.hide()
+        self.board.finish_animations()
+        self.load_from_session(session, undone=True)
+        self.ui.request_frame()
 
     def _reason_text(self, ev: IllegalInput) -> str:
         m = self.board.model
@@ -474,6 +522,9 @@ class PlayScreen(Screen):
             self.ui.request_frame()  # the cue went away: one more frame without it
         if self.note.update(self.ui.now()):
             self.ui.request_frame()
+        if self._cue_due and not self.board.busy:
+            self._cue_due = False
+            self._cue_turn()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
         if not (self._rebuilt or landed):
@@ -506,7 +557,7 @@ class PlayScreen(Screen):
 
     @property
     def animating(self) -> bool:
-        return self.board.animating or self.cue.showing
+        return self.board.animating  # the turn cue stands still: it needs no frames of its own
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
@@ -579,6 +630,9 @@ class PlayScreen(Screen):
             return True
         if symbol == key.P:
             self._peek_hold(True)
+            return True
+        if symbol in UNDO_KEYS:
+            self.ui.post(Undo(source="key"))
             return True
         if symbol == key.H and self.hints_enabled:
             self.ui.post(RequestHint(source="key"))

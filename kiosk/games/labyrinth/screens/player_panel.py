@@ -22,12 +22,26 @@ from pyglet import shapes
 
 from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import measure
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, Widget, box
+from kiosk.ui.shell.menu import GO, measure
+from kiosk.ui.shell.widgets import (
+    ACCENT,
+    DIM,
+    INK,
+    PANEL,
+    PANEL_EDGE,
+    UNDO_COLOR,
+    UNDO_ICON,
+    Button,
+    Frame,
+    Widget,
+    box,
+    note_picture,
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +65,7 @@ class PanelState:
     toast: str
     step: str = ""  # "push" / "move": the instruction's icon
     pending: bool = False  # a destination is chosen: the stay button confirms it
+    undo: bool = False  # this player can take their push or walk back: the Undo button shows
 
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
@@ -76,6 +91,7 @@ class PlayerPanel:
         on_hint: Callable[[], None],
         on_stay: Callable[[], None],
         labels: LabelPool | None = None,
+        on_undo: Callable[[], None] = lambda: None,
     ):
         self.ui = ui
         self.labels = labels if labels is not None else LabelPool()
@@ -85,7 +101,7 @@ class PlayerPanel:
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
         self.callbacks: dict[str, Callable[..., None]] = dict(
-            rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay
+            rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay, undo=on_undo
         )
         self.items: list = []
         self.texts: list[pyglet.text.Label] = []  # taken from self.labels, given back on delete
@@ -109,13 +125,16 @@ class PlayerPanel:
         self._build(state)
 
     # ------------------------------------------------------------------ drawing
-    def _sprite(self, region, u: float, v: float, size: float, group=None, turn: bool = True):
-        """An atlas drawing at local (u, v); `turn` False keeps it aligned with the board (tiles)."""
+    def _sprite(self, region, u: float, v: float, size: float, group=None, turn: bool = True, picture: tuple = ()):
+        """An atlas drawing at local (u, v); `turn` False keeps it aligned with the board (tiles);
+        `picture` (kind, treasure): a treasure picture the layout audit measures."""
         x, y = self.frame.point(u, v)
         s = pyglet.sprite.Sprite(region, x, y, batch=self.batch, group=group or self.fg)
         s.scale = size / self.ui.atlas.px
         s.rotation = self.frame.angle if turn else 0
         self.items.append(s)
+        if picture:
+            note_picture(s, picture[0], picture[1], size)
         return s
 
     def _text(
@@ -169,7 +188,7 @@ class PlayerPanel:
         head = L.px(typeface.TITLE + 12)
         self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
         name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
-        name_color = color if st.seat != 3 else (120, 170, 255)
+        name_color = text_shade(color)
         self._text(
             name,
             pad * 2 + head,
@@ -189,13 +208,21 @@ class PlayerPanel:
         self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
         self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
         x0 = pad + cw + L.px(30)
-        icon = min(L.px(24), (W - x0 - pad) / max(1, min(len(st.found), 5)))
+        icon = L.px(typeface.PICTURE)  # the treasures found: the latest that fit, "+n" for the others
         per_row = max(1, int((W - x0 - pad) // icon))
-        for k, treasure in enumerate(st.found[-per_row:]):
-            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon * 0.95)
-        block_top = y - ch / 2 - L.px(6)
+        shown = st.found[-per_row:]
+        if len(st.found) > per_row and per_row > 1:
+            shown = st.found[-(per_row - 1) :]
+            self._text(f"+{len(st.found) - len(shown)}", x0 + icon / 2, y, typeface.BODY, bold=True, color=DIM)
+            x0 += icon
+        for k, treasure in enumerate(shown):
+            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon, picture=("found", treasure))
+        block_top = y - max(ch, icon if st.found else ch) / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if not st.active:
+            if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
+                self._undo_button(Rect(pad, pad, W - 2 * pad, L.touch))
+                block_top = pad + L.touch
             if st.toast:
                 self._text(
                     st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True, color=ACCENT
@@ -286,7 +313,7 @@ class PlayerPanel:
             openings, treasure = st.spare
             self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
             if treasure:
-                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * 0.56)
+                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
             if human:
                 w = Widget(
                     f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
@@ -326,20 +353,7 @@ class PlayerPanel:
             return
         v = area.y
         if st.phase == Phase.MOVE:
-            confirm = st.pending
-            b = Button(
-                f,
-                stay_at or Rect(area.x, v, area.w, btn_h),
-                self.ui.t("play.confirm_move") if confirm else self.ui.t("play.stay"),
-                self.batch,
-                self.fg,
-                font_size=L.font(typeface.LABEL),
-                on_tap=self.callbacks["stay"],
-                min_size=L.touch,
-                color=(46, 150, 84) if confirm else (64, 110, 170),
-                labels=self.labels,
-            )
-            self.widgets.append(b)
+            self._stay_row(st, stay_at or Rect(area.x, v, area.w, btn_h), gap)
             if stay_at is None:
                 v += btn_h + gap
         # the secret target: hold the eye (open cards: all of them, where the spare was)
@@ -384,6 +398,44 @@ class PlayerPanel:
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
 
+    def _stay_row(self, st: PanelState, row: Rect, gap: float) -> None:
+        """The move phase's stay (or confirm) button at `row`; while the push can still be taken back, a
+        square Undo (its icon only: the row has no room for two words) at its end."""
+        L = self.ui.layout
+        if st.undo:
+            self._undo_button(Rect(row.right - row.h, row.y, row.h, row.h), icon_only=True)
+            row = Rect(row.x, row.y, row.w - row.h - gap, row.h)
+        b = Button(
+            self.frame,
+            row,
+            self.ui.t("play.confirm_move") if st.pending else self.ui.t("play.stay"),
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.LABEL),
+            on_tap=self.callbacks["stay"],
+            min_size=L.touch,
+            color=GO if st.pending else (64, 110, 170),
+            labels=self.labels,
+        )
+        self.widgets.append(b)
+
+    def _undo_button(self, r: Rect, icon_only: bool = False) -> None:
+        """The Undo button at `r` (panel coordinates), facing the panel's reader."""
+        L = self.ui.layout
+        b = Button(
+            self.frame,
+            r,
+            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.ui.t('play.undo')}",
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
+            on_tap=self.callbacks["undo"],
+            min_size=L.touch,
+            color=UNDO_COLOR,
+            labels=self.labels,
+        )
+        self.widgets.append(b)
+
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
         atlas = self.ui.atlas
@@ -391,7 +443,7 @@ class PlayerPanel:
         size = min(r.w, r.h - L.px(24)) * 0.9
         cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2
         if st.cards:
-            self._sprite(atlas.treasure(st.cards[0]), cu, cv, size, group=self.top)
+            self._sprite(atlas.treasure(st.cards[0]), cu, cv, size, group=self.top, picture=("target", st.cards[0]))
             caption = self.ui.t(f"treasure.{st.cards[0]}")
         else:
             self._sprite(atlas.pawn(st.seat), cu, cv, size * 0.6, group=self.top)
@@ -412,15 +464,27 @@ class PlayerPanel:
         self.widgets.append(w)
 
     def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
+        """The open cards in `r`, as large as they fit, never under ``typeface.PICTURE``: when they do not
+        all fit at that size the first ones show and "+n" says how many more."""
+        L = self.ui.layout
         atlas = self.ui.atlas
+        least = L.px(typeface.PICTURE) / 0.94
         n = len(cards)
         cols = max(1, math.ceil(math.sqrt(n * r.w / max(1.0, r.h))))
         rows = math.ceil(n / cols)
         size = min(r.w / cols, r.h / rows)
-        for k, treasure in enumerate(cards):
+        if size < least:
+            size = least
+            cols, rows = max(1, int(r.w // size)), max(1, int(r.h // size))
+        shown = list(cards) if len(cards) <= cols * rows else list(cards[: cols * rows - 1])
+        for k, treasure in enumerate(shown):
             cu = r.x + size / 2 + (k % cols) * size
             cv = r.y + r.h - size / 2 - (k // cols) * size
-            self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94)
+            self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94, picture=("open_card", treasure))
+        if len(shown) < n:
+            k = len(shown)
+            cu, cv = r.x + size / 2 + (k % cols) * size, r.y + r.h - size / 2 - (k // cols) * size
+            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=DIM)
 
 
 def hint_bulb(frame: Frame, local: Rect, batch, group) -> list:
