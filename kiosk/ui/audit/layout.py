@@ -83,10 +83,10 @@ def text_box(lab: Any) -> Rect:
     return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
-def _on_top(group: Any) -> bool:
-    """Drawn in an overlay (a group of order 10 or more, or inside one)."""
+def _on_top(group: Any, least: int = 10) -> bool:
+    """Drawn in an overlay (a group of order `least` or more, or inside one)."""
     while group is not None:
-        if getattr(group, "order", 0) >= 10:
+        if getattr(group, "order", 0) >= least:
             return True
         group = getattr(group, "parent", None)
     return False
@@ -202,11 +202,14 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
     items: list[dict] = []
     panels: dict[str, Rect] = {}
     modal = getattr(screen, "picking_language", False)  # the setup's picker: what is under it is dimmed
+    sheet = getattr(screen, "audit_sheet", None)  # the group order of a sheet over the whole screen, if one is up
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():
             continue
         if modal and not _on_top(getattr(lab, "group", None)):
             continue
+        if sheet is not None and not _on_top(getattr(lab, "group", None), sheet):
+            continue  # under a sheet that covers the screen (the card game's hand-over): not shown
         box = text_box(lab)
         holder = Rect(*container) if container is not None else frame.rect
         cid = ("button@" if name == "button" else "panel@") + _rid(holder)

@@ -12,6 +12,9 @@ from engine.outcome import Termination
 from kiosk.core.bus import Bus
 from kiosk.core.events import (
     AbandonGame,
+    ActionUndone,
+    Undo,
+    UndoChanged,
     AIThinking,
     ButtonPressed,
     Command,
@@ -266,6 +269,10 @@ EXAMPLES: list[Message] = [
     AIDecided(1, "", 0, (0, 0), 7, False, "ValueError: x"),
     HintReady(0, "E3", 1, (2, 2)),
     KioskStopping("quit", 0),
+    Undo(0),
+    Undo(None, "script"),
+    UndoChanged(0, True),
+    ActionUndone(1),
 ]
 
 # The card game's messages share the registry (kiosk/games/cards/events.py).

@@ -33,6 +33,8 @@ def start_game(u, kinds="human,human", seed=3):
     for _ in range(20):
         u.step(0.1)
     assert u.screen.name == "play"
+    u.screen.cue.hide()  # "<colour>'s turn" stays until the first touch: these tests look at the board under it
+    u.step(0.1)
     return u.k.sessions["labyrinth"].game
 
 

@@ -88,6 +88,7 @@ from kiosk.ui.shell.widgets import (
 )
 
 TOAST_S = 3.0
+HANDOVER_ORDER = 40  # the hand-over sheet's drawing groups start here (above everything of the table)
 GAMEOVER_DELAY_S = 1.6
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
@@ -168,6 +169,7 @@ class CardsPlayScreen(Screen):
         self._hand_far = False  # the hand panel at the far edge (its owner sits there)
         self.notes = pyglet.graphics.Batch()
         self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
+        self.audit_sheet: int | None = None  # the hand-over sheet's group order while it is up (layout audit)
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -477,8 +479,10 @@ class CardsPlayScreen(Screen):
         self._place_board()
         self._build_scores()
         self._build_hand(hand, picked)
+        self.audit_sheet = None
         if s.handover and g.phase != CardPhase.OVER:
             self._build_handover()
+            self.audit_sheet = HANDOVER_ORDER
 
     def _mark(self, cell, kind: str, group) -> None:
         if kind == "fit":
@@ -850,7 +854,7 @@ class CardsPlayScreen(Screen):
         g = self.game
         L = self.layout
         p = g.current
-        top, over = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
+        top, over = pyglet.graphics.Group(order=HANDOVER_ORDER), pyglet.graphics.Group(order=HANDOVER_ORDER + 1)
         self._items.append(
             shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch, group=top)
         )
@@ -858,8 +862,12 @@ class CardsPlayScreen(Screen):
         w = min(L.width - L.px(40), L.px(580))
         undo = self.session.undo_player
         undo_h = max(L.touch, L.px(50)) if undo is not None and undo != p else 0
-        undo_row = undo_h + L.px(10) if undo_h else 0  # the sheet's top row: the Undo of who just played
-        h = min(L.height - L.px(20), L.px(380 if last else 240 + undo_row))  # (the last turn's picture gives room)
+        # the Undo of who just played, on the sheet's edge nearest them: its top row when they sit across
+        # from the next person, beside the ready button when they sit on the same side
+        beside = bool(undo_h) and undo is not None and self.facing(undo) == self.facing(p)
+        undo_row = undo_h + L.px(10) if undo_h and not beside else 0
+        room = undo_h + L.px(10) if undo_h else 0  # (with the last turn shown, its picture gives the room)
+        h = min(L.height - L.px(20), L.px(380) if last else L.px(240) + room)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
         self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
@@ -885,10 +893,13 @@ class CardsPlayScreen(Screen):
         )
         self._items.append(head)
         ready = self.t("cards.ready")
+        bw = min(w - 2 * pad, L.px(220)) if not beside else w - 2 * pad - L.px(260) - L.px(12)
+        left = self.facing(p) == 0  # the sheet's own left is the screen's left (away from the hand column)
+        ready_x = w - pad - L.px(260) if left else pad
         btn_h = L.px(56)
         b = Button(
             frame,
-            Rect(w / 2 - L.px(130), L.px(12), L.px(260), btn_h),
+            Rect(w / 2 - L.px(130) if not beside else ready_x, L.px(12), L.px(260), btn_h),
             ready,
             self.batch,
             fg,
@@ -922,9 +933,9 @@ class CardsPlayScreen(Screen):
         self.clear_widgets()
         self.add(Widget(L.screen, on_tap=lambda: self.ui.post(HandOver())))
         if undo_h and undo is not None:
-            bw = min(w - 2 * pad, L.px(220))
-            ux = pad if frame.angle == 0 else w - pad - bw  # the screen's left half: away from the hand column
-            spot = frame.area(Rect(ux, h - L.px(10) - undo_h, bw, undo_h))
+            ux = pad if left else w - pad - bw  # the screen's left half: away from the hand column
+            uy = h - L.px(10) - undo_h if not beside else L.px(12) + (L.px(56) - undo_h) / 2
+            spot = frame.area(Rect(ux, uy, bw, undo_h))
             self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
 
     def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:

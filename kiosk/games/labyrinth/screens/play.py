@@ -401,19 +401,23 @@ class PlayScreen(Screen):
             if m.phase == Phase.SHIFT
             else [(nxt, "shift"), (nxt, "move")]
         )
-        saved = m.current, m.phase, m.preview
+        saved = m.current, m.phase, m.preview, self.undo_player
+        mover = m.current
         out = []
         try:
             for current, phase in ahead:
                 m.current, m.phase, m.preview = current, phase, None
+                # who may undo then: the one who just pushed (move phase), or who just walked
+                undoer = current if phase == "move" else mover if current != mover else None
+                self.undo_player = undoer if undoer is not None and m.kinds[undoer] == "human" else None
                 for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
                     st = self._panel_state(idx)
-                    if st.toast or st.peek or st.pending or st.undo:
+                    if st.toast or st.peek or st.pending:
                         continue  # of this moment only
                     seat = m.seats[idx]
                     out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
         finally:
-            m.current, m.phase, m.preview = saved
+            m.current, m.phase, m.preview, self.undo_player = saved
         return out
 
     # ------------------------------------------------------------------ events
