@@ -411,10 +411,16 @@ class UI:
         self._relayout(self.window.width, self.window.height)
 
     # ---------------------------------------------------------------- the loop
-    def step(self, dt: float) -> bool:
+    def step(self, dt: float, waited: float = 0.0) -> bool:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
-        operator gesture, then draw if anything changed. True if a frame was drawn."""
+        operator gesture, then draw if anything changed. True if a frame was drawn.
+
+        `waited`: seconds the loop slept before this frame with nothing moving (kiosk/ui/runner.py).
+        The screen's clocks get them before the kiosk's news, so an animation that news starts
+        gets `dt`, one frame's time, instead of jumping to its end."""
         self.window.switch_to()  # what events and animations create belongs to this window's context
+        if waited > 0 and self.screen is not None:
+            self.screen.update(waited)
         self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
@@ -431,10 +437,21 @@ class UI:
         return True
 
     def needs_frame(self) -> bool:
+        """A frame must be drawn now: something changed, or the screen moves (a screen that does
+        not say when it is still, ``Screen.animating``, is drawn every frame)."""
         screen = self.screen
-        if self._dirty or self._frame_due or not isinstance(screen, Layered) or self.idle.showing:
+        if self._dirty or self._frame_due or screen is None or self.idle.showing:
             return True
         return screen.animating
+
+    def wake_in(self) -> float | None:
+        """Seconds until the screen, the idle watch or the operator gesture has something to do
+        without any input or event (None: nothing until then), for a loop that sleeps."""
+        times = [self.idle.wake_in(), self.gesture.wake_in()]
+        if self.screen is not None:
+            times.append(self.screen.wake_in())
+        due = [t for t in times if t is not None]
+        return max(0.0, min(due)) if due else None
 
     def draw(self) -> None:
         """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;

@@ -492,6 +492,15 @@ class PlayScreen(Screen):
     def animating(self) -> bool:
         return self.board.animating or self.cue.showing
 
+    def wake_in(self) -> float | None:
+        """The next moment the still screen changes by itself: a message or a peek runs out, or
+        the game-over screen is due."""
+        now = self.ui.now()
+        times = [t for t in (self.toast_until, self.peek.until) if t > now]
+        if self._gameover is not None:
+            times.append(now if self._gameover_at is None else self._gameover_at)
+        return min(times) - now if times else None
+
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
         if self.widget_at(x, y) is not None:
