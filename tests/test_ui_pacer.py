@@ -156,3 +156,19 @@ def test_the_idle_question_and_a_refusal_running_out_are_on_time(made):
     timeout = ui.idle.timeout
     run(pacer, timeout)
     assert ui.idle.showing  # "are you still there?" came while the loop slept
+
+
+def test_attract_plays_its_demo_at_its_own_pace_under_the_pacer(made):
+    from kiosk.ui.app import UI
+    from kiosk.ui.runner import Pacer
+
+    kiosk = WatchedKiosk()
+    ui = UI(kiosk, window_of((800, 480)), clock=kiosk.clock.now, first="attract", layout="tabletop")
+    try:
+        ui.screen.demo_seed = 5
+        ui.goto("attract")
+        pacer = Pacer(ui, kiosk, clock=kiosk.clock.now)
+        run(pacer, 30)
+        assert ui.screen.demo.session.game.turns >= 3  # its pauses between moves do not stall it
+    finally:
+        ui.close()
