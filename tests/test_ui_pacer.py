@@ -172,3 +172,18 @@ def test_attract_plays_its_demo_at_its_own_pace_under_the_pacer(made):
         assert ui.screen.demo.session.game.turns >= 3  # its pauses between moves do not stall it
     finally:
         ui.close()
+
+
+def test_pulses_are_drawn_at_a_low_rate_then_hold_still(made):
+    from kiosk.games.labyrinth.screens.board import PULSE_HZ, PULSE_S
+
+    ui, kiosk, pacer = started(made)
+    kiosk.bus.post(SelectArrow("N3"))  # news: the preview frame and the active ring pulse again
+    drawn, steps = pacer.drawn, pacer.steps
+    run(pacer, PULSE_S + 2)
+    frames = pacer.drawn - drawn
+    assert PULSE_HZ * PULSE_S / 2 < frames <= PULSE_HZ * PULSE_S + 10  # not 60 a second
+    assert pacer.steps - steps <= PULSE_HZ * (PULSE_S + 2) + 10  # and the loop slept in between
+    drawn = pacer.drawn
+    run(pacer, 10)
+    assert pacer.drawn == drawn  # then still

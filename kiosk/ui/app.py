@@ -535,6 +535,7 @@ class UI:
                 self.goto(play)
         if self.screen is not None:
             self.screen.on_event(event)
+            self._frame_due = True  # news may change the picture: one frame, even on a still screen
         for screen in self._screens.values():  # background listeners (e.g. play keeps its model)
             if screen is not self.screen and screen.listens_in_background:
                 screen.on_event(event)
@@ -552,6 +553,7 @@ class UI:
 
     def finger_down(self, x: float, y: float) -> None:
         self.window.switch_to()  # a touch may build shapes: they belong to this window's context
+        self._frame_due = True  # a touch may change the picture (a still screen draws one frame)
         self._touch_widget(x, y)
         if self.idle.finger_down(x, y):  # the touch that dismisses "are you still there?"
             return
@@ -565,6 +567,7 @@ class UI:
 
     def finger_up(self, x: float, y: float) -> None:
         self.window.switch_to()
+        self._frame_due = True
         self._touch_widget(x, y)
         self.gesture.release()
         down, self._down = self._down, None
@@ -610,6 +613,7 @@ class UI:
         from pyglet.window import key
 
         self.last_input = self.now()
+        self._frame_due = True  # a key may change the picture (a cursor, a peek)
         if symbol in (key.Q, key.W) and modifiers & key.MOD_CTRL or symbol == key.F4 and modifiers & key.MOD_ALT:
             if self.locked:
                 log.info("kiosk mode: %s ignored (only the operator menu quits)", key.symbol_string(symbol))

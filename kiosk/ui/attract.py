@@ -245,6 +245,8 @@ class AttractScreen(Screen):
         """While still: the next fade, the demo's next timer, the corner hold, at most
         STILL_POLL_S (the demo's computer players answer on its own bus, which wakes nobody)."""
         times = [STILL_POLL_S, CYCLE_S - FADE_S - self.clock % CYCLE_S, self.gesture.wake_in()]
+        if self.board is not None:
+            times.append(self.board.wake_in())  # the next step of a pulse
         clock = getattr(self.demo, "clock", None)
         if clock is not None:
             due = clock.next_due()

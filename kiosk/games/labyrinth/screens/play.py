@@ -499,6 +499,9 @@ class PlayScreen(Screen):
         times = [t for t in (self.toast_until, self.peek.until) if t > now]
         if self._gameover is not None:
             times.append(now if self._gameover_at is None else self._gameover_at)
+        pulse = self.board.wake_in()  # the next step of a pulse
+        if pulse is not None:
+            times.append(now + pulse)
         return min(times) - now if times else None
 
     def claims(self, x: float, y: float) -> bool:
