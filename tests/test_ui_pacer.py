@@ -187,3 +187,27 @@ def test_pulses_are_drawn_at_a_low_rate_then_hold_still(made):
     drawn = pacer.drawn
     run(pacer, 10)
     assert pacer.drawn == drawn  # then still
+
+
+def test_attract_keeps_its_still_board_in_the_frame_cache_and_shows_what_a_full_redraw_shows(made):
+    from kiosk.ui.app import UI
+    from kiosk.ui.runner import Offscreen
+
+    from tests.test_ui_core_frames import differing, full_redraw, pixels
+
+    kiosk = WatchedKiosk()
+    ui = UI(kiosk, window_of((800, 480)), clock=kiosk.clock.now, first="attract", layout="tabletop")
+    try:
+        ui.screen.demo_seed = 5
+        ui.goto("attract")
+        off = Offscreen(ui, kiosk)
+        renders = ui.cache.renders
+        for _ in range(12):  # pushes and walks of the demo, checked every second
+            off.run_for(1.0)
+            ui.draw()
+            cached = pixels(ui)
+            assert differing(cached, full_redraw(ui)) < 800 * 480 * 0.001
+        assert ui.cache.renders > renders  # the still board is drawn into the cache, not every frame
+        assert ui.skipped > 0  # and a still moment draws nothing
+    finally:
+        ui.close()

@@ -111,6 +111,7 @@ class AttractScreen(Screen):
         self.demo: Demo | None = None
         self.board = None
         self.overlay = pyglet.graphics.Batch()
+        self.live = pyglet.graphics.Batch()  # what moves on the demo's board (the rest is in the frame cache)
         self.gesture = CornerHold(ui)
         self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
@@ -148,7 +149,7 @@ class AttractScreen(Screen):
         from kiosk.games.labyrinth.screens.board import BoardView
 
         if self.board is None:
-            self.board = BoardView(self.ui, self.batch, base_order=0)
+            self.board = BoardView(self.ui, self.batch, base_order=0, live=self.live, panels_shown=False)
             self.board.resize(self.layout)
         self.demo = self._make_demo()
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
@@ -229,6 +230,16 @@ class AttractScreen(Screen):
 
     def draw(self) -> None:
         self.batch.draw()
+        self.live.draw()
+        self.overlay.draw()
+
+    # the frame cache (kiosk/ui/frame_cache.py): the demo's still board once, then each frame what
+    # moves on it and "touch to play" over it (its words fade)
+    def draw_static(self) -> None:
+        self.batch.draw()
+
+    def draw_live(self) -> None:
+        self.live.draw()
         self.overlay.draw()
 
     @property

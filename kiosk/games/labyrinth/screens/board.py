@@ -15,7 +15,7 @@ arrows, the spare's preview, hint, fx) and the dimmed cells of the move phase
 (drawn over the cache, so the phase changing never redraws the whole board).
 During a slide the row's tiles move to ``live`` and come back when it lands;
 every change to the still part calls ``ui.invalidate()``. Without a ``live``
-batch (the attract screen's demo) everything is in one batch.
+batch everything is in one batch (the attract screen's demo has one too, and no panels).
 Used by the play screen and (for the demo game behind it) the attract screen.
 """
 
@@ -116,12 +116,18 @@ class BoardView:
     """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
 
     def __init__(
-        self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0, live: pyglet.graphics.Batch | None = None
+        self,
+        ui: Any,
+        batch: pyglet.graphics.Batch,
+        base_order: int = 0,
+        live: pyglet.graphics.Batch | None = None,
+        panels_shown: bool | None = None,
     ):
         self.ui = ui
         self.batch = batch
         self.live = live if live is not None else batch
-        self.panels_shown = live is not None  # the play screen (panels at the corners), not the attract demo
+        # the play screen (panels at the corners), not the attract demo (which has a live batch too)
+        self.panels_shown = live is not None if panels_shown is None else panels_shown
         self.effects = Effects()  # motions beside the queue (kiosk/ui/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
