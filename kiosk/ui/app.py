@@ -59,6 +59,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
+# More changed rectangles than this redraw the whole cache (a pass over every still layer); fewer
+# are merged into a few areas (frame_cache.merge_areas). A turn change moves up to every panel:
+# where it was and where it is now, 8 rectangles with 4 players, in 4 corners.
+MAX_DIRTY_RECTS = 12
 TAP_MAX_S = 0.8  # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
@@ -289,7 +293,7 @@ class UI:
                     x0, y0 = min(a.x, rect.x), min(a.y, rect.y)
                     self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0, max(a.top, rect.top) - y0)
                     return
-            if len(self._dirty_rects) >= 6:
+            if len(self._dirty_rects) >= MAX_DIRTY_RECTS:
                 self._dirty_rects = None  # so many: redraw it all
             else:
                 self._dirty_rects.append(rect)

@@ -306,9 +306,12 @@ class PlayScreen(Screen):
             L = self.layout
             for idx, seat in enumerate(m.seats):
                 panel = self.panels[idx]
+                frame = Frame(L.panel(seat, active), L.facing(seat))
+                if panel.state is not None and (frame.rect, frame.angle) == (panel.frame.rect, panel.frame.angle):
+                    continue  # the same place: rebuilt below only if what it shows changed
                 panel.delete()
                 self.ui.invalidate(panel.frame.rect)  # where it was ...
-                panel.frame = Frame(L.panel(seat, active), L.facing(seat))
+                panel.frame = frame
                 self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
                 panel.state = None
         states = tuple(self._panel_state(i) for i in self.panels)
