@@ -44,6 +44,9 @@ class Bus:
         self.dispatched = 0  # messages handed out so far
         self.errors = 0  # handler exceptions caught so far
         self.on_dispatch: Callable[[Message, float], None] | None = None  # (message, seconds queued)
+        # called after every post, on the posting thread: a display loop that sleeps while nothing
+        # happens sets it to wake itself (kiosk/ui/shell/runner.py); it must be thread-safe and quick
+        self.on_post: Callable[[], None] | None = None
 
     # ------------------------------------------------------------ posting (any thread)
     def post(self, msg: Message) -> None:
@@ -53,6 +56,9 @@ class Bus:
         with self._cond:
             self._queue.append((msg, self._clock()))
             self._cond.notify_all()
+        wake = self.on_post
+        if wake is not None:
+            wake()
 
     def post_all(self, msgs: Iterable[Message]) -> None:
         for m in msgs:

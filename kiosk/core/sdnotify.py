@@ -114,6 +114,15 @@ class Watchdog:
     def enabled(self) -> bool:
         return self.interval is not None and self.notifier.enabled
 
+    def due_in(self) -> float | None:
+        """Seconds until :meth:`kick` must run again to ping in time (None: no watchdog), so a loop
+        that sleeps while nothing happens still wakes for it."""
+        if self.interval is None or not self.notifier.enabled:
+            return None
+        if self._last is None:
+            return 0.0
+        return max(0.0, self._last + self.interval - self.clock())
+
     def kick(self) -> bool:
         """Ping if half the watchdog interval has passed since the last ping; True if sent."""
         interval = self.interval

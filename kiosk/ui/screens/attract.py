@@ -46,6 +46,7 @@ FADE_S = 0.35
 DEMO_KINDS = ("medium", "easy", "medium", "easy")
 DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0  # pause after a demo game ends
+STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it advances at most this per frame)
 BAND = (10, 12, 18)  # the "touch to play" bands: opaque, so the arrows and the spare under them
 # do not show through the words
 
@@ -111,6 +112,7 @@ class AttractScreen(Screen):
         self.demo: Demo | None = None
         self.board = None
         self.overlay = pyglet.graphics.Batch()
+        self.live = pyglet.graphics.Batch()  # what moves on the demo's board (the rest is in the frame cache)
         self.gesture = CornerHold(ui)
         self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
@@ -181,7 +183,7 @@ class AttractScreen(Screen):
         from kiosk.games.labyrinth.screens.board import BoardView
 
         if self.board is None:
-            self.board = BoardView(self.ui, self.batch, base_order=0)
+            self.board = BoardView(self.ui, self.batch, base_order=0, live=self.live, panels_shown=False)
             self.board.resize(self.layout)
         self.demo = self._make_demo()
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
@@ -265,7 +267,40 @@ class AttractScreen(Screen):
 
     def draw(self) -> None:
         self.batch.draw()
+        self.live.draw()
         self.overlay.draw()
+
+    # the frame cache (kiosk/ui/shell/frame_cache.py): the demo's still board once, then each frame what
+    # moves on it and "touch to play" over it (its words fade)
+    def draw_static(self) -> None:
+        self.batch.draw()
+
+    def draw_live(self) -> None:
+        self.live.draw()
+        self.overlay.draw()
+
+    @property
+    def animating(self) -> bool:
+        """Frames only while something moves: the demo's board, or "touch to play" fading between
+        languages (a still picture stays in the window; changes to the board's still part
+        invalidate it)."""
+        if self.board is None or self.board.animating:
+            return True
+        phase = self.clock % CYCLE_S
+        return phase < FADE_S or phase > CYCLE_S - FADE_S
+
+    def wake_in(self) -> float | None:
+        """While still: the next fade, the demo's next timer, the corner hold, at most
+        STILL_POLL_S (the demo's computer players answer on its own bus, which wakes nobody)."""
+        times = [STILL_POLL_S, CYCLE_S - FADE_S - self.clock % CYCLE_S, self.gesture.wake_in()]
+        if self.board is not None:
+            times.append(self.board.wake_in())  # the next step of a pulse
+        clock = getattr(self.demo, "clock", None)
+        if clock is not None:
+            due = clock.next_due()
+            if due is not None:
+                times.append(due - clock.now())
+        return max(0.0, min(t for t in times if t is not None))
 
     @property
     def cycle_language(self) -> str:

@@ -81,6 +81,10 @@ class CornerHold:
     def release(self) -> None:
         self.since = None
 
+    def wake_in(self) -> float | None:
+        """Seconds until a finger held on the corner has held long enough (None: no finger there)."""
+        return None if self.since is None else self.hold - (self.ui.now() - self.since)
+
     def update(self) -> bool:
         """True (and the operator screen shown) once the corner has been held long enough."""
         if self.since is not None and self.ui.now() - self.since >= self.hold:

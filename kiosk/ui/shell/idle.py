@@ -130,6 +130,13 @@ class IdleWatch:
             self._shown_n = n
             self._number.text = str(n)
 
+    def wake_in(self) -> float | None:
+        """Seconds until "are you still there?" is due (None: nobody is being waited for; while it
+        shows, the UI draws every frame anyway)."""
+        if self.timeout <= 0 or self.showing or self._awaiting_since is None:
+            return None
+        return self.timeout - self.idle_for()
+
     def finger_down(self, x: float, y: float) -> bool:
         """A finger went down: while showing, it dismisses the overlay and is used up."""
         if not self.showing:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 from kiosk.errors import ContractError
 from kiosk.core.clock import VirtualClock
@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger(__name__)
 
 FRAME_S = 1 / 60
+LONGEST_SLEEP_S = 1.0  # a still window loop wakes at least this often anyway (a safety net, no frame)
 SETTLE_MAX_S = 8.0  # a scripted input waits at most this long (virtual) for things to calm down
 
 
@@ -145,21 +146,31 @@ def run(kiosk: "KioskView", options: Any) -> int:
 
 
 def run_window(ui: "UI", kiosk: "KioskView") -> int:
-    """The pyglet event loop at 60 Hz: the kiosk ticks, the screen animates, and a frame is drawn and
-    flipped only when something changed (pyglet's own redraw is off: ``app.run(None)``). A frame
-    not drawn is not flipped either, so the front buffer keeps showing the last one."""
+    """The pyglet event loop, paced by a :class:`Pacer`: at 60 Hz while something moves, asleep
+    while nothing does (pyglet's own redraw is off). A frame not drawn is not flipped either, so
+    the front buffer keeps showing the last one."""
     import pyglet
 
-    def frame(dt: float) -> None:
-        if ui.step(dt):
-            ui.window.flip()
-            _first_frame_drawn(kiosk)
-        if kiosk.stopping:
-            pyglet.app.exit()
+    pacer = Pacer(ui, kiosk, notify=pyglet.app.platform_event_loop.notify, on_frame=lambda: _first_frame_drawn(kiosk))
 
-    pyglet.clock.schedule_interval(frame, FRAME_S)
-    pyglet.app.run(None)
-    pyglet.clock.unschedule(frame)
+    class Loop(pyglet.app.EventLoop):
+        def idle(self) -> float | None:
+            dt = self.clock.update_time()
+            self.clock.call_scheduled_functions(dt)  # pyglet's own (the sound's players)
+            wait = pacer.turn()
+            if kiosk.stopping:
+                self.exit()
+            theirs = self.clock.get_sleep_time(True)
+            return wait if theirs is None else min(wait, theirs)
+
+    loop, saved = Loop(), pyglet.app.event_loop
+    pyglet.app.event_loop = loop  # pyglet.app.exit() and the windows' close go to this loop
+    kiosk.bus.on_post = pacer.wake
+    try:
+        loop.run(None)
+    finally:
+        kiosk.bus.on_post = None
+        pyglet.app.event_loop = saved
     return kiosk.exit_status
 
 
@@ -169,6 +180,83 @@ def _first_frame_drawn(kiosk: "KioskView") -> None:
     report = getattr(kiosk, "report_ready", None)
     if report is not None:
         report()
+
+
+class Pacer:
+    """When the window loop runs the UI's next step, and how long it may sleep until then.
+
+    While something moves (``ui.needs_frame()``) a step every `frame_s`. While nothing does, the
+    loop sleeps until the earliest of: the kiosk's next timer (AI pacing, the next demo game),
+    the systemd watchdog's next ping, the UI's own (``ui.wake_in()``: the idle question, the
+    operator gesture, a message running out), at most `longest_s`; an input wakes it (the
+    platform loop returns on window events) and so does a message posted on the bus from any
+    thread (:meth:`wake`, the bus's ``on_post``: an AI's answer, a button). The time slept is
+    handed to the UI as ``waited`` (see ``UI.step``)."""
+
+    def __init__(
+        self,
+        ui: "UI",
+        kiosk: "KioskView",
+        notify: Callable[[], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        frame_s: float = FRAME_S,
+        longest_s: float = LONGEST_SLEEP_S,
+        on_frame: Callable[[], None] | None = None,
+    ) -> None:
+        self.ui = ui
+        self.kiosk = kiosk
+        self.notify = notify  # wakes the platform loop (thread-safe: pyglet's notify writes a pipe)
+        self.on_frame = on_frame  # after each frame put on the screen (the first one: READY=1)
+        self.clock = clock
+        self.frame_s = frame_s
+        self.longest_s = longest_s
+        self.last = clock() - frame_s  # the first turn steps at once
+        self.next_at = self.last
+        self.moving = True  # the last step left something moving: the next is one frame later
+        self._woken = False
+        self.steps = 0
+        self.drawn = 0
+
+    def wake(self) -> None:
+        """Something was posted (any thread): step at the next frame time."""
+        self._woken = True
+        if self.notify is not None:
+            self.notify()
+
+    def turn(self) -> float:
+        """Step the UI if it is due (drawing and flipping a frame if it changed); returns the seconds
+        the loop may sleep until the next turn."""
+        now = self.clock()
+        news = self._woken or self.kiosk.bus.pending() > 0 or self.ui.needs_frame()
+        due = self.last + self.frame_s if news else self.next_at
+        if now < due:
+            return due - now
+        self._woken = False
+        elapsed = now - self.last
+        waited = elapsed - self.frame_s if not self.moving and elapsed > self.frame_s else 0.0
+        self.last = now
+        self.steps += 1
+        if self.ui.step(elapsed - waited, waited=waited):
+            self.ui.window.flip()
+            self.drawn += 1
+            if self.on_frame is not None:
+                self.on_frame()
+        self.moving = self.ui.needs_frame() or self.kiosk.bus.pending() > 0
+        self.next_at = now + (self.frame_s if self.moving else self._still_for())
+        return max(0.0, self.next_at - self.clock())
+
+    def _still_for(self) -> float:
+        """How long nothing needs the loop: the earliest of the kiosk's timers, the watchdog's
+        ping and the UI's own, at most `longest_s`."""
+        times = [self.longest_s, self.ui.wake_in()]
+        clock = self.kiosk.clock
+        due = clock.next_due()
+        if due is not None:
+            times.append(due - clock.now())
+        watchdog = getattr(self.kiosk, "watchdog", None)
+        if watchdog is not None:
+            times.append(watchdog.due_in())
+        return max(0.0, min(t for t in times if t is not None))
 
 
 # ---------------------------------------------------------------------- offscreen

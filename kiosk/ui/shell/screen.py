@@ -147,6 +147,12 @@ class Screen:
         screen says when it is still)."""
         return True
 
+    def wake_in(self) -> float | None:
+        """Seconds until ``update`` has something to do while the screen is still (a message that
+        times out, a delayed screen change); None: nothing until an input or an event. Only asked
+        while ``animating`` is False: the display loop sleeps until then (kiosk/ui/shell/runner.py)."""
+        return None
+
     def claims(self, x: float, y: float) -> bool:
         """A finger at (x, y) does something here (then it never counts for the operator gesture)."""
         return self.widget_at(x, y) is not None

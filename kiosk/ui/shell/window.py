@@ -61,6 +61,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
+# More changed rectangles than this redraw the whole cache (a pass over every still layer); fewer
+# are merged into a few areas (frame_cache.merge_areas). A turn change moves up to every panel:
+# where it was and where it is now, 8 rectangles with 4 players, in 4 corners.
+MAX_DIRTY_RECTS = 12
 TAP_MAX_S = 0.8  # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
@@ -294,7 +298,7 @@ class UI:
                     x0, y0 = min(a.x, rect.x), min(a.y, rect.y)
                     self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0, max(a.top, rect.top) - y0)
                     return
-            if len(self._dirty_rects) >= 6:
+            if len(self._dirty_rects) >= MAX_DIRTY_RECTS:
                 self._dirty_rects = None  # so many: redraw it all
             else:
                 self._dirty_rects.append(rect)
@@ -416,10 +420,16 @@ class UI:
         self._relayout(self.window.width, self.window.height)
 
     # ---------------------------------------------------------------- the loop
-    def step(self, dt: float) -> bool:
+    def step(self, dt: float, waited: float = 0.0) -> bool:
         """One frame: run the kiosk (timers, bus), advance animations, the idle watch and the
-        operator gesture, then draw if anything changed. True if a frame was drawn."""
+        operator gesture, then draw if anything changed. True if a frame was drawn.
+
+        `waited`: seconds the loop slept before this frame with nothing moving (kiosk/ui/shell/runner.py).
+        The screen's clocks get them before the kiosk's news, so an animation that news starts
+        gets `dt`, one frame's time, instead of jumping to its end."""
         self.window.switch_to()  # what events and animations create belongs to this window's context
+        if waited > 0 and self.screen is not None:
+            self.screen.update(waited)
         self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
@@ -437,10 +447,21 @@ class UI:
         return True
 
     def needs_frame(self) -> bool:
+        """A frame must be drawn now: something changed, or the screen moves (a screen that does
+        not say when it is still, ``Screen.animating``, is drawn every frame)."""
         screen = self.screen
-        if self._dirty or self._frame_due or not isinstance(screen, Layered) or self.idle.showing or self.menu.open:
+        if self._dirty or self._frame_due or screen is None or self.idle.showing or self.menu.open:
             return True
         return screen.animating
+
+    def wake_in(self) -> float | None:
+        """Seconds until the screen, the idle watch or the operator gesture has something to do
+        without any input or event (None: nothing until then), for a loop that sleeps."""
+        times = [self.idle.wake_in(), self.gesture.wake_in()]
+        if self.screen is not None:
+            times.append(self.screen.wake_in())
+        due = [t for t in times if t is not None]
+        return max(0.0, min(due)) if due else None
 
     def draw(self) -> None:
         """Draw the whole frame now: the cached still layers (redrawn first if invalid) and what moves;
@@ -525,6 +546,7 @@ class UI:
                 self.goto(play)
         if self.screen is not None:
             self.screen.on_event(event)
+            self._frame_due = True  # news may change the picture: one frame, even on a still screen
         for screen in self._screens.values():  # background listeners (e.g. play keeps its model)
             if screen is not self.screen and screen.listens_in_background:
                 screen.on_event(event)
@@ -542,6 +564,7 @@ class UI:
 
     def finger_down(self, x: float, y: float) -> None:
         self.window.switch_to()  # a touch may build shapes: they belong to this window's context
+        self._frame_due = True  # a touch may change the picture (a still screen draws one frame)
         self._touch_widget(x, y)
         if self.idle.finger_down(x, y):  # the touch that dismisses "are you still there?"
             return
@@ -558,6 +581,7 @@ class UI:
 
     def finger_up(self, x: float, y: float) -> None:
         self.window.switch_to()
+        self._frame_due = True
         self._touch_widget(x, y)
         self.gesture.release()
         if self.menu.finger_up(x, y):
@@ -606,6 +630,7 @@ class UI:
         from pyglet.window import key
 
         self.last_input = self.now()
+        self._frame_due = True  # a key may change the picture (a cursor, a peek)
         if symbol in (key.Q, key.W) and modifiers & key.MOD_CTRL or symbol == key.F4 and modifiers & key.MOD_ALT:
             if self.locked:
                 log.info("kiosk mode: %s ignored (only the operator menu quits)", key.symbol_string(symbol))

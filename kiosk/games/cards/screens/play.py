@@ -362,6 +362,8 @@ class CardsPlayScreen(Screen):
     # ------------------------------------------------------------------ frame
     def update(self, dt: float) -> None:
         moving = self.view.step(dt)
+        if moving or self._anims or self._ghosts:
+            self.ui.request_frame()  # this update moves something: its last step is drawn too
         for cell in list(self._anims):
             self._anims[cell] -= dt
             if self._anims[cell] <= 0:
@@ -389,6 +391,16 @@ class CardsPlayScreen(Screen):
             if self._over_at <= 0 and "cards_gameover" in SCREENS:
                 ev, self._over = self._over, None
                 self.ui.goto("cards_gameover", event=ev)
+
+    @property
+    def animating(self) -> bool:
+        """Frames while cards move, pop or fade and during the game-over pause; a still table is
+        drawn again only when it changes (``_rebuild``), after an input or an event."""
+        return self.busy or self._over is not None
+
+    def wake_in(self) -> float | None:
+        """A message on the table runs out then (update takes it away)."""
+        return max(0.0, self.toast_until - self.ui.now()) if self.toast else None
 
     @property
     def busy(self) -> bool:
@@ -435,6 +447,7 @@ class CardsPlayScreen(Screen):
 
     def _rebuild(self) -> None:
         self._signature = self._state_signature()
+        self.ui.request_frame()  # the table changed: draw it (a still table is not drawn again)
         self._clear()
         s, g = self.session, self.game
         if g is None:

@@ -15,7 +15,7 @@ arrows, the spare's preview, hint, fx) and the dimmed cells of the move phase
 (drawn over the cache, so the phase changing never redraws the whole board).
 During a slide the row's tiles move to ``live`` and come back when it lands;
 every change to the still part calls ``ui.invalidate()``. Without a ``live``
-batch (the attract screen's demo) everything is in one batch.
+batch everything is in one batch (the attract screen's demo has one too, and no panels).
 Used by the play screen and (for the demo game behind it) the attract screen.
 """
 
@@ -56,6 +56,7 @@ FINALE_S = 1.8  # confetti for the winner
 PULSE_S = 8.0  # the active ring, the preview frame and the hint pulse this long after a change,
 # then hold still (a kiosk waiting for a thinking child draws no frames)
 
+PULSE_HZ = 15  # a pulse changes this often (one frame each), not every frame: a still board costs little
 PAWN_OF_CELL = 0.7  # a pawn alone on its cell, standing taller than it is wide
 PAWN_SHARED_OF_CELL = 0.5  # pawns sharing a cell, each in its own quarter
 BOARD_BG = (14, 17, 22)
@@ -121,12 +122,18 @@ class BoardView:
     """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
 
     def __init__(
-        self, ui: Any, batch: pyglet.graphics.Batch, base_order: int = 0, live: pyglet.graphics.Batch | None = None
+        self,
+        ui: Any,
+        batch: pyglet.graphics.Batch,
+        base_order: int = 0,
+        live: pyglet.graphics.Batch | None = None,
+        panels_shown: bool | None = None,
     ):
         self.ui = ui
         self.batch = batch
         self.live = live if live is not None else batch
-        self.panels_shown = live is not None  # the play screen (panels at the corners), not the attract demo
+        # the play screen (panels at the corners), not the attract demo (which has a live batch too)
+        self.panels_shown = live is not None if panels_shown is None else panels_shown
         self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
@@ -186,14 +193,22 @@ class BoardView:
 
     @property
     def animating(self) -> bool:
-        """Something on the board moves or pulses (a frame must be drawn)."""
-        if self.busy or self._fx or self.effects.active:
-            return True
+        """Something on the board moves (a frame must be drawn every frame). A pulse is not: it
+        changes PULSE_HZ times a second and asks for a frame each time (``update``; ``wake_in``)."""
+        return bool(self.busy or self._fx or self.effects.active)
+
+    def _pulsing(self) -> bool:
         return self.t < self.calm_at and bool(
             self._hint_marks
             or (self._preview_frame is not None and self._preview_frame.visible)
             or (self._active_ring is not None and self._active_ring.visible)
         )
+
+    def wake_in(self) -> float | None:
+        """Seconds until a pulse's next step (None: nothing pulses), for a loop that sleeps."""
+        if not self._pulsing():
+            return None
+        return (math.floor(self.t * PULSE_HZ) + 1) / PULSE_HZ - self.t
 
     def wake(self) -> None:
         """Something happened: pulse again for a while."""
@@ -647,18 +662,23 @@ class BoardView:
                 self._next()
         self.effects.update(dt)
         calm = self.t >= self.calm_at  # pulses hold still at full strength
-        if calm != self._calm:
-            self._calm = calm
-            request = getattr(self.ui, "request_frame", None)
-            if calm and request is not None:
-                request()  # one more frame shows them still
+        changed = calm != self._calm  # then one more frame shows them still
+        self._calm = calm
+        t = math.floor(self.t * PULSE_HZ) / PULSE_HZ  # the pulse's step (see PULSE_HZ)
+        pulses: list[tuple[Any, int]] = []
         if self._preview_frame is not None and self._preview_frame.visible:
-            a = 255 if calm else 150 + int(105 * (0.5 + 0.5 * math.sin(self.t * 6)))
-            self._preview_frame.opacity = a
+            pulses.append((self._preview_frame, 255 if calm else 150 + int(105 * (0.5 + 0.5 * math.sin(t * 6)))))
         for h in self._hint_marks:
-            h.opacity = 255 if calm else 120 + int(135 * (0.5 + 0.5 * math.sin(self.t * 5)))
+            pulses.append((h, 255 if calm else 120 + int(135 * (0.5 + 0.5 * math.sin(t * 5)))))
         if self._active_ring is not None and self._active_ring.visible:
-            self._active_ring.opacity = 250 if calm else 150 + int(100 * (0.5 + 0.5 * math.sin(self.t * 4)))
+            pulses.append((self._active_ring, 250 if calm else 150 + int(100 * (0.5 + 0.5 * math.sin(t * 4)))))
+        for obj, opacity in pulses:
+            if obj.opacity != opacity:
+                obj.opacity = opacity
+                changed = True
+        request = getattr(self.ui, "request_frame", None)
+        if changed and request is not None:
+            request()
 
     def _timed(self, duration: float, step: Callable[[float], None], done: Callable[[], None]):
         state = {"t": 0.0}

@@ -324,9 +324,12 @@ class PlayScreen(Screen):
             L = self.layout
             for idx, seat in enumerate(m.seats):
                 panel = self.panels[idx]
+                frame = Frame(L.panel(seat, active), L.facing(seat))
+                if panel.state is not None and (frame.rect, frame.angle) == (panel.frame.rect, panel.frame.angle):
+                    continue  # the same place: rebuilt below only if what it shows changed
                 panel.delete()
                 self.ui.invalidate(panel.frame.rect)  # where it was ...
-                panel.frame = Frame(L.panel(seat, active), L.facing(seat))
+                panel.frame = frame
                 self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
                 panel.state = None
         states = tuple(self._panel_state(i) for i in self.panels)
@@ -569,6 +572,18 @@ class PlayScreen(Screen):
         L = self.layout
         corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
         return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
+
+    def wake_in(self) -> float | None:
+        """The next moment the still screen changes by itself: a message or a peek runs out, or
+        the game-over screen is due."""
+        now = self.ui.now()
+        times = [t for t in (self.toast_until, self.peek.until) if t > now]
+        if self._gameover is not None:
+            times.append(now if self._gameover_at is None else self._gameover_at)
+        pulse = self.board.wake_in()  # the next step of a pulse
+        if pulse is not None:
+            times.append(now + pulse)
+        return min(times) - now if times else None
 
     def claims(self, x: float, y: float) -> bool:
         """A finger here plays (a panel control, an arrow, a cell): never the operator gesture."""
