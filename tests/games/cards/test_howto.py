@@ -102,8 +102,11 @@ def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
     u.step(0.02)
     assert scr.step == len(STEPS) - 1
     tap_widget(u, _button(u, "Let's play"))
-    assert u.screen.name == "setup" and u.screen.choices.game == "cards"
+    # "Let's play!" starts the game with the seats set on the setup screen
+    assert u.screen.name == "cards_play" and u.k.sessions["cards"].game is not None
     # left alone, the last step replays, then the guide goes back where it came from
+    u.goto("setup")
+    u.screen.set_game("cards")
     u.goto("cards_howto", then="setup")
     for _ in range(len(STEPS) - 1):
         u.screen.next()

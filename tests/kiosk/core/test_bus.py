@@ -13,6 +13,8 @@ from kiosk.core.bus import Bus
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
+    ContinueGame,
+    SuspendGame,
     Undo,
     UndoChanged,
     AIThinking,
@@ -233,6 +235,8 @@ EXAMPLES: list[Message] = [
     NewGame(GameSetup.of("human,hard", seed=3, open_cards=True)),
     NewGame(GameSetup(seats=(SeatSetup("easy", 1), SeatSetup("human", 3)), first=1)),
     AbandonGame("idle"),
+    SuspendGame("idle", 120.0),
+    ContinueGame("labyrinth"),
     Quit("operator", 0),
     ButtonPressed("rotate"),
     GameStarted(
