@@ -32,7 +32,17 @@ from typing import Iterable
 from engine.errors import IllegalAction
 from engine.outcome import Outcome, Termination, check_turn_limit, most
 from engine.cards.deck import CARDS, DECK_NAME, OPEN
-from engine.cards.paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
+from engine.cards.paths import (
+    Cell,
+    Placed,
+    Survey,
+    edge_neighbours,
+    frontier,
+    joined_cards,
+    joined_cells,
+    layout_problem,
+    open_ports,
+)
 
 #: 2 added the turn limit to the rules and saves "outcome" instead of an "end" sentence;
 #: version 1 saves still load.
@@ -281,6 +291,13 @@ class CardGame:
         if self.phase != "take" or self.placed is None:
             return {}
         return joined_cards(self.layout, self.placed)
+
+    def joined_paths(self) -> dict[str, frozenset[Cell]]:
+        """In phase "take": per treasure on the card just laid that joins others, the cells of its
+        path (the card just laid included); {} in other phases."""
+        if self.phase != "take" or self.placed is None:
+            return {}
+        return joined_cells(self.layout, self.placed)
 
     def take_problem(self, cards: Iterable[int]) -> str | None:
         """Why taking `cards` is illegal now (a sentence), or None when it is legal."""
