@@ -15,6 +15,7 @@ from kiosk.events import (
     AIThinking,
     ButtonPressed,
     Command,
+    ContinueGame,
     Event,
     GameAbandoned,
     GameSetup,
@@ -25,6 +26,7 @@ from kiosk.events import (
     Quit,
     REGISTRY,
     SeatSetup,
+    SuspendGame,
 )
 from kiosk.games.labyrinth.events import (
     AIDecided,
@@ -230,6 +232,8 @@ EXAMPLES: list[Message] = [
     NewGame(GameSetup.of("human,hard", seed=3, open_cards=True)),
     NewGame(GameSetup(seats=(SeatSetup("easy", 1), SeatSetup("human", 3)), first=1)),
     AbandonGame("idle"),
+    SuspendGame("idle", keep_s=120.0),
+    ContinueGame("labyrinth"),
     Quit("operator", 0),
     ButtonPressed("rotate"),
     GameStarted(
