@@ -43,7 +43,17 @@ from engine.cards.parts import (
     CardRules,
 )
 from engine.cards.validate import card_game_from_dict
-from engine.cards.paths import Cell, Placed, Survey, edge_neighbours, frontier, joined_cards, layout_problem, open_ports
+from engine.cards.paths import (
+    Cell,
+    Placed,
+    Survey,
+    edge_neighbours,
+    frontier,
+    joined_cards,
+    joined_cells,
+    layout_problem,
+    open_ports,
+)
 
 
 @dataclass(frozen=True)
@@ -261,6 +271,13 @@ class CardGame:
         if self.phase != CardPhase.TAKE or self.placed is None:
             return {}
         return joined_cards(self.layout, self.placed)
+
+    def joined_paths(self) -> dict[str, frozenset[Cell]]:
+        """In phase "take": per treasure on the card just laid that joins others, the cells of its
+        path (the card just laid included); {} in other phases."""
+        if self.phase != "take" or self.placed is None:
+            return {}
+        return joined_cells(self.layout, self.placed)
 
     def take_problem(self, cards: Iterable[int]) -> str | None:
         """Why taking `cards` is illegal now (a sentence), or None when it is legal."""

@@ -89,6 +89,19 @@ def joined_cards(layout: Layout, cell: Cell) -> dict[str, frozenset[int]]:
     return result
 
 
+def joined_cells(layout: Layout, cell: Cell) -> dict[str, frozenset[Cell]]:
+    """For each treasure on the card at `cell` that is joined to another card with the same
+    treasure (``joined_cards``): the cells its path runs through, the card at `cell` included, so a
+    screen can show why those cards may be taken."""
+    placed = layout[cell]
+    result: dict[str, frozenset[Cell]] = {}
+    for name, seg in CARDS[placed.card].treasures:
+        reach = _reach(layout, cell, seg)
+        if any(c != cell and (name, k) in CARDS[layout[c].card].treasures for c, k in reach):
+            result[name] = frozenset(c for c, _ in reach)
+    return result
+
+
 def _reach(layout: Layout, cell: Cell, seg: int) -> set[tuple[Cell, int]]:
     """Every (cell, segment) joined to segment `seg` of the card at `cell`."""
     start = (cell, seg)

@@ -197,8 +197,38 @@ class AttractScreen(Screen):
         """The text key of what plays behind the invitation: the day's best game replayed, or a demo."""
         return "attract.best_game" if getattr(self.demo, "record", None) is not None else "attract.demo"
 
-    def _set_caption(self) -> None:
+    def caption(self) -> str:
+        """What plays behind the invitation; in landscape also that the kiosk has both games (the
+        demo is the board game's; the card game is a tap away, on the setup screen). Portrait says
+        that under the wordmark (``_wordmark_and_games``)."""
         text = self.t(self.caption_key())
+        return text + "\n" + self.t("attract.both_games") if self.layout.width >= self.layout.height else text
+
+    def _wordmark_and_games(self, c: Canvas, frame: Frame, batch, group) -> None:
+        """Portrait: the wordmark in `frame`, with "Board game and card game" on a line above it."""
+        from kiosk.ui.art.wordmark import draw_wordmark
+
+        line_h = c.px(34)
+        w, h = frame.w, frame.h
+        text = self.t("attract.both_games")
+        self._shapes.append(
+            label(
+                text,
+                frame,
+                w / 2,
+                h - line_h / 2,
+                fit_box(text, c.font(BODY), w, line_h),
+                batch,
+                group,
+                color=INK,
+                bold=True,
+                name="both games",
+            )
+        )
+        draw_wordmark(self.ui, Frame(frame.area(Rect(0, 0, w, h - line_h)), frame.angle), batch, group, self._shapes)
+
+    def _set_caption(self) -> None:
+        text = self.caption()
         for lbl in self._captions:
             lbl.text = text
 
@@ -409,10 +439,10 @@ class AttractScreen(Screen):
                 y0 = c.px(10 + 54 + 8)
                 low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
                 if low_box.h > c.px(60):
-                    draw_wordmark(self.ui, Frame(low_box, 0), batch, mark, self._shapes)
+                    self._wordmark_and_games(c, Frame(low_box, 0), batch, mark)
                 box = Rect(L.width - low_box.right, L.height - low_box.top, low_box.w, low_box.h)
             if box.h > c.px(60):
-                draw_wordmark(self.ui, Frame(box, 180 if L.tabletop else 0), batch, mark, self._shapes)
+                self._wordmark_and_games(c, Frame(box, 180 if L.tabletop else 0), batch, mark)
         self._set_invite_text()
         frame = Frame(L.screen, 0)
         t = self.t
@@ -441,7 +471,7 @@ class AttractScreen(Screen):
                 on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge),
             )
             caption = label(
-                t(self.caption_key()),
+                self.caption(),
                 frame,
                 c.px(demo.x),
                 c.px(demo.y),

@@ -731,7 +731,7 @@ class SetupScreen(Screen):
             self._start_text(),
             self.batch,
             self._bg,
-            size=22,
+            size=BODY if self.nobody_plays else 22,  # the longer words on two lines, not shrunk
             wrap=True,
             color=GO,
             on_tap=self.start,
@@ -1020,7 +1020,7 @@ class SetupScreen(Screen):
             self._start_text(),
             self.batch,
             self._bg,
-            size=22,
+            size=BODY if self.nobody_plays else 22,  # the longer words on two lines, not shrunk
             wrap=True,
             color=GO,
             on_tap=self.start,

@@ -364,3 +364,19 @@ def test_damaged_saves_are_refused_with_a_reason(change, words):
     change(data)
     with pytest.raises(InvalidState, match=words):
         CardGame.from_dict(data)
+
+
+def test_joined_paths_run_from_the_card_just_laid_to_every_card_it_joins():
+    """Seed 5: card 16 laid unturned at (1, 2) joins its kite to card 41's; the path's cells are
+    what a screen lights to show why card 41 may be taken (and nothing outside phase take)."""
+    game = CardGame.new(players=2, seed=5)
+    assert game.joined_paths() == {}
+    game.apply(Place(16, 0, (1, 2)))
+    assert game.phase == "take" and game.takeable() == {41}
+    paths = game.joined_paths()
+    assert set(paths) == {name for name, cards in game.joined().items() if cards} == {"kite"}
+    path = paths["kite"]
+    assert (1, 2) in path and game.cell_of(41) in path and path <= set(game.layout)
+    # the path is one piece: every cell but the first touches another of it along a side
+    for cell in path - {(1, 2)}:
+        assert any((cell[0] + dx, cell[1] + dy) in path for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))

@@ -102,8 +102,9 @@ def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
     u.step(0.02)
     assert scr.step == len(STEPS) - 1
     tap_widget(u, _button(u, "Let's play"))
-    # "Let's play!" starts the game with the seats set on the setup screen
-    assert u.screen.name == "cards_play" and u.k.sessions["cards"].game is not None
+    # opened from the setup, "Let's play!" starts the card game with the players set there
+    assert u.screen.name == "cards_play"
+    assert u.k.sessions["cards"].game is not None and u.screen_named("setup").choices.game == "cards"
     # left alone, the last step replays, then the guide goes back where it came from
     u.goto("setup")
     u.screen.set_game("cards")

@@ -13,13 +13,12 @@ from kiosk.core.bus import Bus
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
-    ContinueGame,
-    SuspendGame,
     Undo,
     UndoChanged,
     AIThinking,
     ButtonPressed,
     Command,
+    ContinueGame,
     Event,
     GameAbandoned,
     GameSetup,
@@ -30,6 +29,7 @@ from kiosk.core.events import (
     Quit,
     REGISTRY,
     SeatSetup,
+    SuspendGame,
 )
 from kiosk.games.labyrinth.events import (
     AIDecided,
@@ -235,7 +235,7 @@ EXAMPLES: list[Message] = [
     NewGame(GameSetup.of("human,hard", seed=3, open_cards=True)),
     NewGame(GameSetup(seats=(SeatSetup("easy", 1), SeatSetup("human", 3)), first=1)),
     AbandonGame("idle"),
-    SuspendGame("idle", 120.0),
+    SuspendGame("idle", keep_s=120.0),
     ContinueGame("labyrinth"),
     Quit("operator", 0),
     ButtonPressed("rotate"),

@@ -97,8 +97,7 @@ def test_json_holds_the_games_and_the_summary(state, config, tmp_path):
     assert [g["turns"] for g in doc["games"]] == [40, 12, 3]
     assert doc["games"][1]["winner_kinds"] == ["human", "human"]
     assert doc["summary"]["games"] == 3 and doc["summary"]["skipped_lines"] == 1
-    # the shared win of two people is one game won by the people, not two
-    assert doc["summary"]["wins"] == {"hard": 1, "human": 1}
+    assert doc["summary"]["wins"] == {"hard": 1, "human": 1}  # the shared win of two people: one game won
 
 
 def test_a_name_that_is_neither_csv_nor_json_is_refused(state, config, tmp_path):

@@ -61,8 +61,8 @@ def shot(ui, tmp_path, name):
         ui.screenshot(Path(os.environ["KIOSK_SHOTS"]) / f"{name}.png")
 
 
-def start(ui, kinds, screen, game="labyrinth", **kw):
-    ui.post(NewGame(GameSetup.of(kinds, seed=2, game=game, **kw)))
+def start(ui, kinds, screen, game="labyrinth", seed=2, **kw):
+    ui.post(NewGame(GameSetup.of(kinds, seed=seed, game=game, **kw)))
     ui.goto(screen)
     ui.step(0.02)  # the game is announced; the computer's first move is still to come
 
@@ -150,3 +150,52 @@ def test_the_howto_shows_the_games_own_taps_turn_in_the_panel_push_with_two_taps
     scr.step_t = 2.0
     scr._animate()
     assert sc["spare"].x > start_x + S * 0.5  # then it is pushed in
+
+
+@pytest.mark.parametrize("layout", ["tabletop", "upright"])
+@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+def test_the_attract_screen_says_the_kiosk_has_both_games(layout, size):
+    from kiosk.ui.shell.window import UI
+
+    window = offscreen_window(size)
+    kiosk = testing.MiniKiosk(config=Config())
+    ui = UI(kiosk, window, layout=layout, language="en", first="attract", clock=Now())
+    try:
+        both = ui.t("attract.both_games")
+        said = [s for s in ui.screen._shapes if both in getattr(s, "text", "")]
+        assert len(said) == (2 if layout == "tabletop" else 1)  # each long side of a table reads it
+        assert sorted(lab.rotation for lab in said) == ([0, 180] if layout == "tabletop" else [0])
+    finally:
+        ui.close()
+        kiosk.close()
+        window.close()
+
+
+def test_the_card_game_shows_why_cards_may_be_taken_the_path_and_both_treasures(make, tmp_path):
+    """Seed 5: the second card of the first hand laid unturned at (1, 2) joins its kite to card 41's."""
+    from kiosk.games.cards.events import HandOver, LayCard, RotateHandCard, SelectHandCard
+
+    ui = make(layout="upright")
+    start(ui, "human,human", "cards_play", game="cards", seed=5)
+    scr, s = ui.screen, ui.k.sessions["cards"]
+    if s.handover:
+        ui.post(HandOver())
+    ui.post(SelectHandCard(1))
+    for _ in range(3):
+        ui.step(0.02)
+    while s.rotation != 0:
+        ui.post(RotateHandCard())
+        ui.step(0.02)
+    ui.post(LayCard((1, 2)))
+    for _ in range(10):
+        ui.step(0.05)
+    g = scr.game
+    assert g.phase == "take" and g.takeable() == {41}
+    path = g.joined_paths()["kite"]
+    assert {(1, 2), g.cell_of(41)} <= path
+    lit = {cell for _shape, cell, kind in scr._board_marks if kind == "path"}
+    assert lit == path  # the joined path is outlined
+    assert sorted(scr.why) == sorted([((1, 2), "kite"), (g.cell_of(41), "kite")])  # both treasures ringed
+    rings = [shape for shape, _cell, kind in scr._board_marks if isinstance(kind, tuple)]
+    assert len(rings) == 2 and all(r.radius > 4 for r in rings)
+    shot(ui, tmp_path, "cards_why_take")

@@ -164,8 +164,9 @@ def attract_ui(tmp_path, config=None, records=()):
 
 
 def captions(u) -> list[str]:
-    """The attract's caption(s) saying what game plays behind the invitation, as drawn."""
-    return [lbl.text for lbl in u.screen._captions]
+    """The attract's caption(s) saying what game plays behind the invitation, as drawn (their first
+    line: the second says the kiosk has both games)."""
+    return [lbl.text.split("\n")[0] for lbl in u.screen._captions]
 
 
 def todays_game(seed: int = 7):

@@ -155,6 +155,7 @@ class CardsPlayScreen(Screen):
         self._items: list = []  # shapes, labels, sprites of the current picture
         self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
+        self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
         self._signature: Any = None
         self._anims: dict = {}  # cell -> seconds left of the "just laid" pop
         self._ghosts: list = []  # fading sprites of taken cards
@@ -442,6 +443,7 @@ class CardsPlayScreen(Screen):
         self._items = []
         self._board_sprites = {}
         self._board_marks = []
+        self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
         self.clear_widgets()
 
@@ -486,6 +488,7 @@ class CardsPlayScreen(Screen):
             self._mark(self.pending, "laid", g_over)
         if g.phase == CardPhase.TAKE:
             self._mark(g.placed, "laid", g_over)
+            self._why_takeable(g, pyglet.graphics.Group(order=5))
             for card in g.takeable():
                 cell = g.cell_of(card)
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
@@ -496,6 +499,31 @@ class CardsPlayScreen(Screen):
         if s.handover and g.phase != CardPhase.OVER:
             self._build_handover()
             self.audit_sheet = HANDOVER_ORDER
+
+    def _why_takeable(self, g, group) -> None:
+        """Why cards may be taken: the joined path lit over its cards, and a ring round the matching
+        treasure at each end (on the card just laid and on every card it joins)."""
+        from kiosk.games.cards.art import MEDAL_R, face_layout
+
+        joined = g.joined()
+        self.why = []  # (cell, treasure) rings shown, for tests and scripts
+        for name, cells in g.joined_paths().items():
+            for cell in cells:  # an amber outline: the cards stay as bright as they are
+                edge = shapes.Box(0, 0, 1, 1, thickness=2, color=(*TAKE_AMBER, 200), batch=self.batch, group=group)
+                self._board_marks.append((edge, cell, "path"))
+                self._items.append(edge)
+            ends = [g.placed] + [g.cell_of(card) for card in sorted(joined.get(name, ()))]
+            for cell in ends:
+                placed = g.layout[cell]
+                for treasure, x, y in face_layout(placed.card)[1]:
+                    if treasure != name:
+                        continue
+                    for _ in range(placed.rotation % 4):  # turned clockwise with the card
+                        x, y = y, -x
+                    ring = shapes.Arc(0, 0, 1, thickness=3, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+                    self._board_marks.append((ring, cell, ("ring", x, y, MEDAL_R * 1.25)))
+                    self._items.append(ring)
+                    self.why.append((cell, name))
 
     def _mark(self, cell, kind: str, group) -> None:
         if kind == "fit":
@@ -551,12 +579,21 @@ class CardsPlayScreen(Screen):
             pending.update(x=x, y=y, scale=c * 0.97 / atlas.px)
         for shape, cell, kind in self._board_marks:
             x, y = v.centre(r, cell)
-            if kind == "fill":
+            if isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
+                _, dx, dy, rad = kind
+                half = c * 0.97 / 2
+                shape.position = (x + dx * half, y + dy * half)
+                shape.radius = rad * half
+                shape.thickness = max(2.0, c * 0.04)
+            elif kind == "fill":
                 shape.position = (x - c * 0.47, y - c * 0.47)
                 shape.width = shape.height = c * 0.94
             elif kind == "box":
                 shape.position = (x - c * 0.48, y - c * 0.48)
                 shape.width = shape.height = c * 0.96
+            elif kind == "path":  # inside a takeable card's thicker box, so both show
+                shape.position = (x - c * 0.44, y - c * 0.44)
+                shape.width = shape.height = c * 0.88
             elif kind == "tick":
                 shape.position = (x + c * 0.3, y + c * 0.3)
                 shape.radius = c * 0.14
