@@ -133,6 +133,9 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: the attract screen's demo: a function returning the game's demo parts (its board view, a
+    #: private session, a replay of a filed record: kiosk/games/labyrinth/demo.py BoardDemo)
+    demo: Callable[[], Any] | None = None
     #: a theme pack's picture sets this game shows: folder -> the treasures it holds (docs/themes.md)
     theme_kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: a position as text for ``labyrinth-replay`` in a terminal (kiosk/games/<name>/text_board.py)

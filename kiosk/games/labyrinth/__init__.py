@@ -101,6 +101,12 @@ def _analysis_level() -> str:
     return strongest_level()
 
 
+def _demo():
+    from kiosk.games.labyrinth.demo import BoardDemo
+
+    return BoardDemo()
+
+
 def _audit():
     from kiosk.games.labyrinth.screens.audit import states
 
@@ -132,6 +138,7 @@ GAME = register_game(
         sounds=_sounds,
         sim=_sim,
         audit=_audit,
+        demo=_demo,
         theme_kinds={"board": tuple(TREASURES)},
         text_board=_text_board,
         analyze=_analyze,

@@ -1,7 +1,8 @@
 """The attract screen: computer players play a demo game while "touch to play" invites visitors.
 
 The demo is a real game: a private bus and session with four computer seats,
-drawn by the same board view as the play screen (kiosk/games/labyrinth/screens/board.py). It is
+drawn by the same board view as the play screen; the game that brings it declares
+its parts (``GameType.demo``, e.g. kiosk/games/labyrinth/demo.py). It is
 private on purpose: the demo must not be saved, counted in the statistics,
 shown on the LED ring or resumed after a power cut — the kiosk's own session
 stays free for visitors. Its clock is virtual and advances with the frames, so
@@ -20,12 +21,13 @@ from __future__ import annotations
 import logging
 import random
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pyglet
 from pyglet import shapes
 
 from engine.outcome import GAME_OVER
+from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameSetup, SeatSetup
@@ -43,7 +45,6 @@ log = logging.getLogger(__name__)
 
 CYCLE_S = 3.0  # each language's "touch to play" stays this long
 FADE_S = 0.35
-DEMO_KINDS = ("medium", "easy", "medium", "easy")
 DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0  # pause after a demo game ends
 STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it advances at most this per frame)
@@ -63,17 +64,24 @@ class _DemoLabel(NamedTuple):
     align: str
 
 
+def demo_parts() -> Any:
+    """The demo of the first registered game that has one (``GameType.demo``), or None."""
+    for game in games.all_games():
+        if game.demo is not None:
+            return game.demo()
+    return None
+
+
 class Demo:
-    """A private game between computer players: its own bus, virtual clock and session."""
+    """A private game between computer players: its own bus, virtual clock and session (the game's
+    demo parts make the session, `parts.seats` are who plays)."""
 
-    def __init__(self, seed: int | None = None, kinds=DEMO_KINDS, pacing=None):
-        from kiosk.games.labyrinth.session import Session
-
+    def __init__(self, parts: Any, seed: int | None = None, kinds: tuple[str, ...] | None = None, pacing=None):
         self.bus = Bus()
         self.clock = VirtualClock()
-        self.session = Session(self.bus, self.clock, pacing=pacing, save=None)
+        self.session = parts.session(self.bus, self.clock, pacing=pacing)
         self.over_at: float | None = None
-        self.kinds = kinds
+        self.kinds = kinds or parts.seats
         self._seed = seed
 
     def start(self) -> None:
@@ -110,7 +118,8 @@ class AttractScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.demo: Demo | None = None
-        self.board = None
+        self.board: Any = None
+        self.parts: Any = None  # the demo's game's parts (GameType.demo)
         self.overlay = pyglet.graphics.Batch()
         self.live = pyglet.graphics.Batch()  # what moves on the demo's board (the rest is in the frame cache)
         self.gesture = CornerHold(ui)
@@ -180,10 +189,12 @@ class AttractScreen(Screen):
 
     def _start_demo(self) -> None:
         self._stop_demo()
-        from kiosk.games.labyrinth.screens.board import BoardView
-
+        if self.parts is None:
+            self.parts = demo_parts()
+            if self.parts is None:
+                return  # no game brings a demo: the invitation alone
         if self.board is None:
-            self.board = BoardView(self.ui, self.batch, base_order=0, live=self.live, panels_shown=False)
+            self.board = self.parts.view(self.ui, self.batch, self.live)
             self.board.resize(self.layout)
         self.demo = self._make_demo()
         self._unsub = self.demo.bus.subscribe_all(self._on_demo_event)
@@ -239,16 +250,16 @@ class AttractScreen(Screen):
         """The day's best board game replayed ([kiosk] attract_replay, the kiosk's RecordShelf),
         or a fresh demo game when there is none, it cannot be read or its replay failed before."""
         if config_value(self.ui, "kiosk", "attract_replay", True):
-            from kiosk.ui.screens.playback import RecordDemo, best_record_of_day
+            from kiosk.ui.screens.playback import best_record_of_day
 
-            record = best_record_of_day(getattr(self.kiosk, "record_shelf", None))
+            record = best_record_of_day(getattr(self.kiosk, "record_shelf", None), self.parts.game)
             if record is not None and record.text() not in self._bad_replays:
                 try:
-                    return RecordDemo(record, view_busy=lambda: self.board is not None and self.board.busy)
+                    return self.parts.replay(record, lambda: self.board is not None and self.board.busy)
                 except Exception:
                     log.exception("the day's best game cannot be replayed; a fresh demo instead")
                     self._bad_replays = self._bad_replays | {record.text()}
-        return Demo(seed=self.demo_seed)
+        return Demo(self.parts, seed=self.demo_seed)
 
     def _demo_failed(self) -> None:
         """A replay that failed is not tried again (the next demo is a fresh game)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from engine.records import Record, read_record, lines_by_turn
 
@@ -49,14 +49,6 @@ log = logging.getLogger(__name__)
 
 #: The seat kind of every seat in a replay's session: a person's, so the session never asks an AI.
 REPLAY_KIND = games.HUMAN
-#: The attract's replay: seconds before each step of a turn (as a computer seat is paced) ...
-REPLAY_THINK_S = 1.0  # before the spare goes to its arrow
-REPLAY_ROTATE_S = 0.35  # between quarter turns of the spare
-REPLAY_PUSH_S = 0.6  # before the push
-REPLAY_WALK_S = 0.9  # after the push, before the walk
-REPLAY_AFTER_S = 1.0  # after the walk, before the next turn begins (then the pause to think)
-#: ... and how long the finished game stays on the board before the replay starts again.
-REPLAY_RESTART_S = 5.0
 
 
 class Playback:
@@ -295,122 +287,23 @@ def replay_screen(record: Record) -> str:
 _best_seen: dict[tuple, Record | None] = {}
 
 
-def best_record_of_day(shelf: Any, day: date | None = None) -> Record | None:
-    """The day's best finished board game on the kiosk's RecordShelf (kiosk/store/records.py), or None
-    (no shelf: the kiosk runs without a state directory; no finished board game that day)."""
+def best_record_of_day(shelf: Any, game: str, day: date | None = None) -> Record | None:
+    """The day's best finished game of `game` on the kiosk's RecordShelf (kiosk/store/records.py), or
+    None (no shelf: the kiosk runs without a state directory; no finished game of it that day)."""
     if shelf is None:
         return None
-    from engine.labyrinth.parts import GAME_NAME
-
     day = day or date.today()
     try:
-        key = (str(shelf.folder), day, tuple(p.name for p in shelf.of_day(day)))
+        key = (str(shelf.folder), game, day, tuple(p.name for p in shelf.of_day(day)))
         if key in _best_seen:
             return _best_seen[key]
-        found = shelf.best_of_day(day, game=GAME_NAME)
+        found = shelf.best_of_day(day, game=game)
     except Exception:  # the attract must come up whatever the disk holds
         log.exception("cannot look for the day's best game")
         return None
     _best_seen.clear()
     _best_seen[key] = record = None if found is None else found[1]
     return record
-
-
-class RecordDemo:
-    """A recorded board game replayed behind the attract screen, with the demo game's interface
-    (``bus``, ``session``, ``start``, ``advance``, ``close``; kiosk/ui/screens/attract.py Demo).
-
-    Each turn is played through the session's own commands (the spare to its arrow, turned, pushed,
-    then the walk), paced like a computer seat, so the board view animates it as it did at the table;
-    `view_busy` (the board's ``busy``) holds the pauses while an animation plays, so every
-    position rests on the board before the next turn begins.
-    """
-
-    def __init__(self, record: Record, view_busy: Callable[[], bool] = lambda: False):
-        from engine.labyrinth.game import Game
-        from kiosk.games.labyrinth.session import Session
-
-        start = record.start()
-        if not isinstance(start, Game):
-            raise TypeError(f"a board game demo replays a board game's record, not a {record.kind!r} one")
-        self.view_busy = view_busy  # the board still animates: the pauses wait for it
-        self.refused: str | None = None  # why the session refused a turn of the record
-        self.record = record
-        self.start_state = start
-        self.bus = Bus()
-        self.clock = VirtualClock()
-        self.session = Session(self.bus, self.clock, save=None)
-        self._subscribe_refusals()
-        self.turn = 0  # the record's turns played so far
-        self.over_at: float | None = None
-        self._steps: list[tuple[float, Any]] = []
-        self._due = 0.0
-
-    def _subscribe_refusals(self) -> None:
-        from kiosk.core.events import IllegalInput
-
-        def refused(ev: IllegalInput) -> None:
-            self.refused = f"turn {self.turn} of the record was refused: {ev.reason}"
-
-        self.bus.subscribe(IllegalInput, refused)
-
-    def start(self) -> None:
-        self.turn, self.over_at, self.refused = 0, None, None
-        self._steps = []
-        self.session.resume(self.start_state.copy(), (REPLAY_KIND,) * len(self.record.levels))
-
-    def _plan_turn(self) -> None:
-        """The commands of the next turn of the record, each with the pause before it."""
-        from engine.labyrinth import Move, Shift
-        from kiosk.games.labyrinth.events import RotateSpare, SelectArrow, TapCell
-
-        steps: list[tuple[float, Any]] = []
-        for action in self.record.turns[self.turn].actions:
-            if isinstance(action, Shift):
-                steps.append((REPLAY_THINK_S, SelectArrow(action.insertion, source="replay")))
-                steps += [(REPLAY_ROTATE_S, RotateSpare(1, source="replay")) for _ in range(action.rotation % 4)]
-                steps.append((REPLAY_PUSH_S, SelectArrow(action.insertion, source="replay")))
-            elif isinstance(action, Move):
-                steps.append((REPLAY_WALK_S, TapCell((action.cell[0], action.cell[1]), source="replay")))
-        steps.append((REPLAY_AFTER_S, None))  # the turn's end: the pawn walks, a treasure shines
-        self._steps = steps
-        self.turn += 1
-
-    def advance(self, dt: float) -> None:
-        """Let `dt` seconds pass: the commands of the turn that are due, then the session's events.
-        RuntimeError if the session refused a turn (a record that does not fit this kiosk's rules)."""
-        self.clock.advance(min(dt, 0.25))
-        self.clock.run_due()
-        now = self.clock.now()
-        if self.view_busy():
-            self._due += min(dt, 0.25)  # each pause counts from the end of the animation before it
-            if self.over_at is not None:
-                self.over_at += min(dt, 0.25)
-        while True:
-            if not self._steps:
-                if self.turn >= len(self.record.turns):
-                    if self.over_at is None:
-                        self.over_at = now
-                    elif now - self.over_at >= REPLAY_RESTART_S:
-                        self.start()
-                    break
-                self._plan_turn()
-                self._due = now + self._steps[0][0]
-            if now < self._due:
-                break
-            _, command = self._steps.pop(0)
-            if command is not None:
-                self.bus.post(command)
-                self.bus.dispatch_pending(max_count=64)
-            if self._steps:
-                self._due = now + self._steps[0][0]
-        self.bus.dispatch_pending(max_count=64)
-        if self.refused:
-            raise RuntimeError(self.refused)
-
-    def close(self) -> None:
-        self.session.abandon("replay closed")
-        self.session.close()
 
 
 def read_record_file(path: Path | str) -> Record:

@@ -200,7 +200,7 @@ def state_picture(state):
 
 
 def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
-    from kiosk.ui.screens.playback import RecordDemo
+    from kiosk.games.labyrinth.demo import RecordDemo
 
     recorder = todays_game()
     record = read_record(recorder.text())
@@ -255,7 +255,7 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
 
 def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
     from kiosk.ui.screens.attract import Demo
-    from kiosk.ui.screens.playback import RecordDemo
+    from kiosk.games.labyrinth.demo import RecordDemo
 
     recorder = todays_game()
     u = attract_ui(tmp_path, records=[recorder])
@@ -281,12 +281,12 @@ def test_the_days_records_are_read_again_only_when_a_game_was_filed(tmp_path, mo
     reads = []
     real = RecordShelf.best_of_day
     monkeypatch.setattr(RecordShelf, "best_of_day", lambda self, *a, **kw: reads.append(a) or real(self, *a, **kw))
-    assert best_record_of_day(shelf) is None
+    assert best_record_of_day(shelf, "labyrinth") is None
     first = todays_game(7)
     shelf.finish(first, when=time.time())
-    assert best_record_of_day(shelf).text() == first.text()
-    assert best_record_of_day(shelf).text() == first.text()
+    assert best_record_of_day(shelf, "labyrinth").text() == first.text()
+    assert best_record_of_day(shelf, "labyrinth").text() == first.text()
     assert len(reads) == 2  # the empty day, then once after the game was filed
     shelf.finish(todays_game(8), when=time.time() + 1)
-    best_record_of_day(shelf)
+    best_record_of_day(shelf, "labyrinth")
     assert len(reads) == 3

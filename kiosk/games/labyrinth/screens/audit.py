@@ -15,10 +15,34 @@ from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.ui.audit.layout import Env, State, goto, setup_state
 
 from engine.labyrinth.parts import GAME_NAME
+from engine.outcome import GAME_OVER
 from kiosk import games
 
 # The states reach into the play screen's own parts (its message, its panels): a screen is Any
 # here, as the audit sets what no visitor's input could set that quickly.
+
+
+def _attract_replaying(env) -> None:
+    """The attract screen replaying the day's best game (its caption says so): a short finished
+    game between computers, with a person's seat as the kiosk records it, filed on the kiosk's shelf."""
+    from datetime import date
+
+    from engine.labyrinth import Game, Rules
+    from engine.labyrinth.ai import make_ai
+    from engine.records import Recorder
+    from kiosk.ui.screens.playback import best_record_of_day
+
+    shelf = env.kiosk.record_shelf
+    if shelf is not None and best_record_of_day(shelf, GAME_NAME) is None:
+        game = Game.new(players=2, seed=7, rules=Rules(turn_limit=3))
+        recorder = Recorder(game, [HUMAN, "easy"], date=date.today().isoformat())
+        ais = [make_ai("easy", seed=7), make_ai("easy", seed=8)]
+        while game.phase != GAME_OVER:
+            for action in ais[game.current].choose(game):
+                game.apply(action)
+                recorder.apply(action)
+        shelf.finish(recorder)
+    env.ui.goto("attract")
 
 
 def _board(
@@ -130,6 +154,7 @@ def states() -> tuple[State, ...]:
     """The board game's screens in the states the audit measures."""
     name = GAME_NAME
     return (
+        State("attract", "replay", "", _attract_replaying),
         State("setup", "board-1", name, setup_state(name, _seats(1))),
         State("setup", "board-4", name, setup_state(name, _seats(4, (HUMAN, "easy", "medium", "hard")))),
         State("howto", "first-step", name, goto("howto")),
