@@ -61,6 +61,7 @@ class RecordedState(Protocol):
     def seed(self) -> int | None: ...
     @property
     def outcome(self) -> Outcome | None: ...
+    def legal_actions(self) -> list[Any]: ...
     def apply(self, action: Any) -> None: ...  # the game's own action types
     def copy(self) -> Self: ...
     def to_dict(self) -> dict[str, Any]: ...
@@ -230,7 +231,8 @@ class Recorder:
         most :data:`TAKE_BACK_TURNS`). True when it got there; False (and unchanged) when `state`
         is not a position it passed through."""
         saved = (self.state, list(self.turns), list(self.lines), list(self._pending), self._before, list(self._recent))
-        while self.state != state:
+        target = state.to_dict()  # positions compare as saved (GameState promises to_dict, not ==)
+        while self.state.to_dict() != target:
             if self._pending:
                 self._pending.pop()
             elif self._recent and len(self.turns) > 0:

@@ -22,6 +22,7 @@ name. The kiosk names no game: the life-cycle events every game shares
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import random
@@ -501,6 +502,8 @@ class Kiosk:
             return
         if not (self.options.record_ai_games or HUMAN in session.kinds):
             return
+        if not _has_notation(session.game_name):
+            return  # a game without a record notation (engine.records.register_codec) keeps no records
         from kiosk.store.records import Recording
 
         recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
@@ -658,3 +661,16 @@ def setup_from_config(config: Config) -> GameSetup:
         turn_limit=c.turn_limit,
         first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0,
     )
+
+
+@functools.cache
+def _has_notation(game: str) -> bool:
+    """Whether `game` writes records: a game's engine registers its notation (engine.records)."""
+    from engine.records import codec_for
+
+    try:
+        codec_for(game)
+    except ValueError:
+        log.info("the %s game has no record notation: its games are not filed as records", game)
+        return False
+    return True

@@ -269,14 +269,20 @@ class Recording:
         if abandoned:
             self.shelf.discard_current()
             return None
-        if state is not None and recorder.state != state:
+        if state is not None and not same(recorder.state, state):
             follow(recorder, state)
         return self.shelf.finish(recorder)
 
 
+def same(a, b) -> bool:
+    """Two engine states of one game are the same position (compared as saved: engine.GameState
+    promises ``to_dict``, not ``==``)."""
+    return a.to_dict() == b.to_dict()
+
+
 def follow(recorder: Recorder, state) -> bool:
     """Record the action that leads from the recorder's game to `state`; True when they agree."""
-    if recorder.state == state:
+    if same(recorder.state, state):
         return True
     action = recorder.codec.infer_action(recorder.state, state)
     if action is not None:
@@ -286,7 +292,7 @@ def follow(recorder: Recorder, state) -> bool:
         except ValueError:
             action = None
         else:
-            if trial == state:
+            if same(trial, state):
                 recorder.apply(action)
                 return True
     return catch_up(recorder, state)
@@ -295,25 +301,18 @@ def follow(recorder: Recorder, state) -> bool:
 def catch_up(recorder: Recorder, state) -> bool:
     """Bring a recorder to `state`, which may be one action further (a turn begun before the
     power cut: the shift was saved, the record had only whole turns). True when they agree."""
-    if recorder.state == state:
+    if same(recorder.state, state):
         return True
-    for action in _actions(recorder.state):
+    for action in recorder.state.legal_actions():
         trial = recorder.state.copy()
         try:
             trial.apply(action)
         except ValueError:
             continue
-        if trial == state:
+        if same(trial, state):
             recorder.apply(action)
             return True
     return False
-
-
-def _actions(state) -> list:
-    """Every legal action of either game now."""
-    if hasattr(state, "legal_shifts"):
-        return state.legal_shifts() + state.legal_moves()
-    return state.legal_actions()
 
 
 __all__ = ["CURRENT_NAME", "RECORDS_DIR", "RecordShelf", "Recording", "catch_up", "follow", "margin"]

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from engine.outcome import most
+from engine.records import read_record
 from kiosk import games
 from kiosk.core.events import GameSetup, SeatSetup
 from tests.support.race.engine import NAME, Race
@@ -119,8 +120,15 @@ def test_the_kiosk_plays_the_race_headless_from_setup_to_game_over(tmp_path):
         "--games",
         1,
         "--simulate",
+        "--state-dir",
+        tmp_path / "state",
     )
     assert r.returncode == 0, r.stderr
+    # saved after every roll, its record kept beside the save and filed at the end: and no error on the way
+    assert "ERROR" not in r.stderr and "Traceback" not in r.stderr, r.stderr
+    (filed,) = (tmp_path / "state" / "records").glob("*-race.txt")
+    record = read_record(filed.read_text(encoding="utf-8"))
+    assert record.kind == NAME and record.final().to_dict() == replay(5, 2).to_dict()
     log = events_of(events)
     types = [e["type"] for e in log]
     assert types.index("new_game") < types.index("race_started") < types.index("race_over")

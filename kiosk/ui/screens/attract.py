@@ -33,7 +33,7 @@ from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameSetup, SeatSetup
 
 from kiosk.ui.shell import seating
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.shell.i18n import LANGUAGES, names_list
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
@@ -161,9 +161,7 @@ class AttractScreen(Screen):
         if found is None:
             return ""
         names = [self.t(f"colour.{c}") for c in found[1].people]
-        if len(names) > 1:
-            names = [", ".join(names[:-1]) + f" {self.t('common.and')} " + names[-1]]
-        return self.t("attract.continue", players=names[0] if names else "")
+        return self.t("attract.continue", players=names_list(self.t, names))
 
     def continue_game(self, game: str) -> None:
         from kiosk.core.events import ContinueGame

@@ -20,7 +20,7 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
 from kiosk.errors import KioskError
 
@@ -157,6 +157,13 @@ def load_catalog(language: str, directory: Path = LOCALE_DIR) -> dict[str, str]:
 def placeholders(text: str) -> set[str]:
     """The ``{name}`` fields of a text (what the test compares across catalogs)."""
     return {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+
+
+def names_list(t: Callable[..., str], names: Sequence[str]) -> str:
+    """Names as people say them: "Red", "Red and Green", "Red, Green and Blue" (``common.and``)."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    return ", ".join(names[:-1]) + f" {t('common.and')} " + names[-1]
 
 
 def language_name(language: str) -> str:

@@ -21,6 +21,7 @@ from kiosk.games.cards.screens.seats import player_rgb, strength_stars
 from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.audit.contrast import text_shade
+from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import Canvas, fit_font, panel
@@ -53,7 +54,7 @@ class CardsGameOverScreen(GameEndScreen):
         if len(ev.winners) == 1:
             headline = t("gameover.winner", player=names[ev.winners[0]])
         elif ev.winners:
-            headline = t("cards.shared_win", players=", ".join(names[w] for w in ev.winners))
+            headline = t("cards.shared_win", players=names_list(t, [names[w] for w in ev.winners]))
         else:
             headline = t("cards.no_winner")
         rgb = player_rgb(ev.winners[0]) if len(ev.winners) == 1 else INK

@@ -19,6 +19,7 @@ from kiosk.games.labyrinth.events import GameOver
 
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import SEAT_COLORS
+from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import Canvas, fit_font, panel, picture
@@ -179,7 +180,7 @@ class GameOverScreen(GameEndScreen):
         if len(names) == 1:
             return t("gameover.winner", player=names[0]), seats
         if names:
-            return t("cards.shared_win", players=", ".join(names)), seats  # the same words as the card game's
+            return t("cards.shared_win", players=names_list(t, names)), seats  # the same words as the card game's
         return t("cards.no_winner"), seats
 
     def _headline(self, c, frame, text, seats, rgb, mid, fg, size: float = 34) -> None:
