@@ -17,17 +17,10 @@ from kiosk.core.config import Config
 from kiosk.core.config import ARROWS
 from kiosk.core.events import ButtonPressed
 
+from tests.support.mini_ui import Now  # noqa: F401  (fixtures)
 from tests.support.offscreen import offscreen_window
 
 pytestmark = pytest.mark.display
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
 
 
 @pytest.mark.parametrize("language", ["en", "de", "et"])

@@ -19,24 +19,9 @@ from kiosk.core.clock import VirtualClock
 from kiosk.core.config import Config
 from kiosk.core.events import ContinueGame, GameAbandoned, GameSetup, SuspendGame
 
-from tests.support.offscreen import offscreen_window
+from tests.support.mini_ui import Now, window  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.display
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
-@pytest.fixture(scope="module")
-def window():
-    w = offscreen_window((800, 480))
-    yield w
-    w.close()
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ Screenshots go to the test's tmp dir (and ``$KIOSK_SHOTS`` when set, to look at 
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
@@ -15,50 +13,10 @@ from kiosk.core import testing
 from kiosk.core.config import Config
 from kiosk.core.events import GameSetup, NewGame
 
+from tests.support.mini_ui import Now, make, shot, window  # noqa: F401  (fixtures)
 from tests.support.offscreen import Pixels, near, offscreen_window
 
 pytestmark = pytest.mark.display
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
-@pytest.fixture(scope="module")
-def window():
-    w = offscreen_window((800, 480))
-    yield w
-    w.close()
-
-
-@pytest.fixture
-def make(window):
-    made = []
-
-    def factory(layout="tabletop", language="en", first="setup"):
-        from kiosk.ui.shell.window import UI
-
-        kiosk = testing.MiniKiosk(config=Config())
-        ui = UI(kiosk, window, layout=layout, language=language, first=first, clock=Now())
-        ui.k = kiosk
-        made.append(ui)
-        return ui
-
-    yield factory
-    for ui in made:
-        ui.close()
-        ui.k.close()
-
-
-def shot(ui, tmp_path, name):
-    ui.draw()
-    ui.screenshot(tmp_path / f"{name}.png")
-    if os.environ.get("KIOSK_SHOTS"):
-        ui.screenshot(Path(os.environ["KIOSK_SHOTS"]) / f"{name}.png")
 
 
 def start(ui, kinds, screen, game="labyrinth", seed=2, **kw):

@@ -7,55 +7,17 @@ Screenshots go to the test's tmp dir (and ``$KIOSK_SHOTS`` when set, to look at 
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
 
-from kiosk.core import testing
-from kiosk.core.config import Config
 from kiosk.core.events import GameSetup, NewGame
 from kiosk.games.cards.events import CardGameOver
 from kiosk.games.labyrinth.events import GameOver
 
-from tests.support.offscreen import offscreen_window
+from tests.support.mini_ui import Now, make, shot, window  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.display
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
-@pytest.fixture(scope="module")
-def window():
-    w = offscreen_window((800, 480))
-    yield w
-    w.close()
-
-
-@pytest.fixture
-def make(window):
-    made = []
-
-    def factory(layout="tabletop", language="en"):
-        from kiosk.ui.shell.window import UI
-
-        kiosk = testing.MiniKiosk(config=Config())
-        ui = UI(kiosk, window, layout=layout, language=language, first="setup", clock=Now())
-        ui.k = kiosk
-        made.append(ui)
-        return ui
-
-    yield factory
-    for ui in made:
-        ui.close()
-        ui.k.close()
 
 
 def play_out(ui, setup, over_type):
@@ -67,15 +29,6 @@ def play_out(ui, setup, over_type):
         time.sleep(0.002)
     (over,) = ui.k.of(over_type)
     return over
-
-
-def shot(ui, tmp_path, name) -> Path:
-    ui.draw()
-    path = ui.screenshot(tmp_path / f"{name}.png")
-    out = os.environ.get("KIOSK_SHOTS")
-    if out:
-        ui.screenshot(Path(out) / f"{name}.png")
-    return path
 
 
 def texts(screen) -> list[str]:
@@ -90,7 +43,7 @@ def test_board_game_tie_at_the_turn_limit_names_both_winners(make, tmp_path, lan
     ui.goto("gameover")
     shown = texts(ui.screen)
     red, green = ui.t("colour.red"), ui.t("colour.green")  # seats 0 and 2: the computers' corners
-    shared = ui.t("cards.shared_win", players=f"{red}, {green}")
+    shared = ui.t("cards.shared_win", players=f"{red} {ui.t('common.and')} {green}")  # "Red and Green"
     assert shown.count(shared) == 2  # for the near side and, turned, for the far side
     assert ui.t("gameover.winner", player=red) not in shown  # not seat 0 named the winner
     assert f"{red}  \u2605" in shown and f"{green}  \u2605" in shown  # every winner starred
@@ -116,6 +69,6 @@ def test_card_game_shared_win_names_both_and_crowns_both(make, tmp_path, languag
     ui.goto("cards_gameover")
     shown = texts(ui.screen)
     red, yellow = ui.t("colour.red"), ui.t("colour.yellow")
-    assert shown.count(ui.t("cards.shared_win", players=f"{red}, {yellow}")) == 2
+    assert shown.count(ui.t("cards.shared_win", players=f"{red} {ui.t('common.and')} {yellow}")) == 2
     assert sum(1 for s in shown if s.startswith("\u265b ")) == 2  # both winners crowned
     shot(ui, tmp_path, f"tie_cards_{language}")

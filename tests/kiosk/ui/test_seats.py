@@ -10,48 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.core import testing
-from kiosk.core.config import Config
 from kiosk.core.events import NewGame
 
-from tests.support.offscreen import offscreen_window
+from tests.support.mini_ui import Now, make, window  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.display
-
-
-class Now:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
-@pytest.fixture(scope="module")
-def window():
-    w = offscreen_window((800, 480))
-    yield w
-    w.close()
-
-
-@pytest.fixture
-def make(window):
-    made = []
-
-    def factory(layout="tabletop", opener=None):
-        from kiosk.ui.shell.window import UI
-
-        kiosk = testing.MiniKiosk(config=Config())
-        ui = UI(kiosk, window, layout=layout, language="en", first="attract", clock=Now())
-        ui.k = kiosk
-        ui.goto("setup", opener=opener)
-        made.append(ui)
-        return ui
-
-    yield factory
-    for ui in made:
-        ui.close()
-        ui.k.close()
 
 
 def tap(ui, w):
