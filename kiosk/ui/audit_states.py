@@ -36,6 +36,32 @@ def _attract_replaying(env) -> None:
     env.ui.goto("attract")
 
 
+def _menu_open(env) -> None:
+    """A board game of two people with the in-game menu open, opened from the far side (turned)."""
+    from kiosk.events import GameSetup, NewGame
+
+    env.post(NewGame(GameSetup.of("human,human", seed=3)))
+    env.ui.goto("play")
+    _reopen_menu(env)
+
+
+def _reopen_menu(env) -> None:
+    """The menu's sheet drawn again (a language change does not redraw this overlay by itself)."""
+    menu = env.ui.menu
+    menu.update()
+    rect, angle = menu.spots()[0]
+    menu.show(rect.center, angle)
+
+
+def _attract_offering(env) -> None:
+    """The attract screen offering to continue a game of two people left alone."""
+    from kiosk.events import GameSetup, NewGame, SuspendGame
+
+    env.post(NewGame(GameSetup.of("human,human", seed=3)))
+    env.post(SuspendGame("idle", keep_s=600))
+    env.ui.goto("attract")
+
+
 def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
@@ -48,7 +74,12 @@ def _states() -> tuple[State, ...]:
         State("attract", "replay", "", _attract_replaying),
         *(st for st in theirs if st.screen == "setup"),
         State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
+        # nobody at the table: Start says "Watch the computers"
+        State("setup", "watch", default, setup_state(default, lambda choices: choices.kinds.__setitem__(0, "medium"))),
+        State("attract", "continue", "", _attract_offering),
         *(st for st in theirs if st.screen != "setup"),
+        # last: the menu's sheet is an overlay that stays open until a screen closes it
+        State("game_menu", "open", default, _menu_open, each_language=_reopen_menu),
     )
 
 
