@@ -113,6 +113,9 @@ def _yflip(rect: Rect, height: int) -> list[float]:
 def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
     """Every text, touch target and panel the current screen shows, in screen pixels (origin bottom-left)."""
     screen = ui.screen
+    menu = getattr(ui, "menu", None)
+    if menu is not None and menu.open:  # the in-game menu's sheet covers the screen and answers alone
+        screen = menu
     used: dict[str, int] = {}
 
     def uid(base: str) -> str:
@@ -120,6 +123,12 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
         return base if used[base] == 1 else f"{base}#{used[base]}"
 
     items = _targets(screen, ui.layout, uid)
+    if menu is not None and not menu.open:  # its buttons over a game's play screen (kiosk/ui/shell/game_menu.py)
+        menu.update()
+        items += [
+            _item(uid(f"menu@{_rid(rect)}"), "button", rect, touch=True, faces=FACES[angle % 360])
+            for rect, angle in menu.spots()
+        ]
     items += _texts(screen, recorder, uid)
     items += _pictures(screen, recorder, uid)
     return items

@@ -13,6 +13,32 @@ from __future__ import annotations
 from kiosk.ui.audit.layout import State, goto, setup_state
 
 
+def _menu_open(env) -> None:
+    """A board game of two people with the in-game menu open, opened from the far side (turned)."""
+    from kiosk.core.events import GameSetup, NewGame
+
+    env.post(NewGame(GameSetup.of("human,human", seed=3)))
+    env.ui.goto("play")
+    _reopen_menu(env)
+
+
+def _reopen_menu(env) -> None:
+    """The menu's sheet drawn again (a language change does not redraw this overlay by itself)."""
+    menu = env.ui.menu
+    menu.update()
+    rect, angle = menu.spots()[0]
+    menu.show(rect.center, angle)
+
+
+def _attract_offering(env) -> None:
+    """The attract screen offering to continue a game of two people left alone."""
+    from kiosk.core.events import GameSetup, NewGame, SuspendGame
+
+    env.post(NewGame(GameSetup.of("human,human", seed=3)))
+    env.post(SuspendGame("idle", keep_s=600))
+    env.ui.goto("attract")
+
+
 def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
@@ -25,7 +51,12 @@ def _states() -> tuple[State, ...]:
         *(st for st in theirs if st.screen == "attract"),
         *(st for st in theirs if st.screen == "setup"),
         State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
+        # nobody at the table: Start says "Watch the computers"
+        State("setup", "watch", default, setup_state(default, lambda choices: choices.kinds.__setitem__(0, "medium"))),
+        State("attract", "continue", "", _attract_offering),
         *(st for st in theirs if st.screen not in ("attract", "setup")),
+        # last: the menu's sheet is an overlay that stays open until a screen closes it
+        State("game_menu", "open", default, _menu_open, each_language=_reopen_menu),
     )
 
 

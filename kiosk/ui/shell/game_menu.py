@@ -59,6 +59,8 @@ class HasMenuSpots(Protocol):
 class GameMenu:
     """The menu buttons on a game's play screen and the sheet they open (see the module docstring)."""
 
+    name = "game menu"  # as a screen's (the layout audit measures the open sheet like one)
+
     def __init__(self, ui: "UI"):
         self.ui = ui
         self.open = False
@@ -309,7 +311,7 @@ class GameMenu:
                 frame,
                 c.px(W / 2),
                 c.px(H - 24),
-                fit_box(title, c.font(20), c.px(W - 2 * pad), c.px(30)),
+                fit_box(title, c.font(BODY), c.px(W - 2 * pad), c.px(40)),
                 batch,
                 front,
                 bold=True,

@@ -266,7 +266,11 @@ class CardsPlayScreen(Screen):
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
         (the left, clear of the hand), beside the score chips, turned to the people at that edge
-        (one, at the near edge, in the upright layout)."""
+        (one, at the near edge, in the upright layout). None while the hand-over sheet covers the
+        table: a tap anywhere on it gives the screen to the next player."""
+        s = self.session
+        if s is not None and s.handover:
+            return []
         L = self.layout
         m, side = L.px(6), L.touch
         spots = [(Rect(m, m, side, side), 0)]
