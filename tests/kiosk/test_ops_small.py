@@ -22,7 +22,9 @@ def test_gpiozero_floor_excludes_the_release_that_opens_chip_4_on_a_pi_5():
         for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     }
     spec = deps["gpiozero"].specifier
-    assert not spec.contains("2.0") and spec.contains("2.0.1") and spec.contains("2.1")
+    # 2.0 and 2.0.1 open chip 4 on a Pi 5 without checking that it exists; 2.0.1.post3 checks
+    assert not spec.contains("2.0") and not spec.contains("2.0.1")
+    assert spec.contains("2.0.1.post3") and spec.contains("2.1")
 
 
 def test_the_license_is_an_spdx_string_not_the_deprecated_table():
