@@ -173,7 +173,7 @@ def parse_time(value: Any) -> float:
 LOCK_NAME = "kiosk.lock"
 
 
-class StateDirBusy(Exception):
+class StateDirBusy(KioskError):
     """Another process holds the state directory's lock; ``pid`` is its process id (0: unknown)."""
 
     def __init__(self, state_dir: Path, pid: int) -> None:

@@ -19,6 +19,8 @@ import logging
 import struct
 from pathlib import Path
 
+from kiosk.errors import KioskError
+
 log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- the type scale (px at 800x480)
@@ -52,7 +54,7 @@ FONT_LIMIT = 32 * 1024 * 1024
 SAMPLE = "Aa1?"
 
 
-class FontUnusable(ValueError):
+class FontUnusable(KioskError, ValueError):
     """A font file that cannot be used (damaged, truncated, not a font); the message says why."""
 
 
