@@ -133,6 +133,8 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: its players sit at the board's four corners (a seat is a corner; kiosk/ui/shell/seating.py)
+    corner_seats: bool = False
     #: the attract screen's demo: a function returning the game's demo parts (its board view, a
     #: private session, a replay of a filed record: kiosk/games/labyrinth/demo.py BoardDemo)
     demo: Callable[[], Any] | None = None

@@ -479,14 +479,15 @@ def _first(args: argparse.Namespace, config: Config) -> int | None:
 def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: bool = False) -> GameSetup:
     """The game the command line and the config describe.
 
-    `at_table` (a screen people sit around): the board game's people take the near corners first, so
+    `at_table` (a screen people sit around): a game whose players sit at the board's corners
+    (``GameType.corner_seats``, the board game) seats its people at the near corners first, so
     solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/shell/seating.py);
     headless runs keep the game's own corners, which records and scripts were written for."""
     from kiosk.core.events import GameSetup, SeatSetup
 
     kinds = _seat_kinds(args, config, kind)
     corners: tuple[int | None, ...] = (None,) * len(kinds)
-    if at_table and kind.name == "labyrinth" and HUMAN in kinds and len(kinds) <= 4:
+    if at_table and kind.corner_seats and HUMAN in kinds and len(kinds) <= 4:
         from kiosk.ui.shell.seating import seats_for_kinds
 
         corners = seats_for_kinds(kinds)

@@ -139,6 +139,7 @@ GAME = register_game(
         sim=_sim,
         audit=_audit,
         demo=_demo,
+        corner_seats=True,
         theme_kinds={"board": tuple(TREASURES)},
         text_board=_text_board,
         analyze=_analyze,
