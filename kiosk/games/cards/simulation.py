@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.tools.sim.sweep import Outcome, Runner, derive, make_recorder
+from kiosk.tools.sim.sweep import GameResult, Runner, derive, make_recorder
 from engine.cards.parts import GAME_NAME, CardPhase
 
 
@@ -40,7 +40,7 @@ class CardsRunner(Runner):
         from engine.outcome import Termination
 
         limited = result["end"] == Termination.TURN_LIMIT.value
-        return Outcome(
+        return GameResult(
             list(result["winners"]),
             result["turns"],
             turns,

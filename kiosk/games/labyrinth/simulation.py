@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kiosk.tools.sim.sweep import Outcome, Runner, derive, ended_by_limit, make_recorder
+from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder
 from engine.labyrinth.parts import GAME_NAME, Phase
 
 
@@ -49,7 +49,7 @@ class LabyrinthRunner(Runner):
                 recorder.apply(shift)
                 recorder.apply(move)
         winners = list(game.winners)
-        return Outcome(
+        return GameResult(
             winners,
             game.turns,
             [len(t) for t in times],

@@ -16,7 +16,7 @@ interrupted sweep, and ``--scheduler`` runs it on a Dask cluster.
 
 A game kind plugs in as a :class:`Runner` (``GameType.sim``, e.g. kiosk/games/cards/simulation.py for
 ``--game cards``): it plays one game with the AI levels and player counts its game declares,
-returning an :class:`Outcome`. Everything else (seeds, seats, parallelism, statistics,
+returning a :class:`GameResult`. Everything else (seeds, seats, parallelism, statistics,
 table, JSON) is shared. docs/ai.md has the measured figures.
 """
 
@@ -44,7 +44,7 @@ from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
 
 
 @dataclass
-class Outcome:
+class GameResult:
     """What one game produced. Seats are 0..players-1 in playing order (seat 0 starts)."""
 
     winners: list[int]  # [] for a draw (turn cap reached, or nobody won)
@@ -121,8 +121,8 @@ class Runner:
 
     def play(
         self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float], record: dict | None = None
-    ) -> Outcome:
-        """Play one game; with `record` (extra record tags) the Outcome carries the game's record."""
+    ) -> GameResult:
+        """Play one game; with `record` (extra record tags) the GameResult carries the game's record."""
         raise NotImplementedError
 
 
