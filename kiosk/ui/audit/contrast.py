@@ -96,8 +96,7 @@ class Backdrop:
             gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
             gl.glClear(gl.GL_COLOR_BUFFER_BIT)
             screen.draw()
-            for overlay in (ui.menu, ui.idle):  # what the UI draws over every screen (UI.draw)
-                overlay.draw()
+            ui.draw_overlays()
             gl.glReadPixels(0, 0, self.w, self.h, gl.GL_RGBA, gl.GL_UNSIGNED_BYTE, self.data)
         finally:
             for t in shown:

@@ -119,6 +119,26 @@ def note_picture(sprite: Any, kind: str, treasure: str, px: float) -> None:
         RECORDER.picture(sprite, kind, treasure, px)
 
 
+def sign(
+    text: str, x: float, y: float, size: float, color: Any, batch: Any, group: Any = None, bold: bool = False
+) -> pyglet.text.Label:
+    """A pictogram or a number (a pointing finger, a tick, a die) centred at screen point (x, y), in the
+    face that has the pictograms (:data:`FONT`); the how-to's stages and the card table draw these."""
+    return pyglet.text.Label(
+        text,
+        font_name=FONT,
+        font_size=size,
+        weight="bold" if bold else "normal",
+        x=x,
+        y=y,
+        anchor_x="center",
+        anchor_y="center",
+        color=color,
+        batch=batch,
+        group=group,
+    )
+
+
 def label(
     text: str,
     frame: Frame,

@@ -397,6 +397,7 @@ class UI:
         previous = self.screen
         if previous is not None and previous is not screen:
             previous.leave()
+            self.menu.close()  # the in-game menu belongs to the screen it was opened on
         self.screen = screen
         self._down = None
         self._frame_due = True
@@ -484,9 +485,13 @@ class UI:
             if screen is not self._cache_of:
                 self._cache_of = None  # changes to the cached screen meanwhile were not recorded
         self._dirty, self._dirty_rects, self._frame_due = False, None, False
+        self.draw_overlays()
+        self.frames += 1
+
+    def draw_overlays(self) -> None:
+        """What the UI draws over every screen: the in-game menu's sheet and the idle question."""
         self.menu.draw()
         self.idle.draw()
-        self.frames += 1
 
     def _cache_ready(self, screen: Screen, size: tuple[int, int], bg: tuple[int, int, int]) -> bool:
         """Bring the cache up to date for `screen` (in part if only a rectangle changed); False if

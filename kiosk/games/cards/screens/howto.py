@@ -22,7 +22,7 @@ from kiosk.games.cards.art import CardAtlas, face_layout
 from kiosk.ui.shell.guide import GuideScreen, _ease
 from kiosk.ui.shell.menu import picture
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.widgets import ACCENT, INK
+from kiosk.ui.shell.widgets import ACCENT, INK, sign
 
 STEP_S = 6.0
 STEPS = ("howto.cards.turn", "howto.cards.lay", "howto.cards.take", "howto.cards.win")
@@ -149,20 +149,7 @@ class CardsHowToScreen(GuideScreen):
                     group=g_top,
                 )
             )
-            scene["finger"] = keep(
-                pyglet.text.Label(
-                    "\u261d",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.4,
-                    x=hx + S * 0.3,
-                    y=hy - S * 0.45,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(255, 255, 255, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            scene["finger"] = keep(sign("☝", hx + S * 0.3, hy - S * 0.45, S * 0.4, (255, 255, 255, 255), batch, g_top))
         elif step == "howto.cards.lay":
             # the empty place glows; the turned card slides there from the hand
             scene["spot"] = keep(
@@ -238,21 +225,7 @@ class CardsHowToScreen(GuideScreen):
                 s.rotation = (i * 7) % 11 - 5
                 cards.append(s)
             keep(shapes.Circle(x, y - S * 0.62, S * 0.2, color=rgb, batch=batch, group=g_top))
-            keep(
-                pyglet.text.Label(
-                    str(n),
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.2,
-                    weight="bold",
-                    x=x,
-                    y=y - S * 0.62,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(*INK, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            keep(sign(str(n), x, y - S * 0.62, S * 0.2, (*INK, 255), batch, g_top, bold=True))
             scene["piles"].append(cards)
         best = max(range(len(SCORES)), key=SCORES.__getitem__)
         x, y = spots[best]

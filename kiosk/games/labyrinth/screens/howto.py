@@ -25,7 +25,7 @@ from pyglet import shapes
 from kiosk.ui.shell.menu import picture
 from kiosk.ui.shell.guide import GuideScreen, _ease
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.widgets import ACCENT, DANGER, PANEL, PANEL_EDGE
+from kiosk.ui.shell.widgets import ACCENT, DANGER, PANEL, PANEL_EDGE, sign
 
 STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 
@@ -113,20 +113,7 @@ class HowToScreen(GuideScreen):
             scene["spare"] = keep(picture(ui, "tile", "ES", sx, sy, S * 0.9, batch, g_items))
             bx, by = sx + S * 0.42, sy + S * 0.42
             scene["badge"] = keep(shapes.Circle(bx, by, S * 0.17, color=ACCENT, batch=batch, group=g_top))
-            keep(
-                pyglet.text.Label(
-                    "\u21bb",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.18,
-                    x=bx,
-                    y=by,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(30, 30, 30, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            keep(sign("↻", bx, by, S * 0.18, (30, 30, 30, 255), batch, g_top))
         if step == "howto.push":
             sx, sy = self._cell_xy(1, -1.25)
             scene["spare"] = keep(picture(ui, "tile", SPARE, sx, sy, S, batch, g_top))
@@ -148,38 +135,14 @@ class HowToScreen(GuideScreen):
             # the finger taps the arrow twice (the first tap shows the tile there, the second pushes)
             ax, ay = self._cell_xy(1, -0.5)
             scene["arrow_at"] = (ax, ay)
-            scene["finger"] = keep(
-                pyglet.text.Label(
-                    "\u261d",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.45,
-                    x=ax,
-                    y=ay - S * 0.55,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(255, 255, 255, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            scene["finger"] = keep(sign("☝", ax, ay - S * 0.55, S * 0.45, (255, 255, 255, 255), batch, g_top))
         if step == "howto.rotate":
             sx, sy = self._cell_xy(1, -1.25)
             scene["ripple"] = keep(
                 shapes.Arc(sx, sy, S * 0.3, thickness=max(2, S * 0.05), color=ACCENT, batch=batch, group=g_top)
             )
             scene["finger"] = keep(
-                pyglet.text.Label(
-                    "\u261d",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.45,
-                    x=sx + S * 0.25,
-                    y=sy - S * 0.55,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(255, 255, 255, 255),
-                    batch=batch,
-                    group=g_top,
-                )
+                sign("☝", sx + S * 0.25, sy - S * 0.55, S * 0.45, (255, 255, 255, 255), batch, g_top)
             )
         if step == "howto.walk" or step == "howto.collect" or step == "howto.home":
             path = WALK if step != "howto.home" else tuple(reversed(WALK))
@@ -212,20 +175,7 @@ class HowToScreen(GuideScreen):
                 )
             )
             scene["card_pic"] = keep(picture(ui, "treasure", TREASURE, cx, cy, S * 0.6, batch, g_items))
-            scene["tick"] = keep(
-                pyglet.text.Label(
-                    "\u2714",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.5,
-                    x=cx + S * 0.3,
-                    y=cy - S * 0.45,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(46, 170, 84, 0),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            scene["tick"] = keep(sign("✔", cx + S * 0.3, cy - S * 0.45, S * 0.5, (46, 170, 84, 0), batch, g_top))
         if step == "howto.goal":
             # the secret card beside the maze, face down; a finger holds the eye and it shows the crown
             cx, cy = self._cell_xy(0.6, 5.9)
@@ -269,20 +219,7 @@ class HowToScreen(GuideScreen):
             )
             keep(shapes.Ellipse(ex, ey, S * 0.24, S * 0.13, color=(250, 250, 250), batch=batch, group=g_items))
             keep(shapes.Circle(ex, ey, S * 0.08, color=(40, 30, 70), batch=batch, group=g_top))
-            scene["finger"] = keep(
-                pyglet.text.Label(
-                    "\u261d",
-                    font_name="DejaVu Sans",
-                    font_size=S * 0.45,
-                    x=ex + S * 0.2,
-                    y=ey - S * 0.45,
-                    anchor_x="center",
-                    anchor_y="center",
-                    color=(255, 255, 255, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
+            scene["finger"] = keep(sign("☝", ex + S * 0.2, ey - S * 0.45, S * 0.45, (255, 255, 255, 255), batch, g_top))
             scene["eye_at"] = (ex, ey)
         if step == "howto.no_push_back":
             # the row was pushed from the left; the tile that fell out waits on the right
