@@ -122,6 +122,10 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: its part of the setup screen (who plays, its own rules): a function returning a
+    #: kiosk.ui.shell.setup_panel.SetupPanel subclass, imported only with a display; None: the
+    #: setup screen does not offer the game
+    setup_panel: Callable[[], type] | None = None
     #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
     howto_screen: str = ""
     #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)

@@ -144,9 +144,9 @@ def test_who_starts_is_picked_in_the_setup():
     ui = _ui(size=(800, 480), layout="upright", first="setup")
     try:
         scr = ui.screen
-        assert "Random" in scr.first_button.text
-        tap_widget(ui, scr.first_button)
-        tap_widget(ui, ui.screen.first_button)
+        assert "Random" in scr.panel.first_button.text
+        tap_widget(ui, scr.panel.first_button)
+        tap_widget(ui, ui.screen.panel.first_button)
         assert ui.screen.choices.first == 1
         tap_widget(ui, ui.screen.start_button)
         assert ui.k.of(NewGame)[-1].setup.first == 1
