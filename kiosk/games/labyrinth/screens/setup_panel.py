@@ -117,14 +117,22 @@ class Choices:
         """The start corners: those people joined at, then the rest (kiosk/ui/shell/seating.py)."""
         return seating.seats_for(self.players, self.joined)
 
+    @property
+    def seat_free(self) -> bool:
+        """A seat nobody joined yet: a person may still join at a corner (the player count is the
+        one way to say how many play; joining says who sits where)."""
+        return len(self.joined) < self.players
+
     def join(self, seat: int) -> None:
-        """A person at corner `seat` joins (or, joined already, leaves): joined seats are people."""
+        """A person at corner `seat` joins (or, joined already, leaves): joined seats are people.
+        With every seat taken nobody joins: the player count adds a seat."""
         others = [k for k in self.kinds[len(self.joined) :] if k != HUMAN]
         if seat in self.joined:
             self.joined.remove(seat)
-        else:
+        elif self.seat_free:
             self.joined.append(seat)
-            self.players = max(self.players, len(self.joined))
+        else:
+            return
         kinds = [HUMAN] * len(self.joined) + others
         self.kinds = (kinds + ["medium"] * 4)[:4]
         if HUMAN not in self.kinds[: self.players]:
@@ -222,7 +230,9 @@ class BoardSetup(SetupPanel):
 
     # ------------------------------------------------------------ actions
     def set_players(self, n: int) -> None:
+        """The one way to say how many play (a person at a corner then joins one of those seats)."""
         self.choices.players = n
+        del self.choices.joined[n:]
         if HUMAN not in self.choices.kinds[:n]:
             self.choices.kinds[0] = HUMAN
         self.rebuild()
@@ -306,6 +316,8 @@ class BoardSetup(SetupPanel):
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[: self.choices.players]
+            if not joined and not self.choices.seat_free:
+                continue  # every seat is taken: the player count adds one, not a corner
             if not joined:
                 make_button(
                     self,
