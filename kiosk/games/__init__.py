@@ -144,6 +144,9 @@ class GameType:
     demo: Callable[[], Any] | None = None
     #: a theme pack's picture sets this game shows: folder -> the treasures it holds (docs/themes.md)
     theme_kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the text key a treasure's name has, by picture set: folder -> prefix ("board" -> "treasure.");
+    #: an installed theme's names replace those texts
+    theme_texts: Mapping[str, str] = field(default_factory=dict)
     #: a position as text for ``labyrinth-replay`` in a terminal (kiosk/games/<name>/text_board.py)
     text_board: Callable[[Any], str] | None = None
     #: ``labyrinth-replay --analyze``: (record, AI level or None) -> engine.records.analysis.Mark list

@@ -124,6 +124,7 @@ GAME = register_game(
         sim=_sim,
         audit=_audit,
         theme_kinds={"cards": tuple(TREASURES)},
+        theme_texts={"cards": "cards.treasure."},
         text_board=_text_board,
         analyze=_analyze,
     )

@@ -148,6 +148,7 @@ GAME = register_game(
         demo=_demo,
         corner_seats=True,
         theme_kinds={"board": tuple(TREASURES)},
+        theme_texts={"board": "treasure."},
         text_board=_text_board,
         analyze=_analyze,
         analysis_level=_analysis_level,
