@@ -67,10 +67,11 @@ from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import GO
+from kiosk.ui.shell.menu import GO, first_fitting
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.widgets import (
     ACCENT,
+    BUTTON_TEXT_MARGIN,
     BUTTON,
     DIM,
     DISABLED,
@@ -889,13 +890,21 @@ class CardsPlayScreen(Screen):
     def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
         L = self.layout
+        word = self.t("play.undo")  # with its icon, else alone, else the icon alone: never set too small
+        text = (
+            UNDO_ICON
+            if icon_only
+            else first_fitting(
+                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), rect.w - BUTTON_TEXT_MARGIN
+            )
+        )
         b = Button(
             Frame(rect, self.facing(player)),
             Rect(0, 0, rect.w, rect.h),
-            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.t('play.undo')}",
+            text,
             self.batch,
             group,
-            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
+            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
             min_size=L.touch,
             color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),
