@@ -256,3 +256,23 @@ def test_the_widest_catalog_has_each_texts_widest_translation():
         assert all(widest != load_catalog(lang) for lang in LANGUAGES)
     finally:
         window.close()
+
+
+@pytest.mark.display
+def test_the_prompt_is_set_larger_where_the_panel_has_room():
+    """The instruction of the player whose turn it is: typeface.PROMPT px where it fits, the body size
+    where it does not (never less: the audit's small_text rule holds that)."""
+    from kiosk.ui.audit.states import STATES
+    from kiosk.ui.shell.i18n import Translator
+    from kiosk.ui.shell.typeface import BODY, PROMPT
+
+    window = offscreen_window((800, 480))
+    env = la.Env(window)
+    try:
+        states = [st for st in STATES if (st.screen, st.name) == ("play", "shift-hint-1")]
+        report = la.walk(sizes=[(800, 480)], layouts=["tabletop"], languages=["en"], states=states, env=env)
+    finally:
+        env.close()
+    push = Translator("en").t("play.step_push")
+    (prompt,) = [it for it in report["entries"][0]["items"] if it["kind"] == "text" and push in (it["text"] or "")]
+    assert PROMPT > BODY and prompt["font_px"] == pytest.approx(PROMPT, abs=0.05)

@@ -250,37 +250,45 @@ class PlayerPanel:
         if not text:
             return top
         icon = STEP_ICONS.get(st.step, "") if not st.toast else "!"
-        if icon:  # the icon sits where the first line starts; the text wraps under it at full width
-            self._text(
-                icon,
-                u + L.px(typeface.BODY * 0.7),
-                top - L.px(typeface.BODY * 0.75),
-                typeface.BODY,
-                color=ACCENT,
-                bold=True,
-            )
+        if icon:
             text = "\u00a0" * INDENT_NBSP + text
-        lab = self._text(
-            text,
-            u,
-            top,
-            typeface.BODY,
-            width=w,
-            multiline=True,
-            align="left",
-            anchor_x="left",
-            color=ACCENT if st.toast else INK,
-            anchor_y="top",
-            line_spacing=L.px(typeface.BODY * 1.3),
-            variant=room,
-        )
+        # the prompt larger where the panel has the room for it (read from across the table), else the body size
+        size = typeface.PROMPT if room is not None else typeface.BODY
+        lab = self._prompt_text(st, text, u, top, w, size, room)
+        if size != typeface.BODY and room is not None and lab.content_height > room - L.px(4):
+            self.texts.remove(lab)
+            self.labels.give_back(lab)
+            size = typeface.BODY
+            lab = self._prompt_text(st, text, u, top, w, size, room)
+        if icon:  # the icon sits where the first line starts; the text wraps under it at full width
+            self._text(icon, u + L.px(size * 0.7), top - L.px(size * 0.75), size, color=ACCENT, bold=True)
         for _ in range(3 if self.labels.fresh else 0):
             if room is None or lab.content_height <= room - L.px(4):
                 break
             shrink = max(0.7, (room - L.px(4)) / lab.content_height)
             lab.font_size *= shrink
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
-        return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
+        return top - max(lab.content_height, L.px(size * 1.3)) - L.px(4)
+
+    def _prompt_text(
+        self, st: PanelState, text: str, u: float, top: float, w: float, size: float, room: float | None
+    ) -> Any:
+        """The instruction (or refusal) `size` px tall, wrapped to `w`, from `top` down."""
+        L = self.ui.layout
+        return self._text(
+            text,
+            u,
+            top,
+            size,
+            width=w,
+            multiline=True,
+            align="left",
+            anchor_x="left",
+            color=ACCENT if st.toast else INK,
+            anchor_y="top",
+            line_spacing=L.px(size * 1.3),
+            variant=room,
+        )
 
     def _build_active(self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None) -> None:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
