@@ -596,6 +596,18 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     return replace(kiosk, **times)
 
 
+def switch_preset(config: Config, name: str) -> Config:
+    """`config` with preset `name` and all of its times: the operator picked it in the menu, which
+    wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
+    from dataclasses import replace
+
+    if name not in PRESETS:
+        raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
+    times = PRESETS[name]
+    kiosk = replace(config.kiosk, preset=name, idle_timeout_s=times["idle_timeout_s"], continue_s=times["continue_s"])
+    return replace(config, kiosk=kiosk)
+
+
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:
     """Known sections, each a table, no value nested deeper than a key takes (so a hostile file stays cheap)."""
     if not isinstance(raw, Mapping):

@@ -241,6 +241,7 @@ class UI:
 
         from kiosk.ui.shell.game_menu import GameMenu
 
+        self._apply_preset(choices(self).get("preset"))
         self.idle = IdleWatch(self)
         self.menu = GameMenu(self)  # the in-game menu's buttons and sheet, over a game's play screen
         self.gesture = CornerHold(self)
@@ -364,6 +365,22 @@ class UI:
             return chosen
         config = self.kiosk.config
         return config is not None and config.display.high_contrast
+
+    def _apply_preset(self, name: str | None) -> bool:
+        """The operator's preset (home or public) with its idle and continue times in the kiosk's config;
+        None or an unknown name (an old settings file) leaves the config's. True if applied."""
+        from kiosk.core.config import PRESETS, switch_preset
+
+        kiosk: Any = self.kiosk  # a real Kiosk, whose config is an attribute (KioskView only reads it)
+        if name is None or name not in PRESETS or kiosk.config is None:
+            return False
+        kiosk.config = switch_preset(kiosk.config, name)
+        return True
+
+    def set_preset(self, name: str) -> None:
+        """Switch to preset `name` now (the operator menu): the idle watch counts with its times at once."""
+        if self._apply_preset(name):
+            self.idle.reload()
 
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""

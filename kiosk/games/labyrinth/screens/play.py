@@ -31,8 +31,10 @@ from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo, U
 from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import (
+    BoardShifted,
     GameOver,
     GameStarted,
+    PreviewMoved,
     RequestHint,
     RotateSpare,
     SelectArrow,
@@ -442,6 +444,7 @@ class PlayScreen(Screen):
         if self.cue.showing and not isinstance(ev, TurnChanged):
             self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
+        self._note_event(ev)
         if isinstance(ev, TurnChanged):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
@@ -458,6 +461,49 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameAbandoned):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
+
+    def _note_event(self, ev: Any) -> None:
+        """The arrow note shows at a preview and goes with the push (or the turn)."""
+        if isinstance(ev, PreviewMoved):
+            self._arrow_note(ev.arrow)
+        elif (
+            isinstance(ev, (BoardShifted, TurnChanged))
+            and self.note.showing
+            and self.note.text == self.t("play.tap_arrow_again")
+        ):
+            self.note.hide()
+            self.ui.request_frame()
+
+    def _arrow_note(self, arrow: str | None) -> None:
+        """After a person's first tap on an arrow (the spare previews there), "tap this arrow again to
+        push" beside that arrow, over the board's edge, facing them: where they look, not only in their
+        panel. Not for a computer's preview, nor for the arcade buttons (no recent tap)."""
+        m = self.board.model
+        text = self.t("play.tap_arrow_again")
+        human = m.started and m.kinds and m.kinds[m.current] == HUMAN
+        if arrow is None or not human or self.note.tapper_edge(self.layout, self.ui.now()) is None:
+            if self.note.showing and self.note.text == text:
+                self.note.hide()
+                self.ui.request_frame()
+            return
+        L = self.layout
+        a, board = L.arrow_rect(arrow), L.board
+        side = arrow[0]
+        angle = L.facing(m.seats[m.current]) if m.seats else 0
+        gap = L.px(4)
+        first_half = int(arrow[1]) <= 3
+
+        def place(w: float, h: float) -> tuple[float, float]:
+            """On the board's edge by the arrow, beside the row or column it pushes (which stays in view)."""
+            if side in "NS":
+                x = a.right + gap if first_half else a.x - gap - w
+                return x, (a.y - gap - h if side == "N" else a.top + gap)
+            y = a.y - gap - h if first_half else a.top + gap  # rows count from the top
+            return (a.right + gap if side == "W" else a.x - gap - w), y
+
+        room = min(board.w / 2, L.px(300))
+        self.note.show_at(L, text, place, angle, self.ui.now(), room, within=board)
+        self.ui.request_frame()
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
