@@ -31,7 +31,7 @@ from kiosk.core.events import AbandonGame, NewGame
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, dim, fit_box, make_button, panel
-from kiosk.ui.shell.screen import game_on, session_for
+from kiosk.ui.shell.screen import conforms, game_on, session_for
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import DANGER, DIM, INK, PANEL, PANEL_EDGE, Frame, label
 
@@ -96,7 +96,7 @@ class GameMenu:
         """Where the menu buttons are now (none without a running game on a play screen)."""
         screen = self.ui.screen
         session = self.session()
-        if not isinstance(screen, HasMenuSpots) or session is None or session.game is None:
+        if not conforms(screen, HasMenuSpots) or session is None or session.game is None:
             return []
         if session.game.phase == "over":
             return []

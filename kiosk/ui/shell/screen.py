@@ -65,6 +65,25 @@ class Layered(Protocol):
     def draw_live(self) -> None: ...
 
 
+_CONFORMS: dict[tuple[type, type], bool] = {}  # (class, protocol): isinstance(_, protocol)
+
+
+def conforms(obj: object, protocol: type) -> bool:
+    """``isinstance(obj, protocol)`` for a runtime-checkable protocol, asked of each class once:
+    the frame loop asks every frame, and a protocol's own check walks its attributes each time
+    (it cost more than the rest of a still frame's Python)."""
+    key = (type(obj), protocol)
+    known = _CONFORMS.get(key)
+    if known is None:
+        known = _CONFORMS[key] = isinstance(obj, protocol)
+    return known
+
+
+def is_layered(screen: object) -> bool:
+    """The screen draws in layers (:class:`Layered`)."""
+    return conforms(screen, Layered)
+
+
 class Screen:
     """One full-window view. Subclasses override what they need; all hooks are optional."""
 

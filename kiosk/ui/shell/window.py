@@ -52,7 +52,7 @@ from kiosk.core.events import GameBegan
 from kiosk.ui.shell.frame_cache import FrameCache
 from kiosk.ui.shell.i18n import Texts
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.screen import SCREENS, Layered, Screen, session_for
+from kiosk.ui.shell.screen import SCREENS, Screen, is_layered, session_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.sound import Sound
@@ -474,7 +474,7 @@ class UI:
         screen = self.screen
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
-        if isinstance(screen, Layered) and self._cache_ready(screen, size, bg):
+        if is_layered(screen) and self._cache_ready(screen, size, bg):
             self.cache.blit()
             screen.draw_live()
         else:
@@ -496,7 +496,7 @@ class UI:
     def _cache_ready(self, screen: Screen, size: tuple[int, int], bg: tuple[int, int, int]) -> bool:
         """Bring the cache up to date for `screen` (in part if only a rectangle changed); False if
         there is no usable cache, or `screen` does not draw in layers."""
-        if not isinstance(screen, Layered):
+        if not is_layered(screen):
             return False
         whole = self._cache_of is not screen or not self.cache.valid or self.cache.size != size
         if not (whole or self._dirty):

@@ -96,6 +96,7 @@ class PlayScreen(Screen):
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
+        self._menu_spots: tuple[Layout, list[tuple[Rect, int]]] | None = None  # (for this layout, the spots)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -570,8 +571,10 @@ class PlayScreen(Screen):
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
         which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
         L = self.layout
-        corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
-        return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
+        if self._menu_spots is None or self._menu_spots[0] != L:  # asked every frame: once per layout
+            corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
+            self._menu_spots = (L, corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()}))
+        return list(self._menu_spots[1])
 
     def wake_in(self) -> float | None:
         """The next moment the still screen changes by itself: a message or a peek runs out, or
