@@ -35,6 +35,7 @@ PI_FACTOR = 5  # a Pi 4 runs this Python ~5x slower than this machine (issue 31'
 P99_BUDGET_S = 1 / 60 / PI_FACTOR  # 60 fps on a Pi: 3.3 ms of CPU here at the 99th percentile
 WORST_BUDGET_S = 2 / 60 / PI_FACTOR  # and never a frame over two (6.6 ms here)
 WAIT_S = 20.0  # a person thinking, in real time
+THINK_STEPS = 30  # loop turns (0.5 s) between the board settling and a person's next action: nobody acts sooner
 
 
 @dataclass
@@ -276,6 +277,8 @@ def _shifts(
     each next turn, and the CPU times of the walks' frames and of the turn changes.
 
     The frames that redraw the cached still layers (a push starting and landing) count as shift frames.
+    Half a second of loop turns (THINK_STEPS) comes before each action, as a person takes at least
+    that: the turns that draw nothing do the screen's work ahead (``Screen.prepare_ahead``).
     """
     from kiosk.games.labyrinth.events import PushArrow, Stay, TapCell
 
@@ -296,6 +299,7 @@ def _shifts(
     arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
     for k in range(8):
         arrow = next(a for a in arrows[k:] + arrows if a != o.game.forbidden)
+        o.frames(THINK_STEPS)
         o.kiosk.bus.post(PushArrow(arrow))
         shift_frame()  # the push arrives: the row leaves the cache, the slide starts
         while o.ui.busy():
@@ -305,6 +309,7 @@ def _shifts(
             move_frames += o.frames(120)
         here = o.game.players[o.game.current].position
         far = sorted(o.game.reachable() - {here})
+        o.frames(THINK_STEPS)
         if k % 2 and far:
             o.kiosk.bus.post(TapCell(far[-1]))  # the pawn walks; the panels change hands as it lands
             o.clear()

@@ -166,6 +166,12 @@ class Screen:
         screen says when it is still)."""
         return True
 
+    def prepare_ahead(self) -> bool:
+        """Do one piece of work ahead (lay out what the next moments will show); True if more is
+        left. Called only in loop turns that draw no frame, so no frame pays for it; the window
+        loop keeps stepping while it says True (kiosk/ui/shell/runner.py)."""
+        return False
+
     def wake_in(self) -> float | None:
         """Seconds until ``update`` has something to do while the screen is still (a message that
         times out, a delayed screen change); None: nothing until an input or an event. Only asked

@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 # are merged into a few areas (frame_cache.merge_areas). A turn change moves up to every panel:
 # where it was and where it is now, 8 rectangles with 4 players, in 4 corners.
 MAX_DIRTY_RECTS = 12
+GLYPH_TEXTURE_PX = 256  # the smallest glyph texture of a font size (see prepare_pyglet)
 TAP_MAX_S = 0.8  # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
@@ -177,6 +178,10 @@ def prepare_pyglet(display: str, gl_api: str = "auto") -> None:
     # pyglet 2.x has no global "opengl_api" option.
     pyglet.options["debug_gl"] = False
     pyglet.options["shadow_window"] = False
+    # Each font size gets its own glyph texture, at least this big (pyglet grows it until ~100 glyphs
+    # fit, and adds another when it is full). pyglet's 512 is 1 MB of RGBA per size, and the screens
+    # use some twenty sizes; a software renderer (and a Pi's GPU) keep them in the system's memory.
+    pyglet.font.base.Font.texture_width = pyglet.font.base.Font.texture_height = GLYPH_TEXTURE_PX
 
 
 class UI:
@@ -212,6 +217,7 @@ class UI:
         self._cache_of: Screen | None = None  # the screen whose picture the cache holds
         self._frame_due = True
         self.skipped = 0  # frames not drawn because nothing changed
+        self.work_ahead = False  # the screen has work to do ahead, in turns that draw nothing (Screen.prepare_ahead)
         self._translator = translator if translator is not None else _make_translator(language)
         from kiosk.ui.screens.operator_settings import choices
 
@@ -437,7 +443,12 @@ class UI:
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
-        return self.render()
+        if self.render():
+            return True
+        # no frame this turn: the screen may do a piece of its work ahead (a frame that is drawn
+        # never does, so none is slowed by it); while some is left the loop comes back next frame
+        self.work_ahead = self.screen is not None and self.screen.prepare_ahead()
+        return False
 
     def render(self, force: bool = False) -> bool:
         """Draw a frame unless nothing changed and nothing moves (then the last frame stays)."""

@@ -92,7 +92,6 @@ class PlayScreen(Screen):
         self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
-        self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -342,7 +341,6 @@ class PlayScreen(Screen):
             panel = self.panels[i]
             if panel.state != st:
                 self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
-                self._rebuilt = True
             panel.show(st)
             widgets.extend(panel.widgets)
         held = self._held
@@ -351,11 +349,19 @@ class PlayScreen(Screen):
             # the panel was rebuilt under a holding finger: keep the hold on the new peek area
             self._held = next((w for w in widgets if w.rect == held.rect), None)
 
-    def _prepare(self) -> None:
+    def prepare_ahead(self) -> bool:
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/shell/label_pool.py). One panel a frame, in frames that build no panel of their own and
-        animate no push, so no single frame does all the work of a turn change."""
+        (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
+        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left."""
+        self._prepare()
+        m = self.board.model
+        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
+            return False
+        return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+
+    def _prepare(self) -> None:
+        """One piece of :meth:`prepare_ahead`'s work."""
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
@@ -535,9 +541,6 @@ class PlayScreen(Screen):
             self._cue_turn()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
-        if not (self._rebuilt or landed):
-            self._prepare()
-        self._rebuilt = False
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
             if self._gameover_at is None:
