@@ -19,7 +19,7 @@ like any screen, and goes to other screens with ``ui.goto``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import pyglet
 from pyglet import shapes
@@ -96,11 +96,9 @@ class GameMenu:
         """Where the menu buttons are now (none without a running game on a play screen)."""
         screen = self.ui.screen
         session = self.session()
-        if not conforms(screen, HasMenuSpots) or session is None or session.game is None:
+        if session is None or session.game is None or session.game.phase == "over":
             return []
-        if session.game.phase == "over":
-            return []
-        return screen.menu_spots()
+        return cast(HasMenuSpots, screen).menu_spots() if conforms(screen, HasMenuSpots) else []
 
     def spot_at(self, x: float, y: float) -> tuple[Rect, int] | None:
         for spot in self._spots:

@@ -68,7 +68,7 @@ class Layered(Protocol):
 _CONFORMS: dict[tuple[type, type], bool] = {}  # (class, protocol): isinstance(_, protocol)
 
 
-def conforms(obj: object, protocol: type) -> bool:
+def conforms(obj: object, protocol: Any) -> bool:
     """``isinstance(obj, protocol)`` for a runtime-checkable protocol, asked of each class once:
     the frame loop asks every frame, and a protocol's own check walks its attributes each time
     (it cost more than the rest of a still frame's Python)."""

@@ -40,7 +40,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import pyglet
 
@@ -52,7 +52,7 @@ from kiosk.core.events import GameBegan
 from kiosk.ui.shell.frame_cache import FrameCache
 from kiosk.ui.shell.i18n import Texts
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.screen import SCREENS, Screen, is_layered, session_for
+from kiosk.ui.shell.screen import SCREENS, Layered, Screen, is_layered, session_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.sound import Sound
@@ -485,9 +485,9 @@ class UI:
         screen = self.screen
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
-        if is_layered(screen) and self._cache_ready(screen, size, bg):
+        if screen is not None and is_layered(screen) and self._cache_ready(screen, size, bg):
             self.cache.blit()
-            screen.draw_live()
+            cast(Layered, screen).draw_live()
         else:
             pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
             self.window.clear()
@@ -517,10 +517,28 @@ class UI:
             areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
             if not areas:
                 return True
-        if not self.cache.render(size, bg, screen.draw_static, areas, window=self.window):
+        if not self.cache.render(
+            size, bg, cast(Layered, screen).draw_static, areas, window=self.window, draw_in=self._draw_in(screen, size)
+        ):
             return False
         self._cache_of = screen
         return True
+
+    def _draw_in(self, screen: Screen, size: tuple[int, int]) -> Callable[[tuple[int, int, int, int]], None] | None:
+        """For a screen that says where its still layers lie (``static_parts()``: (screen rectangles,
+        draw) each, in drawing order): draw only the layers that touch one framebuffer area."""
+        parts_of = getattr(screen, "static_parts", None)
+        if parts_of is None:
+            return None
+        parts = [([self._device_area(r, size) for r in rects], draw) for rects, draw in parts_of()]
+
+        def draw_in(area: tuple[int, int, int, int]) -> None:
+            x, y, w, h = area
+            for areas, draw in parts:
+                if any(ax < x + w and x < ax + aw and ay < y + h and y < ay + ah for ax, ay, aw, ah in areas):
+                    draw()
+
+        return draw_in
 
     def on_draw(self) -> None:  # pyglet window event (e.g. Window.draw): a whole frame
         self.draw()

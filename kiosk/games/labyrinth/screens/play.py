@@ -69,7 +69,10 @@ class PlayScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
-        self.board = BoardView(ui, self.batch, live=self.live)
+        # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
+        # panels (and anything else) around it: a change to one side redraws only its own batch
+        self.board_batch = pyglet.graphics.Batch()
+        self.board = BoardView(ui, self.board_batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -555,13 +558,28 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
         self.batch.draw()
+
+    def static_parts(self) -> list[tuple[tuple[Rect, ...], Any]]:
+        """The still layers and where each lies (kiosk/ui/shell/window.py redraws a changed area
+        with only the layers it touches): the board inside its arrow ring, the rest around it."""
+        L = self.layout
+        ring = L.ring
+        around = (
+            Rect(0, 0, ring.x, L.height),
+            Rect(ring.right, 0, L.width - ring.right, L.height),
+            Rect(0, ring.top, L.width, L.height - ring.top),
+            Rect(0, 0, L.width, ring.y),
+        )
+        return [((ring,), self.board_batch.draw), (around, self.batch.draw)]
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
+        self.board_batch.draw()
         self.batch.draw()
         self.live.draw()
         self.overlay.draw()
