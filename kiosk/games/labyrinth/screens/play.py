@@ -71,7 +71,10 @@ class PlayScreen(Screen):
     def __init__(self, ui):
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
-        self.board = BoardView(ui, self.batch, live=self.live)
+        # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
+        # panels (and anything else) around it: a change to one side redraws only its own batch
+        self.board_batch = pyglet.graphics.Batch()
+        self.board = BoardView(ui, self.board_batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -94,10 +97,10 @@ class PlayScreen(Screen):
         self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
-        self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
+        self._menu_spots: tuple[Layout, list[tuple[Rect, int]]] | None = None  # (for this layout, the spots)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -343,7 +346,6 @@ class PlayScreen(Screen):
             panel = self.panels[i]
             if panel.state != st:
                 self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
-                self._rebuilt = True
             panel.show(st)
             widgets.extend(panel.widgets)
         held = self._held
@@ -352,11 +354,19 @@ class PlayScreen(Screen):
             # the panel was rebuilt under a holding finger: keep the hold on the new peek area
             self._held = next((w for w in widgets if w.rect == held.rect), None)
 
-    def _prepare(self) -> None:
+    def prepare_ahead(self) -> bool:
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/shell/label_pool.py). One panel a frame, in frames that build no panel of their own and
-        animate no push, so no single frame does all the work of a turn change."""
+        (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
+        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left."""
+        self._prepare()
+        m = self.board.model
+        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
+            return False
+        return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+
+    def _prepare(self) -> None:
+        """One piece of :meth:`prepare_ahead`'s work."""
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
@@ -580,9 +590,6 @@ class PlayScreen(Screen):
             self._cue_turn()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
-        if not (self._rebuilt or landed):
-            self._prepare()
-        self._rebuilt = False
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
             if self._gameover_at is None:
@@ -597,13 +604,28 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
         self.batch.draw()
+
+    def static_parts(self) -> list[tuple[tuple[Rect, ...], Any]]:
+        """The still layers and where each lies (kiosk/ui/shell/window.py redraws a changed area
+        with only the layers it touches): the board inside its arrow ring, the rest around it."""
+        L = self.layout
+        ring = L.ring
+        around = (
+            Rect(0, 0, ring.x, L.height),
+            Rect(ring.right, 0, L.width - ring.right, L.height),
+            Rect(0, ring.top, L.width, L.height - ring.top),
+            Rect(0, 0, L.width, ring.y),
+        )
+        return [((ring,), self.board_batch.draw), (around, self.batch.draw)]
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
+        self.board_batch.draw()
         self.batch.draw()
         self.live.draw()
         self.overlay.draw()
@@ -616,8 +638,10 @@ class PlayScreen(Screen):
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
         which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
         L = self.layout
-        corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
-        return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
+        if self._menu_spots is None or self._menu_spots[0] != L:  # asked every frame: once per layout
+            corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
+            self._menu_spots = (L, corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()}))
+        return list(self._menu_spots[1])
 
     def wake_in(self) -> float | None:
         """The next moment the still screen changes by itself: a message or a peek runs out, or
