@@ -1,8 +1,8 @@
 """The travel card game's cards, drawn by us: paths, walls and the two treasures on each card.
 
-A card looks like a board tile (dark stone walls, light paths) so paths read
-the same in both games, with a thin light rim so neighbouring cards stay
-apart. Path segments that do not meet inside the card are drawn apart: two
+A card looks like a board tile (hedge-green walls, light paths) so paths read
+the same in both games, with a printed card's ivory border so neighbouring
+cards stay apart. Path segments that do not meet inside the card are drawn apart: two
 corners are arcs hugging their corners, a dead end is a stub that stops short
 of the middle. Each treasure sits on its path in a medallion whose rim has the
 treasure's own colour, so matching treasures are found by shape and colour.
@@ -26,8 +26,8 @@ from kiosk.ui.art.bake import bake
 from kiosk.ui.art.pen import Pen
 from kiosk.ui.art.theme_art import ThemeArt, theme_art
 
-WALL = (44, 52, 66)
-RIM = (92, 104, 124)
+WALL = (56, 96, 62)  # the board's hedge green, a shade darker and calmer (docs/art.md)
+RIM = (236, 226, 200)  # a printed card's ivory border
 PATH = (243, 233, 207)
 MEDALLION = (255, 250, 238)
 BACK = (40, 70, 128)
@@ -468,7 +468,7 @@ def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None
     """Card `card_id` (unrotated) as shapes centred at (cx, cy), `size` px wide."""
     half = size / 2
     out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch, group=_layer(0, group))]
-    inset = size * 0.03
+    inset = size * 0.04
     out.append(
         pyglet.shapes.Rectangle(
             cx - half + inset,

@@ -101,6 +101,7 @@ class OperatorScreen(Screen):
     """PIN keypad, then the menu pages."""
 
     background = (18, 20, 26)
+    shows_table = False  # the staff's screen: plain
 
     def __init__(self, ui: "UI"):
         super().__init__(ui)

@@ -54,7 +54,6 @@ def offered() -> tuple[games.GameType, ...]:
 class SetupScreen(Screen):
     """The games' tabs, the chosen game's panel, the language; Start posts NewGame."""
 
-    background = (24, 30, 40)
 
     def __init__(self, ui):
         super().__init__(ui)

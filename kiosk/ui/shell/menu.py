@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import pyglet
 from pyglet import shapes
 
+from kiosk.ui.audit.contrast import TEXT_BG
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.typeface import LABEL, font_for
 from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 GO = (28, 122, 64)  # the "start / play" button: green means go (white text on it reads at 4.5:1)
 GO_DOWN = (30, 100, 56)
 TOGGLE_ON = (232, 178, 48)
-TOGGLE_OFF = (56, 64, 78)
+TOGGLE_OFF = TEXT_BG  # a wooden token not chosen (docs/art.md); players' colours are made to read on it
 
 
 class Canvas:
@@ -255,7 +256,7 @@ class Toggle(Button):
     def _flip(self) -> None:
         self.on = not self.on
         self.color = TOGGLE_ON if self.on else TOGGLE_OFF
-        self._bg.color = self.color
+        self._paint(self.color)
         self._show()
         self._on_change(self.on)
 
@@ -265,7 +266,7 @@ class Toggle(Button):
 
     def release(self) -> None:
         super().release()
-        self._bg.color = self.color
+        self._paint(self.color)
 
     def delete(self) -> None:
         super().delete()

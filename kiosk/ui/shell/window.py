@@ -500,6 +500,8 @@ class UI:
         # of their matrix block, and an atlas loaded from disk (no bake) would not have bound it again
         self.window.view = self.window.view
         screen = self.screen
+        if screen is not None and screen.lay_table(self.layout):
+            self.invalidate()
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
         if screen is not None and is_layered(screen) and self._cache_ready(screen, size, bg):

@@ -20,7 +20,6 @@ from tests.support.offscreen import Pixels, near, offscreen_window
 
 pytestmark = pytest.mark.display
 
-WALL = (44, 52, 66)
 #: The two-person game played through taps: with the test's way of playing it lays all 46 cards and
 #: takes 8 times (a fixed seed: with the setup screen's random seed some games took too few).
 GAME_SEED = 13
@@ -193,6 +192,8 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
             px = Pixels()
             screen = ui.screen
             # every card on the layout: wall near its corner (the rim is outside that point)
+            from kiosk.games.cards.art import WALL
+
             for cell in g.layout:
                 x, y = screen.cell_center(cell)
                 c = screen.view.cell

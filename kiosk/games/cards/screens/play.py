@@ -93,6 +93,7 @@ HANDOVER_ORDER = 40  # the hand-over sheet's drawing groups start here (above ev
 GAMEOVER_DELAY_S = 1.6
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
+CARD_SHADOW = (0, 0, 0, 110)  # under a card laid on the table
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
@@ -145,7 +146,6 @@ class View:
 class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
-    background = (24, 30, 38)
     controls = True  # the rotate button under the hand (a replay only shows)
 
     def __init__(self, ui):
@@ -480,7 +480,11 @@ class CardsPlayScreen(Screen):
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
+        g_shadows = pyglet.graphics.Group(order=1)
         for cell, placed in g.layout.items():
+            shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+            self._board_marks.append((shadow, cell, "shadow"))
+            self._items.append(shadow)
             sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * placed.rotation
             self._items.append(sprite)
@@ -591,6 +595,9 @@ class CardsPlayScreen(Screen):
                 shape.position = (x + dx * half, y + dy * half)
                 shape.radius = rad * half
                 shape.thickness = max(2.0, c * 0.04)
+            elif kind == "shadow":  # a laid card's shadow on the table: light from the top-left (docs/art.md)
+                shape.position = (x - c * 0.46, y - c * 0.52)
+                shape.width = shape.height = c * 0.98
             elif kind == "fill":
                 shape.position = (x - c * 0.47, y - c * 0.47)
                 shape.width = shape.height = c * 0.94

@@ -66,7 +66,6 @@ GAMEOVER_DELAY_S = 1.6
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
 
-    background = (24, 30, 38)
 
     def __init__(self, ui):
         super().__init__(ui)

@@ -46,6 +46,10 @@ from kiosk.ui.shell.widgets import (
 )
 
 
+ACTIVE_TRAY = (84, 62, 46)  # the tray of the player whose turn it is: lighter wood (docs/art.md)
+HELD_SHADOW = 0.06  # a held tile's or card's shadow falls this part of its side away from it
+
+
 @dataclass(frozen=True)
 class PanelState:
     """Everything a panel shows; equal states draw the same picture."""
@@ -99,6 +103,7 @@ class PlayerPanel:
         self.labels = labels if labels is not None else LabelPool()
         self.batch = batch
         self.group = group
+        self.under = pyglet.graphics.Group(order=0, parent=group)  # on the tray, under what lies in it
         self.fg = pyglet.graphics.Group(order=1, parent=group)
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
@@ -138,6 +143,22 @@ class PlayerPanel:
         if picture:
             note_picture(s, picture[0], picture[1], size)
         return s
+
+    def _shadow(self, local: Rect, radius: float) -> None:
+        """The shadow a tile or card held in the tray casts on it: down and right on the screen whichever
+        way the panel faces (the light of docs/art.md comes from the screen's top-left)."""
+        r = self.frame.area(local)
+        d = max(2.0, min(r.w, r.h) * HELD_SHADOW)
+        self.items.append(
+            box(
+                Frame(Rect(r.x + d * 0.7, r.y - d, r.w, r.h)),
+                Rect(0, 0, r.w, r.h),
+                (0, 0, 0, 120),
+                self.batch,
+                self.under,
+                radius,
+            )
+        )
 
     def _text(
         self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
@@ -180,7 +201,7 @@ class PlayerPanel:
             box(
                 f,
                 Rect(t, t, W - 2 * t, H - 2 * t),
-                (46, 54, 68) if st.active else PANEL,
+                ACTIVE_TRAY if st.active else PANEL,
                 self.batch,
                 self.group,
                 radius=L.px(8),
@@ -323,6 +344,7 @@ class PlayerPanel:
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
+            self._shadow(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size), spare_size * 0.04)
             self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
             if treasure:
                 self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
@@ -495,6 +517,7 @@ class PlayerPanel:
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
         atlas = self.ui.atlas
+        self._shadow(r, L.px(8))
         self.items.append(box(self.frame, r, (250, 246, 232), self.batch, self.fg, radius=L.px(8)))
         size = min(r.w, r.h - L.px(24)) * 0.9
         cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2
