@@ -637,6 +637,16 @@ class GameSession(Generic[G]):
             return
         self.bus.post(SeatCalled(cmd.player, max(0.0, float(cmd.seconds))))
 
+    def seat_mid_turn(self, player: int) -> bool:
+        """True while `player`'s seat is a computer halfway through its turn (a Join waits for its end)."""
+        g = self.game
+        return (
+            g is not None
+            and g.current == player
+            and self.kinds[player] != HUMAN
+            and self._ai_acted_token == self._turn_token
+        )
+
     def _seat_exists(self, cmd: Command, player: Any) -> bool:
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.kinds):
             self._refuse(cmd, f"There is no seat {player!r} in this {self.noun}.", code="no_such_seat")
@@ -670,7 +680,7 @@ class GameSession(Generic[G]):
         if kind != HUMAN and was == HUMAN and self.humans == 1:
             self._refuse(cmd, "The last person's seat stays theirs.", code="last_person")
             return
-        if kind == HUMAN and g.current == player and self._ai_acted_token == self._turn_token:
+        if kind == HUMAN and self.seat_mid_turn(player):
             self._refuse(
                 cmd, f"{self.color_of(player)} is in the middle of a move: join when it is done.", code="seat_mid_turn"
             )
