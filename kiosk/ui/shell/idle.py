@@ -9,6 +9,9 @@ game is set aside (``SuspendGame("idle", keep_s=continue_s)``) and the attract
 screen returns, offering to continue it for ``[kiosk] continue_s`` seconds before
 it is archived (with ``continue_s = 0`` it is abandoned at once).
 
+While other people play, a person's long turn is the seat watch's (kiosk/ui/shell/seats.py:
+"Red, still there?", then the computer plays the seat); this watch waits for the last person.
+
 Idle time counts from the later of the last input and the moment the human's
 turn began, so a long row of computer turns never makes the overlay pop up the
 instant a human is due.
@@ -93,6 +96,9 @@ class IdleWatch:
             return None
         kinds = session.kinds
         if game.current >= len(kinds) or kinds[game.current] != HUMAN:
+            return None
+        seats = getattr(self.ui, "seats", None)  # kiosk/ui/shell/seats.py: a person while others play
+        if seats is not None and seats.looks_after(session, game.current, self.timeout):
             return None
         return game.current
 

@@ -247,6 +247,9 @@ class UI:
 
         from kiosk.ui.shell.game_menu import GameMenu
 
+        from kiosk.ui.shell.seats import SeatWatch
+
+        self.seats = SeatWatch(self)  # before the idle watch, which leaves to it whom it looks after
         self._apply_preset(choices(self).get("preset"))
         self.idle = IdleWatch(self)
         self.menu = GameMenu(self)  # the in-game menu's buttons and sheet, over a game's play screen
@@ -457,6 +460,7 @@ class UI:
         self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
+        self.seats.update(dt)
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
@@ -479,14 +483,21 @@ class UI:
         """A frame must be drawn now: something changed, or the screen moves (a screen that does
         not say when it is still, ``Screen.animating``, is drawn every frame)."""
         screen = self.screen
-        if self._dirty or self._frame_due or screen is None or self.idle.showing or self.menu.open:
+        if (
+            self._dirty
+            or self._frame_due
+            or screen is None
+            or self.idle.showing
+            or self.menu.open
+            or self.seats.showing
+        ):
             return True
         return screen.animating
 
     def wake_in(self) -> float | None:
         """Seconds until the screen, the idle watch or the operator gesture has something to do
         without any input or event (None: nothing until then), for a loop that sleeps."""
-        times = [self.idle.wake_in(), self.gesture.wake_in()]
+        times = [self.idle.wake_in(), self.gesture.wake_in(), self.seats.wake_in()]
         if self.screen is not None:
             times.append(self.screen.wake_in())
         due = [t for t in times if t is not None]
@@ -519,7 +530,9 @@ class UI:
         self.frames += 1
 
     def draw_overlays(self) -> None:
-        """What the UI draws over every screen: the in-game menu's sheet and the idle question."""
+        """What the UI draws over every screen: the seats' Join buttons and call, the in-game menu's
+        sheet and the idle question."""
+        self.seats.draw()
         self.menu.draw()
         self.idle.draw()
 
@@ -597,6 +610,7 @@ class UI:
             play = games.of_event(event).play_screen
             if self.screen is None or self.screen.name not in (play, "operator"):
                 self.goto(play)
+        self.seats.on_event(event)
         if self.screen is not None:
             self.screen.on_event(event)
             self._frame_due = True  # news may change the picture: one frame, even on a still screen
@@ -623,6 +637,9 @@ class UI:
             return
         self.last_input = self.now()
         if self.menu.finger_down(x, y):  # a menu button, or anywhere while the game menu is open
+            self._down = None
+            return
+        if self.seats.finger_down(x, y):  # "I'm here", or Join at a computer's corner
             self._down = None
             return
         self._down = (x, y)

@@ -27,7 +27,7 @@ from typing import Any
 import pyglet
 from pyglet.window import key
 
-from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo, UndoChanged
+from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, SeatChanged, Undo, UndoChanged
 from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import (
@@ -65,7 +65,6 @@ GAMEOVER_DELAY_S = 1.6
 @register("play")
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
-
 
     def __init__(self, ui):
         super().__init__(ui)
@@ -436,7 +435,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
-        if self._undo_event(ev):
+        if self._undo_event(ev) or self._seat_changed(ev):
             return
         if isinstance(ev, GameStarted):
             self.undo_player, self._cued = None, None
@@ -513,6 +512,18 @@ class PlayScreen(Screen):
         room = min(board.w / 2, L.px(300))
         self.note.show_at(L, text, place, angle, self.ui.now(), room, within=board)
         self.ui.request_frame()
+
+    def _seat_changed(self, ev: Any) -> bool:
+        """A computer plays the seat now, or a person again: its panel says so. True if `ev` said it."""
+        if not isinstance(ev, SeatChanged):
+            return False
+        m = self.board.model
+        if m.started and 0 <= ev.player < len(m.kinds):
+            m.kinds[ev.player] = ev.kind
+            self._prepared.clear()
+            self._build_panels()
+            self.ui.request_frame()
+        return True
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
@@ -632,6 +643,21 @@ class PlayScreen(Screen):
     @property
     def animating(self) -> bool:
         return self.board.animating  # the turn cue stands still: it needs no frames of its own
+
+    def seat_spot(self, player: int) -> tuple[Rect, int] | None:
+        """Where a computer's Join button goes (kiosk/ui/shell/seats.py): the outer end of its panel,
+        at its corner of the table, turned to that side."""
+        m = self.board.model
+        if not m.started or not 0 <= player < len(m.seats):
+            return None
+        L = self.layout
+        seat = m.seats[player]
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
+        rect = L.panel(seat, active)
+        pad, h = L.px(8), max(float(L.touch), L.px(44))
+        w = min(rect.w - 2 * pad, L.px(150))
+        y = rect.top - pad - h if seat in (0, 1) else rect.y + pad
+        return Rect(rect.x + (rect.w - w) / 2, y, w, h), L.facing(seat)
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
