@@ -131,7 +131,8 @@ class PuzzleSession(Session):
         board = tuple(tile_info(g.board[(r, c)]) for r in range(7) for c in range(7))
         return PuzzleStarted(
             g.seed,
-            (PlayerInfo(0, p.seat, p.color, self.kinds[0], p.home, p.position, p.cards_left, tuple(p.found)),),
+            # one card counts: the target (the rest of the pile is only there for the board's loader)
+            (PlayerInfo(0, p.seat, p.color, self.kinds[0], p.home, p.position, 0 if p.found else 1, tuple(p.found)),),
             board,
             tile_info(g.spare),
             g.current,

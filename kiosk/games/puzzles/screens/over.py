@@ -61,8 +61,9 @@ class PuzzleOverScreen(GameEndScreen):
         top = c.H - m
         if L.tabletop:  # the far side of the table reads the result too
             far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
-            size = fit_font(head, c.font(24), far.w - c.px(40))
-            self._shapes.append(label(head, far, far.w / 2, far.h / 2, size, self.batch, fg, color=INK, bold=True))
+            far_text = f"{STAR * ev.stars}{HOLLOW * (STARS_OPTIMAL - ev.stars)}   {head}"  # the stars too
+            size = fit_font(far_text, c.font(24), far.w - c.px(40))
+            self._shapes.append(label(far_text, far, far.w / 2, far.h / 2, size, self.batch, fg, color=INK, bold=True))
             top -= 66
         # the headline
         size = fit_font(head, c.font(34), L.width - c.px(2 * m + 20))

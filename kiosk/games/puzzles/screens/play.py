@@ -15,7 +15,8 @@ from kiosk.games.labyrinth.screens.play import PlayScreen
 from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleStarted
 from kiosk.ui.shell.screen import register, session_for
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import DIM, Frame, label
+from kiosk.ui.shell.menu import Canvas, panel
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 
 @register("puzzle_play")
@@ -59,29 +60,59 @@ class PuzzlePlayScreen(PlayScreen):
             self.turn = ev.turn
             self._show_line()
 
-    def line_text(self) -> str:
-        """ "Puzzle of the day · medium · turn 2 · fewest: 2 turns" """
+    def info_lines(self) -> list[str]:
+        """Which puzzle, its grade, the turn being played and the fewest turns that solve it."""
         s = self.started
         if s is None:
-            return ""
+            return []
         t = self.t
         name = t("puzzles.daily") if s.daily else t("puzzles.number", n=s.puzzle.rpartition("-")[2])
-        return "  \u00b7  ".join(
-            (name, t(f"puzzles.grade_{s.grade}"), t("puzzles.turn", n=self.turn + 1), t("puzzles.fewest", n=s.optimum))
-        )
+        return [
+            name,
+            t(f"puzzles.grade_{s.grade}"),
+            t("puzzles.turn", n=self.turn + 1),
+            t("puzzles.fewest", n=s.optimum),
+        ]
+
+    def info_frame(self) -> Frame | None:
+        """The other seat's panel place on the player's side of the board, turned to face the player."""
+        m = self.board.model
+        if not m.started or not m.seats or self.layout is None:
+            return None
+        L = self.layout
+        seat = m.seats[0]
+        across = ({0: 3, 3: 0, 1: 2, 2: 1} if L.portrait else {0: 1, 1: 0, 2: 3, 3: 2})[seat]
+        return Frame(L.panel(across, across), L.facing(seat))
 
     def _show_line(self) -> None:
         for item in self._line:
             item.delete()
         self._line = []
-        text = self.line_text()
-        if not text or self.layout is None:
+        lines = self.info_lines()
+        frame = self.info_frame()
+        if not lines or frame is None:
             return
-        L = self.layout
-        board = L.board
-        s = L.scale
-        # under the board's bottom arrows, facing the player's side of the table
-        y = max(board.y - 4 * s, 10 * s)
-        self._line.append(
-            label(text, Frame(L.screen, 0), board.x + board.w / 2, y, BODY * s, self.batch, self._line_group, color=DIM)
-        )
+        c = Canvas(self.layout)
+        g0, g1 = pyglet.graphics.Group(order=20), self._line_group
+        self._line += panel(frame, frame.full(), self.batch, g0, radius=c.px(10))
+        pad = c.px(10)
+        width = frame.w - 2 * pad
+        step = (frame.h - 2 * pad) / len(lines)
+        for k, text in enumerate(lines):
+            v = frame.h - pad - (k + 0.5) * step
+            colour = INK if k in (0, 3) else DIM
+            self._line.append(
+                label(
+                    text,
+                    frame,
+                    frame.w / 2,
+                    v,
+                    c.font(BODY),
+                    self.batch,
+                    g1,
+                    color=colour,
+                    bold=k == 0,
+                    width=width,
+                    multiline=True,
+                )
+            )
