@@ -14,7 +14,7 @@ True
 """
 
 from engine.puzzles.generator import GRADES, Puzzle, daily, generate
-from engine.puzzles.solver import MAX_DEPTH, best_turn, optimum
+from engine.puzzles.solver import LEVELS, MAX_DEPTH, best_turn, optimum
 from engine.puzzles.state import NAME, TURN_CAP, PuzzleGame, new, stars
 
 from engine.puzzles import record  # noqa: F401, E402  (registers the puzzles' record notation)
@@ -26,6 +26,7 @@ BUILDS_ON = ("labyrinth",)
 __all__ = [
     "BUILDS_ON",
     "GRADES",
+    "LEVELS",
     "MAX_DEPTH",
     "NAME",
     "Puzzle",

@@ -22,6 +22,8 @@ from engine.labyrinth.game import Game, Move, Shift
 from engine.labyrinth.maze import CELLS, SIZE
 from engine.labyrinth.tiles import TREASURES
 
+#: The puzzles' one computer level: it plays a shortest solution (and gives the hints).
+LEVELS = ("solver",)
 #: The deepest search the kiosk makes: puzzles are generated with an optimum of at most this.
 MAX_DEPTH = 3
 

@@ -14,7 +14,7 @@ See docs/events.md for the full list with examples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import Any, ClassVar
 
 from engine.labyrinth.maze import INSERTIONS
 from engine.outcome import Termination
@@ -280,12 +280,12 @@ class Commands:
     another game's that plays on this board (kiosk/games/puzzles), so that one tap is never
     answered by two sessions (the bus routes a message to its classes' subscribers)."""
 
-    select: Callable[..., Command]
-    push: Callable[..., Command]
-    rotate: Callable[..., Command]
-    tap: Callable[..., Command]
-    stay: Callable[..., Command]
-    hint: Callable[..., Command]
+    select: type[Any]  # each a Command class: (arrow, source=...)
+    push: type[Any]
+    rotate: type[Any]  # (turns, source=...)
+    tap: type[Any]  # (cell, source=...)
+    stay: type[Any]  # (source=...)
+    hint: type[Any]
 
 
 BOARD_COMMANDS = Commands(SelectArrow, PushArrow, RotateSpare, TapCell, Stay, RequestHint)

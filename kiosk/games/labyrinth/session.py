@@ -334,7 +334,8 @@ class Session(GameSession[Game]):
         g = self.running
         walk = (cell[0], cell[1]) if cell is not None and tuple(cell) in g.reachable() else _best_walk(g)
         c = self.commands
-        return c.stay(source="ai") if walk == g.player.position else c.tap(walk, source="ai")
+        command: Command = c.stay(source="ai") if walk == g.player.position else c.tap(walk, source="ai")
+        return command
 
     # ------------------------------------------------------------ refusals
     def _check_turn(self, cmd: Command, phase: str | None) -> bool:

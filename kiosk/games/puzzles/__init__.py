@@ -10,28 +10,34 @@ contract): this folder adds the puzzle's session (session.py), its messages
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
-from engine.puzzles import NAME
+from engine.puzzles import LEVELS, NAME
 from engine.labyrinth.tiles import TREASURES
 
 from kiosk.games import HUMAN, GameType, ScriptWords, SessionOptions, register_game
 from kiosk.games.puzzles import script
 
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.puzzles import PuzzleGame
+    from kiosk.core.events import Command
+    from kiosk.games.puzzles.session import PuzzleSession
+    from kiosk.ui.audit.layout import State
 
-def _load(data: Any):
+
+def _load(data: Any) -> "PuzzleGame":
     from engine.puzzles import PuzzleGame
 
     return PuzzleGame.from_dict(data)
 
 
-def _new(players: int, seed: int | None, turn_limit: int):
+def _new(players: int, seed: int | None, turn_limit: int) -> "PuzzleGame":
     from engine.puzzles import new
 
     return new(players, seed, turn_limit)
 
 
-def _session(opts: SessionOptions):
+def _session(opts: SessionOptions) -> "PuzzleSession":
     from kiosk.games.labyrinth.session import Pacing
     from kiosk.games.puzzles.session import PuzzleSession
 
@@ -42,7 +48,7 @@ def _session(opts: SessionOptions):
     )
 
 
-def _button(session: Any, name: str):
+def _button(session: Any, name: str) -> "Command":
     """The arcade buttons as in the board game: an arrow previews (again: pushes), rotate, stay."""
     from kiosk.games.puzzles.events import PuzzleRotateSpare, PuzzleSelectArrow, PuzzleStay
 
@@ -51,6 +57,16 @@ def _button(session: Any, name: str):
     if name == "stay":
         return PuzzleStay(source="button")
     return PuzzleSelectArrow(name, source="button")
+
+
+def _variant(game: Any) -> tuple[str, ...]:
+    """The history's words for a puzzle: its grade and, once it is over, the stars earned
+    (``stars-0`` to ``stars-3``: what the statistics count as puzzle stars)."""
+    puzzle = getattr(game, "puzzle", None)
+    if puzzle is None:
+        return ()
+    words = (f"grade-{puzzle.grade}",)
+    return words + (f"stars-{game.stars}",) if game.outcome is not None else words
 
 
 def _screens() -> dict[str, type]:
@@ -66,7 +82,7 @@ def _text_board(state: Any) -> str:
     return puzzle_board(state)
 
 
-def _audit():
+def _audit() -> "Sequence[State]":
     from kiosk.games.puzzles.screens.audit import states
 
     return states()
@@ -79,7 +95,7 @@ GAME = register_game(
         title_key="setup.puzzles",
         order=2,
         players=(1, 1),
-        ai_levels=("solver",),
+        ai_levels=LEVELS,
         load=_load,
         new=_new,
         session=_session,
@@ -87,6 +103,7 @@ GAME = register_game(
         default_seats=(HUMAN,),
         script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
         button=_button,
+        variant=_variant,
         screens=_screens,
         play_screen="puzzle_play",
         over_screen="puzzle_over",

@@ -7,7 +7,7 @@ A puzzle has no secret: its target is shown from the start (PuzzleStarted.target
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from kiosk.core.events import Cell, Command, message
 from kiosk.games.labyrinth.events import Commands, GameOver, GameStarted
@@ -89,7 +89,7 @@ class PuzzleOver(GameOver):
     stars: int = 0
     daily: bool = False
 
-    def narrate(self, who) -> str:
+    def narrate(self, who: Callable[[int], str]) -> str:
         if not self.winners:
             return f"puzzle {self.puzzle} not solved in {self.turns} turns"
         return f"puzzle {self.puzzle} solved in {self.turns} turns (fewest {self.optimum}): {self.stars} stars"

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.core.events import Command
+
 from kiosk.games.labyrinth.script import USAGE, VERBS, parse_words
 from kiosk.games.puzzles.events import PuzzleStay, PuzzleTapCell
 
 __all__ = ["USAGE", "VERBS", "parse_words", "play"]
 
 
-def play(session: Any, verb: str, args: tuple) -> list:
+def play(session: Any, verb: str, args: tuple[Any, ...]) -> list[Command]:
     """The commands a puzzle's line posts (the same as its play screen's)."""
     if verb == "tap":
         return [PuzzleTapCell(tuple(args[0]), source="script")]

@@ -14,17 +14,13 @@ import random
 from typing import Any, Callable, ClassVar, Mapping
 
 from engine.labyrinth.game import Game, Move, Shift
-from engine.puzzles import NAME, Puzzle, PuzzleGame, best_turn
+from engine.puzzles import LEVELS, NAME, Puzzle, PuzzleGame, best_turn
 
 from kiosk.core.events import GameSetup, Message, SeatSetup
 from kiosk.games.labyrinth.events import Commands, GameOver, PlayerInfo, tile_info
 from kiosk.games.labyrinth.session import Pacing, Session
 from kiosk.games.puzzles import pack
 from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleOver, PuzzleStarted
-
-#: The puzzles' one computer level: it plays a shortest solution (and gives the hints).
-SOLVER = "solver"
-AI_LEVELS = (SOLVER,)
 
 
 class Solver:
@@ -45,7 +41,7 @@ class PuzzleSession(Session):
 
     game_name = NAME
     noun = "puzzle"
-    ai_levels = AI_LEVELS
+    ai_levels = LEVELS
     commands: ClassVar[Commands] = PUZZLE_COMMANDS
 
     def __init__(
@@ -66,7 +62,7 @@ class PuzzleSession(Session):
             pacing=pacing,
             ai_factory=solver_factory,
             save=save,
-            hint_level=SOLVER,
+            hint_level=LEVELS[0],
             executor=executor,
         )
         self.today = today

@@ -261,3 +261,15 @@ def test_a_puzzle_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
     over = next(e for e in log if e["type"] == "puzzle_over")
     assert over["stars"] == 3 and over["turns"] == 2
     assert not (state / "current-game.json").exists()
+
+
+def test_the_history_keeps_each_puzzles_grade_and_stars(tmp_path):
+    turns, _ = _script(SEED)
+    script = tmp_path / "solve.txt"
+    script.write_text("\n".join(turns) + "\n")
+    state = tmp_path / "state"
+    r = _kiosk("--seed", SEED, "--fast", "--script", script, "--games", 1, "--state-dir", state)
+    assert r.returncode == 0, r.stderr
+    (line,) = (state / "history.jsonl").read_text().splitlines()
+    entry = json.loads(line)
+    assert entry["game"] == "puzzles" and entry["variant"] == ["grade-hard", "stars-3"] and entry["winners"] == [0]

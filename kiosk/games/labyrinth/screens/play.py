@@ -62,7 +62,7 @@ class PlayScreen(Screen):
     commands: ClassVar[Commands] = BOARD_COMMANDS
     over_screen = "gameover"
 
-    def __init__(self, ui):
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.batch, live=self.live)

@@ -7,7 +7,7 @@ the walk after a push, and the result with three, one and no stars.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from engine.outcome import Termination
 from engine.puzzles import NAME
@@ -48,7 +48,7 @@ def puzzle_move(env: Env) -> None:
     _play(env)
 
 
-def puzzle_over(stars: int):
+def puzzle_over(stars: int) -> Callable[[Env], None]:
     def prepare(env: Env) -> None:
         from kiosk.games.puzzles.events import PuzzleOver
 

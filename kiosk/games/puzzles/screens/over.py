@@ -19,7 +19,7 @@ from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 STAR_ON = (255, 206, 84)
-STAR_OFF = (92, 100, 116)
+STAR_OFF = (124, 132, 148)
 #: Filled and hollow stars (DejaVu Sans draws both).
 STAR, HOLLOW = "\u2605", "\u2606"
 
@@ -63,6 +63,8 @@ class PuzzleOverScreen(GameEndScreen):
             far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
             far_text = f"{STAR * ev.stars}{HOLLOW * (STARS_OPTIMAL - ev.stars)}   {head}"  # the stars too
             size = fit_font(far_text, c.font(24), far.w - c.px(40))
+            if size < c.font(BODY):  # a narrow screen: the words alone, at a size people read
+                far_text, size = head, fit_font(head, c.font(24), far.w - c.px(40))
             self._shapes.append(label(far_text, far, far.w / 2, far.h / 2, size, self.batch, fg, color=INK, bold=True))
             top -= 66
         # the headline
