@@ -273,3 +273,13 @@ def test_the_history_keeps_each_puzzles_grade_and_stars(tmp_path):
     (line,) = (state / "history.jsonl").read_text().splitlines()
     entry = json.loads(line)
     assert entry["game"] == "puzzles" and entry["variant"] == ["grade-hard", "stars-3"] and entry["winners"] == [0]
+
+
+def test_the_text_board_names_the_puzzle_and_counts_only_its_target():
+    from kiosk.games.puzzles.text_board import puzzle_board
+
+    game = PuzzleGame.start(pack.by_seed(SEED))
+    text = puzzle_board(game)
+    assert text.startswith(f"puzzle hard-{SEED} (hard): reach the {game.target}, fewest turns 2, turn 0")
+    assert f"left  1  target {game.target}" in text
+    assert games.get("puzzles").text_board is not None and games.get("puzzles").text_board(game) == text
