@@ -50,6 +50,7 @@ class PuzzleGame(Game):
         for slot in Game.__slots__:
             setattr(game, slot, getattr(board, slot))
         game.rules = Rules(turn_limit=turn_limit or TURN_CAP)
+        game.players[0].cards = [puzzle.target]  # the one card that counts
         game.seed = puzzle.seed
         game.puzzle = puzzle
         return game
@@ -92,6 +93,9 @@ class PuzzleGame(Game):
         position["phase"] = Phase.SHIFT if self.phase == Phase.OVER else self.phase
         position["outcome"] = None
         position["turns"] = self.turns - 1 if self.phase == Phase.OVER else self.turns
+        # the board's loader wants every card dealt: the rest of the pile follows the target, in order
+        player = position["players"][0]
+        player["cards"] = player["cards"] + [t for t in TREASURES if t != self.target]
         return {
             "game": NAME,
             "version": FORMAT_VERSION,
@@ -136,6 +140,7 @@ class PuzzleGame(Game):
         for slot in Game.__slots__:
             setattr(game, slot, getattr(board, slot))
         game.puzzle = puzzle
+        game.players[0].cards = [] if found else [puzzle.target]
         game.seed = puzzle.seed
         game.phase = Phase.OVER if over else board.phase
         game.turns = data["turns"]

@@ -127,8 +127,7 @@ class PuzzleSession(Session):
         board = tuple(tile_info(g.board[(r, c)]) for r in range(7) for c in range(7))
         return PuzzleStarted(
             g.seed,
-            # one card counts: the target (the rest of the pile is only there for the board's loader)
-            (PlayerInfo(0, p.seat, p.color, self.kinds[0], p.home, p.position, 0 if p.found else 1, tuple(p.found)),),
+            (PlayerInfo(0, p.seat, p.color, self.kinds[0], p.home, p.position, p.cards_left, tuple(p.found)),),
             board,
             tile_info(g.spare),
             g.current,
@@ -147,7 +146,7 @@ class PuzzleSession(Session):
         )
 
     def visible_cards(self, player: int) -> tuple[str, ...]:
-        """The target, the only card that counts (the rest of the pile only satisfies the board's loader)."""
+        """The target: no secret in a puzzle."""
         g = self.game
         return (g.target,) if isinstance(g, PuzzleGame) and g.outcome is None else ()
 

@@ -13,6 +13,4 @@ def puzzle_board(state: PuzzleGame) -> str:
     head = f"puzzle {p.name} ({p.grade}): reach the {p.target}, fewest turns {p.optimum}, turn {state.turns}"
     if state.outcome is not None:
         head += f" -- {'solved, ' + str(state.stars) + ' stars' if state.solved else 'not solved'}"
-    view = state.copy()  # only the target counts: the rest of the pile is there for the board's loader
-    view.players[0].cards = [] if state.solved else [p.target]
-    return head + "\n" + maze_board(view)
+    return head + "\n" + maze_board(state)

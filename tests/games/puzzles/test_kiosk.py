@@ -21,7 +21,7 @@ from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameSetup, IllegalInput, NewGame, SeatSetup
-from kiosk.games.labyrinth.events import SelectArrow, TapCell
+from kiosk.games.labyrinth.events import SelectArrow, TapCell, TreasureFound
 from kiosk.games.labyrinth.session import Pacing, Session
 from kiosk.games.puzzles import pack
 from kiosk.games.puzzles.events import (
@@ -101,6 +101,7 @@ def test_a_puzzle_solved_in_the_fewest_turns_earns_three_stars(rig):
         play_turn(rig, shift, move.cell)
     (over,) = rig.of(PuzzleOver)
     assert over.winners == (0,) and over.turns == puzzle.optimum and over.stars == 3
+    assert started.players[0].cards_left == 1 and rig.of(TreasureFound)[-1].cards_left == 0  # one card counts
     assert not rig.of(IllegalInput)  # the board game's session, idle beside it, answered nothing
 
 
