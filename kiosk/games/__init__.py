@@ -124,6 +124,10 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: its part of the setup screen (who plays, its own rules): a function returning a
+    #: kiosk.ui.shell.setup_panel.SetupPanel subclass, imported only with a display; None: the
+    #: setup screen does not offer the game
+    setup_panel: Callable[[], type] | None = None
     #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
     howto_screen: str = ""
     #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)
@@ -142,6 +146,9 @@ class GameType:
     demo: Callable[[], Any] | None = None
     #: a theme pack's picture sets this game shows: folder -> the treasures it holds (docs/themes.md)
     theme_kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the text key a treasure's name has, by picture set: folder -> prefix ("board" -> "treasure.");
+    #: an installed theme's names replace those texts
+    theme_texts: Mapping[str, str] = field(default_factory=dict)
     #: a position as text for ``labyrinth-replay`` in a terminal (kiosk/games/<name>/text_board.py)
     text_board: Callable[[Any], str] | None = None
     #: ``labyrinth-replay --analyze``: (record, AI level or None) -> engine.records.analysis.Mark list

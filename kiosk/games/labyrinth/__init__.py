@@ -113,6 +113,12 @@ def _audit():
     return states()
 
 
+def _setup_panel() -> type:
+    from kiosk.games.labyrinth.screens.setup_panel import BoardSetup
+
+    return BoardSetup
+
+
 GAME = register_game(
     GameType(
         name=GAME_NAME,
@@ -132,6 +138,7 @@ GAME = register_game(
         variants=("open_cards", "return_home"),
         variant=_variant,
         screens=_screens,
+        setup_panel=_setup_panel,
         play_screen="play",
         replay_screen="labyrinth_replay",
         over_screen="gameover",
@@ -142,6 +149,7 @@ GAME = register_game(
         demo=_demo,
         corner_seats=True,
         theme_kinds={"board": tuple(TREASURES)},
+        theme_texts={"board": "treasure."},
         text_board=_text_board,
         analyze=_analyze,
         analysis_level=_analysis_level,

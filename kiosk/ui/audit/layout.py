@@ -571,7 +571,7 @@ def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) 
 
     def prepare(env: Env) -> None:
         screen: Any = env.ui.goto("setup")
-        screen.choices.game = game
+        screen.game = game
         choose(screen.choices)
         screen.picking_language = picker
         screen._build()

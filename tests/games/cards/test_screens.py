@@ -57,7 +57,7 @@ def start_from_setup(ui, players, kinds):
     for i, kind in enumerate(kinds):  # seat i's buttons are the i-th of each symbol
         button = [w for w in ui.screen.widgets if getattr(w, "text", "") == symbols[kind]][i]
         ui.tap(*button.rect.center)
-    assert ui.screen.choices.card_kinds[:players] == list(kinds)
+    assert ui.screen.choices.kinds[:players] == list(kinds)
     start = next(w for w in ui.screen.widgets if ui.t("setup.start") in getattr(w, "text", ""))
     ui.tap(*start.rect.center)
     ui.off.settle()
