@@ -76,6 +76,12 @@ def _screens() -> dict[str, type]:
     return {"puzzle_play": PuzzlePlayScreen, "puzzle_over": PuzzleOverScreen}
 
 
+def _setup_panel() -> type:
+    from kiosk.games.puzzles.screens.setup_panel import PuzzleSetup
+
+    return PuzzleSetup
+
+
 def _text_board(state: Any) -> str:
     from kiosk.games.puzzles.text_board import puzzle_board
 
@@ -105,6 +111,7 @@ GAME = register_game(
         button=_button,
         variant=_variant,
         screens=_screens,
+        setup_panel=_setup_panel,
         play_screen="puzzle_play",
         over_screen="puzzle_over",
         howto_screen="howto",

@@ -15,7 +15,7 @@ from engine.puzzles import NAME
 from kiosk import games
 from kiosk.core.events import GameSetup, NewGame, SeatSetup
 from kiosk.games import HUMAN
-from kiosk.ui.audit.layout import Env, State
+from kiosk.ui.audit.layout import Env, State, setup_state
 
 #: The pack's puzzle the audit plays (an easy one: the target in reach after one push).
 AUDIT_SEED = 1000
@@ -70,10 +70,19 @@ def puzzle_over(stars: int) -> Callable[[Env], None]:
     return prepare
 
 
+def _mode(mode: str) -> Callable[[Any], None]:
+    def choose(c: Any) -> None:
+        c.mode = mode
+
+    return choose
+
+
 def states() -> tuple[State, ...]:
     """The puzzles' screens in the states the audit measures."""
     play, over = games.get(NAME).play_screen, games.get(NAME).over_screen
     return (
+        State("setup", "puzzles-daily", NAME, setup_state(NAME, _mode("daily"))),
+        State("setup", "puzzles-hard", NAME, setup_state(NAME, _mode("hard"))),
         State(play, "puzzle-shift", NAME, puzzle_shift),
         State(play, "puzzle-move", NAME, puzzle_move),
         State(over, "stars-3", NAME, puzzle_over(3)),
