@@ -103,6 +103,7 @@ GAME = register_game(
         name=GAME_NAME,
         title="the travel card game",
         title_key="setup.card_game",
+        order=1,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,

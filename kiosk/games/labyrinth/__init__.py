@@ -124,6 +124,7 @@ GAME = register_game(
         name=GAME_NAME,
         title="the sliding maze",
         title_key="setup.board_game",
+        order=0,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,

@@ -34,6 +34,7 @@ from kiosk.ui.shell.menu import (
     current_language,
     dim,
     make_button,
+    measure,
     panel,
     set_language,
 )
@@ -191,13 +192,15 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         lw = LANGUAGE_W if not stacked else w
-        self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
+        tabs_end = self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
         if stacked:
             y -= h + 10
             lang_x = x
         else:
             lang_x = x + w - lw
-        if stacked or w >= 640:  # the word "Language" where there is room; the button says it anyway
+        word_w = measure(t("setup.language"), c.font(BODY))[0] / c.s
+        # the word "Language" where the tabs leave room for it; the button says it anyway
+        if stacked or tabs_end + 16 + word_w <= lang_x - 8:
             self._text(
                 c,
                 frame,
@@ -223,8 +226,8 @@ class SetupScreen(Screen):
         )
         return y
 
-    def _game_tabs(self, c, frame, x, y, w, h) -> None:
-        """The games' tabs side by side in `w` (each at most 230 units wide)."""
+    def _game_tabs(self, c, frame, x, y, w, h) -> float:
+        """The games' tabs side by side in `w` (each at most 230 units wide); returns where they end."""
         kinds = offered()
         gap = 10
         tab_w = min(230, (w - gap * (len(kinds) - 1)) / len(kinds))
@@ -243,6 +246,7 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
+        return x + len(kinds) * tab_w + gap * (len(kinds) - 1)
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t

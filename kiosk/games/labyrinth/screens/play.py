@@ -22,36 +22,31 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import pyglet
 from pyglet.window import key
 
+from engine.labyrinth.parts import GAME_NAME, Phase
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, SeatChanged, Undo, UndoChanged
-from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import (
+    BOARD_COMMANDS,
     BoardShifted,
+    Commands,
     GameOver,
     GameStarted,
     PreviewMoved,
-    RequestHint,
-    RotateSpare,
-    SelectArrow,
-    Stay,
-    TapCell,
     TurnChanged,
 )
-from engine.labyrinth.parts import GAME_NAME
-
-from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
-from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
+from kiosk.games.labyrinth.session import Session
+from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.game_menu import corner_spots
+from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
 from kiosk.ui.shell.widgets import UNDO_KEYS, Frame, Hold
@@ -66,7 +61,13 @@ GAMEOVER_DELAY_S = 1.6
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
 
-    def __init__(self, ui):
+    #: the game whose session it shows, the commands it posts and the screen at its end (a game
+    #: that plays on this board, kiosk/games/puzzles, shows it with its own)
+    game_name: str = GAME_NAME
+    commands: ClassVar[Commands] = BOARD_COMMANDS
+    over_screen = "gameover"
+
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
         # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
@@ -88,7 +89,7 @@ class PlayScreen(Screen):
         self.cue = TurnCue(self.overlay)
         self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
-            lambda cell: self.ui.post(TapCell(cell)), self._show_destination
+            lambda cell: self.ui.post(self.commands.tap(cell)), self._show_destination
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
@@ -119,7 +120,7 @@ class PlayScreen(Screen):
 
         `hints` (from the setup screen) is used when the game's setup does not say."""
         self._hints_choice = hints
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
@@ -162,10 +163,10 @@ class PlayScreen(Screen):
                 self.batch,
                 self.panel_group,
                 frame,
-                on_rotate=lambda: self.ui.post(RotateSpare(1)),
+                on_rotate=lambda: self.ui.post(self.commands.rotate(1)),
                 on_peek=self._peek_hold,
                 on_peek_tap=self.peek.tap,
-                on_hint=lambda: self.ui.post(RequestHint()),
+                on_hint=lambda: self.ui.post(self.commands.hint()),
                 on_stay=self._stay_or_confirm,
                 labels=self.labels,
                 on_undo=functools.partial(self._undo_tap, idx),
@@ -185,7 +186,7 @@ class PlayScreen(Screen):
         hints = config.game.hints if config is not None else None
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
-        setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
+        setup = getattr(session_for(self.kiosk, self.game_name), "setup", None)
         hint_override = getattr(setup, "hints", None)
         if hint_override is not None:  # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
@@ -208,7 +209,7 @@ class PlayScreen(Screen):
     def _stay_or_confirm(self) -> None:
         """The panel's stay button; with a destination chosen it is the confirm button."""
         if not self.destination.confirm():
-            self.ui.post(Stay())
+            self.ui.post(self.commands.stay())
 
     def _show_destination(self) -> None:
         """Mark the chosen cell (a ring and the pawn's ghost) until it is confirmed or changed."""
@@ -279,7 +280,7 @@ class PlayScreen(Screen):
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != Phase.OVER
-        session = session_for(self.kiosk, "labyrinth")
+        session = session_for(self.kiosk, self.game_name)
         peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
@@ -553,7 +554,7 @@ class PlayScreen(Screen):
     def _undone(self) -> None:
         """A person took an action back: show the session's game again as it is now, with the
         last-move marks from before that action."""
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         if getattr(session, "game", None) is None:
             return
         self.peek.cancel()
@@ -604,9 +605,9 @@ class PlayScreen(Screen):
             now = self.ui.now()
             if self._gameover_at is None:
                 self._gameover_at = now + GAMEOVER_DELAY_S
-            elif now >= self._gameover_at and "gameover" in SCREENS:
+            elif now >= self._gameover_at and self.over_screen in SCREENS:
                 ev, self._gameover = self._gameover, None
-                self.ui.goto("gameover", event=ev)
+                self.ui.goto(self.over_screen, event=ev)
 
     @property
     def busy(self) -> bool:
@@ -706,7 +707,7 @@ class PlayScreen(Screen):
         L = self.layout
         arrow = L.arrow_at(x, y)
         if arrow is not None:
-            self.ui.post(SelectArrow(arrow))
+            self.ui.post(self.commands.select(arrow))
             return True
         cell = L.cell_at(x, y)
         if cell is not None:
@@ -723,7 +724,7 @@ class PlayScreen(Screen):
         if m.phase == Phase.MOVE and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return
-        self.ui.post(TapCell(cell))
+        self.ui.post(self.commands.tap(cell))
 
     # ------------------------------------------------------------------ keys (desktop stand-ins)
     def on_key(self, symbol: int, modifiers: int) -> bool:
@@ -749,7 +750,7 @@ class PlayScreen(Screen):
             self.ui.post(Undo(source="key"))
             return True
         if symbol == key.H and self.hints_enabled:
-            self.ui.post(RequestHint(source="key"))
+            self.ui.post(self.commands.hint(source="key"))
             return True
         return False
 
