@@ -126,12 +126,12 @@ class AttractScreen(Screen):
         self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
         self._unsub = None
-        self._shapes: list = []
-        self._invites: list = []
+        self._shapes: list[Any] = []
+        self._invites: list[Any] = []
         self._fits: dict[str, list[float]] = {}  # made again by _build_overlay
-        self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self._captions: list[Any] = []  # what the game behind is: a demo, or the day's best game
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
-        self._time_bars: list = []  # (bar, full width, frame) of that offer's time left
+        self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
         self.demo_seed: int | None = None  # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle
@@ -405,7 +405,7 @@ class AttractScreen(Screen):
         for s in self._shapes:
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
-        self._fits: dict[str, list[float]] = {}  # "touch to play" in each language: its size in each band
+        self._fits = {}  # "touch to play" in each language: its size in each band
         self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout

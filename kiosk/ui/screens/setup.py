@@ -55,7 +55,6 @@ def offered() -> tuple[games.GameType, ...]:
 class SetupScreen(Screen):
     """The games' tabs, the chosen game's panel, the language; Start posts NewGame."""
 
-
     def __init__(self, ui):
         super().__init__(ui)
         self.game = ""  # the chosen tab: a registered game's name

@@ -170,7 +170,9 @@ def _rosettes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> li
     return out
 
 
-def rounded(r: Rect, radius: float, color: tuple[int, ...], batch: Any, group: Any) -> shapes.ShapeBase:
+def rounded(
+    r: Rect, radius: float, color: tuple[int, int, int] | tuple[int, int, int, int], batch: Any, group: Any
+) -> shapes.ShapeBase:
     """A rounded rectangle (its radius at most half its shorter side)."""
     radius = min(radius, r.w / 2, r.h / 2)
     return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color, batch=batch, group=group)

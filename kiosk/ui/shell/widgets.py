@@ -331,7 +331,7 @@ class Button(Widget):
         self._label.color = (*INK, 255) if on else (*DIM, 255)
         self._changed = True
 
-    def _paint(self, color: tuple[int, ...]) -> None:
+    def _paint(self, color: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
         """The token's colour now (its edge follows)."""
         self._bg.color = color
         self._edge.color = _edge_of(color)
