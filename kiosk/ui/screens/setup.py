@@ -34,6 +34,7 @@ from kiosk.ui.shell.menu import (
     current_language,
     dim,
     make_button,
+    measure,
     panel,
     set_language,
 )
@@ -178,13 +179,15 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         lw = LANGUAGE_W if not stacked else w
-        self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
+        tabs_end = x + self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
         if stacked:
             y -= h + 10
             lang_x = x
         else:
             lang_x = x + w - lw
-        if stacked or w >= 640:  # the word "Language" where there is room; the button says it anyway
+        word_w = measure(t("setup.language"), c.font(BODY), bold=False)[0]
+        if stacked or c.px(lang_x - 8 - 10 - tabs_end) >= word_w:
+            # the word "Language" where the tabs leave room; the button says it anyway
             self._text(
                 c,
                 frame,
@@ -210,8 +213,8 @@ class SetupScreen(Screen):
         )
         return y
 
-    def _game_tabs(self, c, frame, x, y, w, h) -> None:
-        """The games' tabs side by side in `w` (each at most 230 units wide)."""
+    def _game_tabs(self, c, frame, x, y, w, h) -> float:
+        """The games' tabs side by side in `w` (each at most 230 units wide); returns the width used."""
         kinds = offered()
         gap = 10
         tab_w = min(230, (w - gap * (len(kinds) - 1)) / len(kinds))
@@ -230,6 +233,7 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
+        return len(kinds) * tab_w + (len(kinds) - 1) * gap
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t
@@ -247,18 +251,19 @@ class SetupScreen(Screen):
         )
         sw = 240 if w >= 620 else 160  # Start: wide, but the how-to's words come first
         hw = min(210, w - 120 - sw - 10)
-        make_button(
-            self,
-            c,
-            frame,
-            Rect(x + 120, y, hw, h),
-            "? " + t("howto.title"),
-            self.batch,
-            self._bg,
-            size=BODY,
-            wrap=True,
-            on_tap=self.open_howto,
-        )
+        if games.get(self.game).howto_screen:  # a game without a guide has no How to play
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x + 120, y, hw, h),
+                "? " + t("howto.title"),
+                self.batch,
+                self._bg,
+                size=BODY,
+                wrap=True,
+                on_tap=self.open_howto,
+            )
         sw = min(240, w - 120 - hw - 10)
         self.start_button = make_button(
             self,
