@@ -160,3 +160,30 @@ def test_a_quick_game_survives_sigkill_and_resumes_in_it(tmp_path):
     winner = game.players[over["winners"][0]]
     found_after = [e for e in seen if e["type"] == "treasure_found" and e["player"] == over["winners"][0]]
     assert len(winner.found) + len(found_after) == 3
+
+
+def test_the_setup_offers_the_quick_game_and_starts_it(tmp_path):
+    from kiosk.core.testing import MiniKiosk
+    from kiosk.ui.shell.window import UI
+    from tests.kiosk.ui.test_screens import Now, tap_widget, window_of
+
+    path = tmp_path / "kiosk.toml"
+    path.write_text("[game]\ntreasures = 5\n")  # the operator's default for a public place
+    kiosk = MiniKiosk(config=cfg.load(path))
+    ui = UI(kiosk, window_of((800, 480)), layout="tabletop", language="en", first="setup", clock=Now())
+    try:
+        panel = ui.screen.panel
+        assert panel.choices.treasures == 5 and panel.treasures_button.text == "Treasures: 5"
+        tap_widget(ui, panel.treasures_button)
+        assert panel.choices.treasures == 3 and panel.treasures_button.text == "Treasures: 3"
+        tap_widget(ui, panel.treasures_button)
+        assert panel.choices.treasures == 0 and panel.treasures_button.text == "Treasures: all"
+        tap_widget(ui, panel.treasures_button)
+        tap_widget(ui, panel.treasures_button)  # 5, then 3
+        tap_widget(ui, ui.screen.start_button)
+        game = kiosk.sessions["labyrinth"].game
+        assert game is not None and game.rules.treasures == 3
+        assert all(p.cards_left == 3 for p in game.players)
+    finally:
+        ui.close()
+        kiosk.close()
