@@ -139,15 +139,17 @@ class Game:
             ROTATED[mask_of(spare_openings)][rng.randrange(4)],
             _TREASURE_INDEX[spare_treasure] if spare_treasure else -1,
         )
+        rules = rules or Rules()
         deck = list(TREASURES)
         rng.shuffle(deck)
-        per = len(deck) // players
+        share = len(deck) // players  # the classic deal: the whole deck shared out
+        per = rules.per_player(players)  # a quick game: the first `per` of each player's share
         pawns = []
         for k, seat in enumerate(seats):
             home = SEATS[seat][1]
-            pawns.append(Player(seat, home[0] * SIZE + home[1], deck[k * per : (k + 1) * per], []))
+            pawns.append(Player(seat, home[0] * SIZE + home[1], deck[k * share : k * share + per], []))
         game = cls.__new__(cls)
-        game.rules = rules or Rules()
+        game.rules = rules
         game.maze = maze
         game.players = pawns
         game.current = first

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.labyrinth.maze import CELLS
-from engine.labyrinth.tiles import SEATS
+from engine.labyrinth.tiles import SEATS, TREASURES
 from engine.outcome import GAME_OVER, check_turn_limit
 
 #: 2 added the turn limit to the rules and the outcome; version 1 saves still load.
@@ -39,12 +39,31 @@ class Rules:
     open_cards: bool = False  # players see all their cards; any remaining treasure collects
     return_home: bool = True  # False: a player wins the moment their last card is collected
     turn_limit: int = 0  # >0: the game ends when this many turns are played; most treasures wins
+    #: treasures dealt to each player (the quick game, docs/rules.md section 1); 0: the whole deck
+    #: shared out, as the classic rules deal it
+    treasures: int = 0
 
     def __post_init__(self) -> None:
         check_turn_limit(self.turn_limit)
+        t = self.treasures
+        if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t <= len(TREASURES):
+            raise ValueError(f"treasures per player must be a whole number 0-{len(TREASURES)}, not {t!r}")
+
+    def per_player(self, players: int) -> int:
+        """How many treasure cards each of `players` is dealt."""
+        share = len(TREASURES) // players
+        return min(share, self.treasures) if self.treasures else share
 
     def to_dict(self) -> dict[str, bool | int]:
-        return {"open_cards": self.open_cards, "return_home": self.return_home, "turn_limit": self.turn_limit}
+        """As saves hold them; ``treasures`` only when a quick game deals fewer (classic saves unchanged)."""
+        out: dict[str, bool | int] = {
+            "open_cards": self.open_cards,
+            "return_home": self.return_home,
+            "turn_limit": self.turn_limit,
+        }
+        if self.treasures:
+            out["treasures"] = self.treasures
+        return out
 
 
 class Player:

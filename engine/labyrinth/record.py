@@ -29,8 +29,10 @@ KIND = "labyrinth"
 COLOURS = tuple(colour for colour, _ in SEATS)
 WIN_MARK = "wins"
 BEGUN = "-"  # in place of the shift of a turn begun before the record began
-#: Rules tag words for the variants (RULES.md section 1, "Variants").
+#: Rules tag words for the variants (RULES.md section 1, "Variants"); a quick game adds
+#: ``treasures-N`` (N cards each), the classic rules are ``classic``.
 VARIANT_WORDS = {"open_cards": "open-cards", "return_home": "no-return"}
+TREASURES_WORD = "treasures-"
 
 
 def player_count(state: Game) -> int:
@@ -43,15 +45,25 @@ def player_name(state: Game, index: int) -> str:
 
 def rules_text(rules: Rules) -> str:
     words = [w for w, on in (("open-cards", rules.open_cards), ("no-return", not rules.return_home)) if on]
+    if rules.treasures:
+        words.append(f"{TREASURES_WORD}{rules.treasures}")
     return " ".join(words) or "classic"
 
 
 def rules_from_text(text: str, turn_limit: int) -> Rules:
     words = set(text.split()) - {"classic"}
-    unknown = words - {"open-cards", "no-return"}
-    if unknown:
-        raise ValueError(f"unknown rule {sorted(unknown)[0]!r} (known: classic, open-cards, no-return)")
-    return Rules(open_cards="open-cards" in words, return_home="no-return" not in words, turn_limit=turn_limit)
+    counts = {w for w in words if w.startswith(TREASURES_WORD) and w[len(TREASURES_WORD) :].isdigit()}
+    unknown = words - counts - {"open-cards", "no-return"}
+    if unknown or len(counts) > 1:
+        bad = sorted(unknown or counts)[0]
+        raise ValueError(f"unknown rule {bad!r} (known: classic, open-cards, no-return, {TREASURES_WORD}N)")
+    treasures = int(next(iter(counts))[len(TREASURES_WORD) :]) if counts else 0
+    return Rules(
+        open_cards="open-cards" in words,
+        return_home="no-return" not in words,
+        turn_limit=turn_limit,
+        treasures=treasures,
+    )
 
 
 def start_tags(state: Game) -> dict[str, str]:

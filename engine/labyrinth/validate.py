@@ -57,9 +57,17 @@ def game_from_dict(cls: type[Game], data: Any) -> Game:
         older=(1,),
     )
 
-    rules = check_rules(
-        data["rules"], ("open_cards", "return_home"), "rules must be open_cards/return_home booleans and a turn_limit"
+    need(isinstance(data["rules"], dict), "rules must be open_cards/return_home booleans and a turn_limit")
+    given = dict(data["rules"])
+    treasures = given.pop("treasures", 0)  # a quick game's (saves of the classic rules have none)
+    need(
+        isinstance(treasures, int) and not isinstance(treasures, bool) and 0 <= treasures <= len(TREASURES),
+        f"treasures per player must be a whole number 0-{len(TREASURES)}, not {str(treasures)[:40]}",
     )
+    rules = check_rules(
+        given, ("open_cards", "return_home"), "rules must be open_cards/return_home booleans and a turn_limit"
+    )
+    rules["treasures"] = treasures
 
     board = data["board"]
     need(isinstance(board, list) and len(board) == SIZE * SIZE, "board must list 49 tiles")
@@ -101,8 +109,11 @@ def game_from_dict(cls: type[Game], data: Any) -> Game:
         dealt += cards + found
         players.append(Player(seat, pos[0] * SIZE + pos[1], list(cards), list(found)))
     need(len({p.seat for p in players}) == len(players), "two players share a seat")
-    need(sorted(dealt) == sorted(TREASURES), "every treasure card must be dealt exactly once")
-    per = len(TREASURES) // len(players)
+    per = Rules(treasures=treasures).per_player(len(players))
+    if treasures:  # a quick game: part of the deck, no card twice
+        need(len(set(dealt)) == len(dealt), "a treasure card is dealt twice")
+    else:
+        need(sorted(dealt) == sorted(TREASURES), "every treasure card must be dealt exactly once")
     need(
         all(p.cards_left + len(p.found) == per for p in players),
         f"each of {len(players)} players must hold {per} cards in all",

@@ -171,8 +171,9 @@ class GameConfig:
     game: str = key(factory=lambda: games.default(), schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
     players: int = key(default=2, schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
     seats: tuple[str, ...] = key(default=(HUMAN, "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
-    open_cards: bool = key(default=False, schema=lambda: _Field(_bool, from_text=_text_bool))
-    return_home: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
+    #: the games' variants by their [game] key (open_cards, return_home, treasures, ...): declared
+    #: by each game (kiosk.games.Variant), every declared key present (its default unless written)
+    variants: Mapping[str, Any] = field(default_factory=lambda: {v.key: v.default for v in _declared_variants()})
     language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
     first_player: int | None = key(
         default=None,  # None: random
@@ -280,7 +281,10 @@ class Config:
         raw: dict[str, dict[str, Any]] = {}
         for name, spec in _SECTIONS.items():
             section = getattr(self, name)
-            raw[name] = {key: f.dump(getattr(section, key)) for key, f in spec.fields.items()}
+            values = section.variants if name == "game" else {}
+            raw[name] = {
+                key: f.dump(values[key] if key in values else getattr(section, key)) for key, f in spec.fields.items()
+            }
         return raw
 
 
@@ -532,9 +536,34 @@ class _Section:
     fields: dict[str, _Field]
 
 
-#: The sections, each key's schema read from its dataclass field (declared once, there).
+def _declared_variants() -> tuple[Any, ...]:
+    """Every registered game's variants (kiosk.games.all_variants): one [game] key each."""
+    return games.all_variants()
+
+
+def _variant_field(variant: Any) -> _Field:
+    """A [game] key a game's variant declares: one of its choices."""
+
+    def parse(value: Any) -> Any:
+        try:
+            return variant.check(value)
+        except ValueError:
+            shown = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in variant.choices)
+            raise _Bad(f"must be one of {shown}") from None
+
+    return _Field(parse, from_text=_text_bool if isinstance(variant.default, bool) else _text_int)
+
+
+#: The sections, each key's schema read from its dataclass field (declared once, there); the [game]
+#: section has the games' variants' keys too (GameConfig.variants).
 _SECTIONS: dict[str, _Section] = {
-    name: _Section(cls, {f.name: f.metadata["schema"]() for f in fields(cls)})
+    name: _Section(
+        cls,
+        {
+            **{f.name: f.metadata["schema"]() for f in fields(cls) if "schema" in f.metadata},
+            **({v.key: _variant_field(v) for v in _declared_variants()} if cls is GameConfig else {}),
+        },
+    )
     for name, cls in (
         ("display", DisplayConfig),
         ("buttons", ButtonsConfig),
@@ -653,6 +682,8 @@ def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Cal
                 raise fail(name, f"{key} = {_show(given[key])} {e}") from None
     if name == "game":
         _complete_seats(values, given, fail)
+        declared = {v.key: v.default for v in _declared_variants()}
+        values["variants"] = {k: values.pop(k, default) for k, default in declared.items()}
     return spec.cls(**values)
 
 

@@ -138,6 +138,7 @@ def _decode(value: Any, hint: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        value = getattr(hint, "upgrade", lambda v: v)(value)  # a record as an older log wrote it
         sub = typing.get_type_hints(hint)
         return hint(
             **{f.name: _decode(value[f.name], sub[f.name]) for f in dataclasses.fields(hint) if f.name in value}
@@ -161,16 +162,16 @@ class GameSetup:
     """Everything needed to start a game; ``seed`` None means "pick one".
 
     ``game`` names a registered game (kiosk.games; "" = the default game);
-    ``seats`` () = that game's default seats. ``open_cards`` and
-    ``return_home`` are variants of the board game (other games refuse them);
+    ``seats`` () = that game's default seats. ``variants`` holds the chosen
+    value of any of the game's declared variants (``GameType.variants``; one
+    left out is its default): ``{"open_cards": True, "treasures": 3}``;
     ``turn_limit`` (0 = none) ends any game after that many turns (docs/rules.md 3).
     """
 
     seats: tuple[SeatSetup, ...] = ()
     seed: int | None = None
     first: int = 0  # index of the player who starts
-    open_cards: bool = False
-    return_home: bool = True
+    variants: dict[str, Any] = field(default_factory=dict)
     game: str = ""
     hints: bool | None = None  # the hint button; None: the config's choice ([game] hints)
     turn_limit: int = 0
@@ -190,10 +191,31 @@ class GameSetup:
 
     @classmethod
     def of(cls, kinds: str | typing.Sequence[str], **kw) -> "GameSetup":
-        """``GameSetup.of("human,hard", seed=3)``: seats from a comma-separated list of kinds."""
+        """``GameSetup.of("human,hard", seed=3, open_cards=True)``: seats from a comma-separated list
+        of kinds; a keyword that is no field of GameSetup is a variant."""
         if isinstance(kinds, str):
             kinds = [k.strip() for k in kinds.split(",") if k.strip()]
-        return cls(seats=tuple(SeatSetup(k) for k in kinds), **kw)
+        names = {f.name for f in dataclasses.fields(cls)}
+        variants = {**kw.pop("variants", {}), **{k: kw.pop(k) for k in list(kw) if k not in names}}
+        return cls(seats=tuple(SeatSetup(k) for k in kinds), variants=variants, **kw)
+
+    def variant(self, name: str) -> Any:
+        """The chosen value of the game's variant `name` (its default when not chosen)."""
+        from kiosk import games
+
+        return self.variants.get(name, games.get(self.game).variant_named(name).default)
+
+    @staticmethod
+    def upgrade(data: dict[str, Any]) -> dict[str, Any]:
+        """A setup as an older event log wrote it: the board game's two switches were fields."""
+        data = dict(data)
+        older = {k: data.pop(k) for k in ("open_cards", "return_home") if k in data}
+        if older:
+            data["variants"] = {
+                **{k: v for k, v in older.items() if v != (k == "return_home")},
+                **data.get("variants", {}),
+            }
+        return data
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -453,7 +453,7 @@ class Kiosk:
                     winners=game.winners,
                     turns=game.turns,
                     duration_s=duration,
-                    variant=kind.variant(game),
+                    variant=kind.variant_words(game),
                     outcome=outcome,
                     ended_at=saved.saved_at,
                     game_id=game_id,
@@ -539,7 +539,7 @@ class Kiosk:
             from kiosk.store.history import GameRecord
 
             kind = games.get(session.game_name)
-            variant = kind.variant(session.game) if session.game is not None else ()
+            variant = kind.variant_words(session.game) if session.game is not None else ()
             recorded = self.history.record(
                 GameRecord.make(
                     game=kind.name,
@@ -668,8 +668,7 @@ def setup_from_config(config: Config) -> GameSetup:
     return GameSetup(
         seats=tuple(SeatSetup(kind.seat_kind(k)) for k in c.seats),
         game=kind.name,
-        open_cards=c.open_cards and "open_cards" in kind.variants,
-        return_home=c.return_home or "return_home" not in kind.variants,
+        variants={v.name: c.variants[v.key] for v in kind.variants if c.variants.get(v.key, v.default) != v.default},
         turn_limit=c.turn_limit,
         first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0,
     )

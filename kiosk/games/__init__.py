@@ -72,6 +72,47 @@ class ButtonLedView(Protocol):
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One of a game's rule choices, declared in the game's folder (``GameType.variants``).
+
+    The kiosk reads everything about it from here: ``GameSetup.variants[name]`` carries the chosen
+    value, ``[game] <config_key>`` (default: `name`) the operator's, ``text_key`` names it on the
+    screens, and the history records ``history`` (a "{}" in it stands for the value) for any value
+    but the default.
+    """
+
+    name: str
+    choices: tuple[Any, ...]  # the values it may take, e.g. (False, True) or (3, 5, 0)
+    default: Any
+    text_key: str = ""
+    history: str = ""  # the history's word when not the default ("" : the name)
+    config_key: str = ""  # its key in the config's [game] section ("": the name)
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise ContractError(f"variant {self.name}: the default {self.default!r} is not one of its choices")
+
+    @property
+    def key(self) -> str:
+        """Its key in the config's ``[game]`` section."""
+        return self.config_key or self.name
+
+    def check(self, value: Any) -> Any:
+        """`value` if it is one of the choices (a bool is no number), else ValueError naming them."""
+        if not any(value == c and type(value) is type(c) for c in self.choices):
+            shown = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in self.choices)
+            raise ValueError(f"{self.name} must be one of {shown}, not {value!r}")
+        return value
+
+    def word(self, value: Any) -> str | None:
+        """The history's word for `value`; None for the default."""
+        if value == self.default:
+            return None
+        word = self.history or self.name
+        return word.format(value) if "{}" in word else word
+
+
+@dataclass(frozen=True)
 class SessionOptions:
     """What the kiosk tells every game's session when it builds it."""
 
@@ -115,10 +156,13 @@ class GameType:
     button: Callable[[Any, str], "Command | None"] | None = None
     #: the button LEDs: (bus, leds) -> a view with ``enabled`` and ``refresh()`` that lights them
     button_leds: Callable[["Bus", Any], ButtonLedView] | None = None
-    #: the GameSetup variant switches the game has (open_cards, return_home); others must stay default
-    variants: tuple[str, ...] = ()
-    #: history variant words of a running game (e.g. ("open_cards",)); () = classic rules
-    variant: Callable[[Any], tuple[str, ...]] = lambda game: ()
+    #: its rule choices (kiosk.games.Variant): GameSetup.variants, the [game] config keys, the
+    #: setup screen and the history read them from here
+    variants: tuple[Variant, ...] = ()
+    #: the chosen variants of a running game (engine state -> {variant name: value}), for the history
+    variant_values: Callable[[Any], Mapping[str, Any]] = lambda game: {}
+    #: the history's words of a running game beyond its declared variants (e.g. a puzzle's grade)
+    mode_words: Callable[[Any], tuple[str, ...]] = lambda game: ()
     #: the history's ``score`` of a finished game (e.g. a puzzle's stars), None: the game has none
     score: Callable[[Any], int | None] = lambda game: None
     #: the UI: a function returning {screen name: Screen class}, imported only with a display
@@ -174,13 +218,28 @@ class GameType:
         for s in setup.seats:
             if s.kind not in self.seat_kinds:
                 raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(self.seat_kinds)}")
-        changed = [
-            name
-            for name, on in (("open_cards", setup.open_cards), ("return_home", not setup.return_home))
-            if on and name not in self.variants
-        ]
-        if changed:
-            raise ValueError(f"the {self.name} game has no {' or '.join(changed)} variant")
+        declared = {v.name: v for v in self.variants}
+        for name, value in setup.variants.items():
+            if name not in declared:
+                raise ValueError(f"the {self.name} game has no {name} variant")
+            declared[name].check(value)
+
+    def variant_named(self, name: str) -> Variant:
+        """Its variant `name`; ValueError naming the ones it has."""
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise ValueError(f"the {self.name} game has no {name} variant (it has: {', '.join(self.variant_names)})")
+
+    @property
+    def variant_names(self) -> tuple[str, ...]:
+        return tuple(v.name for v in self.variants)
+
+    def variant_words(self, game: Any) -> tuple[str, ...]:
+        """The history's variant words of a running game (e.g. ("open_cards",)); () = its defaults."""
+        values = self.variant_values(game)
+        words = (v.word(values.get(v.name, v.default)) for v in self.variants)
+        return tuple(w for w in words if w is not None) + tuple(self.mode_words(game))
 
     def seat_kind(self, kind: str) -> str:
         """A seat kind from a config or a command line, mapped to one this game has."""
@@ -308,6 +367,25 @@ def seat_kinds() -> tuple[str, ...]:
     """Every seat kind of every registered game: a person first, then the AI levels, weakest first
     (the config's seats, the history's and the statistics' order)."""
     return tuple(dict.fromkeys(k for g in all_games() for k in g.seat_kinds))
+
+
+def all_variants() -> tuple[Variant, ...]:
+    """Every registered game's variants, one per name (the first game's declaration of it): the
+    config's [game] keys and the command lines' options."""
+    found: dict[str, Variant] = {}
+    for g in all_games():
+        for v in g.variants:
+            found.setdefault(v.name, v)
+    return tuple(found.values())
+
+
+def variant_option(variant: Variant) -> str:
+    """The command-line option of a variant: ``--open-cards`` (a switch off by default),
+    ``--no-return-home`` (one on by default), ``--treasures N`` (any other)."""
+    word = variant.name.replace("_", "-")
+    if variant.default is True:
+        return f"--no-{word}"
+    return f"--{word}"
 
 
 def of_event(event: Any) -> GameType:

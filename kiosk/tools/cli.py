@@ -24,8 +24,9 @@ import signal
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.games import HUMAN
 
@@ -42,7 +43,6 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from kiosk import games
     from kiosk.core.config import LANGUAGES
 
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
@@ -111,8 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="end each game after N turns, most treasures / cards wins (default: [game] turn_limit)",
     )
-    p.add_argument("--open-cards", action="store_true", help="variant: all own cards visible")
-    p.add_argument("--no-return-home", action="store_true", help="variant: win on the last card")
+    add_variant_options(p)
     p.add_argument("--script", metavar="FILE", help=f"a file of inputs, one per line (button NAME, wait MS; {lines})")
     p.add_argument("--events-out", metavar="FILE", help="write every bus message as one JSON line")
     p.add_argument("--games", type=int, metavar="N", help="stop after N finished games (default: run on)")
@@ -400,7 +399,6 @@ def _display(args: argparse.Namespace, config: Config) -> str:
 
 
 def _run(args: argparse.Namespace, config: Config, display: str) -> int:
-    from kiosk import games
     from kiosk.core.kiosk import Kiosk
     from kiosk.core.clock import VirtualClock
     from kiosk.store.persistence import StateDirBusy
@@ -492,21 +490,40 @@ def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: b
 
         corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
-    # the config's variants apply to the games that have them; asked for on the command line, to any
-    open_cards = args.open_cards or ("open_cards" in kind.variants and config.game.open_cards)
-    return_home = not args.no_return_home and ("return_home" not in kind.variants or config.game.return_home)
     try:
         return GameSetup(
             seats=tuple(SeatSetup(k, c) for k, c in zip(kinds, corners)),
             seed=args.seed,
             first=_first(args, config) or 0,
-            open_cards=open_cards,
-            return_home=return_home,
+            variants=chosen_variants(args, config.game.variants, kind),
             game=kind.name,
             turn_limit=turn_limit,
         )
     except ValueError as e:
         raise _Refused(f"error: {e}") from None
+
+
+def add_variant_options(p: argparse.ArgumentParser) -> None:
+    """An option for each variant a registered game declares (kiosk.games.variant_option)."""
+    for v in games.all_variants():
+        option, dest = games.variant_option(v), f"variant_{v.name}"
+        what = f"variant {v.name} (default: [game] {v.key})"
+        if isinstance(v.default, bool):
+            p.add_argument(option, dest=dest, action="store_const", const=not v.default, default=None, help=what)
+        else:
+            shown = ", ".join(map(str, v.choices))
+            p.add_argument(option, dest=dest, type=int, choices=v.choices, metavar="N", help=f"{what}: {shown}")
+
+
+def chosen_variants(args: argparse.Namespace, configured: Mapping[str, Any], kind: games.GameType) -> dict[str, Any]:
+    """The variants of a game the command line and the config ask for: the config's apply to the
+    games that have them; one asked for on the command line, to any (a game without it refuses)."""
+    out = {v.name: configured[v.key] for v in kind.variants if configured.get(v.key, v.default) != v.default}
+    for v in games.all_variants():
+        given = getattr(args, f"variant_{v.name}", None)
+        if given is not None:
+            out[v.name] = given
+    return out
 
 
 def _ui(display: str) -> ModuleType:

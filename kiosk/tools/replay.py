@@ -191,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    games.all_games()  # a plug-in game's record notation registers when its game is loaded
     loaded = load(args.file)
     if loaded is None:
         return 2  # one message said why; nothing was shown

@@ -268,4 +268,4 @@ def test_in_process_the_race_is_a_game_like_the_others(registered):
     with pytest.raises(ValueError, match="seat kind 'hard'"):
         GameSetup(seats=(SeatSetup("human"), SeatSetup("hard")), game=NAME)
     with pytest.raises(ValueError, match="no open_cards variant"):
-        GameSetup(seats=(SeatSetup("human"), SeatSetup("dice")), game=NAME, open_cards=True)
+        GameSetup(seats=(SeatSetup("human"), SeatSetup("dice")), game=NAME, variants={"open_cards": True})

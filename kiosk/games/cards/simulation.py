@@ -13,8 +13,10 @@ class CardsRunner(Runner):
     default_turn_cap = 500
 
     def check(self, spec):
-        if spec.open_cards or not spec.return_home:
-            raise ValueError("--open-cards and --no-return are variants of the maze game, not of the card game")
+        if spec.open_cards or not spec.return_home or spec.treasures:
+            raise ValueError(
+                "--open-cards, --no-return and --treasures are variants of the maze game, not of the card game"
+            )
 
     def play(self, levels, seed, spec, timer, record=None):
         from engine.cards import CardGame, CardRules, play_game

@@ -14,7 +14,7 @@ from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS, MIN_PLAYERS
 
 from kiosk.games import HUMAN
 from engine.labyrinth.tiles import TREASURES
-from kiosk.games import GameType, ScriptWords, SessionOptions, register_game
+from kiosk.games import GameType, ScriptWords, SessionOptions, Variant, register_game
 from kiosk.games.labyrinth import script
 
 
@@ -55,11 +55,19 @@ def _button_leds(bus: Any, leds: Any):
     return ButtonLeds(bus, leds)
 
 
-def _variant(game: Any) -> tuple[str, ...]:
+#: The board game's rule choices (docs/rules.md section 1): the two "younger children" variants
+#: and the quick game's treasures per player (0: all, the classic deal). The history's words and
+#: the [game] config keys are these; saves and records keep them in the engine's Rules.
+VARIANTS = (
+    Variant("open_cards", (False, True), False, text_key="setup.open_cards", history="open_cards"),
+    Variant("return_home", (True, False), True, text_key="setup.no_return_home", history="no_return_home"),
+    Variant("treasures", (0, 3, 5), 0, text_key="setup.treasures", history="treasures_{}"),
+)
+
+
+def _variant_values(game: Any) -> dict[str, Any]:
     rules = game.rules
-    return tuple(
-        word for word, on in (("open_cards", rules.open_cards), ("no_return_home", not rules.return_home)) if on
-    )
+    return {"open_cards": rules.open_cards, "return_home": rules.return_home, "treasures": rules.treasures}
 
 
 def _screens() -> dict[str, type]:
@@ -135,8 +143,8 @@ GAME = register_game(
         script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
         button=_button,
         button_leds=_button_leds,
-        variants=("open_cards", "return_home"),
-        variant=_variant,
+        variants=VARIANTS,
+        variant_values=_variant_values,
         screens=_screens,
         setup_panel=_setup_panel,
         play_screen="play",

@@ -59,6 +59,15 @@ from kiosk.games.labyrinth.events import (
 log = logging.getLogger(__name__)
 
 
+def _chosen(game: Game) -> dict[str, Any]:
+    """The variants of a running game that differ from the declared defaults (GameSetup.variants)."""
+    from kiosk import games
+
+    kind = games.get(GAME_NAME)
+    values = kind.variant_values(game)
+    return {v.name: values[v.name] for v in kind.variants if values[v.name] != v.default}
+
+
 @dataclass(frozen=True)
 class Pacing(PacingBase):
     """Pauses (seconds) that let people follow an AI turn and the animations."""
@@ -207,7 +216,12 @@ class Session(GameSession[Game]):
         game = Game.new(
             players=len(setup.seats),
             seed=setup.seed,
-            rules=Rules(open_cards=setup.open_cards, return_home=setup.return_home, turn_limit=setup.turn_limit),
+            rules=Rules(
+                open_cards=setup.variant("open_cards"),
+                return_home=setup.variant("return_home"),
+                turn_limit=setup.turn_limit,
+                treasures=setup.variant("treasures"),
+            ),
             seats=seats or None,
             first=setup.first,
         )
@@ -234,8 +248,7 @@ class Session(GameSession[Game]):
             seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
             seed=game.seed,
             first=0,
-            open_cards=game.rules.open_cards,
-            return_home=game.rules.return_home,
+            variants=_chosen(game),
             hints=hints if isinstance(hints, bool) else None,
             turn_limit=game.rules.turn_limit,
             game=GAME_NAME,

@@ -31,7 +31,12 @@ class LabyrinthRunner(Runner):
     def play(self, levels, seed, spec, timer, record=None):
         from engine.labyrinth import Game, Rules
 
-        rules = Rules(open_cards=spec.open_cards, return_home=spec.return_home, turn_limit=spec.turn_limit)
+        rules = Rules(
+            open_cards=spec.open_cards,
+            return_home=spec.return_home,
+            turn_limit=spec.turn_limit,
+            treasures=spec.treasures,
+        )
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         recorder = make_recorder(game, levels, record)
         ais = [pi_speed_ai(level, derive(seed, "ai", seat), spec.pi_factor) for seat, level in enumerate(levels)]

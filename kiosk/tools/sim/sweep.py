@@ -68,6 +68,7 @@ class Spec:
     rotate: bool
     open_cards: bool = False
     return_home: bool = True
+    treasures: int = 0  # per player, the quick game (0: all, the classic deal)
     paired: bool = False  # every deal from every seat rotation
     turn_limit: int = 0  # the game's own turn limit (0: none); unlike turn_cap it has winners
     #: > 0: the searching AIs get the kiosk's clock cap divided by this (a Pi's slowness against
@@ -326,6 +327,7 @@ class Summary:
                 "rotate": spec.rotate,
                 "open_cards": spec.open_cards,
                 "return_home": spec.return_home,
+                "treasures": spec.treasures,
                 "paired": spec.paired,
                 "turn_limit": spec.turn_limit,
                 "pi_factor": spec.pi_factor,
@@ -360,6 +362,7 @@ class Summary:
                 rotate=bool(s["rotate"]),
                 open_cards=bool(s["open_cards"]),
                 return_home=bool(s["return_home"]),
+                treasures=int(s.get("treasures", 0)),
                 paired=bool(s["paired"]),
                 turn_limit=int(s["turn_limit"]),
                 pi_factor=float(s.get("pi_factor", 0.0)),
@@ -417,7 +420,7 @@ class Summary:
             "turn_cap": spec.turn_cap,
             "turn_limit": spec.turn_limit,
             "pi_factor": spec.pi_factor,
-            "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home},
+            "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home, "treasures": spec.treasures},
             "players": players,
             "draws": self.draws,
             "turn_limit_games": self.limited,
@@ -476,6 +479,8 @@ def format_table(data: dict) -> str:
         for k, v in (("open cards", data["rules"]["open_cards"]), ("no return home", not data["rules"]["return_home"]))
         if v
     ]
+    if data["rules"].get("treasures"):
+        rules.append(f"{data['rules']['treasures']} treasures each")
     seats = "fixed"
     if data["rotate_seats"]:
         seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
@@ -909,6 +914,13 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         "--no-return", action="store_true", help="variant: a player wins when the last card is collected"
     )
     parser.add_argument(
+        "--treasures",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the quick game: N treasures per player (e.g. 3 or 5; default 0: all, the classic deal)",
+    )
+    parser.add_argument(
         "--shard",
         type=parse_shard,
         default=None,
@@ -965,6 +977,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         rotate=args.rotate,
         open_cards=args.open_cards,
         return_home=not args.no_return,
+        treasures=args.treasures,
         paired=paired,
         turn_limit=args.turn_limit,
         pi_factor=args.pi_factor or 0.0,

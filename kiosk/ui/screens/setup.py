@@ -263,18 +263,19 @@ class SetupScreen(Screen):
         )
         sw = 240 if w >= 620 else 160  # Start: wide, but the how-to's words come first
         hw = min(210, w - 120 - sw - 10)
-        make_button(
-            self,
-            c,
-            frame,
-            Rect(x + 120, y, hw, h),
-            "? " + t("howto.title"),
-            self.batch,
-            self._bg,
-            size=BODY,
-            wrap=True,
-            on_tap=self.open_howto,
-        )
+        if games.get(self.game).howto_screen:  # a game without a guide has no How to play
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x + 120, y, hw, h),
+                "? " + t("howto.title"),
+                self.batch,
+                self._bg,
+                size=BODY,
+                wrap=True,
+                on_tap=self.open_howto,
+            )
         sw = min(240, w - 120 - hw - 10)
         self.start_button = make_button(
             self,

@@ -98,7 +98,7 @@ def test_variants_reach_the_engine(tmp_path):
         tmp_path,
         "b",
     )
-    assert short["rules"] == {"open_cards": True, "return_home": False}
+    assert short["rules"] == {"open_cards": True, "return_home": False, "treasures": 0}
     assert short["solo"]["mean"] < full["solo"]["mean"]
 
 

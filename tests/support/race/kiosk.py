@@ -157,6 +157,18 @@ _FAST = RacePacing()
 # ----------------------------------------------------------------- its declaration
 
 
+def _screens() -> dict[str, type]:
+    from tests.support.race.screens import screens
+
+    return screens()
+
+
+def _setup_panel() -> type:
+    from tests.support.race.screens import RaceSetup
+
+    return RaceSetup
+
+
 def _roll_words(words: list[str], bad) -> tuple:
     if len(words) != 1:
         raise bad("`roll` takes nothing after it")
@@ -180,4 +192,9 @@ GAME = games.GameType(
         lambda session, verb, args: [Roll(source="script")],
     ),
     button=lambda session, name: Roll(source="button") if name == "stay" else None,
+    screens=_screens,
+    setup_panel=_setup_panel,
+    play_screen="race_play",
+    over_screen="race_gameover",
+    replay_screen="race_replay",
 )

@@ -58,7 +58,7 @@ def _board(
                 seed=seed,
                 first=first,
                 hints=hints,
-                open_cards=open_cards,
+                variants={"open_cards": open_cards},
                 game=GAME_NAME,
             )
         )

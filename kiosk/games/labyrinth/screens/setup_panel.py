@@ -103,6 +103,7 @@ class Choices:
     kinds: list[str] = field(default_factory=lambda: [HUMAN, "medium", "medium", "medium"])
     open_cards: bool = False
     return_home: bool = True
+    treasures: int = 0  # per player, the quick game (0: all, the classic deal)
     hints: bool | None = None  # None: on exactly in the children's variants
 
     @property
@@ -145,8 +146,7 @@ class Choices:
         """The chosen game; `first_player(n)` picks who starts when the visitors did not."""
         return GameSetup(
             seats=tuple(SeatSetup(k, s) for k, s in zip(self.kinds, self.seats())),
-            open_cards=self.open_cards,
-            return_home=self.return_home,
+            variants={"open_cards": self.open_cards, "return_home": self.return_home, "treasures": self.treasures},
             hints=self.hints_on,
             turn_limit=self.turn_limit,
             game=GAME_NAME,
@@ -154,8 +154,17 @@ class Choices:
         )
 
 
+def configured(ui: Any, name: str) -> Any:
+    """The operator's value of the board game's variant `name` (``[game]``; its default without a config)."""
+    from kiosk import games
+
+    variant = games.get(GAME_NAME).variant_named(name)
+    config = ui.kiosk.config
+    return variant.default if config is None else config.game.variants.get(variant.key, variant.default)
+
+
 def choices_from_config(ui) -> Choices:
-    """The defaults an operator configured (``[game] players, seats, open_cards, return_home, hints``)."""
+    """The defaults an operator configured (``[game] players, seats, hints`` and the variants' keys)."""
     players = int(config_value(ui, "game", "players", 2))
     players = min(4, max(1, players))
     kinds = [
@@ -168,8 +177,9 @@ def choices_from_config(ui) -> Choices:
     return Choices(
         players=players,
         kinds=kinds,
-        open_cards=bool(config_value(ui, "game", "open_cards", False)),
-        return_home=bool(config_value(ui, "game", "return_home", True)),
+        open_cards=bool(configured(ui, "open_cards")),
+        return_home=bool(configured(ui, "return_home")),
+        treasures=int(configured(ui, "treasures")),
         hints=config_value(ui, "game", "hints", None),
         turn_limit=int(config_value(ui, "game", "turn_limit", 0) or 0),
     )
@@ -271,8 +281,36 @@ class BoardSetup(SetupPanel):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_players, n),
             )
-        if w >= 560:
-            self._first_button(c, frame, x + 420, y, w - 420, h)
+        if w >= 560:  # who starts and how many treasures, side by side
+            half = (w - 420 - 8) / 2
+            self._first_button(c, frame, x + 420, y, half, h)
+            self._treasures_button(c, frame, x + 420 + half + 8, y, half, h)
+
+    def _treasures_button(self, c: Canvas, frame: Frame, x: float, y: float, w: float, h: float) -> None:
+        """The quick game: treasures per player, all (the classic deal) or fewer; each tap the next."""
+        n = self.choices.treasures
+        self.treasures_button = make_button(
+            self,
+            c,
+            frame,
+            Rect(x, y, w, h),
+            f"{self.t('setup.treasures')}: {self.t('setup.treasures.all') if n == 0 else n}",
+            self.batch,
+            self._bg,
+            size=BODY,
+            color=TOGGLE_OFF if n == 0 else TOGGLE_ON,
+            text_color=INK if n == 0 else (25, 25, 25),
+            on_tap=self.next_treasures,
+        )
+
+    def next_treasures(self) -> None:
+        """All -> 5 -> 3 -> all: the quick game's choices, fewest last (kiosk.games.labyrinth.VARIANTS)."""
+        from kiosk import games
+
+        order = sorted(games.get(GAME_NAME).variant_named("treasures").choices, key=lambda v: -(v or 99))
+        now = self.choices.treasures
+        self.choices.treasures = order[(order.index(now) + 1) % len(order)] if now in order else order[0]
+        self.rebuild()
 
     def _first_button(self, c, frame, x, y, w, h) -> None:
         """Who starts: Random, or a seat's colour (e.g. the youngest); each tap picks the next."""
