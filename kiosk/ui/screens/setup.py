@@ -215,7 +215,8 @@ class SetupScreen(Screen):
             size=BODY,
             on_tap=self._open_language,
         )
-        return y
+        below: float = y
+        return below
 
     def _tabs_need(self, c: Canvas) -> float:
         """The width (design units) the games' tabs need for their names at the body size."""
@@ -244,7 +245,8 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
-        return x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        end: float = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        return end
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t
