@@ -188,14 +188,16 @@ class GameConfig:
     )
 
 
-#: The operator's presets: how long a game left alone waits (``idle_timeout_s``) and how long the
-#: attract screen then offers to continue it (``continue_s``). "public" (a museum, a café): strangers
-#: come and go, a game is cleared soon; "home": a family's game survives a phone call or a meal.
+#: The operator's presets: how long a game left alone waits (``idle_timeout_s``), how long the
+#: attract screen then offers to continue it (``continue_s``), and how long one person's turn runs
+#: untouched while others still play before their seat is called (``seat_timeout_s``). "public" (a
+#: museum, a café): strangers come and go, a game is cleared soon; "home": a family's game survives
+#: a phone call or a meal.
 #: A key written in the config file wins over its preset.
 PRESETS = MappingProxyType(
     {
-        "public": MappingProxyType({"idle_timeout_s": 90, "continue_s": 120}),
-        "home": MappingProxyType({"idle_timeout_s": 600, "continue_s": 7200}),
+        "public": MappingProxyType({"idle_timeout_s": 90, "continue_s": 120, "seat_timeout_s": 45}),
+        "home": MappingProxyType({"idle_timeout_s": 600, "continue_s": 7200, "seat_timeout_s": 180}),
     }
 )
 DEFAULT_PRESET = "public"
@@ -214,6 +216,16 @@ class KioskConfig:
     continue_s: int = key(
         default=PRESETS[DEFAULT_PRESET]["continue_s"],  # 0: a game left alone is archived at once
         schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int),
+    )
+    #: a person's turn untouched this long while other people play: "Red, still there?" (0: never);
+    #: unanswered for seat_countdown_s, the seat is played by the computer at seat_level
+    seat_timeout_s: int = key(
+        default=PRESETS[DEFAULT_PRESET]["seat_timeout_s"],
+        schema=lambda: _Field(_int(0, cap=MAX_IDLE_S), from_text=_text_int),
+    )
+    seat_countdown_s: int = key(default=20, schema=lambda: _Field(_int(1, 600), from_text=_text_int))
+    seat_level: str = key(
+        default="easy", schema=lambda: _Field(_choice(tuple(k for k in SEAT_KINDS if k != HUMAN)), from_text=str)
     )
     attract: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
     attract_replay: bool = key(
@@ -594,6 +606,18 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     preset = PRESETS[kiosk.preset]
     times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
     return replace(kiosk, **times)
+
+
+def switch_preset(config: Config, name: str) -> Config:
+    """`config` with preset `name` and all of its times: the operator picked it in the menu, which
+    wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
+    from dataclasses import replace
+
+    if name not in PRESETS:
+        raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
+    times = PRESETS[name]
+    kiosk = replace(config.kiosk, preset=name, idle_timeout_s=times["idle_timeout_s"], continue_s=times["continue_s"])
+    return replace(config, kiosk=kiosk)
 
 
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:

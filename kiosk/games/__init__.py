@@ -119,6 +119,8 @@ class GameType:
     variants: tuple[str, ...] = ()
     #: history variant words of a running game (e.g. ("open_cards",)); () = classic rules
     variant: Callable[[Any], tuple[str, ...]] = lambda game: ()
+    #: the history's ``score`` of a finished game (e.g. a puzzle's stars), None: the game has none
+    score: Callable[[Any], int | None] = lambda game: None
     #: the UI: a function returning {screen name: Screen class}, imported only with a display
     screens: Callable[[], Mapping[str, type]] | None = None
     #: the screen the UI shows while this game runs, and the one for its end

@@ -240,7 +240,7 @@ class Session(GameSession[Game]):
             turn_limit=game.rules.turn_limit,
             game=GAME_NAME,
         )
-        self._continue(game, setup, game_id, started)
+        self._continue(game, setup, game_id, started, meta)
 
     def _reset_turn_state(self) -> None:
         self.preview, self.rotation = None, 0

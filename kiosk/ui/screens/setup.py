@@ -56,8 +56,6 @@ def offered() -> tuple[games.GameType, ...]:
 class SetupScreen(Screen):
     """The games' tabs, the chosen game's panel, the language; Start posts NewGame."""
 
-    background = (24, 30, 40)
-
     def __init__(self, ui):
         super().__init__(ui)
         self.game = ""  # the chosen tab: a registered game's name
@@ -107,9 +105,22 @@ class SetupScreen(Screen):
 
     def update(self, dt: float) -> None:
         self.quiet += dt
-        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+        if self.quiet >= self._idle_s():
             self.quiet = 0.0
             self.ui.goto("attract")
+
+    def _idle_s(self) -> float:
+        return float(config_value(self.ui, "kiosk", "idle_timeout_s", 90))
+
+    @property
+    def animating(self) -> bool:
+        """Nothing on the setup moves: it is drawn again only when it is built again (a choice,
+        a touch, the language), not every frame."""
+        return False
+
+    def wake_in(self) -> float | None:
+        """Back to the attract screen when nobody touched it for the idle time."""
+        return max(0.0, self._idle_s() - self.quiet)
 
     def tap(self, x: float, y: float) -> bool:
         self.quiet = 0.0
@@ -167,6 +178,7 @@ class SetupScreen(Screen):
             self._build_portrait(c, frame)
         if self.picking_language:
             self._build_language_picker(c, frame)
+        self.ui.request_frame()  # the new picture (the screen draws only when it changes)
 
     def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="left", bold=True, width=None):
         return SetupPanel._text(
