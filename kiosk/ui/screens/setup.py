@@ -43,6 +43,7 @@ from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Button, Frame, label
 
+LANGUAGE_W_COMPACT = 76  # design units: the language button with only its code ("NL  \u25be")
 LANGUAGE_W = 150  # design units: the language button beside the game tabs ("Nederlands  \u25be")
 
 
@@ -191,6 +192,9 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         lw = LANGUAGE_W if not stacked else w
+        compact = not stacked and self._tabs_need(c) > w - lw - 20
+        if compact:  # the games' names need the room: the language button shows its code ("DE")
+            lw = LANGUAGE_W_COMPACT
         tabs_end = self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
         if stacked:
             y -= h + 10
@@ -217,13 +221,21 @@ class SetupScreen(Screen):
             c,
             frame,
             Rect(bx, y, lw - (120 if stacked else 0), h),
-            language_name(current_language(self.ui)) + "  \u25be",
+            (current_language(self.ui).upper() if compact else language_name(current_language(self.ui))) + "  \u25be",
             self.batch,
             self._bg,
             size=BODY,
             on_tap=self._open_language,
         )
-        return y
+        below: float = y
+        return below
+
+    def _tabs_need(self, c: Canvas) -> float:
+        """The width (design units) the games' tabs need for their names at the body size."""
+        kinds = offered()
+        names = [self.t(g.title_key) if g.title_key else g.title for g in kinds]
+        widest = max((measure(n, c.font(BODY))[0] / c.s for n in names), default=0.0)
+        return len(kinds) * (widest + 16) + 10 * (len(kinds) - 1)
 
     def _game_tabs(self, c, frame, x, y, w, h) -> float:
         """The games' tabs side by side in `w` (each at most 230 units wide); returns where they end."""
@@ -245,7 +257,8 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
-        return x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        end: float = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        return end
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
         t = self.t

@@ -23,7 +23,7 @@ from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import BUTTON, Canvas, config_value, make_button
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
 #: The choices, in the order the buttons show them: the day's puzzle first.
 DAILY = "daily"
@@ -79,10 +79,10 @@ class PuzzleSetup(SetupPanel):
     def build(self, c: Canvas, frame: Frame, top: float, bottom: float) -> None:
         m = 12
         gap = 10
-        caption_h = 44
+        portrait = c.H > c.W
+        caption_h = 96 if portrait else 44  # two or three lines on a narrow screen
         area_top = top - 8
         area_bottom = bottom + caption_h + 8
-        portrait = c.H > c.W
         cols = 1 if portrait else 2
         rows = len(MODES) // cols
         w = (c.W - 2 * m - gap * (cols - 1)) / cols
@@ -106,15 +106,19 @@ class PuzzleSetup(SetupPanel):
                 wrap=True,
                 on_tap=partial(self.choose, mode),
             )
-        self._text(
-            c,
-            frame,
-            self.t("puzzles.setup_caption"),
-            c.W / 2,
-            bottom + caption_h / 2 + 4,
-            BODY,
-            color=DIM,
-            anchor_x="center",
-            bold=False,
-            width=c.W - 2 * m,
+        caption = self.t("puzzles.setup_caption")  # wrapped onto lines of the body size, never shrunk
+        self._shapes.append(
+            label(
+                caption,
+                frame,
+                c.px(c.W / 2),
+                c.px(bottom + caption_h / 2 + 4),
+                c.font(BODY),
+                self.batch,
+                self._fg,
+                color=DIM,
+                bold=False,
+                width=c.px(c.W - 2 * m),
+                multiline=True,
+            )
         )
