@@ -129,6 +129,48 @@ def test_a_walk_is_taken_back_until_the_next_person_acts_then_the_push(tmp_path)
         rig.close()
 
 
+def test_the_arrow_button_that_just_pushed_takes_the_push_back_before_the_walk(tmp_path):
+    """The 12 arcade buttons are arrows: pressed again (not at once: a hand still on it) before the walk,
+    the arrow that pushed takes the push back; any other arrow, or after the walk, does not."""
+    from kiosk import games
+    from kiosk.games.labyrinth import BUTTON_UNDO_AFTER_S
+
+    rig, _saves, _recording = saving_rig(board.Rig, tmp_path)
+    button = games.get("labyrinth").button
+
+    def press(name):
+        return rig.post(button(rig.session, name))
+
+    try:
+        game = board.start(rig, "human,human", seed=3)
+        start = game.to_dict()
+        arrow = walkable(game)
+        press(arrow)
+        press(arrow)  # previewed, then pushed
+        pushed = rig.session.game.to_dict()
+        assert rig.session.game.phase == "move" and rig.session.undo_player == 0
+        press(arrow)  # at once: the same hand still hammering, nothing is taken back
+        assert rig.session.game.to_dict() == pushed
+        rig.clock.advance(BUTTON_UNDO_AFTER_S)
+        other = next(a for a in ("N1", "N3", "W1") if a != arrow)
+        press(other)  # another arrow in the move phase: refused as before, the push stays
+        assert rig.session.game.to_dict() == pushed and rig.of(IllegalInput)[-1].code
+        out = press(arrow)
+        assert rig.session.game.to_dict() == start and rig.session.undo_player is None
+        assert any(e.type == "action_undone" for e in out)
+        # pushed again and walked: the walk is not taken back by an arrow (the next player's arrows are theirs)
+        press(arrow)
+        press(arrow)
+        rig.post(TapCell(walk_cell(rig.session.game)))
+        walked = rig.session.game.to_dict()
+        assert rig.session.game.current == 1 and rig.session.undo_player == 0
+        rig.clock.advance(BUTTON_UNDO_AFTER_S)
+        assert button(rig.session, arrow) == SelectArrow(arrow, source="button")
+        assert rig.session.game.to_dict() == walked
+    finally:
+        rig.close()
+
+
 def test_the_computer_waits_before_its_first_step_and_an_undo_cancels_its_turn():
     rig = board.Rig(pacing=Pacing())
     try:

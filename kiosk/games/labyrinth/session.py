@@ -147,6 +147,7 @@ class Session(GameSession[Game]):
         self.confirm_push = confirm_push
         self.hint_level = hint_level
         self.preview: str | None = None  # the arrow the spare is previewed at
+        self.pushed_at: float | None = None  # clock time of the last push (the arrow button undo, _button)
         self.rotation: int = 0  # quarter turns of the spare since the turn began
         self._hint_player = None
         c = self.commands
@@ -460,6 +461,7 @@ class Session(GameSession[Game]):
             )
         )
         self._quiet_until = self.clock.now() + self.pacing.after_shift
+        self.pushed_at = self.clock.now()  # the arrow button's undo waits a moment after (kiosk/games/labyrinth)
         self._undoable(player, undo_point)
         self._save("shift")
         self._turn_begins(new_turn=False)

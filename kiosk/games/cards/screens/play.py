@@ -254,7 +254,7 @@ class CardsPlayScreen(Screen):
         self.bottom_strip = Rect(m + spot, m, L.width - 2 * m - spot, bottom_h)
         y0, y1 = self.bottom_strip.top + m, self.top_strip.y - m
         if L.portrait:
-            hand_h = L.px(290)
+            hand_h = L.px(320)
             if self._hand_far:
                 self.hand_rect = Rect(m, y1 - hand_h, L.width - 2 * m, hand_h)
                 self.board_rect = Rect(0, y0, L.width, self.hand_rect.y - m - y0)
@@ -262,7 +262,7 @@ class CardsPlayScreen(Screen):
                 self.hand_rect = Rect(m, y0, L.width - 2 * m, hand_h)
                 self.board_rect = Rect(0, self.hand_rect.top + m, L.width, y1 - self.hand_rect.top - m)
         else:
-            side = L.px(250)
+            side = L.px(270)
             self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
             self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
 
@@ -597,7 +597,7 @@ class CardsPlayScreen(Screen):
             pop = self._anims.get(cell, 0.0)
             sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
             sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
-            note_picture(sprite, "card_symbol", "card", c * 0.97 * MEDAL_R)
+            note_picture(sprite, "card_symbol", "table card", c * 0.97 * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
             x, y = v.centre(r, self.pending)
@@ -923,6 +923,8 @@ class CardsPlayScreen(Screen):
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
         top = y - L.px(6)
+        if top - bottom < L.px(typeface.PICTURE) / MEDAL_R:  # a long prompt: closer to it and to the buttons,
+            bottom, top = by + btn_h + L.px(4), y - L.px(1)  # so the symbols keep their size if they can
         size = min((r.w - 3 * pad) / 2, top - bottom)
         n = len(g.hands[p])
         shown = bool(hand)
