@@ -199,7 +199,6 @@ def choices_from_config(ui) -> Choices:
 class SetupScreen(Screen):
     """Players, seats, variants, language; Start posts NewGame."""
 
-
     def __init__(self, ui):
         super().__init__(ui)
         self.choices: Choices | None = None

@@ -64,7 +64,6 @@ GAMEOVER_DELAY_S = 1.6
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
 
-
     def __init__(self, ui):
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
