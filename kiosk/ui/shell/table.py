@@ -17,6 +17,8 @@ from pyglet import shapes
 
 from kiosk.ui.shell.layout import ARROWS, Layout, Rect
 
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+
 TABLE = (46, 34, 27)  # the walnut table: every screen's background
 SEAM = (34, 25, 20)  # between two planks
 GRAIN = (58, 43, 34)  # the wood's grain, a shade lighter than the plank
@@ -170,7 +172,7 @@ def _rosettes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> li
     return out
 
 
-def rounded(r: Rect, radius: float, color: tuple[int, ...], batch: Any, group: Any) -> shapes.ShapeBase:
+def rounded(r: Rect, radius: float, color: Colour, batch: Any, group: Any) -> shapes.ShapeBase:
     """A rounded rectangle (its radius at most half its shorter side)."""
     radius = min(radius, r.w / 2, r.h / 2)
     return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color, batch=batch, group=group)

@@ -327,7 +327,7 @@ class Button(Widget):
         self._label.color = (*INK, 255) if on else (*DIM, 255)
         self._changed = True
 
-    def _paint(self, color: tuple[int, ...]) -> None:
+    def _paint(self, color: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
         """The token's colour now (its edge follows)."""
         self._bg.color = color
         self._edge.color = _edge_of(color)
@@ -359,7 +359,7 @@ class Button(Widget):
             self._label.delete()
 
 
-def _edge_of(color: tuple[int, ...]) -> tuple[int, int, int]:
+def _edge_of(color: tuple[int, int, int] | tuple[int, int, int, int]) -> tuple[int, int, int]:
     """The side of a painted token turned away from the light: its colour, darker."""
     return (int(color[0] * 0.55), int(color[1] * 0.55), int(color[2] * 0.55))
 
