@@ -67,18 +67,46 @@ def board_frame(layout: Layout, batch: Any, group: Any, high_contrast: bool = Fa
     c, ring = layout.cell, layout.ring
     radius = c * 0.16
     out: list[shapes.ShapeBase] = []
-    if high_contrast:
-        out.append(rounded(ring, radius, (0, 0, 0), batch, group))
-    else:
+    if not high_contrast:  # the shadow shows only beside the frame: two strips, not a layer under it all
         off = c * 0.07
-        out.append(rounded(Rect(ring.x + off, ring.y - off * 1.4, ring.w, ring.h), radius, SHADOW, batch, group))
-        out.append(rounded(ring, radius, FRAME, batch, group))
+        out.append(
+            shapes.Rectangle(ring.right, ring.y - off * 1.4, off, ring.h - off, color=SHADOW, batch=batch, group=group)
+        )
+        out.append(
+            shapes.Rectangle(
+                ring.x + off, ring.y - off * 1.4, ring.w, off * 1.4, color=SHADOW, batch=batch, group=group
+            )
+        )
+    out += _bands(layout, radius, (0, 0, 0) if high_contrast else FRAME, batch, group)
+    if not high_contrast:
         out += _bevels(ring, radius, max(2.0, c * 0.06), batch, group)
         out += _oak_grain(ring, c, batch, group)
     out += _well(layout, batch, group, high_contrast)
     out += _holes(layout, batch, group, high_contrast)
     out += _rosettes(layout, batch, group, high_contrast)
     return out
+
+
+def _bands(layout: Layout, radius: float, color: Colour, batch: Any, group: Any) -> list[shapes.ShapeBase]:
+    """The frame's wood: four bands round the board (the tiles cover the middle, so it is not painted
+    under them: each pixel drawn once costs on a software renderer), its outer corners rounded."""
+    ring, board = layout.ring, layout.board
+    return [
+        rounded(Rect(ring.x, board.top, ring.w, ring.top - board.top), radius, color, batch, group),
+        rounded(Rect(ring.x, ring.y, ring.w, board.y - ring.y), radius, color, batch, group),
+        shapes.Rectangle(
+            ring.x, board.y - radius, board.x - ring.x, board.h + 2 * radius, color=color, batch=batch, group=group
+        ),
+        shapes.Rectangle(
+            board.right,
+            board.y - radius,
+            ring.right - board.right,
+            board.h + 2 * radius,
+            color=color,
+            batch=batch,
+            group=group,
+        ),
+    ]
 
 
 def _bevels(ring: Rect, radius: float, edge: float, batch: Any, group: Any) -> list[shapes.ShapeBase]:
@@ -117,8 +145,8 @@ def _well(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[s
     """The recess the tiles lie in; its walls: the top and left ones in shadow, the others lit."""
     c = layout.cell
     well = layout.board.grow(c * 0.06)
-    out: list[shapes.ShapeBase] = [
-        shapes.Rectangle(*well, color=(0, 0, 0) if high_contrast else RECESS, batch=batch, group=group)
+    out: list[shapes.ShapeBase] = [  # only its rim shows: the tiles cover the rest
+        shapes.Box(*well, thickness=c * 0.07, color=(0, 0, 0) if high_contrast else RECESS, batch=batch, group=group)
     ]
     if high_contrast:
         return out
