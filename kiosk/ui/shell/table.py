@@ -172,9 +172,14 @@ def _holes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[
             out.append(rounded(hole, c * 0.14, HC_RIM, batch, group))
             out.append(rounded(hole.inset(max(2.0, c * 0.05)), c * 0.1, (0, 0, 0), batch, group))
         else:
-            lip = max(1.0, c * 0.04)
+            lip = max(1.0, c * 0.04)  # two thin lines, not a second layer under the hole
+            edge = c * 0.12
+            low, right = hole.y - lip / 2, hole.right + lip / 2
             out.append(
-                rounded(Rect(hole.x, hole.y - lip, hole.w + lip, hole.h + lip), c * 0.15, FRAME_LIGHT, batch, group)
+                shapes.Line(hole.x + edge, low, hole.right - edge, low, lip, FRAME_LIGHT, batch=batch, group=group)
+            )
+            out.append(
+                shapes.Line(right, hole.y + edge, right, hole.top - edge, lip, FRAME_LIGHT, batch=batch, group=group)
             )
             out.append(rounded(hole, c * 0.14, RECESS, batch, group))
     return out
