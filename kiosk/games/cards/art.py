@@ -35,7 +35,10 @@ BACK_LIGHT = (236, 196, 90)
 
 SIDE_VEC = {"N": (0.0, 1.0), "E": (1.0, 0.0), "S": (0.0, -1.0), "W": (-1.0, 0.0)}
 PATH_W = 0.44  # path width in unit-box units (the card is 2 wide)
-MEDAL_R = 0.34  # treasure medallion radius
+MEDAL_R = 0.39  # treasure medallion radius: as large as two on one card allow (ARM_SPOT, ADJACENT_SPOT)
+#: where a treasure sits on an arm through the middle (from the centre, the card's half being 1), and on
+#: each of two arms at right angles, further out so that their medallions do not touch
+ARM_SPOT, ADJACENT_SPOT = 0.5, 0.57
 
 # ---------------------------------------------------------------- the 25 treasure icons
 
@@ -397,9 +400,10 @@ def face_layout(card_id: int) -> tuple[Pen, list[tuple[str, float, float]]]:
             # two treasures: on two arms, opposite ones if there are
             arms = list(seg)
             pair = next(((a, b) for a in arms for b in arms if SIDE_VEC[a] == _neg(SIDE_VEC[b]) and a < b), None)
+            out = ARM_SPOT if pair is not None else ADJACENT_SPOT
             if pair is None:
                 pair = (arms[0], arms[1])
-            spots[k] = [(SIDE_VEC[s][0] * 0.5, SIDE_VEC[s][1] * 0.5) for s in pair]
+            spots[k] = [(SIDE_VEC[s][0] * out, SIDE_VEC[s][1] * out) for s in pair]
     placed = []
     used: dict[int, int] = {}
     for name, k in card.treasures:

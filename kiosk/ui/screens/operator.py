@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 
 HOLD_S = 3.0  # press-and-hold time on the corner
 TIMEOUT_S = 60.0  # untouched operator menu returns to attract
+LIT_S = 0.6  # the button test: a pressed button's light stays lit this long, then shows it was seen
+COUNTDOWN_POLL_S = 0.25  # how often a still menu looks at the PIN's countdown and the statistics' count
 RING_COLOURS = (SEAT_COLORS[0], SEAT_COLORS[1], SEAT_COLORS[2], SEAT_COLORS[3], (255, 255, 255), (0, 0, 0))
 LIT = (90, 230, 120)
 SEEN = (40, 120, 70)
@@ -156,8 +158,29 @@ class OperatorScreen(Screen):
             t = self.pressed.get(name)
             if t is None:
                 continue
-            fresh = now - t < 0.6
-            light.color = LIT if fresh else SEEN
+            fresh = now - t < LIT_S
+            color = LIT if fresh else SEEN
+            if tuple(light.color[:3]) != color[:3]:
+                light.color = color
+                self.ui.request_frame()
+
+    @property
+    def animating(self) -> bool:
+        """Nothing on the menu moves: it is drawn again when it is built again or a button's light
+        changes, not every frame."""
+        return False
+
+    def wake_in(self) -> float | None:
+        """The next moment the menu changes by itself: back to start when untouched, a button's
+        light going from lit to seen, the PIN's countdown, the statistics counted."""
+        now = self.ui.now()
+        times = [TIMEOUT_S - (now - self._last_touch)]
+        times += [t + LIT_S - now for t in self.pressed.values() if now - t < LIT_S]
+        if self.page == "pin" and self._shown_locked:
+            times.append(COUNTDOWN_POLL_S)
+        if self.page == "stats" and not self._stats_drawn and self.stats_job is not None:
+            times.append(COUNTDOWN_POLL_S)  # counted on another thread: look again soon
+        return max(0.0, min(times))
 
     def go_back(self) -> None:
         """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
@@ -308,7 +331,29 @@ class OperatorScreen(Screen):
         ]
         recent = list(s.per_day.items())[-5:]
         lines += [f"{day}:  {n}" for day, n in recent]
-        return lines + waiting
+        return lines + waiting + self.seat_and_score_lines()
+
+    def seat_and_score_lines(self) -> list[str]:
+        """How often seats changed hands, and each game's scores (a puzzle's stars), if any."""
+        job = self.stats_job
+        if job is None or not job.done or job.error is not None:
+            return []
+        s = job.result[0]
+        lines = []
+        if s.seat_changes:
+            lines.append(self.t("operator.seat_changes", n=s.seat_changes, games=s.games_seats_changed))
+        for game, counts in s.scores.items():
+            scores = ", ".join(f"{score} \u00d7{n}" for score, n in counts.items())
+            lines.append(self.t("operator.scores", game=self._game_title(game), scores=scores))
+        return lines
+
+    def _game_title(self, game: str) -> str:
+        from kiosk import games
+
+        if game not in games.names():
+            return game
+        kind = games.get(game)
+        return self.t(kind.title_key) if kind.title_key else kind.title
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
@@ -325,6 +370,7 @@ class OperatorScreen(Screen):
             self._build_pin(c, frame)
         else:
             self._build_menu(c, frame)
+        self.ui.request_frame()  # the new picture (the screen draws only when it changes)
 
     _bg = pyglet.graphics.Group(order=0)
     _fg = pyglet.graphics.Group(order=3)
@@ -623,14 +669,27 @@ class OperatorScreen(Screen):
                     width=half,
                 )
             waiting = self.stats_job.result[0].pending
-            if waiting:  # finished games not yet in the history: a third row, the charts a little lower
-                line = self.t("operator.pending", n=waiting)
+            more = [self.t("operator.pending", n=waiting)] if waiting else []
+            # finished games not yet in the history, seats that changed hands, scores: one row
+            # each under the summary, the charts a little lower
+            more += self.seat_and_score_lines()
+            for k, line in enumerate(more):
+                colour = ACCENT if waiting and k == 0 else INK
                 self._text(
-                    c, frame, line, area.x + 16, area.top - 74, 13, anchor_x="left", color=ACCENT, width=area.w - 32
+                    c,
+                    frame,
+                    line,
+                    area.x + 16,
+                    area.top - 74 - 26 * k,
+                    13,
+                    anchor_x="left",
+                    color=colour,
+                    bold=False,
+                    width=area.w - 32,
                 )
             from kiosk.ui.screens.charts import draw
 
-            top = 86 + (26 if waiting else 0)
+            top = 86 + 26 * len(more)
             self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - top), data)
             return
         y = area.top - 30

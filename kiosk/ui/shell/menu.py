@@ -9,7 +9,7 @@ menu that fits 800x480 fits every supported size.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pyglet
 from pyglet import shapes
@@ -82,6 +82,12 @@ def measure(text: str, pts: float, bold: bool = True) -> tuple[float, float]:
 
 
 _MEASURED: dict[tuple[str, float, bool], tuple[float, float]] = {}
+
+
+def first_fitting(texts: Sequence[str], pts: float, width: float) -> str:
+    """The first of `texts` that fits one line `width` px wide at `pts` (bold), else the last: a button's
+    caption at its full size ("↶ Undo", then "Undo", then "↶") rather than one set too small to read."""
+    return next((text for text in texts[:-1] if measure(text, pts)[0] <= width), texts[-1])
 
 
 def fit_box(text: str, pts: float, width: float, height: float, bold: bool = True) -> float:

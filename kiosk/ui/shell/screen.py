@@ -69,6 +69,25 @@ class Layered(Protocol):
     def draw_live(self) -> None: ...
 
 
+_CONFORMS: dict[tuple[type, type], bool] = {}  # (class, protocol): isinstance(_, protocol)
+
+
+def conforms(obj: object, protocol: Any) -> bool:
+    """``isinstance(obj, protocol)`` for a runtime-checkable protocol, asked of each class once:
+    the frame loop asks every frame, and a protocol's own check walks its attributes each time
+    (it cost more than the rest of a still frame's Python)."""
+    key = (type(obj), protocol)
+    known = _CONFORMS.get(key)
+    if known is None:
+        known = _CONFORMS[key] = isinstance(obj, protocol)
+    return known
+
+
+def is_layered(screen: object) -> bool:
+    """The screen draws in layers (:class:`Layered`)."""
+    return conforms(screen, Layered)
+
+
 class Screen:
     """One full-window view. Subclasses override what they need; all hooks are optional."""
 
@@ -168,6 +187,12 @@ class Screen:
         """A frame is needed every tick even when nothing was invalidated (a :class:`Layered`
         screen says when it is still)."""
         return True
+
+    def prepare_ahead(self) -> bool:
+        """Do one piece of work ahead (lay out what the next moments will show); True if more is
+        left. Called only in loop turns that draw no frame, so no frame pays for it; the window
+        loop keeps stepping while it says True (kiosk/ui/shell/runner.py)."""
+        return False
 
     def wake_in(self) -> float | None:
         """Seconds until ``update`` has something to do while the screen is still (a message that

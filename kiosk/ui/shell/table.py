@@ -60,6 +60,15 @@ def table_grain(width: int, height: int, scale: float, batch: Any, group: Any) -
     return out
 
 
+SHADOW_OF_CELL = 0.07  # how far the frame's shadow falls to the right (and 1.4 times that down)
+
+
+def frame_extent(layout: Layout) -> Rect:
+    """Where the frame and its shadow lie: the arrow ring and the shadow's strips beside it."""
+    ring, off = layout.ring, layout.cell * SHADOW_OF_CELL
+    return Rect(ring.x, ring.y - off * 1.4, ring.w + off, ring.h + off * 1.4)
+
+
 def board_frame(layout: Layout, batch: Any, group: Any, high_contrast: bool = False) -> list[shapes.ShapeBase]:
     """The oak frame over the ring of `layout` (the board's 7x7 cells lie in its well): a shadow on
     the table, bevelled edges, a recess with a lip for each of the 12 arrows and a brass rosette at
@@ -68,7 +77,7 @@ def board_frame(layout: Layout, batch: Any, group: Any, high_contrast: bool = Fa
     radius = c * 0.16
     out: list[shapes.ShapeBase] = []
     if not high_contrast:  # the shadow shows only beside the frame: two strips, not a layer under it all
-        off = c * 0.07
+        off = c * SHADOW_OF_CELL
         out.append(
             shapes.Rectangle(ring.right, ring.y - off * 1.4, off, ring.h - off, color=SHADOW, batch=batch, group=group)
         )

@@ -39,6 +39,10 @@ BUTTON_DOWN = (40, 70, 110)
 DISABLED = (80, 68, 60)
 UNDO_COLOR = (150, 96, 40)  # the Undo button of both games (a turning-back arrow before the word)
 UNDO_ICON = "\u21b6"
+#: the previous player's Undo during the next turn: a quiet button (edged in that seat's colour)
+UNDO_QUIET = (52, 60, 74)
+#: the room a Button's text leaves at its sides together, in px: a wider text is set smaller (fit_width)
+BUTTON_TEXT_MARGIN = 6
 #: the desktop stand-ins for the Undo button (docs/keys.md): pyglet's key.U and key.BACKSPACE (as numbers:
 #: importing pyglet.window here would open a window before the UI chose its platform)
 UNDO_KEYS = (117, 65288)
@@ -308,7 +312,7 @@ class Button(Widget):
         )
         if labels is None or labels.fresh:
             self._label.multiline = False
-            fit_width(self._label, w - 6)
+            fit_width(self._label, w - BUTTON_TEXT_MARGIN)
         self.fg_group = fg
 
     @property

@@ -155,6 +155,7 @@ class BoardView:
         self._rings: list = []
         self._arrows: dict[str, Any] = {}
         self._crosses: list = []
+        self._crossed: str | None = None  # the arrow the crosses are drawn at
         self._preview_tile: pyglet.sprite.Sprite | None = None  # these five: made by resize()
         self._preview_treasure: pyglet.sprite.Sprite | None = None
         self._preview_frame: shapes.Box | None = None
@@ -481,15 +482,23 @@ class BoardView:
 
     def _sync_arrows(self) -> None:
         m = self.model
-        for c in self._crosses:
-            c.delete()
-        self._crosses = []
+        crossed = m.forbidden if m.started else None
+        keep = bool(self._crosses) and crossed == self._crossed  # the same cross: kept, not made again
+        if not keep:
+            for c in self._crosses:
+                c.delete()
+            self._crosses = []
+        self._crossed = crossed
         human = m.started and m.kinds and m.kinds[m.current] == HUMAN
         for name, tri in self._arrows.items():
             live = m.started and m.phase == Phase.SHIFT and name != m.forbidden
-            tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
-            tri.visible = name != m.preview
-            if name == m.forbidden and m.started:
+            color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
+            if tuple(tri.color[:3]) != color:  # (each change writes the shape's vertices again)
+                tri.color = color
+            visible = name != m.preview
+            if tri.visible != visible:
+                tri.visible = visible
+            if name == m.forbidden and m.started and not keep:
                 L = self._laid_out()
                 r = L.arrow_rect(name)
                 cx, cy = r.center

@@ -65,6 +65,11 @@ class GameOverScreen(GameEndScreen):
             seats = DEFAULT_SEATS[len(event.found)]
             self.players = [(s, COLOR_KEYS[s]) for s in seats]
 
+    @property
+    def animating(self) -> bool:
+        """The confetti falls: a frame every frame while there is some."""
+        return bool(self._confetti)
+
     def update(self, dt: float) -> None:
         if self.back_when_idle(dt):
             return
