@@ -616,6 +616,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        self.draw_table()
         self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
         self.batch.draw()
 
@@ -630,13 +631,19 @@ class PlayScreen(Screen):
             Rect(0, ring.top, L.width, L.height - ring.top),
             Rect(0, 0, L.width, ring.y),
         )
-        return [((frame_extent(L),), self.board_batch.draw), (around, self.batch.draw)]  # the frame's shadow too
+        return [((frame_extent(L),), self.board_batch.draw), (around, self._draw_around)]  # the frame's shadow too
+
+    def _draw_around(self) -> None:
+        """What lies around the board: the table and the panels."""
+        self.draw_table()
+        self.batch.draw()
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
+        self.draw_table()
         self.board_batch.draw()
         self.batch.draw()
         self.live.draw()
