@@ -1,6 +1,6 @@
 """The travel card game's cards, drawn by us: paths, walls and the two treasures on each card.
 
-A card looks like a board tile (hedge-green walls, light paths) so paths read
+A card looks like a board tile (stone walls, light paths) so paths read
 the same in both games, with a printed card's ivory border so neighbouring
 cards stay apart. Path segments that do not meet inside the card are drawn apart: two
 corners are arcs hugging their corners, a dead end is a stub that stops short
@@ -26,7 +26,7 @@ from kiosk.ui.art.bake import bake
 from kiosk.ui.art.pen import Pen
 from kiosk.ui.art.theme_art import ThemeArt, theme_art
 
-WALL = (56, 96, 62)  # the board's hedge green, a shade darker and calmer (docs/art.md)
+WALL = (82, 80, 78)  # the stone of the board's fixed tiles: not green, which says "a card fits here" (docs/art.md)
 RIM = (236, 226, 200)  # a printed card's ivory border
 PATH = (243, 233, 207)
 MEDALLION = (255, 250, 238)

@@ -306,6 +306,7 @@ class AttractScreen(Screen):
             lbl.color = (r, g, b, int(255 * max(0.0, fade)))
 
     def draw(self) -> None:
+        self.draw_table()
         self.batch.draw()
         self.live.draw()
         self.overlay.draw()
@@ -313,6 +314,7 @@ class AttractScreen(Screen):
     # the frame cache (kiosk/ui/shell/frame_cache.py): the demo's still board once, then each frame what
     # moves on it and "touch to play" over it (its words fade)
     def draw_static(self) -> None:
+        self.draw_table()
         self.batch.draw()
 
     def draw_live(self) -> None:

@@ -89,6 +89,7 @@ class GuideScreen(Screen):
         self._progress()
 
     def draw(self) -> None:
+        self.draw_table()
         self.batch.draw()
         if seating.angle(self.edge) == 180:
             # the stage is laid out for a reader at the near edge: turn its drawing for the far one

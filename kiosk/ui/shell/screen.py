@@ -20,8 +20,6 @@ import pyglet
 
 from kiosk.ui.shell.table import TABLE, table_grain
 
-TABLE_ORDER = -100  # the table's group: under every group a screen draws
-
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.session import GameSession
 
@@ -103,9 +101,11 @@ class Screen:
         self.batch = pyglet.graphics.Batch()
         self.widgets: list[Any] = []  # Button and friends: anything with hit()/tap()/press()/release()
         self._held: Any = None  # the widget under a finger that is still down
-        self._table: list[Any] = []  # the table's lines, for the size in _table_size
+        # the table's lines, for the size in _table_size, in a batch of their own that every screen
+        # draws first (``draw_table``), so a screen's own batches (rebuilt, or several) are all over it
+        self.table_batch = pyglet.graphics.Batch()
+        self._table: list[Any] = []
         self._table_size: tuple[int, int, float] | None = None
-        self._table_batch: Any = None  # the batch they are in
 
     # ---------------------------------------------------------------- convenience
     @property
@@ -152,22 +152,26 @@ class Screen:
         """The window size or the layout mode changed: rebuild geometry."""
 
     def lay_table(self, layout: "Layout") -> bool:
-        """Make the table's planks for `layout`'s size in this screen's still batch, under everything
-        (once per size: the UI asks before each frame); True if they were made again now."""
+        """Make the table's planks for `layout`'s size in ``table_batch`` (once per size: the UI asks
+        before each frame); True if they were made again now."""
         size = (layout.width, layout.height, layout.scale)
-        if not self.shows_table or (size == self._table_size and self._table_batch is self.batch):
-            return False  # (a menu screen draws itself again in a new batch: menu.clear_drawing)
+        if not self.shows_table or size == self._table_size:
+            return False
         for line in self._table:
             line.delete()
-        group = pyglet.graphics.Group(order=TABLE_ORDER)
-        self._table = table_grain(layout.width, layout.height, layout.scale, self.batch, group)
-        self._table_size, self._table_batch = size, self.batch
+        self._table = table_grain(layout.width, layout.height, layout.scale, self.table_batch, None)
+        self._table_size = size
         return True
+
+    def draw_table(self) -> None:
+        """The table under the screen: what a screen's drawing (``draw``, ``draw_static``) starts with."""
+        self.table_batch.draw()
 
     def update(self, dt: float) -> None:
         """Advance animations by `dt` seconds."""
 
     def draw(self) -> None:
+        self.draw_table()
         self.batch.draw()
 
     def on_event(self, event: Any) -> None:

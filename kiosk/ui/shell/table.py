@@ -17,6 +17,8 @@ from pyglet import shapes
 
 from kiosk.ui.shell.layout import ARROWS, Layout, Rect
 
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+
 TABLE = (46, 34, 27)  # the walnut table: every screen's background
 SEAM = (34, 25, 20)  # between two planks
 GRAIN = (58, 43, 34)  # the wood's grain, a shade lighter than the plank
@@ -58,6 +60,15 @@ def table_grain(width: int, height: int, scale: float, batch: Any, group: Any) -
     return out
 
 
+SHADOW_OF_CELL = 0.07  # how far the frame's shadow falls to the right (and 1.4 times that down)
+
+
+def frame_extent(layout: Layout) -> Rect:
+    """Where the frame and its shadow lie: the arrow ring and the shadow's strips beside it."""
+    ring, off = layout.ring, layout.cell * SHADOW_OF_CELL
+    return Rect(ring.x, ring.y - off * 1.4, ring.w + off, ring.h + off * 1.4)
+
+
 def board_frame(layout: Layout, batch: Any, group: Any, high_contrast: bool = False) -> list[shapes.ShapeBase]:
     """The oak frame over the ring of `layout` (the board's 7x7 cells lie in its well): a shadow on
     the table, bevelled edges, a recess with a lip for each of the 12 arrows and a brass rosette at
@@ -65,18 +76,46 @@ def board_frame(layout: Layout, batch: Any, group: Any, high_contrast: bool = Fa
     c, ring = layout.cell, layout.ring
     radius = c * 0.16
     out: list[shapes.ShapeBase] = []
-    if high_contrast:
-        out.append(rounded(ring, radius, (0, 0, 0), batch, group))
-    else:
-        off = c * 0.07
-        out.append(rounded(Rect(ring.x + off, ring.y - off * 1.4, ring.w, ring.h), radius, SHADOW, batch, group))
-        out.append(rounded(ring, radius, FRAME, batch, group))
+    if not high_contrast:  # the shadow shows only beside the frame: two strips, not a layer under it all
+        off = c * SHADOW_OF_CELL
+        out.append(
+            shapes.Rectangle(ring.right, ring.y - off * 1.4, off, ring.h - off, color=SHADOW, batch=batch, group=group)
+        )
+        out.append(
+            shapes.Rectangle(
+                ring.x + off, ring.y - off * 1.4, ring.w, off * 1.4, color=SHADOW, batch=batch, group=group
+            )
+        )
+    out += _bands(layout, radius, (0, 0, 0) if high_contrast else FRAME, batch, group)
+    if not high_contrast:
         out += _bevels(ring, radius, max(2.0, c * 0.06), batch, group)
         out += _oak_grain(ring, c, batch, group)
     out += _well(layout, batch, group, high_contrast)
     out += _holes(layout, batch, group, high_contrast)
     out += _rosettes(layout, batch, group, high_contrast)
     return out
+
+
+def _bands(layout: Layout, radius: float, color: Colour, batch: Any, group: Any) -> list[shapes.ShapeBase]:
+    """The frame's wood: four bands round the board (the tiles cover the middle, so it is not painted
+    under them: each pixel drawn once costs on a software renderer), its outer corners rounded."""
+    ring, board = layout.ring, layout.board
+    return [
+        rounded(Rect(ring.x, board.top, ring.w, ring.top - board.top), radius, color, batch, group),
+        rounded(Rect(ring.x, ring.y, ring.w, board.y - ring.y), radius, color, batch, group),
+        shapes.Rectangle(
+            ring.x, board.y - radius, board.x - ring.x, board.h + 2 * radius, color=color, batch=batch, group=group
+        ),
+        shapes.Rectangle(
+            board.right,
+            board.y - radius,
+            ring.right - board.right,
+            board.h + 2 * radius,
+            color=color,
+            batch=batch,
+            group=group,
+        ),
+    ]
 
 
 def _bevels(ring: Rect, radius: float, edge: float, batch: Any, group: Any) -> list[shapes.ShapeBase]:
@@ -115,8 +154,8 @@ def _well(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[s
     """The recess the tiles lie in; its walls: the top and left ones in shadow, the others lit."""
     c = layout.cell
     well = layout.board.grow(c * 0.06)
-    out: list[shapes.ShapeBase] = [
-        shapes.Rectangle(*well, color=(0, 0, 0) if high_contrast else RECESS, batch=batch, group=group)
+    out: list[shapes.ShapeBase] = [  # only its rim shows: the tiles cover the rest
+        shapes.Box(*well, thickness=c * 0.07, color=(0, 0, 0) if high_contrast else RECESS, batch=batch, group=group)
     ]
     if high_contrast:
         return out
@@ -142,9 +181,14 @@ def _holes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[
             out.append(rounded(hole, c * 0.14, HC_RIM, batch, group))
             out.append(rounded(hole.inset(max(2.0, c * 0.05)), c * 0.1, (0, 0, 0), batch, group))
         else:
-            lip = max(1.0, c * 0.04)
+            lip = max(1.0, c * 0.04)  # two thin lines, not a second layer under the hole
+            edge = c * 0.12
+            low, right = hole.y - lip / 2, hole.right + lip / 2
             out.append(
-                rounded(Rect(hole.x, hole.y - lip, hole.w + lip, hole.h + lip), c * 0.15, FRAME_LIGHT, batch, group)
+                shapes.Line(hole.x + edge, low, hole.right - edge, low, lip, FRAME_LIGHT, batch=batch, group=group)
+            )
+            out.append(
+                shapes.Line(right, hole.y + edge, right, hole.top - edge, lip, FRAME_LIGHT, batch=batch, group=group)
             )
             out.append(rounded(hole, c * 0.14, RECESS, batch, group))
     return out
@@ -170,9 +214,7 @@ def _rosettes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> li
     return out
 
 
-def rounded(
-    r: Rect, radius: float, color: tuple[int, int, int] | tuple[int, int, int, int], batch: Any, group: Any
-) -> shapes.ShapeBase:
+def rounded(r: Rect, radius: float, color: Colour, batch: Any, group: Any) -> shapes.ShapeBase:
     """A rounded rectangle (its radius at most half its shorter side)."""
     radius = min(radius, r.w / 2, r.h / 2)
     return shapes.RoundedRectangle(r.x, r.y, r.w, r.h, radius, segments=6, color=color, batch=batch, group=group)

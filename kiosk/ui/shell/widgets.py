@@ -363,7 +363,7 @@ class Button(Widget):
             self._label.delete()
 
 
-def _edge_of(color: tuple[int, ...]) -> tuple[int, int, int]:
+def _edge_of(color: tuple[int, int, int] | tuple[int, int, int, int]) -> tuple[int, int, int]:
     """The side of a painted token turned away from the light: its colour, darker."""
     return (int(color[0] * 0.55), int(color[1] * 0.55), int(color[2] * 0.55))
 

@@ -80,7 +80,7 @@ def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monk
         joins = [it for it in good["entries"][0]["items"] if it["kind"] == "text" and it["text"] == "Join"]
         assert len(joins) == 4
         for it in joins:
-            assert it["bg"] == [56, 64, 78]  # the corner chip's grey, as drawn
+            assert it["bg"] == list(contrast.TEXT_BG)  # the corner chip's wooden token (menu.TOGGLE_OFF), as drawn
             assert contrast.ratio(it["fg"], it["bg"]) >= contrast.MIN_RATIO
         assert all("fg" in it and "bg" in it for it in good["entries"][0]["items"] if it["kind"] == "text")
         assert la.problems_of(good) == []
@@ -89,10 +89,12 @@ def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monk
         monkeypatch.setattr("kiosk.games.labyrinth.screens.setup_panel.text_shade", lambda rgb, *a: tuple(rgb[:3]))
         report = la.walk(sizes=[(800, 480)], layouts=["tabletop"], languages=["en"], states=[setup], env=env)
         problems = la.problems_of(report)
-        assert any("low_contrast" in p and "'Join' (226, 54, 54) on (56, 64, 78)" in p for p in problems), problems
+        assert any("low_contrast" in p and f"'Join' (226, 54, 54) on {contrast.TEXT_BG}" in p for p in problems), (
+            problems
+        )
         out = la.to_json(report)
         item = next(it for it in out["entries"][0]["items"] if it["text"] == "Join" and it.get("fg") == [226, 54, 54])
-        assert item["bg"] == [56, 64, 78]
+        assert item["bg"] == list(contrast.TEXT_BG)
     finally:
         env.close()
 

@@ -62,18 +62,22 @@ def test_high_contrast_frame_is_black_with_white_rims(ui):
     assert min(rim) > 235, rim
 
 
-def test_a_menu_screen_drawn_again_keeps_its_table(ui):
-    """Setup draws itself again in a new batch after a choice (menu.clear_drawing): the table's
-    lines are made again in that batch, not left in the old one."""
+def test_the_table_is_made_once_per_size_and_kept_when_a_screen_is_drawn_again(ui):
+    """The table's lines are in a batch of the screen's own that no rebuild replaces: setup draws
+    itself again in a new batch after a choice (menu.clear_drawing) and the table stays; a new size
+    makes it again."""
     u = ui(size=(800, 480), layout="tabletop", first="setup")
     scr = u.screen
     u.render(force=True)
     first = list(scr._table)
-    assert first and all(line.batch is scr.batch for line in first)
+    assert first and all(line.batch is scr.table_batch for line in first)
     tap_widget(u, _button(u, "3"))  # three players: the setup is drawn again
     u.render(force=True)
-    assert scr._table and scr._table is not first
-    assert all(line.batch is scr.batch for line in scr._table)
+    assert scr._table == first and all(line.batch is scr.table_batch for line in first)
+    from kiosk.ui.shell.layout import Layout
+
+    assert scr.lay_table(Layout(1280, 800, "tabletop")) and scr._table != first
+    assert not scr.lay_table(Layout(1280, 800, "tabletop"))
 
 
 def test_game_over_podium_puts_the_winner_highest_and_shows_what_each_found(ui):

@@ -212,6 +212,7 @@ class CardsPlayScreen(Screen):
         self.note.hide()
 
     def draw(self) -> None:
+        self.draw_table()
         self.batch.draw()
         self.notes.draw()
 

@@ -11,6 +11,7 @@ tabletop layout the winner line is also written upside down for the far side.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pyglet
 from pyglet import shapes
@@ -188,7 +189,7 @@ class GameOverScreen(GameEndScreen):
         steps = sorted(set(keys))
         return [steps.index(k) for k in keys]
 
-    def _podium(self, c: Canvas, frame: Frame, area: Rect, ev: GameOver, mid, fg) -> None:
+    def _podium(self, c: Canvas, frame: Frame, area: Rect, ev: GameOver, mid: Any, fg: Any) -> None:
         """A wooden block per player side by side (the best in the middle: 2-1-3-4), the pawn standing on
         it and, on its front, the name (a winner's starred) and the treasures found."""
         places = self.places(ev)
@@ -252,7 +253,7 @@ class GameOverScreen(GameEndScreen):
                     picture(self.ui, "treasure", treasure, c.px(tx), c.px(ty), c.px(icon * 0.92), self.batch, fg)
                 )
 
-    def _rows(self, c: Canvas, frame: Frame, room: Rect, ev: GameOver, mid, fg) -> None:
+    def _rows(self, c: Canvas, frame: Frame, room: Rect, ev: GameOver, mid: Any, fg: Any) -> None:
         """Each player's pawn, name and treasures on a row of one tray (where blocks side by side would be
         too narrow for the names)."""
         portrait = c.H > c.W

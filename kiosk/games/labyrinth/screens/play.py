@@ -46,6 +46,7 @@ from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.game_menu import corner_spots
 from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.ui.shell.table import frame_extent
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
@@ -615,6 +616,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        self.draw_table()
         self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
         self.batch.draw()
 
@@ -629,13 +631,19 @@ class PlayScreen(Screen):
             Rect(0, ring.top, L.width, L.height - ring.top),
             Rect(0, 0, L.width, ring.y),
         )
-        return [((ring,), self.board_batch.draw), (around, self.batch.draw)]
+        return [((frame_extent(L),), self.board_batch.draw), (around, self._draw_around)]  # the frame's shadow too
+
+    def _draw_around(self) -> None:
+        """What lies around the board: the table and the panels."""
+        self.draw_table()
+        self.batch.draw()
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
+        self.draw_table()
         self.board_batch.draw()
         self.batch.draw()
         self.live.draw()
