@@ -405,7 +405,7 @@ class AttractScreen(Screen):
         for s in self._shapes:
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
-        self._fits: dict[str, list[float]] = {}  # "touch to play" in each language: its size in each band
+        self._fits = {}  # "touch to play" in each language: its size in each band
         self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout
