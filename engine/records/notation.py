@@ -34,6 +34,7 @@ TAG_ORDER = (
     "Rules",
     "TurnLimit",
     "Players",
+    "SeatChanges",
     "First",
     "Seed",
     "Start",
@@ -41,6 +42,8 @@ TAG_ORDER = (
     "End",
     "Turns",
 )
+#: The tag of the seats that changed hands: ``turn:name:who`` from that turn on, oldest first.
+SEAT_CHANGES = "SeatChanges"
 UNFINISHED = "*"  # Result of a game that was not over when the record ends
 NOBODY = "none"  # Result of a finished game without a winner
 
@@ -132,6 +135,15 @@ class Record:
     def levels(self) -> list[str]:
         """Who played each seat, in player order ("human" or an AI level)."""
         return [part.partition(":")[2] for part in self.tags.get("Players", "").split()]
+
+    def played_by(self, turn: int) -> list[str]:
+        """Who played each seat in turn `turn` (1 = the first): ``Players``, then ``SeatChanges``."""
+        who = self.levels
+        names = [part.partition(":")[0] for part in self.tags.get("Players", "").split()]
+        for first, name, kind in seat_changes(self.tags):
+            if first <= turn and name in names:
+                who[names.index(name)] = kind
+        return who
 
     def start(self) -> RecordedState:
         """A fresh engine state at the start of the record."""
@@ -292,6 +304,18 @@ def turn_lines(record: Record) -> list[str]:
     return lines
 
 
+def seat_changes(tags: dict[str, str]) -> list[tuple[int, str, str]]:
+    """The ``SeatChanges`` tag as (first turn, player name, who), oldest first; RecordError if garbled."""
+    out = []
+    for part in tags.get(SEAT_CHANGES, "").split():
+        turn, _, rest = part.partition(":")
+        name, _, who = rest.partition(":")
+        if not (turn.isdigit() and name and who):
+            raise RecordError(f"{SEAT_CHANGES}: {part[:40]!r} is not turn:player:who")
+        out.append((int(turn), name, who))
+    return out
+
+
 def format_record(record: Record) -> str:
     """The notation of a record; turns are written from a replay, so they are checked too."""
     return "\n".join([*_tag_lines(record.tags), "", *turn_lines(record)]) + "\n"
@@ -336,6 +360,7 @@ def read_record(text: str) -> Record:
         codec = codec_for(tags["Game"])
     except ValueError as exc:
         raise RecordError(str(exc)) from None
+    seat_changes(tags)  # a garbled SeatChanges tag is refused here, not when it is read
     record = Record(tags)
     state = record.start()
     names = [codec.player_name(state, i) for i in range(codec.player_count(state))]

@@ -243,6 +243,28 @@ class Undo(Command):
     source: str = "touch"
 
 
+@message("call_seat")
+class CallSeat(Command):
+    """Ask whether the person at `player`'s seat is still there (their turn ran long without a
+    touch): for `seconds` the seat is called on the ring and its screen side; 0 ends the call
+    (they answered "I'm here", or the turn moved on). kiosk/ui/shell/seats.py sends it."""
+
+    player: int
+    seconds: float = 0.0
+    source: str = "touch"
+
+
+@message("change_seat")
+class ChangeSeat(Command):
+    """Who plays `player`'s seat from now on: a computer level (the person walked away) or
+    "human" (a newcomer tapped Join at a computer's seat). docs/rules.md, the kiosk's seats."""
+
+    player: int
+    kind: str
+    reason: str = ""  # "away" (nobody answered the call), "join", "operator"...
+    source: str = "touch"
+
+
 @message("quit")
 class Quit(Command):
     """Stop the kiosk (operator menu, end of a headless run)."""
@@ -343,6 +365,26 @@ class ActionUndone(Event):
     public picture); a ``TurnBegan`` of the same player follows."""
 
     player: int
+
+
+@message("seat_called")
+class SeatCalled(Event):
+    """`player`'s seat is called ("Red, still there?") for `seconds`; 0: the call is over."""
+
+    player: int
+    seconds: float = 0.0
+
+
+@message("seat_changed")
+class SeatChanged(Event):
+    """`player`'s seat is played by `kind` (a level or "human") from turn `turn` on (1 = the
+    game's first turn; a turn the seat had begun is finished by the new player)."""
+
+    player: int
+    kind: str
+    was: str
+    turn: int
+    reason: str = ""
 
 
 @message("game_abandoned")

@@ -41,7 +41,7 @@ from kiosk.core.clock import Clock, RealClock, Timer, VirtualClock
 from kiosk.core.config import Config
 from kiosk.core.events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
 from kiosk.core.ring_view import RingView
-from kiosk.core.session import GameSession
+from kiosk.core.session import GameSession, seat_changes_of
 
 if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
@@ -252,7 +252,7 @@ class Kiosk:
             self._closers.append(self.leds.close)
 
     def _open_ring(self):
-        from hardware import SERIAL_RING_DRIVERS, make_ring
+        from hardware import make_ring
 
         r = self.config.ring
         driver = self.options.ring or r.driver
@@ -270,7 +270,7 @@ class Kiosk:
         except ValueError as e:
             log.error("LED ring: %s; running without it", e)
             ring = make_ring("none")
-        log.info("LED ring: %s", f"{driver} on {r.port}" if driver in SERIAL_RING_DRIVERS else driver)
+        log.info("LED ring: %s", ring.driver.describe() if ring.driver is not None else "none")
         self._closers.append(ring.close)
         return ring
 
@@ -457,6 +457,8 @@ class Kiosk:
                     outcome=outcome,
                     ended_at=saved.saved_at,
                     game_id=game_id,
+                    seat_changes=seat_changes_of(saved.meta, players=len(kinds)),
+                    score=kind.score(game),
                 )
                 if not self.history.record(record):
                     self._hold_save()  # the save is the game's only copy on disk
@@ -513,6 +515,9 @@ class Kiosk:
                 recording.begin(game.copy(), list(session.kinds))
             elif reason == "resume":
                 recording.resume(game.copy(), list(session.kinds))
+                recording.seats(session.seat_log)  # a record begun afresh at the resume names them too
+            elif reason == "seat":
+                recording.seats(session.seat_log)
             elif reason == "abandon":
                 recording.end(abandoned=True)
             elif reason == "over":
@@ -545,6 +550,8 @@ class Kiosk:
                     variant=variant,
                     outcome=HISTORY_OUTCOME.get(ev.termination, "won"),
                     game_id=session.game_id,
+                    seat_changes=session.seat_log,
+                    score=kind.score(session.game) if session.game is not None else None,
                 )
             )
         if self.store is not None and self._persisted(session):
@@ -625,6 +632,11 @@ class Kiosk:
             from kiosk.core.events import Undo
 
             self.bus.post(Undo(source="script"))
+        elif step.verb in ("away", "join"):
+            from kiosk.core.events import ChangeSeat
+
+            kind = HUMAN if step.verb == "join" else self.config.kiosk.seat_level
+            self.bus.post(ChangeSeat(step.args[0], kind, step.verb, source="script"))
         else:
             session = self.game_session
             script = games.get(session.game_name).script

@@ -16,7 +16,16 @@ from typing import Any
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
-from kiosk.core.events import GameAbandoned, GameBegan, GameEnded, IllegalInput, KioskStopping, TurnBegan
+from kiosk.core.events import (
+    GameAbandoned,
+    GameBegan,
+    GameEnded,
+    IllegalInput,
+    KioskStopping,
+    SeatCalled,
+    SeatChanged,
+    TurnBegan,
+)
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +39,9 @@ PAWN_RGB: dict[str, tuple[int, int, int]] = {
     "turquoise": (0, 210, 160),
 }
 ILLEGAL_RGB = (255, 0, 0)
+#: A called seat ("Red, still there?") pulses between its colour and white, this many times a second.
+CALL_RGB = (255, 255, 255)
+CALL_PULSE_HZ = 2.0
 
 
 class RingView:
@@ -53,11 +65,16 @@ class RingView:
         self._following = False
         self._idle_timer: Any = None  # the clock's timer that idles the ring after a celebration
         self._last: tuple | None = None
+        self._calling: tuple[int, float] | None = None  # (player, until): the seat being called
+        self._call_timer: Any = None
+        self._call_bright = False
         self._subs = [
             bus.subscribe(GameBegan, self._on_started),
             bus.subscribe(TurnBegan, self._on_turn),
             bus.subscribe(IllegalInput, self._on_illegal),
             bus.subscribe(GameEnded, self._on_over),
+            bus.subscribe(SeatCalled, self._on_seat_called),
+            bus.subscribe(SeatChanged, lambda e: self._stop_call()),
             bus.subscribe(GameAbandoned, lambda e: self.idle()),
             bus.subscribe(KioskStopping, lambda e: self._call("off")),
         ]
@@ -67,10 +84,12 @@ class RingView:
         for unsub in self._subs:
             unsub()
         self._cancel_idle()
+        self._stop_call(show=False)
 
     # ------------------------------------------------------------ pictures
     def idle(self) -> None:
         self._cancel_idle()
+        self._stop_call(show=False)
         self._following = False
         self._call("idle")
 
@@ -106,14 +125,48 @@ class RingView:
             self._call("idle")
 
     def _on_turn(self, ev: TurnBegan) -> None:
-        if not self._following or ev.player not in self._seats:
+        self._stop_call(show=False)
+        self._show_player(ev.player)
+
+    def _show_player(self, player: int, rgb: tuple[int, int, int] | None = None) -> None:
+        """`player`'s arc in their colour (or `rgb`): whose turn it is."""
+        if not self._following or player not in self._seats:
             return
-        seat, colour = self._seats[ev.player]
-        rgb = PAWN_RGB.get(colour, (255, 255, 255))
+        seat, colour = self._seats[player]
+        rgb = rgb or PAWN_RGB.get(colour, (255, 255, 255))
         if self._arcs is not None:
             self._call("show_segment", *self._arcs.segment(seat), rgb)
         else:
             self._call("show_seat", seat, rgb)
+
+    def _on_seat_called(self, ev: SeatCalled) -> None:
+        """ "Red, still there?": Red's arc pulses (colour, white) for the call's seconds."""
+        self._stop_call()
+        if ev.seconds <= 0 or not self._following or ev.player not in self._seats:
+            return
+        self._calling = (ev.player, self.clock.now() + ev.seconds)
+        self._pulse()
+
+    def _pulse(self) -> None:
+        call = self._calling
+        if call is None:
+            return
+        player, until = call
+        if self.clock.now() >= until:
+            self._stop_call()
+            return
+        self._call_bright = not self._call_bright
+        self._show_player(player, CALL_RGB if self._call_bright else None)
+        self._call_timer = self.clock.call_later(0.5 / CALL_PULSE_HZ, self._pulse)
+
+    def _stop_call(self, show: bool = True) -> None:
+        """The call is over: the arc in the player's colour again (`show`)."""
+        if self._call_timer is not None:
+            self._call_timer.cancel()
+            self._call_timer = None
+        call, self._calling, self._call_bright = self._calling, None, False
+        if call is not None and show:
+            self._show_player(call[0])
 
     def _on_illegal(self, ev: IllegalInput) -> None:
         # Every refusal answers a person's input (computer seats are not refused), whether the

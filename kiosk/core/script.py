@@ -5,6 +5,8 @@
     button rotate    # the rotate button; `button stay` the stay button
     wait 500         # let 500 ms pass
     undo             # tap the acting person's Undo button
+    away 1           # the person at seat 1 walked away: the computer plays it ([kiosk] seat_level)
+    join 1           # a newcomer tapped Join at seat 1: a person plays it again
 
 Every other line is an input of a game, read by that game's ``ScriptWords``
 (kiosk.games): the board game's ``tap ROW COL`` and ``stay``
@@ -87,7 +89,8 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
         if game.script is not None and verb in game.script.verbs:
             return Step(verb, game.script.parse(words, bad), line, body, source)
     inputs = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
-    raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: button NAME, wait MS, undo ({inputs})")
+    kiosk_lines = "button NAME, wait MS, undo, away SEAT, join SEAT"
+    raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: {kiosk_lines} ({inputs})")
 
 
 def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
@@ -137,12 +140,21 @@ def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
     return ()
 
 
+def _seat_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[int]:
+    """``away N`` / ``join N``: seat N (0 is the first player) is left to the computer / taken by a person."""
+    if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 2:
+        raise bad(f"write `{words[0].lower()} SEAT` with the seat's number (0 is the first player)")
+    return (int(words[1]),)
+
+
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
 _KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
     "button": _button_args,
     "wait": _wait_args,
     "tap-px": _tap_px_args,
     "undo": _undo_args,
+    "away": _seat_args,
+    "join": _seat_args,
 }
 #: The kiosk's own lines.
 KIOSK_VERBS = tuple(_KIOSK_WORDS)
@@ -159,11 +171,12 @@ def game_of(verb: str) -> str | None:
 
 
 def wrong_game(verb: str, game: str) -> str | None:
-    """Why a line of another game cannot be played in `game` (None when it belongs)."""
-    owner = game_of(verb)
-    if owner is None or owner == game:
-        return None
+    """Why a line of another game cannot be played in `game` (None when it belongs: two games
+    may share a word, as the puzzles share the board game's)."""
     script = games.get(game).script
+    owner = game_of(verb)
+    if owner is None or owner == game or (script is not None and verb in script.verbs):
+        return None
     usage = script.usage if script is not None else "no lines of its own"
     return f"`{verb}` is an input of the {owner} game (run it with --game {owner}); {game} uses: {usage}"
 

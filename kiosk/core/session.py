@@ -40,6 +40,8 @@ from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
+    CallSeat,
+    ChangeSeat,
     Command,
     ContinueGame,
     GameAbandoned,
@@ -47,11 +49,14 @@ from kiosk.core.events import (
     IllegalInput,
     Message,
     NewGame,
+    SeatCalled,
+    SeatChanged,
     SuspendGame,
     Undo,
     UndoChanged,
 )
 from kiosk.games import HUMAN
+from kiosk.games import get as game_type
 
 log = logging.getLogger(__name__)
 
@@ -103,12 +108,29 @@ class SetAside(Generic[G]):
     keep_s: float = 0.0  # how long it is kept in all
     colours: tuple[str, ...] = ()  # each player's colour (the offer names the people's)
     timer: Timer | None = None
+    seat_log: list[tuple[int, int, str]] = dataclasses.field(default_factory=list)
 
     @property
     def people(self) -> tuple[str, ...]:
         """The colours of the people who played it (all the colours when nobody did)."""
         mine = tuple(c for c, k in zip(self.colours, self.setup.kinds) if k == HUMAN)
         return mine or self.colours
+
+
+def seat_changes_of(meta: Mapping[str, Any] | None, players: int) -> list[tuple[int, int, str]]:
+    """The seat changes a save's `meta` lists (``[[first turn, player, kind], ...]``); a damaged
+    list is dropped whole (logged): the game resumes with the kinds the save names."""
+    raw = (meta or {}).get("seat_changes")
+    if not raw:
+        return []
+    try:
+        changes = [(int(t), int(p), str(k)) for t, p, k in raw]
+        if any(t < 1 or not 0 <= p < players for t, p, _ in changes):
+            raise ValueError("a turn or a seat out of range")
+    except (TypeError, ValueError) as exc:
+        log.warning("the save's seat changes are unreadable (%s): left out", exc)
+        return []
+    return changes
 
 
 class GameSession(Generic[G]):
@@ -164,6 +186,9 @@ class GameSession(Generic[G]):
         self._undo: list[G] = []  # the states before the undoable actions of `_undo_player`, oldest first
         self._undo_player: int | None = None
         self._undo_until = 0.0  # a computer's first step waits until then (clock time): the person may undo
+        #: who took over which seat when: (first turn played by them, player, new kind), oldest first
+        self.seat_log: list[tuple[int, int, str]] = []
+        self._ai_acted_token = 0  # the turn token of the last turn a computer committed a step in
 
     def _subscribe(
         self, commands: dict[type, Callable[[Any], None]], others: dict[type, Callable[[Any], None]], ai_decided: type
@@ -185,6 +210,8 @@ class GameSession(Generic[G]):
             bus.subscribe(SuspendGame, lambda c: self.suspend(c.reason, c.keep_s)),
             bus.subscribe(ContinueGame, self._on_continue),
             bus.subscribe(Undo, self._on_undo),
+            bus.subscribe(CallSeat, self._on_call_seat),
+            bus.subscribe(ChangeSeat, self._on_change_seat),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
 
@@ -249,6 +276,7 @@ class GameSession(Generic[G]):
             "kinds": list(self.kinds),
             "started": self.started_at,
             "setup": dataclasses.asdict(self.setup) if self.setup else None,
+            "seat_changes": [list(change) for change in self.seat_log],
         }
 
     def public_snapshot(self, resumed: bool = False) -> Message:
@@ -276,17 +304,41 @@ class GameSession(Generic[G]):
             self.abandon("a new game was started")
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
-    def _continue(self, game: G, setup: GameSetup, game_id: str | None, started: float | None) -> None:
-        """Continue a saved `game` exactly where it stopped."""
+    def _continue(
+        self,
+        game: G,
+        setup: GameSetup,
+        game_id: str | None,
+        started: float | None,
+        meta: Mapping[str, Any] | None = None,
+        seat_log: list[tuple[int, int, str]] | None = None,
+    ) -> None:
+        """Continue a saved `game` exactly where it stopped (`meta`: the save's, for its seat changes;
+        `seat_log`: a game set aside keeps its own)."""
+        log_ = seat_log if seat_log is not None else seat_changes_of(meta, len(setup.seats))
         self._install(
-            game, setup, game_id or uuid.uuid4().hex, started if started is not None else time.time(), resumed=True
+            game,
+            setup,
+            game_id or uuid.uuid4().hex,
+            started if started is not None else time.time(),
+            resumed=True,
+            seat_log=log_,
         )
 
-    def _install(self, game: G, setup: GameSetup, game_id: str, started: float, resumed: bool) -> None:
+    def _install(
+        self,
+        game: G,
+        setup: GameSetup,
+        game_id: str,
+        started: float,
+        resumed: bool,
+        seat_log: list[tuple[int, int, str]] | None = None,
+    ) -> None:
         if self.set_aside is not None and self.set_aside.game is not game:
             self.let_go()  # another game starts: the one set aside is archived first
         self._cancel_timers()
         self._drop_undo()
+        self.seat_log = list(seat_log or [])
         self.game, self.setup, self.game_id = game, setup, game_id
         self.started_at = started
         self._started_clock = self.clock.now()
@@ -341,7 +393,17 @@ class GameSession(Generic[G]):
         self._cancel_timers()
         self._new_turn_token()
         colours = tuple(self.color_of(i) for i in range(len(self.kinds)))
-        kept = SetAside(g, self.setup, self.game_id, self.started_at, self.clock.now() + keep_s, keep_s, colours)
+        kept = SetAside(
+            g,
+            self.setup,
+            self.game_id,
+            self.started_at,
+            self.clock.now() + keep_s,
+            keep_s,
+            colours,
+            None,
+            self.seat_log,
+        )
         kept.timer = self.clock.call_later(keep_s, self.let_go)
         self.set_aside = kept
         self.bus.post(GameAbandoned(reason or "set aside"))
@@ -356,12 +418,12 @@ class GameSession(Generic[G]):
             return
         if kept.timer is not None:
             kept.timer.cancel()
-        running = self.game, self.setup, self.game_id
-        self.game, self.setup, self.game_id = kept.game, kept.setup, kept.game_id
+        running = self.game, self.setup, self.game_id, self.seat_log
+        self.game, self.setup, self.game_id, self.seat_log = kept.game, kept.setup, kept.game_id, kept.seat_log
         try:
             self._save("abandon")
         finally:
-            self.game, self.setup, self.game_id = running
+            self.game, self.setup, self.game_id, self.seat_log = running
         log.info("%s %s was not continued: archived", self.noun, (kept.game_id or "")[:8])
 
     def continue_set_aside(self) -> bool:
@@ -374,7 +436,7 @@ class GameSession(Generic[G]):
         self.set_aside = None
         if kept.timer is not None:
             kept.timer.cancel()
-        self._continue(kept.game, kept.setup, kept.game_id, kept.started_at)
+        self._continue(kept.game, kept.setup, kept.game_id, kept.started_at, seat_log=kept.seat_log)
         return True
 
     def _on_continue(self, cmd: ContinueGame) -> None:
@@ -492,6 +554,8 @@ class GameSession(Generic[G]):
         """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
 
         def run(cmd) -> None:
+            if getattr(cmd, "source", "") == "ai":
+                self._ai_acted_token = self._turn_token  # a Join now would take over a turn half played
             try:
                 handler(cmd)
             finally:
@@ -562,6 +626,100 @@ class GameSession(Generic[G]):
             self.bus.post(UndoChanged(player, False))
         self._save("undo")
         self._turn_begins(new_turn=False)
+
+    # ------------------------------------------------------------ seats that change hands
+    def _on_call_seat(self, cmd: CallSeat) -> None:
+        """ "Red, still there?": the person's seat is called (the ring and the screen show it)."""
+        g = self.game
+        if g is None or g.phase == GAME_OVER:
+            return  # every game's session hears it: the one with a game answers
+        if not self._seat_exists(cmd, cmd.player) or self.kinds[cmd.player] != HUMAN:
+            return
+        self.bus.post(SeatCalled(cmd.player, max(0.0, float(cmd.seconds))))
+
+    def seat_mid_turn(self, player: int) -> bool:
+        """True while `player`'s seat is a computer halfway through its turn (a Join waits for its end)."""
+        g = self.game
+        return (
+            g is not None
+            and g.current == player
+            and self.kinds[player] != HUMAN
+            and self._ai_acted_token == self._turn_token
+        )
+
+    def _seat_exists(self, cmd: Command, player: Any) -> bool:
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(self.kinds):
+            self._refuse(cmd, f"There is no seat {player!r} in this {self.noun}.", code="no_such_seat")
+            return False
+        return True
+
+    def _on_change_seat(self, cmd: ChangeSeat) -> None:
+        """A seat changes hands: to a computer (its person walked away) or to a person (Join).
+
+        The last person's seat is never handed to the computer (the idle timeout deals with an
+        empty table: docs/rules.md); a computer's seat is taken over at the start of its turn or
+        between turns, not halfway through a turn it has begun to play."""
+        g = self.game
+        if g is None:
+            return  # every game's session hears it: the one with a game answers
+        if g.phase == GAME_OVER:
+            self._refuse(cmd, "The game is over: start a new game to play again.", code="game_over")
+            return
+        if not self._seat_exists(cmd, cmd.player):
+            return
+        player, was = cmd.player, self.kinds[cmd.player]
+        kind = cmd.kind if cmd.kind == HUMAN else self._seat_level(cmd.kind)
+        if kind not in (HUMAN, *self.ai_levels):
+            self._refuse(
+                cmd, f"{cmd.kind!r} cannot play here: {', '.join((HUMAN, *self.ai_levels))}.", code="bad_seat_kind"
+            )
+            return
+        if kind == was:
+            self._refuse(cmd, f"{self.color_of(player)} is played by {kind} already.", code="seat_unchanged")
+            return
+        if kind != HUMAN and was == HUMAN and self.humans == 1:
+            self._refuse(cmd, "The last person's seat stays theirs.", code="last_person")
+            return
+        if kind == HUMAN and self.seat_mid_turn(player):
+            self._refuse(
+                cmd, f"{self.color_of(player)} is in the middle of a move: join when it is done.", code="seat_mid_turn"
+            )
+            return
+        assert self.setup is not None
+        seats = tuple(dataclasses.replace(s, kind=kind) if i == player else s for i, s in enumerate(self.setup.seats))
+        self.setup = dataclasses.replace(self.setup, seats=seats)
+        if kind == HUMAN:
+            self._ais.pop(player, None)
+        else:
+            self._ais[player] = self.ai_factory(kind, None if g.seed is None else g.seed * 10 + player)
+        # the turn being played is the seat's own (finished by the new player) or someone else's
+        first_turn = int(getattr(g, "turns", 0)) + (1 if g.current == player else 2)
+        self.seat_log.append((first_turn, player, kind))
+        log.info(
+            "%s %s: %s's seat is played by %s from turn %d (%s)",
+            self.noun,
+            (self.game_id or "")[:8],
+            self.color_of(player),
+            kind,
+            first_turn,
+            cmd.reason or "asked",
+        )
+        self.bus.post(SeatChanged(player, kind, was, first_turn, cmd.reason))
+        if g.current == player:
+            self._cancel_timers()
+            self._drop_undo()
+            self._reset_turn_state()
+            self._save("seat")
+            self._turn_begins(new_turn=True)  # the new player's turn: a computer is asked at once
+        else:
+            self._save("seat")
+
+    def _seat_level(self, kind: str) -> str:
+        """A computer level of this game for `kind` (another game's level it plays as one of its own)."""
+        try:
+            return game_type(self.game_name).seat_kind(kind)
+        except ValueError:
+            return kind  # a session of no registered game (tests): the level as given
 
     # ------------------------------------------------------------ refusals
     def _refuse(self, cmd: Command, reason: str, arrow: str | None = None, code: str = "refused") -> None:

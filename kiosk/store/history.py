@@ -45,6 +45,9 @@ _GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 #: Bounds of a record's numbers: more than any game lasts (about 30 years of play in seconds).
 MAX_TURNS = 10**6
 MAX_DURATION_S = 1e9
+#: More seat changes than a game sees (a line stays short), and the bounds of a score.
+MAX_SEAT_CHANGES = 64
+MAX_SCORE = 10**6
 
 
 def _int_in(value: Any, lo: int, hi: int, what: str) -> int:
@@ -65,6 +68,24 @@ def _words(value: Any, what: str, most: int) -> tuple[str, ...]:
     return tuple(_word(v, what) for v in value)
 
 
+def _seat_changes(value: Any, seats: int) -> tuple[tuple[int, int, str], ...]:
+    """A history line's ``seat_changes``: ``[[first turn, seat, who], ...]``, checked."""
+    if not isinstance(value, list) or len(value) > MAX_SEAT_CHANGES:
+        raise ValueError(f"seat_changes must be a list of at most {MAX_SEAT_CHANGES} changes")
+    changes = []
+    for change in value:
+        if not isinstance(change, list) or len(change) != 3:
+            raise ValueError("a seat change must be [turn, seat, who]")
+        changes.append(
+            (
+                _int_in(change[0], 1, MAX_TURNS + 1, "a seat change's turn"),
+                _int_in(change[1], 0, seats - 1, "a seat change's seat"),
+                _word(change[2], "a seat change's player"),
+            )
+        )
+    return tuple(changes)
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One finished game as written to the history."""
@@ -80,6 +101,9 @@ class GameRecord:
     outcome: str = "won"  # "won", "turn_limit", "blocked" ...
     game_id: str | None = None  # the session's id: a game is recorded once (kiosk/core/kiosk.py)
     time_unsynced: bool = False  # the clock was not yet synchronised (NTP): `time` may be wrong
+    #: seats that changed hands: (first turn played by them, seat, "human" or the AI level), oldest first
+    seat_changes: tuple[tuple[int, int, str], ...] = ()
+    score: int | None = None  # the game's own score of the result (GameType.score: a puzzle's stars)
 
     @classmethod
     def make(
@@ -95,6 +119,8 @@ class GameRecord:
         ended_at: float | None = None,
         game_id: str | None = None,
         time_unsynced: bool | None = None,
+        seat_changes: Iterable[Sequence[Any]] = (),
+        score: int | None = None,
     ) -> "GameRecord":
         """Build a record; `ended_at` (epoch seconds) defaults to now, `time_unsynced` to whether
         the clock is not synchronised now."""
@@ -114,14 +140,21 @@ class GameRecord:
             outcome,
             game_id,
             bool(time_unsynced),
+            tuple((int(t), int(p), str(k)) for t, p, k in seat_changes),
+            score,
         )
 
     def to_json(self) -> str:
         fields = asdict(self)
-        if fields["game_id"] is None:
-            del fields["game_id"]
+        for optional in ("game_id", "score"):
+            if fields[optional] is None:
+                del fields[optional]
         if not fields["time_unsynced"]:
             del fields["time_unsynced"]
+        if fields["seat_changes"]:
+            fields["seat_changes"] = [list(change) for change in fields["seat_changes"]]
+        else:
+            del fields["seat_changes"]
         return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -159,6 +192,10 @@ class GameRecord:
         unsynced = obj.get("time_unsynced", False)
         if type(unsynced) is not bool:
             raise ValueError("time_unsynced must be true or false")
+        changes = _seat_changes(obj.get("seat_changes", []), len(seats))
+        score = obj.get("score")
+        if score is not None:
+            score = _int_in(score, -MAX_SCORE, MAX_SCORE, "score")
         return cls(
             time_text,
             _word(obj["game"], "game"),
@@ -171,6 +208,8 @@ class GameRecord:
             _word(obj.get("outcome", "won"), "outcome"),
             game_id,
             unsynced,
+            changes,
+            score,
         )
 
 
@@ -189,6 +228,16 @@ class Summary:
     per_day: dict[str, int] = field(default_factory=dict)  # local date -> games finished
     skipped_lines: int = 0
     pending: int = 0  # finished games waiting for the history to be writable (History.pending)
+    by_mode: dict[str, int] = field(default_factory=dict)  # mode_of(record) -> games
+    scores: dict[str, dict[int, int]] = field(default_factory=dict)  # game -> score -> games
+    seat_changes: int = 0  # how often a seat changed hands, in all
+    games_seats_changed: int = 0  # games in which a seat changed hands
+
+
+def mode_of(record: GameRecord) -> str:
+    """A game's mode for the statistics: its game and its variant words ("labyrinth",
+    "labyrinth open_cards"), whatever words a game files (GameType.variant)."""
+    return " ".join((record.game, *record.variant))
 
 
 def _seq_of(path: Path) -> int:
@@ -416,11 +465,18 @@ def summarize(records: Iterable[GameRecord], tz: tzinfo | None = None, skipped_l
     wins: Counter[str] = Counter()
     per_day: Counter[str] = Counter()
     by_game: Counter[str] = Counter()
-    no_winner = computer_wins = games = turns = 0
+    by_mode: Counter[str] = Counter()
+    scores: dict[str, Counter[int]] = {}
+    no_winner = computer_wins = games = turns = changes = changed_games = 0
     duration = 0.0
     for r in records:
         games += 1
         by_game[r.game] += 1
+        by_mode[mode_of(r)] += 1
+        if r.score is not None:
+            scores.setdefault(r.game, Counter())[r.score] += 1
+        changes += len(r.seat_changes)
+        changed_games += bool(r.seat_changes)
         turns += r.turns
         duration += r.duration_s
         for kind in set(r.seats):
@@ -447,6 +503,10 @@ def summarize(records: Iterable[GameRecord], tz: tzinfo | None = None, skipped_l
         mean_duration_s=duration / games,
         per_day=dict(sorted(per_day.items())),
         skipped_lines=skipped_lines,
+        by_mode=dict(sorted(by_mode.items())),
+        scores={game: dict(sorted(n.items(), reverse=True)) for game, n in sorted(scores.items())},
+        seat_changes=changes,
+        games_seats_changed=changed_games,
     )
 
 
@@ -469,6 +529,11 @@ def format_summary(s: Summary, days: int = 14) -> str:
     if s.no_winner:
         lines.append(f"  no winner  {s.no_winner:>9} (turn limit or blocked)")
     lines.append(f"Mean turns: {s.mean_turns:.1f}   mean duration: {_duration(s.mean_duration_s)}")
+    lines.append("Games by mode: " + ", ".join(f"{n} {mode}" for mode, n in s.by_mode.items()))
+    for game, counts in s.scores.items():
+        lines.append(f"Scores of {game}: " + ", ".join(f"{score}: {n} game(s)" for score, n in counts.items()))
+    if s.seat_changes:
+        lines.append(f"Seats changed hands: {s.seat_changes} time(s) in {s.games_seats_changed} game(s)")
     recent = list(s.per_day.items())[-days:]
     lines.append(f"Games per day (last {len(recent)} day(s) with games):")
     lines += [f"  {day}  {n}" for day, n in recent]
@@ -502,4 +567,4 @@ def print_stats(state_dir: Path | str, out=None) -> int:
     return 0
 
 
-__all__ = ["GameRecord", "History", "Summary", "summarize", "format_summary", "print_stats"]
+__all__ = ["GameRecord", "History", "Summary", "mode_of", "summarize", "format_summary", "print_stats"]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engine.outcome import GAME_OVER
 from engine.records import Record, RecordError, Recorder, read_record
+from engine.records.notation import SEAT_CHANGES
 
 from kiosk.store import safeio
 from kiosk.store.safeio import RECORD_LIMIT, RECORD_LINE_LIMIT
@@ -244,6 +245,22 @@ class Recording:
             return
         if len(recorder.turns) != before_turns and state.phase != GAME_OVER:
             self.shelf.save_current(recorder)
+
+    def seats(self, changes: list[tuple[int, int, str]]) -> None:
+        """The seats that changed hands so far, as (first turn, player, who): the record's
+        ``SeatChanges`` tag (docs/notation.md), so it names who played each turn."""
+        recorder = self.recorder
+        if recorder is None:
+            return
+        names = [part.partition(":")[0] for part in recorder.tags.get("Players", "").split()]
+        text = " ".join(f"{turn}:{names[p]}:{kind}" for turn, p, kind in changes if 0 <= p < len(names))
+        if text == recorder.tags.get(SEAT_CHANGES, ""):
+            return
+        if text:
+            recorder.tags[SEAT_CHANGES] = text
+        else:
+            recorder.tags.pop(SEAT_CHANGES, None)
+        self.shelf.save_current(recorder)
 
     def take_back(self, state) -> None:
         """The session took actions back (an undo): the record forgets them, so it never keeps

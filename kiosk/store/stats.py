@@ -2,7 +2,8 @@
 
 - games per day over the last :data:`DAYS` days (days without games count 0),
 - games by the hour they ended (local time): when the kiosk is busiest,
-- board game vs card game: how many, and their mean length,
+- games by mode (each game, and each of its variants: the history's game and variant words, so
+  a game's new modes show without being named here): how many, and their mean length,
 - each computer level against people: in the games where people played that
   level, how often the computer won and how often a person did.
 """
@@ -41,6 +42,8 @@ class ChartData:
     by_game: dict[str, tuple[int, float]] = field(default_factory=dict)  # game -> (games, mean seconds)
     levels: list[LevelRecord] = field(default_factory=list)
     games: int = 0
+    #: (game, variant words) -> (games, mean seconds): the modes (history.mode_of) in the chart
+    by_mode: dict[tuple[str, tuple[str, ...]], tuple[int, float]] = field(default_factory=dict)
 
 
 class ChartTally:
@@ -50,6 +53,7 @@ class ChartTally:
         self.by_day: Counter[date] = Counter()
         self.per_hour = [0] * 24
         self.durations: dict[str, list[float]] = {}  # game -> [games, total seconds]
+        self.modes: dict[tuple[str, tuple[str, ...]], list[float]] = {}  # (game, variant) -> [games, seconds]
         self.levels = {level: [0, 0, 0] for level in seat_kinds()[1:]}  # the AI levels: games, computer, people
         self.games = 0
 
@@ -64,6 +68,9 @@ class ChartTally:
         total = self.durations.setdefault(r.game, [0, 0.0])
         total[0] += 1
         total[1] += r.duration_s
+        mode = self.modes.setdefault((r.game, r.variant), [0, 0.0])
+        mode[0] += 1
+        mode[1] += r.duration_s
         if HUMAN not in r.seats:
             return
         winners = {r.seats[w] for w in r.winners if 0 <= w < len(r.seats)}
@@ -79,7 +86,8 @@ class ChartTally:
         ]
         by_game = {g: (int(n), total / n) for g, (n, total) in sorted(self.durations.items())}
         levels = [LevelRecord(level, *counts) for level, counts in self.levels.items() if counts[0]]
-        return ChartData(per_day, list(self.per_hour), by_game, levels, self.games)
+        by_mode = {m: (int(n), total / n) for m, (n, total) in sorted(self.modes.items())}
+        return ChartData(per_day, list(self.per_hour), by_game, levels, self.games, by_mode)
 
 
 def chart_data(

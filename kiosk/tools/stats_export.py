@@ -24,7 +24,20 @@ from kiosk.errors import KioskError
 from kiosk.store.history import GameRecord, History, Summary
 
 FORMATS = (".csv", ".json")
-COLUMNS = ("time", "game", "players", "seats", "variant", "winners", "winner_kinds", "turns", "duration_s", "outcome")
+COLUMNS = (
+    "time",
+    "game",
+    "players",
+    "seats",
+    "variant",
+    "winners",
+    "winner_kinds",
+    "turns",
+    "duration_s",
+    "outcome",
+    "seat_changes",  # how often a seat changed hands (who took over: the JSON export)
+    "score",  # the game's score of the result (a puzzle's stars), empty if it has none
+)
 
 
 class ExportError(KioskError):
@@ -47,6 +60,8 @@ def row(r: GameRecord) -> dict[str, object]:
         "turns": r.turns,
         "duration_s": r.duration_s,
         "outcome": _cell(r.outcome),
+        "seat_changes": len(r.seat_changes),
+        "score": "" if r.score is None else r.score,
     }
 
 

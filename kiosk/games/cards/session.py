@@ -208,7 +208,7 @@ class CardSession(GameSession[CardGame]):
         setup = GameSetup(
             seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME, turn_limit=game.rules.turn_limit
         )
-        self._continue(game, setup, game_id, started)
+        self._continue(game, setup, game_id, started, meta)
 
     def _game_installed(self, resumed: bool) -> None:
         # A new game: nobody has seen a hand, so the first person needs no hand-over. A resumed game:

@@ -37,6 +37,7 @@ from kiosk.ui.shell.i18n import LANGUAGES, names_list
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
+from kiosk.ui.art.wordmark import PLAQUE
 from kiosk.ui.shell.screen import Screen, register
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
@@ -48,8 +49,9 @@ FADE_S = 0.35
 DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0  # pause after a demo game ends
 STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it advances at most this per frame)
-BAND = (10, 12, 18)  # the "touch to play" bands: opaque, so the arrows and the spare under them
-# do not show through the words
+# the "touch to play" bands: a burgundy banner like the wordmark's plaque (docs/art.md), opaque, so
+# the arrows and the spare under them do not show through the words
+BAND = PLAQUE
 
 
 class _DemoLabel(NamedTuple):
@@ -113,8 +115,6 @@ class Demo:
 class AttractScreen(Screen):
     """The demo game behind an invitation to play."""
 
-    background = (14, 17, 22)
-
     def __init__(self, ui):
         super().__init__(ui)
         self.demo: Demo | None = None
@@ -126,12 +126,12 @@ class AttractScreen(Screen):
         self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
         self._unsub = None
-        self._shapes: list = []
-        self._invites: list = []
+        self._shapes: list[Any] = []
+        self._invites: list[Any] = []
         self._fits: dict[str, list[float]] = {}  # made again by _build_overlay
-        self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self._captions: list[Any] = []  # what the game behind is: a demo, or the day's best game
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
-        self._time_bars: list = []  # (bar, full width, frame) of that offer's time left
+        self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
         self.demo_seed: int | None = None  # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle

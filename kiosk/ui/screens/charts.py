@@ -2,7 +2,7 @@
 
 Laid out in the page's area as a 2 x 2 grid (landscape) or a column of four
 (portrait): games per day (bars for the last 14 days), busiest hours (24
-bars), board game vs card game (bars with the mean length), and each
+bars), board game vs card game (bars with the mean length, one per mode: a game and its variants), and each
 computer level against people (the computer's share of wins). Numbers come
 from kiosk/store/stats.py; this module only draws them.
 """
@@ -23,6 +23,8 @@ COMPUTER = (230, 120, 90)
 TRACK = (52, 60, 74)
 #: the games' bars, in the registry's order (kiosk.games)
 GAME_COLOURS = (BAR, BUTTON)
+#: the most modes the games chart lists (the most played of each game first)
+MAX_MODES = 5
 
 
 def draw(screen, c, frame, area: Rect, data: ChartData) -> int:
@@ -127,8 +129,10 @@ def _hrows(screen, c, frame, cell: Rect, top: float, rows) -> int:
 
 
 def _games(screen, c, frame, cell: Rect, data: ChartData) -> int:
+    """Games by mode: each game, and each variant of it the history names (its own words)."""
     top = _title(screen, c, frame, cell, screen.t("operator.chart_games"))
-    total = sum(n for n, _ in data.by_game.values()) or 1
+    modes = data.by_mode or {(game, ()): counts for game, counts in data.by_game.items()}
+    total = sum(n for n, _ in modes.values()) or 1
     known = {g.name: g for g in games.all_games()}
     order = list(known)
 
@@ -136,16 +140,18 @@ def _games(screen, c, frame, cell: Rect, data: ChartData) -> int:
         """The registry's order; a game in the history that is no longer installed last."""
         return order.index(game) if game in known else len(order)
 
-    def name(game: str) -> str:
+    def name(game: str, variant: tuple[str, ...]) -> str:
         kind = known.get(game)
-        if kind is None:
-            return game
-        return screen.t(kind.title_key) if kind.title_key else kind.title
+        title = game if kind is None else screen.t(kind.title_key) if kind.title_key else kind.title
+        return " ".join((title, *(word.replace("_", " ") for word in variant)))
 
-    rows = [
-        (name(game), n / total, f"{n} \u00b7 {mean / 60:.0f} min", GAME_COLOURS[rank(game) % len(GAME_COLOURS)])
-        for game, (n, mean) in sorted(data.by_game.items(), key=lambda kv: rank(kv[0]))
-    ]
+    shown = sorted(modes.items(), key=lambda kv: (rank(kv[0][0]), -kv[1][0], kv[0][1]))[:MAX_MODES]
+    rows = []
+    for k, ((game, variant), (n, mean)) in enumerate(shown):
+        # a game's first row names it; its other modes below say only what differs ("+ open cards")
+        same = k > 0 and shown[k - 1][0][0] == game and variant
+        text = "+ " + " ".join(w.replace("_", " ") for w in variant) if same else name(game, variant)
+        rows.append((text, n / total, f"{n} \u00b7 {mean / 60:.0f} min", GAME_COLOURS[rank(game) % len(GAME_COLOURS)]))
     return _hrows(screen, c, frame, cell, top, rows)
 
 

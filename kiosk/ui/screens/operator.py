@@ -101,6 +101,7 @@ class OperatorScreen(Screen):
     """PIN keypad, then the menu pages."""
 
     background = (18, 20, 26)
+    shows_table = False  # the staff's screen: plain
 
     def __init__(self, ui: "UI"):
         super().__init__(ui)
@@ -330,7 +331,29 @@ class OperatorScreen(Screen):
         ]
         recent = list(s.per_day.items())[-5:]
         lines += [f"{day}:  {n}" for day, n in recent]
-        return lines + waiting
+        return lines + waiting + self.seat_and_score_lines()
+
+    def seat_and_score_lines(self) -> list[str]:
+        """How often seats changed hands, and each game's scores (a puzzle's stars), if any."""
+        job = self.stats_job
+        if job is None or not job.done or job.error is not None:
+            return []
+        s = job.result[0]
+        lines = []
+        if s.seat_changes:
+            lines.append(self.t("operator.seat_changes", n=s.seat_changes, games=s.games_seats_changed))
+        for game, counts in s.scores.items():
+            scores = ", ".join(f"{score} \u00d7{n}" for score, n in counts.items())
+            lines.append(self.t("operator.scores", game=self._game_title(game), scores=scores))
+        return lines
+
+    def _game_title(self, game: str) -> str:
+        from kiosk import games
+
+        if game not in games.names():
+            return game
+        kind = games.get(game)
+        return self.t(kind.title_key) if kind.title_key else kind.title
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
@@ -646,14 +669,27 @@ class OperatorScreen(Screen):
                     width=half,
                 )
             waiting = self.stats_job.result[0].pending
-            if waiting:  # finished games not yet in the history: a third row, the charts a little lower
-                line = self.t("operator.pending", n=waiting)
+            more = [self.t("operator.pending", n=waiting)] if waiting else []
+            # finished games not yet in the history, seats that changed hands, scores: one row
+            # each under the summary, the charts a little lower
+            more += self.seat_and_score_lines()
+            for k, line in enumerate(more):
+                colour = ACCENT if waiting and k == 0 else INK
                 self._text(
-                    c, frame, line, area.x + 16, area.top - 74, 13, anchor_x="left", color=ACCENT, width=area.w - 32
+                    c,
+                    frame,
+                    line,
+                    area.x + 16,
+                    area.top - 74 - 26 * k,
+                    13,
+                    anchor_x="left",
+                    color=colour,
+                    bold=False,
+                    width=area.w - 32,
                 )
             from kiosk.ui.screens.charts import draw
 
-            top = 86 + (26 if waiting else 0)
+            top = 86 + 26 * len(more)
             self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - top), data)
             return
         y = area.top - 30

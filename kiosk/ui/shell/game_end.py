@@ -23,7 +23,6 @@ from kiosk.ui.shell.widgets import Frame
 class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
-    background = (20, 24, 32)
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"  # where "Play again" goes
 

@@ -9,6 +9,9 @@ game is set aside (``SuspendGame("idle", keep_s=continue_s)``) and the attract
 screen returns, offering to continue it for ``[kiosk] continue_s`` seconds before
 it is archived (with ``continue_s = 0`` it is abandoned at once).
 
+While other people play, a person's long turn is the seat watch's (kiosk/ui/shell/seats.py:
+"Red, still there?", then the computer plays the seat); this watch waits for the last person.
+
 Idle time counts from the later of the last input and the moment the human's
 turn began, so a long row of computer turns never makes the overlay pop up the
 instant a human is due.
@@ -54,11 +57,9 @@ class IdleWatch:
 
     def __init__(self, ui: "UI", timeout: float | None = None, countdown: float | None = None):
         self.ui = ui
-        self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
-        self.countdown = float(
-            countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
-        )
-        self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
+        self._fixed = (timeout, countdown)  # given here (tests): kept when the config changes
+        self.timeout = self.countdown = self.keep = 0.0
+        self.reload()
         self.showing = False
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
@@ -67,6 +68,16 @@ class IdleWatch:
         self._shown_n: int | None = None
         self._shapes: list = []
         self._built_for: tuple | None = None
+
+    def reload(self) -> None:
+        """Read the times from the config again (the operator switched the preset)."""
+        timeout, countdown = self._fixed
+        ui = self.ui
+        self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
+        self.countdown = float(
+            countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
+        )
+        self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
 
     # ------------------------------------------------------------ what counts as a human game waiting
     def _session(self) -> "GameSession | None":
@@ -85,6 +96,9 @@ class IdleWatch:
             return None
         kinds = session.kinds
         if game.current >= len(kinds) or kinds[game.current] != HUMAN:
+            return None
+        seats = getattr(self.ui, "seats", None)  # kiosk/ui/shell/seats.py: a person while others play
+        if seats is not None and seats.looks_after(session, game.current, self.timeout):
             return None
         return game.current
 

@@ -247,6 +247,10 @@ class UI:
 
         from kiosk.ui.shell.game_menu import GameMenu
 
+        from kiosk.ui.shell.seats import SeatWatch
+
+        self.seats = SeatWatch(self)  # before the idle watch, which leaves to it whom it looks after
+        self._apply_preset(choices(self).get("preset"))
         self.idle = IdleWatch(self)
         self.menu = GameMenu(self)  # the in-game menu's buttons and sheet, over a game's play screen
         self.gesture = CornerHold(self)
@@ -371,6 +375,22 @@ class UI:
         config = self.kiosk.config
         return config is not None and config.display.high_contrast
 
+    def _apply_preset(self, name: str | None) -> bool:
+        """The operator's preset (home or public) with its idle and continue times in the kiosk's config;
+        None or an unknown name (an old settings file) leaves the config's. True if applied."""
+        from kiosk.core.config import PRESETS, switch_preset
+
+        kiosk: Any = self.kiosk  # a real Kiosk, whose config is an attribute (KioskView only reads it)
+        if name is None or name not in PRESETS or kiosk.config is None:
+            return False
+        kiosk.config = switch_preset(kiosk.config, name)
+        return True
+
+    def set_preset(self, name: str) -> None:
+        """Switch to preset `name` now (the operator menu): the idle watch counts with its times at once."""
+        if self._apply_preset(name):
+            self.idle.reload()
+
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
         self._high_contrast = bool(on)
@@ -440,6 +460,7 @@ class UI:
         self.kiosk.tick()
         if self.screen is not None:
             self.screen.update(dt)
+        self.seats.update(dt)
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
@@ -462,14 +483,21 @@ class UI:
         """A frame must be drawn now: something changed, or the screen moves (a screen that does
         not say when it is still, ``Screen.animating``, is drawn every frame)."""
         screen = self.screen
-        if self._dirty or self._frame_due or screen is None or self.idle.showing or self.menu.open:
+        if (
+            self._dirty
+            or self._frame_due
+            or screen is None
+            or self.idle.showing
+            or self.menu.open
+            or self.seats.showing
+        ):
             return True
         return screen.animating
 
     def wake_in(self) -> float | None:
         """Seconds until the screen, the idle watch or the operator gesture has something to do
         without any input or event (None: nothing until then), for a loop that sleeps."""
-        times = [self.idle.wake_in(), self.gesture.wake_in()]
+        times = [self.idle.wake_in(), self.gesture.wake_in(), self.seats.wake_in()]
         if self.screen is not None:
             times.append(self.screen.wake_in())
         due = [t for t in times if t is not None]
@@ -483,6 +511,8 @@ class UI:
         # of their matrix block, and an atlas loaded from disk (no bake) would not have bound it again
         self.window.view = self.window.view
         screen = self.screen
+        if screen is not None and screen.lay_table(self.layout):
+            self.invalidate()
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
         if screen is not None and is_layered(screen) and self._cache_ready(screen, size, bg):
@@ -500,7 +530,9 @@ class UI:
         self.frames += 1
 
     def draw_overlays(self) -> None:
-        """What the UI draws over every screen: the in-game menu's sheet and the idle question."""
+        """What the UI draws over every screen: the seats' Join buttons and call, the in-game menu's
+        sheet and the idle question."""
+        self.seats.draw()
         self.menu.draw()
         self.idle.draw()
 
@@ -578,6 +610,7 @@ class UI:
             play = games.of_event(event).play_screen
             if self.screen is None or self.screen.name not in (play, "operator"):
                 self.goto(play)
+        self.seats.on_event(event)
         if self.screen is not None:
             self.screen.on_event(event)
             self._frame_due = True  # news may change the picture: one frame, even on a still screen
@@ -604,6 +637,9 @@ class UI:
             return
         self.last_input = self.now()
         if self.menu.finger_down(x, y):  # a menu button, or anywhere while the game menu is open
+            self._down = None
+            return
+        if self.seats.finger_down(x, y):  # "I'm here", or Join at a computer's corner
             self._down = None
             return
         self._down = (x, y)

@@ -30,6 +30,10 @@ from kiosk.core.events import (
     REGISTRY,
     SeatSetup,
     SuspendGame,
+    CallSeat,
+    ChangeSeat,
+    SeatCalled,
+    SeatChanged,
 )
 from kiosk.games.labyrinth.events import (
     AIDecided,
@@ -277,6 +281,11 @@ EXAMPLES: list[Message] = [
     Undo(None, "script"),
     UndoChanged(0, True),
     ActionUndone(1),
+    CallSeat(0, 20.0),
+    ChangeSeat(0, "easy", "away"),
+    ChangeSeat(1, "human", "join", "touch"),
+    SeatCalled(0, 20.0),
+    SeatChanged(0, "easy", "human", 13, "away"),
 ]
 
 # The card game's messages share the registry (kiosk/games/cards/events.py).

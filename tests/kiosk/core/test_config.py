@@ -51,11 +51,12 @@ def test_example_file_equals_the_defaults_and_lists_every_key():
 
 def test_the_preset_sets_the_times_a_written_value_wins(tmp_path):
     home = cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\n'))
-    assert (home.kiosk.idle_timeout_s, home.kiosk.continue_s) == tuple(cfg.PRESETS["home"].values())
+    times = ("idle_timeout_s", "continue_s", "seat_timeout_s")
+    assert tuple(getattr(home.kiosk, k) for k in times) == tuple(cfg.PRESETS["home"].values())
     mixed = cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\ncontinue_s = 30\n'))
     assert (mixed.kiosk.idle_timeout_s, mixed.kiosk.continue_s) == (cfg.PRESETS["home"]["idle_timeout_s"], 30)
     public = cfg.load(write(tmp_path, "[kiosk]\nidle_countdown_s = 10\n"))
-    assert (public.kiosk.idle_timeout_s, public.kiosk.continue_s) == tuple(cfg.PRESETS["public"].values())
+    assert tuple(getattr(public.kiosk, k) for k in times) == tuple(cfg.PRESETS["public"].values())
     assert '[kiosk] preset = "museum"' in error_of(tmp_path, '[kiosk]\npreset = "museum"\n')
 
 

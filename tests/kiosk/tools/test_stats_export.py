@@ -123,5 +123,5 @@ def test_an_empty_history_exports_a_header_only(config, tmp_path):
     done = kiosk("--stats", "--config", config, "--state-dir", tmp_path / "empty", "--export", out)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8-sig").splitlines() == [
-        "time,game,players,seats,variant,winners,winner_kinds,turns,duration_s,outcome"
+        "time,game,players,seats,variant,winners,winner_kinds,turns,duration_s,outcome,seat_changes,score"
     ]

@@ -22,34 +22,31 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import pyglet
 from pyglet.window import key
 
-from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo, UndoChanged
-from engine.labyrinth.parts import Phase
+from engine.labyrinth.parts import GAME_NAME, Phase
+from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, SeatChanged, Undo, UndoChanged
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import (
+    BOARD_COMMANDS,
+    BoardShifted,
+    Commands,
     GameOver,
     GameStarted,
-    RequestHint,
-    RotateSpare,
-    SelectArrow,
-    Stay,
-    TapCell,
+    PreviewMoved,
     TurnChanged,
 )
-from engine.labyrinth.parts import GAME_NAME
-
-from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
-from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
+from kiosk.games.labyrinth.session import Session
+from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.game_menu import corner_spots
+from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
 from kiosk.ui.shell.widgets import UNDO_KEYS, Frame, Hold
@@ -64,9 +61,13 @@ GAMEOVER_DELAY_S = 1.6
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
 
-    background = (24, 30, 38)
+    #: the game whose session it shows, the commands it posts and the screen at its end (a game
+    #: that plays on this board, kiosk/games/puzzles, shows it with its own)
+    game_name: str = GAME_NAME
+    commands: ClassVar[Commands] = BOARD_COMMANDS
+    over_screen = "gameover"
 
-    def __init__(self, ui):
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
         # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
@@ -93,7 +94,7 @@ class PlayScreen(Screen):
         self.cue = TurnCue(self.overlay)
         self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
-            lambda cell: self.ui.post(TapCell(cell)), self._show_destination
+            lambda cell: self.ui.post(self.commands.tap(cell)), self._show_destination
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
@@ -124,7 +125,7 @@ class PlayScreen(Screen):
 
         `hints` (from the setup screen) is used when the game's setup does not say."""
         self._hints_choice = hints
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
@@ -168,10 +169,10 @@ class PlayScreen(Screen):
                 self.side_batches[self._side_of(seat)],
                 self.panel_group,
                 frame,
-                on_rotate=lambda: self.ui.post(RotateSpare(1)),
+                on_rotate=lambda: self.ui.post(self.commands.rotate(1)),
                 on_peek=self._peek_hold,
                 on_peek_tap=self.peek.tap,
-                on_hint=lambda: self.ui.post(RequestHint()),
+                on_hint=lambda: self.ui.post(self.commands.hint()),
                 on_stay=self._stay_or_confirm,
                 labels=self.labels,
                 on_undo=functools.partial(self._undo_tap, idx),
@@ -191,7 +192,7 @@ class PlayScreen(Screen):
         hints = config.game.hints if config is not None else None
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
-        setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
+        setup = getattr(session_for(self.kiosk, self.game_name), "setup", None)
         hint_override = getattr(setup, "hints", None)
         if hint_override is not None:  # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
@@ -214,7 +215,7 @@ class PlayScreen(Screen):
     def _stay_or_confirm(self) -> None:
         """The panel's stay button; with a destination chosen it is the confirm button."""
         if not self.destination.confirm():
-            self.ui.post(Stay())
+            self.ui.post(self.commands.stay())
 
     def _show_destination(self) -> None:
         """Mark the chosen cell (a ring and the pawn's ghost) until it is confirmed or changed."""
@@ -285,7 +286,7 @@ class PlayScreen(Screen):
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != Phase.OVER
-        session = session_for(self.kiosk, "labyrinth")
+        session = session_for(self.kiosk, self.game_name)
         peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
@@ -473,7 +474,7 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
-        if self._undo_event(ev):
+        if self._undo_event(ev) or self._seat_changed(ev):
             return
         if isinstance(ev, GameStarted):
             self.undo_player, self._cued = None, None
@@ -490,6 +491,7 @@ class PlayScreen(Screen):
         if self.cue.showing and not isinstance(ev, TurnChanged):
             self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
+        self._note_event(ev)
         if isinstance(ev, TurnChanged):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
@@ -506,6 +508,61 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameAbandoned):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
+
+    def _note_event(self, ev: Any) -> None:
+        """The arrow note shows at a preview and goes with the push (or the turn)."""
+        if isinstance(ev, PreviewMoved):
+            self._arrow_note(ev.arrow)
+        elif (
+            isinstance(ev, (BoardShifted, TurnChanged))
+            and self.note.showing
+            and self.note.text == self.t("play.tap_arrow_again")
+        ):
+            self.note.hide()
+            self.ui.request_frame()
+
+    def _arrow_note(self, arrow: str | None) -> None:
+        """After a person's first tap on an arrow (the spare previews there), "tap this arrow again to
+        push" beside that arrow, over the board's edge, facing them: where they look, not only in their
+        panel. Not for a computer's preview, nor for the arcade buttons (no recent tap)."""
+        m = self.board.model
+        text = self.t("play.tap_arrow_again")
+        human = m.started and m.kinds and m.kinds[m.current] == HUMAN
+        if arrow is None or not human or self.note.tapper_edge(self.layout, self.ui.now()) is None:
+            if self.note.showing and self.note.text == text:
+                self.note.hide()
+                self.ui.request_frame()
+            return
+        L = self.layout
+        a, board = L.arrow_rect(arrow), L.board
+        side = arrow[0]
+        angle = L.facing(m.seats[m.current]) if m.seats else 0
+        gap = L.px(4)
+        first_half = int(arrow[1]) <= 3
+
+        def place(w: float, h: float) -> tuple[float, float]:
+            """On the board's edge by the arrow, beside the row or column it pushes (which stays in view)."""
+            if side in "NS":
+                x = a.right + gap if first_half else a.x - gap - w
+                return x, (a.y - gap - h if side == "N" else a.top + gap)
+            y = a.y - gap - h if first_half else a.top + gap  # rows count from the top
+            return (a.right + gap if side == "W" else a.x - gap - w), y
+
+        room = min(board.w / 2, L.px(300))
+        self.note.show_at(L, text, place, angle, self.ui.now(), room, within=board)
+        self.ui.request_frame()
+
+    def _seat_changed(self, ev: Any) -> bool:
+        """A computer plays the seat now, or a person again: its panel says so. True if `ev` said it."""
+        if not isinstance(ev, SeatChanged):
+            return False
+        m = self.board.model
+        if m.started and 0 <= ev.player < len(m.kinds):
+            m.kinds[ev.player] = ev.kind
+            self._prepared.clear()
+            self._build_panels()
+            self.ui.request_frame()
+        return True
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
@@ -535,7 +592,7 @@ class PlayScreen(Screen):
     def _undone(self) -> None:
         """A person took an action back: show the session's game again as it is now, with the
         last-move marks from before that action."""
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         if getattr(session, "game", None) is None:
             return
         self.peek.cancel()
@@ -586,9 +643,9 @@ class PlayScreen(Screen):
             now = self.ui.now()
             if self._gameover_at is None:
                 self._gameover_at = now + GAMEOVER_DELAY_S
-            elif now >= self._gameover_at and "gameover" in SCREENS:
+            elif now >= self._gameover_at and self.over_screen in SCREENS:
                 ev, self._gameover = self._gameover, None
-                self.ui.goto("gameover", event=ev)
+                self.ui.goto(self.over_screen, event=ev)
 
     @property
     def busy(self) -> bool:
@@ -631,6 +688,21 @@ class PlayScreen(Screen):
         # the turn cue stands still: it needs no frames of its own; panels still moving to the new
         # turn's places need the next one
         return self.board.animating or self._panels_behind()
+
+    def seat_spot(self, player: int) -> tuple[Rect, int] | None:
+        """Where a computer's Join button goes (kiosk/ui/shell/seats.py): the outer end of its panel,
+        at its corner of the table, turned to that side."""
+        m = self.board.model
+        if not m.started or not 0 <= player < len(m.seats):
+            return None
+        L = self.layout
+        seat = m.seats[player]
+        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
+        rect = L.panel(seat, active)
+        pad, h = L.px(8), max(float(L.touch), L.px(44))
+        w = min(rect.w - 2 * pad, L.px(150))
+        y = rect.top - pad - h if seat in (0, 1) else rect.y + pad
+        return Rect(rect.x + (rect.w - w) / 2, y, w, h), L.facing(seat)
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
@@ -679,7 +751,7 @@ class PlayScreen(Screen):
         L = self.layout
         arrow = L.arrow_at(x, y)
         if arrow is not None:
-            self.ui.post(SelectArrow(arrow))
+            self.ui.post(self.commands.select(arrow))
             return True
         cell = L.cell_at(x, y)
         if cell is not None:
@@ -696,7 +768,7 @@ class PlayScreen(Screen):
         if m.phase == Phase.MOVE and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return
-        self.ui.post(TapCell(cell))
+        self.ui.post(self.commands.tap(cell))
 
     # ------------------------------------------------------------------ keys (desktop stand-ins)
     def on_key(self, symbol: int, modifiers: int) -> bool:
@@ -722,7 +794,7 @@ class PlayScreen(Screen):
             self.ui.post(Undo(source="key"))
             return True
         if symbol == key.H and self.hints_enabled:
-            self.ui.post(RequestHint(source="key"))
+            self.ui.post(self.commands.hint(source="key"))
             return True
         return False
 
