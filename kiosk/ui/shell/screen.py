@@ -155,14 +155,20 @@ class Screen:
         """Make the table's planks for `layout`'s size in this screen's still batch, under everything
         (once per size: the UI asks before each frame); True if they were made again now."""
         size = (layout.width, layout.height, layout.scale)
-        if not self.shows_table or (size == self._table_size and self._table_batch is self.batch):
+        batch = self.table_layer()
+        if not self.shows_table or (size == self._table_size and self._table_batch is batch):
             return False  # (a menu screen draws itself again in a new batch: menu.clear_drawing)
         for line in self._table:
             line.delete()
         group = pyglet.graphics.Group(order=TABLE_ORDER)
-        self._table = table_grain(layout.width, layout.height, layout.scale, self.batch, group)
-        self._table_size, self._table_batch = size, self.batch
+        self._table = table_grain(layout.width, layout.height, layout.scale, batch, group)
+        self._table_size, self._table_batch = size, batch
         return True
+
+    def table_layer(self) -> Any:
+        """The batch the table's planks go into: the still batch (a screen whose still layers are in
+        several batches gives the one it draws first)."""
+        return self.batch
 
     def update(self, dt: float) -> None:
         """Advance animations by `dt` seconds."""

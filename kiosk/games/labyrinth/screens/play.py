@@ -72,6 +72,7 @@ class PlayScreen(Screen):
         self.live = pyglet.graphics.Batch()
         # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
         # panels (and anything else) around it: a change to one side redraws only its own batch
+        self.table_batch = pyglet.graphics.Batch()  # the table's planks, under everything (Screen.lay_table)
         self.board_batch = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.board_batch, live=self.live)
         # the panels of each side of the board (two seats share one: the columns left and right, or
@@ -370,6 +371,10 @@ class PlayScreen(Screen):
             return False
         return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
 
+    def table_layer(self) -> Any:
+        """The table's planks in a batch of their own, drawn first (see draw_static)."""
+        return self.table_batch
+
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
         m = self.board.model
@@ -653,7 +658,9 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
-        # in the order of their groups, as if in one batch: the board's, the panels', the rest (a caption)
+        # in the order of their groups, as if in one batch: the table's planks, the board's (its
+        # frame and tiles), the panels', the rest (a caption)
+        self.table_batch.draw()
         self.board_batch.draw()
         for batch in self.side_batches:
             batch.draw()
@@ -667,8 +674,10 @@ class PlayScreen(Screen):
         left, right = Rect(0, 0, ring.x, L.height), Rect(ring.right, 0, L.width - ring.right, L.height)
         top, bottom = Rect(0, ring.top, L.width, L.height - ring.top), Rect(0, 0, L.width, ring.y)
         sides = (top, bottom) if L.portrait else (left, right)
+        board = ring.grow(L.cell * 0.15)  # the frame's shadow falls on the table beside it
         return [
-            ((ring,), self.board_batch.draw),
+            ((L.screen,), self.table_batch.draw),
+            ((board,), self.board_batch.draw),
             ((sides[0],), self.side_batches[0].draw),
             ((sides[1],), self.side_batches[1].draw),
             ((left, right, top, bottom), self.batch.draw),
