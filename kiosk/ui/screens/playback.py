@@ -176,6 +176,14 @@ class ReplaySteps:
         if self._since >= self.autoplay_s:
             self.show_position(self.playback.index + 1 if self.playback.index < self.playback.last else 0)
 
+    def wake_in(self) -> float | None:
+        """Autoplay: the loop wakes for the next position (a still replay draws nothing meanwhile)."""
+        base: float | None = super().wake_in()  # type: ignore[misc]
+        if self.autoplay_s <= 0 or self.playback is None:
+            return base
+        left = max(0.0, self.autoplay_s - self._since)
+        return left if base is None else min(base, left)
+
     def seat_words(self, player: int) -> str:
         """Who played seat `player` in the record, in the screen's language: "Human", "Computer: Easy"."""
         levels = self.playback.levels if self.playback is not None else []

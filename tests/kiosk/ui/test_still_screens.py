@@ -120,3 +120,21 @@ def test_work_ahead_is_done_only_in_turns_that_draw_nothing_and_keeps_the_loop_t
         assert pacer.steps - steps <= 6  # none left: asleep again (the safety net wakes it once a second)
     finally:
         del SCREENS["ahead_test"]
+
+
+def test_a_replay_left_alone_wakes_the_loop_for_its_next_position():
+    from types import SimpleNamespace
+
+    from kiosk.ui.screens.playback import ReplaySteps
+
+    class Still:
+        def wake_in(self) -> float | None:
+            return None  # the screen itself has nothing coming
+
+    class Replay(ReplaySteps, Still):
+        kiosk = SimpleNamespace(playback=object())
+
+    r = Replay()
+    assert r.wake_in() is None  # no autoplay: only an input moves it on
+    r.autoplay_s, r._since = 2.0, 0.5
+    assert r.wake_in() == pytest.approx(1.5)

@@ -75,6 +75,11 @@ class PlayScreen(Screen):
         # panels (and anything else) around it: a change to one side redraws only its own batch
         self.board_batch = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.board_batch, live=self.live)
+        # the panels of each side of the board (two seats share one: the columns left and right, or
+        # the bands above and below) in a batch of their own, for the same reason
+        self.side_batches = (pyglet.graphics.Batch(), pyglet.graphics.Batch())
+        self._moving_sides: list[int] = []  # sides whose panels still move to the new turn's places
+        self._side_moved_at = -1  # the frame (ui.frames) in which a side's panels last moved
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -157,11 +162,12 @@ class PlayScreen(Screen):
         m = self.board.model
         active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         self._panel_active = active
+        self._moving_sides = []
         for idx, seat in enumerate(m.seats):
             frame = Frame(L.panel(seat, active), L.facing(seat))
             self.panels[idx] = PlayerPanel(
                 self.ui,
-                self.batch,
+                self.side_batches[self._side_of(seat)],
                 self.panel_group,
                 frame,
                 on_rotate=lambda: self.ui.post(self.commands.rotate(1)),
@@ -323,27 +329,27 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or not self.panels:
             return
-        active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
+        active = self._active_seat()
         if active != self._panel_active:  # the active panel gets the room: new frames
             self._panel_active = active
-            L = self.layout
-            for idx, seat in enumerate(m.seats):
-                panel = self.panels[idx]
-                frame = Frame(L.panel(seat, active), L.facing(seat))
-                if panel.state is not None and (frame.rect, frame.angle) == (panel.frame.rect, panel.frame.angle):
-                    continue  # the same place: rebuilt below only if what it shows changed
-                panel.delete()
-                self.ui.invalidate(panel.frame.rect)  # where it was ...
-                panel.frame = frame
-                self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
-                panel.state = None
+            first = self._side_of(active) if active is not None else 0
+            self._moving_sides = [first, 1 - first]  # the side whose turn it is now first
+        if self._moving_sides and self._side_moved_at != self.ui.frames:
+            # one side a frame: the turn change's panels are built over two frames, not in one
+            # (each side's two panels together: they share the side, and must not overlap)
+            self._side_moved_at = self.ui.frames
+            self._move_side(self._moving_sides.pop(0))
+            self._signature = None
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
             return
-        self._signature = states
+        self._signature = None if self._moving_sides else states
         widgets = []
         for i, st in zip(self.panels, states):
             panel = self.panels[i]
+            if self._side_of(m.seats[i]) in self._moving_sides:
+                widgets.extend(panel.widgets)  # still where it was, as it was: its turn is next frame
+                continue
             if panel.state != st:
                 self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
             panel.show(st)
@@ -364,6 +370,38 @@ class PlayScreen(Screen):
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return False
         return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+
+    def _active_seat(self) -> int | None:
+        """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
+        m = self.board.model
+        return m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
+
+    def _panels_behind(self) -> bool:
+        """The panels are not yet where the board's turn puts them (they follow within two frames)."""
+        return bool(self._moving_sides) or (
+            bool(self.panels) and self.board.model.started and self._active_seat() != self._panel_active
+        )
+
+    def _side_of(self, seat: int) -> int:
+        """The side of the board seat `seat`'s panel is on (0: left or top, 1: right or bottom)."""
+        return (0 if seat in (0, 3) else 1) if not self.layout.portrait else (0 if seat in (0, 1) else 1)
+
+    def _move_side(self, side: int) -> None:
+        """The panels on `side` to their places for the active seat (the active panel gets the room)."""
+        L = self.layout
+        m = self.board.model
+        for idx, seat in enumerate(m.seats):
+            panel = self.panels[idx]
+            if self._side_of(seat) != side:
+                continue
+            frame = Frame(L.panel(seat, self._panel_active), L.facing(seat))
+            if panel.state is not None and (frame.rect, frame.angle) == (panel.frame.rect, panel.frame.angle):
+                continue  # the same place: rebuilt only if what it shows changed
+            panel.delete()
+            self.ui.invalidate(panel.frame.rect)  # where it was ...
+            panel.frame = frame
+            self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
+            panel.state = None
 
     def _prepare(self) -> None:
         """One piece of :meth:`prepare_ahead`'s work."""
@@ -390,7 +428,7 @@ class PlayScreen(Screen):
             self._prepared.add(key)
             ghost = PlayerPanel(
                 self.ui,
-                self.batch,
+                self.side_batches[self._side_of(self.board.model.seats[idx])],
                 self.panel_group,
                 frame,
                 on_rotate=_nothing,
@@ -612,12 +650,16 @@ class PlayScreen(Screen):
 
     @property
     def busy(self) -> bool:
-        return self.board.busy
+        return self.board.busy or self._panels_behind()
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        # in the order of their groups, as if in one batch: the table's planks, the board's (its
+        # frame and tiles), the panels', the rest (a caption)
         self.draw_table()
-        self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
+        self.board_batch.draw()
+        for batch in self.side_batches:
+            batch.draw()
         self.batch.draw()
 
     def static_parts(self) -> list[tuple[tuple[Rect, ...], Any]]:
@@ -625,33 +667,31 @@ class PlayScreen(Screen):
         with only the layers it touches): the board inside its arrow ring, the rest around it."""
         L = self.layout
         ring = L.ring
-        around = (
-            Rect(0, 0, ring.x, L.height),
-            Rect(ring.right, 0, L.width - ring.right, L.height),
-            Rect(0, ring.top, L.width, L.height - ring.top),
-            Rect(0, 0, L.width, ring.y),
-        )
-        return [((frame_extent(L),), self.board_batch.draw), (around, self._draw_around)]  # the frame's shadow too
-
-    def _draw_around(self) -> None:
-        """What lies around the board: the table and the panels."""
-        self.draw_table()
-        self.batch.draw()
+        left, right = Rect(0, 0, ring.x, L.height), Rect(ring.right, 0, L.width - ring.right, L.height)
+        top, bottom = Rect(0, ring.top, L.width, L.height - ring.top), Rect(0, 0, L.width, ring.y)
+        sides = (top, bottom) if L.portrait else (left, right)
+        return [
+            ((L.screen,), self.draw_table),
+            ((frame_extent(L),), self.board_batch.draw),  # the frame's shadow too
+            ((sides[0],), self.side_batches[0].draw),
+            ((sides[1],), self.side_batches[1].draw),
+            ((left, right, top, bottom), self.batch.draw),
+        ]
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
-        self.draw_table()
-        self.board_batch.draw()
-        self.batch.draw()
+        self.draw_static()
         self.live.draw()
         self.overlay.draw()
 
     @property
     def animating(self) -> bool:
-        return self.board.animating  # the turn cue stands still: it needs no frames of its own
+        # the turn cue stands still: it needs no frames of its own; panels still moving to the new
+        # turn's places need the next one
+        return self.board.animating or self._panels_behind()
 
     def seat_spot(self, player: int) -> tuple[Rect, int] | None:
         """Where a computer's Join button goes (kiosk/ui/shell/seats.py): the outer end of its panel,

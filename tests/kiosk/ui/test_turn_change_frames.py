@@ -1,0 +1,69 @@
+"""A turn change spreads its panels' work over frames (kiosk/games/labyrinth/screens/play.py): the panels
+of one side of the board in one frame, the other side's in the next, never both in one; the two
+panels sharing a side move together (they must not overlap), and scripted runs wait until all are
+in place.
+
+Offscreen EGL window; skips when none can be made.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from kiosk.core.events import GameSetup, NewGame
+from kiosk.games.labyrinth.events import PushArrow, Stay
+from kiosk.games.labyrinth.screens.player_panel import PlayerPanel
+
+from tests.kiosk.ui.test_play import MiniKiosk
+from tests.kiosk.ui.test_screens import Now
+from tests.support.offscreen import offscreen_window
+
+pytestmark = pytest.mark.display
+
+window_of = functools.cache(offscreen_window)
+
+
+@pytest.fixture
+def ui():
+    from kiosk.ui.shell.runner import Offscreen
+    from kiosk.ui.shell.window import UI
+
+    kiosk = MiniKiosk()
+    made = UI(kiosk, window_of((800, 480)), clock=Now(), first="play", layout="tabletop")
+    made.k, made.off = kiosk, Offscreen(made, kiosk)
+    yield made
+    made.close()
+    kiosk.sessions["labyrinth"].close()
+
+
+def test_a_turn_change_builds_one_side_of_panels_a_frame(ui, monkeypatch):
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    ui.off.settle()
+    built: list[tuple[int, int]] = []  # (frame, side) of each panel built
+    real = PlayerPanel._build
+
+    def build(panel, state):
+        if any(panel is shown for shown in screen.panels.values()):  # (not one laid out ahead)
+            built.append((ui.frames, screen._side_of(state.seat)))
+        return real(panel, state)
+
+    monkeypatch.setattr(PlayerPanel, "_build", build)
+    before = screen.board.model.current
+    ui.post(Stay())
+    ui.off.settle()  # (waits for the panels too: they are part of the screen's business)
+    m = screen.board.model
+    assert m.current != before
+    frames = sorted({f for f, _ in built})
+    assert len(frames) >= 2, built  # spread over frames
+    for f in frames:
+        assert len({side for g, side in built if g == f}) == 1, built  # never both sides in one frame
+    active = m.seats[m.current]
+    for idx, seat in enumerate(m.seats):  # and all of them where the new turn puts them
+        assert tuple(screen.panels[idx].frame.rect) == tuple(ui.layout.panel(seat, active))
+        assert screen.panels[idx].state == screen._panel_state(idx)
+    assert not screen.busy
