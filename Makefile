@@ -13,8 +13,8 @@ IMAGE_FS_TOOLS := fdisk dosfstools mtools e2fsprogs
 # file-system tools for its assembly test.
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
                 python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox $(IMAGE_FS_TOOLS)
-# What `make image` needs besides those: debootstrap and qemu-user for the arm64 root (as
-# arm64-check, which installs them itself), systemd-nspawn for the booted check of its root.
+# What `make image` needs: those file-system tools, debootstrap and qemu-user for the arm64 root
+# (as arm64-check, which installs them itself), systemd-nspawn for the booted check of its root.
 IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) debootstrap qemu-user-static binfmt-support systemd-container
 
 # Type-checked with mypy: the whole tree (a new file is checked too).
@@ -102,7 +102,8 @@ arm64-check: bundle
 # A Raspberry Pi 4 SD-card image, dist/labyrinth-kiosk-<version>-rpi4.img, from Debian packages
 # only: the arm64 root of arm64-check (cached), Debian's kernel and Pi firmware, the kiosk installed
 # from the bundle with no network; its root booted under systemd-nspawn to the kiosk running, then
-# the partitions made as files and placed with dd (no loop device). Root, binfmt_misc, ~20 min.
+# the partitions made as files and placed with dd (no loop device). Root, binfmt_misc, ~40 min
+# (docs/install.md, "An SD-card image"); not part of CI.
 image: bundle
 	@$(MAKE) --no-print-directory system-packages APT_PACKAGES="$(IMAGE_PACKAGES)"
 	$(PY) systemd/make-image.py build dist/labyrinth-kiosk-$(VERSION).tar.gz

@@ -12,7 +12,7 @@
    ``raspi-firmware`` (non-free-firmware), whose kernel hook fills /boot/firmware: the Pi's
    firmware, the kernel, its initramfs, the device trees, config.txt and cmdline.txt;
 2. the kiosk installed from the offline bundle by ``install.sh --bundle`` with no network, as
-   on a Pi; fstab, host name and a DHCP network by the partitions' labels;
+   on a Pi; fstab by the partitions' labels, a host name;
 3. the root booted under ``systemd-nspawn --boot`` (on a throw-away overlay): the kiosk's unit
    must reach active (running) under cage on wlroots' headless backend, and a run refused with
    exit status 2 (its state directory held by another process) must stop the unit, not restart
@@ -281,7 +281,8 @@ def _unmount_all(root: Path) -> None:
 
 
 def _configure(root: Path) -> None:
-    """What the first boot needs besides the kiosk: the partitions by label, a name, a network."""
+    """What the first boot needs besides the kiosk: the partitions by label and a name. No network
+    is set up: the image has no way in over one (no SSH server, no account with a password)."""
     (root / "etc/fstab").write_text(
         "# the image's partitions, by the labels make-image.py gave them\n"
         f"LABEL={ROOT_LABEL}\t/\text4\trw,noatime\t0\t1\n"
@@ -289,8 +290,6 @@ def _configure(root: Path) -> None:
     )
     (root / "etc/hostname").write_text(HOSTNAME + "\n")
     (root / "etc/hosts").write_text(f"127.0.0.1\tlocalhost\n127.0.1.1\t{HOSTNAME}\n::1\tlocalhost ip6-localhost\n")
-    (root / "etc/systemd/network").mkdir(parents=True, exist_ok=True)
-    (root / "etc/systemd/network/20-wired.network").write_text("[Match]\nName=eth* en*\n\n[Network]\nDHCP=yes\n")
     # every Pi gets its own machine id at its first boot
     (root / "etc/machine-id").write_text("")
     (root / "var/lib/dbus/machine-id").unlink(missing_ok=True)
