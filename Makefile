@@ -2,14 +2,20 @@
 VENV     ?= .venv
 PYTHON   ?= python3
 PY       := $(VENV)/bin/python
+# The SD-card image's file-system tools (sfdisk, mkfs.vfat, mtools, mke2fs): files, no loop device.
+IMAGE_FS_TOOLS := fdisk dosfstools mtools e2fsprogs
 # What the test suite needs from Debian: offscreen OpenGL (EGL + GLES + Mesa),
 # Xvfb as a fallback display, socat for pseudo-terminal serial tests; pip for
 # the release venvs of the offline-update test (install.sh uses the system's
 # pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks; Andika, the
 # literacy typeface the screens use; a
-# PulseAudio server, parec and sox for the sound tests (a null sink: no sound card).
+# PulseAudio server, parec and sox for the sound tests (a null sink: no sound card); the image's
+# file-system tools for its assembly test.
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
-                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox
+                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox $(IMAGE_FS_TOOLS)
+# What `make image` needs: those file-system tools, debootstrap and qemu-user for the arm64 root
+# (as arm64-check, which installs them itself), systemd-nspawn for the booted check of its root.
+IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) debootstrap qemu-user-static binfmt-support systemd-container
 
 # Type-checked with mypy: the whole tree (a new file is checked too).
 TYPED   := engine hardware bench kiosk
@@ -19,7 +25,7 @@ STRICT  := engine hardware
 # there are more, and when there are fewer until this count is lowered to what was found.
 KIOSK_STRICT_ERRORS := 985
 
-.PHONY: run test lint bench bundle arm64-check venv system-packages clean
+.PHONY: run test lint bench bundle arm64-check image venv system-packages clean
 
 # kiosk/version.py: the installed metadata carries the version (--version reads it), so a new
 # version reinstalls the package.
@@ -35,6 +41,7 @@ venv: $(VENV)/.installed
 
 # Installs the Debian packages the suite needs when they are missing (CI runs as
 # root on a fresh machine); as a normal user it only says what is missing.
+# `make system-packages APT_PACKAGES="..."` does the same for another list (make image).
 system-packages:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -91,6 +98,15 @@ bundle: venv
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' kiosk/version.py)
 arm64-check: bundle
 	$(PY) systemd/arm64-check.py dist/labyrinth-kiosk-$(VERSION).tar.gz
+
+# A Raspberry Pi 4 SD-card image, dist/labyrinth-kiosk-<version>-rpi4.img, from Debian packages
+# only: the arm64 root of arm64-check (cached), Debian's kernel and Pi firmware, the kiosk installed
+# from the bundle with no network; its root booted under systemd-nspawn to the kiosk running, then
+# the partitions made as files and placed with dd (no loop device). Root, binfmt_misc, ~40 min
+# (docs/install.md, "An SD-card image"); not part of CI.
+image: bundle
+	@$(MAKE) --no-print-directory system-packages APT_PACKAGES="$(IMAGE_PACKAGES)"
+	$(PY) systemd/make-image.py build dist/labyrinth-kiosk-$(VERSION).tar.gz
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

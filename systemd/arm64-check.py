@@ -11,8 +11,12 @@ What a Raspberry Pi would do with the offline bundle, done in an arm64 root file
 4. the sound unit's PulseAudio, reported ready, and ``pactl info`` answering the kiosk's user;
 5. the kiosk unit's own start command as the kiosk's user: cage on wlroots' headless backend,
    Xwayland, the kiosk full screen with desktop OpenGL capped at 3.1 as on the Pi's GPU: GLES
-   chosen, READY=1 after the first frame, WATCHDOG=1 after it, its exit status through cage;
-6. seeded ``labyrinth-sim`` records identical to this machine's.
+   chosen, READY=1 after the first frame, WATCHDOG=1 after it, its exit status through cage (0 when
+   stopped, 1 when killed, 2 when it refuses to run: the status that stops the unit for good);
+6. seeded ``labyrinth-sim`` records identical to this machine's;
+7. the same root booted by ``systemd-nspawn --boot``: the kiosk's unit reaches active (running)
+   under cage with no restart, the sound unit too, and a run refused inside cage (exit 2) leaves
+   the unit failed instead of restarting it.
 
 Where it cannot run (not root, no binfmt_misc, no qemu-user), it says so in one line and
 exits 0. Usage: arm64-check.py BUNDLE.tar.gz (the Makefile passes the one `make bundle` made).
@@ -20,6 +24,7 @@ exits 0. Usage: arm64-check.py BUNDLE.tar.gz (the Makefile passes the one `make 
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -36,13 +41,19 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
-TOOLS = {"debootstrap": "debootstrap", "update-binfmts": "binfmt-support", "qemu-aarch64-static": "qemu-user-static"}
+TOOLS = {
+    "debootstrap": "debootstrap",
+    "update-binfmts": "binfmt-support",
+    "qemu-aarch64-static": "qemu-user-static",
+    "systemd-nspawn": "systemd-container",
+}
 USER = "labyrinth"
 KIOSK = "/opt/labyrinth-kiosk/venv/bin/labyrinth-kiosk"
 SIM = "/opt/labyrinth-kiosk/venv/bin/labyrinth-sim"
 # the seeded games compared with this machine's: levels whose moves do not depend on a clock
 SIM_ARGS = ["--games", "4", "--ai", "easy,medium", "--seed", "11", "--jobs", "1", "--quiet"]
 READY_WITHIN_S = 600  # qemu runs Python and llvmpipe many times slower than a Pi
+BOOT_WITHIN_S = 1200  # a booted systemd, then cage, under qemu-user on a busy machine
 failures: list[str] = []
 
 
@@ -335,6 +346,38 @@ def sound_server(root: Path) -> subprocess.Popen | None:
     return proc
 
 
+def refused_under_cage(root: Path) -> None:
+    """A run the kiosk refuses once inside cage (its state directory held by another process: exit
+    status 2, past the start command's configuration check): the start command must exit 2, the
+    status the unit's RestartPreventExitStatus= names, so systemd stops it instead of restarting."""
+    service = parse_unit(SRC / "systemd/labyrinth-kiosk.service")
+    (start,) = service["ExecStart"]
+    argv = [a.replace("$$", "$") for a in shlex.split(start)]
+    lock_path = root / "var/lib/labyrinth-kiosk/kiosk.lock"
+    lock_path.touch()
+    subprocess.run(["chroot", str(root), "chown", f"{USER}:{USER}", "/var/lib/labyrinth-kiosk/kiosk.lock"], check=True)
+    env = {**unit_env(service), "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman"}
+    t0 = time.monotonic()
+    with lock_path.open("r+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what a second kiosk would hold
+        try:
+            done = sh(
+                *in_root(root, *argv, user=True, env=env, cwd=service["WorkingDirectory"][0]), timeout=READY_WITHIN_S
+            )
+            rc, err = done.returncode, done.stderr
+        except subprocess.TimeoutExpired as e:
+            rc, err = -1, str(e.stderr or "")
+    written = root / "run/labyrinth-kiosk/exit-status"
+    status = written.read_text().strip() if written.exists() else "none"
+    prevent = " ".join(service.get("RestartPreventExitStatus", [])).split()
+    check(
+        rc == 2 and status == "2" and "is in use by" in err and "2" in prevent,
+        f"a run refused inside cage: the start command exits {rc} (the kiosk wrote {status}), "
+        f"which RestartPreventExitStatus={' '.join(prevent)} keeps from restarting ({time.monotonic() - t0:.0f} s)",
+        err,
+    )
+
+
 def kiosk_under_cage(root: Path, crash: bool = False) -> None:
     """The unit's ExecStart as systemd would run it, on wlroots' headless backend. With `crash`, the
     kiosk is killed once it is up: the start command must fail although cage exits 0."""
@@ -441,6 +484,140 @@ def sim_records(root: Path) -> None:
         shutil.rmtree(here)
 
 
+# ------------------------------------------------------------------ a booted systemd
+BOOT_CHECK_UNIT = """\
+[Unit]
+Description=arm64-check: is the kiosk running after boot, and does a refused run stop it?
+After=basic.target
+
+[Service]
+Type=oneshot
+TimeoutStartSec=infinity
+ExecStart=/bin/sh /usr/local/sbin/kiosk-boot-check
+StandardOutput=journal+console
+StandardError=journal+console
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+# Runs inside the booted root, as the last unit: the results go to /var/tmp/kiosk-boot-check,
+# one "KEY=value" a line, for the host to read after the container powers off.
+BOOT_CHECK_SCRIPT = """\
+out=/var/tmp/kiosk-boot-check
+: > $out
+unit=labyrinth-kiosk.service
+state() { systemctl show -P ActiveState $unit; }
+show() { systemctl show -p ActiveState -p SubState -p NRestarts -p ExecMainStatus -p Result "$@" $unit | tr '\\n' ' '; }
+t0=$(date +%s)
+while :; do
+    s=$(state)
+    [ "$s" = active ] && break
+    [ $(( $(date +%s) - t0 )) -gt {within} ] && break
+    sleep 2
+done
+echo "running=$(show) after=$(( $(date +%s) - t0 ))" >> $out
+echo "sound=$(systemctl show -P ActiveState -P SubState labyrinth-kiosk-sound.service | tr '\\n' ' ')" >> $out
+echo "boot=$(systemctl is-system-running)" >> $out
+echo "failed_units=$(systemctl list-units --failed --plain --no-legend | awk '{print $1}' | tr '\\n' ' ')" >> $out
+sleep 5
+echo "still=$(show)" >> $out
+# a refused run: the state directory held by another process makes the kiosk exit 2 inside cage
+systemctl stop $unit
+systemd-run --quiet --unit=kiosk-check-lock -p User=labyrinth -p Group=labyrinth \\
+    flock /var/lib/labyrinth-kiosk/kiosk.lock sleep 3600
+sleep 3
+systemctl reset-failed $unit
+systemctl start --no-block $unit
+t0=$(date +%s)
+while :; do
+    s=$(state)
+    [ "$s" = failed ] || [ "$s" = inactive ] && break
+    [ $(( $(date +%s) - t0 )) -gt {within} ] && break
+    sleep 2
+done
+sleep 15
+echo "refused=$(show)" >> $out
+journalctl -b -u $unit --no-pager -o cat | tail -n 40 | sed 's/^/journal: /' >> $out
+echo "done=1" >> $out
+systemctl --no-block poweroff
+"""
+
+# the emulation's allowances: no GPU nor seat (wlroots' headless backend, software rendering),
+# desktop OpenGL capped at 3.1 as on the Pi's V3D, and qemu-user's slowness
+BOOT_CHECK_DROPIN = """\
+[Service]
+Environment=WLR_BACKENDS=headless WLR_RENDERER=pixman MESA_GL_VERSION_OVERRIDE=3.1 MESA_GLSL_VERSION_OVERRIDE=140
+TimeoutStartSec=900
+WatchdogSec=600
+"""
+
+
+def booted_systemd(lower: list[Path], work: Path) -> None:
+    """The root (its overlay layers, top first) booted by systemd-nspawn on a throw-away overlay:
+    the kiosk's unit active (running) under cage, the sound unit too, and a run refused inside
+    cage (status 2) leaving the unit failed, with no restart: the real systemd's restart policy."""
+    if shutil.which("systemd-nspawn") is None:
+        check(False, "booted systemd: systemd-nspawn not found (systemd-container)")
+        return
+    top = work / "boot-check"
+    for d in ("upper", "work", "root"):
+        (top / d).mkdir(parents=True)
+    options = f"lowerdir={':'.join(map(str, lower))},upperdir={top / 'upper'},workdir={top / 'work'}"
+    subprocess.run(["mount", "-t", "overlay", "overlay", "-o", options, str(top / "root")], check=True)
+    root = top / "root"
+    try:
+        (root / "usr/local/sbin").mkdir(parents=True, exist_ok=True)
+        (root / "usr/local/sbin/kiosk-boot-check").write_text(BOOT_CHECK_SCRIPT.replace("{within}", str(BOOT_WITHIN_S)))
+        (root / "etc/systemd/system/kiosk-boot-check.service").write_text(BOOT_CHECK_UNIT)
+        wants = root / "etc/systemd/system/multi-user.target.wants"
+        wants.mkdir(parents=True, exist_ok=True)
+        (wants / "kiosk-boot-check.service").symlink_to("../kiosk-boot-check.service")
+        dropin = root / "etc/systemd/system/labyrinth-kiosk.service.d"
+        dropin.mkdir(parents=True, exist_ok=True)
+        (dropin / "emulation.conf").write_text(BOOT_CHECK_DROPIN)
+        (root / "etc/machine-id").write_text("")
+        t0 = time.monotonic()
+        log = work / "boot-check.log"
+        with log.open("w") as f:
+            try:
+                done = subprocess.run(
+                    ["systemd-nspawn", "--quiet", "--boot", f"--directory={root}", "--register=no", "--keep-unit",
+                     "--private-network", "--console=pipe", "--machine=labyrinth-kiosk-check"],
+                    stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT, timeout=BOOT_WITHIN_S * 2 + 600,
+                )  # fmt: skip
+                rc = done.returncode
+            except subprocess.TimeoutExpired:
+                rc = -1
+        took = time.monotonic() - t0
+        result = root / "var/tmp/kiosk-boot-check"
+        text = result.read_text() if result.exists() else ""
+        values = dict(
+            line.partition("=")[::2] for line in text.splitlines() if "=" in line and not line.startswith("journal")
+        )
+        say(f"systemd-nspawn --boot: exit {rc} after {took:.0f} s")
+        print(text, flush=True)
+        if not values.get("done"):
+            print(log.read_text()[-4000:], flush=True)
+        running = values.get("running", "")
+        check(
+            "ActiveState=active" in running and "SubState=running" in running and "NRestarts=0" in running,
+            f"booted systemd: labyrinth-kiosk.service active (running) under cage, no restart ({running.strip()})",
+        )
+        check("NRestarts=0" in values.get("still", "") and "SubState=running" in values.get("still", ""),
+                  "still running 5 s later, not restarted")  # fmt: skip
+        sound = values.get("sound", "")
+        check(sound.split()[:2] == ["active", "running"], f"labyrinth-kiosk-sound.service active (running) ({sound})")
+        refused = values.get("refused", "")
+        check(
+            "ActiveState=failed" in refused and "ExecMainStatus=2" in refused and "NRestarts=0" in refused,
+            f"a run refused inside cage (exit 2) stops the unit, no restart ({refused.strip()})",
+            text,
+        )
+    finally:
+        subprocess.run(["umount", "-R", "-l", str(root)], capture_output=True)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or not Path(argv[0]).is_file():
         print("usage: arm64-check.py BUNDLE.tar.gz (from make bundle)", file=sys.stderr)
@@ -462,7 +639,15 @@ def main(argv: list[str]) -> int:
             sound = sound_server(root)
             kiosk_under_cage(root)
             kiosk_under_cage(root, crash=True)
+            refused_under_cage(root)
             sim_records(root)
+            if sound is not None:
+                stop(sound)
+                sound = None
+            # the same root booted: its own systemd starts the units as on a Pi
+            overlaid = os.path.ismount(root)
+            subprocess.run(["umount", "-R", "-l", str(root)], capture_output=True)
+            booted_systemd([work / "upper", cached] if overlaid else [root], work)
     finally:
         if sound is not None:
             stop(sound)

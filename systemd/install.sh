@@ -407,7 +407,8 @@ run install -m 0644 "$FILES/systemd/$UNIT" "$UNIT_DIR/$UNIT"
 #    image, the compositor's (raspi-config). cage itself never blanks.
 #    The serial console on GPIO 14/15 goes too (unless --keep-serial-console):
 #    the LED ring may use that UART, and nobody should get a login prompt on
-#    the header's pins.
+#    the header's pins. ttyS1 is that UART under Debian's own kernel on a Pi 4
+#    (its raspi-firmware writes console=ttyS1,115200).
 say "screen blanking and serial console off"
 CMDLINE=""
 for c in "$ROOT/boot/firmware/cmdline.txt" "$ROOT/boot/cmdline.txt"; do
@@ -422,11 +423,11 @@ else
         # cmdline.txt is one line; drop any other consoleblank= and append ours.
         run sed -i -E -e 's/(^| )consoleblank=[0-9]+//g' -e '1 s/[[:space:]]*$/ consoleblank=0/' "$CMDLINE"
     fi
-    SERIAL_CONSOLE='(^| )console=(serial0|serial1|ttyAMA0|ttyS0)(,[0-9a-z]+)?( |$)'
+    SERIAL_CONSOLE='(^| )console=(serial0|serial1|ttyAMA0|ttyS0|ttyS1)(,[0-9a-z]+)?( |$)'
     if [ "$KEEP_SERIAL_CONSOLE" = 1 ]; then
         echo "serial console left as it is (--keep-serial-console)"
     elif grep -qE "$SERIAL_CONSOLE" "$CMDLINE"; then
-        run sed -i -E -e 's/(^| )console=(serial0|serial1|ttyAMA0|ttyS0)(,[0-9a-z]+)?( |$)/\1/g' \
+        run sed -i -E -e 's/(^| )console=(serial0|serial1|ttyAMA0|ttyS0|ttyS1)(,[0-9a-z]+)?( |$)/\1/g' \
             -e 's/^ +//' -e 's/  +/ /g' "$CMDLINE"
         echo "serial console removed from $CMDLINE (takes effect at the next boot)"
     else
@@ -434,7 +435,7 @@ else
     fi
 fi
 if [ "$KEEP_SERIAL_CONSOLE" = 0 ]; then
-    system systemctl mask serial-getty@serial0.service serial-getty@ttyAMA0.service serial-getty@ttyS0.service
+    system systemctl mask serial-getty@serial0.service serial-getty@ttyAMA0.service serial-getty@ttyS0.service serial-getty@ttyS1.service
 fi
 if command -v raspi-config >/dev/null 2>&1; then
     system raspi-config nonint do_blanking 1

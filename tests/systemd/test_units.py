@@ -409,6 +409,19 @@ def test_install_into_a_root_twice_is_idempotent_and_keeps_the_config(tmp_path):
     assert snapshot(root) == state
 
 
+def test_debians_serial_console_on_a_pi_4_is_removed_too(tmp_path):
+    """Debian's own kernel names the UART on GPIO 14/15 ttyS1 on a Pi 4: its raspi-firmware
+    writes console=ttyS1,115200, which must go as Raspberry Pi OS's serial0 does."""
+    root = tmp_path / "root"
+    cmdline = root / "boot" / "firmware" / "cmdline.txt"
+    cmdline.parent.mkdir(parents=True)
+    cmdline.write_text("console=tty0 console=ttyS1,115200 root=LABEL=RASPIROOT rw net.ifnames=0 rootwait\n")
+    done = run_install("--root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert cmdline.read_text() == "console=tty0 root=LABEL=RASPIROOT rw net.ifnames=0 rootwait consoleblank=0\n"
+    assert "serial console removed" in done.stdout
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None, reason="needs root and unshare")
 def test_install_into_a_root_never_touches_the_live_systems_releases(tmp_path):
     """--root DIR changes nothing outside DIR: releases of a kiosk installed on this machine (here
