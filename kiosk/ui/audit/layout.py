@@ -496,6 +496,9 @@ def walk(
                             st.each_language(env)
                         relabel(env.ui.screen, env.ui.layout, k == 0)
                         if shots is not None and lang == languages[0]:
+                            seats = getattr(env.ui, "seats", None)
+                            if seats is not None:
+                                seats.update()  # the Join buttons of this state's seats, in this language
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
                         items = collect(env.ui, rec)

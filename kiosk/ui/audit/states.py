@@ -49,6 +49,7 @@ def _seat_call(env: Any) -> None:
     env.post(NewGame(GameSetup.of("human,human,medium", seed=3)))
     env.ui.goto("play")
     seats = env.ui.seats
+    seats.update()  # Red's wait begins
     env.now += seats.timeout + 1
     seats.update()
 
