@@ -7,7 +7,10 @@ Prints:
 * per kind of frame (game on screen, shift, walk, turn change, attract, card game) the CPU time of
   a frame, p50 / p99 / worst, and the same at the Pi factor (x5: a Pi 4 runs this Python ~5x
   slower) next to its budget: p99 within 3.3 ms here (16.7 ms, 60 fps, on a Pi), worst within
-  6.6 ms (33 ms);
+  6.6 ms (33 ms). The budget is judged on the main thread's CPU time (Python and the GL driver's
+  front end: what a Pi's CPU runs); all threads' is shown beside it (llvmpipe's rasteriser threads
+  fill the pixels, which a Pi's GPU does: not x5);
+* the loop turns that drew no frame: where the screen's work ahead runs (Screen.prepare_ahead);
 * waiting for a person: the frames drawn per second and the CPU share of the window loop's pacing
   (kiosk/ui/shell/runner.py Pacer) over 20 s of real time, and the 1,200 fixed-rate steps of old;
 * input latency: a mock-pin press on the real debounced button adapter -> the bus ->
@@ -23,6 +26,7 @@ whether its goal is met. bench/window.py measures a real window under Xvfb.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import statistics
@@ -34,6 +38,22 @@ PI_FACTOR = 5  # a Pi 4 runs this Python ~5x slower than this machine (issue 31'
 P99_BUDGET_S = 1 / 60 / PI_FACTOR  # 60 fps on a Pi: 3.3 ms of CPU here at the 99th percentile
 WORST_BUDGET_S = 2 / 60 / PI_FACTOR  # and never a frame over two (6.6 ms here)
 WAIT_S = 20.0  # a person thinking, in real time
+THINK_STEPS = 30  # loop turns (0.5 s) between the board settling and a person's next action: nobody acts sooner
+
+
+@dataclass
+class Frames:
+    """The CPU times of some drawn frames: the process's (all threads, llvmpipe's rasteriser
+    too) and the main thread's (Python and the GL driver's front end: what a Pi's CPU does; the
+    rest is what a Pi's GPU does)."""
+
+    cpu: list[float] = field(default_factory=list)
+    main: list[float] = field(default_factory=list)
+
+    def add(self, other: Frames, first: int | None = None) -> None:
+        """Append `other`'s frames (only its `first` ones if given)."""
+        self.cpu += other.cpu[:first]
+        self.main += other.main[:first]
 
 
 _ATTRACT_CHILD = """
@@ -86,10 +106,10 @@ def main(argv: list[str] | None = None) -> None:
     startup = time.perf_counter() - t0
 
     o.frames(30)  # warm caches (glyphs, shaders)
-    o.cpu.clear()
+    o.clear()
     idle = o.frames(240)
-    idle_cpu = list(o.cpu)
-    kinds: dict[str, list[float]] = {"game on screen": idle_cpu}
+    idle_cpu = o.times()
+    kinds: dict[str, Frames] = {"game on screen": idle_cpu}
     shift_frames, move_frames, shift_cpu, turn_frames, walk_cpu, turn_cpu = _shifts(o)
     kinds.update({"shift": shift_cpu, "walk": walk_cpu, "turn change": turn_cpu})
     latencies = _latencies(o)
@@ -102,9 +122,9 @@ def main(argv: list[str] | None = None) -> None:
     kinds["card game"] = _card_frames(o)
     o.ui.goto("attract")
     o.frames(30)
-    o.cpu.clear()
+    o.clear()
     o.frames(900)
-    kinds["attract"] = list(o.cpu)
+    kinds["attract"] = o.times()
 
     ms = 1000
 
@@ -128,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"ui frame, game on screen: median {med * ms:.2f} ms, "
         f"p95 {sorted(idle)[int(len(idle) * 0.95)] * ms:.2f} ms (goal median < 8 ms: {verdict(med < 0.008)}); "
-        f"CPU time (all threads) median {statistics.median(idle_cpu) * ms:.2f} ms"
+        f"CPU time (all threads) median {statistics.median(idle_cpu.cpu) * ms:.2f} ms"
     )
     if move_frames:
         print(
@@ -146,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     k = shift_frames.index(worst)
     print(
         f"ui shift animation, CPU time (all threads; not the goal, it tells other processes' noise apart): "
-        f"the worst frame's {shift_cpu[k] * ms:.2f} ms, the most of any frame {max(shift_cpu) * ms:.2f} ms"
+        f"the worst frame's {shift_cpu.cpu[k] * ms:.2f} ms, the most of any frame {max(shift_cpu.cpu) * ms:.2f} ms"
     )
     print(f"ui waiting 20 s for a person, stepped 60 times a second: {waiting_drawn} of 1200 frames drawn")
     drawn, steps, share, late = paced
@@ -157,18 +177,30 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(
         f"ui frame CPU per kind (budget here: p99 {P99_BUDGET_S * ms:.1f} ms, worst {WORST_BUDGET_S * ms:.1f} ms; "
-        f"x{PI_FACTOR} on a Pi 4: {P99_BUDGET_S * PI_FACTOR * ms:.1f} / {WORST_BUDGET_S * PI_FACTOR * ms:.1f} ms):"
+        f"x{PI_FACTOR} on a Pi 4: {P99_BUDGET_S * PI_FACTOR * ms:.1f} / {WORST_BUDGET_S * PI_FACTOR * ms:.1f} ms). "
+        f"The goal is the main thread's CPU (Python and the GL driver: what a Pi's CPU runs); all threads "
+        f"adds llvmpipe's rasteriser, the pixels a Pi's GPU fills, not x{PI_FACTOR}:"
     )
-    for kind, cpu in kinds.items():
-        if not cpu:
+    for kind, frames in kinds.items():
+        if not frames.cpu:
             print(f"  {kind}: no frame drawn")
             continue
-        p50, p99, worst = statistics.median(cpu), percentile(cpu, 99), max(cpu)
-        ok = p99 <= P99_BUDGET_S and worst <= WORST_BUDGET_S
+        main_ms = [v * ms for v in (statistics.median(frames.main), percentile(frames.main, 99), max(frames.main))]
+        all_ms = [v * ms for v in (statistics.median(frames.cpu), percentile(frames.cpu, 99), max(frames.cpu))]
+        ok = main_ms[1] <= P99_BUDGET_S * ms and main_ms[2] <= WORST_BUDGET_S * ms
+        share = sum(frames.main) / sum(frames.cpu) if sum(frames.cpu) else 1.0
         print(
-            f"  {kind}: n={len(cpu)}, p50 {p50 * ms:.2f} / p99 {p99 * ms:.2f} / worst {worst * ms:.2f} ms; "
-            f"x{PI_FACTOR} on a Pi 4: {p50 * PI_FACTOR * ms:.1f} / {p99 * PI_FACTOR * ms:.1f} / "
-            f"{worst * PI_FACTOR * ms:.1f} ms ({verdict(ok)})"
+            f"  {kind}: n={len(frames.cpu)}, main thread p50 {main_ms[0]:.2f} / p99 {main_ms[1]:.2f} / "
+            f"worst {main_ms[2]:.2f} ms, x{PI_FACTOR} on a Pi 4: {main_ms[0] * PI_FACTOR:.1f} / "
+            f"{main_ms[1] * PI_FACTOR:.1f} / {main_ms[2] * PI_FACTOR:.1f} ms ({verdict(ok)}); "
+            f"all threads {all_ms[0]:.2f} / {all_ms[1]:.2f} / {all_ms[2]:.2f} ms ({share:.0%} of it the main thread's)"
+        )
+    if o.undrawn:
+        print(
+            f"ui loop turns that drew nothing (a frame's news handled, work done ahead: Screen.prepare_ahead): "
+            f"n={len(o.undrawn)}, main thread p99 {percentile(o.undrawn, 99) * ms:.2f} / worst "
+            f"{max(o.undrawn) * ms:.2f} ms (x{PI_FACTOR} on a Pi 4: {max(o.undrawn) * PI_FACTOR * ms:.1f} ms; "
+            f"no frame waits for it, an input may)"
         )
     print(
         f"ui input latency mock pin -> preview frame: median {statistics.median(latencies) * ms:.1f} ms, "
@@ -198,20 +230,38 @@ class Offscreen:
         # each drawn frame's CPU time, all threads (llvmpipe's too): on a machine busy with other
         # work the clock time waits for a core, the CPU time does not (compare changes with it)
         self.cpu: list[float] = []
+        # and the main thread's alone: Python and the GL driver's front end, what a Pi's CPU runs
+        # (llvmpipe's rasteriser threads do what a Pi's GPU does)
+        self.main: list[float] = []
         self.last_cpu = 0.0  # the last drawn frame's CPU time
+        self.last_main = 0.0  # and its main thread's
+        # the main thread's CPU of each loop turn that drew nothing (the screen's work ahead runs there)
+        self.undrawn: list[float] = []
 
     def frame(self, dt: float = 1 / 60) -> float | None:
         """One loop turn; its time in seconds if a frame was drawn, None if it was skipped."""
-        t, cpu = time.perf_counter(), time.process_time()
+        t, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
         drawn = self.ui.step(dt)
         self.gl.glFinish()
         if not drawn:
             self.skipped += 1
+            self.undrawn.append(time.thread_time() - main)
             return None
         took = time.perf_counter() - t
         self.last_cpu = time.process_time() - cpu
+        self.last_main = time.thread_time() - main
         self.cpu.append(self.last_cpu)
+        self.main.append(self.last_main)
         return took
+
+    def clear(self) -> None:
+        """Forget the CPU times recorded so far."""
+        self.cpu.clear()
+        self.main.clear()
+
+    def times(self) -> Frames:
+        """The CPU times recorded since :meth:`clear` (process, main thread)."""
+        return Frames(list(self.cpu), list(self.main))
 
     def frames(self, count: int) -> list[float]:
         """The times of the frames drawn in `count` loop turns."""
@@ -234,31 +284,35 @@ class Offscreen:
 
 def _shifts(
     o: Offscreen,
-) -> tuple[list[float], list[float], list[float], list[float], list[float], list[float]]:
+) -> tuple[list[float], list[float], Frames, list[float], Frames, Frames]:
     """Eight pushes, each followed by a walk (every other turn) or a stay: the frames of the shift
     animations, of one move phase, the shift frames' CPU times (all threads), the first frame of
     each next turn, and the CPU times of the walks' frames and of the turn changes.
 
     The frames that redraw the cached still layers (a push starting and landing) count as shift frames.
+    Half a second of loop turns (THINK_STEPS) comes before each action, as a person takes at least
+    that: the turns that draw nothing do the screen's work ahead (``Screen.prepare_ahead``).
     """
     from kiosk.games.labyrinth.events import PushArrow, Stay, TapCell
 
     shift_frames: list[float] = []
-    shift_cpu: list[float] = []
+    shift_cpu = Frames()
     move_frames: list[float] = []
     turn_frames: list[float] = []
-    walk_cpu: list[float] = []
-    turn_cpu: list[float] = []
+    walk_cpu = Frames()
+    turn_cpu = Frames()
 
     def shift_frame() -> None:
         took = o.frame()
         if took is not None:
             shift_frames.append(took)
-            shift_cpu.append(o.last_cpu)
+            shift_cpu.cpu.append(o.last_cpu)
+            shift_cpu.main.append(o.last_main)
 
     arrows = ["N1", "E3", "S5", "W1", "N5", "E1", "S3", "W5"]
     for k in range(8):
         arrow = next(a for a in arrows[k:] + arrows if a != o.game.forbidden)
+        o.frames(THINK_STEPS)
         o.kiosk.bus.post(PushArrow(arrow))
         shift_frame()  # the push arrives: the row leaves the cache, the slide starts
         while o.ui.busy():
@@ -268,19 +322,20 @@ def _shifts(
             move_frames += o.frames(120)
         here = o.game.players[o.game.current].position
         far = sorted(o.game.reachable() - {here})
+        o.frames(THINK_STEPS)
         if k % 2 and far:
             o.kiosk.bus.post(TapCell(far[-1]))  # the pawn walks; the panels change hands as it lands
-            o.cpu.clear()
+            o.clear()
             o.frame()
             while o.ui.busy():
                 o.frame()
             o.frames(3)
-            walk_cpu += o.cpu
+            walk_cpu.add(o.times())
             continue
         o.kiosk.bus.post(Stay())
-        o.cpu.clear()
+        o.clear()
         turn_frames += o.frames(3)[:1]
-        turn_cpu += o.cpu[:1]
+        turn_cpu.add(o.times(), first=1)
     return shift_frames, move_frames, shift_cpu, turn_frames, walk_cpu, turn_cpu
 
 
@@ -305,7 +360,7 @@ def _paced_wait(o: Offscreen) -> tuple[int, int, float, int]:
     return pacer.drawn, pacer.steps, share, pacer.drawn - (late_from or 0)
 
 
-def _card_frames(o: Offscreen) -> list[float]:
+def _card_frames(o: Offscreen) -> Frames:
     """The CPU times of a card game's frames: a person and a computer play six rounds (pick a
     card, turn it, lay it, take, the computer's turn)."""
     from kiosk.core.events import GameSetup, NewGame
@@ -315,7 +370,7 @@ def _card_frames(o: Offscreen) -> list[float]:
     bus.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
     o.frames(60)
     session = o.kiosk.sessions["cards"]
-    o.cpu.clear()
+    o.clear()
     for _ in range(6):
         for _wait in range(900):  # the computer's turn
             g = session.game
@@ -340,7 +395,7 @@ def _card_frames(o: Offscreen) -> list[float]:
         if g.phase == "take":
             bus.post(ConfirmTake())
             o.frames(30)
-    cpu = list(o.cpu)
+    cpu = o.times()
     session.close()
     return cpu
 

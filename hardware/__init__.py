@@ -19,8 +19,6 @@ from hardware.buttons import (
 )
 from hardware.debounce import DEFAULT_BOUNCE_SECONDS, Debouncer
 from hardware.pins import choose_pin_factory
-from hardware.ring import DRIVERS as RING_DRIVERS
-from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
 from hardware.ring import NoRing, Ring, make_ring
 from hardware.ring.adalight import AdalightDriver
 from hardware.ring.driver import RingDriver, RingUnavailable
@@ -41,8 +39,6 @@ __all__ = [
     "DEFAULT_BOUNCE_SECONDS",
     "Debouncer",
     "choose_pin_factory",
-    "RING_DRIVERS",
-    "SERIAL_RING_DRIVERS",
     "NoRing",
     "Ring",
     "make_ring",

@@ -25,16 +25,12 @@ from dataclasses import replace
 from typing import Callable, Literal, TypedDict, Unpack
 
 from hardware.errors import HardwareContractError, HardwareSettingError
+from hardware.ring import drivers
 from hardware.ring.driver import RingDriver, RingUnavailable
 from hardware.ring.layout import RingLayout, Segment
 from hardware.ring.picture import CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture, check_colour
 
 log = logging.getLogger("hardware.ring")
-
-#: The drivers that talk to an LED controller on a serial port (they need ``port``).
-SERIAL_DRIVERS = ("wled", "adalight", "line")
-#: Every ``[ring] driver``: none, a virtual ring (tests, headless) or a serial one.
-DRIVERS = ("none", "virtual", *SERIAL_DRIVERS)
 
 
 def backoff_delays(first: float, cap: float) -> Iterator[float]:
@@ -359,16 +355,12 @@ def make_ring(
 ) -> "Ring | NoRing":
     """Build the ring the config asks for (keys as in the ``[ring]`` section).
 
-    ``driver``: ``none``, ``virtual``, ``wled``, ``adalight`` or ``line``.
+    ``driver``: ``none`` or the name of an installed driver (hardware/ring/drivers.py: the kiosk's
+    own are ``virtual``, ``wled``, ``adalight`` and ``line``).
     ``seat_segments``: ``None`` (or ``"auto"``) for equal arcs, else one
     ``[first, count]`` per seat. Raises ``ValueError`` for bad values; a
     missing device is not an error (the ring connects when it appears).
     """
-    from hardware.ring.adalight import AdalightDriver
-    from hardware.ring.line import LineDriver
-    from hardware.ring.virtual import VirtualRing
-    from hardware.ring.wled import WledDriver
-
     if seat_segments == "auto":
         seat_segments = None
     layout = RingLayout(
@@ -379,15 +371,7 @@ def make_ring(
         tuple(seat_segments) if seat_segments else None,
     )
     _check_brightness(brightness)
-    if driver == "none":
+    if driver == drivers.NONE:
         return NoRing(layout)
-    if driver == "virtual":
-        device: RingDriver = VirtualRing(led_count)
-    elif driver in SERIAL_DRIVERS:
-        if not port:
-            raise HardwareSettingError(f"ring driver {driver!r} needs a serial port")
-        cls = {"wled": WledDriver, "adalight": AdalightDriver, "line": LineDriver}[driver]
-        device = cls(port, led_count, baud=baud)
-    else:
-        raise HardwareSettingError(f"unknown ring driver {driver!r}: use one of {', '.join(DRIVERS)}")
+    device = drivers.driver_class(driver).build(led_count, port, baud)
     return Ring(device, layout, brightness=brightness, **ring_options)

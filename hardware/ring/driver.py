@@ -28,6 +28,13 @@ class RingDriver:
     """The interface: open, show pictures, poll for replies, close."""
 
     name = "driver"
+    #: it talks to a device on a serial port: ``[ring] port`` must name one
+    needs_port = False
+
+    @classmethod
+    def build(cls, led_count: int, port: str | None, baud: int) -> "RingDriver":
+        """The driver for the ``[ring]`` settings (hardware.ring.make_ring calls this)."""
+        return cls(led_count)
 
     def __init__(self, led_count: int) -> None:
         if not isinstance(led_count, int) or led_count < 1:
@@ -76,6 +83,13 @@ class SerialRingDriver(RingDriver):
     #: its own (without the port going away) is back in step soon.
     keepalive = 2.0
     RECEIVED_LIMIT = 64 * 1024
+    needs_port = True
+
+    @classmethod
+    def build(cls, led_count: int, port: str | None, baud: int) -> "RingDriver":
+        if not port:
+            raise HardwareSettingError(f"ring driver {cls.name!r} needs a serial port")
+        return cls(port, led_count, baud=baud)
 
     def __init__(self, port: str, led_count: int, *, baud: int = 115200, write_timeout: float = 0.5) -> None:
         super().__init__(led_count)

@@ -25,8 +25,7 @@ from typing import Any, Callable, Mapping
 from hardware.buttons import ARROWS
 from hardware.buttons import DEFAULT_BUTTON_PINS
 from hardware.pins import PIN_FACTORIES
-from hardware.ring import DRIVERS as RING_DRIVERS
-from hardware.ring import SERIAL_DRIVERS as SERIAL_RING_DRIVERS
+from hardware.ring import drivers as ring_drivers
 
 from kiosk.games import HUMAN
 from kiosk.errors import KioskError
@@ -54,8 +53,8 @@ DISPLAY_MODES = ("auto", "window", "fullscreen", "offscreen", "none")
 LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
-# PIN_FACTORIES, RING_DRIVERS and SERIAL_RING_DRIVERS are declared with the hardware they choose
-# (hardware.pins, hardware.ring); LANGUAGES with the texts' catalogs (kiosk.ui.shell.i18n).
+# PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.shell.i18n).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -151,7 +150,7 @@ class ButtonsConfig:
 class RingConfig:
     """The serial LED ring that shows whose turn it is."""
 
-    driver: str = key(default="none", schema=lambda: _Field(_choice(RING_DRIVERS), from_text=str))
+    driver: str = key(default="none", schema=lambda: _Field(_choice(ring_drivers.names), from_text=str))
     port: str = key(default=DEFAULT_RING_PORT, schema=lambda: _Field(_str, from_text=str))
     baud: int = key(default=115200, schema=lambda: _Field(_int(300, 4_000_000), from_text=_text_int))
     led_count: int = key(default=24, schema=lambda: _Field(_int(4, 2048), from_text=_text_int))
@@ -332,8 +331,11 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _choice(options: tuple) -> Callable[[Any], Any]:
+def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
+    """One of `choices` (a function giving them: asked at each read, e.g. the installed ring drivers)."""
+
     def parse(v: Any) -> Any:
+        options = choices() if callable(choices) else choices
         if isinstance(v, bool) or type(v) not in {type(o) for o in options}:
             kinds = " or ".join(sorted({_type_name(o) for o in options}))
             raise _Bad(f"must be {kinds}, not {_type_name(v)}")
@@ -606,6 +608,18 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     return replace(kiosk, **times)
 
 
+def switch_preset(config: Config, name: str) -> Config:
+    """`config` with preset `name` and all of its times: the operator picked it in the menu, which
+    wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
+    from dataclasses import replace
+
+    if name not in PRESETS:
+        raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
+    times = PRESETS[name]
+    kiosk = replace(config.kiosk, preset=name, idle_timeout_s=times["idle_timeout_s"], continue_s=times["continue_s"])
+    return replace(config, kiosk=kiosk)
+
+
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:
     """Known sections, each a table, no value nested deeper than a key takes (so a hostile file stays cheap)."""
     if not isinstance(raw, Mapping):
@@ -671,7 +685,7 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
 def _check_across(config: Config, raw: Mapping, fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
     r = config.ring
-    if r.driver in SERIAL_RING_DRIVERS and not r.port.strip():
+    if ring_drivers.needs_port(r.driver) and not r.port.strip():
         raise fail(
             "ring",
             f'port = "{r.port}": the {r.driver} driver needs a serial port '
@@ -695,7 +709,7 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
             raise fail("buttons", f"{key} = {pin} is already used by {claimed[pin]}")
         claimed[pin] = key
 
-    if r.driver in SERIAL_RING_DRIVERS and r.port in UART_PORTS:
+    if ring_drivers.needs_port(r.driver) and r.port in UART_PORTS:
         claimed[14] = f'[ring] port = "{r.port}" (UART TX)'
         claimed[15] = f'[ring] port = "{r.port}" (UART RX)'
     for name in ARROWS:

@@ -252,7 +252,7 @@ class Kiosk:
             self._closers.append(self.leds.close)
 
     def _open_ring(self):
-        from hardware import SERIAL_RING_DRIVERS, make_ring
+        from hardware import make_ring
 
         r = self.config.ring
         driver = self.options.ring or r.driver
@@ -270,7 +270,7 @@ class Kiosk:
         except ValueError as e:
             log.error("LED ring: %s; running without it", e)
             ring = make_ring("none")
-        log.info("LED ring: %s", f"{driver} on {r.port}" if driver in SERIAL_RING_DRIVERS else driver)
+        log.info("LED ring: %s", ring.driver.describe() if ring.driver is not None else "none")
         self._closers.append(ring.close)
         return ring
 

@@ -171,11 +171,12 @@ def game_of(verb: str) -> str | None:
 
 
 def wrong_game(verb: str, game: str) -> str | None:
-    """Why a line of another game cannot be played in `game` (None when it belongs)."""
-    owner = game_of(verb)
-    if owner is None or owner == game:
-        return None
+    """Why a line of another game cannot be played in `game` (None when it belongs: two games
+    may share a word, as the puzzles share the board game's)."""
     script = games.get(game).script
+    owner = game_of(verb)
+    if owner is None or owner == game or (script is not None and verb in script.verbs):
+        return None
     usage = script.usage if script is not None else "no lines of its own"
     return f"`{verb}` is an input of the {owner} game (run it with --game {owner}); {game} uses: {usage}"
 

@@ -13,17 +13,19 @@ module registers its game when imported::
     [project.entry-points."labyrinth_kiosk.games"]
     race = "race_game.kiosk"
 
-The two built-in games are registered on first use (they are imported
-lazily so that ``import kiosk`` stays cheap):
+The built-in games are the packages under ``kiosk/games/``, found by their
+folder and registered on first use (imported lazily so that ``import kiosk``
+stays cheap); each declares its place in the setup's order (``GameType.order``):
 
->>> sorted(names())
-['cards', 'labyrinth']
+>>> names()
+('labyrinth', 'cards', 'puzzles')
 >>> get("cards").players
 (2, 6)
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 from dataclasses import dataclass, field
@@ -41,8 +43,6 @@ log = logging.getLogger(__name__)
 
 #: The entry-point group a separately installed game uses.
 ENTRY_POINT_GROUP = "labyrinth_kiosk.games"
-#: The games that come with the kiosk, in the order the setup screen shows them.
-BUILT_IN = ("kiosk.games.labyrinth", "kiosk.games.cards")
 #: The seat kind of a person (every other seat kind is one of a game's AI levels).
 HUMAN = "human"
 
@@ -106,6 +106,8 @@ class GameType:
     default_seats: tuple[str, ...]  # GameSetup() of this game: who plays
     #: the text key of its name on the screens (kiosk/locale), e.g. "setup.card_game"; "": `title`
     title_key: str = ""
+    #: its place among the built-in games (the setup screen's and --game's order): lower first
+    order: int = 100
     script: ScriptWords | None = None
     #: seat kinds for a config's seats the game has no AI for (e.g. cards: medium -> easy)
     ai_aliases: Mapping[str, str] = field(default_factory=dict)
@@ -124,6 +126,10 @@ class GameType:
     #: the screen the UI shows while this game runs, and the one for its end
     play_screen: str = ""
     over_screen: str = ""
+    #: its part of the setup screen (who plays, its own rules): a function returning a
+    #: kiosk.ui.shell.setup_panel.SetupPanel subclass, imported only with a display; None: the
+    #: setup screen does not offer the game
+    setup_panel: Callable[[], type] | None = None
     #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
     howto_screen: str = ""
     #: the screen ``labyrinth-replay --display`` steps a record of this game on ("": none)
@@ -142,6 +148,9 @@ class GameType:
     demo: Callable[[], Any] | None = None
     #: a theme pack's picture sets this game shows: folder -> the treasures it holds (docs/themes.md)
     theme_kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the text key a treasure's name has, by picture set: folder -> prefix ("board" -> "treasure.");
+    #: an installed theme's names replace those texts
+    theme_texts: Mapping[str, str] = field(default_factory=dict)
     #: a position as text for ``labyrinth-replay`` in a terminal (kiosk/games/<name>/text_board.py)
     text_board: Callable[[Any], str] | None = None
     #: ``labyrinth-replay --analyze``: (record, AI level or None) -> engine.records.analysis.Mark list
@@ -202,7 +211,7 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    for module in BUILT_IN:
+    for module in built_in():
         importlib.import_module(module)
     for name, value in announced():
         try:
@@ -216,6 +225,15 @@ def _load() -> None:
             continue
         if isinstance(obj, GameType):
             register_game(obj)
+
+
+@functools.cache
+def built_in() -> tuple[str, ...]:
+    """The built-in games' packages: every package folder under kiosk/games/ (a new game
+    needs no line anywhere else)."""
+    import pkgutil
+
+    return tuple(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg)
 
 
 def announced() -> list[tuple[str, str]]:
@@ -269,10 +287,10 @@ def get(name: str) -> GameType:
         raise ValueError(f"unknown game {name!r}; the games are {', '.join(names())}") from None
 
 
-def _order(game: GameType) -> tuple[int, str]:
-    """Built-in games in BUILT_IN order (whichever was imported first), then the others by name."""
-    module = f"{__name__}.{game.name}"
-    return (BUILT_IN.index(module), "") if module in BUILT_IN else (len(BUILT_IN), game.name)
+def _order(game: GameType) -> tuple[bool, int, str]:
+    """Built-in games in their declared order, then the others by name."""
+    outside = f"{__name__}.{game.name}" not in built_in()
+    return (outside, 0 if outside else game.order, game.name)
 
 
 def all_games() -> tuple[GameType, ...]:

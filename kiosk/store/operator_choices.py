@@ -1,10 +1,12 @@
 """What the operator chose on the "Sound & display" page, kept across restarts.
 
-The volume, the mute, the high-contrast palette and the theme set in the
-operator menu are written to ``operator-settings.json`` in the state directory
-(atomically, as the PIN guard's count, kiosk/store/pin.py) and read back at start,
-where they take the place of ``[sound] volume``, ``[display] high_contrast``
-and ``[display] theme`` from the config. Only what the operator changed is written: a key not in the file
+The volume, the mute, the high-contrast palette, the theme and the preset
+(home or public: the idle and continue times) set in the operator menu are
+written to ``operator-settings.json`` in the state directory (atomically, as
+the PIN guard's count, kiosk/store/pin.py) and read back at start, where they
+take the place of ``[sound] volume``, ``[display] high_contrast``,
+``[display] theme`` and ``[kiosk] preset`` (with its two times) from the
+config. Only what the operator changed is written: a key not in the file
 keeps following the config. A file that cannot be read or makes no sense is
 reported in one log line and left as it is (the next change replaces it);
 the kiosk then starts with the config's values.
@@ -30,6 +32,7 @@ KEYS = {
     "muted": lambda v: type(v) is bool,
     "high_contrast": lambda v: type(v) is bool,
     "theme": lambda v: type(v) is str and 0 < len(v) <= 64,
+    "preset": lambda v: type(v) is str and 0 < len(v) <= 16,  # a name of kiosk.core.config.PRESETS
 }
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.store.safeio import SMALL_LIMIT, read_bounded, read_json
 from kiosk.themes.pack import (
@@ -79,13 +80,14 @@ class Theme:
         return colour(self.manifest, key, default)
 
     def text(self, key: str, language: str) -> str | None:
-        """A kiosk text the theme replaces: ``treasure.<name>`` (board) and ``cards.treasure.<name>``."""
+        """A kiosk text the theme replaces: a treasure's name, by the text key each game declares
+        for its picture sets (``GameType.theme_texts``, e.g. ``treasure.<name>`` for "board")."""
         if self.builtin:
             return None
-        if key.startswith("treasure."):
-            return self.name("board", key[9:], language)
-        if key.startswith("cards.treasure."):
-            return self.name("cards", key[15:], language)
+        for game in games.all_games():
+            for kind, prefix in game.theme_texts.items():
+                if key.startswith(prefix):
+                    return self.name(kind, key[len(prefix) :], language)
         return None
 
 

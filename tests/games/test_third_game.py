@@ -92,7 +92,7 @@ def test_the_race_is_found_through_the_entry_point_group(tmp_path):
         [sys.executable, "-c", code], env=kiosk_env(site), cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "Dice race (2, 3) ('human', 'dice') ('labyrinth', 'cards', 'race')"
+    assert r.stdout.strip() == "Dice race (2, 3) ('human', 'dice') ('labyrinth', 'cards', 'puzzles', 'race')"
 
 
 def test_the_kiosk_plays_the_race_headless_from_setup_to_game_over(tmp_path):

@@ -43,6 +43,7 @@ from hypothesis import strategies as st
 
 from engine.labyrinth import Game
 from engine.cards import CardGame
+from hardware.ring import drivers as ring_drivers
 from kiosk.core import config as cfg
 from kiosk.store import safeio
 from kiosk.core.kiosk import KioskOptions, setup_from_config
@@ -366,7 +367,7 @@ def configs(draw) -> bytes:
         known = {
             "led_count": st.integers(0, 3000),
             "seat_segments": st.lists(st.lists(st.integers(-2, 30), min_size=0, max_size=3), max_size=7),
-            "driver": st.sampled_from(cfg.RING_DRIVERS),
+            "driver": st.sampled_from(ring_drivers.names()),
             "port": st.sampled_from(["", " ", "/dev/ttyUSB0", "/dev/serial0"]),
             "offset": st.integers(-1, 3000),
         }.get(name, st.nothing())
@@ -393,7 +394,7 @@ def runs_with(config: cfg.Config) -> None:
     r = config.ring
     RingLayout(r.led_count, 4, r.offset, bool(r.reverse), r.seat_segments)
     _check_brightness(r.brightness)
-    if r.driver in cfg.SERIAL_RING_DRIVERS:
+    if ring_drivers.needs_port(r.driver):
         assert r.port.strip(), "a serial ring with no port"
     setup_from_config(config)
     k = config.kiosk

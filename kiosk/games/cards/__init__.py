@@ -92,11 +92,18 @@ def _audit():
     return states()
 
 
+def _setup_panel() -> type:
+    from kiosk.games.cards.screens.setup_panel import CardSetup
+
+    return CardSetup
+
+
 GAME = register_game(
     GameType(
         name=GAME_NAME,
         title="the travel card game",
         title_key="setup.card_game",
+        order=1,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,
@@ -109,6 +116,7 @@ GAME = register_game(
         script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
         button=_button,
         screens=_screens,
+        setup_panel=_setup_panel,
         play_screen="cards_play",
         replay_screen="cards_replay",
         over_screen="cards_gameover",
@@ -117,6 +125,7 @@ GAME = register_game(
         sim=_sim,
         audit=_audit,
         theme_kinds={"cards": tuple(TREASURES)},
+        theme_texts={"cards": "cards.treasure."},
         text_board=_text_board,
         analyze=_analyze,
     )

@@ -1,8 +1,8 @@
 """The travel card game's cards, drawn by us: paths, walls and the two treasures on each card.
 
-A card looks like a board tile (dark stone walls, light paths) so paths read
-the same in both games, with a thin light rim so neighbouring cards stay
-apart. Path segments that do not meet inside the card are drawn apart: two
+A card looks like a board tile (hedge-green walls, light paths) so paths read
+the same in both games, with a printed card's ivory border so neighbouring
+cards stay apart. Path segments that do not meet inside the card are drawn apart: two
 corners are arcs hugging their corners, a dead end is a stub that stops short
 of the middle. Each treasure sits on its path in a medallion whose rim has the
 treasure's own colour, so matching treasures are found by shape and colour.
@@ -26,8 +26,8 @@ from kiosk.ui.art.bake import bake
 from kiosk.ui.art.pen import Pen
 from kiosk.ui.art.theme_art import ThemeArt, theme_art
 
-WALL = (44, 52, 66)
-RIM = (92, 104, 124)
+WALL = (56, 96, 62)  # the board's hedge green, a shade darker and calmer (docs/art.md)
+RIM = (236, 226, 200)  # a printed card's ivory border
 PATH = (243, 233, 207)
 MEDALLION = (255, 250, 238)
 BACK = (40, 70, 128)
@@ -35,7 +35,10 @@ BACK_LIGHT = (236, 196, 90)
 
 SIDE_VEC = {"N": (0.0, 1.0), "E": (1.0, 0.0), "S": (0.0, -1.0), "W": (-1.0, 0.0)}
 PATH_W = 0.44  # path width in unit-box units (the card is 2 wide)
-MEDAL_R = 0.34  # treasure medallion radius
+MEDAL_R = 0.39  # treasure medallion radius: as large as two on one card allow (ARM_SPOT, ADJACENT_SPOT)
+#: where a treasure sits on an arm through the middle (from the centre, the card's half being 1), and on
+#: each of two arms at right angles, further out so that their medallions do not touch
+ARM_SPOT, ADJACENT_SPOT = 0.5, 0.57
 
 # ---------------------------------------------------------------- the 25 treasure icons
 
@@ -397,9 +400,10 @@ def face_layout(card_id: int) -> tuple[Pen, list[tuple[str, float, float]]]:
             # two treasures: on two arms, opposite ones if there are
             arms = list(seg)
             pair = next(((a, b) for a in arms for b in arms if SIDE_VEC[a] == _neg(SIDE_VEC[b]) and a < b), None)
+            out = ARM_SPOT if pair is not None else ADJACENT_SPOT
             if pair is None:
                 pair = (arms[0], arms[1])
-            spots[k] = [(SIDE_VEC[s][0] * 0.5, SIDE_VEC[s][1] * 0.5) for s in pair]
+            spots[k] = [(SIDE_VEC[s][0] * out, SIDE_VEC[s][1] * out) for s in pair]
     placed = []
     used: dict[int, int] = {}
     for name, k in card.treasures:
@@ -464,7 +468,7 @@ def draw_card(batch, card_id: int, cx: float, cy: float, size: float, group=None
     """Card `card_id` (unrotated) as shapes centred at (cx, cy), `size` px wide."""
     half = size / 2
     out = [pyglet.shapes.Rectangle(cx - half, cy - half, size, size, color=RIM, batch=batch, group=_layer(0, group))]
-    inset = size * 0.03
+    inset = size * 0.04
     out.append(
         pyglet.shapes.Rectangle(
             cx - half + inset,

@@ -113,11 +113,18 @@ def _audit():
     return states()
 
 
+def _setup_panel() -> type:
+    from kiosk.games.labyrinth.screens.setup_panel import BoardSetup
+
+    return BoardSetup
+
+
 GAME = register_game(
     GameType(
         name=GAME_NAME,
         title="the sliding maze",
         title_key="setup.board_game",
+        order=0,
         players=(MIN_PLAYERS, MAX_PLAYERS),
         ai_levels=tuple(LEVELS),
         load=_load,
@@ -131,6 +138,7 @@ GAME = register_game(
         variants=("open_cards", "return_home"),
         variant=_variant,
         screens=_screens,
+        setup_panel=_setup_panel,
         play_screen="play",
         replay_screen="labyrinth_replay",
         over_screen="gameover",
@@ -141,6 +149,7 @@ GAME = register_game(
         demo=_demo,
         corner_seats=True,
         theme_kinds={"board": tuple(TREASURES)},
+        theme_texts={"board": "treasure."},
         text_board=_text_board,
         analyze=_analyze,
         analysis_level=_analysis_level,

@@ -14,7 +14,7 @@ See docs/events.md for the full list with examples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine.labyrinth.maze import INSERTIONS
 from engine.outcome import Termination
@@ -272,6 +272,23 @@ class HintReady(Event):
     insertion: str
     rotation: int
     cell: Cell
+
+
+@dataclass(frozen=True)
+class Commands:
+    """The commands a board session hears and its play screen posts: the board game's own, or
+    another game's that plays on this board (kiosk/games/puzzles), so that one tap is never
+    answered by two sessions (the bus routes a message to its classes' subscribers)."""
+
+    select: type[Any]  # each a Command class: (arrow, source=...)
+    push: type[Any]
+    rotate: type[Any]  # (turns, source=...)
+    tap: type[Any]  # (cell, source=...)
+    stay: type[Any]  # (source=...)
+    hint: type[Any]
+
+
+BOARD_COMMANDS = Commands(SelectArrow, PushArrow, RotateSpare, TapCell, Stay, RequestHint)
 
 
 def tile_info(tile) -> TileInfo:

@@ -31,8 +31,10 @@ from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
 from kiosk.core.session import GameSession, PacingBase, Step
 from kiosk.games.labyrinth.events import (
+    BOARD_COMMANDS,
     AIDecided,
     BoardShifted,
+    Commands,
     GameOver,
     GameStarted,
     HintReady,
@@ -110,6 +112,8 @@ class Session(GameSession[Game]):
     game_name = GAME_NAME
     noun = "game"
     ai_levels = tuple(LEVELS)
+    #: the commands it hears and its computer seats post (events.Commands)
+    commands: ClassVar[Commands] = BOARD_COMMANDS
 
     def __init__(
         self,
@@ -136,15 +140,16 @@ class Session(GameSession[Game]):
         self.preview: str | None = None  # the arrow the spare is previewed at
         self.rotation: int = 0  # quarter turns of the spare since the turn began
         self._hint_player = None
+        c = self.commands
         self._subscribe(
             {
-                SelectArrow: self._on_select,
-                PushArrow: self._on_push,
-                RotateSpare: self._on_rotate,
-                TapCell: self._on_tap,
-                Stay: self._on_stay,
+                c.select: self._on_select,
+                c.push: self._on_push,
+                c.rotate: self._on_rotate,
+                c.tap: self._on_tap,
+                c.stay: self._on_stay,
             },
-            {RequestHint: self._on_hint},
+            {c.hint: self._on_hint},
             AIDecided,
         )
 
@@ -309,17 +314,16 @@ class Session(GameSession[Game]):
         p = self.pacing
         g = self.running
         steps: list[Step] = []
+        c = self.commands
         first = self._first_delay()
         if g.phase == Phase.SHIFT:
-            steps.append((first, lambda: SelectArrow(insertion, source="ai")))
+            steps.append((first, lambda: c.select(insertion, source="ai")))
             for k in range(rotation):
-                steps.append((p.rotate if k else p.select, lambda: RotateSpare(1, source="ai")))
+                steps.append((p.rotate if k else p.select, lambda: c.rotate(1, source="ai")))
             steps.append(
                 (
                     p.push,
-                    lambda: (
-                        SelectArrow(insertion, source="ai") if self.confirm_push else PushArrow(insertion, source="ai")
-                    ),
+                    lambda: c.select(insertion, source="ai") if self.confirm_push else c.push(insertion, source="ai"),
                 )
             )
             first = p.after_shift
@@ -329,7 +333,9 @@ class Session(GameSession[Game]):
     def _ai_walk_command(self, cell: tuple[int, int] | None) -> Command:
         g = self.running
         walk = (cell[0], cell[1]) if cell is not None and tuple(cell) in g.reachable() else _best_walk(g)
-        return Stay(source="ai") if walk == g.player.position else TapCell(walk, source="ai")
+        c = self.commands
+        command: Command = c.stay(source="ai") if walk == g.player.position else c.tap(walk, source="ai")
+        return command
 
     # ------------------------------------------------------------ refusals
     def _check_turn(self, cmd: Command, phase: str | None) -> bool:

@@ -1,4 +1,4 @@
-"""The product's wordmark: our own name (kiosk/product.py) over an emblem of three maze tiles.
+"""The product's wordmark: our own name (kiosk/product.py) on a burgundy plaque, crowned by three maze tiles.
 
 Drawn from the atlas (three tiles in a row, a path running through them, a
 pawn on the middle one) and two bold text lines with a dark drop shadow, so
@@ -13,11 +13,14 @@ import pyglet
 
 from kiosk.product import PRODUCT_NAME
 from kiosk.ui.shell.menu import fit_box
-from kiosk.ui.shell.widgets import Frame, label
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.widgets import Frame, box, label
 from kiosk.ui.art.theme_art import theme_art
 
 WORD_COLOR = (255, 226, 150)
 SHADOW = (10, 12, 18)
+PLAQUE = (99, 32, 25)  # the name's sign: burgundy (docs/art.md; a colour a 16-bit framebuffer keeps)
+PLAQUE_RIM = (214, 170, 80)  # its brass rim
 
 
 def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
@@ -31,6 +34,12 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
     art = theme_art(getattr(ui, "theme", None))
     mark = art.wordmark() if art is not None else None
     word_color = art.theme.colour("wordmark", WORD_COLOR) if art is not None else WORD_COLOR
+    # the plaque: a burgundy sign with a gold rim under the emblem, which sits on its top edge
+    plaque = pyglet.graphics.Group(order=-1, parent=group)
+    sign = Rect(w * 0.02, 0, w * 0.96, emblem_v)
+    rim = max(2.0, tile * 0.05)
+    keep.append(box(frame, sign.grow(rim), PLAQUE_RIM, batch, plaque, radius=tile * 0.2))
+    keep.append(box(frame, sign, PLAQUE, batch, plaque, radius=tile * 0.18))
     if mark is not None:
         x, y = frame.point(w / 2, emblem_v)
         s = pyglet.sprite.Sprite(mark, x, y, batch=batch, group=group)

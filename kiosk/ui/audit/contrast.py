@@ -42,9 +42,9 @@ def ratio(fg: Iterable[float], bg: Iterable[float]) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-#: The lightest grey a text in a player's colour is set on (the setup's join chips); darker panels only
-#: raise its contrast.
-TEXT_BG = (56, 64, 78)
+#: The lightest colour a text in a player's colour is set on (the setup's join chips: a wooden token
+#: not chosen, kiosk/ui/shell/menu.py TOGGLE_OFF); darker panels only raise its contrast.
+TEXT_BG = (104, 82, 64)
 
 
 @functools.lru_cache(maxsize=64)

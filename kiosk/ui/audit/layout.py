@@ -43,6 +43,10 @@ from kiosk.ui.shell.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLIN
 from kiosk.ui.shell.i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
+#: The walk's stand-in language (``walk(languages=[WIDEST])``): every text in the language in which it
+#: is widest (widest_catalog). One pass in it at every size finds what any one language's longest
+#: label breaks there (a German Undo at 1280x800, a Spanish Stay in portrait), at the cost of one language.
+WIDEST = "widest"
 #: A text's box may stick out of its container by this much (anti-aliasing, rounding to whole pixels).
 SLACK_PX = 1.5
 #: Reader's edge by the angle a text is turned (pyglet turns clockwise).
@@ -402,6 +406,31 @@ def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) ->
 
 
 # ---------------------------------------------------------------------------- the walk
+_WIDEST: dict[str, str] = {}
+
+
+def widest_catalog(languages: Iterable[str] = LANGUAGES) -> dict[str, str]:
+    """Each text key's translation that is widest when laid out on one line (bold, at the body size),
+    over `languages`: what the layout has to make room for at every size."""
+    from kiosk.ui.shell.i18n import load_catalog
+    from kiosk.ui.shell.menu import measure
+
+    languages = tuple(languages)
+    if languages == LANGUAGES and _WIDEST:
+        return _WIDEST
+    catalogs = [load_catalog(lang) for lang in languages]
+    out: dict[str, str] = {}
+    for key in set().union(*catalogs):
+        texts = [c[key] for c in catalogs if c.get(key)]
+        if texts:
+            out[key] = max(
+                texts, key=lambda text: max(measure(line, MIN_BODY_PX * 0.75)[0] for line in text.split("\n"))
+            )
+    if languages == LANGUAGES:
+        _WIDEST.update(out)
+    return out
+
+
 @dataclass
 class State:
     """One screen in one state: `prepare(env)` brings the kiosk and the UI there."""
@@ -452,7 +481,12 @@ class Env:
             ui._atlas, ui._atlas_px = self._atlases[px], px
 
     def set_language(self, language: str) -> None:
-        self.ui.translator.set_language(language)
+        """A language of LANGUAGES, or WIDEST: each text in the language it is widest in."""
+        translator: Any = getattr(self.ui.translator, "inner", self.ui.translator)  # under a theme's names
+        if language == WIDEST:
+            translator.use_catalog(widest_catalog())
+            return
+        translator.set_language(language)
 
     def close(self) -> None:
         self.ui.close()
@@ -589,7 +623,7 @@ def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) 
 
     def prepare(env: Env) -> None:
         screen: Any = env.ui.goto("setup")
-        screen.choices.game = game
+        screen.game = game
         choose(screen.choices)
         screen.picking_language = picker
         screen._build()

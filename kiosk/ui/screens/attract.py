@@ -37,6 +37,7 @@ from kiosk.ui.shell.i18n import LANGUAGES, names_list
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
+from kiosk.ui.art.wordmark import PLAQUE
 from kiosk.ui.shell.screen import Screen, register
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
@@ -48,8 +49,9 @@ FADE_S = 0.35
 DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0  # pause after a demo game ends
 STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it advances at most this per frame)
-BAND = (10, 12, 18)  # the "touch to play" bands: opaque, so the arrows and the spare under them
-# do not show through the words
+# the "touch to play" bands: a burgundy banner like the wordmark's plaque (docs/art.md), opaque, so
+# the arrows and the spare under them do not show through the words
+BAND = PLAQUE
 
 
 class _DemoLabel(NamedTuple):
@@ -113,8 +115,6 @@ class Demo:
 class AttractScreen(Screen):
     """The demo game behind an invitation to play."""
 
-    background = (14, 17, 22)
-
     def __init__(self, ui):
         super().__init__(ui)
         self.demo: Demo | None = None
@@ -126,11 +126,12 @@ class AttractScreen(Screen):
         self.clock = 0.0  # seconds since enter (language cycle)
         self.lang_index = 0
         self._unsub = None
-        self._shapes: list = []
-        self._invites: list = []
-        self._captions: list = []  # what the game behind is: a demo, or the day's best game
+        self._shapes: list[Any] = []
+        self._invites: list[Any] = []
+        self._fits: dict[str, list[float]] = {}  # made again by _build_overlay
+        self._captions: list[Any] = []  # what the game behind is: a demo, or the day's best game
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
-        self._time_bars: list = []  # (bar, full width, frame) of that offer's time left
+        self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
         self.demo_seed: int | None = None  # tests fix the demo game
 
     # ------------------------------------------------------------ lifecycle
@@ -364,25 +365,47 @@ class AttractScreen(Screen):
         return True
 
     # ------------------------------------------------------------ overlay
-    def _invite(self) -> str:
+    def _invite(self, language: str | None = None) -> str:
         return (
-            self.ui.translator.t("attract.touch_to_play", language=self.cycle_language)
+            self.ui.translator.t("attract.touch_to_play", language=language or self.cycle_language)
             if hasattr(self.ui, "translator")
             else self.t("attract.touch_to_play")
         )
 
+    def _invite_sizes(self, text: str) -> list[float]:
+        """The size of `text` in each band: the whole line box inside the band, between its two gold
+        rules (measured once per layout)."""
+        sizes = self._fits.get(text)
+        if sizes is None:
+            sizes = self._fits[text] = [
+                fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
+                for width, rect in zip(self._invite_widths, self._bands)
+            ]
+        return sizes
+
     def _set_invite_text(self) -> None:
         text = self._invite()
-        for lbl, width, rect in zip(self._invites, self._invite_widths, self._bands):
-            # the whole line box inside the band, between its two gold rules
-            lbl.font_size = fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
+        for lbl, size in zip(self._invites, self._invite_sizes(text)):
+            lbl.font_size = size
             lbl.text = text
+
+    def prepare_ahead(self) -> bool:
+        """Each language's "touch to play" read and measured ahead, one a turn that draws nothing:
+        reading a language's texts the first time parses its whole catalog (~10 ms here), which
+        otherwise fell in the frame where that language's turn came."""
+        for language in LANGUAGES:
+            text = self._invite(language)
+            if text not in self._fits:
+                self._invite_sizes(text)
+                return True
+        return False
 
     def _build_overlay(self) -> None:
         self.clear_widgets()
         for s in self._shapes:
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
+        self._fits = {}  # "touch to play" in each language: its size in each band
         self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout

@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 
 HOLD_S = 3.0  # press-and-hold time on the corner
 TIMEOUT_S = 60.0  # untouched operator menu returns to attract
+LIT_S = 0.6  # the button test: a pressed button's light stays lit this long, then shows it was seen
+COUNTDOWN_POLL_S = 0.25  # how often a still menu looks at the PIN's countdown and the statistics' count
 RING_COLOURS = (SEAT_COLORS[0], SEAT_COLORS[1], SEAT_COLORS[2], SEAT_COLORS[3], (255, 255, 255), (0, 0, 0))
 LIT = (90, 230, 120)
 SEEN = (40, 120, 70)
@@ -99,6 +101,7 @@ class OperatorScreen(Screen):
     """PIN keypad, then the menu pages."""
 
     background = (18, 20, 26)
+    shows_table = False  # the staff's screen: plain
 
     def __init__(self, ui: "UI"):
         super().__init__(ui)
@@ -155,8 +158,29 @@ class OperatorScreen(Screen):
             t = self.pressed.get(name)
             if t is None:
                 continue
-            fresh = now - t < 0.6
-            light.color = LIT if fresh else SEEN
+            fresh = now - t < LIT_S
+            color = LIT if fresh else SEEN
+            if tuple(light.color[:3]) != color[:3]:
+                light.color = color
+                self.ui.request_frame()
+
+    @property
+    def animating(self) -> bool:
+        """Nothing on the menu moves: it is drawn again when it is built again or a button's light
+        changes, not every frame."""
+        return False
+
+    def wake_in(self) -> float | None:
+        """The next moment the menu changes by itself: back to start when untouched, a button's
+        light going from lit to seen, the PIN's countdown, the statistics counted."""
+        now = self.ui.now()
+        times = [TIMEOUT_S - (now - self._last_touch)]
+        times += [t + LIT_S - now for t in self.pressed.values() if now - t < LIT_S]
+        if self.page == "pin" and self._shown_locked:
+            times.append(COUNTDOWN_POLL_S)
+        if self.page == "stats" and not self._stats_drawn and self.stats_job is not None:
+            times.append(COUNTDOWN_POLL_S)  # counted on another thread: look again soon
+        return max(0.0, min(times))
 
     def go_back(self) -> None:
         """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
@@ -346,6 +370,7 @@ class OperatorScreen(Screen):
             self._build_pin(c, frame)
         else:
             self._build_menu(c, frame)
+        self.ui.request_frame()  # the new picture (the screen draws only when it changes)
 
     _bg = pyglet.graphics.Group(order=0)
     _fg = pyglet.graphics.Group(order=3)

@@ -1,8 +1,11 @@
-"""The operator menu's "Sound & display" page: volume, mute, the high-contrast palette and the theme.
+"""The operator menu's "Sound & display" page: volume, mute, the high-contrast palette, the preset and the theme.
 
 Changes are kept across restarts in the state directory (kiosk/store/operator_choices.py)
-and then take the place of ``[sound] volume``, ``[display] high_contrast`` and
-``[display] theme`` in the config (docs/operations.md, docs/themes.md). The theme
+and then take the place of ``[sound] volume``, ``[display] high_contrast``,
+``[display] theme`` and ``[kiosk] preset`` in the config (docs/operations.md, docs/themes.md).
+The preset button shows where the kiosk stands (public or home) with the two times in force (how long
+a game left alone waits, then how long it is offered to continue); a tap switches to the other preset
+and its times, at once. The theme
 button shows once a theme is installed; each tap shows the next. Without sound
 (headless, ``--sound off``, ``[sound] enabled = false``, no audio device) the
 volume buttons still show and say "sound off".
@@ -10,11 +13,14 @@ volume buttons still show and say "sound off".
 
 from __future__ import annotations
 
+from typing import Any
+
+from kiosk.core.config import DEFAULT_PRESET, PRESETS
 from kiosk.store.operator_choices import OperatorChoices
 
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, config_value, make_button
-from kiosk.ui.shell.widgets import DIM, INK
+from kiosk.ui.shell.widgets import DIM, INK, label
 
 VOLUME_STEP = 10
 
@@ -91,6 +97,39 @@ def build_settings(screen, c, frame, area: Rect) -> None:
         text_color=INK,
         on_tap=lambda: _contrast(screen, not on),
     )
+    y -= row_h + gap
+    preset = str(config_value(ui, "kiosk", "preset", DEFAULT_PRESET))
+    idle, keep = (int(config_value(ui, "kiosk", k, PRESETS[preset][k])) for k in ("idle_timeout_s", "continue_s"))
+    make_button(
+        screen,
+        c,
+        frame,
+        Rect(x, y, w, row_h),
+        f"{t('operator.preset')}: {t('operator.preset_' + preset)}",
+        screen.batch,
+        screen._bg,
+        size=17,
+        text_color=INK,
+        on_tap=lambda: _next_preset(screen, preset),
+    )
+    # the times in force under it, on two lines if need be (a time the file writes wins over its preset)
+    times = label(
+        t("operator.preset_times", idle=_duration(idle), keep=_duration(keep)),
+        frame,
+        c.px(x),
+        c.px(y - 8),
+        c.font(16),
+        screen.batch,
+        screen._fg,
+        color=DIM,
+        anchor_x="left",
+        anchor_y="top",
+        width=c.px(w),
+        multiline=True,
+        align="left",
+    )
+    screen._shapes.append(times)
+    y -= 8 + times.content_height / c.s
     themes = theme_choices(ui)
     if len(themes) > 1:  # only when a theme is installed (kiosk/themes)
         y -= row_h + gap
@@ -157,6 +196,26 @@ def _contrast(screen, on: bool) -> None:
     if callable(setter):
         setter(on)
     choices(screen.ui).set("high_contrast", bool(on))
+    screen._build()
+
+
+def _duration(seconds: int) -> str:
+    """A preset's time as the operator reads it: "90 s", "10 min", "2 h"."""
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 2 * 3600:
+        return f"{round(seconds / 60, 1):g} min"
+    return f"{round(seconds / 3600, 1):g} h"
+
+
+def _next_preset(screen: Any, current: str) -> None:
+    """The other preset (public / home), at once and kept across restarts."""
+    names = list(PRESETS)
+    name = names[(names.index(current) + 1) % len(names)] if current in names else DEFAULT_PRESET
+    setter = getattr(screen.ui, "set_preset", None)
+    if callable(setter):
+        setter(name)
+    choices(screen.ui).set("preset", name)
     screen._build()
 
 

@@ -9,20 +9,23 @@ few seconds. Without a recent tap (a physical button, a script) nothing is shown
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Callable
 
 import pyglet
 
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import fit_box, panel
+from kiosk.ui.shell.menu import fit_box, measure, panel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import Frame, label
+from kiosk.ui.shell.widgets import INK, Frame, label
 
 #: How long the note stays (seconds), and how recent a tap must be for a refusal to be its answer.
 NOTE_S = 2.5
 TAP_ANSWER_S = 1.5
 NOTE_INK = (255, 170, 150)  # a refusal's colour, as in the panels
+#: How long the answer to a first tap on an arrow stays ("tap again to push"), unless the person acts first.
+ARROW_NOTE_S = 6.0
 
 
 class EdgeNote:
@@ -37,6 +40,7 @@ class EdgeNote:
         self.edge = ""
         self.text = ""
         self._touch: tuple[float, float, float] | None = None  # (x, y, when) of the last tap
+        self.rect = Rect(0, 0, 0, 0)  # the screen box of the note last shown by show_at
 
     def touched(self, x: float, y: float, now: float) -> None:
         """A tap at (x, y): a refusal arriving soon after answers this person."""
@@ -77,6 +81,54 @@ class EdgeNote:
                 name="refusal",
             )
         )
+
+    def show_at(
+        self,
+        layout: Layout,
+        text: str,
+        place: Callable[[float, float], tuple[float, float]],
+        angle: int,
+        now: float,
+        room: float,
+        ink: Any = INK,
+        within: Rect | None = None,
+    ) -> Rect:
+        """`text` turned `angle` (0 or 180) to its reader, on one line or, when it is wider than `room` px
+        at the body size, on as many as it needs; for ARROW_NOTE_S seconds (the answer to a first tap,
+        where the finger is: "tap again to push"). `place(w, h)`: the screen point of its bottom-left
+        corner for its size. Kept inside `within` (default: the screen); returns the screen box it covers."""
+        self.hide()
+        self.until, self.edge, self.text = now + ARROW_NOTE_S, "", text
+        pad = layout.px(10)
+        pts = layout.font(BODY)
+        width = min(math.ceil(measure(text, pts)[0]) + 2, room - 2 * pad)
+        probe = label(text, Frame(layout.screen, 0), 0, 0, pts, None, width=width, multiline=True, bold=True)
+        w, h = width + 2 * pad, probe.content_height + layout.px(12)
+        probe.delete()
+        x, y = place(w, h)
+        keep = within or layout.screen.inset(layout.px(4))
+        x = min(max(x, keep.x), keep.right - w)
+        y = min(max(y, keep.y), keep.top - h)
+        frame = Frame(Rect(x, y, w, h), angle)
+        self.rect = frame.rect
+        self.items += panel(frame, frame.full(), self.batch, self.back, radius=layout.px(10))
+        self.items.append(
+            label(
+                text,
+                frame,
+                w / 2,
+                h / 2,
+                pts,
+                self.batch,
+                self.front,
+                bold=True,
+                color=ink,
+                width=width,
+                multiline=True,
+                name="arrow_note",
+            )
+        )
+        return frame.rect
 
     def update(self, now: float) -> bool:
         """Remove the note once its time is up; True when it went (a frame without it is due)."""

@@ -23,7 +23,6 @@ from kiosk.ui.shell.widgets import Frame
 class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
-    background = (20, 24, 32)
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"  # where "Play again" goes
 
@@ -61,6 +60,7 @@ class GameEndScreen(Screen):
             return
         L = self.layout
         self._draw(self.event, L, Canvas(L), Frame(L.screen, 0))
+        self.ui.request_frame()  # the new picture (the screen draws only when it changes)
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
         """Draw the result `ev` on canvas `c` (each game's own)."""
@@ -68,10 +68,23 @@ class GameEndScreen(Screen):
     def update(self, dt: float) -> None:
         self.back_when_idle(dt)
 
+    @property
+    def animating(self) -> bool:
+        """A result that stands still is drawn again only when it is built again (a game whose
+        result moves says so: the board game's confetti)."""
+        return False
+
+    def wake_in(self) -> float | None:
+        """Back to start when nobody touched it for the idle time."""
+        return max(0.0, self._idle_s() - self.quiet)
+
+    def _idle_s(self) -> float:
+        return float(config_value(self.ui, "kiosk", "idle_timeout_s", 90))
+
     def back_when_idle(self, dt: float) -> bool:
         """Count `dt` seconds without a touch; True (and back to start) once the idle time is over."""
         self.quiet += dt
-        if self.quiet >= float(config_value(self.ui, "kiosk", "idle_timeout_s", 90)):
+        if self.quiet >= self._idle_s():
             self.ui.goto("attract")
             return True
         return False

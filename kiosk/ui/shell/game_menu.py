@@ -19,7 +19,7 @@ like any screen, and goes to other screens with ``ui.goto``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 import pyglet
 from pyglet import shapes
@@ -31,7 +31,7 @@ from kiosk.core.events import AbandonGame, NewGame
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, dim, fit_box, make_button, panel
-from kiosk.ui.shell.screen import game_on, session_for
+from kiosk.ui.shell.screen import conforms, game_on, session_for
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import DANGER, DIM, INK, PANEL, PANEL_EDGE, Frame, label
 
@@ -96,11 +96,9 @@ class GameMenu:
         """Where the menu buttons are now (none without a running game on a play screen)."""
         screen = self.ui.screen
         session = self.session()
-        if not isinstance(screen, HasMenuSpots) or session is None or session.game is None:
+        if session is None or session.game is None or session.game.phase == "over":
             return []
-        if session.game.phase == "over":
-            return []
-        return screen.menu_spots()
+        return cast(HasMenuSpots, screen).menu_spots() if conforms(screen, HasMenuSpots) else []
 
     def spot_at(self, x: float, y: float) -> tuple[Rect, int] | None:
         for spot in self._spots:

@@ -37,7 +37,6 @@ class GuideScreen(Screen):
     moves it (``_animate``). ``enter(then="setup"|"attract")`` says where Back leads.
     """
 
-    background = (24, 30, 40)
     steps: tuple[str, ...] = ()
     step_s = STEP_S
     title_key = "howto.title"

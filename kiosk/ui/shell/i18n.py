@@ -20,7 +20,7 @@ import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from kiosk.errors import KioskError
 
@@ -195,6 +195,12 @@ class Translator:
 
     def set_language(self, language: str) -> None:
         self._catalog = load_catalog(language, self._dir)
+        self.language = language
+
+    def use_catalog(self, catalog: Mapping[str, str], language: str = DEFAULT_LANGUAGE) -> None:
+        """Texts from `catalog`, not a language's file (the layout audit's widest text of every
+        language, kiosk/ui/audit/layout.py); `language` is what ``language`` then says."""
+        self._catalog = dict(catalog)
         self.language = language
 
     def has(self, key: str) -> bool:

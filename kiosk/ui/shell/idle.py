@@ -57,11 +57,9 @@ class IdleWatch:
 
     def __init__(self, ui: "UI", timeout: float | None = None, countdown: float | None = None):
         self.ui = ui
-        self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
-        self.countdown = float(
-            countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
-        )
-        self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
+        self._fixed = (timeout, countdown)  # given here (tests): kept when the config changes
+        self.timeout = self.countdown = self.keep = 0.0
+        self.reload()
         self.showing = False
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
@@ -70,6 +68,16 @@ class IdleWatch:
         self._shown_n: int | None = None
         self._shapes: list = []
         self._built_for: tuple | None = None
+
+    def reload(self) -> None:
+        """Read the times from the config again (the operator switched the preset)."""
+        timeout, countdown = self._fixed
+        ui = self.ui
+        self.timeout = float(timeout if timeout is not None else config_value(ui, "kiosk", "idle_timeout_s", 90))
+        self.countdown = float(
+            countdown if countdown is not None else config_value(ui, "kiosk", "idle_countdown_s", 15)
+        )
+        self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
 
     # ------------------------------------------------------------ what counts as a human game waiting
     def _session(self) -> "GameSession | None":

@@ -19,6 +19,7 @@ it upright. ``upright``: everything upright.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
@@ -86,7 +87,10 @@ class Rect(NamedTuple):
 
 @dataclass(frozen=True)
 class Layout:
-    """The geometry for one window size and layout mode."""
+    """The geometry for one window size and layout mode.
+
+    Frozen, so what follows from the size alone (the scale, the cell, the board, the ring) is
+    worked out once per layout (``cached_property``): a frame asks for it thousands of times."""
 
     width: int
     height: int
@@ -99,15 +103,15 @@ class Layout:
             raise ValueError(f"window {self.width}x{self.height} is too small (at least 320x320)")
 
     # -------------------------------------------------------------- basics
-    @property
+    @cached_property
     def portrait(self) -> bool:
         return self.height > self.width
 
-    @property
+    @cached_property
     def tabletop(self) -> bool:
         return self.mode == "tabletop"
 
-    @property
+    @cached_property
     def scale(self) -> float:
         """1.0 on an 800x480 screen; fonts and touch targets grow with it."""
         return min(self.width, self.height) / 480 if not self.portrait else self.width / 480
@@ -120,21 +124,21 @@ class Layout:
         """A font size (points for pyglet) for text `n` px tall on 800x480."""
         return n * self.scale * 0.75
 
-    @property
+    @cached_property
     def touch(self) -> int:
         """The minimum touch target side here (48 px on 800x480, more on bigger screens)."""
         return max(MIN_TOUCH, self.px(MIN_TOUCH))
 
-    @property
+    @cached_property
     def screen(self) -> Rect:
         return Rect(0, 0, self.width, self.height)
 
     # -------------------------------------------------------------- board + arrow ring
-    @property
+    @cached_property
     def margin(self) -> int:
         return self.px(4)
 
-    @property
+    @cached_property
     def cell(self) -> float:
         """Side of one board cell; the arrow ring is one cell wide on every side."""
         side = (self.width if self.portrait else self.height) - 2 * self.margin
@@ -142,13 +146,13 @@ class Layout:
             side = min(side, self.width - 2 * self.px(150))
         return side / 9
 
-    @property
+    @cached_property
     def ring(self) -> Rect:
         """The board plus the ring of arrow slots."""
         side = self.cell * 9
         return Rect((self.width - side) / 2, (self.height - side) / 2, side, side)
 
-    @property
+    @cached_property
     def board(self) -> Rect:
         c = self.cell
         r = self.ring

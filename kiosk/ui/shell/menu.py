@@ -9,11 +9,12 @@ menu that fits 800x480 fits every supported size.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import pyglet
 from pyglet import shapes
 
+from kiosk.ui.audit.contrast import TEXT_BG
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.typeface import LABEL, font_for
 from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 GO = (28, 122, 64)  # the "start / play" button: green means go (white text on it reads at 4.5:1)
 GO_DOWN = (30, 100, 56)
 TOGGLE_ON = (232, 178, 48)
-TOGGLE_OFF = (56, 64, 78)
+TOGGLE_OFF = TEXT_BG  # a wooden token not chosen (docs/art.md); players' colours are made to read on it
 
 
 class Canvas:
@@ -81,6 +82,12 @@ def measure(text: str, pts: float, bold: bool = True) -> tuple[float, float]:
 
 
 _MEASURED: dict[tuple[str, float, bool], tuple[float, float]] = {}
+
+
+def first_fitting(texts: Sequence[str], pts: float, width: float) -> str:
+    """The first of `texts` that fits one line `width` px wide at `pts` (bold), else the last: a button's
+    caption at its full size ("↶ Undo", then "Undo", then "↶") rather than one set too small to read."""
+    return next((text for text in texts[:-1] if measure(text, pts)[0] <= width), texts[-1])
 
 
 def fit_box(text: str, pts: float, width: float, height: float, bold: bool = True) -> float:
@@ -249,7 +256,7 @@ class Toggle(Button):
     def _flip(self) -> None:
         self.on = not self.on
         self.color = TOGGLE_ON if self.on else TOGGLE_OFF
-        self._bg.color = self.color
+        self._paint(self.color)
         self._show()
         self._on_change(self.on)
 
@@ -259,7 +266,7 @@ class Toggle(Button):
 
     def release(self) -> None:
         super().release()
-        self._bg.color = self.color
+        self._paint(self.color)
 
     def delete(self) -> None:
         super().delete()

@@ -241,7 +241,7 @@ class Pacer:
             self.drawn += 1
             if self.on_frame is not None:
                 self.on_frame()
-        self.moving = self.ui.needs_frame() or self.kiosk.bus.pending() > 0
+        self.moving = self.ui.needs_frame() or self.kiosk.bus.pending() > 0 or self.ui.work_ahead
         self.next_at = now + (self.frame_s if self.moving else self._still_for())
         return max(0.0, self.next_at - self.clock())
 

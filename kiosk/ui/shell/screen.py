@@ -18,6 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 import pyglet
 
+from kiosk.ui.shell.table import TABLE, table_grain
+
+TABLE_ORDER = -100  # the table's group: under every group a screen draws
+
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.session import GameSession
 
@@ -65,11 +69,32 @@ class Layered(Protocol):
     def draw_live(self) -> None: ...
 
 
+_CONFORMS: dict[tuple[type, type], bool] = {}  # (class, protocol): isinstance(_, protocol)
+
+
+def conforms(obj: object, protocol: Any) -> bool:
+    """``isinstance(obj, protocol)`` for a runtime-checkable protocol, asked of each class once:
+    the frame loop asks every frame, and a protocol's own check walks its attributes each time
+    (it cost more than the rest of a still frame's Python)."""
+    key = (type(obj), protocol)
+    known = _CONFORMS.get(key)
+    if known is None:
+        known = _CONFORMS[key] = isinstance(obj, protocol)
+    return known
+
+
+def is_layered(screen: object) -> bool:
+    """The screen draws in layers (:class:`Layered`)."""
+    return conforms(screen, Layered)
+
+
 class Screen:
     """One full-window view. Subclasses override what they need; all hooks are optional."""
 
     name: str = "screen"
-    background: tuple[int, int, int] = (22, 26, 33)
+    background: tuple[int, int, int] = TABLE  # the walnut table of docs/art.md
+    #: the table's planks drawn behind the screen (kiosk/ui/shell/table.py); False: the plain colour
+    shows_table: bool = True
     #: hears bus events while another screen shows (``on_event``)
     listens_in_background: bool = False
 
@@ -78,6 +103,9 @@ class Screen:
         self.batch = pyglet.graphics.Batch()
         self.widgets: list[Any] = []  # Button and friends: anything with hit()/tap()/press()/release()
         self._held: Any = None  # the widget under a finger that is still down
+        self._table: list[Any] = []  # the table's lines, for the size in _table_size
+        self._table_size: tuple[int, int, float] | None = None
+        self._table_batch: Any = None  # the batch they are in
 
     # ---------------------------------------------------------------- convenience
     @property
@@ -123,6 +151,19 @@ class Screen:
     def resize(self, layout: "Layout") -> None:
         """The window size or the layout mode changed: rebuild geometry."""
 
+    def lay_table(self, layout: "Layout") -> bool:
+        """Make the table's planks for `layout`'s size in this screen's still batch, under everything
+        (once per size: the UI asks before each frame); True if they were made again now."""
+        size = (layout.width, layout.height, layout.scale)
+        if not self.shows_table or (size == self._table_size and self._table_batch is self.batch):
+            return False  # (a menu screen draws itself again in a new batch: menu.clear_drawing)
+        for line in self._table:
+            line.delete()
+        group = pyglet.graphics.Group(order=TABLE_ORDER)
+        self._table = table_grain(layout.width, layout.height, layout.scale, self.batch, group)
+        self._table_size, self._table_batch = size, self.batch
+        return True
+
     def update(self, dt: float) -> None:
         """Advance animations by `dt` seconds."""
 
@@ -146,6 +187,12 @@ class Screen:
         """A frame is needed every tick even when nothing was invalidated (a :class:`Layered`
         screen says when it is still)."""
         return True
+
+    def prepare_ahead(self) -> bool:
+        """Do one piece of work ahead (lay out what the next moments will show); True if more is
+        left. Called only in loop turns that draw no frame, so no frame pays for it; the window
+        loop keeps stepping while it says True (kiosk/ui/shell/runner.py)."""
+        return False
 
     def wake_in(self) -> float | None:
         """Seconds until ``update`` has something to do while the screen is still (a message that

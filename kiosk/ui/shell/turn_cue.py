@@ -27,6 +27,7 @@ from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.widgets import Frame
 
 T = TypeVar("T")
+CUE_BAND = (34, 24, 19)  # the turn cue's band over the board: dark walnut (docs/art.md)
 
 
 class TwoTap(Generic[T]):
@@ -85,7 +86,7 @@ class TurnCue:
         local = Rect(0, band_y - rect.y, rect.w, h)
         area = frame.area(local)
         self.items.append(
-            shapes.Rectangle(area.x, area.y, area.w, area.h, color=(20, 24, 30), batch=self.batch, group=self.group)
+            shapes.Rectangle(area.x, area.y, area.w, area.h, color=CUE_BAND, batch=self.batch, group=self.group)
         )
         edge = layout.px(4)
         self.items.append(

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 BODY = 18  # every text a visitor must read: prompts, panel lines, buttons, help lines
 LABEL = 18  # button captions (the same as the body: a button is read like text)
 TITLE = 22  # a panel's player name
+PROMPT = 22  # the instruction in the panel of the player whose turn it is, where it has the room (else BODY)
 HEADLINE = 28  # screen titles, the instruction's key word, the pass / game-over headline
 CUE = 40  # "Red's turn": the cue when a turn starts
 TREASURE = 36  # a treasure drawn on a board tile (the art's medallion diameter)

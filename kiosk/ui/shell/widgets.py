@@ -24,25 +24,30 @@ from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
 from kiosk.ui.shell.typeface import font_for
 
-# A small palette shared by all screens (high contrast on a dark background).
+# A small palette shared by all screens (docs/art.md: light ink on the walnut table and its trays).
 #: Where a label's (x, y) sits on its text (pyglet's anchors).
 AnchorX = Literal["left", "center", "right"]
 AnchorY = Literal["top", "bottom", "center", "baseline"]
 
 INK = (245, 240, 228)
-DIM = (150, 158, 170)
-PANEL = (38, 45, 56)
-PANEL_EDGE = (70, 80, 96)
+DIM = (196, 186, 168)  # quieter text: 6:1 on a tray, 8:1 on the table
+PANEL = (66, 48, 37)  # a tray on the walnut table (docs/art.md)
+PANEL_EDGE = (128, 94, 62)  # its wooden rim
 ACCENT = (255, 196, 64)
 BUTTON = (64, 110, 170)
 BUTTON_DOWN = (40, 70, 110)
-DISABLED = (60, 64, 72)
+DISABLED = (80, 68, 60)
 UNDO_COLOR = (150, 96, 40)  # the Undo button of both games (a turning-back arrow before the word)
 UNDO_ICON = "\u21b6"
+#: the previous player's Undo during the next turn: a quiet button (edged in that seat's colour)
+UNDO_QUIET = (52, 60, 74)
+#: the room a Button's text leaves at its sides together, in px: a wider text is set smaller (fit_width)
+BUTTON_TEXT_MARGIN = 6
 #: the desktop stand-ins for the Undo button (docs/keys.md): pyglet's key.U and key.BACKSPACE (as numbers:
 #: importing pyglet.window here would open a window before the UI chose its platform)
 UNDO_KEYS = (117, 65288)
 DANGER = (210, 60, 60)
+TOKEN_EDGE = 0.07  # a button's darker edge shows this part of its height below it
 
 
 class Frame:
@@ -279,7 +284,15 @@ class Button(Widget):
         self.marks: list[Any] = []  # shapes drawn on it besides its text (a level's stars)
         self.color = color
         self.held = False
-        self._bg = box(frame, local, color, batch, group, radius if radius is not None else min(w, h) * 0.25)
+        radius = radius if radius is not None else min(w, h) * 0.25
+        # a painted token (docs/art.md): its darker edge shows below it, lit from the top of the screen
+        # whichever way its text faces
+        r, drop = self.rect, max(2.0, min(w, h) * TOKEN_EDGE)
+        edge = pyglet.graphics.Group(order=-1, parent=group)
+        self._edge = box(
+            Frame(Rect(r.x, r.y - drop, r.w, r.h)), Rect(0, 0, r.w, r.h), _edge_of(color), batch, edge, radius
+        )
+        self._bg = box(frame, local, color, batch, group, radius)
         fg = pyglet.graphics.Group(order=1, parent=group)
         self._labels, self._changed = labels, False
         make = label if labels is None else labels.take
@@ -299,7 +312,7 @@ class Button(Widget):
         )
         if labels is None or labels.fresh:
             self._label.multiline = False
-            fit_width(self._label, w - 6)
+            fit_width(self._label, w - BUTTON_TEXT_MARGIN)
         self.fg_group = fg
 
     @property
@@ -314,34 +327,45 @@ class Button(Widget):
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
-        self._bg.color = self.color if on else DISABLED
+        self._paint(self.color if on else DISABLED)
         self._label.color = (*INK, 255) if on else (*DIM, 255)
         self._changed = True
 
+    def _paint(self, color: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
+        """The token's colour now (its edge follows)."""
+        self._bg.color = color
+        self._edge.color = _edge_of(color)
+
     def set_visible(self, on: bool) -> None:
         self.visible = on
-        self._bg.visible = on
+        self._bg.visible = self._edge.visible = on
         self._label.visible = on
 
     def press(self) -> None:
         self.held = True
         r, g, b = self.color[:3]
-        self._bg.color = BUTTON_DOWN if self.color == BUTTON else (int(r * 0.65), int(g * 0.65), int(b * 0.65))
+        self._paint(BUTTON_DOWN if self.color == BUTTON else (int(r * 0.65), int(g * 0.65), int(b * 0.65)))
         if self.on_hold:
             self.on_hold(True)
 
     def release(self) -> None:
         self.held = False
-        self._bg.color = self.color if self.enabled else DISABLED
+        self._paint(self.color if self.enabled else DISABLED)
         if self.on_hold:
             self.on_hold(False)
 
     def delete(self) -> None:
         self._bg.delete()
+        self._edge.delete()
         if self._labels is not None:
             self._labels.give_back(self._label, changed=self._changed)
         else:
             self._label.delete()
+
+
+def _edge_of(color: tuple[int, ...]) -> tuple[int, int, int]:
+    """The side of a painted token turned away from the light: its colour, darker."""
+    return (int(color[0] * 0.55), int(color[1] * 0.55), int(color[2] * 0.55))
 
 
 class Hold:

@@ -40,7 +40,7 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import pyglet
 
@@ -52,7 +52,7 @@ from kiosk.core.events import GameBegan
 from kiosk.ui.shell.frame_cache import FrameCache
 from kiosk.ui.shell.i18n import Texts
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.screen import SCREENS, Layered, Screen, session_for
+from kiosk.ui.shell.screen import SCREENS, Layered, Screen, is_layered, session_for
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.sound import Sound
@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 # are merged into a few areas (frame_cache.merge_areas). A turn change moves up to every panel:
 # where it was and where it is now, 8 rectangles with 4 players, in 4 corners.
 MAX_DIRTY_RECTS = 12
+GLYPH_TEXTURE_PX = 256  # the smallest glyph texture of a font size (see prepare_pyglet)
 TAP_MAX_S = 0.8  # a finger resting longer than this (a palm, a sleeve) is not a tap; holds are press/release
 
 # The arcade buttons on a keyboard: a ring of keys around the left-hand block,
@@ -177,6 +178,10 @@ def prepare_pyglet(display: str, gl_api: str = "auto") -> None:
     # pyglet 2.x has no global "opengl_api" option.
     pyglet.options["debug_gl"] = False
     pyglet.options["shadow_window"] = False
+    # Each font size gets its own glyph texture, at least this big (pyglet grows it until ~100 glyphs
+    # fit, and adds another when it is full). pyglet's 512 is 1 MB of RGBA per size, and the screens
+    # use some twenty sizes; a software renderer (and a Pi's GPU) keep them in the system's memory.
+    pyglet.font.base.Font.texture_width = pyglet.font.base.Font.texture_height = GLYPH_TEXTURE_PX
 
 
 class UI:
@@ -212,6 +217,7 @@ class UI:
         self._cache_of: Screen | None = None  # the screen whose picture the cache holds
         self._frame_due = True
         self.skipped = 0  # frames not drawn because nothing changed
+        self.work_ahead = False  # the screen has work to do ahead, in turns that draw nothing (Screen.prepare_ahead)
         self._translator = translator if translator is not None else _make_translator(language)
         from kiosk.ui.screens.operator_settings import choices
 
@@ -244,6 +250,7 @@ class UI:
         from kiosk.ui.shell.seats import SeatWatch
 
         self.seats = SeatWatch(self)  # before the idle watch, which leaves to it whom it looks after
+        self._apply_preset(choices(self).get("preset"))
         self.idle = IdleWatch(self)
         self.menu = GameMenu(self)  # the in-game menu's buttons and sheet, over a game's play screen
         self.gesture = CornerHold(self)
@@ -368,6 +375,22 @@ class UI:
         config = self.kiosk.config
         return config is not None and config.display.high_contrast
 
+    def _apply_preset(self, name: str | None) -> bool:
+        """The operator's preset (home or public) with its idle and continue times in the kiosk's config;
+        None or an unknown name (an old settings file) leaves the config's. True if applied."""
+        from kiosk.core.config import PRESETS, switch_preset
+
+        kiosk: Any = self.kiosk  # a real Kiosk, whose config is an attribute (KioskView only reads it)
+        if name is None or name not in PRESETS or kiosk.config is None:
+            return False
+        kiosk.config = switch_preset(kiosk.config, name)
+        return True
+
+    def set_preset(self, name: str) -> None:
+        """Switch to preset `name` now (the operator menu): the idle watch counts with its times at once."""
+        if self._apply_preset(name):
+            self.idle.reload()
+
     def set_high_contrast(self, on: bool) -> None:
         """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
         self._high_contrast = bool(on)
@@ -441,7 +464,12 @@ class UI:
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
-        return self.render()
+        if self.render():
+            return True
+        # no frame this turn: the screen may do a piece of its work ahead (a frame that is drawn
+        # never does, so none is slowed by it); while some is left the loop comes back next frame
+        self.work_ahead = self.screen is not None and self.screen.prepare_ahead()
+        return False
 
     def render(self, force: bool = False) -> bool:
         """Draw a frame unless nothing changed and nothing moves (then the last frame stays)."""
@@ -483,11 +511,13 @@ class UI:
         # of their matrix block, and an atlas loaded from disk (no bake) would not have bound it again
         self.window.view = self.window.view
         screen = self.screen
+        if screen is not None and screen.lay_table(self.layout):
+            self.invalidate()
         bg = screen.background if screen is not None else (0, 0, 0)
         size = tuple(self.window.get_framebuffer_size())
-        if isinstance(screen, Layered) and self._cache_ready(screen, size, bg):
+        if screen is not None and is_layered(screen) and self._cache_ready(screen, size, bg):
             self.cache.blit()
-            screen.draw_live()
+            cast(Layered, screen).draw_live()
         else:
             pyglet.gl.glClearColor(bg[0] / 255, bg[1] / 255, bg[2] / 255, 1.0)
             self.window.clear()
@@ -509,7 +539,7 @@ class UI:
     def _cache_ready(self, screen: Screen, size: tuple[int, int], bg: tuple[int, int, int]) -> bool:
         """Bring the cache up to date for `screen` (in part if only a rectangle changed); False if
         there is no usable cache, or `screen` does not draw in layers."""
-        if not isinstance(screen, Layered):
+        if not is_layered(screen):
             return False
         whole = self._cache_of is not screen or not self.cache.valid or self.cache.size != size
         if not (whole or self._dirty):
@@ -519,10 +549,28 @@ class UI:
             areas = [a for a in (self._device_area(r, size) for r in self._dirty_rects) if a[2] > 0 and a[3] > 0]
             if not areas:
                 return True
-        if not self.cache.render(size, bg, screen.draw_static, areas, window=self.window):
+        if not self.cache.render(
+            size, bg, cast(Layered, screen).draw_static, areas, window=self.window, draw_in=self._draw_in(screen, size)
+        ):
             return False
         self._cache_of = screen
         return True
+
+    def _draw_in(self, screen: Screen, size: tuple[int, int]) -> Callable[[tuple[int, int, int, int]], None] | None:
+        """For a screen that says where its still layers lie (``static_parts()``: (screen rectangles,
+        draw) each, in drawing order): draw only the layers that touch one framebuffer area."""
+        parts_of = getattr(screen, "static_parts", None)
+        if parts_of is None:
+            return None
+        parts = [([self._device_area(r, size) for r in rects], draw) for rects, draw in parts_of()]
+
+        def draw_in(area: tuple[int, int, int, int]) -> None:
+            x, y, w, h = area
+            for areas, draw in parts:
+                if any(ax < x + w and x < ax + aw and ay < y + h and y < ay + ah for ax, ay, aw, ah in areas):
+                    draw()
+
+        return draw_in
 
     def on_draw(self) -> None:  # pyglet window event (e.g. Window.draw): a whole frame
         self.draw()

@@ -104,7 +104,7 @@ def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
     tap_widget(u, _button(u, "Let's play"))
     # opened from the setup, "Let's play!" starts the card game with the players set there
     assert u.screen.name == "cards_play"
-    assert u.k.sessions["cards"].game is not None and u.screen_named("setup").choices.game == "cards"
+    assert u.k.sessions["cards"].game is not None and u.screen_named("setup").game == "cards"
     # left alone, the last step replays, then the guide goes back where it came from
     u.goto("setup")
     u.screen.set_game("cards")
@@ -129,4 +129,4 @@ def test_setup_how_to_opens_the_guide_of_the_chosen_game(ui):
     tap_widget(u, _button(u, "How to play"))
     assert u.screen.name == "cards_howto" and u.screen.step == 0
     tap_widget(u, _button(u, "Back"))
-    assert u.screen.name == "setup" and u.screen.choices.game == "cards"
+    assert u.screen.name == "setup" and u.screen.game == "cards"

@@ -20,7 +20,6 @@ from tests.support.offscreen import Pixels, near, offscreen_window
 
 pytestmark = pytest.mark.display
 
-WALL = (44, 52, 66)
 #: The two-person game played through taps: with the test's way of playing it lays all 46 cards and
 #: takes 8 times (a fixed seed: with the setup screen's random seed some games took too few).
 GAME_SEED = 13
@@ -57,7 +56,7 @@ def start_from_setup(ui, players, kinds):
     for i, kind in enumerate(kinds):  # seat i's buttons are the i-th of each symbol
         button = [w for w in ui.screen.widgets if getattr(w, "text", "") == symbols[kind]][i]
         ui.tap(*button.rect.center)
-    assert ui.screen.choices.card_kinds[:players] == list(kinds)
+    assert ui.screen.choices.kinds[:players] == list(kinds)
     start = next(w for w in ui.screen.widgets if ui.t("setup.start") in getattr(w, "text", ""))
     ui.tap(*start.rect.center)
     ui.off.settle()
@@ -193,6 +192,8 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
             px = Pixels()
             screen = ui.screen
             # every card on the layout: wall near its corner (the rim is outside that point)
+            from kiosk.games.cards.art import WALL
+
             for cell in g.layout:
                 x, y = screen.cell_center(cell)
                 c = screen.view.cell
@@ -242,6 +243,25 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
         ui.post(HandOver())  # no hand-over with one person
         ui.off.settle()
         assert ui.screen.toast == de["refusal.no_hand_over"]
+    finally:
+        close_ui(ui)
+
+
+def test_the_score_chips_say_their_counters_in_words_where_they_fit(tmp_path):
+    """Two to four players: each chip says "2 in hand" and "0 taken" (de: "auf der Hand", "genommen");
+    six at 800x480: no chip has the room, so none does (the little card backs and the number)."""
+    texts = lambda ui: [getattr(x, "text", "") for x in ui.screen._items]  # noqa: E731
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.set_language("de")
+        ui.post(NewGame(GameSetup.of("human,easy", seed=4, game="cards")))
+        ui.off.settle()
+        assert texts(ui).count("2 auf der Hand") == 2 and texts(ui).count("0 genommen") == 2
+        ui.post(NewGame(GameSetup.of("human,easy,easy,human,easy,easy", seed=4, game="cards")))
+        ui.off.settle()
+        assert ui.screen.name == "cards_play"
+        assert not any("auf der Hand" in t or "genommen" in t for t in texts(ui))
+        assert texts(ui).count("0") == 6  # the scores, as numbers
     finally:
         close_ui(ui)
 

@@ -86,7 +86,7 @@ def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monk
         assert la.problems_of(good) == []
 
         # the setup drawn as before the fix: the seats' own colours for their words
-        monkeypatch.setattr("kiosk.ui.screens.setup.text_shade", lambda rgb, *a: tuple(rgb[:3]))
+        monkeypatch.setattr("kiosk.games.labyrinth.screens.setup_panel.text_shade", lambda rgb, *a: tuple(rgb[:3]))
         report = la.walk(sizes=[(800, 480)], layouts=["tabletop"], languages=["en"], states=[setup], env=env)
         problems = la.problems_of(report)
         assert any("low_contrast" in p and "'Join' (226, 54, 54) on (56, 64, 78)" in p for p in problems), problems

@@ -157,3 +157,34 @@ def test_the_card_game_shows_why_cards_may_be_taken_the_path_and_both_treasures(
     rings = [shape for shape, _cell, kind in scr._board_marks if isinstance(kind, tuple)]
     assert len(rings) == 2 and all(r.radius > 4 for r in rings)
     shot(ui, tmp_path, "cards_why_take")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_the_first_tap_on_an_arrow_says_tap_again_beside_it_facing_the_tapper(make, tmp_path, language):
+    """The previewed spare's answer where the finger is: beside the arrow, over the board's edge, turned to
+    the player whose turn it is; gone with the push. Seat 0 sits at the far edge (turned 180)."""
+    ui = make(language=language)
+    start(ui, "human,human", "play")
+    play, L = ui.screen, ui.layout
+    m = play.board.model
+    ui.step(0.5)
+    for arrow in ("N3", "W3", "S5"):
+        a = L.arrow_rect(arrow)
+        ui.tap(*a.center)
+        ui.k.bus.dispatch_pending()
+        ui.step(0.02)
+        assert play.note.showing and play.note.text == ui.t("play.tap_arrow_again")
+        lab = play.note.items[-1]
+        assert lab.rotation == L.facing(m.seats[m.current])
+        box = play.note.items[0]  # its panel: inside the board, beside the arrow, on none of the arrows
+        note = play.note.rect
+        assert L.board.x - 1 <= note.x and note.right <= L.board.right + 1
+        assert L.board.y - 1 <= note.y and note.top <= L.board.top + 1
+        dx, dy = max(0, note.x - a.right, a.x - note.right), max(0, note.y - a.top, a.y - note.top)
+        assert 0 < max(dx, dy) <= L.px(6), (note, a)  # right beside the arrow, not on it
+        assert box is not None
+        shot(ui, tmp_path, f"arrow_note_{language}_{arrow}")
+    ui.tap(*L.arrow_rect("S5").center)  # the second tap pushes: the note goes
+    ui.k.bus.dispatch_pending()
+    ui.step(0.02)
+    assert not play.note.showing

@@ -21,6 +21,9 @@ from tests.kiosk.ui.test_screens import Now
 pytestmark = pytest.mark.display
 
 window_of = functools.cache(offscreen_window)
+# a moment of thought, in frames: longer than the pushed-out tile's flight (0.45 s), as the texts
+# are laid out ahead only in loop turns that draw nothing (Screen.prepare_ahead)
+THINK_FRAMES = 40
 
 
 @pytest.fixture
@@ -39,12 +42,12 @@ def ui():
 def _turn(ui) -> None:
     """The current person pushes at the first arrow allowed and stays; a moment of thought first."""
     game = ui.k.sessions["labyrinth"].game
-    for _ in range(12):
+    for _ in range(THINK_FRAMES):
         ui.off.frame()
     arrow = next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)
     ui.post(PushArrow(arrow))
     ui.off.settle()
-    for _ in range(12):
+    for _ in range(THINK_FRAMES):
         ui.off.frame()
     ui.post(Stay())
     ui.off.settle()
@@ -71,7 +74,7 @@ def test_a_second_round_moves_the_texts_of_the_first(ui):
 def test_a_push_lands_with_the_texts_laid_out_while_the_person_thought(ui):
     _start(ui)
     pool = ui.screen.labels
-    for _ in range(12):  # the first person thinks: the first move phase is laid out meanwhile
+    for _ in range(THINK_FRAMES):  # the first person thinks: the first move phase is laid out meanwhile
         ui.off.frame()
     game = ui.k.sessions["labyrinth"].game
     assert game.phase == "shift"
@@ -130,13 +133,13 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
 
 def test_a_new_game_lays_out_its_own_coming_panels(ui):
     _start(ui)
-    for _ in range(12):
+    for _ in range(THINK_FRAMES):
         ui.off.frame()
     pool = ui.screen.labels
     pool.clear()  # nothing kept from the first game: the second lays out its own
     ui.post(NewGame(GameSetup.of("human,human", seed=8)))
     ui.off.settle()
-    for _ in range(12):
+    for _ in range(THINK_FRAMES):
         ui.off.frame()
     game = ui.k.sessions["labyrinth"].game
     assert len(game.players) == 2 and game.phase == "shift"

@@ -227,14 +227,14 @@ def test_setup_start_posts_the_chosen_game(ui):
     tap_widget(u, _button(u, "3"))  # three players
     assert scr.choices.players == 3
     assert scr.choices.kinds[:3] == ["human", "medium", "medium"]
-    assert list(scr.kind_buttons[0]) == ["human", "computer", "fair"]  # each choice its own button
-    tap_widget(u, scr.kind_buttons[0]["computer"])  # first seat: the computer ...
+    assert list(scr.panel.kind_buttons[0]) == ["human", "computer", "fair"]  # each choice its own button
+    tap_widget(u, scr.panel.kind_buttons[0]["computer"])  # first seat: the computer ...
     assert scr.choices.kinds[0] == "medium"
     hard = [w for w in u.screen.widgets if getattr(w, "text", "") == "\u2605\u2605\u2605"]
     tap_widget(u, hard[0])  # ... hard
-    tap_widget(u, scr.kind_buttons[1]["fair"])  # second seat: family ...
+    tap_widget(u, scr.panel.kind_buttons[1]["fair"])  # second seat: family ...
     assert scr.choices.kinds[1] == "fair"
-    tap_widget(u, scr.kind_buttons[1]["human"])  # ... -> a person
+    tap_widget(u, scr.panel.kind_buttons[1]["human"])  # ... -> a person
     assert scr.choices.kinds[1] == "human"
     open_cards = [w for w in u.screen.widgets if getattr(w, "on", None) is not None][0]
     tap_widget(u, open_cards)

@@ -87,6 +87,7 @@ def test_join_controls_at_every_corner_add_people_in_their_seats(size):
     ui = _ui(size=size, layout="tabletop", first="setup")
     try:
         scr = ui.screen
+        scr.panel.set_players(3)  # how many play: the players row, the one way to add a seat
         for seat in (1, 2, 0):
             x, y = _corner(size, seat)
             ui.tap(x, y)
@@ -97,6 +98,36 @@ def test_join_controls_at_every_corner_add_people_in_their_seats(size):
         ui.tap(*_corner(size, 2))  # tapping again: that person leaves
         ui.step(0.02)
         assert scr.choices.joined == [1, 0]
+    finally:
+        ui.close()
+        ui.k.sessions["labyrinth"].close()
+
+
+def test_a_full_table_offers_no_join_so_the_player_count_is_the_one_way_to_add_a_seat():
+    """A visitor review found two ways to add players (the count and a corner's Join): joining now
+    takes one of the seats the count gives, and with every seat taken the free corners offer nothing."""
+    size = (800, 480)
+    ui = _ui(size=size, layout="tabletop", first="setup")
+    try:
+        scr = ui.screen
+        scr.panel.set_players(2)
+        for seat in (1, 3):
+            ui.tap(*_corner(size, seat))
+            ui.step(0.02)
+        assert scr.choices.joined == [1, 3] and scr.choices.players == 2
+
+        def joins() -> list[str]:
+            return [w.text for w in scr.widgets if getattr(w, "text", "") == ui.t("setup.join")]
+
+        assert joins() == []  # corners 0 and 2: nothing to tap
+        ui.tap(*_corner(size, 0))
+        ui.step(0.02)
+        assert scr.choices.joined == [1, 3] and scr.choices.players == 2  # nobody added by a corner
+        scr.panel.set_players(3)
+        assert len(joins()) == 2  # a seat is free: the two free corners offer it
+        ui.tap(*_corner(size, 0))
+        ui.step(0.02)
+        assert scr.choices.joined == [1, 3, 0] and scr.choices.kinds[:3] == ["human"] * 3
     finally:
         ui.close()
         ui.k.sessions["labyrinth"].close()
@@ -144,9 +175,9 @@ def test_who_starts_is_picked_in_the_setup():
     ui = _ui(size=(800, 480), layout="upright", first="setup")
     try:
         scr = ui.screen
-        assert "Random" in scr.first_button.text
-        tap_widget(ui, scr.first_button)
-        tap_widget(ui, ui.screen.first_button)
+        assert "Random" in scr.panel.first_button.text
+        tap_widget(ui, scr.panel.first_button)
+        tap_widget(ui, ui.screen.panel.first_button)
         assert ui.screen.choices.first == 1
         tap_widget(ui, ui.screen.start_button)
         assert ui.k.of(NewGame)[-1].setup.first == 1

@@ -21,7 +21,8 @@ from kiosk.games.cards.session import CardPacing
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 from kiosk.games.labyrinth.session import Pacing
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.widgets import UNDO_ICON, UNDO_KEYS, Button
+from kiosk.ui.audit.contrast import text_shade
+from kiosk.ui.shell.widgets import UNDO_COLOR, UNDO_ICON, UNDO_KEYS, UNDO_QUIET, Button
 
 from tests.support.offscreen import Pixels, near, offscreen_window
 from tests.games.cards.test_session import fitting
@@ -91,6 +92,12 @@ def test_undo_buttons_take_a_walk_then_the_push_back_facing_the_mover(ui, tmp_pa
     buttons = undo_buttons(ui)
     assert len(buttons) == 1 and buttons[0] in ui.screen.panels[me].widgets  # on the mover's panel only
     assert buttons[0].frame.angle == L.facing(seat) and ui.t("play.undo") in buttons[0]._label.text
+    # during the next player's turn it is quiet (theirs are the loud buttons), edged in the mover's colour
+    assert mine[0].color == UNDO_COLOR and buttons[0].color == UNDO_QUIET
+    ui.render(force=True)
+    r = buttons[0].rect
+    edge = Pixels()(r.x - 1, r.cy)
+    assert near(edge, text_shade(SEAT_COLORS[seat]), 40), edge
     tap(ui, buttons[0])
     off.shot("walk-undone")
     assert s.game.to_dict() == pushed

@@ -111,8 +111,8 @@ def _seats(players: int, kinds: tuple[str, ...] = ()) -> Callable[[Any], None]:
     """The setup's choices for the card game: `players` seats, the first ones `kinds`."""
 
     def choose(c: Any) -> None:
-        c.card_players = players
-        c.card_kinds[: len(kinds)] = list(kinds)
+        c.players = players
+        c.kinds[: len(kinds)] = list(kinds)
 
     return choose
 

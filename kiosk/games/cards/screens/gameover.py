@@ -62,33 +62,9 @@ class CardsGameOverScreen(GameEndScreen):
         top = c.H - m
         if L.tabletop:  # the far side of the table reads it too
             far = Frame(c.r(m, top - 48, c.W - 2 * m, 48), 180)
-            self._shapes.append(
-                label(
-                    headline,
-                    far,
-                    far.w / 2,
-                    far.h / 2,
-                    fit_font(headline, c.font(22), c.px(c.W - 40)),
-                    self.batch,
-                    fg,
-                    color=text_shade(rgb),
-                    bold=True,
-                )
-            )
+            self._shapes.append(_headline(headline, far, far.w / 2, far.h / 2, 22, c, self.batch, fg, rgb))
             top -= 56
-        self._shapes.append(
-            label(
-                headline,
-                frame,
-                L.width / 2,
-                c.px(top - 40),
-                fit_font(headline, c.font(32), c.px(c.W - 40)),
-                self.batch,
-                fg,
-                color=text_shade(rgb),
-                bold=True,
-            )
-        )
+        self._shapes.append(_headline(headline, frame, L.width / 2, c.px(top - 40), 32, c, self.batch, fg, rgb))
         self._shapes.append(
             label(
                 t("gameover.turns", n=ev.turns),
@@ -196,3 +172,34 @@ class CardsGameOverScreen(GameEndScreen):
                 )
             )
         self.add_buttons(c, frame, m, btn_h, fg)
+
+
+def _headline(
+    text: str,
+    frame: Frame,
+    u: float,
+    v: float,
+    size: float,
+    c: Canvas,
+    batch: pyglet.graphics.Batch,
+    group: pyglet.graphics.Group,
+    rgb: tuple[int, int, int],
+) -> pyglet.text.Label:
+    """The result's headline at `size` units, narrowed to the screen's width if it must; a long one (three
+    winners' names) goes onto two lines at the body size rather than below it."""
+    width = c.px(c.W - 40)
+    pts = fit_font(text, c.font(size), width)
+    wrap = pts < c.font(BODY)
+    return label(
+        text,
+        frame,
+        u,
+        v,
+        c.font(BODY) if wrap else pts,
+        batch,
+        group,
+        color=text_shade(rgb),
+        bold=True,
+        width=width if wrap else None,
+        multiline=wrap,
+    )

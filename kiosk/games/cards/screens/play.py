@@ -67,10 +67,11 @@ from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import GO
+from kiosk.ui.shell.menu import GO, first_fitting, measure
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.widgets import (
     ACCENT,
+    BUTTON_TEXT_MARGIN,
     BUTTON,
     DIM,
     DISABLED,
@@ -92,6 +93,7 @@ HANDOVER_ORDER = 40  # the hand-over sheet's drawing groups start here (above ev
 GAMEOVER_DELAY_S = 1.6
 FIT_GREEN = (60, 210, 110)
 TAKE_AMBER = (255, 196, 64)
+CARD_SHADOW = (0, 0, 0, 110)  # under a card laid on the table
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
@@ -144,7 +146,6 @@ class View:
 class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
-    background = (24, 30, 38)
     controls = True  # the rotate button under the hand (a replay only shows)
 
     def __init__(self, ui):
@@ -160,6 +161,7 @@ class CardsPlayScreen(Screen):
         self._anims: dict = {}  # cell -> seconds left of the "just laid" pop
         self._ghosts: list = []  # fading sprites of taken cards
         self.toast = ""
+        self._chip_words_fit = False  # the score chips say their counters in words (_build_scores)
         self.toast_until = 0.0
         self._over: CardGameOver | None = None
         self._over_at: float | None = None
@@ -479,7 +481,11 @@ class CardsPlayScreen(Screen):
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
+        g_shadows = pyglet.graphics.Group(order=1)
         for cell, placed in g.layout.items():
+            shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+            self._board_marks.append((shadow, cell, "shadow"))
+            self._items.append(shadow)
             sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * placed.rotation
             self._items.append(sprite)
@@ -590,6 +596,9 @@ class CardsPlayScreen(Screen):
                 shape.position = (x + dx * half, y + dy * half)
                 shape.radius = rad * half
                 shape.thickness = max(2.0, c * 0.04)
+            elif kind == "shadow":  # a laid card's shadow on the table: light from the top-left (docs/art.md)
+                shape.position = (x - c * 0.46, y - c * 0.52)
+                shape.width = shape.height = c * 0.98
             elif kind == "fill":
                 shape.position = (x - c * 0.47, y - c * 0.47)
                 shape.width = shape.height = c * 0.94
@@ -610,19 +619,39 @@ class CardsPlayScreen(Screen):
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
         strength), the cards in hand as little backs, and the cards taken (the score) by a card."""
         far, near = self._sides()
-        for players, strip in ((far, self.top_strip), (near, self.bottom_strip)):
-            cols = 2 if self.layout.portrait else 3
-            for k, i in enumerate(players):
-                r, c = divmod(k, cols)
-                in_row = min(cols, len(players) - r * cols)
-                self._score_chip(i, strip, r, c, in_row, cols)
+        cols = 2 if self.layout.portrait else 3
+        chips = [
+            (i, strip, *divmod(k, cols), min(cols, len(players) - (k // cols) * cols))
+            for players, strip in ((far, self.top_strip), (near, self.bottom_strip))
+            for k, i in enumerate(players)
+        ]
+        # the counters in words on every chip, or on none (chips that differ would read as different things)
+        self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
+        for i, strip, r, c, in_row in chips:
+            self._score_chip(i, strip, r, c, in_row)
 
-    def _score_chip(self, i: int, strip: Rect, r: int, c: int, in_row: int, cols: int) -> None:
-        s, g = self.session, self.game
+    def _chip_width(self, strip: Rect, in_row: int) -> float:
+        """A score chip's width in a row of `in_row` chips: fewer in a row, wider (room for the words)."""
+        return strip.w / max(in_row, 2) - 2 * self.layout.px(3)
+
+    def _words_fit(self, i: int, chip_w: float) -> bool:
+        """Whether player `i`'s chip, `chip_w` wide, has room for its counters in words at the body size."""
+        L = self.layout
+        pts = L.font(typeface.BODY)
+        need = sum(measure(text, pts, bold=k != 1)[0] for k, text in enumerate(self._chip_words(i)))
+        return need + 2 * L.px(10) <= chip_w - self._chip_text_x() - L.px(6)
+
+    def _chip_text_x(self) -> float:
+        """Where a chip's name starts: after its padding and its colour dot."""
+        L = self.layout
+        return L.px(6) * 2 + (L.px(SCORE_ROW) - L.px(3)) * 0.44
+
+    def _score_chip(self, i: int, strip: Rect, r: int, c: int, in_row: int) -> None:
+        g = self.game
         L = self.layout
         rh = L.px(SCORE_ROW)
-        cw = strip.w / cols
         gap = L.px(3)
+        cw = self._chip_width(strip, in_row) + 2 * gap
         # the row's chips centred on the strip; the frame turns the chip to its player's edge, and the
         # chips run left to right as the people at that edge read them
         angle = self.facing(i)
@@ -649,7 +678,12 @@ class CardsPlayScreen(Screen):
         dot = h * 0.22
         pad = L.px(6)
         self._items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
-        # right to left: the score beside a card, the hand as little backs, then the name in what is left
+        tx = self._chip_text_x()
+        if self._chip_words_fit:
+            self._chip_in_words(i, tx, frame, cy, fg, active)
+            return
+        # no room for the words: right to left, the score beside a card, the hand as little backs, then the
+        # name in what is left
         score = label(
             str(g.scores[i]),
             frame,
@@ -679,7 +713,48 @@ class CardsPlayScreen(Screen):
             )
         if backs:
             right -= bw + (backs - 1) * step + L.px(6)
-        tx = pad + 2 * dot + L.px(6)
+        self._chip_name(i, frame, tx, right, cy, fg, active)
+
+    def _chip_words(self, i: int) -> tuple[str, str, str]:
+        """A score chip's texts: the name (with a computer's strength in stars), the cards in hand, the cards taken."""
+        stars = strength_stars(self.session.kinds[i])
+        name = self.player_name(i) + (f" {stars}" if stars else "")
+        g = self.game
+        return name, self.t("cards.chip_hand", n=len(g.hands[i])), self.t("cards.chip_taken", n=g.scores[i])
+
+    def _chip_in_words(self, i: int, tx: float, frame: Frame, cy: float, group: Any, active: bool) -> None:
+        """The chip's counters said in words ("2 in hand", "3 taken") after the name (from `tx`)."""
+        L = self.layout
+        name, hand, taken = self._chip_words(i)
+        pts, gap = L.font(typeface.BODY), L.px(10)
+        widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
+        x = frame.w - L.px(6)
+        for k, text in ((2, taken), (1, hand)):  # right to left, the score at the chip's end
+            self._items.append(
+                label(
+                    text,
+                    frame,
+                    x,
+                    cy,
+                    pts,
+                    self.batch,
+                    group,
+                    color=INK if k == 2 else DIM if not active else INK,
+                    anchor_x="right",
+                    bold=k == 2,
+                    name="score" if k == 2 else "hand",
+                )
+            )
+            x -= widths[k] + gap
+        self._chip_name(i, frame, tx, x + gap, cy, group, active)
+
+    def _chip_name(self, i: int, frame: Frame, tx: float, right: float, cy: float, group: Any, active: bool) -> None:
+        """The chip's name (a computer's strength in stars after it) between `tx` and `right`."""
+        s = self.session
+        L = self.layout
+        rgb = player_rgb(i)
+        h = frame.h
+        fg = group
         room = frame.area(Rect(tx, 0, max(1.0, right - tx), h))
         lab = label(
             self.player_name(i),
@@ -890,13 +965,21 @@ class CardsPlayScreen(Screen):
     def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
         L = self.layout
+        word = self.t("play.undo")  # with its icon, else alone, else the icon alone: never set too small
+        text = (
+            UNDO_ICON
+            if icon_only
+            else first_fitting(
+                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), rect.w - BUTTON_TEXT_MARGIN
+            )
+        )
         b = Button(
             Frame(rect, self.facing(player)),
             Rect(0, 0, rect.w, rect.h),
-            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.t('play.undo')}",
+            text,
             self.batch,
             group,
-            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
+            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
             min_size=L.touch,
             color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),

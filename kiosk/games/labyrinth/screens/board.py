@@ -49,6 +49,7 @@ from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.shell.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
 from kiosk.ui.shell.layout import ARROWS, Layout, Rect
 from kiosk.ui.shell.motion import Effects, ease_out_back
+from kiosk.ui.shell.table import board_frame
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
@@ -59,9 +60,9 @@ PULSE_S = 8.0  # the active ring, the preview frame and the hint pulse this long
 PULSE_HZ = 15  # a pulse changes this often (one frame each), not every frame: a still board costs little
 PAWN_OF_CELL = 0.7  # a pawn alone on its cell, standing taller than it is wide
 PAWN_SHARED_OF_CELL = 0.5  # pawns sharing a cell, each in its own quarter
-BOARD_BG = (14, 17, 22)
 ARROW_ON = (255, 196, 64)
-ARROW_OFF = (84, 92, 108)
+ARROW_OFF = (128, 104, 80)  # an arrow that cannot be pressed now: a dull wooden one in its hole
+ARROW_OF_CELL = 0.42  # an arrow's half-width: 0.84 of its slot across (about 8.5 mm on a 7-inch 800x480)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
 TRAIL_OF_CELL = 0.16  # the walk's trail: a line this part of a cell wide along the cells walked through
@@ -136,6 +137,7 @@ class BoardView:
         self.panels_shown = live is not None if panels_shown is None else panels_shown
         self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
+        self.g_frame = pyglet.graphics.Group(order=base_order - 1)  # the oak frame, under the out tile's mark
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
         self.model = Model()
         self.queue: deque[Any] = deque()
@@ -153,6 +155,7 @@ class BoardView:
         self._rings: list = []
         self._arrows: dict[str, Any] = {}
         self._crosses: list = []
+        self._crossed: str | None = None  # the arrow the crosses are drawn at
         self._preview_tile: pyglet.sprite.Sprite | None = None  # these five: made by resize()
         self._preview_treasure: pyglet.sprite.Sprite | None = None
         self._preview_frame: shapes.Box | None = None
@@ -251,13 +254,7 @@ class BoardView:
         L = self._laid_out()
         atlas = self.ui.atlas
         self.scale = L.cell / atlas.px
-        b = L.board
-        pad = L.cell * 0.06
-        self._shapes.append(
-            shapes.Rectangle(
-                b.x - pad, b.y - pad, b.w + 2 * pad, b.h + 2 * pad, color=BOARD_BG, batch=self.batch, group=self.g_bg
-            )
-        )
+        self._shapes += board_frame(L, self.batch, self.g_frame, bool(getattr(self.ui, "high_contrast", False)))
         for i in range(49):
             r, c = divmod(i, 7)
             x, y = L.cell_center(r, c)
@@ -294,7 +291,7 @@ class BoardView:
         L = self._laid_out()
         r = L.arrow_rect(name)
         cx, cy = r.center
-        s = L.cell * 0.3
+        s = L.cell * ARROW_OF_CELL
         side = name[0]
         # the triangle points into the board
         if side == "N":
@@ -485,15 +482,23 @@ class BoardView:
 
     def _sync_arrows(self) -> None:
         m = self.model
-        for c in self._crosses:
-            c.delete()
-        self._crosses = []
+        crossed = m.forbidden if m.started else None
+        keep = bool(self._crosses) and crossed == self._crossed  # the same cross: kept, not made again
+        if not keep:
+            for c in self._crosses:
+                c.delete()
+            self._crosses = []
+        self._crossed = crossed
         human = m.started and m.kinds and m.kinds[m.current] == HUMAN
         for name, tri in self._arrows.items():
             live = m.started and m.phase == Phase.SHIFT and name != m.forbidden
-            tri.color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
-            tri.visible = name != m.preview
-            if name == m.forbidden and m.started:
+            color = ARROW_ON if (live and (human or not m.kinds)) else ARROW_OFF
+            if tuple(tri.color[:3]) != color:  # (each change writes the shape's vertices again)
+                tri.color = color
+            visible = name != m.preview
+            if tri.visible != visible:
+                tri.visible = visible
+            if name == m.forbidden and m.started and not keep:
                 L = self._laid_out()
                 r = L.arrow_rect(name)
                 cx, cy = r.center

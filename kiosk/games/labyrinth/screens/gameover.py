@@ -25,11 +25,17 @@ from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import Canvas, fit_font, panel, picture
 from kiosk.ui.shell.screen import register
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL_EDGE, Frame, box, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
 NAME_W = 130  # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
+PODIUM_GAP = 10.0  # between two podium blocks
+PODIUM_W = 230  # design units (800x480): a podium block's widest
+PAWN_ON_PODIUM = 64  # the pawns standing on the podium, this tall at most
+ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
+NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
+BLOCK_TOP = (150, 112, 76)  # a podium block's lit top edge
 
 
 @register("gameover")
@@ -58,6 +64,11 @@ class GameOverScreen(GameEndScreen):
             seats = DEFAULT_SEATS[len(event.found)]
             self.players = [(s, COLOR_KEYS[s]) for s in seats]
 
+    @property
+    def animating(self) -> bool:
+        """The confetti falls: a frame every frame while there is some."""
+        return bool(self._confetti)
+
     def update(self, dt: float) -> None:
         if self.back_when_idle(dt):
             return
@@ -80,7 +91,6 @@ class GameOverScreen(GameEndScreen):
         headline, winner_seats = self.headline(ev)
         # one winner: the headline in their colour; a shared win (or none) in the ink every colour reads on
         rgb = SEAT_COLORS[winner_seats[0]] if len(winner_seats) == 1 else INK
-        portrait = c.H > c.W
         m = 12
         # confetti behind everything
         for _ in range(CONFETTI):
@@ -125,47 +135,15 @@ class GameOverScreen(GameEndScreen):
                 bold=False,
             )
         )
-        # the treasures panel
         btn_h = 58
         area_top = head_y - top_taken - 26
-        avail = area_top - (m + btn_h + 14)
-        want = 44 + len(ev.found) * (84.0 if portrait else 64.0)
-        area_h = min(avail, want)
-        area = Rect(m, area_top - area_h - (avail - area_h) / 3, c.W - 2 * m, area_h)
-        self._shapes += panel(frame, c.r(*area), self.batch, mid, radius=c.px(12))
-        self._shapes.append(
-            label(
-                t("gameover.treasures"),
-                frame,
-                c.px(area.x + 16),
-                c.px(area.top - 18),
-                c.font(BODY),
-                self.batch,
-                fg,
-                color=DIM,
-                anchor_x="left",
-                bold=True,
-            )
-        )
-        rows = len(ev.found)
-        row_h = min(84.0 if portrait else 64.0, (area.h - 36) / max(1, rows))
-        for i, found in enumerate(ev.found):
-            seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
-            cy = area.top - 36 - (i + 0.5) * row_h
-            self._player_row(
-                c,
-                frame,
-                area,
-                cy,
-                row_h,
-                seat,
-                colour,
-                found,
-                i in ev.winners,  # every winner of a shared win wears the star
-                mid,
-                fg,
-                most=max(len(f) for f in ev.found),
-            )
+        bottom = m + btn_h + 14
+        n = len(ev.found)
+        if (c.W - 2 * m - PODIUM_GAP * (n - 1)) / max(1, n) >= NAME_W + 12:
+            # the podium: each player's pawn on a block, the winners' the tallest, what they found on its front
+            self._podium(c, frame, Rect(m, bottom, c.W - 2 * m, area_top - bottom), ev, mid, fg)
+        else:  # too narrow for the names side by side (portrait, four players): a row each
+            self._rows(c, frame, Rect(m, bottom, c.W - 2 * m, area_top - bottom), ev, mid, fg)
         self.add_buttons(c, frame, m, btn_h, fg)
 
     def headline(self, ev: GameOver) -> tuple[str, tuple[int, ...]]:
@@ -202,6 +180,121 @@ class GameOverScreen(GameEndScreen):
             cx, cy = frame.point(x - (len(seats) - 1) * c.px(size * 1.1) - c.px(size * 1.3), h / 2)
             items.append(picture(self.ui, "treasure", "crown", cx, cy, c.px(size * 1.4), self.batch, fg))
         self._shapes += items
+
+    def places(self, ev: GameOver) -> list[int]:
+        """Each player's place on the podium (0: the top step): winners first, then by treasures found;
+        players who found as many share a step."""
+        keys = [(i not in ev.winners, -len(found)) for i, found in enumerate(ev.found)]
+        steps = sorted(set(keys))
+        return [steps.index(k) for k in keys]
+
+    def _podium(self, c: Canvas, frame: Frame, area: Rect, ev: GameOver, mid, fg) -> None:
+        """A wooden block per player side by side (the best in the middle: 2-1-3-4), the pawn standing on
+        it and, on its front, the name (a winner's starred) and the treasures found."""
+        places = self.places(ev)
+        ranked = sorted(range(len(ev.found)), key=lambda i: (places[i], i))
+        order = [ranked[1], ranked[0], *ranked[2:]] if len(ranked) > 1 else ranked
+        n = len(order)
+        gap = PODIUM_GAP
+        bw = min(PODIUM_W, (area.w - gap * (n - 1)) / n) if n > 1 else area.w * 0.8  # solo: 24 treasures
+        x0 = area.x + (area.w - (bw * n + gap * (n - 1))) / 2
+        pawn = min(PAWN_ON_PODIUM, area.h * 0.3)
+        tallest = area.h - pawn
+        most = max((len(f) for f in ev.found), default=0)
+        per_row = max(1, int((bw - 12) // ICON_ON_PODIUM))
+        lines = max(1, -(-most // per_row))
+        icon = min(ICON_ON_PODIUM, (bw - 12) / min(max(1, most), per_row))
+        shortest = NAME_ON_PODIUM + 8 + lines * icon
+        if shortest > tallest:  # a solo game's 24 treasures: smaller pictures
+            icon = max(12.0, (tallest - NAME_ON_PODIUM - 8) / lines)
+            shortest = NAME_ON_PODIUM + 8 + lines * icon
+        step = max(0.0, (tallest - shortest) / max(1, max(places)))
+        for k, i in enumerate(order):
+            seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
+            h = tallest - step * places[i]
+            block = Rect(x0 + k * (bw + gap), area.y, bw, h)
+            winner = i in ev.winners
+            edge = ACCENT if winner else PANEL_EDGE
+            self._shapes += panel(frame, c.r(*block), self.batch, mid, edge=edge, radius=c.px(10))
+            lit = Rect(block.x + 4, block.top - 8, block.w - 8, 4)  # the block's top, turned to the light
+            self._shapes.append(box(frame, c.r(*lit), BLOCK_TOP, self.batch, mid, radius=c.px(2)))
+            cx = block.x + bw / 2
+            self._shapes.append(
+                picture(self.ui, "pawn", seat, c.px(cx), c.px(block.top + pawn * 0.46), c.px(pawn), self.batch, fg)
+            )
+            name = self.t(f"colour.{colour}") + ("  \u2605" if winner else "")
+            self._shapes.append(
+                label(
+                    name,
+                    frame,
+                    c.px(cx),
+                    c.px(block.top - 10 - NAME_ON_PODIUM / 2),
+                    fit_font(name, c.font(BODY), c.px(bw - 12)),
+                    self.batch,
+                    fg,
+                    color=text_shade(SEAT_COLORS[seat]),
+                    bold=True,
+                    container=c.r(*block),
+                )
+            )
+            found = ev.found[i]
+            if not found:
+                dash_y = block.top - 10 - NAME_ON_PODIUM - icon / 2
+                self._shapes.append(
+                    label("\u2013", frame, c.px(cx), c.px(dash_y), c.font(BODY), self.batch, fg, color=DIM)
+                )
+            row_w = min(len(found), per_row) * icon
+            for j, treasure in enumerate(found):
+                r, col = divmod(j, per_row)
+                tx = cx - row_w / 2 + (col + 0.5) * icon
+                ty = block.top - 10 - NAME_ON_PODIUM - (r + 0.5) * icon
+                self._shapes.append(
+                    picture(self.ui, "treasure", treasure, c.px(tx), c.px(ty), c.px(icon * 0.92), self.batch, fg)
+                )
+
+    def _rows(self, c: Canvas, frame: Frame, room: Rect, ev: GameOver, mid, fg) -> None:
+        """Each player's pawn, name and treasures on a row of one tray (where blocks side by side would be
+        too narrow for the names)."""
+        portrait = c.H > c.W
+        t = self.t
+        area_top, avail = room.top, room.h
+        want = 44 + len(ev.found) * (84.0 if portrait else 64.0)
+        area_h = min(avail, want)
+        area = Rect(room.x, area_top - area_h - (avail - area_h) / 3, room.w, area_h)
+        self._shapes += panel(frame, c.r(*area), self.batch, mid, radius=c.px(12))
+        self._shapes.append(
+            label(
+                t("gameover.treasures"),
+                frame,
+                c.px(area.x + 16),
+                c.px(area.top - 18),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=DIM,
+                anchor_x="left",
+                bold=True,
+            )
+        )
+        rows = len(ev.found)
+        row_h = min(84.0 if portrait else 64.0, (area.h - 36) / max(1, rows))
+        for i, found in enumerate(ev.found):
+            seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
+            cy = area.top - 36 - (i + 0.5) * row_h
+            self._player_row(
+                c,
+                frame,
+                area,
+                cy,
+                row_h,
+                seat,
+                colour,
+                found,
+                i in ev.winners,  # every winner of a shared win wears the star
+                mid,
+                fg,
+                most=max(len(f) for f in ev.found),
+            )
 
     def _player_row(self, c, frame, area, cy, row_h, seat, colour, found, winner, mid, fg, most: int) -> None:
         x = area.x + 16

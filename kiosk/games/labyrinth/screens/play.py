@@ -22,34 +22,31 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import pyglet
 from pyglet.window import key
 
+from engine.labyrinth.parts import GAME_NAME, Phase
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, SeatChanged, Undo, UndoChanged
-from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import (
+    BOARD_COMMANDS,
+    BoardShifted,
+    Commands,
     GameOver,
     GameStarted,
-    RequestHint,
-    RotateSpare,
-    SelectArrow,
-    Stay,
-    TapCell,
+    PreviewMoved,
     TurnChanged,
 )
-from engine.labyrinth.parts import GAME_NAME
-
-from kiosk.games.labyrinth.session import Session
 from kiosk.games.labyrinth.screens.board import BoardView
-from kiosk.ui.shell.label_pool import LabelPool
+from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
+from kiosk.games.labyrinth.session import Session
+from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.game_menu import corner_spots
+from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
 from kiosk.ui.shell.widgets import UNDO_KEYS, Frame, Hold
@@ -64,12 +61,19 @@ GAMEOVER_DELAY_S = 1.6
 class PlayScreen(Screen):
     """The board game being played (by people, by AI seats, or both)."""
 
-    background = (24, 30, 38)
+    #: the game whose session it shows, the commands it posts and the screen at its end (a game
+    #: that plays on this board, kiosk/games/puzzles, shows it with its own)
+    game_name: str = GAME_NAME
+    commands: ClassVar[Commands] = BOARD_COMMANDS
+    over_screen = "gameover"
 
-    def __init__(self, ui):
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.live = pyglet.graphics.Batch()
-        self.board = BoardView(ui, self.batch, live=self.live)
+        # the board's still layers in a batch of their own, inside the arrow ring; `batch` keeps the
+        # panels (and anything else) around it: a change to one side redraws only its own batch
+        self.board_batch = pyglet.graphics.Batch()
+        self.board = BoardView(ui, self.board_batch, live=self.live)
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -85,17 +89,17 @@ class PlayScreen(Screen):
         self.cue = TurnCue(self.overlay)
         self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
-            lambda cell: self.ui.post(TapCell(cell)), self._show_destination
+            lambda cell: self.ui.post(self.commands.tap(cell)), self._show_destination
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
         self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
-        self._rebuilt = False  # a panel was built this frame (no preparing on top of it)
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
+        self._menu_spots: tuple[Layout, list[tuple[Rect, int]]] | None = None  # (for this layout, the spots)
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -116,7 +120,7 @@ class PlayScreen(Screen):
 
         `hints` (from the setup screen) is used when the game's setup does not say."""
         self._hints_choice = hints
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
@@ -159,10 +163,10 @@ class PlayScreen(Screen):
                 self.batch,
                 self.panel_group,
                 frame,
-                on_rotate=lambda: self.ui.post(RotateSpare(1)),
+                on_rotate=lambda: self.ui.post(self.commands.rotate(1)),
                 on_peek=self._peek_hold,
                 on_peek_tap=self.peek.tap,
-                on_hint=lambda: self.ui.post(RequestHint()),
+                on_hint=lambda: self.ui.post(self.commands.hint()),
                 on_stay=self._stay_or_confirm,
                 labels=self.labels,
                 on_undo=functools.partial(self._undo_tap, idx),
@@ -182,7 +186,7 @@ class PlayScreen(Screen):
         hints = config.game.hints if config is not None else None
         if getattr(self, "_hints_choice", None) is not None:
             hints = self._hints_choice
-        setup = getattr(session_for(self.kiosk, "labyrinth"), "setup", None)
+        setup = getattr(session_for(self.kiosk, self.game_name), "setup", None)
         hint_override = getattr(setup, "hints", None)
         if hint_override is not None:  # the game's own setup (the setup screen, a resumed save)
             hints = hint_override
@@ -205,7 +209,7 @@ class PlayScreen(Screen):
     def _stay_or_confirm(self) -> None:
         """The panel's stay button; with a destination chosen it is the confirm button."""
         if not self.destination.confirm():
-            self.ui.post(Stay())
+            self.ui.post(self.commands.stay())
 
     def _show_destination(self) -> None:
         """Mark the chosen cell (a ring and the pawn's ghost) until it is confirmed or changed."""
@@ -276,7 +280,7 @@ class PlayScreen(Screen):
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
         active = idx == m.current and m.phase != Phase.OVER
-        session = session_for(self.kiosk, "labyrinth")
+        session = session_for(self.kiosk, self.game_name)
         peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
@@ -341,7 +345,6 @@ class PlayScreen(Screen):
             panel = self.panels[i]
             if panel.state != st:
                 self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
-                self._rebuilt = True
             panel.show(st)
             widgets.extend(panel.widgets)
         held = self._held
@@ -350,11 +353,19 @@ class PlayScreen(Screen):
             # the panel was rebuilt under a holding finger: keep the hold on the new peek area
             self._held = next((w for w in widgets if w.rect == held.rect), None)
 
-    def _prepare(self) -> None:
+    def prepare_ahead(self) -> bool:
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/shell/label_pool.py). One panel a frame, in frames that build no panel of their own and
-        animate no push, so no single frame does all the work of a turn change."""
+        (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
+        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left."""
+        self._prepare()
+        m = self.board.model
+        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
+            return False
+        return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+
+    def _prepare(self) -> None:
+        """One piece of :meth:`prepare_ahead`'s work."""
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
@@ -442,6 +453,7 @@ class PlayScreen(Screen):
         if self.cue.showing and not isinstance(ev, TurnChanged):
             self.cue.hide()  # the person acts (an arrow, a push): the cue makes room
             self.ui.request_frame()
+        self._note_event(ev)
         if isinstance(ev, TurnChanged):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
@@ -459,6 +471,49 @@ class PlayScreen(Screen):
             if "attract" in SCREENS:
                 self.ui.goto("attract")
 
+    def _note_event(self, ev: Any) -> None:
+        """The arrow note shows at a preview and goes with the push (or the turn)."""
+        if isinstance(ev, PreviewMoved):
+            self._arrow_note(ev.arrow)
+        elif (
+            isinstance(ev, (BoardShifted, TurnChanged))
+            and self.note.showing
+            and self.note.text == self.t("play.tap_arrow_again")
+        ):
+            self.note.hide()
+            self.ui.request_frame()
+
+    def _arrow_note(self, arrow: str | None) -> None:
+        """After a person's first tap on an arrow (the spare previews there), "tap this arrow again to
+        push" beside that arrow, over the board's edge, facing them: where they look, not only in their
+        panel. Not for a computer's preview, nor for the arcade buttons (no recent tap)."""
+        m = self.board.model
+        text = self.t("play.tap_arrow_again")
+        human = m.started and m.kinds and m.kinds[m.current] == HUMAN
+        if arrow is None or not human or self.note.tapper_edge(self.layout, self.ui.now()) is None:
+            if self.note.showing and self.note.text == text:
+                self.note.hide()
+                self.ui.request_frame()
+            return
+        L = self.layout
+        a, board = L.arrow_rect(arrow), L.board
+        side = arrow[0]
+        angle = L.facing(m.seats[m.current]) if m.seats else 0
+        gap = L.px(4)
+        first_half = int(arrow[1]) <= 3
+
+        def place(w: float, h: float) -> tuple[float, float]:
+            """On the board's edge by the arrow, beside the row or column it pushes (which stays in view)."""
+            if side in "NS":
+                x = a.right + gap if first_half else a.x - gap - w
+                return x, (a.y - gap - h if side == "N" else a.top + gap)
+            y = a.y - gap - h if first_half else a.top + gap  # rows count from the top
+            return (a.right + gap if side == "W" else a.x - gap - w), y
+
+        room = min(board.w / 2, L.px(300))
+        self.note.show_at(L, text, place, angle, self.ui.now(), room, within=board)
+        self.ui.request_frame()
+
     def _seat_changed(self, ev: Any) -> bool:
         """A computer plays the seat now, or a person again: its panel says so. True if `ev` said it."""
         if not isinstance(ev, SeatChanged):
@@ -468,6 +523,7 @@ class PlayScreen(Screen):
             m.kinds[ev.player] = ev.kind
             self._prepared.clear()
             self._build_panels()
+            self.ui.request_frame()
         return True
 
     def _refused(self, ev: IllegalInput) -> None:
@@ -498,7 +554,7 @@ class PlayScreen(Screen):
     def _undone(self) -> None:
         """A person took an action back: show the session's game again as it is now, with the
         last-move marks from before that action."""
-        session = session_for(self.kiosk, GAME_NAME)
+        session = session_for(self.kiosk, self.game_name)
         if getattr(session, "game", None) is None:
             return
         self.peek.cancel()
@@ -545,16 +601,13 @@ class PlayScreen(Screen):
             self._cue_turn()
         if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
             self._refresh_panels()
-        if not (self._rebuilt or landed):
-            self._prepare()
-        self._rebuilt = False
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
             if self._gameover_at is None:
                 self._gameover_at = now + GAMEOVER_DELAY_S
-            elif now >= self._gameover_at and "gameover" in SCREENS:
+            elif now >= self._gameover_at and self.over_screen in SCREENS:
                 ev, self._gameover = self._gameover, None
-                self.ui.goto("gameover", event=ev)
+                self.ui.goto(self.over_screen, event=ev)
 
     @property
     def busy(self) -> bool:
@@ -562,13 +615,28 @@ class PlayScreen(Screen):
 
     # ------------------------------------------------------------------ drawing (frame cache)
     def draw_static(self) -> None:
+        self.board_batch.draw()  # (all in groups under the panels': drawn first, as in one batch)
         self.batch.draw()
+
+    def static_parts(self) -> list[tuple[tuple[Rect, ...], Any]]:
+        """The still layers and where each lies (kiosk/ui/shell/window.py redraws a changed area
+        with only the layers it touches): the board inside its arrow ring, the rest around it."""
+        L = self.layout
+        ring = L.ring
+        around = (
+            Rect(0, 0, ring.x, L.height),
+            Rect(ring.right, 0, L.width - ring.right, L.height),
+            Rect(0, ring.top, L.width, L.height - ring.top),
+            Rect(0, 0, L.width, ring.y),
+        )
+        return [((ring,), self.board_batch.draw), (around, self.batch.draw)]
 
     def draw_live(self) -> None:
         self.live.draw()
         self.overlay.draw()
 
     def draw(self) -> None:
+        self.board_batch.draw()
         self.batch.draw()
         self.live.draw()
         self.overlay.draw()
@@ -598,8 +666,10 @@ class PlayScreen(Screen):
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
         which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
         L = self.layout
-        corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
-        return corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()})
+        if self._menu_spots is None or self._menu_spots[0] != L:  # asked every frame: once per layout
+            corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
+            self._menu_spots = (L, corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()}))
+        return list(self._menu_spots[1])
 
     def wake_in(self) -> float | None:
         """The next moment the still screen changes by itself: a message or a peek runs out, or
@@ -639,7 +709,7 @@ class PlayScreen(Screen):
         L = self.layout
         arrow = L.arrow_at(x, y)
         if arrow is not None:
-            self.ui.post(SelectArrow(arrow))
+            self.ui.post(self.commands.select(arrow))
             return True
         cell = L.cell_at(x, y)
         if cell is not None:
@@ -656,7 +726,7 @@ class PlayScreen(Screen):
         if m.phase == Phase.MOVE and human and (cell in m.reachable or cell == m.positions[m.current]):
             self.destination.tap(cell)
             return
-        self.ui.post(TapCell(cell))
+        self.ui.post(self.commands.tap(cell))
 
     # ------------------------------------------------------------------ keys (desktop stand-ins)
     def on_key(self, symbol: int, modifiers: int) -> bool:
@@ -682,7 +752,7 @@ class PlayScreen(Screen):
             self.ui.post(Undo(source="key"))
             return True
         if symbol == key.H and self.hints_enabled:
-            self.ui.post(RequestHint(source="key"))
+            self.ui.post(self.commands.hint(source="key"))
             return True
         return False
 

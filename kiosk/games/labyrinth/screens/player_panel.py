@@ -26,22 +26,28 @@ from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import GO, measure
+from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
+from kiosk.ui.shell.menu import GO, first_fitting, measure
 from kiosk.ui.shell.widgets import (
     ACCENT,
     DIM,
     INK,
     PANEL,
     PANEL_EDGE,
+    BUTTON_TEXT_MARGIN,
     UNDO_COLOR,
     UNDO_ICON,
+    UNDO_QUIET,
     Button,
     Frame,
     Widget,
     box,
     note_picture,
 )
+
+
+ACTIVE_TRAY = (84, 62, 46)  # the tray of the player whose turn it is: lighter wood (docs/art.md)
+HELD_SHADOW = 0.06  # a held tile's or card's shadow falls this part of its side away from it
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,7 @@ class PlayerPanel:
         self.labels = labels if labels is not None else LabelPool()
         self.batch = batch
         self.group = group
+        self.under = pyglet.graphics.Group(order=0, parent=group)  # on the tray, under what lies in it
         self.fg = pyglet.graphics.Group(order=1, parent=group)
         self.top = pyglet.graphics.Group(order=2, parent=group)
         self.frame = frame
@@ -136,6 +143,22 @@ class PlayerPanel:
         if picture:
             note_picture(s, picture[0], picture[1], size)
         return s
+
+    def _shadow(self, local: Rect, radius: float) -> None:
+        """The shadow a tile or card held in the tray casts on it: down and right on the screen whichever
+        way the panel faces (the light of docs/art.md comes from the screen's top-left)."""
+        r = self.frame.area(local)
+        d = max(2.0, min(r.w, r.h) * HELD_SHADOW)
+        self.items.append(
+            box(
+                Frame(Rect(r.x + d * 0.7, r.y - d, r.w, r.h)),
+                Rect(0, 0, r.w, r.h),
+                (0, 0, 0, 120),
+                self.batch,
+                self.under,
+                radius,
+            )
+        )
 
     def _text(
         self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
@@ -178,7 +201,7 @@ class PlayerPanel:
             box(
                 f,
                 Rect(t, t, W - 2 * t, H - 2 * t),
-                (46, 54, 68) if st.active else PANEL,
+                ACTIVE_TRAY if st.active else PANEL,
                 self.batch,
                 self.group,
                 radius=L.px(8),
@@ -221,7 +244,9 @@ class PlayerPanel:
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if not st.active:
             if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
-                self._undo_button(Rect(pad, pad, W - 2 * pad, L.touch))
+                # quiet: it is the next player's turn, whose own buttons are the loud ones; the
+                # edge in this seat's colour says whose move it takes back
+                self._undo_button(Rect(pad, pad, W - 2 * pad, L.touch), quiet=text_shade(color))
                 block_top = pad + L.touch
             if st.toast:
                 self._text(
@@ -246,37 +271,45 @@ class PlayerPanel:
         if not text:
             return top
         icon = STEP_ICONS.get(st.step, "") if not st.toast else "!"
-        if icon:  # the icon sits where the first line starts; the text wraps under it at full width
-            self._text(
-                icon,
-                u + L.px(typeface.BODY * 0.7),
-                top - L.px(typeface.BODY * 0.75),
-                typeface.BODY,
-                color=ACCENT,
-                bold=True,
-            )
+        if icon:
             text = "\u00a0" * INDENT_NBSP + text
-        lab = self._text(
-            text,
-            u,
-            top,
-            typeface.BODY,
-            width=w,
-            multiline=True,
-            align="left",
-            anchor_x="left",
-            color=ACCENT if st.toast else INK,
-            anchor_y="top",
-            line_spacing=L.px(typeface.BODY * 1.3),
-            variant=room,
-        )
+        # the prompt larger where the panel has the room for it (read from across the table), else the body size
+        size = typeface.PROMPT if room is not None else typeface.BODY
+        lab = self._prompt_text(st, text, u, top, w, size, room)
+        if size != typeface.BODY and room is not None and lab.content_height > room - L.px(4):
+            self.texts.remove(lab)
+            self.labels.give_back(lab)
+            size = typeface.BODY
+            lab = self._prompt_text(st, text, u, top, w, size, room)
+        if icon:  # the icon sits where the first line starts; the text wraps under it at full width
+            self._text(icon, u + L.px(size * 0.7), top - L.px(size * 0.75), size, color=ACCENT, bold=True)
         for _ in range(3 if self.labels.fresh else 0):
             if room is None or lab.content_height <= room - L.px(4):
                 break
             shrink = max(0.7, (room - L.px(4)) / lab.content_height)
             lab.font_size *= shrink
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
-        return top - max(lab.content_height, L.px(typeface.BODY * 1.3)) - L.px(4)
+        return top - max(lab.content_height, L.px(size * 1.3)) - L.px(4)
+
+    def _prompt_text(
+        self, st: PanelState, text: str, u: float, top: float, w: float, size: float, room: float | None
+    ) -> Any:
+        """The instruction (or refusal) `size` px tall, wrapped to `w`, from `top` down."""
+        L = self.ui.layout
+        return self._text(
+            text,
+            u,
+            top,
+            size,
+            width=w,
+            multiline=True,
+            align="left",
+            anchor_x="left",
+            color=ACCENT if st.toast else INK,
+            anchor_y="top",
+            line_spacing=L.px(size * 1.3),
+            variant=room,
+        )
 
     def _build_active(self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None) -> None:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
@@ -295,7 +328,7 @@ class PlayerPanel:
             words = self.ui.t("play.your_target")
             if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
-        rows_below = (1 if human else 0) + (1 if st.phase == Phase.MOVE and human and stay_at is None else 0)
+        undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
         needed = (
             rows_below * (btn_h + gap)
             + (eye_h - btn_h if human else 0)
@@ -311,6 +344,7 @@ class PlayerPanel:
             spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
+            self._shadow(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size), spare_size * 0.04)
             self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
             if treasure:
                 self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
@@ -353,9 +387,7 @@ class PlayerPanel:
             return
         v = area.y
         if st.phase == Phase.MOVE:
-            self._stay_row(st, stay_at or Rect(area.x, v, area.w, btn_h), gap)
-            if stay_at is None:
-                v += btn_h + gap
+            v = self._move_rows(st, area, stay_at, undo_row)
         # the secret target: hold the eye (open cards: all of them, where the spare was)
         if st.open_cards and st.cards:
             self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
@@ -398,17 +430,51 @@ class PlayerPanel:
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
 
-    def _stay_row(self, st: PanelState, row: Rect, gap: float) -> None:
-        """The move phase's stay (or confirm) button at `row`; while the push can still be taken back, a
-        square Undo (its icon only: the row has no room for two words) at its end."""
+    def _rows(self, st: PanelState, stay_w: float, stay_below: bool) -> tuple[bool, int]:
+        """Whether the Undo gets a row of its own, and how many rows of buttons go under the instruction.
+
+        While the push can be taken back the Undo sits at the stay row's end as a square, or, when
+        the stay word would not fit beside it at full size, in a row of its own (with its word)."""
+        human = st.kind == HUMAN
+        moving = st.phase == Phase.MOVE and human
+        undo_row = moving and st.undo and self._undo_beside(st, stay_w) < MIN_TOUCH
+        return undo_row, (1 if human else 0) + (1 if moving and stay_below else 0) + (1 if undo_row else 0)
+
+    def _undo_beside(self, st: PanelState, row_w: float) -> float:
+        """How wide the Undo square at the end of a stay row `row_w` wide can be with the stay word still at
+        full size (at most a square; under MIN_TOUCH: it does not fit there)."""
+        L: Layout = self.ui.layout
+        word = measure(self._stay_word(st), L.font(typeface.LABEL))[0] + BUTTON_TEXT_MARGIN
+        return min(float(L.touch), row_w - L.px(4) - max(word, float(L.touch)))
+
+    def _move_rows(self, st: PanelState, area: Rect, stay_at: Rect | None, undo_row: bool) -> float:
+        """The move phase's stay button (at `stay_at`, else the bottom row of `area`) and the Undo in a row
+        of its own above it when `undo_row`; returns the y above them."""
+        L: Layout = self.ui.layout
+        btn_h, gap, v = L.touch, L.px(4), area.y
+        self._stay_row(st, stay_at or Rect(area.x, v, area.w, btn_h), gap, undo=st.undo and not undo_row)
+        if stay_at is None:
+            v += btn_h + gap
+        if undo_row:
+            self._undo_button(Rect(area.x, v, area.w, btn_h))
+            v += btn_h + gap
+        return v
+
+    def _stay_word(self, st: PanelState) -> str:
+        return str(self.ui.t("play.confirm_move") if st.pending else self.ui.t("play.stay"))
+
+    def _stay_row(self, st: PanelState, row: Rect, gap: float, undo: bool = False) -> None:
+        """The move phase's stay (or confirm) button at `row`; with `undo` (the push can still be taken
+        back and the stay word fits beside it), a square Undo, its icon only, at its end."""
         L = self.ui.layout
-        if st.undo:
-            self._undo_button(Rect(row.right - row.h, row.y, row.h, row.h), icon_only=True)
-            row = Rect(row.x, row.y, row.w - row.h - gap, row.h)
+        if undo:
+            side = self._undo_beside(st, row.w)
+            self._undo_button(Rect(row.right - side, row.y, side, row.h), icon_only=True)
+            row = Rect(row.x, row.y, row.w - side - gap, row.h)
         b = Button(
             self.frame,
             row,
-            self.ui.t("play.confirm_move") if st.pending else self.ui.t("play.stay"),
+            self._stay_word(st),
             self.batch,
             self.fg,
             font_size=L.font(typeface.LABEL),
@@ -419,19 +485,31 @@ class PlayerPanel:
         )
         self.widgets.append(b)
 
-    def _undo_button(self, r: Rect, icon_only: bool = False) -> None:
-        """The Undo button at `r` (panel coordinates), facing the panel's reader."""
+    def _undo_button(self, r: Rect, icon_only: bool = False, quiet: tuple[int, int, int] | None = None) -> None:
+        """The Undo button at `r` (panel coordinates), facing the panel's reader: its icon and word, or
+        the word alone (then the icon alone) where both do not fit at full size. `quiet`: drawn
+        as a secondary button, edged in that colour (the seat's), not in the Undo's own loud colour."""
         L = self.ui.layout
+        word = self.ui.t("play.undo")
+        if icon_only:
+            text = UNDO_ICON
+        else:
+            text = first_fitting(
+                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), r.w - BUTTON_TEXT_MARGIN
+            )
+        if quiet is not None:
+            edge = L.px(2)
+            self.items.append(box(self.frame, r.grow(edge), quiet, self.batch, self.fg, radius=min(r.w, r.h) * 0.25))
         b = Button(
             self.frame,
             r,
-            UNDO_ICON if icon_only else f"{UNDO_ICON} {self.ui.t('play.undo')}",
+            text,
             self.batch,
-            self.fg,
-            font_size=L.font(typeface.HEADLINE if icon_only else typeface.LABEL),
+            self.fg if quiet is None else self.top,
+            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
             on_tap=self.callbacks["undo"],
-            min_size=L.touch,
-            color=UNDO_COLOR,
+            min_size=MIN_TOUCH if icon_only else L.touch,  # a square beside the stay word may be narrower
+            color=UNDO_COLOR if quiet is None else UNDO_QUIET,
             labels=self.labels,
         )
         self.widgets.append(b)
@@ -439,6 +517,7 @@ class PlayerPanel:
     def _peek(self, st: PanelState, r: Rect) -> None:
         L = self.ui.layout
         atlas = self.ui.atlas
+        self._shadow(r, L.px(8))
         self.items.append(box(self.frame, r, (250, 246, 232), self.batch, self.fg, radius=L.px(8)))
         size = min(r.w, r.h - L.px(24)) * 0.9
         cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2

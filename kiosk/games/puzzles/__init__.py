@@ -1,0 +1,122 @@
+"""Solo puzzles on the sliding-maze board (engine/puzzles), declared once for the kiosk.
+
+The board, the spare and a target are set; the player reaches the target in as
+few turns as possible (a turn: push, then walk) and earns stars for matching
+the optimum the exhaustive search found. The puzzles play on the board game's
+engine, session and screens (engine.puzzles.BUILDS_ON says so to the import
+contract): this folder adds the puzzle's session (session.py), its messages
+(events.py), its pack (pack.py, pack.json), its screens and its text board.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from engine.puzzles import LEVELS, NAME
+from engine.labyrinth.tiles import TREASURES
+
+from kiosk.games import HUMAN, GameType, ScriptWords, SessionOptions, register_game
+from kiosk.games.puzzles import script
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.puzzles import PuzzleGame
+    from kiosk.core.events import Command
+    from kiosk.games.puzzles.session import PuzzleSession
+    from kiosk.ui.audit.layout import State
+
+
+def _load(data: Any) -> "PuzzleGame":
+    from engine.puzzles import PuzzleGame
+
+    return PuzzleGame.from_dict(data)
+
+
+def _new(players: int, seed: int | None, turn_limit: int) -> "PuzzleGame":
+    from engine.puzzles import new
+
+    return new(players, seed, turn_limit)
+
+
+def _session(opts: SessionOptions) -> "PuzzleSession":
+    from kiosk.games.labyrinth.session import Pacing
+    from kiosk.games.puzzles.session import PuzzleSession
+
+    pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
+    confirm = opts.config.buttons.confirm_push if opts.config is not None else True
+    return PuzzleSession(
+        opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save, executor=opts.executor
+    )
+
+
+def _button(session: Any, name: str) -> "Command":
+    """The arcade buttons as in the board game: an arrow previews (again: pushes), rotate, stay."""
+    from kiosk.games.puzzles.events import PuzzleRotateSpare, PuzzleSelectArrow, PuzzleStay
+
+    if name == "rotate":
+        return PuzzleRotateSpare(1, source="button")
+    if name == "stay":
+        return PuzzleStay(source="button")
+    return PuzzleSelectArrow(name, source="button")
+
+
+def _variant(game: Any) -> tuple[str, ...]:
+    """The history's words for a puzzle: its grade and, once it is over, the stars earned
+    (``stars-0`` to ``stars-3``: what the statistics count as puzzle stars)."""
+    puzzle = getattr(game, "puzzle", None)
+    if puzzle is None:
+        return ()
+    words = (f"grade-{puzzle.grade}",)
+    return words + (f"stars-{game.stars}",) if game.outcome is not None else words
+
+
+def _screens() -> dict[str, type]:
+    from kiosk.games.puzzles.screens.over import PuzzleOverScreen
+    from kiosk.games.puzzles.screens.play import PuzzlePlayScreen
+
+    return {"puzzle_play": PuzzlePlayScreen, "puzzle_over": PuzzleOverScreen}
+
+
+def _setup_panel() -> type:
+    from kiosk.games.puzzles.screens.setup_panel import PuzzleSetup
+
+    return PuzzleSetup
+
+
+def _text_board(state: Any) -> str:
+    from kiosk.games.puzzles.text_board import puzzle_board
+
+    return puzzle_board(state)
+
+
+def _audit() -> "Sequence[State]":
+    from kiosk.games.puzzles.screens.audit import states
+
+    return states()
+
+
+GAME = register_game(
+    GameType(
+        name=NAME,
+        title="puzzles",
+        title_key="setup.puzzles",
+        order=2,
+        players=(1, 1),
+        ai_levels=LEVELS,
+        load=_load,
+        new=_new,
+        session=_session,
+        events="kiosk.games.puzzles.events",
+        default_seats=(HUMAN,),
+        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
+        button=_button,
+        variant=_variant,
+        screens=_screens,
+        setup_panel=_setup_panel,
+        play_screen="puzzle_play",
+        over_screen="puzzle_over",
+        howto_screen="howto",
+        audit=_audit,
+        theme_kinds={"board": tuple(TREASURES)},
+        text_board=_text_board,
+    )
+)

@@ -1,0 +1,1 @@
+"""The puzzles' screens: the board game's play screen showing a puzzle, and the puzzle's result."""

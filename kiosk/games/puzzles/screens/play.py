@@ -1,0 +1,118 @@
+"""A puzzle on the board game's play screen: the same board, arrows, spare and panel, posting the
+puzzles' commands; the panel shows the target from the start, and a line above the board says
+which puzzle it is and how many turns the fewest are (kiosk/games/labyrinth/screens/play.py)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import pyglet
+
+from engine.puzzles import NAME
+
+from kiosk.games.labyrinth.events import Commands, TurnChanged
+from kiosk.games.labyrinth.screens.play import PlayScreen
+from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleStarted
+from kiosk.ui.shell.screen import register, session_for
+from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.menu import Canvas, panel
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+
+
+@register("puzzle_play")
+class PuzzlePlayScreen(PlayScreen):
+    """A puzzle being played: the board game's screen with the puzzle's line."""
+
+    game_name = NAME
+    commands: ClassVar[Commands] = PUZZLE_COMMANDS
+    over_screen = "puzzle_over"
+
+    def __init__(self, ui: Any) -> None:
+        super().__init__(ui)
+        self.started: PuzzleStarted | None = None
+        self.turn = 0
+        self._line: list[Any] = []
+        self._line_group = pyglet.graphics.Group(order=21)
+
+    @property
+    def hints_enabled(self) -> bool:
+        """Off unless the setup asks: a hint is the next turn of a shortest solution."""
+        setup = getattr(session_for(self.kiosk, self.game_name), "setup", None)
+        return bool(getattr(setup, "hints", None))
+
+    def load_from_session(self, session: Any, undone: bool = False) -> None:
+        super().load_from_session(session, undone)
+        snap = session.public_snapshot()
+        if isinstance(snap, PuzzleStarted):
+            self.started, self.turn = snap, snap.turns
+            self._show_line()
+
+    def resize(self, layout: Any) -> None:
+        super().resize(layout)
+        self._show_line()
+
+    def on_event(self, ev: Any) -> None:
+        super().on_event(ev)
+        if isinstance(ev, PuzzleStarted):
+            self.started, self.turn = ev, ev.turns
+            self._show_line()
+        elif isinstance(ev, TurnChanged) and ev.turn != self.turn:
+            self.turn = ev.turn
+            self._show_line()
+
+    def info_lines(self) -> list[str]:
+        """Which puzzle, its grade, the turn being played and the fewest turns that solve it."""
+        s = self.started
+        if s is None:
+            return []
+        t = self.t
+        name = t("puzzles.daily") if s.daily else t("puzzles.number", n=s.puzzle.rpartition("-")[2])
+        return [
+            name,
+            t(f"puzzles.grade_{s.grade}"),
+            t("puzzles.turn", n=self.turn + 1),
+            t("puzzles.fewest", n=s.optimum),
+        ]
+
+    def info_frame(self) -> Frame | None:
+        """The other seat's panel place on the player's side of the board, turned to face the player."""
+        m = self.board.model
+        if not m.started or not m.seats or self.layout is None:
+            return None
+        L = self.layout
+        seat = m.seats[0]
+        across = ({0: 3, 3: 0, 1: 2, 2: 1} if L.portrait else {0: 1, 1: 0, 2: 3, 3: 2})[seat]
+        return Frame(L.panel(across, across), L.facing(seat))
+
+    def _show_line(self) -> None:
+        for item in self._line:
+            item.delete()
+        self._line = []
+        lines = self.info_lines()
+        frame = self.info_frame()
+        if not lines or frame is None:
+            return
+        c = Canvas(self.layout)
+        g0, g1 = pyglet.graphics.Group(order=20), self._line_group
+        self._line += panel(frame, frame.full(), self.batch, g0, radius=c.px(10))
+        pad = c.px(10)
+        width = frame.w - 2 * pad
+        step = (frame.h - 2 * pad) / len(lines)
+        for k, text in enumerate(lines):
+            v = frame.h - pad - (k + 0.5) * step
+            colour = INK if k in (0, 3) else DIM
+            self._line.append(
+                label(
+                    text,
+                    frame,
+                    frame.w / 2,
+                    v,
+                    c.font(BODY),
+                    self.batch,
+                    g1,
+                    color=colour,
+                    bold=k == 0,
+                    width=width,
+                    multiline=True,
+                )
+            )

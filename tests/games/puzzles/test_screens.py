@@ -1,0 +1,77 @@
+"""The puzzles' screens offscreen at 800x480 (tabletop): chosen on the setup screen by its tab and a
+grade, played through taps on the board game's play screen, ending on the result with its stars.
+
+Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when none can be made.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.puzzles import best_turn
+from kiosk.core.events import NewGame
+from kiosk.games.puzzles import pack
+from kiosk.games.puzzles.events import PuzzleOver, PuzzleStarted
+from tests.support.offscreen import offscreen_window
+
+pytestmark = pytest.mark.display
+
+
+@pytest.fixture
+def ui(tmp_path):
+    window = offscreen_window((800, 480))
+    from kiosk.core.kiosk import Kiosk, KioskOptions
+    from kiosk.ui.shell.runner import Offscreen
+    from kiosk.ui.shell.window import UI
+
+    kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=tmp_path))
+    seen: list = []
+    kiosk.bus.subscribe_all(seen.append)
+    u = UI(kiosk, window, layout="tabletop", first="setup", clock=kiosk.clock.now)
+    u.off = Offscreen(u, kiosk, frame_s=0.2)
+    u.k, u.seen = kiosk, seen
+    yield u
+    u.close()
+    kiosk.close()
+
+
+def _tap_text(ui, text: str) -> None:
+    widget = next(w for w in ui.screen.widgets if text in getattr(w, "text", ""))
+    ui.tap(*widget.rect.center)
+
+
+def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars(ui):
+    _tap_text(ui, ui.t("setup.puzzles"))
+    _tap_text(ui, ui.t("puzzles.grade_hard"))
+    assert ui.screen.panel.choices.mode == "hard"
+    _tap_text(ui, ui.t("setup.start"))
+    ui.off.settle()
+    assert ui.screen.name == "puzzle_play"
+    (new,) = [m for m in ui.seen if isinstance(m, NewGame)]
+    assert new.setup.game == "puzzles" and pack.by_seed(new.setup.seed).grade == "hard"
+    started = [m for m in ui.seen if isinstance(m, PuzzleStarted)][-1]
+    assert started.grade == "hard"
+    screen = ui.screen
+    assert screen.info_lines()[1] == ui.t("puzzles.grade_hard")
+    game = ui.k.sessions["puzzles"].game
+    L = screen.layout
+    while game.outcome is None:
+        shift, move = best_turn(game.copy(), game.target)
+        for _ in range(shift.rotation):
+            ui.post(screen.commands.rotate(1))  # what the panel's turn button posts
+        arrow = L.arrow_rect(shift.insertion).center
+        ui.tap(*arrow)
+        ui.tap(*arrow)  # the same arrow again pushes
+        ui.off.settle()
+        cell = L.cell_center(*move.cell)
+        ui.tap(*cell)
+        ui.tap(*cell)  # the second tap on the chosen cell walks there
+        ui.off.settle()
+    (over,) = [m for m in ui.seen if isinstance(m, PuzzleOver)]
+    assert over.stars == 3 and over.grade == "hard" and not [m for m in ui.seen if type(m).__name__ == "IllegalInput"]
+    for _ in range(10):  # the result follows the last walk after a pause (on the kiosk's virtual clock)
+        if ui.screen.name == "puzzle_over":
+            break
+        ui.k.clock.advance(0.5)
+        ui.off.frame()
+    assert ui.screen.name == "puzzle_over" and ui.screen.event.stars == 3

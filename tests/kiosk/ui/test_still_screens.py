@@ -1,0 +1,122 @@
+"""Screens that stand still draw nothing until they change (the setup, the operator menu, a result that
+does not move), yet still come back to start on time; work ahead (``Screen.prepare_ahead``) is done
+only in loop turns that draw no frame, and the loop keeps turning while some is left.
+
+Time is the kiosk's virtual clock, moved by what the window loop's pacer says it may sleep: no real
+waiting, no timing luck. Offscreen EGL window; skips when none can be made.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from kiosk.core.config import Config
+from kiosk.core.testing import MiniKiosk
+from kiosk.ui.shell.screen import SCREENS, Screen
+
+from tests.kiosk.ui.test_pacer import run
+from tests.support.offscreen import offscreen_window
+
+pytestmark = pytest.mark.display
+
+window_of = functools.cache(offscreen_window)
+
+
+@pytest.fixture
+def made():
+    uis = []
+
+    def make(first: str = "setup"):
+        from kiosk.ui.shell.runner import Pacer
+        from kiosk.ui.shell.window import UI
+
+        kiosk = MiniKiosk(config=Config())
+        ui = UI(kiosk, window_of((800, 480)), clock=kiosk.clock.now, first=first, layout="tabletop")
+        uis.append((ui, kiosk))
+        return ui, kiosk, Pacer(ui, kiosk, clock=kiosk.clock.now)
+
+    yield make
+    for ui, kiosk in uis:
+        ui.close()
+        kiosk.close()
+
+
+def _cards_result():
+    from kiosk.games.cards.events import CardGameOver
+
+    return CardGameOver((0,), (9, 4), 40, ("human", "hard"))
+
+
+@pytest.mark.parametrize(
+    "name, kw",
+    [("setup", {}), ("operator", {}), ("cards_gameover", {"event": _cards_result()})],
+)
+def test_a_still_screen_draws_nothing_until_a_touch_changes_it(made, name, kw):
+    ui, kiosk, pacer = made()
+    ui.goto(name, **kw)
+    run(pacer, 1.0)  # the screen is shown
+    assert not ui.screen.animating
+    drawn, steps = pacer.drawn, pacer.steps
+    run(pacer, 10.0)
+    assert pacer.drawn == drawn  # ten seconds of nobody touching it: not one frame
+    assert pacer.steps - steps < 60  # and the loop slept (at 60 Hz it would have turned 600 times)
+    widget = next(w for w in ui.screen.widgets if getattr(w, "enabled", True))
+    ui.finger_down(*widget.rect.center)
+    run(pacer, 0.1)
+    assert pacer.drawn > drawn  # a finger on a button: drawn (its pressed colour)
+
+
+def test_the_still_setup_still_goes_back_to_start_on_time(made):
+    ui, kiosk, pacer = made()
+    run(pacer, 1.0)
+    idle = ui.screen._idle_s()
+    assert ui.screen.wake_in() == pytest.approx(idle - ui.screen.quiet)
+    run(pacer, idle + 0.5)
+    assert ui.screen.name == "attract"
+
+
+class _Ahead(Screen):
+    """A screen with `work` pieces of work ahead; it moves while `moving` says so."""
+
+    name = "ahead_test"
+
+    def __init__(self, ui):
+        super().__init__(ui)
+        self.moving = True
+        self.work = 3
+        self.done_in_drawn_frames = 0
+
+    @property
+    def animating(self) -> bool:
+        return self.moving
+
+    def prepare_ahead(self) -> bool:
+        if self.ui._frame_due or self.moving:  # (a frame would be drawn: it must not come here)
+            self.done_in_drawn_frames += 1
+        self.work = max(0, self.work - 1)
+        return self.work > 0
+
+
+def test_work_ahead_is_done_only_in_turns_that_draw_nothing_and_keeps_the_loop_turning(made):
+    SCREENS["ahead_test"] = _Ahead
+    try:
+        ui, kiosk, pacer = made()
+        screen = ui.goto("ahead_test")
+        run(pacer, 0.5)
+        assert screen.work == 3  # it moves: every turn draws, none does work ahead
+        screen.moving = False
+        waits = []
+        while screen.work > 0 and len(waits) < 60:
+            waits.append(pacer.turn())
+            kiosk.clock.advance(max(waits[-1], 1e-4))
+        assert screen.work == 0 and not ui.work_ahead
+        assert screen.done_in_drawn_frames == 0
+        assert max(waits[:-1]) <= 1 / 60 + 1e-6  # while work was left, no sleep longer than a frame
+        assert waits[-1] > 0.5  # the turn that did the last piece lets the loop sleep
+        steps = pacer.steps
+        run(pacer, 5.0)
+        assert pacer.steps - steps <= 6  # none left: asleep again (the safety net wakes it once a second)
+    finally:
+        del SCREENS["ahead_test"]
