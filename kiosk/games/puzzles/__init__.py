@@ -60,13 +60,14 @@ def _button(session: Any, name: str) -> "Command":
 
 
 def _variant(game: Any) -> tuple[str, ...]:
-    """The history's words for a puzzle: its grade and, once it is over, the stars earned
-    (``stars-0`` to ``stars-3``: what the statistics count as puzzle stars)."""
+    """The history's words for a puzzle: its grade (the statistics count games by these words)."""
     puzzle = getattr(game, "puzzle", None)
-    if puzzle is None:
-        return ()
-    words = (f"grade-{puzzle.grade}",)
-    return words + (f"stars-{game.stars}",) if game.outcome is not None else words
+    return () if puzzle is None else (f"grade-{puzzle.grade}",)
+
+
+def _score(game: Any) -> int | None:
+    """The history's score of a finished puzzle: the stars earned, 0 to 3 (the statistics count them)."""
+    return int(game.stars) if getattr(game, "puzzle", None) is not None and game.outcome is not None else None
 
 
 def _screens() -> dict[str, type]:
@@ -110,6 +111,7 @@ GAME = register_game(
         script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
         button=_button,
         variant=_variant,
+        score=_score,
         screens=_screens,
         setup_panel=_setup_panel,
         play_screen="puzzle_play",
