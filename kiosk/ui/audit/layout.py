@@ -135,7 +135,22 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
         ]
     items += _texts(screen, recorder, uid)
     items += _pictures(screen, recorder, uid)
+    seats = getattr(ui, "seats", None)
+    if seats is not None and screen is ui.screen:  # the seats' Join buttons and call (kiosk/ui/shell/seats.py)
+        seats.update()
+        cover = seats.panel_rect  # the call's panel: what lies under it is neither seen nor tapped
+        if cover is not None:
+            items = [it for it in items if it["kind"] == "panel" or not _overlap(it["rect"], cover)]
+        items += _seat_items(seats, recorder, uid)
     return items
+
+
+def _seat_items(seats: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The Join buttons at the computers' corners, the call's "I'm here" and the texts they show."""
+    items = [_item(uid(f"join@{_rid(rect)}"), "button", rect, touch=True) for rect in seats.joins.values()]
+    if seats.here_rect is not None:
+        items.append(_item(uid(f"here@{_rid(seats.here_rect)}"), "button", seats.here_rect, touch=True))
+    return items + _texts(seats, recorder, uid)
 
 
 def _pictures(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
@@ -515,6 +530,9 @@ def walk(
                             st.each_language(env)
                         relabel(env.ui.screen, env.ui.layout, k == 0)
                         if shots is not None and lang == languages[0]:
+                            seats = getattr(env.ui, "seats", None)
+                            if seats is not None:
+                                seats.update()  # the Join buttons of this state's seats, in this language
                             env.ui.render(force=True)
                             env.ui.screenshot(shots / f"{st.screen}-{st.name}-{size[0]}x{size[1]}-{mode}-{lang}.png")
                         items = collect(env.ui, rec)

@@ -10,6 +10,8 @@ the results. The shell's screens are listed here; each game lists its own
 
 from __future__ import annotations
 
+from typing import Any
+
 from kiosk.ui.audit.layout import State, goto, setup_state
 
 
@@ -39,6 +41,19 @@ def _attract_offering(env) -> None:
     env.ui.goto("attract")
 
 
+def _seat_call(env: Any) -> None:
+    """A board game of two people and a computer: Red's turn untouched for the seat timeout, so
+    Red's seat is called ("Red, still there?"), facing Red; Join at the computer's corner."""
+    from kiosk.core.events import GameSetup, NewGame
+
+    env.post(NewGame(GameSetup.of("human,human,medium", seed=3)))
+    env.ui.goto("play")
+    seats = env.ui.seats
+    seats.update()  # Red's wait begins
+    env.now += seats.timeout + 1
+    seats.update()
+
+
 def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
@@ -55,6 +70,7 @@ def _states() -> tuple[State, ...]:
         State("setup", "watch", default, setup_state(default, lambda choices: choices.kinds.__setitem__(0, "medium"))),
         State("attract", "continue", "", _attract_offering),
         *(st for st in theirs if st.screen not in ("attract", "setup")),
+        State("play", "seat_call", default, _seat_call),
         # last: the menu's sheet is an overlay that stays open until a screen closes it
         State("game_menu", "open", default, _menu_open, each_language=_reopen_menu),
     )

@@ -10,7 +10,8 @@ at ``seat_level`` plays the seat (``ChangeSeat(reason="away")``) and the panel
 says so for a moment.
 
 Every computer's seat of a game with people in it has a Join button at its
-corner (where the play screen says: ``seat_spot``). A tap gives the seat to a
+corner, where the play screen says (``seat_spot``: the board game's panels; the
+card game offers none yet, its score chips leave no clean room for one). A tap gives the seat to a
 person from now on; during a computer's turn half played, the Join waits for
 the end of that turn ("Joining...") and is sent then.
 
@@ -80,6 +81,7 @@ class SeatWatch:
         self._built: tuple[Any, ...] | None = None
         self.here_rect: Rect | None = None  # the "I'm here" button (screen)
         self.note_rect: Rect | None = None
+        self.panel_rect: Rect | None = None  # the call's panel (screen): it covers what is under it
         self.joins: dict[int, Rect] = {}  # player -> their Join button (screen)
 
     # ------------------------------------------------------------ what is on the table
@@ -164,6 +166,8 @@ class SeatWatch:
         if self.calling is not None and self.here_rect is not None and self.here_rect.contains(x, y):
             self._end_call(answered=True)
             return True
+        if self.calling is not None and self.panel_rect is not None and self.panel_rect.contains(x, y):
+            return True  # the call's panel lies over the board: what is under it is not tapped
         if self.note is not None and self.note_rect is not None and self.note_rect.contains(x, y):
             self.note = None
             self._changed()
@@ -264,7 +268,7 @@ class SeatWatch:
         self._built = key
         for s in self._shapes:
             s.delete()
-        self._shapes, self.joins, self.here_rect, self.note_rect = [], {}, None, None
+        self._shapes, self.joins, self.here_rect, self.note_rect, self.panel_rect = [], {}, None, None, None
         self._batch = None
         if session is None or not (spots or self.calling is not None or note is not None):
             return
@@ -316,6 +320,7 @@ class SeatWatch:
             label(here, frame, full.w / 2, local.y + bh / 2, size, self._batch, group, bold=True, color=(30, 30, 30))
         )
         self.here_rect = frame.area(local)
+        self.panel_rect = frame.rect
 
     def _note_panel(self, session: "GameSession[Any]", player: int) -> None:
         t = self.ui.t

@@ -173,7 +173,6 @@ class CardsPlayScreen(Screen):
         self.notes = pyglet.graphics.Batch()
         self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
         self.audit_sheet: int | None = None  # the hand-over sheet's group order while it is up (layout audit)
-        self.chips: dict[int, tuple[Rect, int]] = {}  # player -> their score chip (screen) and its angle
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
@@ -266,19 +265,6 @@ class CardsPlayScreen(Screen):
             side = L.px(270)
             self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
             self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
-
-    def seat_spot(self, player: int) -> tuple[Rect, int] | None:
-        """Where a computer's Join button goes (kiosk/ui/shell/seats.py): beside its score chip, on
-        the table's side, turned like the chip; none while the hand-over sheet covers the table."""
-        chip = self.chips.get(player)
-        s = self.session
-        if chip is None or (s is not None and s.handover):
-            return None
-        rect, angle = chip
-        L = self.layout
-        w, h, gap = min(rect.w, L.px(130)), float(L.touch), L.px(4)
-        y = rect.y - gap - h if angle == 180 else rect.top + gap
-        return Rect(rect.cx - w / 2, y, w, h), angle
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
@@ -675,7 +661,6 @@ class CardsPlayScreen(Screen):
         x = strip.x + (strip.w - in_row * cw) / 2 + c * cw
         y = strip.top - (r + 1) * rh if angle == 0 else strip.y + r * rh
         frame = Frame(Rect(x + gap, y + gap / 2, cw - 2 * gap, rh - gap), angle)
-        self.chips[i] = (frame.rect, angle)
         w, h = frame.w, frame.h
         bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
         rgb = player_rgb(i)

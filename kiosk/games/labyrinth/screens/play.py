@@ -705,8 +705,10 @@ class PlayScreen(Screen):
         rect = L.panel(seat, active)
         pad, h = L.px(8), max(float(L.touch), L.px(44))
         w = min(rect.w - 2 * pad, L.px(150))
-        y = rect.top - pad - h if seat in (0, 1) else rect.y + pad
-        return Rect(rect.x + (rect.w - w) / 2, y, w, h), L.facing(seat)
+        angle = L.facing(seat)
+        # the end of the panel its texts read towards last: the table's edge in the tabletop layout
+        y = rect.top - pad - h if angle == 180 else rect.y + pad
+        return Rect(rect.x + (rect.w - w) / 2, y, w, h), angle
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
