@@ -155,7 +155,9 @@ def _seat_items(seats: Any, recorder: widgets.Recorder, uid: Callable[[str], str
 
 def _pictures(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
     """The treasure pictures the screen shows off the board (targets, found, open cards, card symbols)."""
-    batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
+    # the screen's batches, those it keeps in a tuple or list too (the play screen's two sides)
+    held = [w for v in vars(screen).values() for w in (v if isinstance(v, (tuple, list)) else (v,))]
+    batches = {id(v) for v in held if v.__class__.__name__ == "Batch"}
     items = []
     for sprite, kind, treasure, px in recorder.pictures:
         shown = getattr(sprite, "_vertex_list", None) is not None and getattr(sprite, "visible", True)
@@ -226,7 +228,9 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
 
 def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict]:
     """The texts of the screen's batches still shown, and the panels they must stay in."""
-    batches = {id(v) for v in vars(screen).values() if v.__class__.__name__ == "Batch"}
+    # the screen's batches, those it keeps in a tuple or list too (the play screen's two sides)
+    held = [w for v in vars(screen).values() for w in (v if isinstance(v, (tuple, list)) else (v,))]
+    batches = {id(v) for v in held if v.__class__.__name__ == "Batch"}
     items: list[dict] = []
     panels: dict[str, Rect] = {}
     modal = getattr(screen, "picking_language", False)  # the setup's picker: what is under it is dimmed

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -322,6 +324,18 @@ EXAMPLES += [
     ce.CardAIDecided(1, "place", 8, slot=0, rotation=2, cell=(1, -1)),
     ce.CardAIDecided(1, "take", 9, cards=(3, 5)),
 ]
+
+
+def _games_examples() -> list[Message]:
+    """The examples a game keeps beside its own tests (tests/games/<name>/messages.py): a game added
+    in its own folders brings its messages' examples with it."""
+    found: list[Message] = []
+    for path in sorted((Path(__file__).parents[2] / "games").glob("*/messages.py")):
+        found += importlib.import_module(f"tests.games.{path.parent.name}.messages").EXAMPLES
+    return found
+
+
+EXAMPLES += _games_examples()
 
 
 def test_examples_cover_every_message_type():

@@ -159,7 +159,8 @@ def test_a_joined_seat_is_marked_by_a_label_not_a_second_button_beside_start():
         ]
 
         def plain(c):
-            return all(abs(a - b) <= 4 for a, b in zip(c, scr.background))
+            # the table behind it (its planks differ by a few shades: docs/art.md), no button's fill
+            return all(abs(a - b) <= 10 for a, b in zip(c, scr.background))
 
         assert all(plain(rgb_at(px, x, y)) for x, y in edge), [rgb_at(px, x, y) for x, y in edge]
         assert not plain(rgb_at(px, *scr.start_button.rect.center))  # Start is still a button
