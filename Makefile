@@ -17,7 +17,7 @@ TYPED   := engine hardware bench kiosk
 STRICT  := engine hardware
 # The errors `mypy --strict` finds in kiosk/: a ratchet that may only fall. lint fails when
 # there are more, and when there are fewer until this count is lowered to what was found.
-KIOSK_STRICT_ERRORS := 988
+KIOSK_STRICT_ERRORS := 987
 
 .PHONY: run test lint bench bundle arm64-check venv system-packages clean
 
