@@ -19,7 +19,6 @@ from kiosk.games.cards.screens.seats import player_rgb
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import (
-    BUTTON,
     TOGGLE_OFF,
     TOGGLE_ON,
     Canvas,
@@ -31,7 +30,7 @@ from kiosk.ui.shell.menu import (
 )
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, BUTTON, INK, Frame, label
 
 CARD_LEVELS = ("random", "easy", "hard")  # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)

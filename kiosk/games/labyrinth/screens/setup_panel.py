@@ -23,19 +23,19 @@ from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import (
-    BUTTON,
     TOGGLE_OFF,
     TOGGLE_ON,
     Canvas,
     Toggle,
     config_value,
     make_button,
+    measure,
     panel,
     star_button,
 )
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, Frame, label
 
 FRIENDLY = "fair"  # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
@@ -281,10 +281,33 @@ class BoardSetup(SetupPanel):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_players, n),
             )
-        if w >= 560:  # who starts and how many treasures, side by side
-            half = (w - 420 - 8) / 2
-            self._first_button(c, frame, x + 420, y, half, h)
-            self._treasures_button(c, frame, x + 420 + half + 8, y, half, h)
+        if w >= 560:  # who starts and how many treasures, side by side, each as wide as its words need
+            left = 124 + 3 * 70 + 62 + 8  # after the four count buttons
+            room = w - left - 8
+            first_w = (
+                room
+                * self._widest(c, self._first_words())
+                / (self._widest(c, self._first_words()) + self._widest(c, self._treasures_words()))
+            )
+            self._first_button(c, frame, x + left, y, first_w, h)
+            self._treasures_button(c, frame, x + left + first_w + 8, y, room - first_w, h)
+
+    def _first_words(self) -> list[str]:
+        """Every text the who-starts button can show (its width does not change as it is tapped)."""
+        t = self.t
+        return [f"{t('setup.first')}: {t(k)}" for k in ("setup.first.random", *(f"colour.{c}" for c in COLOR_KEYS))]
+
+    def _treasures_words(self) -> list[str]:
+        from kiosk import games
+
+        t = self.t
+        choices = games.get(GAME_NAME).variant_named("treasures").choices
+        return [f"{t('setup.treasures')}: {t('setup.treasures.all') if n == 0 else n}" for n in choices]
+
+    @staticmethod
+    def _widest(c: Canvas, texts: list[str]) -> float:
+        """The widest of `texts` at the body size, in design units, with the button's padding."""
+        return max(measure(text, c.font(BODY))[0] for text in texts) / c.px(1) + 8
 
     def _treasures_button(self, c: Canvas, frame: Frame, x: float, y: float, w: float, h: float) -> None:
         """The quick game: treasures per player, all (the classic deal) or fewer; each tap the next."""
