@@ -4,9 +4,7 @@ The turn cue: when a person's turn starts, "<colour>'s turn" is written large
 across the board, turned to face that person's edge (kiosk/ui/shell/seating.py), on
 a band of their colour, and stays until the first touch or button (a child who
 looked away still sees whose turn it is). A corner panel's border alone was
-missed by visitors. It stands still: it costs no frames while it waits. On a
-landscape table it is written a second time, smaller, along each short end
-(over the arrow columns), for whoever stands there.
+missed by visitors. It stands still: it costs no frames while it waits.
 
 :class:`TwoTap`: on a table, a child's second finger, a palm or a sleeve
 touches the screen; a single touch must never end a turn. The first tap on a
@@ -74,7 +72,6 @@ class TurnCue:
         self.group = group or pyglet.graphics.Group(order=50)
         self.items: list[Any] = []
         self.labels = LabelPool(keep=8)  # each colour's cue text, kept for its next turn
-        self._end_texts: dict[tuple[Any, ...], pyglet.text.Label] = {}  # the cue at the table's ends, kept too
         self.shown_at: float | None = None  # seconds the cue has been showing; None: hidden
         self.text = ""
         self.angle = 0
@@ -105,53 +102,6 @@ class TurnCue:
         )
         self.items.append(self._text(layout, rect, text, color, angle))
         self.rect = area
-        if layout.tabletop and not layout.portrait:
-            self._ends(layout, text, color)
-
-    def _ends(self, layout: Any, text: str, color: tuple[int, int, int]) -> None:
-        """The cue again, smaller, along each short end of the table (over the arrow columns at the
-        board's left and right, until the same first touch), turned to someone sitting there: on a
-        landscape table the long edges have the seats, the ends have onlookers and helpers."""
-        from kiosk.ui.shell import widgets
-        from kiosk.ui.shell.menu import fit_font
-
-        ring, cell = layout.ring, layout.cell
-        pts = fit_font(text, layout.font(typeface.HEADLINE), ring.h - layout.px(16), minimum=layout.font(typeface.BODY))
-        fg = pyglet.graphics.Group(order=1, parent=self.group)
-        for x, rotation in ((ring.x, 90), (ring.right - cell, 270)):
-            band = Rect(x, ring.y, cell, ring.h)
-            self.items.append(
-                shapes.Rectangle(*band, color=(20, 24, 30), batch=self.batch, group=self.group)  # over the arrows
-            )
-            edge = layout.px(4)
-            bar = (
-                Rect(band.right - edge, band.y, edge, band.h) if rotation == 90 else Rect(band.x, band.y, edge, band.h)
-            )
-            self.items.append(shapes.Rectangle(*bar, color=color, batch=self.batch, group=self.group))
-            key = (text, round(pts, 3), rotation, color)
-            lab = self._end_texts.get(key)
-            if lab is None:
-                if len(self._end_texts) >= 16:  # another size or language: start again
-                    for old in self._end_texts.values():
-                        old.delete()
-                    self._end_texts.clear()
-                lab = self._end_texts[key] = pyglet.text.Label(
-                    text,
-                    font_name=typeface.font_for(text),
-                    font_size=pts,
-                    weight="bold",
-                    anchor_x="center",
-                    anchor_y="center",
-                    rotation=rotation,
-                    color=(*color, 255),
-                    batch=self.batch,
-                    group=fg,
-                )
-            lab.position = (round(band.cx), round(band.cy), 0)
-            lab.visible = True
-            self.items.append(lab)
-            if widgets.RECORDER is not None:  # the layout audit measures it like any text
-                widgets.RECORDER.note(lab, Frame(band, 0), band, "headline", "cue_end")
 
     def prepare(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
         """Lay out the text :meth:`show` will write (kept hidden in the pool), so that moment only moves it."""
@@ -170,9 +120,7 @@ class TurnCue:
 
     def hide(self) -> None:
         for it in self.items:
-            if isinstance(it, pyglet.text.Label) and it in self._end_texts.values():
-                it.visible = False  # kept for this colour's next turn (as the pool keeps the main text)
-            elif isinstance(it, pyglet.text.Label):
+            if isinstance(it, pyglet.text.Label):
                 self.labels.give_back(it)
             else:
                 it.delete()

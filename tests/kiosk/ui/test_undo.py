@@ -178,29 +178,6 @@ def test_the_turn_cue_stays_until_the_first_touch(ui):
     assert not cue.showing
 
 
-def test_the_turn_cue_is_written_for_the_short_ends_of_the_table_too(ui):
-    """On a landscape table: "<colour>'s turn" along the board's left and right, turned to someone at
-    each short end (90 and 270 degrees), gone with the same first touch."""
-    import pyglet
-
-    off = drive(ui)
-    ui.post(NewGame(GameSetup.of("human,human", seed=2)))
-    off.settle()
-    cue, L = ui.screen.cue, ui.layout
-    texts = [it for it in cue.items if isinstance(it, pyglet.text.Label)]
-    ends = sorted((lab for lab in texts if lab.rotation in (90, 270)), key=lambda lab: lab.x)
-    assert [lab.rotation for lab in ends] == [90, 270] and all(lab.text == cue.text for lab in ends)
-    assert ends[0].x < L.board.x and ends[1].x > L.board.right  # over the arrow columns, not the board
-    assert all(lab.font_size >= L.font(18) and lab.content_width <= L.ring.h for lab in ends)
-    off.frame()
-    px = Pixels()
-    seat = ui.screen.board.model.seats[ui.screen.board.model.current]
-    assert near(px(L.ring.x + L.cell - 2, L.height / 2), SEAT_COLORS[seat])  # its edge in the player's colour
-    ui.tap(2, 2)
-    off.frame()
-    assert not cue.showing and not any(lab.visible for lab in ends)
-
-
 # ---------------------------------------------------------------- the card game
 def _lay(ui, g):
     rot, cell = fitting(g, 0)
