@@ -325,47 +325,6 @@ EXAMPLES += [
     ce.CardAIDecided(1, "take", 9, cards=(3, 5)),
 ]
 
-from kiosk.games.labyrinth import events as le  # noqa: E402
-from kiosk.games.puzzles import events as pe  # noqa: E402
-
-EXAMPLES += [
-    pe.PuzzleSelectArrow("N3"),
-    pe.PuzzlePushArrow(),
-    pe.PuzzleRotateSpare(1),
-    pe.PuzzleTapCell((2, 3)),
-    pe.PuzzleStay(),
-    pe.PuzzleRequestHint(),
-    pe.PuzzleStarted(
-        1205,
-        (le.PlayerInfo(0, 1, "yellow", "human", (0, 6), (0, 6), 1, ()),),
-        (le.TileInfo("ES"),) * 49,
-        le.TileInfo("NS"),
-        0,
-        "shift",
-        None,
-        0,
-        True,
-        False,
-        puzzle="hard-1205",
-        grade="hard",
-        target="princess",
-        optimum=2,
-        turn_limit=12,
-    ),
-    pe.PuzzleOver(
-        (0,),
-        2,
-        (("princess",),),
-        ("human",),
-        12.5,
-        Termination.WON,
-        puzzle="hard-1205",
-        grade="hard",
-        optimum=2,
-        stars=3,
-    ),
-]
-
 
 def _games_examples() -> list[Message]:
     """The examples a game keeps beside its own tests (tests/games/<name>/messages.py): a game added
