@@ -374,7 +374,8 @@ def build(bundle: Path, out: Path, boot_checked: bool) -> int:
         view.mkdir()
         run("mount", "-t", "overlay", "overlay", "-o", f"lowerdir={':'.join(map(str, layers))}", str(view))
         try:
-            for d in ("boot/firmware", "tmp", "run"):  # /boot/firmware is the FAT partition's mount point
+            # /boot/firmware is the FAT partition's mount point (debootstrap leaves empty folders in /run)
+            for d in ("boot/firmware",):
                 if any((view / d).iterdir()):
                     fail(f"/{d} is not empty in the image's root")
             assemble(boot, view, out)
