@@ -445,8 +445,10 @@ def check_heard(rec, samples, report, mode="normal"):
     # line the recording up with the game's clock (parec's own start-up delay is unknown)
     lags = sorted(h[0] - (p[0] - rec.started) for h, p in zip(heard, played))
     offset = lags[len(lags) // 2]
+    # within a second: on a loaded machine the kiosk's own note of a cue's moment and the sound
+    # server's stream can each be late by a few hundred ms (the order is checked exactly above)
     for h, p in zip(heard, played):
-        assert abs(h[0] - (p[0] - rec.started) - offset) < 0.25, (h, p[0] - rec.started, offset)
+        assert abs(h[0] - (p[0] - rec.started) - offset) < 1.0, (h, p[0] - rec.started, offset)
     # each cue came right after the input that caused it
     marks = report["marks"]
     by_label: dict[str, list[float]] = {}
