@@ -28,6 +28,7 @@ from kiosk.ui.shell.menu import (
     Canvas,
     Toggle,
     config_value,
+    first_fitting,
     make_button,
     measure,
     panel,
@@ -305,6 +306,13 @@ class BoardSetup(SetupPanel):
         return [f"{t('setup.treasures')}: {t('setup.treasures.all') if n == 0 else n}" for n in choices]
 
     @staticmethod
+    def _caption(c: Canvas, w: float, name: str, value: str) -> str:
+        """ "Starts: Random" at the body size where the button (`w` design units) has the room, else
+        the value alone (the button's colour and place still say which choice it is) rather than
+        a text set under the type scale: a guard for long translations."""
+        return first_fitting((f"{name}: {value}", value), c.font(BODY), c.px(w) - c.px(8))
+
+    @staticmethod
     def _widest(c: Canvas, texts: list[str]) -> float:
         """The widest of `texts` at the body size, in design units, with the button's padding."""
         return max(measure(text, c.font(BODY))[0] for text in texts) / c.px(1) + 8
@@ -317,7 +325,7 @@ class BoardSetup(SetupPanel):
             c,
             frame,
             Rect(x, y, w, h),
-            f"{self.t('setup.treasures')}: {self.t('setup.treasures.all') if n == 0 else n}",
+            self._caption(c, w, self.t("setup.treasures"), self.t("setup.treasures.all") if n == 0 else str(n)),
             self.batch,
             self._bg,
             size=BODY,
@@ -347,7 +355,7 @@ class BoardSetup(SetupPanel):
             c,
             frame,
             Rect(x, y, w, h),
-            f"{self.t('setup.first')}: {who}",
+            self._caption(c, w, self.t("setup.first"), who),
             self.batch,
             self._bg,
             size=BODY,
