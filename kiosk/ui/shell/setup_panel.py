@@ -19,8 +19,12 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol
 
 import pyglet
 
-from kiosk.ui.shell.menu import Canvas, fit_box
-from kiosk.ui.shell.widgets import INK, Frame, label
+from functools import partial
+
+from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.menu import Canvas, fit_box, make_button
+from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.widgets import ACCENT, BUTTON, INK, Frame, label
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.events import GameSetup
@@ -128,6 +132,37 @@ class SetupPanel:
     def rebuild(self) -> None:
         """Draw the setup screen again (after a choice)."""
         self.screen.resize(self.layout)
+
+    def _count_row(
+        self,
+        c: Canvas,
+        frame: Frame,
+        x: float,
+        y: float,
+        h: float,
+        counts: range,
+        button_w: float,
+        step: float,
+        chosen: int,
+        on_tap: Callable[[int], None],
+    ) -> None:
+        """ "Players" and a button per count (the chosen one lit): how many play, in every game's panel."""
+        self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
+        for i, n in enumerate(counts):
+            on = n == chosen
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x + 124 + i * step, y, button_w, h),
+                str(n),
+                self.batch,
+                self._bg,
+                size=24,
+                color=ACCENT if on else BUTTON,
+                text_color=(30, 30, 30) if on else INK,
+                on_tap=partial(on_tap, n),
+            )
 
     def _text(
         self,

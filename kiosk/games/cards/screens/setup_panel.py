@@ -30,7 +30,7 @@ from kiosk.ui.shell.menu import (
 )
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, INK, Frame, label
 
 CARD_LEVELS = ("random", "easy", "hard")  # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
@@ -89,22 +89,7 @@ class CardSetup(SetupPanel):
 
     def _players_row(self, c: Canvas, frame: Frame, x: float, y: float, h: float) -> None:
         """How many play: 2-6, five buttons from the same place as the board game's 1-4."""
-        self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
-        for n in range(2, 7):
-            on = n == self.choices.players
-            make_button(
-                self,
-                c,
-                frame,
-                Rect(x + 124 + (n - 2) * 62, y, 56, h),
-                str(n),
-                self.batch,
-                self._bg,
-                size=24,
-                color=ACCENT if on else BUTTON,
-                text_color=(30, 30, 30) if on else INK,
-                on_tap=partial(self.set_players, n),
-            )
+        self._count_row(c, frame, x, y, h, range(2, 7), 56, 62, self.choices.players, self.set_players)
 
     def _card_seat(self, c, frame: Frame, index: int, x, y, w, h) -> None:
         """One card player: colour, what the computer does, then person / easy / medium / hard: in one

@@ -36,7 +36,7 @@ from kiosk.ui.shell.menu import (
 )
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
 FRIENDLY = "fair"  # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
@@ -266,22 +266,7 @@ class BoardSetup(SetupPanel):
         self.rebuild()
 
     def _players_row(self, c, frame, x, y, w, h) -> None:
-        self._text(c, frame, self.t("setup.players"), x, y + h / 2, BODY, width=118)
-        for n in range(1, 5):
-            on = n == self.choices.players
-            make_button(
-                self,
-                c,
-                frame,
-                Rect(x + 124 + (n - 1) * 70, y, 62, h),
-                str(n),
-                self.batch,
-                self._bg,
-                size=24,
-                color=ACCENT if on else BUTTON,
-                text_color=(30, 30, 30) if on else INK,
-                on_tap=partial(self.set_players, n),
-            )
+        self._count_row(c, frame, x, y, h, range(1, 5), 62, 70, self.choices.players, self.set_players)
         if w >= 560:  # who starts and how many treasures, side by side, each as wide as its words need
             left = 124 + 3 * 70 + 62 + 8  # after the four count buttons
             room = w - left - 8
