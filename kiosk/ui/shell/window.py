@@ -431,6 +431,9 @@ class UI:
         if name == "operator" and previous is not None and previous.name != "operator":
             kw.setdefault("back", previous.name)
         screen.enter(**kw)
+        # the menu's buttons follow the screen now, not at the next loop turn: a screenshot or a
+        # measurement taken right after goto showed the last play screen's buttons over this one
+        self.menu.update()
         for listener in self.screen_listeners:
             listener(name)
         settle_garbage()
