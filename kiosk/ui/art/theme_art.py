@@ -17,6 +17,7 @@ from pyglet import gl
 
 from kiosk.themes import PICTURE_PX, Theme
 from kiosk.themes.pack import pixel_order
+from kiosk.ui.art.pictures import load as load_pictures
 
 
 class ThemeArt:
@@ -79,6 +80,16 @@ class ThemeArt:
         return self.theme.rims.get(f"{kind}/{treasure}", default)
 
 
+def picture_art(theme: Theme | None) -> ThemeArt | None:
+    """The treasures' pictures to show: an installed theme's, else the built-in illustrations
+    (kiosk/ui/art/pictures.py); None when neither can be used (our drawings are shown)."""
+    art = theme_art(theme)
+    if art is not None:
+        return art
+    builtin = load_pictures()
+    return None if builtin is None else theme_art(builtin.theme)
+
+
 def theme_art(theme: Theme | None) -> ThemeArt | None:
     """The GPU pictures of `theme` (made once per theme, in the current GL context); None when built in."""
     if theme is None or theme.builtin:
@@ -89,4 +100,4 @@ def theme_art(theme: Theme | None) -> ThemeArt | None:
     return art
 
 
-__all__ = ["ThemeArt", "theme_art"]
+__all__ = ["ThemeArt", "picture_art", "theme_art"]

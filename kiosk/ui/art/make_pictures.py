@@ -1,0 +1,280 @@
+"""Makes the built-in pictures (kiosk/ui/art/picture_set/): run by a maintainer, never by the kiosk.
+
+    python -m kiosk.ui.art.make_pictures [FOLDER]     # default: kiosk/ui/art/picture_set (committed)
+
+Treasures and card symbols are the colour emoji of Noto Color Emoji (Debian's
+fonts-noto-color-emoji; pictures Apache-2.0, font OFL-1.1, by Google), drawn
+by FreeType through Pillow from the font's 136 px colour bitmaps and scaled to
+PICTURE_PX: real illustrations (outlines, shading) that read at 40 px. Three
+are recoloured so they read as the treasure's name (a green gem for the
+emerald, a dusky butterfly for the moth, a wooden box for the chest). The
+pawns are our own SVG (below), rendered by rsvg-convert (librsvg2-bin) with
+its gradients for the shading. The kiosk itself only reads the PNGs (pure
+Python, kiosk/themes/png.py): no font, Pillow or librsvg on the Pi.
+
+Needs Pillow, fonts-noto-color-emoji and librsvg2-bin (Makefile APT_PACKAGES);
+tests/kiosk/ui/test_pictures.py checks the committed files against a fresh
+rendering where they are installed.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from kiosk.themes.pack import PICTURE_PX, main_colour
+
+HERE = Path(__file__).resolve().parent / "picture_set"
+FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+FONT_LICENCE = Path("/usr/share/doc/fonts-noto-color-emoji/copyright")
+FONT_PPEM = 109  # the size of the font's one bitmap strike (136 px wide glyphs)
+#: How much of the square a picture fills (its longer side, outline included), leaving transparent corners.
+FILL = 0.94
+#: The dark outline drawn round each emoji, in pixels of the 128 px picture (3.5% as pen.py's):
+#: it sets the picture off the ivory medallion at 40 px, as the art direction's line weight asks.
+OUTLINE_PX = 4
+OUTLINE_INK = (30, 26, 34)
+PAWN_PX = 256  # pawns are shown up to about twice a treasure's size (a tile's width)
+
+#: treasure -> (emoji, recolour): recolour is (hue turn in degrees, saturation factor, value factor).
+BOARD = {
+    "bat": ("\U0001f987", None),
+    "book": ("\U0001f4d5", None),
+    "candlestick": ("\U0001f56f\ufe0f", None),
+    "chest": ("\U0001f9f0", (28, 0.75, 0.72)),  # a toolbox turned to wood: a box with a lid and handle
+    "crown": ("\U0001f451", None),
+    "dragon": ("\U0001f432", None),
+    "emerald": ("\U0001f48e", (-75, 1.25, 0.9)),  # the gem stone, turned green
+    "genie": ("\U0001f9de", None),
+    "ghost": ("\U0001f47b", None),
+    "gold": ("\U0001fa99", None),
+    "helmet": ("\U0001fa96", None),
+    "keys": ("\U0001f5dd\ufe0f", None),
+    "lizard": ("\U0001f98e", None),
+    "map": ("\U0001f5fa\ufe0f", None),
+    "moth": ("\U0001f98b", (8, 0.45, 0.8)),  # the butterfly, dusky
+    "owl": ("\U0001f989", None),
+    "princess": ("\U0001f478", None),
+    "ring": ("\U0001f48d", None),
+    "rat": ("\U0001f400", None),
+    "scarab": ("\U0001fab2", None),
+    "skull": ("\U0001f480", None),
+    "spider": ("\U0001f577\ufe0f", None),
+    "sword": ("\U0001f5e1\ufe0f", None),
+    "troll": ("\U0001f9cc", None),
+}
+CARDS = {
+    "anchor": ("\u2693", None),
+    "acorn": ("\U0001f330", None),
+    "apple": ("\U0001f34e", None),
+    "bell": ("\U0001f514", None),
+    "boot": ("\U0001f462", None),
+    "candle": ("\U0001f56f\ufe0f", None),
+    "clock": ("\u23f0", None),
+    "compass": ("\U0001f9ed", None),
+    "cup": ("\u2615", None),
+    "drum": ("\U0001f941", None),
+    "feather": ("\U0001fab6", None),
+    "fish": ("\U0001f41f", None),
+    "flag": ("\U0001f6a9", None),
+    "hat": ("\U0001f3a9", None),
+    "horn": ("\U0001f4ef", None),
+    "key": ("\U0001f511", None),
+    "kite": ("\U0001fa81", None),
+    "lamp": ("\U0001fa94", None),
+    "leaf": ("\U0001f341", None),
+    "mask": ("\U0001f3ad", None),
+    "moon": ("\U0001f319", None),
+    "shell": ("\U0001f41a", None),
+    "star": ("\u2b50", None),
+    "umbrella": ("\u2602\ufe0f", None),
+    "vase": ("\U0001f3fa", None),
+}
+
+PAWN_HEADS = ("ball", "cone", "cube", "diamond")
+#: A card medallion's rim takes its picture's main colour, darkened to at most this brightness
+#: (0-255) so a white candle or skull still gets a rim that shows on the ivory card.
+RIM_LIGHT_MAX = 170
+
+
+def emoji_picture(char: str, recolour: tuple[float, float, float] | None = None, px: int = PICTURE_PX):
+    """The emoji `char` drawn by FreeType, cropped to its ink and scaled into a `px` square (a PIL image)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype(str(FONT), FONT_PPEM)
+    big = Image.new("RGBA", (FONT_PPEM * 2, FONT_PPEM * 2), (0, 0, 0, 0))
+    ImageDraw.Draw(big).text((8, 8), char, font=font, embedded_color=True)
+    box = big.getbbox()
+    if box is None:
+        raise SystemExit(f"{FONT}: no picture for U+{ord(char[0]):04X}")
+    ink = big.crop(box)
+    if recolour is not None:
+        ink = _recolour(ink, *recolour)
+    scale = (px * FILL - 2 * OUTLINE_PX) / max(ink.size)
+    ink = ink.resize((max(1, round(ink.width * scale)), max(1, round(ink.height * scale))), Image.Resampling.LANCZOS)
+    picture = Image.new("RGBA", (px, px), (0, 0, 0, 0))
+    picture.alpha_composite(ink, ((px - ink.width) // 2, (px - ink.height) // 2))
+    return _outlined(picture)
+
+
+def _outlined(picture):
+    """`picture` over a dark rim OUTLINE_PX wide round its opaque parts (antialiased)."""
+    from PIL import Image, ImageFilter
+
+    alpha = picture.getchannel("A").point(lambda a: 255 if a >= 96 else 0)
+    rim = alpha.filter(ImageFilter.MaxFilter(2 * OUTLINE_PX + 1)).filter(ImageFilter.GaussianBlur(0.8))
+    out = Image.new("RGBA", picture.size, OUTLINE_INK + (0,))
+    out.putalpha(rim)
+    out.alpha_composite(picture)
+    return out
+
+
+def _recolour(image, turn: float, sat: float, val: float):
+    """Turns every pixel's hue by `turn` degrees and scales its saturation and value (alpha kept)."""
+    from PIL import Image
+
+    raw = image.convert("RGBA").tobytes()
+    data = bytearray(raw)
+    for i in range(0, len(raw), 4):
+        h, s, v = colorsys.rgb_to_hsv(raw[i] / 255, raw[i + 1] / 255, raw[i + 2] / 255)
+        r2, g2, b2 = colorsys.hsv_to_rgb((h + turn / 360) % 1.0, min(1.0, s * sat), min(1.0, v * val))
+        data[i : i + 3] = bytes((round(r2 * 255), round(g2 * 255), round(b2 * 255)))
+    return Image.frombytes("RGBA", image.size, bytes(data))
+
+
+#: The seats' colours as in kiosk/ui/art SEAT_COLORS (not imported: that needs pyglet).
+SEAT_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236))
+
+
+def _hex(rgb, k: float = 1.0) -> str:
+    """`rgb` darkened (k < 1) or lightened towards white (k > 1) as #rrggbb."""
+    if k <= 1:
+        c = [round(v * k) for v in rgb]
+    else:
+        c = [round(v + (255 - v) * min(1.0, k - 1)) for v in rgb]
+    return "#" + "".join(f"{v:02x}" for v in c)
+
+
+def pawn_svg(seat: int) -> str:
+    """A chunky painted pawn in seat `seat`'s colour and head shape, lit from the top-left, as SVG
+    (a 100 x 100 box, drawn standing on the tile and seen a little from above)."""
+    rgb = SEAT_RGB[seat]
+    light, base, shade, deep = _hex(rgb, 1.55), _hex(rgb), _hex(rgb, 0.62), _hex(rgb, 0.42)
+    ink = "#1e1a22"
+    head = {
+        "ball": '<circle cx="50" cy="28" r="24" fill="url(#round)"/>'
+        '<ellipse cx="41" cy="19" rx="8" ry="5" fill="#ffffff" opacity="0.7" transform="rotate(-30 41 19)"/>',
+        "cone": '<path d="M50 2 L79 50 Q50 59 21 50 Z" fill="url(#side)"/>'
+        '<path d="M46 13 L34 43 L40 44 Z" fill="#ffffff" opacity="0.6"/>',
+        "cube": '<path d="M25 14 L69 14 L69 52 L25 52 Z" fill="url(#side)"/>'
+        '<path d="M25 14 L33 6 L77 6 L69 14 Z" fill="' + light + '"/>'
+        '<path d="M69 14 L77 6 L77 44 L69 52 Z" fill="' + deep + '"/>'
+        '<path d="M30 19 L39 19 L39 33 L30 33 Z" fill="#ffffff" opacity="0.5"/>',
+        "diamond": '<path d="M50 2 L80 29 L50 56 L20 29 Z" fill="url(#side)"/>'
+        '<path d="M50 2 L80 29 L50 29 Z" fill="' + light + '" opacity="0.55"/>'
+        '<path d="M50 56 L80 29 L50 29 Z" fill="' + deep + '" opacity="0.6"/>',
+    }[PAWN_HEADS[seat]]
+    return f"""<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+<defs>
+ <linearGradient id="side" x1="0" y1="0" x2="1" y2="0">
+  <stop offset="0" stop-color="{light}"/><stop offset="0.22" stop-color="{base}"/>
+  <stop offset="0.62" stop-color="{base}"/><stop offset="0.86" stop-color="{shade}"/>
+  <stop offset="1" stop-color="{deep}"/>
+ </linearGradient>
+ <radialGradient id="round" cx="0.36" cy="0.32" r="0.75">
+  <stop offset="0" stop-color="{light}"/><stop offset="0.3" stop-color="{base}"/>
+  <stop offset="0.7" stop-color="{base}"/><stop offset="1" stop-color="{deep}"/>
+ </radialGradient>
+ <radialGradient id="shadow" cx="0.5" cy="0.5" r="0.5">
+  <stop offset="0" stop-color="#000" stop-opacity="0.5"/><stop offset="1" stop-color="#000" stop-opacity="0"/>
+ </radialGradient>
+</defs>
+<ellipse cx="55" cy="92" rx="38" ry="7" fill="url(#shadow)"/>
+<g stroke="{ink}" stroke-width="3.5" stroke-linejoin="round">
+ <path d="M16 85 L16 78 A34 10 0 0 1 84 78 L84 85 A34 10 0 0 1 16 85 Z" fill="url(#side)"/>
+ <ellipse cx="50" cy="78" rx="34" ry="10" fill="{base}"/>
+ <path d="M22 78 Q34 69 38 50 L62 50 Q66 69 78 78 A28 7 0 0 1 22 78 Z" fill="url(#side)"/>
+ <ellipse cx="50" cy="50" rx="22" ry="7" fill="url(#side)"/>
+ {head}
+</g>
+<ellipse cx="38" cy="76" rx="9" ry="2.5" fill="#ffffff" opacity="0.35"/>
+</svg>
+"""
+
+
+def pawn_picture(seat: int, px: int = PAWN_PX):
+    """Pawn `seat` rendered by rsvg-convert into a `px` square (a PIL image)."""
+    from PIL import Image
+
+    rsvg = shutil.which("rsvg-convert")
+    if rsvg is None:
+        raise SystemExit("rsvg-convert not found: install librsvg2-bin")
+    done = subprocess.run(
+        [rsvg, "--width", str(px), "--height", str(px), "--format", "png"],
+        input=pawn_svg(seat).encode(),
+        capture_output=True,
+        check=True,
+    )
+    return Image.open(io.BytesIO(done.stdout)).convert("RGBA")
+
+
+def pictures() -> dict[str, object]:
+    """Every picture by its path in the set: board/<treasure>.png, cards/<treasure>.png, pawns/<seat>.png."""
+    out: dict[str, object] = {}
+    for kind, table in (("board", BOARD), ("cards", CARDS)):
+        for name, (char, recolour) in table.items():
+            out[f"{kind}/{name}.png"] = emoji_picture(char, recolour)
+    for seat in range(len(PAWN_HEADS)):
+        out[f"pawns/{seat}.png"] = pawn_picture(seat)
+    return out
+
+
+def rim(image) -> list[int]:
+    """A card symbol's rim colour: its main colour (as a theme's, kiosk/themes/pack.py), not too light."""
+    r, g, b = main_colour(image.tobytes())
+    light = 0.299 * r + 0.587 * g + 0.114 * b
+    k = min(1.0, RIM_LIGHT_MAX / light) if light else 1.0
+    return [round(r * k), round(g * k), round(b * k)]
+
+
+README = """# The built-in pictures
+
+Made by `python -m kiosk.ui.art.make_pictures` (see that file); do not edit by hand.
+
+- `board/`, `cards/`: the treasures of the board game and the symbols of the card game, from
+  Noto Color Emoji (Debian package fonts-noto-color-emoji) by Google: the emoji pictures are
+  licensed under the Apache License 2.0 (`LICENSE-Apache-2.0.txt`), the font under the SIL Open
+  Font License 1.1 (`COPYRIGHT-noto-emoji.txt`). The chest, emerald and moth are recoloured.
+- `pawns/`: the project's own drawings (SVG in make_pictures.py, rendered by librsvg), under the
+  project's licence.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    folder = Path(args[0]) if args else HERE
+    if not FONT.is_file():
+        raise SystemExit(f"{FONT} not found: install fonts-noto-color-emoji")
+    rims = {}
+    for path, image in pictures().items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        image.save(target, optimize=True)  # type: ignore[attr-defined]
+        if path.startswith("cards/"):
+            rims[path[: -len(".png")]] = rim(image)
+    lines = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(rims.items())]
+    (folder / "rims.json").write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    (folder / "README.md").write_text(README)
+    shutil.copyfile(FONT_LICENCE, folder / "COPYRIGHT-noto-emoji.txt")
+    shutil.copyfile("/usr/share/common-licenses/Apache-2.0", folder / "LICENSE-Apache-2.0.txt")
+    print(f"wrote the pictures into {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
