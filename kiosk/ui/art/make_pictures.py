@@ -1,6 +1,7 @@
 """Makes the built-in pictures (kiosk/ui/art/picture_set/): run by a maintainer, never by the kiosk.
 
     python -m kiosk.ui.art.make_pictures [FOLDER]     # default: kiosk/ui/art/picture_set (committed)
+    python -m kiosk.ui.art.make_pictures --sheets DIR # contact sheets of the set at 40 and 128 px
 
 Treasures and card symbols are the colour emoji of Noto Color Emoji (Debian's
 fonts-noto-color-emoji; pictures Apache-2.0, font OFL-1.1, by Google), drawn
@@ -255,8 +256,40 @@ Made by `python -m kiosk.ui.art.make_pictures` (see that file); do not edit by h
 """
 
 
+SHEET_SIZES = (40, 128)  # the issue's "recognisable at 40 px and beautiful at 128 px"
+
+
+def contact_sheet(folder: Path, size: int):
+    """Every picture of the set `size` px wide on the board's medallion (rim, ivory face, picture at
+    0.78 as kiosk/ui/art draw_treasure), ten a row on a tray's brown, each with its name (a PIL image)."""
+    from PIL import Image, ImageDraw
+
+    paths = [p for kind in ("board", "cards", "pawns") for p in sorted((folder / kind).glob("*.png"))]
+    cols, cell = 10, size + 14
+    rows = (len(paths) + cols - 1) // cols
+    sheet = Image.new("RGBA", (cols * cell, rows * (cell + 12)), (66, 48, 37, 255))
+    draw = ImageDraw.Draw(sheet)
+    for i, path in enumerate(paths):
+        x, y = (i % cols) * cell + 7, (i // cols) * (cell + 12) + 7
+        draw.ellipse((x, y, x + size, y + size), fill=(205, 160, 60, 255))
+        inset = size * 0.05
+        draw.ellipse((x + inset, y + inset, x + size - inset, y + size - inset), fill=(255, 250, 238, 255))
+        side = round(size * 0.78)
+        picture = Image.open(path).convert("RGBA").resize((side, side), Image.Resampling.LANCZOS)
+        sheet.alpha_composite(picture, (x + (size - side) // 2, y + (size - side) // 2))
+        draw.text((x - 4, y + size + 2), path.stem[:11], fill=(245, 240, 228, 255))
+    return sheet
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--sheets"]:
+        out = Path(args[1])
+        out.mkdir(parents=True, exist_ok=True)
+        for size in SHEET_SIZES:
+            contact_sheet(HERE, size).save(out / f"pictures-{size}.png", optimize=True)
+        print(f"wrote contact sheets into {out}")
+        return 0
     folder = Path(args[0]) if args else HERE
     if not FONT.is_file():
         raise SystemExit(f"{FONT} not found: install fonts-noto-color-emoji")
