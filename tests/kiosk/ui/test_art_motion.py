@@ -386,13 +386,14 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
             kiosk.sessions["labyrinth"].close()
 
 
-def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, monkeypatch):
-    """In the high-contrast palette every treasure's dark outline covers clearly more of its picture,
-    and its medallion's rim is dark (it sets the medallion off the near-white path)."""
+def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(drawn_art):
+    """In the high-contrast palette every drawn treasure's dark outline covers clearly more of its
+    picture than in the normal one (compared with the drawings in both: the normal palette shows
+    the built-in pictures when they can be read), and its medallion's rim is dark (it sets the
+    medallion off the near-white path)."""
     from kiosk.ui.art import DRAWINGS, Atlas
     from tests.kiosk.ui.test_screens import window_of
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     window = window_of((800, 480))
     pictures = {}
     for contrast in (False, True):

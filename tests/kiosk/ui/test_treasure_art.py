@@ -18,18 +18,7 @@ def _near(c, ref, tol=30):
     return all(abs(a - b) <= tol for a, b in zip(c, ref))
 
 
-@pytest.fixture
-def drawn(tmp_path, monkeypatch):
-    """Our drawings instead of the built-in pictures, as when their files cannot be read (and in
-    high contrast): the picture set pointed at an empty folder."""
-    from kiosk.ui.art import pictures
-
-    monkeypatch.setattr(pictures, "SET", tmp_path / "no-pictures")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert pictures.load() is None
-
-
-def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard(drawn):
+def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard(drawn_art):
     """The drawn dragon (the fallback's and high contrast's) keeps its eye and fire."""
     import pyglet
     from kiosk.ui.shell.menu import picture
