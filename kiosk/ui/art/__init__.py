@@ -1,4 +1,4 @@
-"""Our own drawings: tiles, treasures and pawns, rendered once into a texture atlas.
+"""Tiles, treasures and pawns, rendered once into a texture atlas.
 
 Why an atlas: the board has 49 tiles plus the spare, each with corridors and a
 treasure icon of a dozen strokes. Drawing those as hundreds of shapes would
@@ -9,9 +9,12 @@ each tile is one sprite, and sliding a row is moving eight sprites. All of it
 is GLES 3 compatible (framebuffer object, RGBA8 texture, glGenerateMipmap).
 
 Tiles (art/tiles.py): sandy paths between hedges on tiles with an edge and a
-shadow; fixed tiles are riveted stone. Pawns: playing pieces standing on the
-tile (base, body, head, drop shadow), a colour plus a head shape per seat (red
-ball, yellow cone, green cube, blue diamond) for colour-blind players.
+shadow; fixed tiles are riveted stone. Treasures and pawns are the built-in
+pictures (kiosk/ui/art/pictures.py) or an installed theme's treasures; our
+drawings (treasures.py, ``pawn_pen``) in high contrast and when the pictures
+cannot be read. Pawns: playing pieces standing on the tile (base, body, head,
+drop shadow), a colour plus a head shape per seat (red ball, yellow cone, green
+cube, blue diamond) for colour-blind players.
 ``high_contrast`` bakes the palette for low vision (white paths, black walls,
 thicker outlines).
 """

@@ -1,4 +1,5 @@
-"""A theme's pictures on the GPU: one texture, drawn into the atlases in place of our drawings.
+"""A theme's pictures on the GPU (an installed theme's or the built-in ones): one texture, drawn
+into the atlases in place of our drawings.
 
 The board's Atlas and the card game's CardAtlas bake a theme's treasure as
 they bake ours -- the medallion first, then the picture on it -- so the play
