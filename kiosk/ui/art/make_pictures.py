@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from kiosk.themes.pack import PICTURE_PX, main_colour
 
@@ -103,7 +104,7 @@ PAWN_HEADS = ("ball", "cone", "cube", "diamond")
 RIM_LIGHT_MAX = 170
 
 
-def emoji_picture(char: str, recolour: tuple[float, float, float] | None = None, px: int = PICTURE_PX):
+def emoji_picture(char: str, recolour: tuple[float, float, float] | None = None, px: int = PICTURE_PX) -> Any:
     """The emoji `char` drawn by FreeType, cropped to its ink and scaled into a `px` square (a PIL image)."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -123,7 +124,7 @@ def emoji_picture(char: str, recolour: tuple[float, float, float] | None = None,
     return _outlined(picture)
 
 
-def _outlined(picture):
+def _outlined(picture: Any) -> Any:
     """`picture` over a dark rim OUTLINE_PX wide round its opaque parts (antialiased)."""
     from PIL import Image, ImageFilter
 
@@ -135,7 +136,7 @@ def _outlined(picture):
     return out
 
 
-def _recolour(image, turn: float, sat: float, val: float):
+def _recolour(image: Any, turn: float, sat: float, val: float) -> Any:
     """Turns every pixel's hue by `turn` degrees and scales its saturation and value (alpha kept)."""
     from PIL import Image
 
@@ -152,7 +153,7 @@ def _recolour(image, turn: float, sat: float, val: float):
 SEAT_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236))
 
 
-def _hex(rgb, k: float = 1.0) -> str:
+def _hex(rgb: tuple[int, int, int], k: float = 1.0) -> str:
     """`rgb` darkened (k < 1) or lightened towards white (k > 1) as #rrggbb."""
     if k <= 1:
         c = [round(v * k) for v in rgb]
@@ -208,7 +209,7 @@ def pawn_svg(seat: int) -> str:
 """
 
 
-def pawn_picture(seat: int, px: int = PAWN_PX):
+def pawn_picture(seat: int, px: int = PAWN_PX) -> Any:
     """Pawn `seat` rendered by rsvg-convert into a `px` square (a PIL image)."""
     from PIL import Image
 
@@ -224,9 +225,9 @@ def pawn_picture(seat: int, px: int = PAWN_PX):
     return Image.open(io.BytesIO(done.stdout)).convert("RGBA")
 
 
-def pictures() -> dict[str, object]:
+def pictures() -> dict[str, Any]:
     """Every picture by its path in the set: board/<treasure>.png, cards/<treasure>.png, pawns/<seat>.png."""
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}
     for kind, table in (("board", BOARD), ("cards", CARDS)):
         for name, (char, recolour) in table.items():
             out[f"{kind}/{name}.png"] = emoji_picture(char, recolour)
@@ -235,7 +236,7 @@ def pictures() -> dict[str, object]:
     return out
 
 
-def rim(image) -> list[int]:
+def rim(image: Any) -> list[int]:
     """A card symbol's rim colour: its main colour (as a theme's, kiosk/themes/pack.py), not too light."""
     r, g, b = main_colour(image.tobytes())
     light = 0.299 * r + 0.587 * g + 0.114 * b
@@ -259,7 +260,7 @@ Made by `python -m kiosk.ui.art.make_pictures` (see that file); do not edit by h
 SHEET_SIZES = (40, 128)  # the issue's "recognisable at 40 px and beautiful at 128 px"
 
 
-def contact_sheet(folder: Path, size: int):
+def contact_sheet(folder: Path, size: int) -> Any:
     """Every picture of the set `size` px wide on the board's medallion (rim, ivory face, picture at
     0.78 as kiosk/ui/art draw_treasure), ten a row on a tray's brown, each with its name (a PIL image)."""
     from PIL import Image, ImageDraw
@@ -297,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, image in pictures().items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        image.save(target, optimize=True)  # type: ignore[attr-defined]
+        image.save(target, optimize=True)
         if path.startswith("cards/"):
             rims[path[: -len(".png")]] = rim(image)
     lines = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(rims.items())]

@@ -121,7 +121,16 @@ class PawnArt:
             region.anchor_x = region.anchor_y = px // 2
             self.regions.append(region)
 
-    def sprite(self, seat: int, cx: float, cy: float, size: float, batch, group=None, rotation: float = 0.0):
+    def sprite(
+        self,
+        seat: int,
+        cx: float,
+        cy: float,
+        size: float,
+        batch: pyglet.graphics.Batch | None,
+        group: pyglet.graphics.Group | None = None,
+        rotation: float = 0.0,
+    ) -> pyglet.sprite.Sprite:
         """Pawn `seat` `size` px tall centred at (cx, cy), turned `rotation` degrees counter-clockwise."""
         s = pyglet.sprite.Sprite(self.regions[seat], cx, cy, batch=batch, group=group)
         s.scale = size / PAWN_PX

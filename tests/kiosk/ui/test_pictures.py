@@ -53,7 +53,7 @@ def test_every_treasure_of_both_games_and_every_seat_has_a_picture():
 def test_no_two_pictures_of_a_game_are_the_same():
     """Matching pictures is the card game: every symbol must differ from every other one."""
     for kind in kinds():
-        seen = {}
+        seen: dict[bytes, str] = {}
         for name in kinds()[kind]:
             colour = main_colour(png.decode_rgba((pictures.SET / kind / f"{name}.png").read_bytes())[2])
             data = (pictures.SET / kind / f"{name}.png").read_bytes()
@@ -73,7 +73,7 @@ def test_the_committed_pictures_are_what_their_sources_render_now():
     assert sorted(fresh) == sorted(str(p.relative_to(pictures.SET)) for p in pictures.files())
     for path, image in fresh.items():
         _w, _h, committed = png.decode_rgba((pictures.SET / path).read_bytes())
-        made = image.tobytes()  # type: ignore[attr-defined]
+        made = image.tobytes()
         assert len(made) == len(committed), path
         worst = max(abs(a - b) for a, b in zip(made, committed))
         assert worst <= 4, f"{path}: differs from a fresh rendering by up to {worst} levels"
@@ -85,7 +85,7 @@ def test_decoded_pictures_are_kept_and_read_back_from_the_cache(tmp_path, monkey
     from kiosk.ui.art.bake import cache_dir
 
     first = pictures.load()
-    assert first is not None
+    assert first is not None and first.theme.pixels is not None
     kept = cache_dir() / f"pictures-{first.digest}.rgba"
     assert kept.read_bytes() == first.theme.pixels + b"".join(first.pawns)
     marked = bytearray(kept.read_bytes())
@@ -98,7 +98,7 @@ def test_decoded_pictures_are_kept_and_read_back_from_the_cache(tmp_path, monkey
     pictures._load.cache_clear()
     third = pictures.load()
     assert third is not None and third.theme.pixels == first.theme.pixels
-    assert kept.stat().st_size == len(first.theme.pixels or b"") + sum(map(len, first.pawns))
+    assert kept.stat().st_size == len(first.theme.pixels) + sum(map(len, first.pawns))
 
 
 @pytest.mark.parametrize("damage", ["missing", "cut short", "wrong size"])
