@@ -6,11 +6,11 @@
 Treasures and card symbols are the colour emoji of Noto Color Emoji (Debian's
 fonts-noto-color-emoji; pictures Apache-2.0, font OFL-1.1, by Google), drawn
 by FreeType through Pillow from the font's 136 px colour bitmaps and scaled to
-PICTURE_PX: real illustrations (outlines, shading) that read at 40 px. Three
+PICTURE_PX: real illustrations (outlines, shading) that read at 40 px. Two
 are recoloured so they read as the treasure's name (a green gem for the
-emerald, a dusky butterfly for the moth, a wooden box for the chest). The
-pawns are our own SVG (below), rendered by rsvg-convert (librsvg2-bin) with
-its gradients for the shading. The kiosk itself only reads the PNGs (pure
+emerald, a dusky butterfly for the moth). The chest and the knight's helmet,
+which the set lacks, and the pawns are our own SVG (below), rendered by rsvg-convert (librsvg2-bin)
+with gradients for the shading. The kiosk itself only reads the PNGs (pure
 Python, kiosk/themes/png.py): no font, Pillow or librsvg on the Pi.
 
 Needs Pillow, fonts-noto-color-emoji and librsvg2-bin (Makefile APT_PACKAGES);
@@ -43,19 +43,23 @@ OUTLINE_PX = 4
 OUTLINE_INK = (30, 26, 34)
 PAWN_PX = 256  # pawns are shown up to about twice a treasure's size (a tile's width)
 
+#: Emoji shown only in part (left, top, right, bottom as fractions of its ink): the troll is a whole
+#: figure in the set, a brown blob at 40 px; its head and shoulders show its green face big.
+CROPS = {"\U0001f9cc": (0.0, 0.0, 1.0, 0.58)}
+
 #: treasure -> (emoji, recolour): recolour is (hue turn in degrees, saturation factor, value factor).
-BOARD = {
+BOARD: dict[str, tuple[str | None, tuple[float, float, float] | None]] = {
     "bat": ("\U0001f987", None),
     "book": ("\U0001f4d5", None),
     "candlestick": ("\U0001f56f\ufe0f", None),
-    "chest": ("\U0001f9f0", (28, 0.75, 0.72)),  # a toolbox turned to wood: a box with a lid and handle
+    "chest": (None, None),  # the set has no treasure chest: our own SVG (CHEST_SVG)
     "crown": ("\U0001f451", None),
     "dragon": ("\U0001f432", None),
     "emerald": ("\U0001f48e", (-75, 1.25, 0.9)),  # the gem stone, turned green
     "genie": ("\U0001f9de", None),
     "ghost": ("\U0001f47b", None),
     "gold": ("\U0001fa99", None),
-    "helmet": ("\U0001fa96", None),
+    "helmet": (None, None),  # the set's only helmets are a soldier's and a rescuer's: our knight's (HELMET_SVG)
     "keys": ("\U0001f5dd\ufe0f", None),
     "lizard": ("\U0001f98e", None),
     "map": ("\U0001f5fa\ufe0f", None),
@@ -70,7 +74,7 @@ BOARD = {
     "sword": ("\U0001f5e1\ufe0f", None),
     "troll": ("\U0001f9cc", None),
 }
-CARDS = {
+CARDS: dict[str, tuple[str | None, tuple[float, float, float] | None]] = {
     "anchor": ("\u2693", None),
     "acorn": ("\U0001f330", None),
     "apple": ("\U0001f34e", None),
@@ -115,6 +119,10 @@ def emoji_picture(char: str, recolour: tuple[float, float, float] | None = None,
     if box is None:
         raise SystemExit(f"{FONT}: no picture for U+{ord(char[0]):04X}")
     ink = big.crop(box)
+    part = CROPS.get(char)
+    if part is not None:
+        w, h = ink.size
+        ink = ink.crop((round(part[0] * w), round(part[1] * h), round(part[2] * w), round(part[3] * h)))
     if recolour is not None:
         ink = _recolour(ink, *recolour)
     scale = (px * FILL - 2 * OUTLINE_PX) / max(ink.size)
@@ -209,8 +217,69 @@ def pawn_svg(seat: int) -> str:
 """
 
 
-def pawn_picture(seat: int, px: int = PAWN_PX) -> Any:
-    """Pawn `seat` rendered by rsvg-convert into a `px` square (a PIL image)."""
+#: The treasure chest (Noto has none): a wooden chest with a domed lid, gold bands and a lock, lit
+#: from the top-left and outlined like the emoji pictures, in the same 100 x 100 box as the pawns.
+CHEST_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+<defs>
+ <linearGradient id="wood" x1="0" y1="0" x2="1" y2="1">
+  <stop offset="0" stop-color="#c98a4e"/><stop offset="0.5" stop-color="#a0642f"/>
+  <stop offset="1" stop-color="#6e4120"/>
+ </linearGradient>
+ <linearGradient id="lid" x1="0" y1="0" x2="0" y2="1">
+  <stop offset="0" stop-color="#d89a5c"/><stop offset="1" stop-color="#8d5628"/>
+ </linearGradient>
+ <linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">
+  <stop offset="0" stop-color="#fff0a0"/><stop offset="0.45" stop-color="#f2c230"/>
+  <stop offset="1" stop-color="#b07a10"/>
+ </linearGradient>
+</defs>
+<g stroke="#1e1a22" stroke-width="3.5" stroke-linejoin="round">
+ <path d="M8 50 L92 50 L92 88 L8 88 Z" fill="url(#wood)"/>
+ <path d="M8 69 L92 69" stroke="#5a3418" stroke-width="1.5" opacity="0.8"/>
+ <path d="M8 50 L8 36 Q8 14 50 14 Q92 14 92 36 L92 50 Z" fill="url(#lid)"/>
+ <path d="M20 88 L20 50 L30 50 L30 88 Z M70 88 L70 50 L80 50 L80 88 Z" fill="url(#gold)"/>
+ <path d="M20 50 L20 22 Q25 18.5 30 17.5 L30 50 Z M80 50 L80 22 Q75 18.5 70 17.5 L70 50 Z" fill="url(#gold)"/>
+ <path d="M6 46 L94 46 L94 54 L6 54 Z" fill="url(#gold)"/>
+ <path d="M41 44 L59 44 L59 64 Q50 69 41 64 Z" fill="url(#gold)"/>
+</g>
+<path d="M47.5 52 A2.8 2.8 0 1 1 52.5 52 L51.5 59 L48.5 59 Z" fill="#1e1a22"/>
+<path d="M14 40 Q16 24 40 20" stroke="#ffffff" stroke-width="3" fill="none" opacity="0.45" stroke-linecap="round"/>
+</svg>
+"""
+
+
+#: A knight's helmet: the set has only a soldier's and a rescue worker's (with a red cross, an
+#: emblem protected by law): rounded steel with a visor slit, a nose guard and a red plume.
+HELMET_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
+<defs>
+ <linearGradient id="steel" x1="0" y1="0" x2="1" y2="0">
+  <stop offset="0" stop-color="#eef2f6"/><stop offset="0.3" stop-color="#b9c3cf"/>
+  <stop offset="0.75" stop-color="#8a96a5"/><stop offset="1" stop-color="#5c6673"/>
+ </linearGradient>
+ <linearGradient id="plume" x1="0" y1="0" x2="1" y2="1">
+  <stop offset="0" stop-color="#ff7a6a"/><stop offset="1" stop-color="#b8221c"/>
+ </linearGradient>
+</defs>
+<g stroke="#1e1a22" stroke-width="3.5" stroke-linejoin="round">
+ <path d="M48 20 Q54 2 80 4 Q92 6 94 18 Q80 10 68 16 Q60 20 58 26 Z" fill="url(#plume)"/>
+ <path d="M20 56 Q20 18 50 18 Q80 18 80 56 L80 86 Q50 96 20 86 Z" fill="url(#steel)"/>
+ <path d="M26 44 L74 44 L74 52 L26 52 Z" fill="#2a2730"/>
+ <path d="M46 34 L54 34 L54 84 L46 84 Z" fill="url(#steel)"/>
+</g>
+<g fill="#2a2730">
+ <circle cx="32" cy="64" r="2.4"/><circle cx="39" cy="64" r="2.4"/><circle cx="61" cy="64" r="2.4"/>
+ <circle cx="68" cy="64" r="2.4"/><circle cx="32" cy="72" r="2.4"/><circle cx="39" cy="72" r="2.4"/>
+ <circle cx="61" cy="72" r="2.4"/><circle cx="68" cy="72" r="2.4"/>
+</g>
+<path d="M27 40 Q28 27 42 23" stroke="#ffffff" stroke-width="3" fill="none" opacity="0.6" stroke-linecap="round"/>
+</svg>
+"""
+
+OWN_SVG = {"chest": CHEST_SVG, "helmet": HELMET_SVG}  # treasures the emoji set lacks, drawn by us
+
+
+def svg_picture(svg: str, px: int) -> Any:
+    """`svg` rendered by rsvg-convert into a `px` square (a PIL image)."""
     from PIL import Image
 
     rsvg = shutil.which("rsvg-convert")
@@ -218,7 +287,7 @@ def pawn_picture(seat: int, px: int = PAWN_PX) -> Any:
         raise SystemExit("rsvg-convert not found: install librsvg2-bin")
     done = subprocess.run(
         [rsvg, "--width", str(px), "--height", str(px), "--format", "png"],
-        input=pawn_svg(seat).encode(),
+        input=svg.encode(),
         capture_output=True,
         check=True,
     )
@@ -230,9 +299,12 @@ def pictures() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kind, table in (("board", BOARD), ("cards", CARDS)):
         for name, (char, recolour) in table.items():
-            out[f"{kind}/{name}.png"] = emoji_picture(char, recolour)
+            if char is None:
+                out[f"{kind}/{name}.png"] = svg_picture(OWN_SVG[name], PICTURE_PX)
+            else:
+                out[f"{kind}/{name}.png"] = emoji_picture(char, recolour)
     for seat in range(len(PAWN_HEADS)):
-        out[f"pawns/{seat}.png"] = pawn_picture(seat)
+        out[f"pawns/{seat}.png"] = svg_picture(pawn_svg(seat), PAWN_PX)
     return out
 
 
@@ -251,9 +323,9 @@ Made by `python -m kiosk.ui.art.make_pictures` (see that file); do not edit by h
 - `board/`, `cards/`: the treasures of the board game and the symbols of the card game, from
   Noto Color Emoji (Debian package fonts-noto-color-emoji) by Google: the emoji pictures are
   licensed under the Apache License 2.0 (`LICENSE-Apache-2.0.txt`), the font under the SIL Open
-  Font License 1.1 (`COPYRIGHT-noto-emoji.txt`). The chest, emerald and moth are recoloured.
-- `pawns/`: the project's own drawings (SVG in make_pictures.py, rendered by librsvg), under the
-  project's licence.
+  Font License 1.1 (`COPYRIGHT-noto-emoji.txt`). The emerald and moth are recoloured.
+- `board/chest.png`, `board/helmet.png` and `pawns/`: the project's own drawings (SVG in make_pictures.py, rendered by
+  librsvg), under the project's licence.
 """
 
 
