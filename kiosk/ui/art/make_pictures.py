@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.themes.pack import PICTURE_PX, main_colour
+from kiosk.themes.png import encode
 
 HERE = Path(__file__).resolve().parent / "picture_set"
 FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
@@ -370,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, image in pictures().items():
         target = folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        image.save(target, optimize=True)
+        target.write_bytes(encode(image.width, image.height, image.tobytes(), filtered=False))
         if path.startswith("cards/"):
             rims[path[: -len(".png")]] = rim(image)
     lines = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(rims.items())]
