@@ -16,6 +16,7 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import pyglet
 from pyglet import gl
@@ -24,6 +25,8 @@ from kiosk.themes import Theme, png
 from kiosk.themes.pack import PICTURE_PX, pixel_order
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SET = Path(__file__).resolve().parent / "picture_set"
 PAWN_PX = 256  # pawns are shown up to a tile's width, twice a treasure's
@@ -135,10 +138,18 @@ def pawn_art() -> PawnArt | None:
     pictures = load()
     if pictures is None:
         return None
-    art = pictures.theme.cache.get("pawns")
-    if art is None:
-        art = pictures.theme.cache["pawns"] = PawnArt(pictures.pawns)
-    return art
+    return in_context(pictures.theme.cache, "pawns", lambda: PawnArt(pictures.pawns))
+
+
+def in_context(cache: dict[str, Any], key: str, make: Callable[[], T]) -> T:
+    """`cache[key]`, made again by `make` when the current GL context does not share the objects of
+    the one it was made in: the built-in pictures outlive a window (a kiosk's own, a test's), and a
+    texture of a closed window's context draws black."""
+    space = getattr(gl.current_context, "object_space", None)
+    held = cache.get(key)
+    if held is None or held[0] is not space:
+        held = cache[key] = (space, make())
+    return held[1]
 
 
 def digest() -> str:
@@ -147,4 +158,4 @@ def digest() -> str:
     return "drawn" if pictures is None else pictures.digest
 
 
-__all__ = ["PAWN_PX", "PawnArt", "Pictures", "SET", "digest", "files", "load", "pawn_art"]
+__all__ = ["PAWN_PX", "PawnArt", "Pictures", "SET", "digest", "files", "in_context", "load", "pawn_art"]

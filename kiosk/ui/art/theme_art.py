@@ -18,7 +18,7 @@ from pyglet import gl
 
 from kiosk.themes import PICTURE_PX, Theme
 from kiosk.themes.pack import pixel_order
-from kiosk.ui.art.pictures import load as load_pictures
+from kiosk.ui.art.pictures import in_context, load as load_pictures
 
 
 class ThemeArt:
@@ -92,13 +92,10 @@ def picture_art(theme: Theme | None) -> ThemeArt | None:
 
 
 def theme_art(theme: Theme | None) -> ThemeArt | None:
-    """The GPU pictures of `theme` (made once per theme, in the current GL context); None when built in."""
+    """The GPU pictures of `theme` (made once per theme and GL object space); None when built in."""
     if theme is None or theme.builtin:
         return None
-    art = theme.cache.get("art")
-    if art is None:
-        art = theme.cache["art"] = ThemeArt(theme)
-    return art
+    return in_context(theme.cache, "art", lambda: ThemeArt(theme))
 
 
 __all__ = ["ThemeArt", "picture_art", "theme_art"]
