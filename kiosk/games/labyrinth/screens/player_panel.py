@@ -27,7 +27,7 @@ from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
-from kiosk.ui.shell.menu import GO, first_fitting, measure
+from kiosk.ui.shell.menu import GO, measure, undo_button
 from kiosk.ui.shell.turn_cue import draw_band
 from kiosk.ui.shell.widgets import (
     ACCENT,
@@ -36,9 +36,6 @@ from kiosk.ui.shell.widgets import (
     PANEL,
     PANEL_EDGE,
     BUTTON_TEXT_MARGIN,
-    UNDO_COLOR,
-    UNDO_ICON,
-    UNDO_QUIET,
     Button,
     Frame,
     Widget,
@@ -505,32 +502,22 @@ class PlayerPanel:
         self.widgets.append(b)
 
     def _undo_button(self, r: Rect, icon_only: bool = False, quiet: tuple[int, int, int] | None = None) -> None:
-        """The Undo button at `r` (panel coordinates), facing the panel's reader: its icon and word, or
-        the word alone (then the icon alone) where both do not fit at full size. `quiet`: drawn
-        as a secondary button, edged in that colour (the seat's), not in the Undo's own loud colour."""
-        L = self.ui.layout
-        word = self.ui.t("play.undo")
-        if icon_only:
-            text = UNDO_ICON
-        else:
-            text = first_fitting(
-                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), r.w - BUTTON_TEXT_MARGIN
-            )
-        if quiet is not None:
-            edge = L.px(2)
-            self.items.append(box(self.frame, r.grow(edge), quiet, self.batch, self.fg, radius=min(r.w, r.h) * 0.25))
-        b = Button(
+        """The Undo button at `r` (panel coordinates), facing the panel's reader (the shared piece,
+        kiosk/ui/shell/menu.py undo_button); `quiet`: the previous player's, edged in their colour."""
+        b, under = undo_button(
+            self.ui.layout,
             self.frame,
             r,
-            text,
+            self.ui.t("play.undo"),
             self.batch,
-            self.fg if quiet is None else self.top,
-            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
+            self.fg,
             on_tap=self.callbacks["undo"],
-            min_size=MIN_TOUCH if icon_only else L.touch,  # a square beside the stay word may be narrower
-            color=UNDO_COLOR if quiet is None else UNDO_QUIET,
+            icon_only=icon_only,
+            quiet=quiet,
+            over=self.top,
             labels=self.labels,
         )
+        self.items.extend(under)
         self.widgets.append(b)
 
     def _peek(self, st: PanelState, r: Rect) -> None:
