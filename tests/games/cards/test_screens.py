@@ -98,6 +98,7 @@ def play_turn_by_taps(ui):
         ui.tap(*screen.hand_card_center(0))  # the picked card again: a quarter turn
         ui.off.settle()
     laid = len(g.layout)
+    screen.bring_into_view(cells[0])  # a table larger than its room: the place slid into view
     ui.tap(*screen.cell_center(cells[0]))  # the first tap only shows the card there
     ui.off.settle()
     assert len(g.layout) == laid and screen.pending == cells[0]
@@ -107,6 +108,7 @@ def play_turn_by_taps(ui):
     if g.phase == "take" and ui.screen.name == "cards_play":
         best = g.legal_takes()[0]
         for card in sorted(best.cards):
+            screen.bring_into_view(g.cell_of(card))
             ui.tap(*screen.cell_center(g.cell_of(card)))
             ui.off.settle()
         button = next(w for w in screen.widgets if ui.t("cards.take_none") in w.text or "\u2714" in w.text)
@@ -194,17 +196,18 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
             # every card on the layout: wall near its corner (the rim is outside that point)
             from kiosk.games.cards.art import WALL
 
-            for cell in g.layout:
+            for cell in [c for c in g.layout if screen.view.seen(screen.room, c)]:
                 x, y = screen.cell_center(cell)
                 c = screen.view.cell
                 assert near(px(x - c * 0.4, y - c * 0.4), WALL, 30), (mode, cell)
-            # the places where the picked card fits, as turned, are lit green
+            # the places where the picked card fits, as turned, are lit green (those in view: at least one is)
             fits = [c for c, m in g.legal_cells().items() if OPEN[g.hand[0]][s.rotation] & m]
+            fits = [c for c in fits if screen.view.seen(screen.room, c)]
             lit = [px(*screen.cell_center(c)) for c in fits]
             assert lit and all(p[1] > p[0] + 40 and p[1] > p[2] + 20 for p in lit), (mode, lit)
             # the picked hand card has the amber frame around it
             hx, hy = screen.hand_card_center(0)
-            w = [wd for wd in screen.widgets if type(wd).__name__ == "Widget"][0].rect.w
+            w = screen.hand_widgets[0].rect.w
             assert near(px(hx - w / 2 - ui.layout.px(2), hy), (255, 196, 64), 50), mode
             # the active player's colour heads the hand panel (turquoise, the sixth seat)
             assert g.current == 5
@@ -277,8 +280,8 @@ def test_empty_places_on_the_table_are_outlined(tmp_path):
         assert scr.name == "cards_play"
         ui.render(force=True)
         image = Pixels()
-        v, r = scr.view, scr.board_rect
-        places = list(scr.game.legal_cells())
+        v, r = scr.view, scr.room
+        places = [cell for cell in scr.game.legal_cells() if v.seen(r, cell)]  # (others are clipped)
         assert places
         for cell in places:
             x, y = v.centre(r, cell)
