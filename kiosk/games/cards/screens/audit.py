@@ -110,6 +110,30 @@ def cards_late(env: Env) -> None:
     _cards_screen(env)
 
 
+def cards_finished(env: Env) -> None:
+    """Four people play a whole game (each turn the first placement, taking what the best take allows),
+    then the result with the cards each took."""
+    from kiosk.games.cards.events import ConfirmTake, DiscardCard, HandOver, ToggleTake
+
+    session = cards_game(env, (HUMAN,) * 4, seed=8)
+    g = session.game
+    for _ in range(200):
+        if g.phase == CardPhase.OVER:
+            break
+        if session.handover:
+            env.post(HandOver())
+        if g.phase == CardPhase.DISCARD:
+            env.post(DiscardCard(0))
+            continue
+        _lay_first(env, session, want_take=True)
+        if g.phase == CardPhase.TAKE:
+            takes = g.legal_takes()
+            for card in sorted(takes[0].cards) if takes else ():
+                env.post(ToggleTake(card))
+            env.post(ConfirmTake())
+    env.ui.goto(games.get(GAME_NAME).over_screen)
+
+
 def cards_over(players: int):
     def prepare(env: Env) -> None:
         from kiosk.games.cards.events import CardGameOver
@@ -151,5 +175,6 @@ def states() -> tuple[State, ...]:
         State(games.get(GAME_NAME).play_screen, "take-2", name, cards_take),
         State(games.get(GAME_NAME).over_screen, "players-2", name, cards_over(2)),
         State(games.get(GAME_NAME).over_screen, "players-4", name, cards_over(4)),
+        State(games.get(GAME_NAME).over_screen, "finished-4", name, cards_finished),
         State(games.get(GAME_NAME).over_screen, "players-6", name, cards_over(6)),
     )
