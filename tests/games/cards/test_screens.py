@@ -411,3 +411,56 @@ def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
     finally:
         ui.close()
         kiosk.close()
+
+
+def test_a_table_larger_than_its_room_pans_and_keeps_its_symbols_readable(tmp_path):
+    """Ten turns in, four people: the layout no longer fits the room at the smallest card, so the table
+    is not zoomed out further (symbols stay at the picture size) but shows part of it; an arrow in the
+    rim points to the places out of view, and a tap on it slides the table there."""
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    from kiosk.games.cards.art import MEDAL_R  # (pyglet, headless once the window is open)
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+    from kiosk.games.cards.screens.play import CARD_FILL
+    from kiosk.ui.shell import typeface
+
+    try:
+        ui.post(NewGame(GameSetup.of("human,human,human,human", seed=3, game="cards")))
+        ui.off.settle()
+        s, scr = ui.k.sessions["cards"], ui.screen
+        g = s.game
+
+        def lay_first():
+            if s.handover:
+                ui.post(HandOver())
+            place = g.legal_placements()[0]
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            for _ in range(place.rotation):
+                ui.post(RotateHandCard())
+            ui.post(LayCard(place.cell))
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            ui.off.settle()
+
+        for _ in range(10):
+            lay_first()
+        ui.post(HandOver())
+        ui.post(SelectHandCard(0))
+        ui.off.settle()
+        assert scr.view.cell * CARD_FILL * MEDAL_R >= ui.layout.px(typeface.PICTURE) - 0.5
+        hidden = [c for c in g.legal_cells() if not scr.view.seen(scr.room, c)]
+        assert hidden and scr.pointers  # part of the table is out of view, and pointed to
+        side = sorted(scr.pointers)[0]
+        ux, uy = {"E": (1, 0), "W": (-1, 0), "N": (0, -1), "S": (0, 1)}[side]
+        that_way = [c for c in hidden if (c[0] - scr.view.cx) * ux + (c[1] - scr.view.cy) * uy > 0]
+        assert that_way
+        before = scr.view.cx * ux + scr.view.cy * uy
+        pointer = next(w for w in scr.widgets if getattr(w.on_tap, "args", None) == (side,))
+        ui.tap(*pointer.rect.center)
+        ui.off.settle()
+        assert scr.view.cx * ux + scr.view.cy * uy > before  # the table slid that way
+        assert any(scr.view.seen(scr.room, c) for c in that_way)  # and shows what was beyond that side
+        assert scr.view.cell * CARD_FILL * MEDAL_R >= ui.layout.px(typeface.PICTURE) - 0.5  # not zoomed out
+        lay_first()  # the next turn: the table follows the play again
+        assert scr.pan == (0, 0)
+    finally:
+        close_ui(ui)
