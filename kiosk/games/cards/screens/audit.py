@@ -107,7 +107,11 @@ def cards_late(env: Env) -> None:
     if session.handover:
         env.post(HandOver())
     env.post(SelectHandCard(0))
-    _cards_screen(env)
+    screen = _cards_screen(env)
+    for _ in range(100):  # at rest: the last card's pop and the taken cards' fading over
+        if not screen.busy:
+            break
+        screen.update(0.05)
 
 
 def cards_finished(env: Env) -> None:

@@ -62,7 +62,7 @@ from kiosk.games.cards.events import (
     ToggleTake,
 )
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
-from kiosk.games.cards.art import MEDAL_R, CardAtlas
+from kiosk.games.cards.art import MEDAL_R, RIM, CardAtlas
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.edge_note import EdgeNote
@@ -98,13 +98,13 @@ FIT_SHADE = (24, 96, 48)  # the green token's side away from the light
 FIT_GLINT = (190, 244, 206)  # and its glint towards it
 TAKE_AMBER = (255, 196, 64)
 CARD_SHADOW = (0, 0, 0, 110)  # under a card laid on the table
-OPEN_FILL = (20, 12, 8, 70)  # an empty place a card could go: a shade darker than the walnut...
-OPEN_EDGE = (236, 226, 200, 130)  # ...in a chalked outline of a card, the ivory of a card's rim
+OPEN_EDGE = (236, 226, 200, 130)  # an empty place a card could go: a card's outline chalked in ivory
 CARD_FILL = 0.97  # a card on the table fills this part of its cell (the table shows between two cards)
 CARD_MAX = 120  # px at 800x480: the largest card on the table (few cards: they do not grow past it)
 ROOM_RIM = 6  # px at 800x480: the oak rim round the table's room
 ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the top-left)
 POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
+PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 
 
@@ -568,9 +568,10 @@ class CardsPlayScreen(Screen):
             self._mark(cell, "fit" if fits else "open", g_marks)
         g_shadows = pyglet.graphics.Group(order=1, parent=clip)
         for cell, placed in g.layout.items():
-            shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
-            self._board_marks.append((shadow, cell, "shadow"))
-            self._items.append(shadow)
+            for side in ("shadow_r", "shadow_b"):  # only the shadow beside the card: no layer under it all
+                shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+                self._board_marks.append((shadow, cell, side))
+                self._items.append(shadow)
             sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * placed.rotation
             self._items.append(sprite)
@@ -613,6 +614,7 @@ class CardsPlayScreen(Screen):
         if turn != self._pan_turn:  # a new turn or phase: the view follows the play again
             self._pan_turn, self.pan = turn, (0, 0)
         room = self.room
+        fresh = self.view.cell <= 0  # a new screen or size: the view jumps to where it is aimed at last
         spread = list(g.layout) + list(cells)
         focus = self._focus(g, cells)
         self.view.aim(spread, room, L.px(CARD_MAX), self.min_cell, focus)
@@ -627,6 +629,8 @@ class CardsPlayScreen(Screen):
         if self.pan != (0, 0):
             focus = (self._base[0] + self.pan[0], self._base[1] + self.pan[1])
         self.view.aim(spread, room, L.px(CARD_MAX), self.min_cell, focus)
+        if fresh:
+            self.view.cx, self.view.cy, self.view.cell = self.view.target
 
     def _focus(self, g, cells) -> tuple[float, float] | None:
         """Where the play is, for a layout larger than the room (``View.aim``): the cards that may be taken
@@ -805,11 +809,10 @@ class CardsPlayScreen(Screen):
             self._board_marks += [(under, cell, ("dot", 0.015, -0.025, 0.12)), (dot, cell, ("dot", 0, 0, 0.11))]
             self._board_marks.append((glint, cell, ("dot", -0.035, 0.035, 0.035)))
             self._items += [shape, edge, rim, under, dot, glint]
-        elif kind == "open":  # an empty place: a card's outline chalked on the walnut, a shade darker inside
-            fill = shapes.Rectangle(0, 0, 1, 1, color=OPEN_FILL, batch=self.batch, group=group)
+        elif kind == "open":  # an empty place: a card's outline chalked on the walnut (no fill: no blending)
             edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
-            self._board_marks += [(fill, cell, "fill"), (edge, cell, "box")]
-            self._items += [fill, edge]
+            self._board_marks.append((edge, cell, "box"))
+            self._items.append(edge)
         elif kind == "laid":
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
             self._board_marks.append((edge, cell, "box"))
@@ -854,35 +857,44 @@ class CardsPlayScreen(Screen):
             x, y = v.centre(r, self.pending)
             pending.update(x=x, y=y, scale=c * CARD_FILL / atlas.px)
         for shape, cell, kind in self._board_marks:
-            x, y = v.centre(r, cell)
-            if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
-                _, dx, dy, rad = kind
-                shape.position = (x + dx * c, y + dy * c)
-                shape.radius = rad * c
-            elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
-                _, dx, dy, rad = kind
-                half = c * CARD_FILL / 2
-                shape.position = (x + dx * half, y + dy * half)
-                shape.radius = rad * half
-                shape.thickness = max(2.0, c * 0.04)
-            elif kind == "shadow":  # a laid card's shadow on the table: light from the top-left (docs/art.md)
-                shape.position = (x - c * 0.46, y - c * 0.52)
-                shape.width = shape.height = c * 0.98
-            elif kind == "fill":
-                shape.position = (x - c * 0.47, y - c * 0.47)
-                shape.width = shape.height = c * 0.94
-            elif kind == "box":
-                shape.position = (x - c * 0.48, y - c * 0.48)
-                shape.width = shape.height = c * 0.96
-            elif kind == "path":  # inside a takeable card's thicker box, so both show
-                shape.position = (x - c * 0.44, y - c * 0.44)
-                shape.width = shape.height = c * 0.88
-            elif kind == "tick":
-                shape.position = (x + c * 0.3, y + c * 0.3)
-                shape.radius = c * 0.14
-            else:
-                shape.position = (x + c * 0.3, y + c * 0.3, 0)
-                shape.font_size = max(6, c * 0.14)
+            self._place_mark(shape, kind, *v.centre(r, cell), c)
+
+    @staticmethod
+    def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
+        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says."""
+        if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
+            _, dx, dy, rad = kind
+            shape.position = (x + dx * c, y + dy * c)
+            shape.radius = rad * c
+        elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
+            _, dx, dy, rad = kind
+            half = c * CARD_FILL / 2
+            shape.position = (x + dx * half, y + dy * half)
+            shape.radius = rad * half
+            shape.thickness = max(2.0, c * 0.04)
+        elif kind == "shadow_r":  # a laid card's shadow on the table, light from the top-left (docs/art.md):
+            edge = c * CARD_FILL / 2  # right of the card...
+            shape.position = (x + edge, y - c * 0.52)
+            shape.width, shape.height = c * 0.52 - edge, c * 0.98
+        elif kind == "shadow_b":  # ...and below it
+            edge = c * CARD_FILL / 2
+            shape.position = (x - c * 0.46, y - c * 0.52)
+            shape.width, shape.height = c * 0.46 + edge, c * 0.52 - edge
+        elif kind == "fill":
+            shape.position = (x - c * 0.47, y - c * 0.47)
+            shape.width = shape.height = c * 0.94
+        elif kind == "box":
+            shape.position = (x - c * 0.48, y - c * 0.48)
+            shape.width = shape.height = c * 0.96
+        elif kind == "path":  # inside a takeable card's thicker box, so both show
+            shape.position = (x - c * 0.44, y - c * 0.44)
+            shape.width = shape.height = c * 0.88
+        elif kind == "tick":
+            shape.position = (x + c * 0.3, y + c * 0.3)
+            shape.radius = c * 0.14
+        else:
+            shape.position = (x + c * 0.3, y + c * 0.3, 0)
+            shape.font_size = max(6, c * 0.14)
 
     def _build_scores(self) -> None:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
@@ -930,7 +942,7 @@ class CardsPlayScreen(Screen):
         y = strip.top - (r + 1) * rh if angle == 0 else strip.y + r * rh
         frame = Frame(Rect(x + gap, y + gap / 2, cw - 2 * gap, rh - gap), angle)
         w, h = frame.w, frame.h
-        bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
+        bg, mid, fg, top = (pyglet.graphics.Group(order=k) for k in (10, 11, 12, 13))
         rgb = player_rgb(i)
         active = i == g.current and g.phase != CardPhase.OVER
         # a tray on the table (docs/art.md): a wooden rim, the player's colour round the one whose turn it is
@@ -962,21 +974,24 @@ class CardsPlayScreen(Screen):
             name="score",
         )
         self._items.append(score)
-        cw_, ch_ = L.px(13), L.px(18)
+        # the cards taken: a little square card face up (ivory, as a card's rim, edged), beside the number
+        card = L.px(12)
         right = w - pad - score.content_width - L.px(4)
-        self._items.append(
-            box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg, radius=L.px(2))
-        )
-        right -= cw_ + L.px(8)
-        bw = L.px(9)
-        step = bw * 0.8
+        spot = Rect(right - card, cy - card / 2, card, card)
+        self._items.append(box(frame, spot.grow(1), PILE_EDGE, self.batch, fg))
+        self._items.append(box(frame, spot, RIM, self.batch, top))
+        right -= card + L.px(8)
+        # the cards in hand: as many little card backs, overlapping, the same back as on the table
         backs = len(g.hands[i])
+        atlas = self._atlas()
+        step = card * 0.4
         for k in range(backs):
-            self._items.append(
-                box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128), self.batch, fg)
-            )
+            x, y = frame.point(right - card / 2 - k * step, cy)
+            sprite = pyglet.sprite.Sprite(atlas.back, x, y, batch=self.batch, group=top)
+            sprite.scale, sprite.rotation = card / atlas.px, frame.angle
+            self._items.append(sprite)
         if backs:
-            right -= bw + (backs - 1) * step + L.px(6)
+            right -= card + (backs - 1) * step + L.px(6)
         self._chip_name(i, frame, tx, right, cy, fg, active)
 
     def _chip_words(self, i: int) -> tuple[str, str, str]:
