@@ -54,7 +54,7 @@ def blocks(area: Rect, steps: Sequence[int], standing: float, shortest: float) -
     return out
 
 
-def draw_block(c: Canvas, frame: Frame, block: Rect, winner: bool, batch: Any, group: Any) -> list:
+def draw_block(c: Canvas, frame: Frame, block: Rect, winner: bool, batch: Any, group: Any) -> list[Any]:
     """One wooden block (units): a tray's wood with its rim gold for a winner, its top turned to the light."""
     out = panel(frame, c.r(*block), batch, group, edge=ACCENT if winner else PANEL_EDGE, radius=c.px(10))
     lit = Rect(block.x + 4, block.top - 8, block.w - 8, 4)

@@ -48,7 +48,7 @@ def _lay_first(env: Env, session: Any, want_take: bool = False) -> None:
     env.post(LayCard(place.cell))
 
 
-def cards_place(kinds: tuple[str, ...]):
+def cards_place(kinds: tuple[str, ...]) -> Callable[[Env], None]:
     def prepare(env: Env) -> None:
         from kiosk.games.cards.events import SelectHandCard
 
@@ -138,7 +138,7 @@ def cards_finished(env: Env) -> None:
     env.ui.goto(games.get(GAME_NAME).over_screen)
 
 
-def cards_over(players: int):
+def cards_over(players: int) -> Callable[[Env], None]:
     def prepare(env: Env) -> None:
         from kiosk.games.cards.events import CardGameOver
 

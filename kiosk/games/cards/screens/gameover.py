@@ -14,6 +14,8 @@ attract screen, as does a while without a touch.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyglet
 
 from engine.cards.parts import CardPhase
@@ -47,15 +49,15 @@ class CardsGameOverScreen(GameEndScreen):
 
     blocks: list[Rect] = []  # each player's block on the podium (design units), while it is shown
 
-    def event_of(self, game, session) -> CardGameOver:
+    def event_of(self, game: Any, session: Any) -> CardGameOver:
         return CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
 
-    def prepare(self, game, event) -> None:
+    def prepare(self, game: Any, event: Any) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
         over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
         self.taken = [list(t) for t in game.taken] if over else None
 
-    def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
+    def _draw(self, ev: CardGameOver, L: Any, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 1, 2))
         t = self.t
         names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]
@@ -108,12 +110,12 @@ class CardsGameOverScreen(GameEndScreen):
         self.add_buttons(c, frame, m, btn_h, fg)
 
     # ------------------------------------------------------------ the podium
-    def _who(self, ev, i: int) -> str:
+    def _who(self, ev: CardGameOver, i: int) -> str:
         """Who played seat `i`: "Computer" and its strength for a computer, "" for a person."""
         kind = ev.kinds[i] if i < len(ev.kinds) else HUMAN
         return "" if kind == HUMAN else self.t("setup.computer") + " " + strength_stars(kind)
 
-    def _podium_fits(self, ev, c: Canvas, area: Rect) -> bool:
+    def _podium_fits(self, ev: CardGameOver, c: Canvas, area: Rect) -> bool:
         """Blocks side by side leave each name (and a computer's line, or at least its stars) its room at
         the body size, in this language (the names are measured, not guessed)."""
         n = len(ev.scores)
@@ -128,7 +130,9 @@ class CardsGameOverScreen(GameEndScreen):
                 return False
         return True
 
-    def _podium(self, ev, c: Canvas, frame: Frame, area: Rect, names: list[str], mid, fg) -> None:
+    def _podium(
+        self, ev: CardGameOver, c: Canvas, frame: Frame, area: Rect, names: list[str], mid: Any, fg: Any
+    ) -> None:
         """Each player on a block: the cards taken fanned on top, the name, who played and the number on
         the front (a star before every winner's)."""
         n = len(ev.scores)
@@ -193,7 +197,9 @@ class CardsGameOverScreen(GameEndScreen):
             if taken is not None and atlas is not None:
                 self._fan(taken[i] if i < len(taken) else [], atlas, c, cx, block.top + 4 + cards / 2, cards, inner, fg)
 
-    def _fan(self, cards: list[int], atlas, c: Canvas, cx: float, cy: float, size: float, room: float, group) -> None:
+    def _fan(
+        self, cards: list[int], atlas: Any, c: Canvas, cx: float, cy: float, size: float, room: float, group: Any
+    ) -> None:
         """The cards a player took, lying on their block side by side, overlapping when they are many,
         each turned a little as a hand lays them down (the same every time)."""
         k = len(cards)
@@ -209,7 +215,7 @@ class CardsGameOverScreen(GameEndScreen):
             sprite.rotation = ((card * 7) % 9 - 4) * 1.5  # -6..6 degrees
             self._shapes.append(sprite)
 
-    def _rows(self, ev, c: Canvas, frame: Frame, room: Rect, names: list[str], bg, fg) -> None:
+    def _rows(self, ev: CardGameOver, c: Canvas, frame: Frame, room: Rect, names: list[str], bg: Any, fg: Any) -> None:
         """A row per player in one tray (where blocks side by side would leave a name too little room):
         the colour (a computer's strength after it, as on the table), the cards taken and their number,
         starred for every winner."""

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import Any
+from typing import Any, Sequence
 
 import pyglet
 from pyglet import gl, shapes
@@ -142,6 +142,9 @@ class Clip(pyglet.graphics.Group):
         return id(self)
 
 
+Cell = tuple[int, int]  # a place on the card game's unbounded grid (x, y), y growing south
+
+
 class View:
     """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px.
 
@@ -149,12 +152,19 @@ class View:
     larger than the room at that size is not zoomed out further but panned, following the play
     (``focus``), and never beyond the layout's own edges."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.cx = self.cy = 0.5
         self.cell = 0.0
         self.target = (0.5, 0.5, 0.0)
 
-    def aim(self, cells, rect: Rect, max_cell: float, min_cell: float = 0.0, focus=None) -> None:
+    def aim(
+        self,
+        cells: Sequence[Cell],
+        rect: Rect,
+        max_cell: float,
+        min_cell: float = 0.0,
+        focus: tuple[float, float] | None = None,
+    ) -> None:
         xs = [c[0] for c in cells] or [0, 1]
         ys = [c[1] for c in cells] or [0, 1]
         cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
@@ -169,14 +179,14 @@ class View:
         if self.cell <= 0:
             self.cx, self.cy, self.cell = self.target
 
-    def seen(self, rect: Rect, cell, target: bool = True) -> bool:
+    def seen(self, rect: Rect, cell: Cell, target: bool = True) -> bool:
         """Whether grid cell (x, y) lies wholly inside the room (in the view aimed at, or the one shown)."""
         cx, cy, c = self.target if target else (self.cx, self.cy, self.cell)
         if c <= 0:
             return False
         half_w, half_h = rect.w / c / 2, rect.h / c / 2
         slack = 0.02
-        return abs(cell[0] - cx) + 0.5 <= half_w + slack and abs(cell[1] - cy) + 0.5 <= half_h + slack
+        return bool(abs(cell[0] - cx) + 0.5 <= half_w + slack and abs(cell[1] - cy) + 0.5 <= half_h + slack)
 
     def step(self, dt: float) -> bool:
         """Ease towards the target; True while still moving."""
@@ -191,7 +201,7 @@ class View:
         self.cell += (tc - self.cell) * k
         return True
 
-    def centre(self, rect: Rect, cell) -> tuple[float, float]:
+    def centre(self, rect: Rect, cell: Cell) -> tuple[float, float]:
         """Screen centre of grid cell (x, y); the grid's y grows south, the screen's y up."""
         return (rect.cx + (cell[0] - self.cx) * self.cell, rect.cy - (cell[1] - self.cy) * self.cell)
 
@@ -220,27 +230,29 @@ class CardsPlayScreen(Screen):
 
     controls = True  # the rotate button under the hand (a replay only shows)
 
-    def __init__(self, ui):
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.view = View()
         self.atlas: CardAtlas | None = None
         self._atlas_px = 0
-        self._items: list = []  # shapes, labels, sprites of the current picture
-        self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
-        self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
-        self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
+        self._items: list[Any] = []  # shapes, labels, sprites of the current picture
+        self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
+        self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
+        self.why: list[
+            tuple[Cell, str]
+        ] = []  # (cell, treasure): the matching treasures ringed while cards may be taken
         self._signature: Any = None
-        self._anims: dict = {}  # cell -> seconds left of the "just laid" pop
-        self._ghosts: list = []  # fading sprites of taken cards
+        self._anims: dict[Cell, float] = {}  # cell -> seconds left of the "just laid" pop
+        self._ghosts: list[list[Any]] = []  # fading sprites of taken cards
         self.toast = ""
         self._chip_words_fit = False  # the score chips say their counters in words (_build_scores)
         self.toast_until = 0.0
         self._over: CardGameOver | None = None
         self._over_at: float | None = None
-        self.hand_widgets: list = []  # the hand cards' touch areas, slot order
+        self.hand_widgets: list[Widget] = []  # the hand cards' touch areas, slot order
         self.pending: tuple[int, int] | None = None  # the place the picked card is previewed at (1st tap)
         self._pending_key: Any = None
-        self.last_turn: dict | None = None  # what the previous player did (for the hand-over sheet)
+        self.last_turn: dict[str, Any] | None = None  # what the previous player did (for the hand-over sheet)
         self._hand_far = False  # the hand panel at the far edge (its owner sits there)
         self.notes = pyglet.graphics.Batch()
         self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
@@ -254,11 +266,11 @@ class CardsPlayScreen(Screen):
 
     # ------------------------------------------------------------------ state
     @property
-    def session(self):
+    def session(self) -> Any:
         return session_for(self.kiosk, "cards")
 
     @property
-    def game(self):
+    def game(self) -> Any:
         s = self.session
         return getattr(s, "game", None)
 
@@ -377,7 +389,7 @@ class CardsPlayScreen(Screen):
             self._anims.clear()
             self.view.cell = 0.0
         elif isinstance(ev, CardLaid):
-            self._anims[tuple(ev.cell)] = 0.35
+            self._anims[(ev.cell[0], ev.cell[1])] = 0.35
             self._last_cell = (ev.cell[0], ev.cell[1])
             self.last_turn = dict(player=ev.player, card=ev.card, rotation=ev.rotation, taken=(), discarded=None)
             self.pending = None
@@ -437,7 +449,7 @@ class CardsPlayScreen(Screen):
         if atlas is None or self.view.cell <= 0:
             return
         for cell, card in zip(ev.cells, ev.cards):
-            entry = self._board_sprites.get(tuple(cell))
+            entry = self._board_sprites.get((cell[0], cell[1]))
             if entry is None:
                 continue
             sprite, rot = entry
@@ -500,7 +512,7 @@ class CardsPlayScreen(Screen):
             or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01
         )
 
-    def _state_signature(self):
+    def _state_signature(self) -> Any:
         s, g = self.session, self.game
         if g is None:
             return None
@@ -605,7 +617,7 @@ class CardsPlayScreen(Screen):
         type scale (typeface.PICTURE, 40 px at 800x480), as the layout audit asks."""
         return math.ceil(self.layout.px(typeface.PICTURE) / (CARD_FILL * MEDAL_R))
 
-    def _aim(self, g, cells, picked) -> None:
+    def _aim(self, g: Any, cells: dict[Cell, int], picked: int | None) -> None:
         """Aim the view: every card and place when they fit the room at the smallest card size, else
         the play (``_focus``), or the place nearest it that the picked card fits when none is in view,
         slid by the person's own panning (``pan_towards``) until the turn moves on."""
@@ -632,7 +644,7 @@ class CardsPlayScreen(Screen):
         if fresh:
             self.view.cx, self.view.cy, self.view.cell = self.view.target
 
-    def _focus(self, g, cells) -> tuple[float, float] | None:
+    def _focus(self, g: Any, cells: dict[Cell, int]) -> tuple[float, float] | None:
         """Where the play is, for a layout larger than the room (``View.aim``): the cards that may be taken
         with the card just laid, else the place a card is shown at, else the card laid last."""
         if g.phase == CardPhase.TAKE and g.placed is not None:
@@ -683,7 +695,7 @@ class CardsPlayScreen(Screen):
             parts.append(shapes.Line(x0, y0, x1, y1, thickness=edge, color=rgb, batch=self.batch, group=g_edge))
         self._items += parts
 
-    def _pointers(self, g, cells, picked, human: bool) -> None:
+    def _pointers(self, g: Any, cells: dict[Cell, int], picked: int | None, human: bool) -> None:
         """For each side of the room beyond which lie places a card could go (or, after a placement, cards
         that may be taken) out of view: a token on that side pointing there; a tap pans the table that way.
         Green when the picked card fits a place that way (as the places themselves), amber for cards to take."""
@@ -758,7 +770,7 @@ class CardsPlayScreen(Screen):
         self.pan = (cx + ux * step - self._base[0], cy + uy * step - self._base[1])
         self._signature = None
 
-    def bring_into_view(self, cell) -> None:
+    def bring_into_view(self, cell: Cell) -> None:
         """Pan the table at once (no easing) so that grid cell (x, y) is in view: for tests and scripts,
         which tap cells as a person would after panning."""
         g = self.game
@@ -771,7 +783,7 @@ class CardsPlayScreen(Screen):
         self.view.cx, self.view.cy, self.view.cell = self.view.target
         self._place_board()
 
-    def _why_takeable(self, g, group) -> None:
+    def _why_takeable(self, g: Any, group: Any) -> None:
         """Why cards may be taken: the joined path lit over its cards, and a ring round the matching
         treasure at each end (on the card just laid and on every card it joins)."""
         from kiosk.games.cards.art import MEDAL_R, face_layout
@@ -796,7 +808,7 @@ class CardsPlayScreen(Screen):
                     self._items.append(ring)
                     self.why.append((cell, name))
 
-    def _mark(self, cell, kind: str, group) -> None:
+    def _mark(self, cell: Cell, kind: str, group: Any) -> None:
         if kind == "fit":  # the picked card fits: the chalked outline in green, a printed card's rim inside
             shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 110), batch=self.batch, group=group)
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
@@ -1068,7 +1080,7 @@ class CardsPlayScreen(Screen):
                 )
             )
 
-    def _prompt(self, hand, picked) -> tuple[str, str]:
+    def _prompt(self, hand: Any, picked: int | None) -> tuple[str, str]:
         """The heading and the instruction for the active player."""
         s, g = self.session, self.game
         p = g.current
@@ -1091,7 +1103,7 @@ class CardsPlayScreen(Screen):
         fits = any(OPEN[picked][s.rotation] & m for m in g.legal_cells().values())
         return head, self.t("cards.lay_card") if fits else self.t("cards.turn_card")
 
-    def _build_hand(self, hand, picked) -> None:
+    def _build_hand(self, hand: Any, picked: int | None) -> None:
         s, g = self.session, self.game
         L = self.layout
         r = self.hand_rect
@@ -1246,7 +1258,7 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
 
-    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
+    def _undo_button(self, rect: Rect, player: int, group: Any, icon_only: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
         L = self.layout
         word = self.t("play.undo")  # with its icon, else alone, else the icon alone: never set too small
@@ -1360,7 +1372,7 @@ class CardsPlayScreen(Screen):
             spot = frame.area(Rect(ux, uy, bw, undo_h))
             self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
 
-    def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
+    def _last_turn(self, frame: Frame, last: dict[str, Any], area: Rect, group: Any) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""
         L = self.layout
         atlas = self.atlas
@@ -1482,10 +1494,11 @@ class CardsPlayScreen(Screen):
         return g.phase == CardPhase.TAKE and cell in g.layout and g.layout[cell].card in g.takeable()
 
     # ------------------------------------------------------------------ tests and scripts
-    def cell_center(self, cell) -> tuple[float, float]:
+    def cell_center(self, cell: Cell) -> tuple[float, float]:
         """Where grid cell (x, y) is on screen now (window pixels, origin bottom-left)."""
         return self.view.centre(self.room, cell)
 
     def hand_card_center(self, slot: int) -> tuple[float, float]:
         """Where hand card `slot` is on screen (only while the hand is shown)."""
-        return self.hand_widgets[slot].rect.center
+        x, y = self.hand_widgets[slot].rect.center
+        return (float(x), float(y))

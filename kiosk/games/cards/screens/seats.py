@@ -28,7 +28,9 @@ def strength_stars(kind: str) -> str:
 ACTIVE_TRAY = (84, 62, 46)
 
 
-def seat_token(frame: Any, u: float, v: float, r: float, rgb: tuple[int, int, int], batch: Any, group: Any) -> list:
+def seat_token(
+    frame: Any, u: float, v: float, r: float, rgb: tuple[int, int, int], batch: Any, group: Any
+) -> list[Any]:
     """A seat's painted wooden token of radius `r` at (u, v) of `frame`: its colour, a darker side below
     it and a glint at the top-left, lit as the pieces are (docs/art.md). Three discs in one group,
     drawn in the order made."""
