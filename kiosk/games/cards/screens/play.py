@@ -133,10 +133,16 @@ class Clip(pyglet.graphics.Group):
             gl.glDisable(gl.GL_SCISSOR_TEST)
 
     def __eq__(self, other: object) -> bool:
-        return self is other
+        """Two clips of one rectangle are one group to a batch: each rebuild of the table makes a new one,
+        and the batch keeps drawing into the same vertex domains instead of making new ones."""
+        return isinstance(other, Clip) and (self.rect, self.order, self.parent) == (
+            other.rect,
+            other.order,
+            other.parent,
+        )
 
     def __hash__(self) -> int:
-        return id(self)
+        return hash((Clip, tuple(self.rect), self.order))
 
 
 Cell = tuple[int, int]  # a place on the card game's unbounded grid (x, y), y growing south
