@@ -14,14 +14,17 @@ from kiosk.ui.audit import layout as la
 from kiosk.ui.audit.states import STATES
 
 #: (screen, state) pairs of the issue's side-by-side: attract, setup, a 4-seat turn, the card
-#: table, both game-over screens
+#: table (on the first turn and ten turns in), both game-over screens (the card game's also after a
+#: whole game, with the cards each took)
 WANTED = (
     ("attract", "idle"),
     ("setup", "board-4"),
     ("play", "shift-hint-4"),
     ("cards_play", "place-6"),
+    ("cards_play", "late-4"),
     ("gameover", "players-4"),
     ("cards_gameover", "players-6"),
+    ("cards_gameover", "finished-4"),
 )
 SIZES = ((800, 480), (1280, 800))
 

@@ -23,20 +23,18 @@ from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell import podium
 from kiosk.ui.shell.menu import Canvas, fit_font, panel, picture
+from kiosk.ui.shell.podium import NAME_W
 from kiosk.ui.shell.screen import register
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL_EDGE, Frame, box, label
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
-NAME_W = 130  # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
-PODIUM_GAP = 10.0  # between two podium blocks
-PODIUM_W = 230  # design units (800x480): a podium block's widest
 PAWN_ON_PODIUM = 64  # the pawns standing on the podium, this tall at most
 ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
 NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
-BLOCK_TOP = (150, 112, 76)  # a podium block's lit top edge
 
 
 @register("gameover")
@@ -140,7 +138,7 @@ class GameOverScreen(GameEndScreen):
         area_top = head_y - top_taken - 26
         bottom = m + btn_h + 14
         n = len(ev.found)
-        if (c.W - 2 * m - PODIUM_GAP * (n - 1)) / max(1, n) >= NAME_W + 12:
+        if podium.fits(n, c.W - 2 * m):
             # the podium: each player's pawn on a block, the winners' the tallest, what they found on its front
             self._podium(c, frame, Rect(m, bottom, c.W - 2 * m, area_top - bottom), ev, mid, fg)
         else:  # too narrow for the names side by side (portrait, four players): a row each
@@ -185,20 +183,14 @@ class GameOverScreen(GameEndScreen):
     def places(self, ev: GameOver) -> list[int]:
         """Each player's place on the podium (0: the top step): winners first, then by treasures found;
         players who found as many share a step."""
-        keys = [(i not in ev.winners, -len(found)) for i, found in enumerate(ev.found)]
-        steps = sorted(set(keys))
-        return [steps.index(k) for k in keys]
+        return podium.places([(i not in ev.winners, -len(found)) for i, found in enumerate(ev.found)])
 
     def _podium(self, c: Canvas, frame: Frame, area: Rect, ev: GameOver, mid: Any, fg: Any) -> None:
         """A wooden block per player side by side (the best in the middle: 2-1-3-4), the pawn standing on
         it and, on its front, the name (a winner's starred) and the treasures found."""
         places = self.places(ev)
-        ranked = sorted(range(len(ev.found)), key=lambda i: (places[i], i))
-        order = [ranked[1], ranked[0], *ranked[2:]] if len(ranked) > 1 else ranked
-        n = len(order)
-        gap = PODIUM_GAP
-        bw = min(PODIUM_W, (area.w - gap * (n - 1)) / n) if n > 1 else area.w * 0.8  # solo: 24 treasures
-        x0 = area.x + (area.w - (bw * n + gap * (n - 1))) / 2
+        n = len(ev.found)
+        bw = podium.block_width(area, n)
         pawn = min(PAWN_ON_PODIUM, area.h * 0.3)
         tallest = area.h - pawn
         most = max((len(f) for f in ev.found), default=0)
@@ -209,16 +201,10 @@ class GameOverScreen(GameEndScreen):
         if shortest > tallest:  # a solo game's 24 treasures: smaller pictures
             icon = max(12.0, (tallest - NAME_ON_PODIUM - 8) / lines)
             shortest = NAME_ON_PODIUM + 8 + lines * icon
-        step = max(0.0, (tallest - shortest) / max(1, max(places)))
-        for k, i in enumerate(order):
+        for i, block in enumerate(podium.blocks(area, places, pawn, shortest)):
             seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
-            h = tallest - step * places[i]
-            block = Rect(x0 + k * (bw + gap), area.y, bw, h)
             winner = i in ev.winners
-            edge = ACCENT if winner else PANEL_EDGE
-            self._shapes += panel(frame, c.r(*block), self.batch, mid, edge=edge, radius=c.px(10))
-            lit = Rect(block.x + 4, block.top - 8, block.w - 8, 4)  # the block's top, turned to the light
-            self._shapes.append(box(frame, c.r(*lit), BLOCK_TOP, self.batch, mid, radius=c.px(2)))
+            self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
             cx = block.x + bw / 2
             self._shapes.append(
                 picture(self.ui, "pawn", seat, c.px(cx), c.px(block.top + pawn * 0.46), c.px(pawn), self.batch, fg)
