@@ -233,11 +233,14 @@ class BoardSetup(SetupPanel):
         y = top - 52
         self._players_row(c, frame, m, y, c.W - 2 * m, 52)
         n = self.choices.players
-        seats_h = n * 64 + (n - 1) * 6
-        y -= (6 if self.layout.tabletop else 12) + seats_h
+        # the easier rules sit just above the bottom row; the seats' rows between them and the
+        # players row, lower where a short screen (480x800) has no room for 64 units each
+        toggles_y = bottom + 8 + HELP_H + 2 * (52 + HELP_H)
+        y -= 6 if self.layout.tabletop else 12
+        seats_h = min(n * 64 + (n - 1) * 6, y - (toggles_y + 52 + 8))
+        y -= seats_h
         self._seats(c, frame, m, y, c.W - 2 * m, seats_h, cols=1)
-        # the easier rules sit just above the bottom row
-        self._toggles(c, frame, m, bottom + 8 + HELP_H + 2 * (52 + HELP_H), c.W - 2 * m, 52, stacked=True)
+        self._toggles(c, frame, m, toggles_y, c.W - 2 * m, 52, stacked=True)
 
     # ------------------------------------------------------------ actions
     def set_players(self, n: int) -> None:
