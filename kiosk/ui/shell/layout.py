@@ -233,6 +233,20 @@ class Layout:
         return (self.width / 2, self.height * (0.75 if seat in (0, 1) else 0.25))
 
 
+@dataclass(frozen=True)
+class ShowcaseLayout(Layout):
+    """The attract screen's geometry: in landscape the board `share` as tall as on the play screen,
+    so the banners along the two long sides have room for the name and "touch to play" (portrait
+    boards are as wide as the screen already, with room above and below)."""
+
+    share: float = 1.0
+
+    @cached_property
+    def cell(self) -> float:
+        full = Layout.cell.func(self)  # type: ignore[attr-defined]
+        return full if self.portrait else full * self.share
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """'1280x800' -> (1280, 800), with a clear message otherwise."""
     try:

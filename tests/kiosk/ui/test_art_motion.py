@@ -202,7 +202,7 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         texts = [getattr(s, "text", "") for s in scr._shapes]
         for word in PRODUCT_NAME.upper().split():  # on two lines, or on one in a wide, low box
             assert sum(word in text for text in texts) >= 2, (size, layout)  # the word and its shadow
-        L = u.layout
+        L = scr.layout  # the attract screen's own: its board smaller than the play screen's
         for band in scr._bands:
             # every invite's band lies outside the board (the cells and start corners stay in sight)
             # and clear of the buttons
@@ -240,7 +240,7 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
             lbl.color = (*lbl.color[:3], 0)
         u.render(force=True)
         px = pixels(u)
-        L = u.layout
+        L = scr.layout  # the attract screen's own: its board smaller than the play screen's
         under = [name for name in ARROWS if any(b.contains(*L.arrow_rect(name).center) for b in scr._bands)]
         assert len(under) >= 3, (size, layout)  # a row of arrows (and the spare beside one) lies under
         for name in under:
