@@ -113,8 +113,12 @@ class Layout:
 
     @cached_property
     def scale(self) -> float:
-        """1.0 on an 800x480 screen; fonts and touch targets grow with it."""
-        return min(self.width, self.height) / 480 if not self.portrait else self.width / 480
+        """1.0 on an 800x480 screen (and 480x800); fonts and touch targets grow with it. Portrait
+        screens squatter than 480x800 (800x1280) scale by their height, so a screen laid out for
+        480x800 fits them top to bottom."""
+        if not self.portrait:
+            return min(self.width, self.height) / 480
+        return min(self.width / 480, self.height / 800)
 
     def px(self, n: float) -> int:
         """A length given for 800x480, scaled to this screen."""
