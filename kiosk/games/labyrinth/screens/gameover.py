@@ -41,6 +41,7 @@ ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
 NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
 BLOCK_TOP = (150, 112, 76)  # a podium block's lit top edge
 LINE_UNDER_HEADLINE = 24  # design units from one line under the headline (turns, why) to the next
+FAR_WHY_H = 32  # design units: the far side's why line under its headline (a body-size line box)
 
 
 @register("gameover")
@@ -122,16 +123,24 @@ class GameOverScreen(GameEndScreen):
         head_h = 92
         head_y = c.H - m - head_h
         top_taken = 0
+        why = self.why(ev)
         if L.tabletop:
-            # the far side of the table gets the news too: a smaller upside-down line along the top edge
-            far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
-            self._headline(c, far, headline, winner_seats, rgb, mid, fg, size=24)
-            top_taken = 60
+            # the far side of the table gets the news too: a smaller upside-down line along the top edge,
+            # and why under it (as they read it: nearer their edge) where it fits at the body size
+            far_why = why if measure(why, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else ""
+            below = FAR_WHY_H if far_why else 0
+            far = Frame(c.r(m, c.H - m - 54 - below, c.W - 2 * m, 54 + below), 180)
+            head = Frame(far.area(Rect(0, c.px(below), far.w, c.px(54))), 180)
+            self._headline(c, head, headline, winner_seats, rgb, mid, fg, size=24)
+            if far_why:
+                self._shapes.append(
+                    label(far_why, far, far.w / 2, c.px(below / 2), c.font(BODY), self.batch, fg, color=INK)
+                )
+            top_taken = 60 + below
         self._headline(
             c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seats, rgb, mid, fg
         )
         turns = t("gameover.turns", n=ev.turns)
-        why = self.why(ev)
         lines = [turns]
         if why:  # on the turns' line where both fit, else on a line of its own
             both = f"{turns} \u00b7 {why}"
