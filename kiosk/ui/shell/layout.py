@@ -25,6 +25,7 @@ from typing import NamedTuple
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 MIN_TOUCH = 48  # px: the smallest touch target on the smallest screen
+PORTRAIT_BAND = 180  # px on 480x800: the least height of the panels' bands above and below the board
 ACTIVE_SHARE = 0.64  # the part of a shared side the active seat's panel gets
 
 
@@ -148,6 +149,8 @@ class Layout:
         side = (self.width if self.portrait else self.height) - 2 * self.margin
         if not self.portrait:
             side = min(side, self.width - 2 * self.px(150))
+        else:  # the bands above and below keep room for a player's panel (its prompt, spare, buttons)
+            side = min(side, self.height - 2 * self.px(PORTRAIT_BAND))
         return side / 9
 
     @cached_property
