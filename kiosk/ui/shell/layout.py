@@ -243,15 +243,16 @@ class Layout:
 @dataclass(frozen=True)
 class ShowcaseLayout(Layout):
     """The attract screen's geometry: in landscape the board `share` as tall as on the play screen,
-    so the banners along the two long sides have room for the name and "touch to play" (portrait
-    boards are as wide as the screen already, with room above and below)."""
+    so the banners along the two long sides have room for the name and "touch to play"; in portrait
+    the board as wide as the screen, with room above and below."""
 
     share: float = 1.0
 
     @cached_property
     def cell(self) -> float:
-        full = Layout.cell.func(self)  # type: ignore[attr-defined]
-        return full if self.portrait else full * self.share
+        if self.portrait:  # the whole width: no player's panel needs the bands (PORTRAIT_BAND)
+            return (self.width - 2 * self.margin) / 9
+        return float(Layout.cell.func(self)) * self.share  # type: ignore[attr-defined]
 
 
 def parse_size(text: str) -> tuple[int, int]:
