@@ -9,6 +9,8 @@ A theme (kiosk/themes) may bring its own mark for the emblem and a colour for th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyglet
 
 from kiosk.product import PRODUCT_NAME
@@ -73,7 +75,7 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
         keep.append(label(word, frame, w / 2, v, size, batch, front, color=word_color, bold=True))
 
 
-def draw_name_line(ui, frame: Frame, batch, group, keep: list) -> None:
+def draw_name_line(ui: Any, frame: Frame, batch: Any, group: Any, keep: list[Any]) -> None:
     """The name alone on one line, as big as `frame` allows, with its shadow (the attract screen's
     banners, which are the plaque's burgundy already): a theme's colour for the name."""
     art = theme_art(getattr(ui, "theme", None))

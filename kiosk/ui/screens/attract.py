@@ -228,7 +228,7 @@ class AttractScreen(Screen):
         game's; the card game is a tap away, on the setup screen)."""
         return self.t(self.caption_key()) + "\n" + self.t("attract.both_games")
 
-    def _title(self, c: Canvas, frame: Frame, w: float, h: float, title_h: float, batch) -> None:
+    def _title(self, c: Canvas, frame: Frame, w: float, h: float, title_h: float, batch: Any) -> None:
         """The product's name on one line across the top `title_h` of a banner `w` x `h` (as read)."""
         from kiosk.ui.art.wordmark import draw_name_line
 
