@@ -224,6 +224,23 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (480, 800), (800, 1280)])
+def test_attract_name_reads_from_afar_on_both_long_sides(ui, size):
+    """The product's name is set at least NAME_PX tall on 800x480 (scaled with the screen), for each
+    long side of a table: before, the landscape columns set it at 20 px and portrait at 15 px, under the
+    type scale. The demo's board is smaller than the play screen's to make the room."""
+    from kiosk.ui.art.wordmark import PRODUCT_NAME
+
+    NAME_PX = 26
+    u = ui(size=size, layout="tabletop", first="attract")
+    scr = u.screen
+    L = scr.layout
+    names = [s for s in scr._shapes if getattr(s, "text", "") in (PRODUCT_NAME.upper(), *PRODUCT_NAME.upper().split())]
+    big = [s for s in names if s.font_size >= L.font(NAME_PX) - 0.01]
+    assert sorted({s.rotation for s in big}) == [0, 180], [(s.text, s.font_size) for s in names]
+    assert L.ring.h < u.layout.ring.h or L.portrait  # landscape: the demo's board gives up the room
+
+
 def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
     """The "touch to play" bands are opaque: where an arrow or the spare lies under a band, the
     band's own colour shows (the words are hidden for the check), not a mix of both."""
