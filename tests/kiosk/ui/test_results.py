@@ -61,6 +61,30 @@ def test_board_game_single_winner_is_the_only_one_starred(make, tmp_path):
     assert f"{green}  \u2605" in shown and ui.t("colour.red") in shown  # the loser: no star
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_board_game_over_at_the_turn_limit_says_why(make, language):
+    """The result read from the finished game keeps its reason: at the turn limit the most treasures
+    win, and the screen says so (not "came home first")."""
+    ui = make(language=language)
+    over = play_out(ui, GameSetup.of("easy,easy", seed=0, turn_limit=2), GameOver)
+    ui.goto("gameover")  # no event given: the screen reads the session's game
+    shown = " ".join(texts(ui.screen))
+    assert over.termination.value == "turn_limit"
+    assert ui.t("gameover.why_turn_limit") in shown
+    assert ui.t("gameover.why_home", player=ui.t("colour.green")) not in shown
+
+
+def test_a_winner_with_fewer_treasures_is_explained(make):
+    """Red came home first with two treasures; Blue found three and stands lower: the line under the
+    headline says why Red won."""
+    ui = make()
+    found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))
+    ui.goto("gameover", event=GameOver((0,), 31, found, ("human",) * 4))
+    why = ui.t("gameover.why_home", player=ui.t("colour.red"))
+    assert sum(why in text for text in texts(ui.screen)) == 2  # the near side's line and, turned, the far side's
+    assert ui.screen.places(ui.screen.event)[3] > ui.screen.places(ui.screen.event)[0]  # Blue below Red
+
+
 @pytest.mark.parametrize("language", ["en", "de", "et"])
 def test_card_game_shared_win_names_both_and_stars_both(make, tmp_path, language):
     ui = make(language=language)
