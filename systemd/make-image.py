@@ -259,7 +259,7 @@ def _arm64_check() -> ModuleType:
 
 
 def _apt_sources(root: Path) -> None:
-    """The root's sources (the mirror debootstrap used) with non-free-firmware, where Debian keeps
+    """The root's sources (the mirror mmdebstrap used) with non-free-firmware, where Debian keeps
     the Pi's firmware, and the updates and security suites of this machine's sources."""
     lines = (root / "etc/apt/sources.list").read_text().split()
     mirror = lines[1] if len(lines) > 1 and lines[0] == "deb" else ""
@@ -366,7 +366,7 @@ def build(bundle: Path, out: Path, boot_checked: bool) -> int:
         for entry in (root / "boot/firmware").iterdir():  # the FAT partition is mounted there
             shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         _unmount_all(root)
-        # the image's files: the debootstrap root under what this build added
+        # the image's files: the cached arm64 root under what this build added
         layers = [work / "upper", cached]
         if boot_checked:
             a64.booted_systemd(layers, work)
@@ -374,7 +374,7 @@ def build(bundle: Path, out: Path, boot_checked: bool) -> int:
         view.mkdir()
         run("mount", "-t", "overlay", "overlay", "-o", f"lowerdir={':'.join(map(str, layers))}", str(view))
         try:
-            # /boot/firmware is the FAT partition's mount point (debootstrap leaves empty folders in /run)
+            # /boot/firmware is the FAT partition's mount point (it must be empty: the files are the boot partition's)
             for d in ("boot/firmware",):
                 if any((view / d).iterdir()):
                     fail(f"/{d} is not empty in the image's root")
