@@ -10,9 +10,11 @@ IMAGE_FS_TOOLS := fdisk dosfstools mtools e2fsprogs
 # pip, as on the Pi), systemd-analyze and libseccomp for the unit's checks; Andika, the
 # literacy typeface the screens use; a
 # PulseAudio server, parec and sox for the sound tests (a null sink: no sound card); the image's
-# file-system tools for its assembly test.
+# file-system tools for its assembly test; Noto Color Emoji and rsvg-convert, the sources of the
+# built-in pictures, for the test that they match a fresh rendering (kiosk/ui/art/make_pictures.py).
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
-                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox $(IMAGE_FS_TOOLS)
+                python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox $(IMAGE_FS_TOOLS) \
+                fonts-noto-color-emoji librsvg2-bin
 # What `make image` needs: those file-system tools, mmdebstrap and qemu-user for the arm64 root
 # (as arm64-check, which installs them itself), systemd-nspawn for the booted check of its root.
 IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) mmdebstrap arch-test qemu-user-static binfmt-support systemd-container
@@ -23,7 +25,7 @@ TYPED   := engine hardware bench kiosk
 STRICT  := engine hardware
 # The errors `mypy --strict` finds in kiosk/: a ratchet that may only fall. lint fails when
 # there are more, and when there are fewer until this count is lowered to what was found.
-KIOSK_STRICT_ERRORS := 981
+KIOSK_STRICT_ERRORS := 949
 
 .PHONY: run test lint bench bundle arm64-check image venv system-packages clean
 

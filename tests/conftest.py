@@ -31,6 +31,18 @@ def _own_cache_dir(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = old
 
 
+@pytest.fixture
+def drawn_art(tmp_path, monkeypatch):
+    """Our drawn treasures and pawns instead of the built-in pictures (kiosk/ui/art/pictures.py), as
+    when their files cannot be read: the picture set pointed at an empty folder, and a cache folder
+    of the test's own (the baked atlas is cached by what it shows)."""
+    from kiosk.ui.art import pictures
+
+    monkeypatch.setattr(pictures, "SET", tmp_path / "no-pictures")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert pictures.load() is None
+
+
 #: The modules that take longest (paths under tests/) (each from a few tens of seconds to over a minute on 2 cores),
 #: longest first. ``make test`` hands whole modules to the workers (pytest-xdist ``--dist loadfile``:
 #: a module's shared fixtures are made once) in collection order; starting with these keeps the

@@ -2,7 +2,7 @@
 
 A theme replaces the treasures' pictures and names -- the 24 of the board game,
 the 25 of the card game -- and may set the medallions' colours and a wordmark.
-The built-in theme is the kiosk's own drawn art (kiosk/ui/art): the default,
+The built-in theme is the kiosk's own pictures (kiosk/ui/art/pictures.py): the default,
 and what is shown whenever a chosen theme cannot be used. A pack is checked
 and installed with ``labyrinth-kiosk --install-theme PATH`` (kiosk/themes/pack.py)
 into ``<state dir>/themes/<id>/``; ``[display] theme = "<id>"`` or the operator

@@ -137,8 +137,10 @@ def decode_rgba(data: bytes) -> tuple[int, int, bytes]:
     return width, height, pixels
 
 
-def encode(width: int, height: int, rgba: bytes) -> bytes:
-    """RGBA pixels (top row first) as a PNG file (8-bit RGB and alpha, rows filtered with "up")."""
+def encode(width: int, height: int, rgba: bytes, filtered: bool = True) -> bytes:
+    """RGBA pixels (top row first) as a PNG file (8-bit RGB and alpha, rows filtered with "up", or
+    with no filter: pyglet's pure-Python reader undoes a filtered row about 40 times slower, and
+    zlib alone packs flat-coloured pictures as small)."""
     stride = width * 4
     if len(rgba) != stride * height:
         raise ValueError(f"{len(rgba)} bytes are not {width}x{height} RGBA pixels")
@@ -146,8 +148,12 @@ def encode(width: int, height: int, rgba: bytes) -> bytes:
     previous = bytes(stride)
     for y in range(height):
         row = rgba[y * stride : (y + 1) * stride]
-        raw.append(2)  # "up": small numbers where rows repeat
-        raw += bytes((a - b) & 0xFF for a, b in zip(row, previous))
+        if filtered:
+            raw.append(2)  # "up": small numbers where rows repeat
+            raw += bytes((a - b) & 0xFF for a, b in zip(row, previous))
+        else:
+            raw.append(0)
+            raw += row
         previous = row
 
     def chunk(kind: bytes, body: bytes) -> bytes:

@@ -142,7 +142,7 @@ def test_the_operator_menu_switches_between_the_themes(state, shots_dir):
         assert u.theme.builtin
         u.goto("operator")
         u.screen.open_page("settings")
-        tap_widget(u, _button(u, "Theme: Drawn (built in)"))
+        tap_widget(u, _button(u, "Theme: Built in"))
         assert u.theme.id == "ocean"
         u.render(force=True)
         save_png(shots_dir / "ocean-operator-800x480.png", pixels(u))

@@ -24,7 +24,7 @@ from engine.cards import CARDS
 
 from kiosk.ui.art.bake import bake
 from kiosk.ui.art.pen import Pen
-from kiosk.ui.art.theme_art import ThemeArt, theme_art
+from kiosk.ui.art.theme_art import ThemeArt, picture_art
 
 WALL = (82, 80, 78)  # the stone of the board's fixed tiles: not green, which says "a card fits here" (docs/art.md)
 RIM = (236, 226, 200)  # a printed card's ivory border
@@ -529,7 +529,7 @@ class CardAtlas:
     def __init__(self, px: int, window, theme=None):
         self.window = window
         self.theme = theme  # kiosk/themes: an installed theme's treasures; None: ours
-        self.art = theme_art(theme)
+        self.art = picture_art(theme)  # an installed theme's pictures, else the built-in ones
         self.px = px = max(32, int(px))
         pad = max(2, px // 16)
         names = [("face", i) for i in range(len(CARDS))] + [("back", 0)] + [("icon", n) for n in DRAWINGS]

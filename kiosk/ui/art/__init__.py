@@ -1,4 +1,4 @@
-"""Our own drawings: tiles, treasures and pawns, rendered once into a texture atlas.
+"""Tiles, treasures and pawns, rendered once into a texture atlas.
 
 Why an atlas: the board has 49 tiles plus the spare, each with corridors and a
 treasure icon of a dozen strokes. Drawing those as hundreds of shapes would
@@ -9,9 +9,12 @@ each tile is one sprite, and sliding a row is moving eight sprites. All of it
 is GLES 3 compatible (framebuffer object, RGBA8 texture, glGenerateMipmap).
 
 Tiles (art/tiles.py): sandy paths between hedges on tiles with an edge and a
-shadow; fixed tiles are riveted stone. Pawns: playing pieces standing on the
-tile (base, body, head, drop shadow), a colour plus a head shape per seat (red
-ball, yellow cone, green cube, blue diamond) for colour-blind players.
+shadow; fixed tiles are riveted stone. Treasures and pawns are the built-in
+pictures (kiosk/ui/art/pictures.py) or an installed theme's treasures; our
+drawings (treasures.py, ``pawn_pen``) in high contrast and when the pictures
+cannot be read. Pawns: playing pieces standing on the tile (base, body, head,
+drop shadow), a colour plus a head shape per seat (red ball, yellow cone, green
+cube, blue diamond) for colour-blind players.
 ``high_contrast`` bakes the palette for low vision (white paths, black walls,
 thicker outlines).
 """
@@ -25,6 +28,7 @@ import pyglet
 from kiosk.ui.art import (
     bake as _bake_module,
     pen as _pen_module,
+    pictures as _pictures_module,
     theme_art as _theme_art_module,
     tiles as _tiles_module,
 )
@@ -32,7 +36,8 @@ from kiosk.ui.art import treasures as _treasures_module
 from kiosk.ui.art.bake import bake, source_digest
 from kiosk.ui.art.pen import OUTLINE, Pen
 from kiosk.ui.art.tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
-from kiosk.ui.art.theme_art import theme_art
+from kiosk.ui.art.pictures import pawn_art
+from kiosk.ui.art.theme_art import picture_art, theme_art
 from kiosk.ui.art.tiles import draw_tile as _draw_tile
 from kiosk.ui.art.treasures import DRAWINGS, treasure_pen
 
@@ -129,14 +134,15 @@ def draw_treasure(
     theme=None,
     high_contrast: bool = False,
 ) -> list:
-    """Treasure `name` as shapes, on a light medallion unless `medallion` is False; with an installed
-    `theme` (kiosk/themes) its picture instead of our drawing, on the theme's medallion colours;
-    in high contrast with a dark rim and thicker outlines."""
-    out: list[Any] = []  # shapes, or the theme's sprite
-    art = theme_art(theme)
+    """Treasure `name` on a light medallion unless `medallion` is False: its picture (an installed
+    `theme`'s, on the theme's medallion colours, else the built-in illustration, kiosk/ui/art/pictures.py)
+    or, in high contrast or when the pictures cannot be read, our drawing as shapes (in high contrast
+    with a dark rim and thicker outlines: bold silhouettes read best for low vision)."""
+    out: list[Any] = []  # shapes, or the picture's sprite
+    art = theme_art(theme) if high_contrast else picture_art(theme)
     if medallion:
-        rim = theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
-        face = theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
+        rim = art.theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
+        face = art.theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
         out.append(
             pyglet.shapes.Circle(
                 cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim, batch=batch, group=group
@@ -165,8 +171,13 @@ def draw_pawn(
     high_contrast: bool = False,
     rotation: float = 0.0,
 ) -> list:
-    """A pawn as shapes, turned by `rotation` degrees (180: standing up for the far side); `ordered`
-    (the default) keeps its shading and sheen over its body, which a batch might draw first."""
+    """A pawn turned by `rotation` degrees (180: standing up for the far side): the built-in picture
+    (kiosk/ui/art/pictures.py) as a sprite, or -- in high contrast, where its thick outline reads
+    better, or when the pictures cannot be read -- our drawing as shapes; `ordered` (the default)
+    keeps the drawing's shading and sheen over its body, which a batch might draw first."""
+    art = None if high_contrast else pawn_art()
+    if art is not None:
+        return [art.sprite(seat, cx, cy, size, batch, group, rotation)]
     return pawn_pen(seat, high_contrast).draw(
         batch,
         cx,
@@ -212,7 +223,7 @@ class Atlas:
             pad,
             window,
             self._draw,
-            cache_name=f"board-{px}-{'hc' if high_contrast else 'n'}-{_DIGEST}{themed}",
+            cache_name=f"board-{px}-{'hc' if high_contrast else 'n-' + _pictures_module.digest()}-{_DIGEST}{themed}",
         )
 
     def _draw(self, batch, key, cx: float, cy: float) -> list:
@@ -286,6 +297,7 @@ _DIGEST = source_digest(
     __file__,
     _bake_module.__file__,
     _pen_module.__file__,
+    _pictures_module.__file__,
     _tiles_module.__file__,
     _treasures_module.__file__,
     _theme_art_module.__file__,

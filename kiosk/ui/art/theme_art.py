@@ -1,4 +1,5 @@
-"""A theme's pictures on the GPU: one texture, drawn into the atlases in place of our drawings.
+"""A theme's pictures on the GPU (an installed theme's or the built-in ones): one texture, drawn
+into the atlases in place of our drawings.
 
 The board's Atlas and the card game's CardAtlas bake a theme's treasure as
 they bake ours -- the medallion first, then the picture on it -- so the play
@@ -17,6 +18,7 @@ from pyglet import gl
 
 from kiosk.themes import PICTURE_PX, Theme
 from kiosk.themes.pack import pixel_order
+from kiosk.ui.art.pictures import in_context, load as load_pictures
 
 
 class ThemeArt:
@@ -79,14 +81,21 @@ class ThemeArt:
         return self.theme.rims.get(f"{kind}/{treasure}", default)
 
 
+def picture_art(theme: Theme | None) -> ThemeArt | None:
+    """The treasures' pictures to show: an installed theme's, else the built-in illustrations
+    (kiosk/ui/art/pictures.py); None when neither can be used (our drawings are shown)."""
+    art = theme_art(theme)
+    if art is not None:
+        return art
+    builtin = load_pictures()
+    return None if builtin is None else theme_art(builtin.theme)
+
+
 def theme_art(theme: Theme | None) -> ThemeArt | None:
-    """The GPU pictures of `theme` (made once per theme, in the current GL context); None when built in."""
+    """The GPU pictures of `theme` (made once per theme and GL object space); None when built in."""
     if theme is None or theme.builtin:
         return None
-    art = theme.cache.get("art")
-    if art is None:
-        art = theme.cache["art"] = ThemeArt(theme)
-    return art
+    return in_context(theme.cache, "art", lambda: ThemeArt(theme))
 
 
-__all__ = ["ThemeArt", "theme_art"]
+__all__ = ["ThemeArt", "picture_art", "theme_art"]

@@ -9,6 +9,8 @@ A theme (kiosk/themes) may bring its own mark for the emblem and a colour for th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyglet
 
 from kiosk.product import PRODUCT_NAME
@@ -71,3 +73,17 @@ def draw_wordmark(ui, frame: Frame, batch, group, keep: list) -> None:
         off = max(1, round(size * 0.1))
         keep.append(label(word, frame, w / 2 + off, v - off, size, batch, group, color=SHADOW, bold=True))
         keep.append(label(word, frame, w / 2, v, size, batch, front, color=word_color, bold=True))
+
+
+def draw_name_line(ui: Any, frame: Frame, batch: Any, group: Any, keep: list[Any]) -> None:
+    """The name alone on one line, as big as `frame` allows, with its shadow (the attract screen's
+    banners, which are the plaque's burgundy already): a theme's colour for the name."""
+    art = theme_art(getattr(ui, "theme", None))
+    word_color = art.theme.colour("wordmark", WORD_COLOR) if art is not None else WORD_COLOR
+    w, h = frame.w, frame.h
+    word = PRODUCT_NAME.upper()
+    size = fit_box(word, h * 0.72, w, h * 0.95)
+    off = max(1, round(size * 0.08))
+    front = pyglet.graphics.Group(order=2, parent=group)
+    keep.append(label(word, frame, w / 2 + off, h / 2 - off, size, batch, group, color=SHADOW, bold=True))
+    keep.append(label(word, frame, w / 2, h / 2, size, batch, front, color=word_color, bold=True))

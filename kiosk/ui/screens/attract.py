@@ -34,7 +34,7 @@ from kiosk.core.events import GameSetup, SeatSetup
 
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.i18n import LANGUAGES, names_list
-from kiosk.ui.shell.layout import Rect
+from kiosk.ui.shell.layout import Layout, Rect, ShowcaseLayout
 from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
 from kiosk.ui.art.wordmark import PLAQUE
@@ -52,6 +52,11 @@ STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it
 # the "touch to play" bands: a burgundy banner like the wordmark's plaque (docs/art.md), opaque, so
 # the arrows and the spare under them do not show through the words
 BAND = PLAQUE
+#: the demo's board on the attract screen, as a share of its height on the play screen (landscape):
+#: the rest makes the banners along the long sides tall enough for the name above "touch to play"
+SHOWCASE_BOARD = 0.82
+TITLE_SHARE = 0.46  # the part of a banner (as read: its top, by the board) that holds the name
+BANNER_CELLS = 2.2  # a banner's height at most, in board cells (portrait leaves the rest to the table)
 
 
 class _DemoLabel(NamedTuple):
@@ -133,6 +138,17 @@ class AttractScreen(Screen):
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
         self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
         self.demo_seed: int | None = None  # tests fix the demo game
+        self._showcase: ShowcaseLayout | None = None
+        self._invite_boxes: list[Rect] = []  # where "touch to play" goes in each banner (its frame's units)
+
+    @property
+    def layout(self) -> Layout:
+        """The window's layout with the demo's board smaller (:data:`SHOWCASE_BOARD`), made once per size."""
+        base = self.ui.layout
+        made = self._showcase
+        if made is None or (made.width, made.height, made.mode) != (base.width, base.height, base.mode):
+            made = self._showcase = ShowcaseLayout(base.width, base.height, base.mode, share=SHOWCASE_BOARD)
+        return made
 
     # ------------------------------------------------------------ lifecycle
     def enter(self, **kw) -> None:
@@ -180,7 +196,7 @@ class AttractScreen(Screen):
 
     def resize(self, layout) -> None:
         if self.board is not None:
-            self.board.resize(layout)
+            self.board.resize(self.layout)  # the window's `layout` with the smaller board
             session = self.demo.session if self.demo else None
             if session is not None and session.game is not None:
                 self.board.load(session.public_snapshot())
@@ -208,34 +224,17 @@ class AttractScreen(Screen):
         return "attract.best_game" if getattr(self.demo, "record", None) is not None else "attract.demo"
 
     def caption(self) -> str:
-        """What plays behind the invitation; in landscape also that the kiosk has both games (the
-        demo is the board game's; the card game is a tap away, on the setup screen). Portrait says
-        that under the wordmark (``_wordmark_and_games``)."""
-        text = self.t(self.caption_key())
-        return text + "\n" + self.t("attract.both_games") if self.layout.width >= self.layout.height else text
+        """What plays behind the invitation, and that the kiosk has both games (the demo is the board
+        game's; the card game is a tap away, on the setup screen)."""
+        return self.t(self.caption_key()) + "\n" + self.t("attract.both_games")
 
-    def _wordmark_and_games(self, c: Canvas, frame: Frame, batch, group) -> None:
-        """Portrait: the wordmark in `frame`, with "Board game and card game" on a line above it."""
-        from kiosk.ui.art.wordmark import draw_wordmark
+    def _title(self, c: Canvas, frame: Frame, w: float, h: float, title_h: float, batch: Any) -> None:
+        """The product's name on one line across the top `title_h` of a banner `w` x `h` (as read)."""
+        from kiosk.ui.art.wordmark import draw_name_line
 
-        line_h = c.px(34)
-        w, h = frame.w, frame.h
-        text = self.t("attract.both_games")
-        self._shapes.append(
-            label(
-                text,
-                frame,
-                w / 2,
-                h - line_h / 2,
-                fit_box(text, c.font(BODY), w, line_h),
-                batch,
-                group,
-                color=INK,
-                bold=True,
-                name="both games",
-            )
-        )
-        draw_wordmark(self.ui, Frame(frame.area(Rect(0, 0, w, h - line_h)), frame.angle), batch, group, self._shapes)
+        area = Rect(w * 0.06, h - title_h, w * 0.88, title_h - self._rule)
+        mark = pyglet.graphics.Group(order=32)
+        draw_name_line(self.ui, Frame(frame.area(area), frame.angle), batch, mark, self._shapes)
 
     def _set_caption(self) -> None:
         text = self.caption()
@@ -381,7 +380,7 @@ class AttractScreen(Screen):
         if sizes is None:
             sizes = self._fits[text] = [
                 fit_box(text, self._invite_size, width, rect.h - 2 * self._rule)
-                for width, rect in zip(self._invite_widths, self._bands)
+                for width, rect in zip(self._invite_widths, self._invite_boxes)
             ]
         return sizes
 
@@ -413,84 +412,78 @@ class AttractScreen(Screen):
         L = self.layout
         c = Canvas(L)
         back, front = pyglet.graphics.Group(order=30), pyglet.graphics.Group(order=31)
-        # bands over the arrow rows only (the board's cells and start corners stay in sight): one
-        # facing each long side in tabletop, one at the bottom upright
-        ring, board = L.ring, L.board
-        low = Rect(0, ring.y, L.width, board.y - ring.y)
-        high = Rect(0, board.top, L.width, ring.top - board.top)
-        bands = [(0, low), (180, high)] if L.tabletop else [(0, low)]
         self._invite_size = c.font(40)
+        # a banner along each long side, from the screen's edge to the board (over its row of arrows;
+        # the board's cells and start corners stay in sight), facing that side, with "touch to play".
+        # Landscape: the name with its emblem big in the columns beside the board (one facing each
+        # side of a table), the demo's caption at the banner's left end (as read). Portrait: the
+        # name on the banner above "touch to play" (upright: the name's banner at the top)
+        ring, board = L.ring, L.board
+        landscape = c.W >= c.H
+        band_h = board.y if landscape else min(board.y, L.cell * BANNER_CELLS)
+        low = Rect(0, board.y - band_h, L.width, band_h)
+        high = Rect(0, board.top, L.width, band_h)
+        bands = [(0, low), (180, high)] if L.tabletop else [(0, low)] if landscape else [(0, low), (0, high)]
         self._rule = c.px(3)
         self._bands = [rect for _, rect in bands]
-        for angle, rect in bands:
+        self._invite_boxes = []
+        band_frames = []
+        for k, (angle, rect) in enumerate(bands):
             self._shapes.append(shapes.Rectangle(*rect, color=BAND, batch=batch, group=back))
             for y in (rect.y, rect.top - c.px(3)):
                 self._shapes.append(shapes.Rectangle(rect.x, y, rect.w, c.px(3), color=ACCENT, batch=batch, group=back))
             frame = Frame(rect, angle)
-            width = (L.width - L.board.w) / 2 + L.board.w - c.px(60) if not L.portrait else rect.w - c.px(140)
-            lbl = label("", frame, rect.w / 2, rect.h / 2, self._invite_size, batch, front, bold=True, color=INK)
+            band_frames.append(frame)
+            title_h = 0.0
+            if not landscape:
+                title_h = rect.h * TITLE_SHARE if L.tabletop or k == 1 else 0.0
+                if L.tabletop or k == 1:
+                    self._title(c, frame, rect.w, rect.h, title_h if L.tabletop else rect.h, batch)
+                if not L.tabletop and k == 1:
+                    continue  # upright: the top banner is the name's alone
+            invite = Rect(0, 0, rect.w, rect.h - title_h)  # as read: below the name
+            self._invite_boxes.append(invite)
+            width = board.w + 2 * L.cell - c.px(60) if landscape else rect.w - c.px(140)
+            lbl = label("", frame, rect.w / 2, invite.cy, self._invite_size, batch, front, bold=True, color=INK)
             self._invites.append(lbl)
-            self._invite_widths.append(min(width, L.board.w + 2 * L.cell))
+            self._invite_widths.append(width)
             hand = label(
                 "\u261d",
                 frame,
-                L.board.x - L.cell * 0.5,
-                rect.h / 2,
+                board.x - L.cell * 0.5,
+                invite.cy,
                 self._invite_size * 1.1,
                 batch,
                 front,
                 color=ACCENT,
             )
             self._shapes.append(hand)
-        # the wordmark: in the free column beside the board (both columns, facing both sides, on a
-        # table), above the board in portrait
-        from kiosk.ui.art.wordmark import draw_wordmark
-
-        mark = pyglet.graphics.Group(order=32)
-        if c.W >= c.H:
-            col_w = L.ring.x - c.px(16)
-            if L.tabletop:  # above the near band, below the how-to button (mid-height, right)
-                y0 = low.top + c.px(8)
-                box_h = min(col_w * 1.5, L.height / 2 - c.px(40) - y0)
-            else:
-                box_h = min(L.height * 0.62, col_w * 1.5)
-                y0 = (L.height - box_h) / 2
-            left = Rect(c.px(8), y0, col_w, box_h)
-            draw_wordmark(self.ui, Frame(left, 0), batch, mark, self._shapes)
-            if L.tabletop:
-                right = Rect(L.width - c.px(8) - col_w, L.height - left.top, col_w, box_h)
-                draw_wordmark(self.ui, Frame(right, 180), batch, mark, self._shapes)
-        else:
-            # above the board; on a table turned to the far side, and again below the board for the
-            # near side, between the bottom band and the how-to button
-            box = Rect(
-                L.width * 0.2,
-                L.ring.top + c.px(8),
-                L.width * 0.6,
-                min(L.height - L.ring.top - c.px(16), L.width * 0.45),
-            )
-            if L.tabletop:  # each side's wordmark between its band and its how-to button
-                y0 = c.px(10 + 54 + 8)
-                low_box = Rect(L.width * 0.2, y0, L.width * 0.6, min(L.ring.y - c.px(8) - y0, L.width * 0.45))
-                if low_box.h > c.px(60):
-                    self._wordmark_and_games(c, Frame(low_box, 0), batch, mark)
-                box = Rect(L.width - low_box.right, L.height - low_box.top, low_box.w, low_box.h)
-            if box.h > c.px(60):
-                self._wordmark_and_games(c, Frame(box, 180 if L.tabletop else 0), batch, mark)
         self._set_invite_text()
-        frame = Frame(L.screen, 0)
         t = self.t
-        if c.W >= c.H:  # landscape: in the free column right of the board, clear of the bands
-            side = (L.width - L.ring.w) / 2 / c.s
-            bw = max(60.0, min(190.0, side - 16))
-            rect = Rect(c.W - bw - 8, c.H / 2 - 36, bw, 72)  # mid-height: clear of the bottom band
-            # the demo's caption under it, in the same column
-            demo = _DemoLabel(rect.cx, rect.y - 10, "center", "top", bw, "center")
+        mark = pyglet.graphics.Group(order=32)
+        if landscape:
+            from kiosk.ui.art.wordmark import draw_wordmark
+
+            col_w = ring.x / c.s - 16  # design units
+            bw = max(60.0, min(190.0, col_w))
+            low_top = low.top / c.s
+            if L.tabletop:  # the near side's how-to low in the right column, its name in the left one
+                rect = Rect(c.W - 8 - bw, low_top + 10, bw, 72)
+                left = c.r(8, low_top + 10, col_w, max(40.0, c.H - 2 * low_top - 20 - 72 - 12))
+            else:  # one side: the name and the how-to at mid-height above the banner
+                rect = Rect(c.W - 8 - bw, (c.H + low_top) / 2 - 36, bw, 72)
+                box_h = min(col_w * 1.25, c.H - low_top - 20)
+                left = c.r(8, (c.H + low_top - box_h) / 2, col_w, box_h)
+            draw_wordmark(self.ui, Frame(left, 0), batch, mark, self._shapes)
+            if L.tabletop:  # and turned in the right column for the far side
+                right = Rect(L.width - left.right, L.height - left.top, left.w, left.h)
+                draw_wordmark(self.ui, Frame(right, 180), batch, mark, self._shapes)
+            demo = _DemoLabel(ring.x / c.s / 2, band_h / c.s / 2, "center", "center", ring.x / c.s - 12, "center")
         else:
-            rect = Rect(c.W - 230, 10, 220, 54)
+            rect = Rect(c.W - 190, 10, 180, 54)  # the caption beside it on two lines, not three
             demo = _DemoLabel(12, rect.cy, "left", "center", rect.x - 24, "left")
         # the how-to button (and the demo's caption) for each side of a table: the guide faces whoever taps it
-        for edge in (seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,):
+        for k, edge in enumerate((seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,)):
             frame = Frame(L.screen, seating.angle(edge))
             make_button(
                 self,
@@ -506,19 +499,21 @@ class AttractScreen(Screen):
             )
             caption = label(
                 self.caption(),
-                frame,
+                band_frames[k] if landscape else frame,
                 c.px(demo.x),
                 c.px(demo.y),
                 c.font(BODY),
                 batch,
                 front,
-                color=DIM,
+                color=INK if landscape else DIM,
                 anchor_x=demo.anchor_x,
                 anchor_y=demo.anchor_y,
                 width=c.px(demo.width),
                 multiline=True,
                 align=demo.align,
             )
+            if landscape:  # three lines at most in the banner's end: set close
+                caption.document.set_style(0, len(caption.document.text), {"line_spacing": c.px(BODY * 1.2)})
             self._shapes.append(caption)
             self._captions.append(caption)
         self._build_offer(c, batch)
@@ -536,21 +531,21 @@ class AttractScreen(Screen):
         text = self.offer_text()
         board = L.board
         back, front = pyglet.graphics.Group(order=40), pyglet.graphics.Group(order=41)
-        pw = min(board.w - c.px(8), c.px(440))
+        pw = min(L.ring.w - c.px(8), c.px(440))  # over the arrows too: the showcase board is small
         ph = min(board.h / 2 - c.px(6), c.px(172)) if L.tabletop else min(board.h - c.px(8), c.px(172))
         places = [(0, board.cy - c.px(4) - ph), (180, board.cy + c.px(4))] if L.tabletop else [(0, board.cy - ph / 2)]
         for angle, y in places:
             frame = Frame(Rect(board.cx - pw / 2, y, pw, ph), angle)
             self._shapes += panel(frame, frame.full(), batch, back, radius=c.px(14))
             pad = c.px(12)
-            btn_h = max(c.touch, c.px(54))
+            btn_h = c.touch  # a finger wide: the showcase board leaves half its height to each side
             self._shapes.append(
                 label(
                     text,
                     frame,
                     pw / 2,
                     ph - pad,
-                    c.font(BODY + 2),
+                    c.font(BODY),
                     batch,
                     front,
                     bold=True,

@@ -25,6 +25,7 @@ from typing import NamedTuple
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
 ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 MIN_TOUCH = 48  # px: the smallest touch target on the smallest screen
+PORTRAIT_BAND = 180  # px on 480x800: the least height of the panels' bands above and below the board
 ACTIVE_SHARE = 0.64  # the part of a shared side the active seat's panel gets
 
 
@@ -113,8 +114,12 @@ class Layout:
 
     @cached_property
     def scale(self) -> float:
-        """1.0 on an 800x480 screen; fonts and touch targets grow with it."""
-        return min(self.width, self.height) / 480 if not self.portrait else self.width / 480
+        """1.0 on an 800x480 screen (and 480x800); fonts and touch targets grow with it. Portrait
+        screens squatter than 480x800 (800x1280) scale by their height, so a screen laid out for
+        480x800 fits them top to bottom."""
+        if not self.portrait:
+            return min(self.width, self.height) / 480
+        return min(self.width / 480, self.height / 800)
 
     def px(self, n: float) -> int:
         """A length given for 800x480, scaled to this screen."""
@@ -144,6 +149,8 @@ class Layout:
         side = (self.width if self.portrait else self.height) - 2 * self.margin
         if not self.portrait:
             side = min(side, self.width - 2 * self.px(150))
+        else:  # the bands above and below keep room for a player's panel (its prompt, spare, buttons)
+            side = min(side, self.height - 2 * self.px(PORTRAIT_BAND))
         return side / 9
 
     @cached_property
@@ -231,6 +238,21 @@ class Layout:
         if seat is None or not self.tabletop:
             return (self.width / 2, self.height / 2)
         return (self.width / 2, self.height * (0.75 if seat in (0, 1) else 0.25))
+
+
+@dataclass(frozen=True)
+class ShowcaseLayout(Layout):
+    """The attract screen's geometry: in landscape the board `share` as tall as on the play screen,
+    so the banners along the two long sides have room for the name and "touch to play"; in portrait
+    the board as wide as the screen, with room above and below."""
+
+    share: float = 1.0
+
+    @cached_property
+    def cell(self) -> float:
+        if self.portrait:  # the whole width: no player's panel needs the bands (PORTRAIT_BAND)
+            return (self.width - 2 * self.margin) / 9
+        return float(Layout.cell.func(self)) * self.share  # type: ignore[attr-defined]
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -98,6 +98,7 @@ def play_turn_by_taps(ui):
         ui.tap(*screen.hand_card_center(0))  # the picked card again: a quarter turn
         ui.off.settle()
     laid = len(g.layout)
+    screen.bring_into_view(cells[0])  # a table larger than its room: the place slid into view
     ui.tap(*screen.cell_center(cells[0]))  # the first tap only shows the card there
     ui.off.settle()
     assert len(g.layout) == laid and screen.pending == cells[0]
@@ -107,6 +108,7 @@ def play_turn_by_taps(ui):
     if g.phase == "take" and ui.screen.name == "cards_play":
         best = g.legal_takes()[0]
         for card in sorted(best.cards):
+            screen.bring_into_view(g.cell_of(card))
             ui.tap(*screen.cell_center(g.cell_of(card)))
             ui.off.settle()
         button = next(w for w in screen.widgets if ui.t("cards.take_none") in w.text or "\u2714" in w.text)
@@ -194,17 +196,18 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
             # every card on the layout: wall near its corner (the rim is outside that point)
             from kiosk.games.cards.art import WALL
 
-            for cell in g.layout:
+            for cell in [c for c in g.layout if screen.view.seen(screen.room, c)]:
                 x, y = screen.cell_center(cell)
                 c = screen.view.cell
                 assert near(px(x - c * 0.4, y - c * 0.4), WALL, 30), (mode, cell)
-            # the places where the picked card fits, as turned, are lit green
+            # the places where the picked card fits, as turned, are lit green (those in view: at least one is)
             fits = [c for c, m in g.legal_cells().items() if OPEN[g.hand[0]][s.rotation] & m]
+            fits = [c for c in fits if screen.view.seen(screen.room, c)]
             lit = [px(*screen.cell_center(c)) for c in fits]
             assert lit and all(p[1] > p[0] + 40 and p[1] > p[2] + 20 for p in lit), (mode, lit)
             # the picked hand card has the amber frame around it
             hx, hy = screen.hand_card_center(0)
-            w = [wd for wd in screen.widgets if type(wd).__name__ == "Widget"][0].rect.w
+            w = screen.hand_widgets[0].rect.w
             assert near(px(hx - w / 2 - ui.layout.px(2), hy), (255, 196, 64), 50), mode
             # the active player's colour heads the hand panel (turquoise, the sixth seat)
             assert g.current == 5
@@ -277,8 +280,8 @@ def test_empty_places_on_the_table_are_outlined(tmp_path):
         assert scr.name == "cards_play"
         ui.render(force=True)
         image = Pixels()
-        v, r = scr.view, scr.board_rect
-        places = list(scr.game.legal_cells())
+        v, r = scr.view, scr.room
+        places = [cell for cell in scr.game.legal_cells() if v.seen(r, cell)]  # (others are clipped)
         assert places
         for cell in places:
             x, y = v.centre(r, cell)
@@ -408,3 +411,56 @@ def test_no_countdown_while_a_computer_plays_the_card_game(tmp_path):
     finally:
         ui.close()
         kiosk.close()
+
+
+def test_a_table_larger_than_its_room_pans_and_keeps_its_symbols_readable(tmp_path):
+    """Ten turns in, four people: the layout no longer fits the room at the smallest card, so the table
+    is not zoomed out further (symbols stay at the picture size) but shows part of it; an arrow in the
+    rim points to the places out of view, and a tap on it slides the table there."""
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    from kiosk.games.cards.art import MEDAL_R  # (pyglet, headless once the window is open)
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+    from kiosk.games.cards.screens.play import CARD_FILL
+    from kiosk.ui.shell import typeface
+
+    try:
+        ui.post(NewGame(GameSetup.of("human,human,human,human", seed=3, game="cards")))
+        ui.off.settle()
+        s, scr = ui.k.sessions["cards"], ui.screen
+        g = s.game
+
+        def lay_first():
+            if s.handover:
+                ui.post(HandOver())
+            place = g.legal_placements()[0]
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            for _ in range(place.rotation):
+                ui.post(RotateHandCard())
+            ui.post(LayCard(place.cell))
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            ui.off.settle()
+
+        for _ in range(10):
+            lay_first()
+        ui.post(HandOver())
+        ui.post(SelectHandCard(0))
+        ui.off.settle()
+        assert scr.view.cell * CARD_FILL * MEDAL_R >= ui.layout.px(typeface.PICTURE) - 0.5
+        hidden = [c for c in g.legal_cells() if not scr.view.seen(scr.room, c)]
+        assert hidden and scr.pointers  # part of the table is out of view, and pointed to
+        side = sorted(scr.pointers)[0]
+        ux, uy = {"E": (1, 0), "W": (-1, 0), "N": (0, -1), "S": (0, 1)}[side]
+        that_way = [c for c in hidden if (c[0] - scr.view.cx) * ux + (c[1] - scr.view.cy) * uy > 0]
+        assert that_way
+        before = scr.view.cx * ux + scr.view.cy * uy
+        pointer = next(w for w in scr.widgets if getattr(w.on_tap, "args", None) == (side,))
+        ui.tap(*pointer.rect.center)
+        ui.off.settle()
+        assert scr.view.cx * ux + scr.view.cy * uy > before  # the table slid that way
+        assert any(scr.view.seen(scr.room, c) for c in that_way)  # and shows what was beyond that side
+        assert scr.view.cell * CARD_FILL * MEDAL_R >= ui.layout.px(typeface.PICTURE) - 0.5  # not zoomed out
+        lay_first()  # the next turn: the table follows the play again
+        assert scr.pan == (0, 0)
+    finally:
+        close_ui(ui)

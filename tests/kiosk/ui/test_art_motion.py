@@ -202,7 +202,7 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         texts = [getattr(s, "text", "") for s in scr._shapes]
         for word in PRODUCT_NAME.upper().split():  # on two lines, or on one in a wide, low box
             assert sum(word in text for text in texts) >= 2, (size, layout)  # the word and its shadow
-        L = u.layout
+        L = scr.layout  # the attract screen's own: its board smaller than the play screen's
         for band in scr._bands:
             # every invite's band lies outside the board (the cells and start corners stay in sight)
             # and clear of the buttons
@@ -224,6 +224,23 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800), (480, 800), (800, 1280)])
+def test_attract_name_reads_from_afar_on_both_long_sides(ui, size):
+    """The product's name is set at least NAME_PX tall on 800x480 (scaled with the screen), for each
+    long side of a table: before, the landscape columns set it at 20 px and portrait at 15 px, under the
+    type scale. The demo's board is smaller than the play screen's to make the room."""
+    from kiosk.ui.art.wordmark import PRODUCT_NAME
+
+    NAME_PX = 26
+    u = ui(size=size, layout="tabletop", first="attract")
+    scr = u.screen
+    L = scr.layout
+    names = [s for s in scr._shapes if getattr(s, "text", "") in (PRODUCT_NAME.upper(), *PRODUCT_NAME.upper().split())]
+    big = [s for s in names if s.font_size >= L.font(NAME_PX) - 0.01]
+    assert sorted({s.rotation for s in big}) == [0, 180], [(s.text, s.font_size) for s in names]
+    assert L.ring.h < u.layout.ring.h or L.portrait  # landscape: the demo's board gives up the room
+
+
 def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
     """The "touch to play" bands are opaque: where an arrow or the spare lies under a band, the
     band's own colour shows (the words are hidden for the check), not a mix of both."""
@@ -240,7 +257,7 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
             lbl.color = (*lbl.color[:3], 0)
         u.render(force=True)
         px = pixels(u)
-        L = u.layout
+        L = scr.layout  # the attract screen's own: its board smaller than the play screen's
         under = [name for name in ARROWS if any(b.contains(*L.arrow_rect(name).center) for b in scr._bands)]
         assert len(under) >= 3, (size, layout)  # a row of arrows (and the spare beside one) lies under
         for name in under:
@@ -386,13 +403,14 @@ def test_operator_sound_and_contrast_choices_outlast_a_restart(tmp_path, caplog)
             kiosk.sessions["labyrinth"].close()
 
 
-def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(tmp_path, monkeypatch):
-    """In the high-contrast palette every treasure's dark outline covers clearly more of its picture,
-    and its medallion's rim is dark (it sets the medallion off the near-white path)."""
+def test_high_contrast_treasures_have_thicker_outlines_and_a_dark_rim(drawn_art):
+    """In the high-contrast palette every drawn treasure's dark outline covers clearly more of its
+    picture than in the normal one (compared with the drawings in both: the normal palette shows
+    the built-in pictures when they can be read), and its medallion's rim is dark (it sets the
+    medallion off the near-white path)."""
     from kiosk.ui.art import DRAWINGS, Atlas
     from tests.kiosk.ui.test_screens import window_of
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     window = window_of((800, 480))
     pictures = {}
     for contrast in (False, True):

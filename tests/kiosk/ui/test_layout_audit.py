@@ -35,18 +35,7 @@ from tests.support.offscreen import Pixels, offscreen_window
 
 #: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
 #: last test fails when one of them no longer matches anything.
-EXCEPTIONS: tuple[la.Exception_, ...] = (
-    la.Exception_(
-        "cards_play/*",
-        "small_picture",
-        "table card",
-        "the treasure symbols of the cards on the card game's table are 26-31 px at 800x480 (41 on a "
-        "card to take): the table zooms out to show every place a card could go (82 px cards with four "
-        "rows at 800x480), and the medallions are as large as two on a card allow (kiosk/games/cards/art.py "
-        "MEDAL_R); 40 px needs 106 px cards, i.e. a table that pans instead of zooming out: not done. "
-        "The hand's symbols pass (42-47 px)",
-    ),
-)
+EXCEPTIONS: tuple[la.Exception_, ...] = ()
 
 
 # ----------------------------------------------------------------------------- the rules on made-up boxes

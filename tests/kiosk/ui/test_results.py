@@ -61,8 +61,32 @@ def test_board_game_single_winner_is_the_only_one_starred(make, tmp_path):
     assert f"{green}  \u2605" in shown and ui.t("colour.red") in shown  # the loser: no star
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_board_game_over_at_the_turn_limit_says_why(make, language):
+    """The result read from the finished game keeps its reason: at the turn limit the most treasures
+    win, and the screen says so (not "came home first")."""
+    ui = make(language=language)
+    over = play_out(ui, GameSetup.of("easy,easy", seed=0, turn_limit=2), GameOver)
+    ui.goto("gameover")  # no event given: the screen reads the session's game
+    shown = " ".join(texts(ui.screen))
+    assert over.termination.value == "turn_limit"
+    assert ui.t("gameover.why_turn_limit") in shown
+    assert ui.t("gameover.why_home", player=ui.t("colour.green")) not in shown
+
+
+def test_a_winner_with_fewer_treasures_is_explained(make):
+    """Red came home first with two treasures; Blue found three and stands lower: the line under the
+    headline says why Red won."""
+    ui = make()
+    found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))
+    ui.goto("gameover", event=GameOver((0,), 31, found, ("human",) * 4))
+    why = ui.t("gameover.why_home", player=ui.t("colour.red"))
+    assert sum(why in text for text in texts(ui.screen)) == 2  # the near side's line and, turned, the far side's
+    assert ui.screen.places(ui.screen.event)[3] > ui.screen.places(ui.screen.event)[0]  # Blue below Red
+
+
 @pytest.mark.parametrize("language", ["en", "de", "et"])
-def test_card_game_shared_win_names_both_and_crowns_both(make, tmp_path, language):
+def test_card_game_shared_win_names_both_and_stars_both(make, tmp_path, language):
     ui = make(language=language)
     over = play_out(ui, GameSetup.of("easy,easy", seed=4, game="cards", turn_limit=4), CardGameOver)
     assert over.winners == (0, 1) and over.scores == (1, 1)
@@ -70,5 +94,22 @@ def test_card_game_shared_win_names_both_and_crowns_both(make, tmp_path, languag
     shown = texts(ui.screen)
     red, yellow = ui.t("colour.red"), ui.t("colour.yellow")
     assert shown.count(ui.t("cards.shared_win", players=f"{red} {ui.t('common.and')} {yellow}")) == 2
-    assert sum(1 for s in shown if s.startswith("\u265b ")) == 2  # both winners crowned
+    assert shown.count("\u2605 1") == 2  # both winners' numbers starred, on their blocks of the podium
+    assert ui.t("cards.most_wins") in shown  # why the order is what it is
+    # what each took: the cards themselves, fanned on their blocks; both blocks as tall (a shared step)
+    faces = [s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]
+    assert len(faces) == 2
+    blocks = ui.screen.blocks
+    assert len(blocks) == 2 and blocks[0].h == blocks[1].h
     shot(ui, tmp_path, f"tie_cards_{language}")
+
+
+def test_card_game_podium_orders_by_cards_taken_and_stars_every_winner(make):
+    ui = make()
+    ui.goto("cards_gameover", event=CardGameOver((0, 2), (9, 4, 9, 0), 40, ("human", "hard", "human", "random")))
+    blocks = ui.screen.blocks
+    assert blocks[0].h == blocks[2].h > blocks[1].h > blocks[3].h  # the winners share the top step
+    # left to right as a podium: the second, the first (the shared win: both winners first), then the rest
+    assert sorted(range(4), key=lambda i: blocks[i].x) == [2, 0, 1, 3]
+    shown = texts(ui.screen)
+    assert shown.count("\u2605 9") == 2 and "4" in shown and "0" in shown  # only the winners starred

@@ -114,8 +114,12 @@ def test_card_game_cards_cast_a_shadow_on_the_table(ui):
         u.step(0.1)
     scr = u.screen
     assert scr.name == "cards_play"
-    shadows = [(shape, cell) for shape, cell, kind in scr._board_marks if kind == "shadow"]
-    assert len(shadows) == len(scr._board_sprites) >= 1
-    for shape, cell in shadows:
+    shadows = [(shape, cell, kind) for shape, cell, kind in scr._board_marks if kind in ("shadow_r", "shadow_b")]
+    assert len(shadows) == 2 * len(scr._board_sprites) >= 2  # a strip right of each card and one below it
+    for shape, cell, kind in shadows:
         sprite, _ = scr._board_sprites[cell]
-        assert shape.x + shape.width / 2 > sprite.x and shape.y + shape.height / 2 < sprite.y
+        half = sprite.width / 2
+        if kind == "shadow_r":  # beside the card, not under it (no layer drawn under it all)
+            assert shape.x >= sprite.x + half - 1 and shape.y < sprite.y - half
+        else:
+            assert shape.y + shape.height <= sprite.y - half + 1 and shape.x + shape.width > sprite.x + half - 1

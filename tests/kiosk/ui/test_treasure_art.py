@@ -18,7 +18,8 @@ def _near(c, ref, tol=30):
     return all(abs(a - b) <= tol for a, b in zip(c, ref))
 
 
-def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard():
+def test_dragon_shows_its_eye_its_fire_and_differs_from_the_lizard(drawn_art):
+    """The drawn dragon (the fallback's and high contrast's) keeps its eye and fire."""
     import pyglet
     from kiosk.ui.shell.menu import picture
 

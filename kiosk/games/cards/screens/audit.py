@@ -48,7 +48,7 @@ def _lay_first(env: Env, session: Any, want_take: bool = False) -> None:
     env.post(LayCard(place.cell))
 
 
-def cards_place(kinds: tuple[str, ...]):
+def cards_place(kinds: tuple[str, ...]) -> Callable[[Env], None]:
     def prepare(env: Env) -> None:
         from kiosk.games.cards.events import SelectHandCard
 
@@ -92,7 +92,53 @@ def cards_take(env: Env) -> None:
     _cards_screen(env)
 
 
-def cards_over(players: int):
+def cards_late(env: Env) -> None:
+    """Four people ten turns in: a layout larger than the table's room (it pans, cards keep their size),
+    a card picked."""
+    from kiosk.games.cards.events import ConfirmTake, HandOver, SelectHandCard, ToggleTake
+
+    session = cards_game(env, (HUMAN,) * 4, seed=3)
+    for _ in range(10):
+        _lay_first(env, session, want_take=True)
+        if session.game.phase == CardPhase.TAKE:
+            for card in sorted(session.game.takeable())[:1]:
+                env.post(ToggleTake(card))
+            env.post(ConfirmTake())
+    if session.handover:
+        env.post(HandOver())
+    env.post(SelectHandCard(0))
+    screen = _cards_screen(env)
+    for _ in range(100):  # at rest: the last card's pop and the taken cards' fading over
+        if not screen.busy:
+            break
+        screen.update(0.05)
+
+
+def cards_finished(env: Env) -> None:
+    """Four people play a whole game (each turn the first placement, taking what the best take allows),
+    then the result with the cards each took."""
+    from kiosk.games.cards.events import ConfirmTake, DiscardCard, HandOver, ToggleTake
+
+    session = cards_game(env, (HUMAN,) * 4, seed=8)
+    g = session.game
+    for _ in range(200):
+        if g.phase == CardPhase.OVER:
+            break
+        if session.handover:
+            env.post(HandOver())
+        if g.phase == CardPhase.DISCARD:
+            env.post(DiscardCard(0))
+            continue
+        _lay_first(env, session, want_take=True)
+        if g.phase == CardPhase.TAKE:
+            takes = g.legal_takes()
+            for card in sorted(takes[0].cards) if takes else ():
+                env.post(ToggleTake(card))
+            env.post(ConfirmTake())
+    env.ui.goto(games.get(GAME_NAME).over_screen)
+
+
+def cards_over(players: int) -> Callable[[Env], None]:
     def prepare(env: Env) -> None:
         from kiosk.games.cards.events import CardGameOver
 
@@ -126,9 +172,13 @@ def states() -> tuple[State, ...]:
         State("setup", "cards-6", name, setup_state(name, _seats(6, six))),
         State("cards_howto", "first-step", name, goto("cards_howto")),
         State(games.get(GAME_NAME).play_screen, "place-2", name, cards_place((HUMAN, "easy"))),
+        State(games.get(GAME_NAME).play_screen, "place-4", name, cards_place((HUMAN, "easy", HUMAN, "hard"))),
         State(games.get(GAME_NAME).play_screen, "place-6", name, cards_place(six)),
+        State(games.get(GAME_NAME).play_screen, "late-4", name, cards_late),
         State(games.get(GAME_NAME).play_screen, "handover-3", name, cards_handover),
         State(games.get(GAME_NAME).play_screen, "take-2", name, cards_take),
         State(games.get(GAME_NAME).over_screen, "players-2", name, cards_over(2)),
+        State(games.get(GAME_NAME).over_screen, "players-4", name, cards_over(4)),
+        State(games.get(GAME_NAME).over_screen, "finished-4", name, cards_finished),
         State(games.get(GAME_NAME).over_screen, "players-6", name, cards_over(6)),
     )

@@ -1,35 +1,43 @@
-"""The card game's game-over screen: who took the most cards (ties share the win), every score.
+"""The card game's game-over screen: who took the most cards (ties share the win), and what each took.
 
-The card game's kiosk/games/labyrinth/screens/gameover.py: up to six players, several winners
-possible. Each player's row shows their colour, who played it (a person, or
-the computer and its stars, as on the setup screen), the cards they took as
-the same pictures as on the table, and the number; the winners wear a crown
-(the star means a computer's strength everywhere else). The headline is also
-written for the far side of the table. "Play again" starts the same seats
-with a new shuffle; "Back to start" returns to the attract screen, as does a
-while without a touch.
+The players stand on the shared podium (kiosk/ui/shell/podium.py, as the board game's result):
+a wooden block each, the best in the middle, the winners' the tallest and rimmed in gold, and
+players who took as many cards share a step. On each block lie the cards that player took
+(fanned, the same pictures as on the table); on its front the colour's name, who played it (the
+computer and its strength, as on the setup screen) and the number of cards taken, starred for
+every winner; above the podium the rule that orders it ("the most cards taken wins"). Where the
+names do not fit side by side (many players on a narrow screen) each player gets a row instead.
+The headline names every winner of a shared win and is also written for the far side of the
+table. "Play again" starts the same seats with a new shuffle; "Back to start" returns to the
+attract screen, as does a while without a touch.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyglet
-from pyglet import shapes
 
 from engine.cards.parts import CardPhase
 from kiosk.games import HUMAN
-from kiosk.games.cards.screens.seats import player_rgb, strength_stars
+from kiosk.games.cards.screens.seats import player_rgb, seat_token, strength_stars
 from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
+from kiosk.ui.shell import podium
 from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import Canvas, fit_font, panel
+from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.shell.typeface import BODY, HEADLINE
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
+WINNER_STAR = "\u2605"  # before a winner's number on their block, and after their name in a row
+CARDS_ON_BLOCK = 44  # design units: the cards a player took, fanned on their block, at most this tall
+FRONT_LINE = 24  # a line of body text on a block's front
+COUNT_H = 40  # the number of cards taken on a block's front
 
 
 @register("cards_gameover")
@@ -39,16 +47,18 @@ class CardsGameOverScreen(GameEndScreen):
     game_name = "cards"
     play_screen = "cards_play"
 
-    def event_of(self, game, session) -> CardGameOver:
+    blocks: list[Rect] = []  # each player's block on the podium (design units), while it is shown
+
+    def event_of(self, game: Any, session: Any) -> CardGameOver:
         return CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
 
-    def prepare(self, game, event) -> None:
+    def prepare(self, game: Any, event: Any) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
         over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
         self.taken = [list(t) for t in game.taken] if over else None
 
-    def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
-        bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=2)
+    def _draw(self, ev: CardGameOver, L: Any, c: Canvas, frame: Frame) -> None:
+        bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 1, 2))
         t = self.t
         names = [t(f"colour.{COLORS[i]}") for i in range(len(ev.scores))]
         if len(ev.winners) == 1:
@@ -77,12 +87,143 @@ class CardsGameOverScreen(GameEndScreen):
                 color=DIM,
             )
         )
+        self._shapes.append(
+            label(
+                t("cards.most_wins"),
+                frame,
+                L.width / 2,
+                c.px(top - 106),
+                c.font(BODY),
+                self.batch,
+                fg,
+                color=INK,
+                name="why",
+            )
+        )
         btn_h = 58
-        area_top = top - 100
+        area = Rect(m, m + btn_h + 14, c.W - 2 * m, top - 126 - (m + btn_h + 14))
+        self.blocks = []
+        if self._podium_fits(ev, c, area):
+            self._podium(ev, c, frame, area, names, mid, fg)
+        else:
+            self._rows(ev, c, frame, area, names, bg, fg)
+        self.add_buttons(c, frame, m, btn_h, fg)
+
+    # ------------------------------------------------------------ the podium
+    def _who(self, ev: CardGameOver, i: int) -> str:
+        """Who played seat `i`: "Computer" and its strength for a computer, "" for a person."""
+        kind = ev.kinds[i] if i < len(ev.kinds) else HUMAN
+        return "" if kind == HUMAN else self.t("setup.computer") + " " + strength_stars(kind)
+
+    def _podium_fits(self, ev: CardGameOver, c: Canvas, area: Rect) -> bool:
+        """Blocks side by side leave each name (and a computer's line, or at least its stars) its room at
+        the body size, in this language (the names are measured, not guessed)."""
         n = len(ev.scores)
-        row_h = min(52.0, (area_top - (m + btn_h + 20) - 44) / n)
+        inner = podium.block_width(area, n) - 12
+        pts = c.font(BODY)
+        for i in range(n):
+            name = self.t(f"colour.{COLORS[i]}")
+            if c.px(inner) < measure(name, pts, bold=True)[0]:
+                return False
+            stars = strength_stars(ev.kinds[i]) if i < len(ev.kinds) else ""
+            if stars and c.px(inner) < measure(stars, pts)[0]:
+                return False
+        return True
+
+    def _podium(
+        self, ev: CardGameOver, c: Canvas, frame: Frame, area: Rect, names: list[str], mid: Any, fg: Any
+    ) -> None:
+        """Each player on a block: the cards taken fanned on top, the name, who played and the number on
+        the front (a star before every winner's)."""
+        n = len(ev.scores)
+        steps = podium.places([(i not in ev.winners, -score) for i, score in enumerate(ev.scores)])
+        computers = any(self._who(ev, i) for i in range(n))
+        front = 10 + FRONT_LINE * (2 if computers else 1) + COUNT_H
+        cards = min(CARDS_ON_BLOCK, area.h * 0.22)
+        shortest = min(front + 8, area.h - cards - 40)
+        taken = getattr(self, "taken", None)
+        atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
+        pts = c.font(BODY)
+        self.blocks = podium.blocks(area, steps, cards + 8, shortest)
+        for i, block in enumerate(self.blocks):
+            winner = i in ev.winners
+            self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
+            prgb = player_rgb(i)
+            cx = block.x + block.w / 2
+            inner = block.w - 12
+            v = block.top - 10 - FRONT_LINE / 2
+            self._shapes.append(
+                label(
+                    names[i],
+                    frame,
+                    c.px(cx),
+                    c.px(v),
+                    pts,
+                    self.batch,
+                    fg,
+                    color=text_shade(prgb),
+                    bold=True,
+                    container=c.r(*block),
+                    name="player",
+                )
+            )
+            who = self._who(ev, i)
+            if who:
+                if measure(who, pts)[0] > c.px(inner):
+                    who = strength_stars(ev.kinds[i])  # "Computer" does not fit: its strength alone
+                v -= FRONT_LINE
+                self._shapes.append(
+                    label(who, frame, c.px(cx), c.px(v), pts, self.batch, fg, color=DIM, container=c.r(*block))
+                )
+            elif computers:
+                v -= FRONT_LINE  # the numbers stay on one line across the podium
+            count = (WINNER_STAR + " " if winner else "") + str(ev.scores[i])
+            self._shapes.append(
+                label(
+                    count,
+                    frame,
+                    c.px(cx),
+                    c.px(v - FRONT_LINE / 2 - COUNT_H / 2 + 4),
+                    c.font(HEADLINE + 8),
+                    self.batch,
+                    fg,
+                    color=ACCENT if winner else INK,
+                    bold=True,
+                    role="headline",
+                    container=c.r(*block),
+                    name="score",
+                )
+            )
+            if taken is not None and atlas is not None:
+                self._fan(taken[i] if i < len(taken) else [], atlas, c, cx, block.top + 4 + cards / 2, cards, inner, fg)
+
+    def _fan(
+        self, cards: list[int], atlas: Any, c: Canvas, cx: float, cy: float, size: float, room: float, group: Any
+    ) -> None:
+        """The cards a player took, lying on their block side by side, overlapping when they are many,
+        each turned a little as a hand lays them down (the same every time)."""
+        k = len(cards)
+        if not k:
+            return
+        step = min(size + 3, (room - size) / max(1, k - 1))
+        x0 = cx - (size + step * (k - 1)) / 2 + size / 2
+        for j, card in enumerate(cards):
+            sprite = pyglet.sprite.Sprite(
+                atlas.face(card), c.px(x0 + j * step), c.px(cy), batch=self.batch, group=group
+            )
+            sprite.scale = c.px(size) / atlas.px
+            sprite.rotation = ((card * 7) % 9 - 4) * 1.5  # -6..6 degrees
+            self._shapes.append(sprite)
+
+    def _rows(self, ev: CardGameOver, c: Canvas, frame: Frame, room: Rect, names: list[str], bg: Any, fg: Any) -> None:
+        """A row per player in one tray (where blocks side by side would leave a name too little room):
+        the colour (a computer's strength after it, as on the table), the cards taken and their number,
+        starred for every winner."""
+        t = self.t
+        n = len(ev.scores)
+        row_h = min(52.0, (room.h - 44) / n)
         area_h = 44 + n * row_h
-        area = Rect(max(m, c.W / 2 - 300), area_top - area_h, min(c.W - 2 * m, 600), area_h)
+        area = Rect(max(room.x, c.W / 2 - 300), room.top - area_h, min(room.w, 600), area_h)
         self._shapes += panel(frame, c.r(*area), self.batch, bg, radius=c.px(12))
         self._shapes.append(
             label(
@@ -98,21 +239,22 @@ class CardsGameOverScreen(GameEndScreen):
                 bold=True,
             )
         )
-        best = max(ev.scores) if ev.scores else 0
         taken = getattr(self, "taken", None)
         atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
         for i, score in enumerate(ev.scores):
             cy = area.top - 40 - (i + 0.5) * row_h
             prgb = player_rgb(i)
-            self._shapes.append(
-                shapes.Circle(
-                    c.px(area.x + 28), c.px(cy), c.px(min(13, row_h * 0.3)), color=prgb, batch=self.batch, group=fg
-                )
+            self._shapes += seat_token(
+                Frame(c.r(0, 0, c.W, c.H), 0),
+                c.px(area.x + 28),
+                c.px(cy),
+                c.px(min(13, row_h * 0.3)),
+                prgb,
+                self.batch,
+                fg,
             )
             kind = ev.kinds[i] if i < len(ev.kinds) else HUMAN
-            who = ("\u265b " if i in ev.winners else "") + names[i]
-            if kind != HUMAN:
-                who += "  " + t("setup.computer") + " " + strength_stars(kind)
+            who = names[i] + ("  " + strength_stars(kind) if kind != HUMAN else "")  # as on the table's chips
             name_w = 200 if taken is not None else 330
             self._shapes.append(
                 label(
@@ -132,46 +274,23 @@ class CardsGameOverScreen(GameEndScreen):
             )
             if taken is not None and atlas is not None:
                 # the cards taken, as on the table (overlapping when there are many)
-                cards = taken[i] if i < len(taken) else []
-                size = min(row_h - 4, 40)
                 x0, x1 = area.x + 50 + name_w + 8, area.right - 56
-                step = min(size + 2, (x1 - x0 - size) / max(1, len(cards) - 1)) if len(cards) > 1 else 0
-                for k, card in enumerate(cards):
-                    sprite = pyglet.sprite.Sprite(
-                        atlas.face(card), c.px(x0 + size / 2 + k * step), c.px(cy), batch=self.batch, group=fg
-                    )
-                    sprite.scale = c.px(size) / atlas.px
-                    self._shapes.append(sprite)
-            else:
-                # a bar as long as the score
-                bar_w = 120 * score / best if best else 0
-                if bar_w:
-                    self._shapes.append(
-                        shapes.Rectangle(
-                            c.px(area.right - 60 - bar_w),
-                            c.px(cy - 6),
-                            c.px(bar_w),
-                            c.px(12),
-                            color=text_shade(prgb),
-                            batch=self.batch,
-                            group=fg,
-                        )
-                    )
+                size = min(row_h - 4, 40)
+                self._fan(taken[i] if i < len(taken) else [], atlas, c, (x0 + x1) / 2, cy, size, x1 - x0, fg)
             self._shapes.append(
                 label(
-                    str(score),
+                    (WINNER_STAR + " " if i in ev.winners else "") + str(score),
                     frame,
                     c.px(area.right - 16),
                     c.px(cy),
                     c.font(22),
                     self.batch,
                     fg,
-                    color=INK,
+                    color=ACCENT if i in ev.winners else INK,
                     anchor_x="right",
                     bold=True,
                 )
             )
-        self.add_buttons(c, frame, m, btn_h, fg)
 
 
 def _headline(

@@ -37,16 +37,16 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from typing import Any
+from typing import Any, Sequence
 
 import pyglet
-from pyglet import shapes
+from pyglet import gl, shapes
 
 from engine.cards.parts import CardPhase
 from engine.cards.deck import OPEN
 
 from kiosk.games import HUMAN
-from kiosk.games.cards.screens.seats import player_rgb, strength_stars
+from kiosk.games.cards.screens.seats import ACTIVE_TRAY, player_rgb, seat_token, strength_stars
 from kiosk.games.cards.events import (
     CardDiscarded,
     CardGameOver,
@@ -62,23 +62,22 @@ from kiosk.games.cards.events import (
     ToggleTake,
 )
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
-from kiosk.games.cards.art import MEDAL_R, CardAtlas
+from kiosk.games.cards.art import MEDAL_R, RIM, CardAtlas
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import GO, first_fitting, measure
+from kiosk.ui.shell.menu import GO, measure, undo_button
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
+from kiosk.ui.shell.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
 from kiosk.ui.shell.widgets import (
     ACCENT,
-    BUTTON_TEXT_MARGIN,
     BUTTON,
     DIM,
     DISABLED,
     INK,
     PANEL,
-    UNDO_COLOR,
-    UNDO_ICON,
+    PANEL_EDGE,
     UNDO_KEYS,
     Button,
     Frame,
@@ -92,29 +91,105 @@ TOAST_S = 3.0
 HANDOVER_ORDER = 40  # the hand-over sheet's drawing groups start here (above everything of the table)
 GAMEOVER_DELAY_S = 1.6
 FIT_GREEN = (60, 210, 110)
+FIT_SHADE = (24, 96, 48)  # the green token's side away from the light
+FIT_GLINT = (190, 244, 206)  # and its glint towards it
 TAKE_AMBER = (255, 196, 64)
 CARD_SHADOW = (0, 0, 0, 110)  # under a card laid on the table
-OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
-OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
+OPEN_EDGE = (236, 226, 200, 130)  # an empty place a card could go: a card's outline chalked in ivory
+CARD_FILL = 0.97  # a card on the table fills this part of its cell (the table shows between two cards)
+CARD_MAX = 120  # px at 800x480: the largest card on the table (few cards: they do not grow past it)
+ROOM_RIM = 6  # px at 800x480: the oak rim round the table's room
+ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the top-left)
+POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
+PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 
 
-class View:
-    """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px."""
+class Clip(pyglet.graphics.Group):
+    """Draws its children only inside a screen rectangle (the table's room): cards that lie beyond the
+    part of the table in view slide under its edge instead of over the hand and the score chips. The
+    scissor state around it is put back as it was (the frame cache uses it for partial redraws)."""
 
-    def __init__(self):
+    def __init__(self, rect: Rect, order: int = 0):
+        super().__init__(order=order)
+        self.rect = rect
+        self._saved: tuple[bool, Any] = (False, None)
+
+    def set_state(self) -> None:
+        was = bool(gl.glIsEnabled(gl.GL_SCISSOR_TEST))
+        box = (gl.GLint * 4)()
+        if was:
+            gl.glGetIntegerv(gl.GL_SCISSOR_BOX, box)
+        self._saved = (was, tuple(box))
+        r = self.rect
+        gl.glEnable(gl.GL_SCISSOR_TEST)
+        gl.glScissor(int(r.x), int(r.y), max(0, int(r.w)), max(0, int(r.h)))
+
+    def unset_state(self) -> None:
+        was, box = self._saved
+        if was:
+            gl.glScissor(*box)
+        else:
+            gl.glDisable(gl.GL_SCISSOR_TEST)
+
+    def __eq__(self, other: object) -> bool:
+        """Two clips of one rectangle are one group to a batch: each rebuild of the table makes a new one,
+        and the batch keeps drawing into the same vertex domains instead of making new ones."""
+        return isinstance(other, Clip) and (self.rect, self.order, self.parent) == (
+            other.rect,
+            other.order,
+            other.parent,
+        )
+
+    def __hash__(self) -> int:
+        return hash((Clip, tuple(self.rect), self.order))
+
+
+Cell = tuple[int, int]  # a place on the card game's unbounded grid (x, y), y growing south
+
+
+class View:
+    """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px.
+
+    The cards are never drawn smaller than ``min_cell`` (their symbols then stay readable): a layout
+    larger than the room at that size is not zoomed out further but panned, following the play
+    (``focus``), and never beyond the layout's own edges."""
+
+    def __init__(self) -> None:
         self.cx = self.cy = 0.5
         self.cell = 0.0
         self.target = (0.5, 0.5, 0.0)
 
-    def aim(self, cells, rect: Rect, max_cell: float) -> None:
+    def aim(
+        self,
+        cells: Sequence[Cell],
+        rect: Rect,
+        max_cell: float,
+        min_cell: float = 0.0,
+        focus: tuple[float, float] | None = None,
+    ) -> None:
         xs = [c[0] for c in cells] or [0, 1]
         ys = [c[1] for c in cells] or [0, 1]
         cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-        cell = min(rect.w / (cols + 0.4), rect.h / (rows + 0.4), max_cell)
-        self.target = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, cell)
+        fit = min(rect.w / (cols + 0.4), rect.h / (rows + 0.4), max_cell)
+        cell = max(fit, min(min_cell, max_cell))
+        fx, fy = focus if focus is not None else ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        self.target = (
+            _follow(fx, min(xs), max(xs), rect.w / cell),
+            _follow(fy, min(ys), max(ys), rect.h / cell),
+            cell,
+        )
         if self.cell <= 0:
             self.cx, self.cy, self.cell = self.target
+
+    def seen(self, rect: Rect, cell: Cell, target: bool = True) -> bool:
+        """Whether grid cell (x, y) lies wholly inside the room (in the view aimed at, or the one shown)."""
+        cx, cy, c = self.target if target else (self.cx, self.cy, self.cell)
+        if c <= 0:
+            return False
+        half_w, half_h = rect.w / c / 2, rect.h / c / 2
+        slack = 0.02
+        return bool(abs(cell[0] - cx) + 0.5 <= half_w + slack and abs(cell[1] - cy) + 0.5 <= half_h + slack)
 
     def step(self, dt: float) -> bool:
         """Ease towards the target; True while still moving."""
@@ -129,7 +204,7 @@ class View:
         self.cell += (tc - self.cell) * k
         return True
 
-    def centre(self, rect: Rect, cell) -> tuple[float, float]:
+    def centre(self, rect: Rect, cell: Cell) -> tuple[float, float]:
         """Screen centre of grid cell (x, y); the grid's y grows south, the screen's y up."""
         return (rect.cx + (cell[0] - self.cx) * self.cell, rect.cy - (cell[1] - self.cy) * self.cell)
 
@@ -142,46 +217,63 @@ class View:
         )
 
 
+def _follow(focus: float, lo: int, hi: int, span: float) -> float:
+    """The view's centre on one axis: the middle of cells lo..hi when they fit in `span` cells, else
+    `focus` kept so far inside that the view does not run past the outermost cells (a margin of
+    0.2 cell)."""
+    if hi - lo + 1.4 <= span:
+        return (lo + hi) / 2
+    least, most = lo - 0.7 + span / 2, hi + 0.7 - span / 2
+    return min(most, max(least, focus))
+
+
 @register("cards_play")
 class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
 
     controls = True  # the rotate button under the hand (a replay only shows)
 
-    def __init__(self, ui):
+    def __init__(self, ui: Any) -> None:
         super().__init__(ui)
         self.view = View()
         self.atlas: CardAtlas | None = None
         self._atlas_px = 0
-        self._items: list = []  # shapes, labels, sprites of the current picture
-        self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
-        self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
-        self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
+        self._items: list[Any] = []  # shapes, labels, sprites of the current picture
+        self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
+        self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
+        self.why: list[
+            tuple[Cell, str]
+        ] = []  # (cell, treasure): the matching treasures ringed while cards may be taken
         self._signature: Any = None
-        self._anims: dict = {}  # cell -> seconds left of the "just laid" pop
-        self._ghosts: list = []  # fading sprites of taken cards
+        self._anims: dict[Cell, float] = {}  # cell -> seconds left of the "just laid" pop
+        self._ghosts: list[list[Any]] = []  # fading sprites of taken cards
         self.toast = ""
         self._chip_words_fit = False  # the score chips say their counters in words (_build_scores)
         self.toast_until = 0.0
         self._over: CardGameOver | None = None
         self._over_at: float | None = None
-        self.hand_widgets: list = []
+        self.hand_widgets: list[Widget] = []  # the hand cards' touch areas, slot order
         self.pending: tuple[int, int] | None = None  # the place the picked card is previewed at (1st tap)
         self._pending_key: Any = None
-        self.last_turn: dict | None = None  # what the previous player did (for the hand-over sheet)
+        self.last_turn: dict[str, Any] | None = None  # what the previous player did (for the hand-over sheet)
         self._hand_far = False  # the hand panel at the far edge (its owner sits there)
         self.notes = pyglet.graphics.Batch()
         self.note = EdgeNote(self.notes)  # a refusal for the person who tapped, facing them
         self.audit_sheet: int | None = None  # the hand-over sheet's group order while it is up (layout audit)
+        self.pan: tuple[float, float] = (0, 0)  # cells the view was slid from the play (``pan_towards``)
+        self._pan_turn: Any = None  # the turn and phase the slide belongs to
+        self._last_cell: tuple[int, int] | None = None  # where the last card was laid (the view follows it)
+        self.pointers: dict[str, tuple[int, int, int]] = {}  # side of the room -> colour of its pointer
+        self._base: tuple[float, float] = (0.5, 0.5)  # the grid point the play is at (``_rebuild``)
         self._compute_areas()
 
     # ------------------------------------------------------------------ state
     @property
-    def session(self):
+    def session(self) -> Any:
         return session_for(self.kiosk, "cards")
 
     @property
-    def game(self):
+    def game(self) -> Any:
         s = self.session
         return getattr(s, "game", None)
 
@@ -265,6 +357,8 @@ class CardsPlayScreen(Screen):
             side = L.px(270)
             self.hand_rect = Rect(L.width - side - m, y0, side, y1 - y0)
             self.board_rect = Rect(0, y0, L.width - side - 2 * m, y1 - y0)
+        # the room the cards lie in: the board area inside its oak rim
+        self.room = self.board_rect.inset(L.px(ROOM_RIM) + m)
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
         """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
@@ -298,7 +392,8 @@ class CardsPlayScreen(Screen):
             self._anims.clear()
             self.view.cell = 0.0
         elif isinstance(ev, CardLaid):
-            self._anims[tuple(ev.cell)] = 0.35
+            self._anims[(ev.cell[0], ev.cell[1])] = 0.35
+            self._last_cell = (ev.cell[0], ev.cell[1])
             self.last_turn = dict(player=ev.player, card=ev.card, rotation=ev.rotation, taken=(), discarded=None)
             self.pending = None
         elif isinstance(ev, CardsTaken):
@@ -357,7 +452,7 @@ class CardsPlayScreen(Screen):
         if atlas is None or self.view.cell <= 0:
             return
         for cell, card in zip(ev.cells, ev.cards):
-            entry = self._board_sprites.get(tuple(cell))
+            entry = self._board_sprites.get((cell[0], cell[1]))
             if entry is None:
                 continue
             sprite, rot = entry
@@ -420,7 +515,7 @@ class CardsPlayScreen(Screen):
             or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01
         )
 
-    def _state_signature(self):
+    def _state_signature(self) -> Any:
         s, g = self.session, self.game
         if g is None:
             return None
@@ -453,6 +548,7 @@ class CardsPlayScreen(Screen):
         self._board_marks = []
         self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
+        self.hand_widgets = []
         self.clear_widgets()
 
     def _rebuild(self) -> None:
@@ -463,7 +559,6 @@ class CardsPlayScreen(Screen):
         if g is None:
             return
         atlas = self._atlas()
-        L = self.layout
         far = self.facing(g.current) == 180
         if far != self._hand_far:
             self._hand_far = far
@@ -475,18 +570,23 @@ class CardsPlayScreen(Screen):
         if self.pending is not None and (key != self._pending_key or picked is None or self.pending not in cells):
             self.pending = None
         self._pending_key = key
-        self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
-        # the board: places a card could go, the cards, what may be taken
-        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
+        self._aim(g, cells, picked)
+        room = self.room
+        # the board: its room on the table, places a card could go, the cards, what may be taken; all of
+        # it clipped to the room, so cards beyond the part in view slide under its rim
+        clip = Clip(room, order=1)
+        self._room(room)
+        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k, parent=clip) for k in (2, 3, 4))
         human = s.kinds[g.current] == HUMAN and not s.handover
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
-        g_shadows = pyglet.graphics.Group(order=1)
+        g_shadows = pyglet.graphics.Group(order=1, parent=clip)
         for cell, placed in g.layout.items():
-            shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
-            self._board_marks.append((shadow, cell, "shadow"))
-            self._items.append(shadow)
+            for side in ("shadow_r", "shadow_b"):  # only the shadow beside the card: no layer under it all
+                shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+                self._board_marks.append((shadow, cell, side))
+                self._items.append(shadow)
             sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * placed.rotation
             self._items.append(sprite)
@@ -500,11 +600,12 @@ class CardsPlayScreen(Screen):
             self._mark(self.pending, "laid", g_over)
         if g.phase == CardPhase.TAKE:
             self._mark(g.placed, "laid", g_over)
-            self._why_takeable(g, pyglet.graphics.Group(order=5))
+            self._why_takeable(g, pyglet.graphics.Group(order=5, parent=clip))
             for card in g.takeable():
                 cell = g.cell_of(card)
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
         self._place_board()
+        self._pointers(g, cells, picked, human)
         self._build_scores()
         self._build_hand(hand, picked)
         self.audit_sheet = None
@@ -512,7 +613,180 @@ class CardsPlayScreen(Screen):
             self._build_handover()
             self.audit_sheet = HANDOVER_ORDER
 
-    def _why_takeable(self, g, group) -> None:
+    # ------------------------------------------------------------------ the room and following the play
+    @property
+    def min_cell(self) -> float:
+        """The smallest card on the table: the one whose treasure symbols are the picture size of the
+        type scale (typeface.PICTURE, 40 px at 800x480), as the layout audit asks."""
+        return math.ceil(self.layout.px(typeface.PICTURE) / (CARD_FILL * MEDAL_R))
+
+    def _aim(self, g: Any, cells: dict[Cell, int], picked: int | None) -> None:
+        """Aim the view: every card and place when they fit the room at the smallest card size, else
+        the play (``_focus``), or the place nearest it that the picked card fits when none is in view,
+        slid by the person's own panning (``pan_towards``) until the turn moves on."""
+        L, s = self.layout, self.session
+        turn = (g.current, g.turns, g.phase)
+        if turn != self._pan_turn:  # a new turn or phase: the view follows the play again
+            self._pan_turn, self.pan = turn, (0, 0)
+        room = self.room
+        fresh = self.view.cell <= 0  # a new screen or size: the view jumps to where it is aimed at last
+        spread = list(g.layout) + list(cells)
+        focus = self._focus(g, cells)
+        self.view.aim(spread, room, L.px(CARD_MAX), self.min_cell, focus)
+        fits = [c for c, mask in cells.items() if picked is not None and OPEN[picked][s.rotation] & mask]
+        if fits and not any(self.view.seen(room, c) for c in fits):
+            # none of the places the picked card fits is in view: the one nearest the play comes into view
+            fx, fy = focus if focus is not None else self.view.target[:2]
+            focus = min(fits, key=lambda c: ((c[0] - fx) ** 2 + (c[1] - fy) ** 2, c))
+        base = focus if focus is not None else self.view.target[:2]
+        if base != self._base:  # the play moved (a card shown at a place, another card picked): follow it
+            self._base, self.pan = base, (0, 0)
+        if self.pan != (0, 0):
+            focus = (self._base[0] + self.pan[0], self._base[1] + self.pan[1])
+        self.view.aim(spread, room, L.px(CARD_MAX), self.min_cell, focus)
+        if fresh:
+            self.view.cx, self.view.cy, self.view.cell = self.view.target
+
+    def _focus(self, g: Any, cells: dict[Cell, int]) -> tuple[float, float] | None:
+        """Where the play is, for a layout larger than the room (``View.aim``): the cards that may be taken
+        with the card just laid, else the place a card is shown at, else the card laid last."""
+        if g.phase == CardPhase.TAKE and g.placed is not None:
+            spots = [g.placed] + [g.cell_of(card) for card in g.takeable()]
+        elif self.pending is not None:
+            spots = [self.pending]
+        elif self._last_cell is not None and self._last_cell in g.layout:
+            spots = [self._last_cell]
+        else:
+            return None
+        xs, ys = [c[0] for c in spots], [c[1] for c in spots]
+        return ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+
+    def _room(self, room: Rect) -> None:
+        """The table's room, drawn once per change: an oak rim round it (light from the top-left, a shadow
+        on the walnut to the bottom right), the walnut showing inside, as the board game's frame."""
+        L = self.layout
+        t = L.px(ROOM_RIM)
+        outer = room.grow(t)
+        g_shadow, g_rim, g_edge = (pyglet.graphics.Group(order=k) for k in (0, 1, 2))
+        off = max(2, L.px(4))
+        parts: list[Any] = [  # the shadow: a strip right of the rim and one below it
+            shapes.Rectangle(
+                outer.right, outer.y - off, off, outer.h, color=ROOM_SHADOW, batch=self.batch, group=g_shadow
+            ),
+            shapes.Rectangle(
+                outer.x + off, outer.y - off, outer.w, off, color=ROOM_SHADOW, batch=self.batch, group=g_shadow
+            ),
+        ]
+        for x, y, w, h in (  # the oak: four bands
+            (outer.x, outer.y, outer.w, t),
+            (outer.x, room.top, outer.w, t),
+            (outer.x, room.y, t, room.h),
+            (room.right, room.y, t, room.h),
+        ):
+            parts.append(shapes.Rectangle(x, y, w, h, color=FRAME, batch=self.batch, group=g_rim))
+        edge = max(1.0, L.px(2))
+        for (x0, y0, x1, y1), rgb in (
+            ((outer.x, outer.top - edge / 2, outer.right, outer.top - edge / 2), FRAME_LIGHT),  # lit: top, left
+            ((outer.x + edge / 2, outer.y, outer.x + edge / 2, outer.top), FRAME_LIGHT),
+            ((outer.x, outer.y + edge / 2, outer.right, outer.y + edge / 2), FRAME_SHADE),  # away from the light
+            ((outer.right - edge / 2, outer.y, outer.right - edge / 2, outer.top), FRAME_SHADE),
+            ((room.x, room.top + edge / 2, room.right, room.top + edge / 2), FRAME_SHADE),  # the inner lip
+            ((room.x - edge / 2, room.y, room.x - edge / 2, room.top), FRAME_SHADE),
+            ((room.x, room.y - edge / 2, room.right, room.y - edge / 2), FRAME_LIGHT),
+            ((room.right + edge / 2, room.y, room.right + edge / 2, room.top), FRAME_LIGHT),
+        ):
+            parts.append(shapes.Line(x0, y0, x1, y1, thickness=edge, color=rgb, batch=self.batch, group=g_edge))
+        self._items += parts
+
+    def _pointers(self, g: Any, cells: dict[Cell, int], picked: int | None, human: bool) -> None:
+        """For each side of the room beyond which lie places a card could go (or, after a placement, cards
+        that may be taken) out of view: a token on that side pointing there; a tap pans the table that way.
+        Green when the picked card fits a place that way (as the places themselves), amber for cards to take."""
+        self.pointers = {}
+        if not human or self.view.cell <= 0:
+            return
+        s = self.session
+        if g.phase == CardPhase.TAKE:
+            wanted = {g.cell_of(card): TAKE_AMBER for card in g.takeable()}
+        elif g.phase == CardPhase.PLACE:
+            wanted = {
+                cell: FIT_GREEN if picked is not None and OPEN[picked][s.rotation] & mask else ACCENT
+                for cell, mask in cells.items()
+            }
+        else:
+            return
+        room, (cx, cy, c) = self.room, self.view.target
+        half_w, half_h = room.w / c / 2, room.h / c / 2
+        for cell, rgb in wanted.items():
+            if self.view.seen(room, cell):
+                continue
+            dx, dy = cell[0] - cx, cell[1] - cy
+            side = ("E" if dx > 0 else "W") if abs(dx) - half_w >= abs(dy) - half_h else ("S" if dy > 0 else "N")
+            best = self.pointers.get(side)
+            if best is None or POINTER_RANK.index(rgb) < POINTER_RANK.index(best):
+                self.pointers[side] = rgb
+        L = self.layout
+        d = L.touch
+        r = d / 2
+        # set into the room's oak rim like the board's arrows into its frame: a hole with an arrow in it,
+        # as far out as the room's surroundings allow (the screen's edge, the strips, the hand)
+        gap = {"W": self.room.x, "E": self.hand_rect.x - self.room.right}
+        gap["N"] = self.top_strip.y - self.room.top if self.top_strip.h else L.height - self.room.top
+        gap["S"] = self.room.y - self.bottom_strip.top if self.bottom_strip.h else self.room.y
+        g_edge, g_face = pyglet.graphics.Group(order=6), pyglet.graphics.Group(order=7)
+        for side, rgb in self.pointers.items():
+            ux, uy = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}[side]
+            inward = max(0.0, r - gap[side] + 1)
+            x = room.cx + ux * (room.w / 2 - inward)
+            y = room.cy + uy * (room.h / 2 - inward)
+            self._items.append(shapes.Circle(x, y, r, color=FRAME_LIGHT, batch=self.batch, group=g_edge))
+            self._items.append(
+                shapes.Circle(x + r * 0.05, y - r * 0.05, r * 0.86, color=RECESS, batch=self.batch, group=g_face)
+            )
+            tip, back, wide = r * 0.6, r * 0.3, r * 0.5  # the arrowhead, pointing out of the room
+            px_, py_ = -uy, ux
+            self._items.append(
+                shapes.Triangle(
+                    x + ux * tip,
+                    y + uy * tip,
+                    x - ux * back + px_ * wide,
+                    y - uy * back + py_ * wide,
+                    x - ux * back - px_ * wide,
+                    y - uy * back - py_ * wide,
+                    color=rgb,
+                    batch=self.batch,
+                    group=pyglet.graphics.Group(order=8),
+                )
+            )
+            self.add(Widget(Rect(x - r, y - r, d, d), on_tap=partial(self.pan_towards, side)))
+
+    def pan_towards(self, side: str) -> None:
+        """Slide the table to show what lies beyond `side` (N, E, S, W of the room) of the part in view:
+        nearly a roomful of cells that way (until the next turn, when it follows the play again)."""
+        g = self.game
+        if g is None or self.view.cell <= 0:
+            return
+        room, (cx, cy, c) = self.room, self.view.target
+        ux, uy = {"E": (1, 0), "W": (-1, 0), "N": (0, -1), "S": (0, 1)}[side]  # grid y grows south
+        step = max(1.0, math.floor((room.w if ux else room.h) / c) - 1.0)
+        # from where the view is now (a focus past the layout's edge is clamped there, not accumulated)
+        self.pan = (cx + ux * step - self._base[0], cy + uy * step - self._base[1])
+        self._signature = None
+
+    def bring_into_view(self, cell: Cell) -> None:
+        """Pan the table at once (no easing) so that grid cell (x, y) is in view: for tests and scripts,
+        which tap cells as a person would after panning."""
+        g = self.game
+        if g is None:
+            return
+        self._rebuild()
+        if not self.view.seen(self.room, cell):
+            self.pan = (cell[0] - self._base[0], cell[1] - self._base[1])
+            self._rebuild()
+        self.view.cx, self.view.cy, self.view.cell = self.view.target
+        self._place_board()
+
+    def _why_takeable(self, g: Any, group: Any) -> None:
         """Why cards may be taken: the joined path lit over its cards, and a ring round the matching
         treasure at each end (on the card just laid and on every card it joins)."""
         from kiosk.games.cards.art import MEDAL_R, face_layout
@@ -537,17 +811,23 @@ class CardsPlayScreen(Screen):
                     self._items.append(ring)
                     self.why.append((cell, name))
 
-    def _mark(self, cell, kind: str, group) -> None:
-        if kind == "fit":
-            shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 120), batch=self.batch, group=group)
+    def _mark(self, cell: Cell, kind: str, group: Any) -> None:
+        if kind == "fit":  # the picked card fits: the chalked outline in green, a printed card's rim inside
+            shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 110), batch=self.batch, group=group)
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
-            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box")]
-            self._items += [shape, edge]
-        elif kind == "open":  # an empty place: a faint fill inside a visible outline
-            fill = shapes.Rectangle(0, 0, 1, 1, color=OPEN_FILL, batch=self.batch, group=group)
+            rim = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
+            # and in its middle a green token, lit from the top-left like the pieces: "lay it here"
+            under = shapes.Circle(0, 0, 1, color=FIT_SHADE, batch=self.batch, group=group)
+            dot = shapes.Circle(0, 0, 1, color=FIT_GREEN, batch=self.batch, group=group)
+            glint = shapes.Circle(0, 0, 1, color=FIT_GLINT, batch=self.batch, group=group)
+            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path")]
+            self._board_marks += [(under, cell, ("dot", 0.015, -0.025, 0.12)), (dot, cell, ("dot", 0, 0, 0.11))]
+            self._board_marks.append((glint, cell, ("dot", -0.035, 0.035, 0.035)))
+            self._items += [shape, edge, rim, under, dot, glint]
+        elif kind == "open":  # an empty place: a card's outline chalked on the walnut (no fill: no blending)
             edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
-            self._board_marks += [(fill, cell, "fill"), (edge, cell, "box")]
-            self._items += [fill, edge]
+            self._board_marks.append((edge, cell, "box"))
+            self._items.append(edge)
         elif kind == "laid":
             edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
             self._board_marks.append((edge, cell, "box"))
@@ -565,7 +845,7 @@ class CardsPlayScreen(Screen):
                     anchor_x="center",
                     anchor_y="center",
                     batch=self.batch,
-                    group=pyglet.graphics.Group(order=5),
+                    group=pyglet.graphics.Group(order=5, parent=group.parent),
                 )
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
                 self._items += [fill, tick, mark]
@@ -575,46 +855,61 @@ class CardsPlayScreen(Screen):
 
     def _place_board(self) -> None:
         """Put the board sprites and marks where the (moving) view says."""
-        atlas, v, r = self.atlas, self.view, self.board_rect
+        atlas, v, r = self.atlas, self.view, self.room
         if atlas is None or v.cell <= 0:
             return
         c = v.cell
         for cell, (sprite, _rot) in self._board_sprites.items():
             x, y = v.centre(r, cell)
             pop = self._anims.get(cell, 0.0)
-            sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
+            sprite.update(x=x, y=y, scale=c * CARD_FILL / atlas.px * (1 + pop * 0.6))
             sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
-            note_picture(sprite, "card_symbol", "table card", c * 0.97 * MEDAL_R)
+            # a card wholly beyond the room is not drawn at all (the room's clip hides the rest)
+            sprite.visible = abs(x - r.cx) < r.w / 2 + c / 2 and abs(y - r.cy) < r.h / 2 + c / 2
+            note_picture(sprite, "card_symbol", "table card", c * CARD_FILL * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
             x, y = v.centre(r, self.pending)
-            pending.update(x=x, y=y, scale=c * 0.97 / atlas.px)
+            pending.update(x=x, y=y, scale=c * CARD_FILL / atlas.px)
         for shape, cell, kind in self._board_marks:
-            x, y = v.centre(r, cell)
-            if isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
-                _, dx, dy, rad = kind
-                half = c * 0.97 / 2
-                shape.position = (x + dx * half, y + dy * half)
-                shape.radius = rad * half
-                shape.thickness = max(2.0, c * 0.04)
-            elif kind == "shadow":  # a laid card's shadow on the table: light from the top-left (docs/art.md)
-                shape.position = (x - c * 0.46, y - c * 0.52)
-                shape.width = shape.height = c * 0.98
-            elif kind == "fill":
-                shape.position = (x - c * 0.47, y - c * 0.47)
-                shape.width = shape.height = c * 0.94
-            elif kind == "box":
-                shape.position = (x - c * 0.48, y - c * 0.48)
-                shape.width = shape.height = c * 0.96
-            elif kind == "path":  # inside a takeable card's thicker box, so both show
-                shape.position = (x - c * 0.44, y - c * 0.44)
-                shape.width = shape.height = c * 0.88
-            elif kind == "tick":
-                shape.position = (x + c * 0.3, y + c * 0.3)
-                shape.radius = c * 0.14
-            else:
-                shape.position = (x + c * 0.3, y + c * 0.3, 0)
-                shape.font_size = max(6, c * 0.14)
+            self._place_mark(shape, kind, *v.centre(r, cell), c)
+
+    @staticmethod
+    def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
+        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says."""
+        if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
+            _, dx, dy, rad = kind
+            shape.position = (x + dx * c, y + dy * c)
+            shape.radius = rad * c
+        elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
+            _, dx, dy, rad = kind
+            half = c * CARD_FILL / 2
+            shape.position = (x + dx * half, y + dy * half)
+            shape.radius = rad * half
+            shape.thickness = max(2.0, c * 0.04)
+        elif kind == "shadow_r":  # a laid card's shadow on the table, light from the top-left (docs/art.md):
+            edge = c * CARD_FILL / 2  # right of the card...
+            shape.position = (x + edge, y - c * 0.52)
+            shape.width, shape.height = c * 0.52 - edge, c * 0.98
+        elif kind == "shadow_b":  # ...and below it
+            edge = c * CARD_FILL / 2
+            shape.position = (x - c * 0.46, y - c * 0.52)
+            shape.width, shape.height = c * 0.46 + edge, c * 0.52 - edge
+        elif kind == "fill":
+            shape.position = (x - c * 0.47, y - c * 0.47)
+            shape.width = shape.height = c * 0.94
+        elif kind == "box":
+            shape.position = (x - c * 0.48, y - c * 0.48)
+            shape.width = shape.height = c * 0.96
+        elif kind == "path":  # inside a takeable card's thicker box, so both show
+            shape.position = (x - c * 0.44, y - c * 0.44)
+            shape.width = shape.height = c * 0.88
+        elif kind == "tick":
+            shape.position = (x + c * 0.3, y + c * 0.3)
+            shape.radius = c * 0.14
+        else:
+            shape.position = (x + c * 0.3, y + c * 0.3, 0)
+            shape.font_size = max(6, c * 0.14)
 
     def _build_scores(self) -> None:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
@@ -662,23 +957,18 @@ class CardsPlayScreen(Screen):
         y = strip.top - (r + 1) * rh if angle == 0 else strip.y + r * rh
         frame = Frame(Rect(x + gap, y + gap / 2, cw - 2 * gap, rh - gap), angle)
         w, h = frame.w, frame.h
-        bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
+        bg, mid, fg, top = (pyglet.graphics.Group(order=k) for k in (10, 11, 12, 13))
         rgb = player_rgb(i)
         active = i == g.current and g.phase != CardPhase.OVER
-        self._items.append(
-            box(
-                frame,
-                frame.full(),
-                tuple(v // 3 + 20 for v in rgb) if active else PANEL,
-                self.batch,
-                bg,
-                radius=L.px(6),
-            )
-        )
+        # a tray on the table (docs/art.md): a wooden rim, the player's colour round the one whose turn it is
+        rim = L.px(3) if active else L.px(2)
+        self._items.append(box(frame, frame.full(), rgb if active else PANEL_EDGE, self.batch, bg, radius=L.px(7)))
+        inner = Rect(rim, rim, w - 2 * rim, h - 2 * rim)
+        self._items.append(box(frame, inner, ACTIVE_TRAY if active else PANEL, self.batch, mid, radius=L.px(5)))
         cy = h / 2
         dot = h * 0.22
         pad = L.px(6)
-        self._items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
+        self._items += seat_token(frame, pad + dot, cy, dot, rgb, self.batch, fg)
         tx = self._chip_text_x()
         if self._chip_words_fit:
             self._chip_in_words(i, tx, frame, cy, fg, active)
@@ -699,21 +989,24 @@ class CardsPlayScreen(Screen):
             name="score",
         )
         self._items.append(score)
-        cw_, ch_ = L.px(13), L.px(18)
+        # the cards taken: a little square card face up (ivory, as a card's rim, edged), beside the number
+        card = L.px(12)
         right = w - pad - score.content_width - L.px(4)
-        self._items.append(
-            box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg, radius=L.px(2))
-        )
-        right -= cw_ + L.px(8)
-        bw = L.px(9)
-        step = bw * 0.8
+        spot = Rect(right - card, cy - card / 2, card, card)
+        self._items.append(box(frame, spot.grow(1), PILE_EDGE, self.batch, fg))
+        self._items.append(box(frame, spot, RIM, self.batch, top))
+        right -= card + L.px(8)
+        # the cards in hand: as many little card backs, overlapping, the same back as on the table
         backs = len(g.hands[i])
+        atlas = self._atlas()
+        step = card * 0.4
         for k in range(backs):
-            self._items.append(
-                box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128), self.batch, fg)
-            )
+            x, y = frame.point(right - card / 2 - k * step, cy)
+            sprite = pyglet.sprite.Sprite(atlas.back, x, y, batch=self.batch, group=top)
+            sprite.scale, sprite.rotation = card / atlas.px, frame.angle
+            self._items.append(sprite)
         if backs:
-            right -= bw + (backs - 1) * step + L.px(6)
+            right -= card + (backs - 1) * step + L.px(6)
         self._chip_name(i, frame, tx, right, cy, fg, active)
 
     def _chip_words(self, i: int) -> tuple[str, str, str]:
@@ -790,7 +1083,7 @@ class CardsPlayScreen(Screen):
                 )
             )
 
-    def _prompt(self, hand, picked) -> tuple[str, str]:
+    def _prompt(self, hand: Any, picked: int | None) -> tuple[str, str]:
         """The heading and the instruction for the active player."""
         s, g = self.session, self.game
         p = g.current
@@ -813,14 +1106,16 @@ class CardsPlayScreen(Screen):
         fits = any(OPEN[picked][s.rotation] & m for m in g.legal_cells().values())
         return head, self.t("cards.lay_card") if fits else self.t("cards.turn_card")
 
-    def _build_hand(self, hand, picked) -> None:
+    def _build_hand(self, hand: Any, picked: int | None) -> None:
         s, g = self.session, self.game
         L = self.layout
         r = self.hand_rect
         p = g.current
         frame = Frame(r, self.facing(p))
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
-        self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
+        # the tray of the player whose turn it is: lighter wood, rimmed in wood (docs/art.md)
+        self._items.append(box(frame, frame.full().grow(L.px(2)), PANEL_EDGE, self.batch, bg, radius=L.px(12)))
+        self._items.append(box(frame, frame.full(), ACTIVE_TRAY, self.batch, bg, radius=L.px(10)))
         if g.phase != CardPhase.OVER:
             self._items.append(
                 box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid, radius=L.px(3))
@@ -887,7 +1182,8 @@ class CardsPlayScreen(Screen):
             # the player who just laid (or, before a computer's first step, whose turn just ended) may take
             # it back: Undo in the button row, facing them
             undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
-            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg, undo == p)
+            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
+            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
             row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take:
             chosen = tuple(sorted(s.chosen))
@@ -947,6 +1243,7 @@ class CardsPlayScreen(Screen):
                 else:
                     w = Widget(rect, on_tap=partial(self.ui.post, SelectHandCard(k)))
                 self.add(w)
+                self.hand_widgets.append(w)
         if shown and g.phase == CardPhase.PLACE and self.controls:
             # the rotate button under the cards (where the take button is in the take phase)
             rect = Rect(pad, by, r.w - 2 * pad, btn_h)
@@ -965,28 +1262,22 @@ class CardsPlayScreen(Screen):
             self._items.append(b)
             self.add(b)
 
-    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
-        """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
-        L = self.layout
-        word = self.t("play.undo")  # with its icon, else alone, else the icon alone: never set too small
-        text = (
-            UNDO_ICON
-            if icon_only
-            else first_fitting(
-                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), rect.w - BUTTON_TEXT_MARGIN
-            )
-        )
-        b = Button(
+    def _undo_button(self, rect: Rect, player: int, group: Any, icon_only: bool = False, quiet: bool = False) -> None:
+        """The Undo button at screen `rect`, turned to `player` (whose action it takes back); `quiet`:
+        not the active player's own (the hand-over sheet, a computer's wait), so drawn as the board
+        game draws the previous player's Undo: dark, edged in `player`'s colour (one shared piece)."""
+        b, under = undo_button(
+            self.layout,
             Frame(rect, self.facing(player)),
             Rect(0, 0, rect.w, rect.h),
-            text,
+            self.t("play.undo"),
             self.batch,
             group,
-            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
-            min_size=L.touch,
-            color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),
+            icon_only=icon_only,
+            quiet=text_shade(player_rgb(player)) if quiet else None,
         )
+        self._items.extend(under)
         self._items.append(b)
         self.add(b)
 
@@ -1077,9 +1368,9 @@ class CardsPlayScreen(Screen):
             ux = pad if left else w - pad - bw  # the screen's left half: away from the hand column
             uy = h - L.px(10) - undo_h if not beside else L.px(12) + (L.px(56) - undo_h) / 2
             spot = frame.area(Rect(ux, uy, bw, undo_h))
-            self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
+            self._undo_button(spot, undo, pyglet.graphics.Group(order=43), quiet=True)
 
-    def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
+    def _last_turn(self, frame: Frame, last: dict[str, Any], area: Rect, group: Any) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""
         L = self.layout
         atlas = self.atlas
@@ -1151,12 +1442,12 @@ class CardsPlayScreen(Screen):
 
     def tap(self, x: float, y: float) -> bool:
         self.note.touched(x, y, self.ui.now())
-        if super().tap(x, y):
+        if not self._under_pointer(x, y) and super().tap(x, y):
             return True
         s, g = self.session, self.game
         if g is None or g.phase == CardPhase.OVER or s.handover:
             return False
-        cell = self.view.cell_at(self.board_rect, x, y)
+        cell = self.view.cell_at(self.room, x, y)
         if cell is None:
             return False
         if s.kinds[g.current] != HUMAN:
@@ -1185,12 +1476,27 @@ class CardsPlayScreen(Screen):
             return True
         return False
 
+    def _under_pointer(self, x: float, y: float) -> bool:
+        """Whether (x, y) is on a pointer token lying over a place in view or a card that may be taken:
+        that place or card gets the tap (a first tap on a place only shows the card there, and the
+        table then follows it), the token the taps on the rest of it."""
+        w = self.widget_at(x, y)
+        g = self.game
+        if w is None or g is None or w.on_tap is None or getattr(w.on_tap, "func", None) != self.pan_towards:
+            return False
+        cell = self.view.cell_at(self.room, x, y)
+        if cell is None or not self.view.seen(self.room, cell, target=False):
+            return False
+        if g.phase == CardPhase.PLACE:
+            return cell in g.legal_cells()
+        return g.phase == CardPhase.TAKE and cell in g.layout and g.layout[cell].card in g.takeable()
+
     # ------------------------------------------------------------------ tests and scripts
-    def cell_center(self, cell) -> tuple[float, float]:
+    def cell_center(self, cell: Cell) -> tuple[float, float]:
         """Where grid cell (x, y) is on screen now (window pixels, origin bottom-left)."""
-        return self.view.centre(self.board_rect, cell)
+        return self.view.centre(self.room, cell)
 
     def hand_card_center(self, slot: int) -> tuple[float, float]:
         """Where hand card `slot` is on screen (only while the hand is shown)."""
-        cards = [w for w in self.widgets if type(w) is Widget]
-        return cards[slot].rect.center
+        x, y = self.hand_widgets[slot].rect.center
+        return (float(x), float(y))

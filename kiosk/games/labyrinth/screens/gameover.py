@@ -3,6 +3,8 @@
 The winner's name is their pawn colour, written in that colour next to their
 pawn shape (so it reads for colour-blind players too), with a little confetti.
 Each player's found treasures are shown as the same drawings as on the board.
+The winners stand tallest even when another found more (the winner came home
+first, RULES.md 1), so a line under the headline says why they won.
 "Play again" starts the same seats and rules with a new board; "Back to start"
 returns to the attract screen, as does a minute without a touch. In the
 tabletop layout the winner line is also written upside down for the far side.
@@ -16,6 +18,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from engine.outcome import Termination
 from kiosk.games.labyrinth.events import GameOver
 
 from kiosk.ui.audit.contrast import text_shade
@@ -23,20 +26,20 @@ from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import Canvas, fit_font, panel, picture
+from kiosk.ui.shell import podium
+from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel, picture
+from kiosk.ui.shell.podium import NAME_W
 from kiosk.ui.shell.screen import register
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL_EDGE, Frame, box, label
+from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
-NAME_W = 130  # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
-PODIUM_GAP = 10.0  # between two podium blocks
-PODIUM_W = 230  # design units (800x480): a podium block's widest
 PAWN_ON_PODIUM = 64  # the pawns standing on the podium, this tall at most
 ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
 NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
-BLOCK_TOP = (150, 112, 76)  # a podium block's lit top edge
+LINE_UNDER_HEADLINE = 24  # design units from one line under the headline (turns, why) to the next
+FAR_WHY_H = 32  # design units: the far side's why line under its headline (a body-size line box)
 
 
 @register("gameover")
@@ -48,17 +51,21 @@ class GameOverScreen(GameEndScreen):
     def __init__(self, ui):
         super().__init__(ui)
         self.players: list[tuple[int, str]] = []  # (seat, colour) per player
+        self.return_home = True  # the rules' "come home after the last treasure" (off: no return home)
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
         self._rng = random.Random(7)
 
     # ------------------------------------------------------------ lifecycle
     def event_of(self, game, session) -> GameOver:
-        return GameOver(game.winners, game.turns, tuple(tuple(p.found) for p in game.players), tuple(session.kinds))
+        found = tuple(tuple(p.found) for p in game.players)
+        return GameOver(game.winners, game.turns, found, tuple(session.kinds), termination=game.outcome.termination)
 
     def prepare(self, game, event: GameOver | None) -> None:
         """Each player's seat and colour: from the game, else the usual seats for that many players."""
+        self.return_home = True
         if game is not None:
             self.players = [(p.seat, p.color) for p in game.players]
+            self.return_home = game.rules.return_home
         elif event is not None:
             from engine.labyrinth.tiles import DEFAULT_SEATS
 
@@ -114,33 +121,47 @@ class GameOverScreen(GameEndScreen):
         head_h = 92
         head_y = c.H - m - head_h
         top_taken = 0
+        why = self.why(ev)
         if L.tabletop:
-            # the far side of the table gets the news too: a smaller upside-down line along the top edge
-            far = Frame(c.r(m, c.H - m - 54, c.W - 2 * m, 54), 180)
-            self._headline(c, far, headline, winner_seats, rgb, mid, fg, size=24)
-            top_taken = 60
+            # the far side of the table gets the news too: a smaller upside-down line along the top edge,
+            # and why under it (as they read it: nearer their edge) where it fits at the body size
+            far_why = why if measure(why, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else ""
+            below = FAR_WHY_H if far_why else 0
+            far = Frame(c.r(m, c.H - m - 54 - below, c.W - 2 * m, 54 + below), 180)
+            head = Frame(far.area(Rect(0, c.px(below), far.w, c.px(54))), 180)
+            self._headline(c, head, headline, winner_seats, rgb, mid, fg, size=24)
+            if far_why:
+                self._shapes.append(
+                    label(far_why, far, far.w / 2, c.px(below / 2), c.font(BODY), self.batch, fg, color=INK)
+                )
+            top_taken = 60 + below
         self._headline(
             c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seats, rgb, mid, fg
         )
         turns = t("gameover.turns", n=ev.turns)
-        self._shapes.append(
-            label(
-                turns,
-                frame,
-                L.width / 2,
-                c.px(head_y - top_taken - 4),
-                c.font(18),
-                self.batch,
-                fg,
-                color=INK,
-                bold=False,
+        lines = [turns]
+        if why:  # on the turns' line where both fit, else on a line of its own
+            both = f"{turns} \u00b7 {why}"
+            lines = [both] if measure(both, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else [turns, why]
+        for k, line in enumerate(lines):
+            self._shapes.append(
+                label(
+                    line,
+                    frame,
+                    L.width / 2,
+                    c.px(head_y - top_taken - 4 - k * LINE_UNDER_HEADLINE),
+                    c.font(BODY),
+                    self.batch,
+                    fg,
+                    color=INK,
+                    bold=False,
+                )
             )
-        )
         btn_h = 58
-        area_top = head_y - top_taken - 26
+        area_top = head_y - top_taken - 26 - (len(lines) - 1) * LINE_UNDER_HEADLINE
         bottom = m + btn_h + 14
         n = len(ev.found)
-        if (c.W - 2 * m - PODIUM_GAP * (n - 1)) / max(1, n) >= NAME_W + 12:
+        if podium.fits(n, c.W - 2 * m):
             # the podium: each player's pawn on a block, the winners' the tallest, what they found on its front
             self._podium(c, frame, Rect(m, bottom, c.W - 2 * m, area_top - bottom), ev, mid, fg)
         else:  # too narrow for the names side by side (portrait, four players): a row each
@@ -161,6 +182,18 @@ class GameOverScreen(GameEndScreen):
         if names:
             return t("cards.shared_win", players=names_list(t, names)), seats  # the same words as the card game's
         return t("cards.no_winner"), seats
+
+    def why(self, ev: GameOver) -> str:
+        """Why the winners won, in few words ("Red came home first", "Turn limit: the most treasures
+        wins"): the podium puts them on top even when another player found more. Empty for a solo
+        game or a game without a winner."""
+        winners = [i for i in ev.winners if i < len(self.players)]
+        if len(ev.found) == 1 or not winners:
+            return ""
+        if ev.termination == Termination.TURN_LIMIT:
+            return self.t("gameover.why_turn_limit")
+        name = self.t(f"colour.{self.players[winners[0]][1]}")
+        return self.t("gameover.why_home" if self.return_home else "gameover.why_last", player=name)
 
     def _headline(self, c, frame, text, seats, rgb, mid, fg, size: float = 34) -> None:
         """Crown, the winners' pawns and the result line centred in `frame`."""
@@ -185,20 +218,14 @@ class GameOverScreen(GameEndScreen):
     def places(self, ev: GameOver) -> list[int]:
         """Each player's place on the podium (0: the top step): winners first, then by treasures found;
         players who found as many share a step."""
-        keys = [(i not in ev.winners, -len(found)) for i, found in enumerate(ev.found)]
-        steps = sorted(set(keys))
-        return [steps.index(k) for k in keys]
+        return podium.places([(i not in ev.winners, -len(found)) for i, found in enumerate(ev.found)])
 
     def _podium(self, c: Canvas, frame: Frame, area: Rect, ev: GameOver, mid: Any, fg: Any) -> None:
         """A wooden block per player side by side (the best in the middle: 2-1-3-4), the pawn standing on
         it and, on its front, the name (a winner's starred) and the treasures found."""
         places = self.places(ev)
-        ranked = sorted(range(len(ev.found)), key=lambda i: (places[i], i))
-        order = [ranked[1], ranked[0], *ranked[2:]] if len(ranked) > 1 else ranked
-        n = len(order)
-        gap = PODIUM_GAP
-        bw = min(PODIUM_W, (area.w - gap * (n - 1)) / n) if n > 1 else area.w * 0.8  # solo: 24 treasures
-        x0 = area.x + (area.w - (bw * n + gap * (n - 1))) / 2
+        n = len(ev.found)
+        bw = podium.block_width(area, n)
         pawn = min(PAWN_ON_PODIUM, area.h * 0.3)
         tallest = area.h - pawn
         most = max((len(f) for f in ev.found), default=0)
@@ -209,16 +236,10 @@ class GameOverScreen(GameEndScreen):
         if shortest > tallest:  # a solo game's 24 treasures: smaller pictures
             icon = max(12.0, (tallest - NAME_ON_PODIUM - 8) / lines)
             shortest = NAME_ON_PODIUM + 8 + lines * icon
-        step = max(0.0, (tallest - shortest) / max(1, max(places)))
-        for k, i in enumerate(order):
+        for i, block in enumerate(podium.blocks(area, places, pawn, shortest)):
             seat, colour = self.players[i] if i < len(self.players) else (i, COLOR_KEYS[i % 4])
-            h = tallest - step * places[i]
-            block = Rect(x0 + k * (bw + gap), area.y, bw, h)
             winner = i in ev.winners
-            edge = ACCENT if winner else PANEL_EDGE
-            self._shapes += panel(frame, c.r(*block), self.batch, mid, edge=edge, radius=c.px(10))
-            lit = Rect(block.x + 4, block.top - 8, block.w - 8, 4)  # the block's top, turned to the light
-            self._shapes.append(box(frame, c.r(*lit), BLOCK_TOP, self.batch, mid, radius=c.px(2)))
+            self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
             cx = block.x + bw / 2
             self._shapes.append(
                 picture(self.ui, "pawn", seat, c.px(cx), c.px(block.top + pawn * 0.46), c.px(pawn), self.batch, fg)

@@ -34,9 +34,10 @@ from kiosk.ui.shell.menu import (
     panel,
     star_button,
 )
+from kiosk.games.labyrinth.screens.player_panel import ACTIVE_TRAY
 from kiosk.ui.shell.setup_panel import SetupPanel
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, box, label
 
 FRIENDLY = "fair"  # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
@@ -54,6 +55,7 @@ def levels() -> tuple[str, ...]:
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 JOIN_W = 112  # design units: the corner join controls (tabletop)
 HELP_H = 32  # design units: a toggle's help line under it (one line at the body size)
+PLATE_H = 30  # design units: a seat card's name plate, where its pawn stands
 
 
 def seat_icon(kind: str, cx: float, cy: float, size: float, color, batch, group, angle: int = 0) -> list:
@@ -233,11 +235,14 @@ class BoardSetup(SetupPanel):
         y = top - 52
         self._players_row(c, frame, m, y, c.W - 2 * m, 52)
         n = self.choices.players
-        seats_h = n * 64 + (n - 1) * 6
-        y -= (6 if self.layout.tabletop else 12) + seats_h
+        # the easier rules sit just above the bottom row; the seats' rows between them and the
+        # players row, lower where a short screen (480x800) has no room for 64 units each
+        toggles_y = bottom + 8 + HELP_H + 2 * (52 + HELP_H)
+        y -= 6 if self.layout.tabletop else 12
+        seats_h = min(n * 64 + (n - 1) * 6, y - (toggles_y + 52 + 8))
+        y -= seats_h
         self._seats(c, frame, m, y, c.W - 2 * m, seats_h, cols=1)
-        # the easier rules sit just above the bottom row
-        self._toggles(c, frame, m, bottom + 8 + HELP_H + 2 * (52 + HELP_H), c.W - 2 * m, 52, stacked=True)
+        self._toggles(c, frame, m, toggles_y, c.W - 2 * m, 52, stacked=True)
 
     # ------------------------------------------------------------ actions
     def set_players(self, n: int) -> None:
@@ -415,11 +420,15 @@ class BoardSetup(SetupPanel):
         t = self.t
         kind = self.choices.kinds[index]
         rgb = SEAT_COLORS[seat]
-        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, radius=c.px(10))
-        self._shapes += panel(frame, c.r(x, y + h - 6, w, 6), self.batch, self._bg, color=rgb, edge=rgb, radius=c.px(3))
-        top = y + h - 24
-        self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 22), c.px(top)), c.px(26), group=self._fg)
-        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 42, top, BODY, color=text_shade(rgb), width=w - 50)
+        # the seat's place at the table: a tray rimmed in its colour, its pawn standing on a name plate
+        self._shapes += panel(frame, c.r(x, y, w, h), self.batch, self._bg, edge=rgb, radius=c.px(10))
+        self._shapes.append(box(frame, c.r(x, y + h - 5, w, 5), rgb, self.batch, self._bg, radius=c.px(3)))
+        plate = Rect(x + 5, y + h - PLATE_H - 7, w - 10, PLATE_H)
+        self._shapes.append(box(frame, c.r(*plate), ACTIVE_TRAY, self.batch, self._bg, radius=c.px(8)))
+        top = plate.cy
+        self._shapes += draw_pawn(self.batch, seat, *frame.point(c.px(x + 24), c.px(top + 2)), c.px(34), group=self._fg)
+        self._text(c, frame, t(f"colour.{COLOR_KEYS[seat]}"), x + 46, top, BODY, color=text_shade(rgb), width=w - 54)
+        top = y + h - 24  # the choices below keep their places
         pad = 8
         joined = self._joined(index)
         seg_y = top - 18 - 48
