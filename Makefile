@@ -15,9 +15,9 @@ IMAGE_FS_TOOLS := fdisk dosfstools mtools e2fsprogs
 APT_PACKAGES := xvfb xauth libegl1 libgles2 libgl1-mesa-dri libglu1-mesa socat fonts-dejavu-core fonts-sil-andika \
                 python3-pip systemd libseccomp2 pulseaudio pulseaudio-utils sox $(IMAGE_FS_TOOLS) \
                 fonts-noto-color-emoji librsvg2-bin
-# What `make image` needs: those file-system tools, debootstrap and qemu-user for the arm64 root
+# What `make image` needs: those file-system tools, mmdebstrap and qemu-user for the arm64 root
 # (as arm64-check, which installs them itself), systemd-nspawn for the booted check of its root.
-IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) debootstrap qemu-user-static binfmt-support systemd-container
+IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) mmdebstrap arch-test qemu-user-static binfmt-support systemd-container
 
 # Type-checked with mypy: the whole tree (a new file is checked too).
 TYPED   := engine hardware bench kiosk

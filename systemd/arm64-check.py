@@ -2,7 +2,7 @@
 """``make arm64-check``: the kiosk installed and run on Debian Bookworm arm64, under emulation.
 
 What a Raspberry Pi would do with the offline bundle, done in an arm64 root file system
-(systemd/arm64-root.sh: debootstrap, run by qemu-user through binfmt_misc, cached):
+(systemd/arm64-root.sh: mmdebstrap, run by qemu-user through binfmt_misc, cached):
 
 1. ``install.sh --bundle`` in a chroot with the network cut (``unshare -n``), as on a Pi
    without one (a chroot has no running systemd: the installer says what it skips);
@@ -42,7 +42,8 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
 TOOLS = {
-    "debootstrap": "debootstrap",
+    "mmdebstrap": "mmdebstrap",
+    "arch-test": "arch-test",  # mmdebstrap's check that arm64 programs run here
     "update-binfmts": "binfmt-support",
     "qemu-aarch64-static": "qemu-user-static",
     "systemd-nspawn": "systemd-container",
@@ -83,7 +84,7 @@ def sh(*argv: str, **kw) -> subprocess.CompletedProcess:
 def emulation() -> None:
     """binfmt_misc mounted, qemu-aarch64 registered with the F flag (works inside a chroot)."""
     if os.geteuid() != 0:
-        skip("needs root (debootstrap, chroot, mounts)")
+        skip("needs root (mmdebstrap, chroot, mounts)")
     missing = [pkg for tool, pkg in TOOLS.items() if shutil.which(tool) is None]
     if missing and shutil.which("apt-get"):
         say(f"installing {' '.join(missing)}")
@@ -119,7 +120,7 @@ def arm64_root() -> Path:
 
 
 def working_copy(cached: Path, work: Path) -> Path:
-    """The cached root stays as debootstrap left it: the check runs on an overlay of it (or a copy)."""
+    """The cached root stays as mmdebstrap left it: the check runs on an overlay of it (or a copy)."""
     root = work / "root"
     for d in ("upper", "work", "root"):
         (work / d).mkdir()

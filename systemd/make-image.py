@@ -165,8 +165,9 @@ def _head_of_boot_file(image: Path, offset: int, name: str, size: int = 64) -> b
         return target.read_bytes()[:size] if done.returncode == 0 and target.exists() else b""
 
 
-def _ext4_label(image: Path, offset: int, size: int) -> tuple[str, str]:
-    """The root file system's label, and its /etc/fstab, read from a sparse copy of the partition."""
+def _ext4_label(image: Path, offset: int, size: int) -> tuple[str, str, str]:
+    """The root file system's label, its /etc/fstab and /etc/resolv.conf, read from a sparse copy
+    of the partition."""
     with tempfile.TemporaryDirectory(dir=image.parent) as d:
         part = Path(d) / "root.ext4"
         run(
@@ -174,8 +175,10 @@ def _ext4_label(image: Path, offset: int, size: int) -> tuple[str, str]:
             "conv=sparse", "status=none",
         )  # fmt: skip
         label = run("e2label", str(part)).stdout.strip()
-        fstab = subprocess.run(["debugfs", "-R", "cat /etc/fstab", str(part)], capture_output=True, text=True).stdout
-        return label, fstab
+        read = ["debugfs", "-R"]
+        fstab = subprocess.run([*read, "cat /etc/fstab", str(part)], capture_output=True, text=True).stdout
+        resolv = subprocess.run([*read, "cat /etc/resolv.conf", str(part)], capture_output=True, text=True).stdout
+        return label, fstab, resolv
 
 
 def _inspect_boot(image: Path, offset: int, problems: list[str]) -> str:
@@ -224,13 +227,16 @@ def inspect(image: Path) -> list[str]:
     if boot["start"] * SECTOR % MIB or root["start"] * SECTOR % MIB:
         problems.append("the partitions do not start on a MiB boundary")
     root_arg = _inspect_boot(image, boot["start"] * SECTOR, problems)
-    fs_label, fstab = _ext4_label(image, root["start"] * SECTOR, root["size"] * SECTOR)
+    fs_label, fstab, resolv = _ext4_label(image, root["start"] * SECTOR, root["size"] * SECTOR)
     if root_arg != f"LABEL={fs_label}" or fs_label != ROOT_LABEL:
         problems.append(f"cmdline.txt's root={root_arg or '(none)'} does not name the root file system {fs_label!r}")
     fields = (line.split() for line in fstab.splitlines())
     mounts = {f[1]: f[0] for f in fields if len(f) >= 2 and not f[0].startswith("#")}
     if mounts.get("/") != f"LABEL={ROOT_LABEL}" or mounts.get("/boot/firmware") != f"LABEL={BOOT_LABEL}":
         problems.append(f"/etc/fstab does not mount LABEL={ROOT_LABEL} on / and LABEL={BOOT_LABEL} on /boot/firmware")
+    servers = [f[1] for f in (line.split() for line in resolv.splitlines()) if len(f) > 1 and f[0] == "nameserver"]
+    if servers:
+        problems.append(f"/etc/resolv.conf names the building machine's name server {', '.join(servers)}")
     return problems
 
 
@@ -259,7 +265,7 @@ def _arm64_check() -> ModuleType:
 
 
 def _apt_sources(root: Path) -> None:
-    """The root's sources (the mirror debootstrap used) with non-free-firmware, where Debian keeps
+    """The root's sources (the mirror mmdebstrap used) with non-free-firmware, where Debian keeps
     the Pi's firmware, and the updates and security suites of this machine's sources."""
     lines = (root / "etc/apt/sources.list").read_text().split()
     mirror = lines[1] if len(lines) > 1 and lines[0] == "deb" else ""
@@ -298,8 +304,9 @@ def _configure(root: Path) -> None:
 def _kernel_and_firmware(a64: ModuleType, root: Path) -> None:
     t0 = time.monotonic()
     _apt_sources(root)
+    # this machine's name server while apt runs; none is left in the image (the root's own
+    # resolv.conf is the one mmdebstrap copied from the building machine): an offline kiosk
     resolv = root / "etc/resolv.conf"
-    saved = resolv.read_bytes() if resolv.is_file() and not resolv.is_symlink() else None
     resolv.unlink(missing_ok=True)
     shutil.copy2("/etc/resolv.conf", resolv)
     defaults = root / "etc/default"
@@ -334,8 +341,6 @@ def _kernel_and_firmware(a64: ModuleType, root: Path) -> None:
         fail(f"dpkg-reconfigure raspi-firmware failed: {(done.stdout + done.stderr).strip()[-2000:]}")
     subprocess.run(a64.in_root(root, "apt-get", "clean"), capture_output=True)
     resolv.unlink()
-    if saved is not None:
-        resolv.write_bytes(saved)
     shutil.rmtree(root / "var/lib/apt/lists", ignore_errors=True)
     (root / "var/lib/apt/lists/partial").mkdir(parents=True)
     say(f"kernel and firmware installed ({time.monotonic() - t0:.0f} s)")
@@ -366,7 +371,7 @@ def build(bundle: Path, out: Path, boot_checked: bool) -> int:
         for entry in (root / "boot/firmware").iterdir():  # the FAT partition is mounted there
             shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         _unmount_all(root)
-        # the image's files: the debootstrap root under what this build added
+        # the image's files: the cached arm64 root under what this build added
         layers = [work / "upper", cached]
         if boot_checked:
             a64.booted_systemd(layers, work)
@@ -374,7 +379,7 @@ def build(bundle: Path, out: Path, boot_checked: bool) -> int:
         view.mkdir()
         run("mount", "-t", "overlay", "overlay", "-o", f"lowerdir={':'.join(map(str, layers))}", str(view))
         try:
-            # /boot/firmware is the FAT partition's mount point (debootstrap leaves empty folders in /run)
+            # /boot/firmware is the FAT partition's mount point (it must be empty: the files are the boot partition's)
             for d in ("boot/firmware",):
                 if any((view / d).iterdir()):
                     fail(f"/{d} is not empty in the image's root")

@@ -109,6 +109,10 @@ def test_the_partition_table_and_the_files_of_both_partitions(tmp_path: Path) ->
             "sets cma=",
         ),
         (lambda boot, root: (root / "etc/fstab").write_text("/dev/mmcblk0p2 / ext4 rw 0 1\n"), "/etc/fstab"),
+        (
+            lambda boot, root: (root / "etc/resolv.conf").write_text("nameserver 10.0.0.53\n"),
+            "name server 10.0.0.53",
+        ),
     ],
 )
 def test_an_image_a_pi_4_could_not_boot_is_refused(tmp_path: Path, spoil, said: str) -> None:
