@@ -16,6 +16,8 @@ card table's places) with its box in screen pixels, and checks the rules:
 * no touch target is smaller than a finger (``layout.MIN_TOUCH``, 48 px on every screen: the kiosk's
   own buttons grow with the screen, but 48 px is the floor the issue sets);
 * no touch target reaches outside the screen;
+* what a screen says must show at least how large (``audit_floors``: the board game's spare tile and
+  hint button in the active panel) is there and that large, whatever the texts beside it;
 * every treasure picture off the board (a target, a treasure found, an open card, a card's symbol)
   is at least ``typeface.PICTURE`` (40 px) at 800x480, scaled;
 * every text has the contrast it needs against what is drawn behind it (kiosk/ui/audit/contrast.py:
@@ -135,6 +137,8 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
         ]
     items += _texts(screen, recorder, uid)
     items += _pictures(screen, recorder, uid)
+    for name, rect, least in getattr(screen, "audit_floors", lambda: ())():  # a missing one is an empty box
+        items.append(_item(uid(f"control:{name}"), "control", rect or Rect(0, 0, 0, 0), touch=False, least=least))
     seats = getattr(ui, "seats", None)
     if seats is not None and screen is ui.screen:  # the seats' Join buttons and call (kiosk/ui/shell/seats.py)
         seats.update()
@@ -317,7 +321,16 @@ def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Ex
     _check_texts(layout, items, bad)
     _check_contrast(layout, items, bad)
     _check_pictures(layout, items, bad)
+    _check_floors(items, bad)
     return problems
+
+
+def _check_floors(items: list[dict], bad: Callable[..., None]) -> None:
+    """The controls a screen names with their least size (``audit_floors``): shown, and that large."""
+    for it in items:
+        if it["kind"] == "control" and min(it["rect"].w, it["rect"].h) < it["least"] - 0.5:
+            size = "missing" if it["rect"].w <= 0 else f"{it['rect'].w:.0f}x{it['rect'].h:.0f} px"
+            bad("small_control", f"{it['id']} is {size} (at least {it['least']:.0f})", it)
 
 
 def _check_contrast(layout: Layout, items: list[dict], bad: Callable[..., None]) -> None:

@@ -322,6 +322,10 @@ class PlayScreen(Screen):
             cue=self._cue_text(idx) if active and m.phase == Phase.SHIFT and self.cue.player == idx else "",
         )
 
+    def audit_floors(self) -> list[tuple[str, Rect | None, float]]:
+        """The controls that must show at least how large (the spare, the hint; kiosk/ui/audit/layout.py)."""
+        return [floor for p in self.panels.values() for floor in p.floors()]
+
     def _refresh_panels(self) -> None:
         m = self.board.model
         if not m.started or not self.panels:

@@ -115,6 +115,9 @@ class PlayerPanel:
         self.state: PanelState | None = None
         self.cue_area: Rect | None = None  # where the turn cue lies on the screen, while it does
         self.cue_label: Any = None
+        #: the spare's and the hint's screen boxes as last built (None: not shown), for the layout audit
+        self.spare_box: Rect | None = None
+        self.hint_box: Rect | None = None
 
     def delete(self) -> None:
         for it in self.items:
@@ -125,6 +128,7 @@ class PlayerPanel:
             w.delete()
         self.items, self.texts, self.widgets = [], [], []
         self.cue_area = self.cue_label = None
+        self.spare_box = self.hint_box = None
 
     def show(self, state: PanelState) -> None:
         if state == self.state:
@@ -302,7 +306,10 @@ class PlayerPanel:
         for _ in range(3 if self.labels.fresh else 0):
             if room is None or lab.content_height <= room - L.px(4):
                 break
-            shrink = max(0.7, (room - L.px(4)) / lab.content_height)
+            least = L.font(typeface.BODY)  # never under the body size: past it, a shorter translation
+            if lab.font_size <= least + 0.01:
+                break
+            shrink = max(0.7, (room - L.px(4)) / lab.content_height, least / lab.font_size)
             lab.font_size *= shrink
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
         return top - max(lab.content_height, L.px(size * 1.3)) - L.px(4)
@@ -345,23 +352,21 @@ class PlayerPanel:
             if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
-        needed = (
-            rows_below * (btn_h + gap)
-            + (eye_h - btn_h if human else 0)
-            + (L.touch + gap if st.spare and st.phase == Phase.SHIFT and not st.toast else 0)
-        )
+        least = self.spare_least(st)
+        needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) + (least + gap if least else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
-        # the spare (tap to turn) in the shift phase, with the hint beside it; a long refusal may take its
-        # place while it shows (a few seconds) rather than be set smaller than the body size
-        if st.spare and st.phase == Phase.SHIFT and not st.peek and spare_room >= L.touch:
-            hint_w = btn_h if (human and st.hints and not st.peek) else 0
-            spare_size = max(L.touch, min(area.w - hint_w - gap, spare_room))
+        # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
+        # a long instruction or refusal is set smaller (down to the body size) to leave it that room
+        if least:
+            hint_w = btn_h if self.hint_shown(st) else 0
+            spare_size = max(least, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
             openings, treasure = st.spare
             self._shadow(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size), spare_size * 0.04)
             self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
+            self.spare_box = f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size))
             if treasure:
                 self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
             if human:
@@ -398,6 +403,7 @@ class PlayerPanel:
                     labels=self.labels,
                 )
                 self.widgets.append(b)
+                self.hint_box = b.rect
                 self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
         if not human:
             return
@@ -445,6 +451,29 @@ class PlayerPanel:
             container=f.area(Rect(area.x, v, area.w, eye_h)),
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
+
+    def spare_least(self, st: PanelState) -> float:
+        """The least side of the spare tile this panel shows (0: it shows none): ``typeface.SPARE``
+        scaled, at least a finger."""
+        if not (st.active and st.spare and st.phase == Phase.SHIFT and not st.peek):
+            return 0
+        L = self.ui.layout
+        return float(max(L.touch, L.px(typeface.SPARE)))
+
+    def hint_shown(self, st: PanelState) -> bool:
+        """The hint button shows beside the spare (a person's turn, hints on)."""
+        return bool(self.spare_least(st)) and st.kind == HUMAN and st.hints
+
+    def floors(self) -> list[tuple[str, Rect | None, float]]:
+        """What must show at least how large (screen box, None when missing) for the layout audit:
+        the spare and the hint button, while they belong in this panel."""
+        st = self.state
+        if st is None or not self.spare_least(st):
+            return []
+        out = [("spare", self.spare_box, self.spare_least(st))]
+        if self.hint_shown(st):
+            out.append(("hint", self.hint_box, float(self.ui.layout.touch)))
+        return out
 
     def _rows(self, st: PanelState, stay_w: float, stay_below: bool) -> tuple[bool, int]:
         """Whether the Undo gets a row of its own, and how many rows of buttons go under the instruction.
