@@ -260,7 +260,12 @@ class PlayerPanel:
         if wide:  # the stay button under the header, where the left column is free
             stay = Rect(pad, pad, W * 0.40 - 2 * pad, L.touch)
             self._build_active(
-                st, Rect(W * 0.40, 0, W * 0.60, H), H - pad, pad, stay_at=stay if block_top - pad >= stay.top else None
+                st,
+                Rect(W * 0.40, 0, W * 0.60, H),
+                H - pad,
+                pad,
+                stay_at=stay if block_top - pad >= stay.top else None,
+                aside_h=block_top - 2 * pad,
             )
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
@@ -334,9 +339,12 @@ class PlayerPanel:
             variant=room,
         )
 
-    def _build_active(self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None) -> None:
+    def _build_active(
+        self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None, aside_h: float = 0
+    ) -> None:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
-        when it is not under the others (a wide panel's left column)."""
+        when it is not under the others (a wide panel's left column, `aside_h` tall), where the eye goes
+        in the shift phase when it fits: the spare keeps the room under the instruction."""
         L = self.ui.layout
         f = self.frame
         W = region.w
@@ -347,16 +355,28 @@ class PlayerPanel:
         # the eye's words beside it: on one line, or on two in a taller button (a long translation)
         eye_w = W - 2 * pad - btn_h * 0.8 - L.px(6)
         eye_h = btn_h
+        least = self.spare_least(st)
+        eye_at = stay_at if (stay_at is not None and least and human and not st.open_cards) else None
+        if eye_at is not None:
+            eye_w = eye_at.w - btn_h * 0.8 - L.px(6)
+        words = self.ui.t("play.your_target")
         if human and not st.open_cards:
-            words = self.ui.t("play.your_target")
+            if measure(words, L.font(typeface.LABEL))[0] > eye_w:
+                eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
+        longest = max((measure(w, L.font(typeface.LABEL))[0] for w in words.split()), default=0.0)
+        if eye_at is not None and (eye_h > aside_h or longest > eye_w):  # does not fit beside: under the spare
+            eye_at, eye_w = None, W - 2 * pad - btn_h * 0.8 - L.px(6)
+            eye_h = btn_h
             if measure(words, L.font(typeface.LABEL))[0] > eye_w:
                 eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
-        least = self.spare_least(st)
-        needed = rows_below * (btn_h + gap) + (eye_h - btn_h if human else 0) + (least + gap if least else 0)
+        if eye_at is not None:  # the eye's row is beside, not under
+            rows_below -= 1
+        under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
+        needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
-        spare_room = area.h - rows_below * (btn_h + gap) - (eye_h - btn_h if human else 0)
+        spare_room = area.h - rows_below * (btn_h + gap) - under
         # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
         # a long instruction or refusal is set smaller (down to the body size) to leave it that room
         if least:
@@ -417,9 +437,10 @@ class PlayerPanel:
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
             return
+        eye = Rect(area.x, v, area.w, eye_h) if eye_at is None else Rect(eye_at.x, eye_at.y, eye_at.w, eye_h)
         b = Button(
             f,
-            Rect(area.x, v, area.w, eye_h),
+            eye,
             "",
             self.batch,
             self.fg,
@@ -430,7 +451,7 @@ class PlayerPanel:
             labels=self.labels,
         )
         self.widgets.append(b)
-        eu, ev = area.x + btn_h * 0.4, v + eye_h / 2  # an eye: lens + pupil, then the words
+        eu, ev = eye.x + btn_h * 0.4, eye.y + eye_h / 2  # an eye: lens + pupil, then the words
         x, y = f.point(eu, ev)
         self.items.append(
             shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250), batch=self.batch, group=self.top)
@@ -448,7 +469,7 @@ class PlayerPanel:
             multiline=True,
             align="left",
             name="peek",
-            container=f.area(Rect(area.x, v, area.w, eye_h)),
+            container=f.area(eye),
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
 
