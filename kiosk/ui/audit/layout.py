@@ -325,7 +325,7 @@ def check(where: str, layout: Layout, items: list[dict], exceptions: Iterable[Ex
     return problems
 
 
-def _check_floors(items: list[dict], bad: Callable[..., None]) -> None:
+def _check_floors(items: list[dict[str, Any]], bad: Callable[..., None]) -> None:
     """The controls a screen names with their least size (``audit_floors``): shown, and that large."""
     for it in items:
         if it["kind"] == "control" and min(it["rect"].w, it["rect"].h) < it["least"] - 0.5:

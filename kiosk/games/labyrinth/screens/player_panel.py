@@ -352,23 +352,8 @@ class PlayerPanel:
         human = st.kind == HUMAN
         gap = L.px(4)
         btn_h = L.touch
-        # the eye's words beside it: on one line, or on two in a taller button (a long translation)
-        eye_w = W - 2 * pad - btn_h * 0.8 - L.px(6)
-        eye_h = btn_h
         least = self.spare_least(st)
-        eye_at = stay_at if (stay_at is not None and least and human and not st.open_cards) else None
-        if eye_at is not None:
-            eye_w = eye_at.w - btn_h * 0.8 - L.px(6)
-        words = self.ui.t("play.your_target")
-        if human and not st.open_cards:
-            if measure(words, L.font(typeface.LABEL))[0] > eye_w:
-                eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
-        longest = max((measure(w, L.font(typeface.LABEL))[0] for w in words.split()), default=0.0)
-        if eye_at is not None and (eye_h > aside_h or longest > eye_w):  # does not fit beside: under the spare
-            eye_at, eye_w = None, W - 2 * pad - btn_h * 0.8 - L.px(6)
-            eye_h = btn_h
-            if measure(words, L.font(typeface.LABEL))[0] > eye_w:
-                eye_h = max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12)))
+        eye_at, eye_w, eye_h = self._eye_place(st, W - 2 * pad, stay_at if least else None, aside_h)
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
         if eye_at is not None:  # the eye's row is beside, not under
             rows_below -= 1
@@ -379,7 +364,7 @@ class PlayerPanel:
         spare_room = area.h - rows_below * (btn_h + gap) - under
         # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
         # a long instruction or refusal is set smaller (down to the body size) to leave it that room
-        if least:
+        if least and st.spare:  # (least: there is a spare to show)
             hint_w = btn_h if self.hint_shown(st) else 0
             spare_size = max(least, min(area.w - hint_w - gap, spare_room))
             cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
@@ -457,7 +442,7 @@ class PlayerPanel:
             shapes.Ellipse(x, y, btn_h * 0.3, btn_h * 0.17, color=(250, 250, 250), batch=self.batch, group=self.top)
         )
         self.items.append(shapes.Circle(x, y, btn_h * 0.11, color=(40, 30, 70), batch=self.batch, group=self.top))
-        words = self._text(
+        self._text(
             self.ui.t("play.your_target"),
             eu + btn_h * 0.4,
             ev,
@@ -495,6 +480,30 @@ class PlayerPanel:
         if self.hint_shown(st):
             out.append(("hint", self.hint_box, float(self.ui.layout.touch)))
         return out
+
+    def _eye_place(
+        self, st: PanelState, row_w: float, aside: Rect | None, aside_h: float
+    ) -> tuple[Rect | None, float, float]:
+        """Where the eye goes: `aside` (a wide panel's free left column, `aside_h` tall, in the shift phase)
+        when its words fit there, else None (the bottom row `row_w` wide); with the words' width and the
+        button's height (two lines of words in a taller button: a long translation)."""
+        L = self.ui.layout
+        btn_h = L.touch
+        words = self.ui.t("play.your_target")
+        font = L.font(typeface.LABEL)
+
+        def height(w: float) -> float:
+            if st.kind != HUMAN or st.open_cards or measure(words, font)[0] <= w:
+                return float(btn_h)
+            return float(max(btn_h, round(L.px(typeface.LABEL * EYE_LINES) * 2 + L.px(12))))
+
+        if aside is not None and st.kind == HUMAN and not st.open_cards:
+            w = aside.w - btn_h * 0.8 - L.px(6)
+            longest = max((measure(part, font)[0] for part in words.split()), default=0.0)
+            if longest <= w and height(w) <= aside_h:
+                return aside, w, height(w)
+        w = row_w - btn_h * 0.8 - L.px(6)
+        return None, w, height(w)
 
     def _rows(self, st: PanelState, stay_w: float, stay_below: bool) -> tuple[bool, int]:
         """Whether the Undo gets a row of its own, and how many rows of buttons go under the instruction.
