@@ -64,8 +64,9 @@ from kiosk.games.cards.events import (
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
 from kiosk.games.cards.art import MEDAL_R, CardAtlas
 from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface
+from kiosk.ui.shell import typeface, widgets
 from kiosk.ui.shell.edge_note import EdgeNote
+from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.menu import GO, first_fitting, measure
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
@@ -97,6 +98,14 @@ CARD_SHADOW = (0, 0, 0, 110)  # under a card laid on the table
 OPEN_FILL = (130, 140, 160, 40)  # an empty place a card could go: a faint square...
 OPEN_EDGE = (150, 162, 184, 190)  # ...in an outline that shows it on the dark table
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
+# the board's squares, as parts of a cell (c): their lower-left corner left of and below the cell's
+# centre, and their side
+SQUARES = {
+    "shadow": (0.46, 0.52, 0.98),  # a laid card's shadow on the table: light from the top-left (docs/art.md)
+    "fill": (0.47, 0.47, 0.94),
+    "box": (0.48, 0.48, 0.96),
+    "path": (0.44, 0.44, 0.88),  # inside a takeable card's thicker box, so both show
+}
 
 
 class View:
@@ -153,7 +162,15 @@ class CardsPlayScreen(Screen):
         self.view = View()
         self.atlas: CardAtlas | None = None
         self._atlas_px = 0
-        self._items: list = []  # shapes, labels, sprites of the current picture
+        # the picture in parts, each built again only when what it shows changes (``_part``): part name ->
+        # (its key, its shapes, labels and sprites, its widgets)
+        self._parts: dict[Any, tuple[Any, list, list]] = {}
+        self._part_items: list = []  # the items of the part being built
+        # the chips' and the hand panel's texts, given back when their part is built again: a name, a
+        # count or a prompt that comes back (every turn) is moved, not laid out again (~0.4 ms a text here)
+        self.labels = LabelPool()
+        self._pooled: set[int] = set()  # the ids of the items taken from it
+        self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
         self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
@@ -204,6 +221,7 @@ class CardsPlayScreen(Screen):
         self._over, self._over_at = None, None
         self.view.cell = 0.0
         self._signature = None
+        self._clear()
         self._rebuild()
 
     def leave(self) -> None:
@@ -220,6 +238,7 @@ class CardsPlayScreen(Screen):
         self._compute_areas()
         self.view.cell = 0.0
         self._signature = None
+        self._clear()
         self._rebuild()
 
     def _sides(self) -> tuple[list[int], list[int]]:
@@ -445,29 +464,82 @@ class CardsPlayScreen(Screen):
         )
 
     # ------------------------------------------------------------------ building the picture
+    @property
+    def _items(self) -> list:
+        """Every shape, label and sprite of the current picture (tests and the replay look at them)."""
+        return [item for _key, items, _widgets in self._parts.values() for item in items]
+
     def _clear(self) -> None:
-        for item in self._items:
-            item.delete()
-        self._items = []
+        """Drop the whole picture: the next build makes every part anew."""
+        for _key, items, _widgets in self._parts.values():
+            self._delete(items)
+        self._parts = {}
+        self.labels.clear()  # (a new size or language: those texts will not come back)
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
-        self.clear_widgets()
+        self._placed_view = None
+        self.widgets.clear()
+        self._held = None
+
+    def _part(self, name: Any, key: Any, build: Any) -> bool:
+        """Part `name` of the picture, built by `build()` again only when its `key` (what it shows)
+        changed: a tap on a hand card or a score that changes redraws that part, not the whole table
+        (laying out a dozen texts and a hundred shapes took ~13 ms here, ~65 ms on a Pi 4).
+        The layout audit sees every part built (its recorder notes texts as they are made). True if built."""
+        old = self._parts.get(name)
+        if old is not None and old[0] == key and widgets.RECORDER is None:
+            return False
+        if old is not None:
+            self._delete(old[1])
+        kept = self.widgets
+        self._part_items, self.widgets = [], []
+        try:
+            build()
+            self._parts[name] = (key, self._part_items, self.widgets)
+        finally:
+            self.widgets, self._part_items = kept, []
+        return True
+
+    def _drop_parts(self, keep: set) -> None:
+        """Delete the parts not in `keep` (a hand-over sheet taken away, the chips of a smaller table)."""
+        for name in [n for n in self._parts if n not in keep]:
+            self._delete(self._parts.pop(name)[1])
+
+    def _delete(self, items: list) -> None:
+        """Delete a part's items; its texts from the pool go back to it."""
+        for item in items:
+            if id(item) in self._pooled:
+                self._pooled.discard(id(item))
+                self.labels.give_back(item)
+            else:
+                item.delete()
+
+    def _text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
+        """A text as :func:`label` makes it, from the pool (given back when its part is built again)."""
+        lab = self.labels.take(*args, **kw)
+        self._pooled.add(id(lab))
+        return lab
 
     def _rebuild(self) -> None:
+        """The picture again from the session's state: each part (the board, each score chip, the
+        hand panel, the hand-over sheet) only if what it shows changed (``_part``)."""
         self._signature = self._state_signature()
         self.ui.request_frame()  # the table changed: draw it (a still table is not drawn again)
-        self._clear()
         s, g = self.session, self.game
         if g is None:
+            self._clear()
             return
-        atlas = self._atlas()
+        atlas = self.atlas
+        if self._atlas() is not atlas:
+            self._clear()  # new card pictures (a size or a theme): every sprite anew
         L = self.layout
         far = self.facing(g.current) == 180
         if far != self._hand_far:
             self._hand_far = far
             self._compute_areas()
+            self._clear()  # the hand and the table moved
         hand = s.visible_hand(g.current)
         picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
         cells = g.legal_cells() if g.phase == CardPhase.PLACE else {}
@@ -476,26 +548,73 @@ class CardsPlayScreen(Screen):
             self.pending = None
         self._pending_key = key
         self.view.aim(list(g.layout) + list(cells), self.board_rect.inset(L.px(6)), L.px(120))
-        # the board: places a card could go, the cards, what may be taken
-        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
         human = s.kinds[g.current] == HUMAN and not s.handover
+        layout = tuple(sorted(g.layout.items()))
+        board_key = (L, layout, g.phase, g.placed, picked, s.rotation, human, self.pending, tuple(sorted(s.chosen)))
+        if self._part("board", board_key, partial(self._build_board, cells, picked, human)):
+            self._placed_view = None
+        if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
+            self._place_board()
+        chips = self._build_scores()
+        p = g.current
+        hand_key = (
+            L,
+            p,
+            g.phase,
+            hand,
+            len(g.hands[p]),
+            s.selected,
+            s.rotation,
+            s.handover,
+            s.kinds,
+            len(g.draw_pile),
+            self.toast,
+            self.pending,
+            s.undo_player,
+            tuple(sorted(s.chosen)),
+            layout if g.phase == CardPhase.TAKE else None,  # whether the cards chosen may be taken
+            self._prompt(hand, picked),
+        )
+        self._part("hand", hand_key, partial(self._build_hand, hand, picked))
+        self.audit_sheet = None
+        sheet = s.handover and g.phase != CardPhase.OVER
+        if sheet:
+            last = self.last_turn
+            sheet_key = (L, p, s.undo_player, None if last is None else tuple(sorted(last.items())))
+            self._part("handover", sheet_key, self._build_handover)
+            self.audit_sheet = HANDOVER_ORDER
+        self._drop_parts({"board", "hand", *chips, *(["handover"] if sheet else [])})
+        # the hand-over sheet's widgets alone while it is up (a tap anywhere hands over), else the hand's
+        self.widgets = list(self._parts["handover" if sheet else "hand"][2])
+        self._held = None
+
+    def _build_board(self, cells: dict, picked: int | None, human: bool) -> None:
+        """The board: places a card could go, the cards, what may be taken."""
+        s, g, atlas = self.session, self.game, self._atlas()
+        self._board_sprites = {}
+        self._board_marks = []
+        self.why = []
+        self._pending_sprite = None
+        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k) for k in (2, 3, 4))
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
         g_shadows = pyglet.graphics.Group(order=1)
         for cell, placed in g.layout.items():
-            shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+            shadow = shapes.Rectangle(
+                *self._square(cell, "shadow"), color=CARD_SHADOW, batch=self.batch, group=g_shadows
+            )
             self._board_marks.append((shadow, cell, "shadow"))
-            self._items.append(shadow)
+            self._part_items.append(shadow)
             sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * placed.rotation
-            self._items.append(sprite)
+            self._part_items.append(sprite)
             self._board_sprites[cell] = (sprite, placed.rotation)
         if self.pending is not None and picked is not None:
             sprite = pyglet.sprite.Sprite(atlas.face(picked), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * s.rotation
             sprite.opacity = 190
-            self._items.append(sprite)
+            self._part_items.append(sprite)
             self._pending_sprite = sprite
             self._mark(self.pending, "laid", g_over)
         if g.phase == CardPhase.TAKE:
@@ -504,13 +623,6 @@ class CardsPlayScreen(Screen):
             for card in g.takeable():
                 cell = g.cell_of(card)
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
-        self._place_board()
-        self._build_scores()
-        self._build_hand(hand, picked)
-        self.audit_sheet = None
-        if s.handover and g.phase != CardPhase.OVER:
-            self._build_handover()
-            self.audit_sheet = HANDOVER_ORDER
 
     def _why_takeable(self, g, group) -> None:
         """Why cards may be taken: the joined path lit over its cards, and a ring round the matching
@@ -521,9 +633,11 @@ class CardsPlayScreen(Screen):
         self.why = []  # (cell, treasure) rings shown, for tests and scripts
         for name, cells in g.joined_paths().items():
             for cell in cells:  # an amber outline: the cards stay as bright as they are
-                edge = shapes.Box(0, 0, 1, 1, thickness=2, color=(*TAKE_AMBER, 200), batch=self.batch, group=group)
+                edge = shapes.Box(
+                    *self._square(cell, "path"), thickness=2, color=(*TAKE_AMBER, 200), batch=self.batch, group=group
+                )
                 self._board_marks.append((edge, cell, "path"))
-                self._items.append(edge)
+                self._part_items.append(edge)
             ends = [g.placed] + [g.cell_of(card) for card in sorted(joined.get(name, ()))]
             for cell in ends:
                 placed = g.layout[cell]
@@ -534,27 +648,35 @@ class CardsPlayScreen(Screen):
                         x, y = y, -x
                     ring = shapes.Arc(0, 0, 1, thickness=3, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
                     self._board_marks.append((ring, cell, ("ring", x, y, MEDAL_R * 1.25)))
-                    self._items.append(ring)
+                    self._part_items.append(ring)
                     self.why.append((cell, name))
 
     def _mark(self, cell, kind: str, group) -> None:
         if kind == "fit":
-            shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 120), batch=self.batch, group=group)
-            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
+            shape = shapes.Rectangle(
+                *self._square(cell, "fill"), color=(*FIT_GREEN, 120), batch=self.batch, group=group
+            )
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group
+            )
             self._board_marks += [(shape, cell, "fill"), (edge, cell, "box")]
-            self._items += [shape, edge]
+            self._part_items += [shape, edge]
         elif kind == "open":  # an empty place: a faint fill inside a visible outline
-            fill = shapes.Rectangle(0, 0, 1, 1, color=OPEN_FILL, batch=self.batch, group=group)
-            edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
+            fill = shapes.Rectangle(*self._square(cell, "fill"), color=OPEN_FILL, batch=self.batch, group=group)
+            edge = shapes.Box(*self._square(cell, "box"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             self._board_marks += [(fill, cell, "fill"), (edge, cell, "box")]
-            self._items += [fill, edge]
+            self._part_items += [fill, edge]
         elif kind == "laid":
-            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group
+            )
             self._board_marks.append((edge, cell, "box"))
-            self._items.append(edge)
+            self._part_items.append(edge)
         elif kind in ("takeable", "chosen"):
             if kind == "chosen":
-                fill = shapes.Rectangle(0, 0, 1, 1, color=(*TAKE_AMBER, 110), batch=self.batch, group=group)
+                fill = shapes.Rectangle(
+                    *self._square(cell, "fill"), color=(*TAKE_AMBER, 110), batch=self.batch, group=group
+                )
                 tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
                 mark = pyglet.text.Label(
                     "\u2714",
@@ -568,10 +690,22 @@ class CardsPlayScreen(Screen):
                     group=pyglet.graphics.Group(order=5),
                 )
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
-                self._items += [fill, tick, mark]
-            edge = shapes.Box(0, 0, 1, 1, thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+                self._part_items += [fill, tick, mark]
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group
+            )
             self._board_marks.append((edge, cell, "box"))
-            self._items.append(edge)
+            self._part_items.append(edge)
+
+    def _square(self, cell, kind: str) -> tuple[float, float, float, float]:
+        """Where square `kind` (SQUARES) of grid `cell` is with the view as it is now: x, y, width,
+        height (a mark made there is not moved again by ``_place_board`` until the view moves)."""
+        v, c = self.view, self.view.cell
+        if c <= 0:
+            return (0, 0, 1, 1)
+        x, y = v.centre(self.board_rect, cell)
+        fx, fy, fs = SQUARES[kind]
+        return (x - c * fx, y - c * fy, c * fs, c * fs)
 
     def _place_board(self) -> None:
         """Put the board sprites and marks where the (moving) view says."""
@@ -579,11 +713,14 @@ class CardsPlayScreen(Screen):
         if atlas is None or v.cell <= 0:
             return
         c = v.cell
+        self._placed_view = (v.cx, v.cy, c)
         for cell, (sprite, _rot) in self._board_sprites.items():
             x, y = v.centre(r, cell)
             pop = self._anims.get(cell, 0.0)
             sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
-            sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            if sprite.opacity != opacity:
+                sprite.opacity = opacity
             note_picture(sprite, "card_symbol", "table card", c * 0.97 * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
@@ -597,18 +734,13 @@ class CardsPlayScreen(Screen):
                 shape.position = (x + dx * half, y + dy * half)
                 shape.radius = rad * half
                 shape.thickness = max(2.0, c * 0.04)
-            elif kind == "shadow":  # a laid card's shadow on the table: light from the top-left (docs/art.md)
-                shape.position = (x - c * 0.46, y - c * 0.52)
-                shape.width = shape.height = c * 0.98
-            elif kind == "fill":
-                shape.position = (x - c * 0.47, y - c * 0.47)
-                shape.width = shape.height = c * 0.94
-            elif kind == "box":
-                shape.position = (x - c * 0.48, y - c * 0.48)
-                shape.width = shape.height = c * 0.96
-            elif kind == "path":  # inside a takeable card's thicker box, so both show
-                shape.position = (x - c * 0.44, y - c * 0.44)
-                shape.width = shape.height = c * 0.88
+            elif kind in SQUARES:  # moved and sized only if the view moved (each is a vertex update)
+                fx, fy, fs = SQUARES[kind]
+                where, side = (x - c * fx, y - c * fy), c * fs
+                if shape.position != where:
+                    shape.position = where
+                if shape.width != side or shape.height != side:
+                    shape.width = shape.height = side
             elif kind == "tick":
                 shape.position = (x + c * 0.3, y + c * 0.3)
                 shape.radius = c * 0.14
@@ -616,9 +748,11 @@ class CardsPlayScreen(Screen):
                 shape.position = (x + c * 0.3, y + c * 0.3, 0)
                 shape.font_size = max(6, c * 0.14)
 
-    def _build_scores(self) -> None:
+    def _build_scores(self) -> list[tuple[str, int]]:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
-        strength), the cards in hand as little backs, and the cards taken (the score) by a card."""
+        strength), the cards in hand as little backs, and the cards taken (the score) by a card.
+        Each chip is a part of its own, built again only when what it says changes (a turn change
+        redraws the two chips whose player starts or ends a turn). Returns the chips' part names."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -628,8 +762,15 @@ class CardsPlayScreen(Screen):
         ]
         # the counters in words on every chip, or on none (chips that differ would read as different things)
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
+        g, s = self.game, self.session
+        names = []
         for i, strip, r, c, in_row in chips:
-            self._score_chip(i, strip, r, c, in_row)
+            active = i == g.current and g.phase != CardPhase.OVER
+            key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
+            words = (self._chip_words(i), self._chip_words_fit)
+            self._part(("chip", i), (key, words), partial(self._score_chip, i, strip, r, c, in_row))
+            names.append(("chip", i))
+        return names
 
     def _chip_width(self, strip: Rect, in_row: int) -> float:
         """A score chip's width in a row of `in_row` chips: fewer in a row, wider (room for the words)."""
@@ -665,7 +806,7 @@ class CardsPlayScreen(Screen):
         bg, fg = pyglet.graphics.Group(order=10), pyglet.graphics.Group(order=11)
         rgb = player_rgb(i)
         active = i == g.current and g.phase != CardPhase.OVER
-        self._items.append(
+        self._part_items.append(
             box(
                 frame,
                 frame.full(),
@@ -678,14 +819,14 @@ class CardsPlayScreen(Screen):
         cy = h / 2
         dot = h * 0.22
         pad = L.px(6)
-        self._items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
+        self._part_items.append(shapes.Circle(*frame.point(pad + dot, cy), dot, color=rgb, batch=self.batch, group=fg))
         tx = self._chip_text_x()
         if self._chip_words_fit:
             self._chip_in_words(i, tx, frame, cy, fg, active)
             return
         # no room for the words: right to left, the score beside a card, the hand as little backs, then the
         # name in what is left
-        score = label(
+        score = self._text(
             str(g.scores[i]),
             frame,
             w - pad,
@@ -698,10 +839,10 @@ class CardsPlayScreen(Screen):
             bold=True,
             name="score",
         )
-        self._items.append(score)
+        self._part_items.append(score)
         cw_, ch_ = L.px(13), L.px(18)
         right = w - pad - score.content_width - L.px(4)
-        self._items.append(
+        self._part_items.append(
             box(frame, Rect(right - cw_, cy - ch_ / 2, cw_, ch_), (250, 246, 232), self.batch, fg, radius=L.px(2))
         )
         right -= cw_ + L.px(8)
@@ -709,7 +850,7 @@ class CardsPlayScreen(Screen):
         step = bw * 0.8
         backs = len(g.hands[i])
         for k in range(backs):
-            self._items.append(
+            self._part_items.append(
                 box(frame, Rect(right - bw - k * step, cy - bw * 0.65, bw, bw * 1.3), (40, 70, 128), self.batch, fg)
             )
         if backs:
@@ -731,8 +872,8 @@ class CardsPlayScreen(Screen):
         widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
         x = frame.w - L.px(6)
         for k, text in ((2, taken), (1, hand)):  # right to left, the score at the chip's end
-            self._items.append(
-                label(
+            self._part_items.append(
+                self._text(
                     text,
                     frame,
                     x,
@@ -757,7 +898,7 @@ class CardsPlayScreen(Screen):
         h = frame.h
         fg = group
         room = frame.area(Rect(tx, 0, max(1.0, right - tx), h))
-        lab = label(
+        lab = self._text(
             self.player_name(i),
             frame,
             tx,
@@ -771,11 +912,11 @@ class CardsPlayScreen(Screen):
             container=room,
             name="player",
         )
-        self._items.append(lab)
+        self._part_items.append(lab)
         stars = strength_stars(s.kinds[i])  # a computer's strength after its name (in the pictogram font)
         if stars:
-            self._items.append(
-                label(
+            self._part_items.append(
+                self._text(
                     stars,
                     frame,
                     tx + lab.content_width + L.px(6),
@@ -820,15 +961,15 @@ class CardsPlayScreen(Screen):
         p = g.current
         frame = Frame(r, self.facing(p))
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
-        self._items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
+        self._part_items.append(box(frame, frame.full(), PANEL, self.batch, bg, radius=L.px(10)))
         if g.phase != CardPhase.OVER:
-            self._items.append(
+            self._part_items.append(
                 box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid, radius=L.px(3))
             )
         head, text = self._prompt(hand, picked)
         pad = L.px(10)
         y = r.h - L.px(10)
-        title = label(
+        title = self._text(
             head,
             frame,
             r.w / 2,
@@ -843,11 +984,11 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="head",
         )
-        self._items.append(title)
+        self._part_items.append(title)
         y -= title.content_height + L.px(4)
         toast = self.toast
         body = toast or text
-        said = label(
+        said = self._text(
             body,
             frame,
             r.w / 2,
@@ -861,9 +1002,9 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="prompt",
         )
-        self._items.append(said)
+        self._part_items.append(said)
         y -= said.content_height + L.px(4)
-        pile = label(
+        pile = self._text(
             self.t("cards.pile", n=len(g.draw_pile)),
             frame,
             r.w / 2,
@@ -875,7 +1016,7 @@ class CardsPlayScreen(Screen):
             anchor_y="top",
             name="pile",
         )
-        self._items.append(pile)
+        self._part_items.append(pile)
         y -= pile.content_height
         # the buttons along the bottom
         btn_h = L.px(50)
@@ -901,10 +1042,11 @@ class CardsPlayScreen(Screen):
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
+                labels=self.labels,
                 color=GO if not problem else DISABLED,
                 on_tap=lambda: self.ui.post(ConfirmTake()),
             )
-            self._items.append(b)
+            self._part_items.append(b)
             self.add(b)
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
@@ -923,7 +1065,7 @@ class CardsPlayScreen(Screen):
             sx, sy = frame.point(cx, cy)
             selected = shown and k == s.selected
             if selected:
-                self._items.append(
+                self._part_items.append(
                     box(
                         frame,
                         Rect(cx - size / 2 - L.px(5), cy - size / 2 - L.px(5), size + L.px(10), size + L.px(10)),
@@ -937,7 +1079,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(region, sx, sy, batch=self.batch, group=fg)
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
             if shown:
                 note_picture(sprite, "card_symbol", "hand card", size * MEDAL_R)
             if shown and s.kinds[p] == HUMAN:
@@ -959,10 +1101,11 @@ class CardsPlayScreen(Screen):
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
+                labels=self.labels,
                 color=BUTTON if s.selected is not None else DISABLED,
                 on_tap=lambda: self.ui.post(RotateHandCard()),
             )
-            self._items.append(b)
+            self._part_items.append(b)
             self.add(b)
 
     def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
@@ -984,10 +1127,11 @@ class CardsPlayScreen(Screen):
             group,
             font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
             min_size=L.touch,
+            labels=self.labels,
             color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),
         )
-        self._items.append(b)
+        self._part_items.append(b)
         self.add(b)
 
     def _build_handover(self) -> None:
@@ -996,7 +1140,7 @@ class CardsPlayScreen(Screen):
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=HANDOVER_ORDER), pyglet.graphics.Group(order=HANDOVER_ORDER + 1)
-        self._items.append(
+        self._part_items.append(
             shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch, group=top)
         )
         last = self.last_turn
@@ -1011,8 +1155,8 @@ class CardsPlayScreen(Screen):
         h = min(L.height - L.px(20), L.px(380) if last else L.px(240) + room)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
-        self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
-        self._items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
+        self._part_items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
+        self._part_items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
         text = self.t("cards.pass_to", player=self.player_name(p))
         fg = pyglet.graphics.Group(order=42)
         pad = L.px(16)
@@ -1032,7 +1176,7 @@ class CardsPlayScreen(Screen):
             width=w - 2 * pad,
             multiline=True,
         )
-        self._items.append(head)
+        self._part_items.append(head)
         ready = self.t("cards.ready")
         bw = min(w - 2 * pad, L.px(220)) if not beside else w - 2 * pad - L.px(260) - L.px(12)
         left = self.facing(p) == 0  # the sheet's own left is the screen's left (away from the hand column)
@@ -1049,7 +1193,7 @@ class CardsPlayScreen(Screen):
             color=GO,
             on_tap=lambda: self.ui.post(HandOver()),
         )
-        self._items.append(b)
+        self._part_items.append(b)
         hint = label(
             self.t("cards.hidden"),
             frame,
@@ -1064,7 +1208,7 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="hidden",
         )
-        self._items.append(hint)
+        self._part_items.append(hint)
         if last is not None:
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
             ceiling = h - L.px(12) - undo_row - head.content_height - L.px(8)
@@ -1123,7 +1267,7 @@ class CardsPlayScreen(Screen):
                 container=frame.area(area),
                 name="last_turn",
             )
-            self._items.append(lab)
+            self._part_items.append(lab)
             v -= lab.content_height + L.px(4)
         small = min(L.px(56), v - area.y, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
         for card, rot, px in pictures:
@@ -1131,7 +1275,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = px / atlas.px
             sprite.rotation = 90 * rot + frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
         if small <= 0:
             return
         for k, card in enumerate(taken[:5]):
@@ -1139,7 +1283,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = small / atlas.px
             sprite.rotation = frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
 
     # ------------------------------------------------------------------ fingers
     def on_key(self, symbol: int, modifiers: int) -> bool:
