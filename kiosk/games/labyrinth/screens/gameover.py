@@ -30,6 +30,7 @@ from kiosk.ui.shell.widgets import ACCENT, DIM, INK, PANEL_EDGE, Frame, box, lab
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
+CONFETTI_S = 8.0  # the confetti falls this long after the result shows, then lies still (nothing drawn)
 NAME_W = 130  # design units: a colour name and the winner's star at the body size ("Vermelho  \u2605")
 PODIUM_GAP = 10.0  # between two podium blocks
 PODIUM_W = 230  # design units (800x480): a podium block's widest
@@ -49,6 +50,7 @@ class GameOverScreen(GameEndScreen):
         super().__init__(ui)
         self.players: list[tuple[int, str]] = []  # (seat, colour) per player
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
+        self._falling = 0.0  # seconds the confetti still falls
         self._rng = random.Random(7)
 
     # ------------------------------------------------------------ lifecycle
@@ -67,12 +69,19 @@ class GameOverScreen(GameEndScreen):
 
     @property
     def animating(self) -> bool:
-        """The confetti falls: a frame every frame while there is some."""
-        return bool(self._confetti)
+        """The confetti falls: a frame every frame for CONFETTI_S, then the result stands still and
+        is not drawn again until it changes (it stays up until the idle time: 60 frames a second
+        all that while kept a Pi's CPU busy for a still picture)."""
+        return bool(self._confetti) and self._falling > 0
 
     def update(self, dt: float) -> None:
         if self.back_when_idle(dt):
             return
+        if not self.animating:
+            return
+        self._falling -= dt
+        if self._falling <= 0:
+            self.ui.request_frame()  # where it came to rest is drawn
         h = self.layout.height
         for piece, vx, vy, spin in self._confetti:
             x, y = piece.x + vx * dt, piece.y - vy * dt
@@ -84,6 +93,7 @@ class GameOverScreen(GameEndScreen):
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
         self._confetti = []
+        self._falling = CONFETTI_S
         super()._build()
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:
