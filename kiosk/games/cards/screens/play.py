@@ -171,6 +171,7 @@ class CardsPlayScreen(Screen):
         self.labels = LabelPool()
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
+        self._marks_of_board: list = []  # the board part's marks (the cards' shadows are the cards' parts)
         self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
         self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
@@ -551,7 +552,14 @@ class CardsPlayScreen(Screen):
         human = s.kinds[g.current] == HUMAN and not s.handover
         layout = tuple(sorted(g.layout.items()))
         board_key = (L, layout, g.phase, g.placed, picked, s.rotation, human, self.pending, tuple(sorted(s.chosen)))
-        if self._part("board", board_key, partial(self._build_board, cells, picked, human)):
+        built = False
+        for cell, placed in g.layout.items():
+            key = (L, placed.card, placed.rotation)
+            built |= self._part(("card", cell), key, partial(self._build_card, cell, placed))
+        if self._part("board", board_key, partial(self._build_board, cells, picked, human)) or built:
+            cards = [(cell, placed.rotation, self._parts[("card", cell)][1]) for cell, placed in g.layout.items()]
+            self._board_sprites = {cell: (items[1], rot) for cell, rot, items in cards}
+            self._board_marks = [(items[0], cell, "shadow") for cell, _rot, items in cards] + self._marks_of_board
             self._placed_view = None
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
@@ -583,15 +591,16 @@ class CardsPlayScreen(Screen):
             sheet_key = (L, p, s.undo_player, None if last is None else tuple(sorted(last.items())))
             self._part("handover", sheet_key, self._build_handover)
             self.audit_sheet = HANDOVER_ORDER
-        self._drop_parts({"board", "hand", *chips, *(["handover"] if sheet else [])})
+        cards = {("card", cell) for cell in g.layout}
+        self._drop_parts({"board", "hand", *cards, *chips, *(["handover"] if sheet else [])})
         # the hand-over sheet's widgets alone while it is up (a tap anywhere hands over), else the hand's
         self.widgets = list(self._parts["handover" if sheet else "hand"][2])
         self._held = None
 
     def _build_board(self, cells: dict, picked: int | None, human: bool) -> None:
-        """The board: places a card could go, the cards, what may be taken."""
+        """The board's marks: places a card could go, the card previewed, what may be taken (the cards
+        laid are parts of their own, ``_build_card``)."""
         s, g, atlas = self.session, self.game, self._atlas()
-        self._board_sprites = {}
         self._board_marks = []
         self.why = []
         self._pending_sprite = None
@@ -599,17 +608,6 @@ class CardsPlayScreen(Screen):
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
-        g_shadows = pyglet.graphics.Group(order=1)
-        for cell, placed in g.layout.items():
-            shadow = shapes.Rectangle(
-                *self._square(cell, "shadow"), color=CARD_SHADOW, batch=self.batch, group=g_shadows
-            )
-            self._board_marks.append((shadow, cell, "shadow"))
-            self._part_items.append(shadow)
-            sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
-            sprite.rotation = 90 * placed.rotation
-            self._part_items.append(sprite)
-            self._board_sprites[cell] = (sprite, placed.rotation)
         if self.pending is not None and picked is not None:
             sprite = pyglet.sprite.Sprite(atlas.face(picked), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * s.rotation
@@ -623,6 +621,19 @@ class CardsPlayScreen(Screen):
             for card in g.takeable():
                 cell = g.cell_of(card)
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
+        self._marks_of_board = self._board_marks
+
+    def _build_card(self, cell, placed) -> None:
+        """A card laid on the table, with its shadow: a part of its own, kept while it lies there
+        (a card laid or taken makes one card's sprite, not every card's again)."""
+        shadow = shapes.Rectangle(
+            *self._square(cell, "shadow"), color=CARD_SHADOW, batch=self.batch, group=pyglet.graphics.Group(order=1)
+        )
+        sprite = pyglet.sprite.Sprite(
+            self._atlas().face(placed.card), 0, 0, batch=self.batch, group=pyglet.graphics.Group(order=3)
+        )
+        sprite.rotation = 90 * placed.rotation
+        self._part_items += [shadow, sprite]
 
     def _why_takeable(self, g, group) -> None:
         """Why cards may be taken: the joined path lit over its cards, and a ring round the matching
@@ -717,7 +728,9 @@ class CardsPlayScreen(Screen):
         for cell, (sprite, _rot) in self._board_sprites.items():
             x, y = v.centre(r, cell)
             pop = self._anims.get(cell, 0.0)
-            sprite.update(x=x, y=y, scale=c * 0.97 / atlas.px * (1 + pop * 0.6))
+            scale = c * 0.97 / atlas.px * (1 + pop * 0.6)
+            if (sprite.x, sprite.y, sprite.scale) != (x, y, scale):  # (a card kept in place is not moved)
+                sprite.update(x=x, y=y, scale=scale)
             opacity = int(255 * (1 - pop * 1.5)) if pop else 255
             if sprite.opacity != opacity:
                 sprite.opacity = opacity
