@@ -172,6 +172,7 @@ class CardsPlayScreen(Screen):
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._marks_of_board: list = []  # the board part's marks (the cards' shadows are the cards' parts)
+        self._behind = False  # the board was built this frame; the chips and the hand follow (_rebuild)
         self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
         self.why: list = []  # (cell, treasure): the matching treasures ringed while cards may be taken
@@ -409,7 +410,7 @@ class CardsPlayScreen(Screen):
             self._signature = None
         self.note.update(self.ui.now())
         sig = self._state_signature()
-        if sig != self._signature:
+        if sig != self._signature or self._behind:
             self._rebuild()
         elif moving or self._anims:
             self._place_board()
@@ -435,6 +436,7 @@ class CardsPlayScreen(Screen):
         tx, ty, tc = self.view.target
         return bool(
             self._anims
+            or self._behind
             or self._ghosts
             or abs(tc - self.view.cell) > 0.5
             or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01
@@ -481,6 +483,7 @@ class CardsPlayScreen(Screen):
         self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
         self._placed_view = None
+        self._behind = False
         self.widgets.clear()
         self._held = None
 
@@ -561,6 +564,16 @@ class CardsPlayScreen(Screen):
             self._board_sprites = {cell: (items[1], rot) for cell, rot, items in cards}
             self._board_marks = [(items[0], cell, "shadow") for cell, _rot, items in cards] + self._marks_of_board
             self._placed_view = None
+            if self._parts and widgets.RECORDER is None and not self._behind:
+                # the board changed: the chips and the hand panel follow in the next frame, so that no
+                # frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+                self._behind = True
+                gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
+                self._drop_parts(set(self._parts) - gone)
+                if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
+                    self._place_board()
+                return
+        self._behind = False
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
         chips = self._build_scores()
@@ -596,6 +609,12 @@ class CardsPlayScreen(Screen):
         # the hand-over sheet's widgets alone while it is up (a tap anywhere hands over), else the hand's
         self.widgets = list(self._parts["handover" if sheet else "hand"][2])
         self._held = None
+
+    def _board_gone(self, g) -> list:
+        """The cells of card parts whose card is no longer on the table."""
+        return [
+            name[1] for name in self._parts if isinstance(name, tuple) and name[0] == "card" and name[1] not in g.layout
+        ]
 
     def _build_board(self, cells: dict, picked: int | None, human: bool) -> None:
         """The board's marks: places a card could go, the card previewed, what may be taken (the cards
