@@ -557,8 +557,8 @@ class CardsPlayScreen(Screen):
         board_key = (L, layout, g.phase, g.placed, picked, s.rotation, human, self.pending, tuple(sorted(s.chosen)))
         built = False
         for cell, placed in g.layout.items():
-            key = (L, placed.card, placed.rotation)
-            built |= self._part(("card", cell), key, partial(self._build_card, cell, placed))
+            card_key = (L, placed.card, placed.rotation)
+            built |= self._part(("card", cell), card_key, partial(self._build_card, cell, placed))
         if self._part("board", board_key, partial(self._build_board, cells, picked, human)) or built:
             cards = [(cell, placed.rotation, self._parts[("card", cell)][1]) for cell, placed in g.layout.items()]
             self._board_sprites = {cell: (items[1], rot) for cell, rot, items in cards}
@@ -604,8 +604,8 @@ class CardsPlayScreen(Screen):
             sheet_key = (L, p, s.undo_player, None if last is None else tuple(sorted(last.items())))
             self._part("handover", sheet_key, self._build_handover)
             self.audit_sheet = HANDOVER_ORDER
-        cards = {("card", cell) for cell in g.layout}
-        self._drop_parts({"board", "hand", *cards, *chips, *(["handover"] if sheet else [])})
+        laid = {("card", cell) for cell in g.layout}
+        self._drop_parts({"board", "hand", *laid, *chips, *(["handover"] if sheet else [])})
         # the hand-over sheet's widgets alone while it is up (a tap anywhere hands over), else the hand's
         self.widgets = list(self._parts["handover" if sheet else "hand"][2])
         self._held = None
