@@ -23,7 +23,7 @@ TYPED   := engine hardware bench kiosk
 STRICT  := engine hardware
 # The errors `mypy --strict` finds in kiosk/: a ratchet that may only fall. lint fails when
 # there are more, and when there are fewer until this count is lowered to what was found.
-KIOSK_STRICT_ERRORS := 981
+KIOSK_STRICT_ERRORS := 980
 
 .PHONY: run test lint bench bundle arm64-check image venv system-packages clean
 

@@ -164,14 +164,14 @@ class CardsPlayScreen(Screen):
         self._atlas_px = 0
         # the picture in parts, each built again only when what it shows changes (``_part``): part name ->
         # (its key, its shapes, labels and sprites, its widgets)
-        self._parts: dict[Any, tuple[Any, list, list]] = {}
-        self._part_items: list = []  # the items of the part being built
+        self._parts: dict[Any, tuple[Any, list[Any], list[Any]]] = {}
+        self._part_items: list[Any] = []  # the items of the part being built
         # the chips' and the hand panel's texts, given back when their part is built again: a name, a
         # count or a prompt that comes back (every turn) is moved, not laid out again (~0.4 ms a text here)
         self.labels = LabelPool()
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
-        self._marks_of_board: list = []  # the board part's marks (the cards' shadows are the cards' parts)
+        self._marks_of_board: list[Any] = []  # the board part's marks (the cards' shadows are the cards' parts)
         self._behind = False  # the board was built this frame; the chips and the hand follow (_rebuild)
         self._board_sprites: dict = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list = []  # (shape, cell, kind) highlights that follow the view
@@ -468,7 +468,7 @@ class CardsPlayScreen(Screen):
 
     # ------------------------------------------------------------------ building the picture
     @property
-    def _items(self) -> list:
+    def _items(self) -> list[Any]:
         """Every shape, label and sprite of the current picture (tests and the replay look at them)."""
         return [item for _key, items, _widgets in self._parts.values() for item in items]
 
@@ -506,12 +506,12 @@ class CardsPlayScreen(Screen):
             self.widgets, self._part_items = kept, []
         return True
 
-    def _drop_parts(self, keep: set) -> None:
+    def _drop_parts(self, keep: set[Any]) -> None:
         """Delete the parts not in `keep` (a hand-over sheet taken away, the chips of a smaller table)."""
         for name in [n for n in self._parts if n not in keep]:
             self._delete(self._parts.pop(name)[1])
 
-    def _delete(self, items: list) -> None:
+    def _delete(self, items: list[Any]) -> None:
         """Delete a part's items; its texts from the pool go back to it."""
         for item in items:
             if id(item) in self._pooled:
@@ -610,13 +610,13 @@ class CardsPlayScreen(Screen):
         self.widgets = list(self._parts["handover" if sheet else "hand"][2])
         self._held = None
 
-    def _board_gone(self, g) -> list:
+    def _board_gone(self, g: Any) -> list[Any]:
         """The cells of card parts whose card is no longer on the table."""
         return [
             name[1] for name in self._parts if isinstance(name, tuple) and name[0] == "card" and name[1] not in g.layout
         ]
 
-    def _build_board(self, cells: dict, picked: int | None, human: bool) -> None:
+    def _build_board(self, cells: dict[Any, int], picked: int | None, human: bool) -> None:
         """The board's marks: places a card could go, the card previewed, what may be taken (the cards
         laid are parts of their own, ``_build_card``)."""
         s, g, atlas = self.session, self.game, self._atlas()
@@ -642,7 +642,7 @@ class CardsPlayScreen(Screen):
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
         self._marks_of_board = self._board_marks
 
-    def _build_card(self, cell, placed) -> None:
+    def _build_card(self, cell: Any, placed: Any) -> None:
         """A card laid on the table, with its shadow: a part of its own, kept while it lies there
         (a card laid or taken makes one card's sprite, not every card's again)."""
         shadow = shapes.Rectangle(
@@ -727,7 +727,7 @@ class CardsPlayScreen(Screen):
             self._board_marks.append((edge, cell, "box"))
             self._part_items.append(edge)
 
-    def _square(self, cell, kind: str) -> tuple[float, float, float, float]:
+    def _square(self, cell: Any, kind: str) -> tuple[float, float, float, float]:
         """Where square `kind` (SQUARES) of grid `cell` is with the view as it is now: x, y, width,
         height (a mark made there is not moved again by ``_place_board`` until the view moves)."""
         v, c = self.view, self.view.cell
