@@ -15,9 +15,24 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.ui.audit.contrast import TEXT_BG
-from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.typeface import LABEL, font_for
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK, PANEL, PANEL_EDGE, Button, Frame, box, label
+from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
+from kiosk.ui.shell.typeface import HEADLINE, LABEL, font_for
+from kiosk.ui.shell.widgets import (
+    ACCENT,
+    BUTTON,
+    BUTTON_TEXT_MARGIN,
+    DIM,
+    INK,
+    PANEL,
+    PANEL_EDGE,
+    UNDO_COLOR,
+    UNDO_ICON,
+    UNDO_QUIET,
+    Button,
+    Frame,
+    box,
+    label,
+)
 
 if TYPE_CHECKING:
     from kiosk.ui.shell.window import UI
@@ -95,6 +110,53 @@ def fit_box(text: str, pts: float, width: float, height: float, bold: bool = Tru
     w, h = measure(text, pts, bold)
     k = min(1.0, width / w if w else 1.0, height / h if h else 1.0)
     return pts * k * 0.98 if k < 1.0 else pts
+
+
+def undo_button(
+    layout: Layout,
+    frame: Frame,
+    local: Rect,
+    word: str,
+    batch: Any,
+    group: Any,
+    *,
+    on_tap: Callable[[], object],
+    icon_only: bool = False,
+    quiet: tuple[int, int, int] | None = None,
+    over: Any = None,
+    labels: Any = None,
+) -> tuple[Button, list[Any]]:
+    """The Undo button of both games at `local` of `frame` (turned to the person whose action it
+    takes back): its icon and `word`, else the word alone, else the icon alone; never set too small.
+
+    `quiet`: the previous player's Undo during the next player's turn (the board game's walk, the
+    card game's hand-over): a dark secondary button edged in `quiet` (that seat's colour as text
+    shade), not in the Undo's loud colour: whose turn it is, their own buttons are the loud ones.
+    The button goes in `over` (default: a group over `group`) above its edge. Returns the button
+    and the shapes under it, for the caller to delete."""
+    text = (
+        UNDO_ICON
+        if icon_only
+        else first_fitting((f"{UNDO_ICON} {word}", word, UNDO_ICON), layout.font(LABEL), local.w - BUTTON_TEXT_MARGIN)
+    )
+    under: list[Any] = []
+    if quiet is not None:
+        edge = layout.px(2)
+        under.append(box(frame, local.grow(edge), quiet, batch, group, radius=min(local.w, local.h) * 0.25))
+        group = over if over is not None else pyglet.graphics.Group(order=1, parent=group)
+    button = Button(
+        frame,
+        local,
+        text,
+        batch,
+        group,
+        font_size=layout.font(HEADLINE if text == UNDO_ICON else LABEL),
+        on_tap=on_tap,
+        min_size=MIN_TOUCH if icon_only else layout.touch,  # a square beside another button may be narrower
+        color=UNDO_COLOR if quiet is None else UNDO_QUIET,
+        labels=labels,
+    )
+    return button, under
 
 
 def make_button(

@@ -1,10 +1,17 @@
 """What tells people whose turn it is and what a tap will do: the turn cue and the two-tap choice.
 
 The turn cue: when a person's turn starts, "<colour>'s turn" is written large
-across the board, turned to face that person's edge (kiosk/ui/shell/seating.py), on
-a band of their colour, and stays until the first touch or button (a child who
-looked away still sees whose turn it is). A corner panel's border alone was
-missed by visitors. It stands still: it costs no frames while it waits.
+on a dark band edged in their colour, over the head of their own panel (their
+name and counts), turned to face their edge (kiosk/ui/shell/seating.py), and
+stays until the first touch or button (a child who looked away still sees whose
+turn it is). A corner panel's border alone was missed by visitors; a band across
+the board covered two of its rows just when the player chose a move, and one
+along the short ends covered the W and E arrows. It stands still: it costs no
+frames while it waits.
+
+Nothing is written facing the short ends of the table: nobody sits there. The
+seats are the board's corners, read from the long edges (two seats a side), and
+the short ends hold the W and E arrows, which any player reaches across to.
 
 :class:`TwoTap`: on a table, a child's second finger, a palm or a sleeve
 touches the screen; a single touch must never end a turn. The first tap on a
@@ -19,15 +26,15 @@ from __future__ import annotations
 from typing import Any, Callable, Generic, TypeVar
 
 import pyglet
-from pyglet import shapes
 
+from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.widgets import Frame
+from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.shell.widgets import Frame, box
 
 T = TypeVar("T")
-CUE_BAND = (34, 24, 19)  # the turn cue's band over the board: dark walnut (docs/art.md)
+CUE_BAND = (34, 24, 19)  # the turn cue's band over the head of the panel: dark walnut (docs/art.md)
 
 
 class TwoTap(Generic[T]):
@@ -65,67 +72,21 @@ class TwoTap(Generic[T]):
 
 
 class TurnCue:
-    """The large "<colour>'s turn" band, facing the person whose turn starts."""
+    """Whose turn cue is up: from the start of a person's turn until their first touch or button.
 
-    def __init__(self, batch: pyglet.graphics.Batch, group: Any = None):
-        self.batch = batch
-        self.group = group or pyglet.graphics.Group(order=50)
-        self.items: list[Any] = []
-        self.labels = LabelPool(keep=8)  # each colour's cue text, kept for its next turn
+    It keeps no text and no shapes: the panel of that person draws it (:func:`draw_band`) from the
+    screen's words of the moment, so a change of language or screen size, which lays the panels
+    out again, says it again too (it used to keep the words of the turn's start)."""
+
+    def __init__(self) -> None:
+        self.player: int | None = None  # whose cue shows; None: hidden
         self.shown_at: float | None = None  # seconds the cue has been showing; None: hidden
-        self.text = ""
-        self.angle = 0
 
-    def show(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
-        """Write `text` over the board `rect` (its half nearer the reader at `angle`)."""
-        self.hide()
-        self.text, self.angle, self.shown_at = text, angle, 0.0
-        h = layout.px(typeface.CUE * 1.7)
-        band_y = rect.y + rect.h * 0.25 - h / 2
-        frame = Frame(rect, angle)
-        local = Rect(0, band_y - rect.y, rect.w, h)
-        area = frame.area(local)
-        self.items.append(
-            shapes.Rectangle(area.x, area.y, area.w, area.h, color=CUE_BAND, batch=self.batch, group=self.group)
-        )
-        edge = layout.px(4)
-        self.items.append(
-            shapes.Rectangle(
-                area.x,
-                area.y + (0 if angle == 0 else area.h - edge),
-                area.w,
-                edge,
-                color=color,
-                batch=self.batch,
-                group=self.group,
-            )
-        )
-        self.items.append(self._text(layout, rect, text, color, angle))
-        self.rect = area
-
-    def prepare(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> None:
-        """Lay out the text :meth:`show` will write (kept hidden in the pool), so that moment only moves it."""
-        self.labels.give_back(self._text(layout, rect, text, color, angle))
-
-    def _text(self, layout: Any, rect: Any, text: str, color: tuple[int, int, int], angle: int) -> Any:
-        h = layout.px(typeface.CUE * 1.7)
-        band_y = rect.y + rect.h * 0.25 - h / 2
-        fg = pyglet.graphics.Group(order=1, parent=self.group)
-        from kiosk.ui.shell.menu import fit_font
-
-        pts = fit_font(text, layout.font(typeface.CUE), rect.w - layout.px(16), minimum=layout.font(typeface.HEADLINE))
-        return self.labels.take(
-            text, Frame(rect, angle), rect.w / 2, band_y - rect.y + h / 2, pts, self.batch, fg, color=color, bold=True
-        )
+    def show(self, player: int) -> None:
+        self.player, self.shown_at = player, 0.0
 
     def hide(self) -> None:
-        for it in self.items:
-            if isinstance(it, pyglet.text.Label):
-                self.labels.give_back(it)
-            else:
-                it.delete()
-        self.items = []
-        self.shown_at = None
+        self.player = self.shown_at = None
 
     def update(self, dt: float) -> bool:
         """Let `dt` seconds of frames pass; True while the cue is on screen (it waits for a touch)."""
@@ -137,3 +98,76 @@ class TurnCue:
     @property
     def showing(self) -> bool:
         return self.shown_at is not None
+
+
+#: the distance of the cue's two lines, in text heights (tighter than a paragraph: it is one phrase)
+CUE_LINE_SPACING = 1.05
+
+
+def cue_lines(text: str, layout: Layout, width: float, height: float) -> tuple[str, float]:
+    """`text` as the band shows it: (the text, on one line or broken into two at a space, its size in
+    points), the largest from CUE down to TITLE that fits `width` x `height`; else the two lines at
+    the size at which they fit (a long translation in the narrowest panel)."""
+    from kiosk.ui.shell.menu import measure
+
+    words = text.split()
+    breaks = [" ".join(words[:k]) + "\n" + " ".join(words[k:]) for k in range(1, len(words))]
+    breaks.sort(key=lambda t: max(len(line) for line in t.split("\n")))  # the most even first
+
+    def size_of(candidate: str, pts: float) -> tuple[float, float]:
+        lines = candidate.split("\n")
+        w = max(measure(line, pts)[0] for line in lines)
+        h = measure(lines[0], pts)[1] + (len(lines) - 1) * pts * 4 / 3 * CUE_LINE_SPACING
+        return w, h
+
+    size = float(typeface.CUE)
+    while True:
+        pts = layout.font(size)
+        for candidate in [text] + breaks[:1]:
+            w, h = size_of(candidate, pts)
+            if w <= width and h <= height:
+                return candidate, pts
+        if size <= typeface.TITLE:
+            break
+        size = max(float(typeface.TITLE), size - 2)
+    candidate = breaks[0] if breaks else text
+    w, h = size_of(candidate, pts)
+    return candidate, pts * min(width / w, height / h) * 0.98
+
+
+def draw_band(
+    layout: Layout,
+    frame: Frame,
+    area: Rect,
+    text: str,
+    color: tuple[int, int, int],
+    batch: Any,
+    group: Any,
+    labels: LabelPool,
+) -> tuple[list[Any], pyglet.text.Label]:
+    """The cue over `area` (local to `frame`, the reader's panel): dark wood, an edge of the reader's
+    colour on the side nearer them, and `text` in a light shade of that colour, as large as fits.
+    Returns the shapes and the text (taken from `labels`, to be given back)."""
+    band = box(frame, area, CUE_BAND, batch, group, radius=layout.px(6))
+    over = pyglet.graphics.Group(order=1, parent=group)
+    edge = box(frame, Rect(area.x + layout.px(4), area.y, area.w - layout.px(8), layout.px(4)), color, batch, over)
+    margin = layout.px(6)
+    words, pts = cue_lines(text, layout, area.w - 2 * margin, area.h - layout.px(6))
+    fg = pyglet.graphics.Group(order=2, parent=group)
+    lab = labels.take(
+        words,
+        frame,
+        area.x + area.w / 2,
+        area.y + area.h / 2 + layout.px(2),
+        pts,
+        batch,
+        fg,
+        color=text_shade(color),
+        bold=True,
+        width=area.w - 2 * margin,
+        multiline="\n" in words,
+        name="turn-cue",
+    )
+    if labels.fresh and "\n" in words:
+        lab.set_style("line_spacing", pts * 4 / 3 * CUE_LINE_SPACING)
+    return [band, edge], lab

@@ -17,6 +17,7 @@ import pytest
 from kiosk.core import testing
 from kiosk.core.events import GameSetup, NewGame, UndoChanged
 from kiosk.games.cards.events import CardLaid, ConfirmTake, LayCard, RotateHandCard, SelectHandCard
+from kiosk.games.cards.screens.seats import player_rgb
 from kiosk.games.cards.session import CardPacing
 from kiosk.games.labyrinth.events import BoardShifted, PawnMoved
 from kiosk.games.labyrinth.session import Pacing
@@ -204,6 +205,12 @@ def test_card_undo_on_the_hand_over_sheet_faces_the_player_who_laid(ui, tmp_path
     off.shot("card-handover")
     buttons = undo_buttons(ui)
     assert len(buttons) == 1 and buttons[0].frame.angle == ui.screen.facing(0)
+    # quiet, as the board game's previous player's Undo: dark, edged in the colour of who laid
+    assert buttons[0].color == UNDO_QUIET
+    ui.render(force=True)
+    r = buttons[0].rect
+    edge = Pixels()(r.x - 1, r.cy)
+    assert near(edge, text_shade(player_rgb(0)), 40), edge
     tap(ui, buttons[0])
     while s.game.phase == "take":  # the take first, then the lay
         tap(ui, undo_buttons(ui)[0])
@@ -232,7 +239,7 @@ def test_card_undo_while_the_computer_waits_to_play(ui, tmp_path):
     assert s.game.current == 1 and s.undo_player == 0  # the computer's turn, not played yet
     off.shot("card-computer-waits")
     buttons = undo_buttons(ui)
-    assert len(buttons) == 1
+    assert len(buttons) == 1 and buttons[0].color == UNDO_QUIET  # not the computer's: the person's, quiet
     ui.tap(*buttons[0].rect.center)
     for _ in range(10):
         off.frame()

@@ -68,18 +68,15 @@ from kiosk.ui.shell import typeface, widgets
 from kiosk.ui.shell.edge_note import EdgeNote
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import GO, first_fitting, measure
+from kiosk.ui.shell.menu import GO, measure, undo_button
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.shell.widgets import (
     ACCENT,
-    BUTTON_TEXT_MARGIN,
     BUTTON,
     DIM,
     DISABLED,
     INK,
     PANEL,
-    UNDO_COLOR,
-    UNDO_ICON,
     UNDO_KEYS,
     Button,
     Frame,
@@ -1060,7 +1057,8 @@ class CardsPlayScreen(Screen):
             # the player who just laid (or, before a computer's first step, whose turn just ended) may take
             # it back: Undo in the button row, facing them
             undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
-            self._undo_button(frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h)), undo, fg, undo == p)
+            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
+            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
             row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take:
             chosen = tuple(sorted(s.chosen))
@@ -1140,29 +1138,23 @@ class CardsPlayScreen(Screen):
             self._part_items.append(b)
             self.add(b)
 
-    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False) -> None:
-        """The Undo button at screen `rect`, turned to `player` (whose action it takes back)."""
-        L = self.layout
-        word = self.t("play.undo")  # with its icon, else alone, else the icon alone: never set too small
-        text = (
-            UNDO_ICON
-            if icon_only
-            else first_fitting(
-                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), rect.w - BUTTON_TEXT_MARGIN
-            )
-        )
-        b = Button(
+    def _undo_button(self, rect: Rect, player: int, group, icon_only: bool = False, quiet: bool = False) -> None:
+        """The Undo button at screen `rect`, turned to `player` (whose action it takes back); `quiet`:
+        not the active player's own (the hand-over sheet, a computer's wait), so drawn as the board
+        game draws the previous player's Undo: dark, edged in `player`'s colour (one shared piece)."""
+        b, under = undo_button(
+            self.layout,
             Frame(rect, self.facing(player)),
             Rect(0, 0, rect.w, rect.h),
-            text,
+            self.t("play.undo"),
             self.batch,
             group,
-            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
-            min_size=L.touch,
             labels=self.labels,
-            color=UNDO_COLOR,
             on_tap=partial(self.ui.post, Undo(player)),
+            icon_only=icon_only,
+            quiet=text_shade(player_rgb(player)) if quiet else None,
         )
+        self._part_items.extend(under)
         self._part_items.append(b)
         self.add(b)
 
@@ -1253,7 +1245,7 @@ class CardsPlayScreen(Screen):
             ux = pad if left else w - pad - bw  # the screen's left half: away from the hand column
             uy = h - L.px(10) - undo_h if not beside else L.px(12) + (L.px(56) - undo_h) / 2
             spot = frame.area(Rect(ux, uy, bw, undo_h))
-            self._undo_button(spot, undo, pyglet.graphics.Group(order=43))
+            self._undo_button(spot, undo, pyglet.graphics.Group(order=43), quiet=True)
 
     def _last_turn(self, frame: Frame, last: dict, area: Rect, group) -> None:
         """What the previous player did, in `area` of the sheet: the card laid (as laid), the cards taken."""

@@ -91,8 +91,8 @@ class PlayScreen(Screen):
         self._gameover_at: float | None = 0.0
         self._signature: Any = None
         self.cursor: tuple[int, int] | None = None
-        self.overlay = pyglet.graphics.Batch()  # the turn cue and the chosen destination
-        self.cue = TurnCue(self.overlay)
+        self.overlay = pyglet.graphics.Batch()  # the chosen destination, a refusal at the edge
+        self.cue = TurnCue()  # whose "<colour>'s turn" shows: their panel draws it
         self.note = EdgeNote(self.overlay)  # a refusal for the person who tapped, facing them
         self.destination: TwoTap[tuple[int, int]] = TwoTap(
             lambda cell: self.ui.post(self.commands.tap(cell)), self._show_destination
@@ -254,35 +254,31 @@ class PlayScreen(Screen):
         self.ui.request_frame()
 
     def _cue_turn(self) -> None:
-        """The large "<colour>'s turn" for a person whose turn starts, facing them."""
+        """The large "<colour>'s turn" for a person whose turn starts, on their panel, facing them."""
         m = self.board.model
         if not m.started or m.phase != Phase.SHIFT or m.kinds[m.current] != HUMAN:
             return
         if self._cued == (m.current, m.turn):
             return  # this turn was cued already (it began again after an undo: they know)
         self._cued = (m.current, m.turn)
-        seat = m.seats[m.current]
-        colour = self.t(f"colour.{COLOR_NAMES[seat]}")
-        self.cue.show(
-            self.layout,
-            self.layout.board,
-            self.t("play.turn_of", colour=colour),
-            SEAT_COLORS[seat],
-            self.layout.facing(seat),
-        )
+        self.cue.show(m.current)
+        self._refresh_panels()
         self.ui.request_frame()  # the cue stands still until a touch: one frame shows it
 
-    def _prepare_cue(self, player: int) -> None:
-        """Lay out `player`'s turn cue ahead (see _prepare): its turn then only moves the text."""
-        seat = self.board.model.seats[player]
-        colour = self.t(f"colour.{COLOR_NAMES[seat]}")
-        self.cue.prepare(
-            self.layout,
-            self.layout.board,
-            self.t("play.turn_of", colour=colour),
-            SEAT_COLORS[seat],
-            self.layout.facing(seat),
-        )
+    def _cue_text(self, idx: int) -> str:
+        """`idx`'s turn cue in the words of the moment (a language change says it again)."""
+        colour = self.t(f"colour.{COLOR_NAMES[self.board.model.seats[idx]]}")
+        return self.t("play.turn_of", colour=colour)
+
+    def cue_area(self) -> Rect | None:
+        """Where the turn cue lies on the screen now (None: not showing)."""
+        panel = self.panels.get(self.cue.player) if self.cue.player is not None else None
+        return panel.cue_area if panel is not None else None
+
+    def cue_label(self) -> Any:
+        """The turn cue's text as drawn now (None: not showing)."""
+        panel = self.panels.get(self.cue.player) if self.cue.player is not None else None
+        return panel.cue_label if panel is not None else None
 
     def _panel_state(self, idx: int) -> PanelState:
         m = self.board.model
@@ -323,6 +319,7 @@ class PlayScreen(Screen):
             step=("push" if m.phase == Phase.SHIFT else "move") if active and m.kinds[idx] == HUMAN else "",
             pending=active and self.destination.pending is not None,
             undo=idx == self.undo_player and m.kinds[idx] == "human",
+            cue=self._cue_text(idx) if active and m.phase == Phase.SHIFT and self.cue.player == idx else "",
         )
 
     def _refresh_panels(self) -> None:
@@ -411,11 +408,6 @@ class PlayScreen(Screen):
         if self._upcoming_for != (m.current, m.phase):
             self._upcoming_for = (m.current, m.phase)
             self._upcoming = self._coming()
-            nxt = (m.current + 1) % len(m.seats)
-            if m.kinds[nxt] == HUMAN and ("cue", nxt) not in self._prepared:
-                self._prepared.add(("cue", nxt))
-                self._prepare_cue(nxt)  # the next person's "<colour>'s turn" (one text)
-                return
         while self._upcoming:
             idx, frame, st = self._upcoming.pop(0)
             shown = self.panels.get(idx)
@@ -468,7 +460,10 @@ class PlayScreen(Screen):
                     if st.toast or st.peek or st.pending:
                         continue  # of this moment only
                     seat = m.seats[idx]
-                    out.append((idx, Frame(L.panel(seat, m.seats[current]), L.facing(seat)), st))
+                    frame = Frame(L.panel(seat, m.seats[current]), L.facing(seat))
+                    if idx == current != mover and phase == Phase.SHIFT and m.kinds[idx] == HUMAN:
+                        out.append((idx, frame, replace(st, cue=self._cue_text(idx))))  # its turn begins cued
+                    out.append((idx, frame, st))
         finally:
             m.current, m.phase, m.preview, self.undo_player = saved
         return out

@@ -27,7 +27,8 @@ from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
-from kiosk.ui.shell.menu import GO, first_fitting, measure
+from kiosk.ui.shell.menu import GO, measure, undo_button
+from kiosk.ui.shell.turn_cue import draw_band
 from kiosk.ui.shell.widgets import (
     ACCENT,
     DIM,
@@ -35,9 +36,6 @@ from kiosk.ui.shell.widgets import (
     PANEL,
     PANEL_EDGE,
     BUTTON_TEXT_MARGIN,
-    UNDO_COLOR,
-    UNDO_ICON,
-    UNDO_QUIET,
     Button,
     Frame,
     Widget,
@@ -72,6 +70,7 @@ class PanelState:
     step: str = ""  # "push" / "move": the instruction's icon
     pending: bool = False  # a destination is chosen: the stay button confirms it
     undo: bool = False  # this player can take their push or walk back: the Undo button shows
+    cue: str = ""  # "<colour>'s turn" over the header until the first touch (kiosk/ui/shell/turn_cue.py)
 
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
@@ -114,6 +113,8 @@ class PlayerPanel:
         self.texts: list[pyglet.text.Label] = []  # taken from self.labels, given back on delete
         self.widgets: list[Widget] = []
         self.state: PanelState | None = None
+        self.cue_area: Rect | None = None  # where the turn cue lies on the screen, while it does
+        self.cue_label: Any = None
 
     def delete(self) -> None:
         for it in self.items:
@@ -123,6 +124,7 @@ class PlayerPanel:
         for w in self.widgets:
             w.delete()
         self.items, self.texts, self.widgets = [], [], []
+        self.cue_area = self.cue_label = None
 
     def show(self, state: PanelState) -> None:
         if state == self.state:
@@ -207,41 +209,39 @@ class PlayerPanel:
                 radius=L.px(8),
             )
         )
-        # header: pawn + colour name (+ "computer")
+        # header: pawn + colour name (+ "computer"); under the turn cue, only its room
         head = L.px(typeface.TITLE + 12)
-        self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
-        name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
-        name_color = text_shade(color)
-        self._text(
-            name,
-            pad * 2 + head,
-            H - pad - head / 2,
-            typeface.TITLE,
-            anchor_x="left",
-            bold=True,
-            color=name_color,
-            fit=W - 3 * pad - head,
-        )
+        cued = bool(st.cue)
+        if not cued:
+            self._sprite(atlas.pawn(st.seat), pad + head / 2, H - pad - head / 2, head * 0.9)
+            name = self.ui.t(f"colour.{COLOR_NAMES[st.seat]}")
+            self._text(
+                name,
+                pad * 2 + head,
+                H - pad - head / 2,
+                typeface.TITLE,
+                anchor_x="left",
+                bold=True,
+                color=text_shade(color),
+                fit=W - 3 * pad - head,
+            )
         y = H - pad - head - L.px(16)
         if st.kind != HUMAN:  # a computer's panel says so under its name
             self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
         cw, ch = L.px(15), L.px(21)
-        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
-        self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
-        x0 = pad + cw + L.px(30)
         icon = L.px(typeface.PICTURE)  # the treasures found: the latest that fit, "+n" for the others
-        per_row = max(1, int((W - x0 - pad) // icon))
-        shown = st.found[-per_row:]
-        if len(st.found) > per_row and per_row > 1:
-            shown = st.found[-(per_row - 1) :]
-            self._text(f"+{len(st.found) - len(shown)}", x0 + icon / 2, y, typeface.BODY, bold=True, color=DIM)
-            x0 += icon
-        for k, treasure in enumerate(shown):
-            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon, picture=("found", treasure))
+        if not cued:
+            self._counts(st, y, cw, ch, icon, pad)
         block_top = y - max(ch, icon if st.found else ch) / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
+        if cued:  # "<colour>'s turn" over the head of the panel, until the first touch
+            local = Rect(t, block_top + L.px(2), (W * 0.40 if wide else W) - 2 * t, H - t - block_top - L.px(2))
+            shapes_, self.cue_label = draw_band(L, f, local, st.cue, color, self.batch, self.top, self.labels)
+            self.items.extend(shapes_)
+            self.texts.append(self.cue_label)
+            self.cue_area = f.area(local)
         if not st.active:
             if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
                 # quiet: it is the next player's turn, whose own buttons are the loud ones; the
@@ -260,6 +260,22 @@ class PlayerPanel:
             )
         else:
             self._build_active(st, Rect(0, 0, W, H), block_top, pad)
+
+    def _counts(self, st: PanelState, y: float, cw: float, ch: float, icon: float, pad: float) -> None:
+        """The cards left (a card with its number) and the treasures found, in one row at `y`, no words."""
+        L = self.ui.layout
+        f, W, atlas = self.frame, self.frame.w, self.ui.atlas
+        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
+        self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
+        x0 = pad + cw + L.px(30)
+        per_row = max(1, int((W - x0 - pad) // icon))
+        shown = st.found[-per_row:]
+        if len(st.found) > per_row and per_row > 1:
+            shown = st.found[-(per_row - 1) :]
+            self._text(f"+{len(st.found) - len(shown)}", x0 + icon / 2, y, typeface.BODY, bold=True, color=DIM)
+            x0 += icon
+        for k, treasure in enumerate(shown):
+            self._sprite(atlas.treasure(treasure), x0 + icon / 2 + k * icon, y, icon, picture=("found", treasure))
 
     def _instruction(self, st: PanelState, u: float, top: float, w: float, room: float | None = None) -> float:
         """The step's one-line instruction with its icon (or a refusal); returns the y below it.
@@ -486,32 +502,22 @@ class PlayerPanel:
         self.widgets.append(b)
 
     def _undo_button(self, r: Rect, icon_only: bool = False, quiet: tuple[int, int, int] | None = None) -> None:
-        """The Undo button at `r` (panel coordinates), facing the panel's reader: its icon and word, or
-        the word alone (then the icon alone) where both do not fit at full size. `quiet`: drawn
-        as a secondary button, edged in that colour (the seat's), not in the Undo's own loud colour."""
-        L = self.ui.layout
-        word = self.ui.t("play.undo")
-        if icon_only:
-            text = UNDO_ICON
-        else:
-            text = first_fitting(
-                (f"{UNDO_ICON} {word}", word, UNDO_ICON), L.font(typeface.LABEL), r.w - BUTTON_TEXT_MARGIN
-            )
-        if quiet is not None:
-            edge = L.px(2)
-            self.items.append(box(self.frame, r.grow(edge), quiet, self.batch, self.fg, radius=min(r.w, r.h) * 0.25))
-        b = Button(
+        """The Undo button at `r` (panel coordinates), facing the panel's reader (the shared piece,
+        kiosk/ui/shell/menu.py undo_button); `quiet`: the previous player's, edged in their colour."""
+        b, under = undo_button(
+            self.ui.layout,
             self.frame,
             r,
-            text,
+            self.ui.t("play.undo"),
             self.batch,
-            self.fg if quiet is None else self.top,
-            font_size=L.font(typeface.HEADLINE if text == UNDO_ICON else typeface.LABEL),
+            self.fg,
             on_tap=self.callbacks["undo"],
-            min_size=MIN_TOUCH if icon_only else L.touch,  # a square beside the stay word may be narrower
-            color=UNDO_COLOR if quiet is None else UNDO_QUIET,
+            icon_only=icon_only,
+            quiet=quiet,
+            over=self.top,
             labels=self.labels,
         )
+        self.items.extend(under)
         self.widgets.append(b)
 
     def _peek(self, st: PanelState, r: Rect) -> None:
