@@ -72,6 +72,8 @@ def main(out: Path, wanted=WANTED, sizes=SIZES, measure: bool = False) -> None:
                 st.prepare(env)
                 if getattr(env.ui.screen, "resize", None) is not None:
                     env.ui.screen.resize(env.ui.layout)
+                for _ in range(3):  # parts a screen builds in the frame after a change (the card table's)
+                    env.ui.step(0.0)
                 env.ui.render(force=True)
                 shot = out / f"{st.screen}-{st.name}-{size[0]}x{size[1]}.png"
                 env.ui.screenshot(shot)

@@ -387,17 +387,21 @@ class AttractScreen(Screen):
     def _set_invite_text(self) -> None:
         text = self._invite()
         for lbl, size in zip(self._invites, self._invite_sizes(text)):
+            lbl.begin_update()  # one layout for the new size and words, not one for each
             lbl.font_size = size
             lbl.text = text
+            lbl.end_update()
 
     def prepare_ahead(self) -> bool:
-        """Each language's "touch to play" read and measured ahead, one a turn that draws nothing:
-        reading a language's texts the first time parses its whole catalog (~10 ms here), which
-        otherwise fell in the frame where that language's turn came."""
+        """Each language's "touch to play" read, measured and its letters drawn ahead, one a turn
+        that draws nothing: reading a language's texts the first time parses its whole catalog
+        (~10 ms here), and its letters at their size were rendered the first time they showed
+        (freetype, ~5 ms here); both otherwise fell in the frame where that language's turn came."""
         for language in LANGUAGES:
             text = self._invite(language)
             if text not in self._fits:
-                self._invite_sizes(text)
+                for lbl, size in zip(self._invites, self._invite_sizes(text)):  # at the size each band sets
+                    pyglet.font.load(lbl.font_name, max(1.0, size), weight="bold").get_glyphs(text)
                 return True
         return False
 

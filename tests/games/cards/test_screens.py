@@ -464,3 +464,57 @@ def test_a_table_larger_than_its_room_pans_and_keeps_its_symbols_readable(tmp_pa
         assert scr.pan == (0, 0)
     finally:
         close_ui(ui)
+
+
+def test_a_pan_or_a_pick_builds_again_only_the_parts_that_change(tmp_path):
+    """The card table is built in parts (each laid card, the room's rim, the board's marks, the rim's
+    pointers, each score chip, the hand): a tap on a pointer slides the table without making any laid
+    card or the rim again, and picking the other hand card makes the hand and the board's marks again,
+    not the laid cards nor the chips."""
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
+    try:
+        ui.post(NewGame(GameSetup.of("human,human,human,human", seed=3, game="cards")))
+        ui.off.settle()
+        s, scr = ui.k.sessions["cards"], ui.screen
+        g = s.game
+        for _ in range(10):
+            if s.handover:
+                ui.post(HandOver())
+            place = g.legal_placements()[0]
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            for _ in range(place.rotation):
+                ui.post(RotateHandCard())
+            ui.post(LayCard(place.cell))
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            ui.off.settle()
+        ui.post(HandOver())
+        ui.post(SelectHandCard(0))
+        ui.off.settle()
+
+        def made() -> dict:
+            return {name: [id(item) for item in items] for name, (_key, items, _w) in scr._parts.items()}
+
+        laid = [("card", cell) for cell in g.layout]
+        chips = [name for name in scr._parts if name[0] == "chip"]
+        assert scr.pointers and len(laid) > 4 and chips
+        before = made()
+        side = sorted(scr.pointers)[0]
+        pointer = next(w for w in scr.widgets if getattr(w.on_tap, "args", None) == (side,))
+        x0 = (scr.view.cx, scr.view.cy)
+        ui.tap(*pointer.rect.center)
+        ui.off.settle()
+        assert (scr.view.cx, scr.view.cy) != x0  # the table slid
+        after = made()
+        for name in [*laid, "room", *chips, "hand"]:
+            assert after[name] == before[name], name  # the same shapes and sprites, moved, not made again
+        ui.post(SelectHandCard(1))
+        ui.off.settle()
+        picked = made()
+        assert picked["hand"] != after["hand"] and picked["board"] != after["board"]
+        for name in [*laid, "room", *chips]:
+            assert picked[name] == after[name], name
+    finally:
+        close_ui(ui)

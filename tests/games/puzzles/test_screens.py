@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.puzzles import best_turn
-from kiosk.core.events import NewGame
+from kiosk.core.events import GameSetup, NewGame
 from kiosk.games.puzzles import pack
 from kiosk.games.puzzles.events import PuzzleOver, PuzzleStarted
 from tests.support.offscreen import offscreen_window
@@ -19,7 +19,15 @@ pytestmark = pytest.mark.display
 
 @pytest.fixture
 def ui(tmp_path):
-    window = offscreen_window((800, 480))
+    u = _ui(tmp_path, (800, 480))
+    yield u
+    u.close()
+    u.k.close()
+
+
+def _ui(tmp_path, size):
+    """A kiosk on the setup screen of a `size` tabletop screen, its bus messages kept in ``seen``."""
+    window = offscreen_window(size)
     from kiosk.core.kiosk import Kiosk, KioskOptions
     from kiosk.ui.shell.runner import Offscreen
     from kiosk.ui.shell.window import UI
@@ -30,9 +38,7 @@ def ui(tmp_path):
     u = UI(kiosk, window, layout="tabletop", first="setup", clock=kiosk.clock.now)
     u.off = Offscreen(u, kiosk, frame_s=0.2)
     u.k, u.seen = kiosk, seen
-    yield u
-    u.close()
-    kiosk.close()
+    return u
 
 
 def _tap_text(ui, text: str) -> None:
@@ -75,3 +81,44 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
         ui.k.clock.advance(0.5)
         ui.off.frame()
     assert ui.screen.name == "puzzle_over" and ui.screen.event.stars == 3
+
+
+@pytest.mark.parametrize("size", [(800, 480), (480, 800)], ids=("landscape", "portrait"))
+def test_a_puzzle_faces_the_person_who_started_it_and_the_board_game_keeps_its_seats(tmp_path, size):
+    """The setup faces the near edge: the puzzle's panel and its info lie on the near side, upright
+    for that person, though the pawn starts at the far corner; a board game's panels stay at their seats."""
+    u = _ui(tmp_path, size)
+    try:
+        _tap_text(u, u.t("setup.puzzles"))
+        _tap_text(u, u.t("setup.start"))
+        u.off.settle()
+        screen, L = u.screen, u.layout
+        assert screen.name == "puzzle_play" and L.tabletop
+        m = screen.board.model
+        assert m.seats == [0] and tuple(m.positions[0]) == (0, 0)  # the pawn on its far corner
+        panel, info = screen.panels[0].frame, screen.info_frame()
+        assert info is not None
+        middle = L.height / 2
+        for frame in (panel, info):
+            assert frame.angle == 0 and frame.rect.center[1] < middle  # the near half, upright for the near edge
+        assert not _overlap(panel.rect, info.rect)
+        assert screen.facing(0) == 0  # what the idle and seat overlays turn their texts by
+
+        u.post(NewGame(GameSetup.of("human,human,human,human", seed=3)))
+        u.off.settle()
+        screen = u.screen
+        assert screen.name == "play"
+        m = screen.board.model
+        active = m.seats[m.current]
+        assert sorted(m.seats) == [0, 1, 2, 3]
+        for idx, seat in enumerate(m.seats):
+            frame = screen.panels[idx].frame
+            assert (frame.rect, frame.angle) == (L.panel(seat, active), L.facing(seat))
+            assert screen.facing(idx) == L.facing(seat)
+    finally:
+        u.close()
+        u.k.close()
+
+
+def _overlap(a, b) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top

@@ -104,6 +104,18 @@ def test_card_game_shared_win_names_both_and_stars_both(make, tmp_path, language
     shot(ui, tmp_path, f"tie_cards_{language}")
 
 
+def test_card_game_result_of_another_game_shows_no_cards_from_the_finished_one(make):
+    """The session holds a finished game (two players, one card each), and the screen is given a
+    result of another shape (a record played back, six players): no block gets a fan of cards it
+    did not take; the finished game's own result still shows its cards."""
+    ui = make()
+    play_out(ui, GameSetup.of("easy,easy", seed=4, game="cards", turn_limit=4), CardGameOver)
+    ui.goto("cards_gameover", event=CardGameOver((0,), (9, 4, 9, 0, 7, 2), 40, ("human",) * 6))
+    assert not [s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]
+    ui.goto("cards_gameover")  # the finished game's own result: its two cards, fanned
+    assert len([s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]) == 2
+
+
 def test_card_game_podium_orders_by_cards_taken_and_stars_every_winner(make):
     ui = make()
     ui.goto("cards_gameover", event=CardGameOver((0, 2), (9, 4, 9, 0), 40, ("human", "hard", "human", "random")))

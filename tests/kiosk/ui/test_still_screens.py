@@ -68,6 +68,27 @@ def test_a_still_screen_draws_nothing_until_a_touch_changes_it(made, name, kw):
     assert pacer.drawn > drawn  # a finger on a button: drawn (its pressed colour)
 
 
+def test_the_board_games_confetti_falls_for_a_while_then_the_result_stands_still(made):
+    from kiosk.games.labyrinth.events import GameOver
+    from kiosk.games.labyrinth.screens.gameover import CONFETTI_S
+
+    ui, kiosk, pacer = made()
+    ui.goto("gameover", event=GameOver((0,), 5, (("owl",), ()), ("human", "human")))
+    pieces = [piece for piece, *_ in ui.screen._confetti]
+    assert pieces
+    start = [(p.x, p.y) for p in pieces]
+    run(pacer, 1.0)
+    assert ui.screen.animating and pacer.drawn > 30  # it falls, drawn every frame
+    assert [(p.x, p.y) for p in pieces] != start
+    run(pacer, CONFETTI_S)
+    assert not ui.screen.animating
+    rest, drawn = [(p.x, p.y) for p in pieces], pacer.drawn
+    run(pacer, 20.0)
+    assert pacer.drawn == drawn  # lying still: not one frame in twenty seconds
+    assert [(p.x, p.y) for p in pieces] == rest
+    assert ui.screen.name == "gameover"  # (the idle time has not run out)
+
+
 def test_the_still_setup_still_goes_back_to_start_on_time(made):
     ui, kiosk, pacer = made()
     run(pacer, 1.0)

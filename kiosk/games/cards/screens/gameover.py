@@ -55,7 +55,11 @@ class CardsGameOverScreen(GameEndScreen):
     def prepare(self, game: Any, event: Any) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
         over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
-        self.taken = [list(t) for t in game.taken] if over else None
+        taken = [list(t) for t in game.taken] if over else None
+        # only that game's cards: the result shown may be another's (a record played back, a
+        # result given to the screen), and a fan must never sit on a block that counts otherwise
+        scores = list(getattr(event, "scores", ()) or ())
+        self.taken = taken if taken is not None and [len(t) for t in taken] == scores else None
 
     def _draw(self, ev: CardGameOver, L: Any, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 1, 2))

@@ -64,8 +64,9 @@ from kiosk.games.cards.events import (
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
 from kiosk.games.cards.art import MEDAL_R, RIM, CardAtlas
 from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface
+from kiosk.ui.shell import typeface, widgets
 from kiosk.ui.shell.edge_note import EdgeNote
+from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.menu import GO, measure, undo_button
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
@@ -103,6 +104,14 @@ ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the to
 POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
 PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
+# the board's squares, as parts of a cell (c): their lower-left corner left of and below the cell's
+# centre, and their side; a laid card's shadow strips are rectangles of the cell too (``_square_at``)
+SQUARES = {
+    "fill": (0.47, 0.47, 0.94),
+    "box": (0.48, 0.48, 0.96),
+    "path": (0.44, 0.44, 0.88),  # inside a takeable card's thicker box, so both show
+}
+SHADOW_STRIPS = ("shadow_r", "shadow_b")  # a laid card's shadow: beside the card only, no layer under it all
 
 
 class Clip(pyglet.graphics.Group):
@@ -146,6 +155,19 @@ class Clip(pyglet.graphics.Group):
 
 
 Cell = tuple[int, int]  # a place on the card game's unbounded grid (x, y), y growing south
+
+
+def _square_at(kind: str, x: float, y: float, c: float) -> tuple[float, float, float, float]:
+    """Where rectangle `kind` of the cell centred at (x, y), `c` px wide, lies: x, y, width, height.
+    A square of SQUARES, or a laid card's shadow, light from the top-left (docs/art.md): a strip right
+    of the card ("shadow_r") and one below it ("shadow_b"), no layer under it all."""
+    if kind in SHADOW_STRIPS:
+        edge = c * CARD_FILL / 2
+        if kind == "shadow_r":
+            return (x + edge, y - c * 0.52, c * 0.52 - edge, c * 0.98)
+        return (x - c * 0.46, y - c * 0.52, c * 0.46 + edge, c * 0.52 - edge)
+    fx, fy, fs = SQUARES[kind]
+    return (x - c * fx, y - c * fy, c * fs, c * fs)
 
 
 class View:
@@ -238,7 +260,17 @@ class CardsPlayScreen(Screen):
         self.view = View()
         self.atlas: CardAtlas | None = None
         self._atlas_px = 0
-        self._items: list[Any] = []  # shapes, labels, sprites of the current picture
+        # the picture in parts, each built again only when what it shows changes (``_part``): part name ->
+        # (its key, its shapes, labels and sprites, its widgets)
+        self._parts: dict[Any, tuple[Any, list[Any], list[Any]]] = {}
+        self._part_items: list[Any] = []  # the items of the part being built
+        # the chips' and the hand panel's texts, given back when their part is built again: a name, a
+        # count or a prompt that comes back (every turn) is moved, not laid out again (~0.4 ms a text here)
+        self.labels = LabelPool()
+        self._pooled: set[int] = set()  # the ids of the items taken from it
+        self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
+        self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
+        self._behind = False  # the board was built this frame; the chips and the hand follow (_rebuild)
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -296,6 +328,7 @@ class CardsPlayScreen(Screen):
         self._over, self._over_at = None, None
         self.view.cell = 0.0
         self._signature = None
+        self._clear()
         self._rebuild()
 
     def leave(self) -> None:
@@ -312,6 +345,7 @@ class CardsPlayScreen(Screen):
         self._compute_areas()
         self.view.cell = 0.0
         self._signature = None
+        self._clear()
         self._rebuild()
 
     def _sides(self) -> tuple[list[int], list[int]]:
@@ -484,7 +518,7 @@ class CardsPlayScreen(Screen):
             self._signature = None
         self.note.update(self.ui.now())
         sig = self._state_signature()
-        if sig != self._signature:
+        if sig != self._signature or self._behind:
             self._rebuild()
         elif moving or self._anims:
             self._place_board()
@@ -510,6 +544,7 @@ class CardsPlayScreen(Screen):
         tx, ty, tc = self.view.target
         return bool(
             self._anims
+            or self._behind
             or self._ghosts
             or abs(tc - self.view.cell) > 0.5
             or abs(tx - self.view.cx) + abs(ty - self.view.cy) > 0.01
@@ -540,29 +575,84 @@ class CardsPlayScreen(Screen):
         )
 
     # ------------------------------------------------------------------ building the picture
+    @property
+    def _items(self) -> list[Any]:
+        """Every shape, label and sprite of the current picture (tests and the replay look at them)."""
+        return [item for _key, items, _widgets in self._parts.values() for item in items]
+
     def _clear(self) -> None:
-        for item in self._items:
-            item.delete()
-        self._items = []
+        """Drop the whole picture: the next build makes every part anew."""
+        for _key, items, _widgets in self._parts.values():
+            self._delete(items)
+        self._parts = {}
+        self.labels.clear()  # (a new size or language: those texts will not come back)
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
         self.hand_widgets = []
-        self.clear_widgets()
+        self._placed_view = None
+        self._behind = False
+        self.widgets.clear()
+        self._held = None
+
+    def _part(self, name: Any, key: Any, build: Any) -> bool:
+        """Part `name` of the picture, built by `build()` again only when its `key` (what it shows)
+        changed: a tap on a hand card or a score that changes redraws that part, not the whole table
+        (laying out a dozen texts and a hundred shapes took ~13 ms here, ~65 ms on a Pi 4).
+        The layout audit sees every part built (its recorder notes texts as they are made). True if built."""
+        old = self._parts.get(name)
+        if old is not None and old[0] == key and widgets.RECORDER is None:
+            return False
+        if old is not None:
+            self._delete(old[1])
+        kept = self.widgets
+        self._part_items, self.widgets = [], []
+        try:
+            build()
+            self._parts[name] = (key, self._part_items, self.widgets)
+        finally:
+            self.widgets, self._part_items = kept, []
+        return True
+
+    def _drop_parts(self, keep: set[Any]) -> None:
+        """Delete the parts not in `keep` (a hand-over sheet taken away, the chips of a smaller table)."""
+        for name in [n for n in self._parts if n not in keep]:
+            self._delete(self._parts.pop(name)[1])
+
+    def _delete(self, items: list[Any]) -> None:
+        """Delete a part's items; its texts from the pool go back to it."""
+        for item in items:
+            if id(item) in self._pooled:
+                self._pooled.discard(id(item))
+                self.labels.give_back(item)
+            else:
+                item.delete()
+
+    def _text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
+        """A text as :func:`label` makes it, from the pool (given back when its part is built again)."""
+        lab = self.labels.take(*args, **kw)
+        self._pooled.add(id(lab))
+        return lab
 
     def _rebuild(self) -> None:
+        """The picture again from the session's state: each part (the board, each score chip, the
+        hand panel, the hand-over sheet) only if what it shows changed (``_part``)."""
         self._signature = self._state_signature()
         self.ui.request_frame()  # the table changed: draw it (a still table is not drawn again)
-        self._clear()
         s, g = self.session, self.game
         if g is None:
+            self._clear()
             return
-        atlas = self._atlas()
+        atlas = self.atlas
+        if self._atlas() is not atlas:
+            self._clear()  # new card pictures (a size or a theme): every sprite anew
+        L = self.layout
         far = self.facing(g.current) == 180
         if far != self._hand_far:
             self._hand_far = far
             self._compute_areas()
+            self._clear()  # the hand and the table moved
         hand = s.visible_hand(g.current)
         picked = hand[s.selected] if hand and s.selected is not None and s.selected < len(hand) else None
         cells = g.legal_cells() if g.phase == CardPhase.PLACE else {}
@@ -572,30 +662,114 @@ class CardsPlayScreen(Screen):
         self._pending_key = key
         self._aim(g, cells, picked)
         room = self.room
-        # the board: its room on the table, places a card could go, the cards, what may be taken; all of
-        # it clipped to the room, so cards beyond the part in view slide under its rim
-        clip = Clip(room, order=1)
-        self._room(room)
-        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k, parent=clip) for k in (2, 3, 4))
+        # the table's room: its oak rim, built again only for a new size or side of the hand
+        self._part("room", (L, room), partial(self._room, room))
         human = s.kinds[g.current] == HUMAN and not s.handover
+        layout = tuple(sorted(g.layout.items()))
+        board_key = (
+            L,
+            room,
+            layout,
+            g.phase,
+            g.placed,
+            picked,
+            s.rotation,
+            human,
+            self.pending,
+            tuple(sorted(s.chosen)),
+        )
+        built = False
+        for cell, placed in g.layout.items():
+            card_key = (L, room, placed.card, placed.rotation)
+            built |= self._part(("card", cell), card_key, partial(self._build_card, cell, placed))
+        board = self._part("board", board_key, partial(self._build_board, cells, picked, human))
+        # the pointers in the rim to places out of view: with the board, as the view is aimed (a pan moves them)
+        self.pointers = self._pointer_sides(g, cells, picked, human)
+        pointers_key = (L, room, self.hand_rect, tuple(sorted(self.pointers.items())))
+        self._part("pointers", pointers_key, self._build_pointers)
+        if board or built:
+            cards = [(cell, placed.rotation, self._parts[("card", cell)][1]) for cell, placed in g.layout.items()]
+            self._board_sprites = {cell: (items[2], rot) for cell, rot, items in cards}
+            self._board_marks = [
+                (items[k], cell, side) for cell, _rot, items in cards for k, side in enumerate(SHADOW_STRIPS)
+            ] + self._marks_of_board
+            self._placed_view = None
+            if self._parts and widgets.RECORDER is None and not self._behind:
+                # the board changed: the chips and the hand panel follow in the next frame, so that no
+                # frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+                self._behind = True
+                gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
+                self._drop_parts(set(self._parts) - gone)
+                if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
+                    self._place_board()
+                self._gather_widgets(sheet=s.handover and "handover" in self._parts)
+                return
+        self._behind = False
+        if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
+            self._place_board()
+        chips = self._build_scores()
+        p = g.current
+        hand_key = (
+            L,
+            p,
+            g.phase,
+            hand,
+            len(g.hands[p]),
+            s.selected,
+            s.rotation,
+            s.handover,
+            s.kinds,
+            len(g.draw_pile),
+            self.toast,
+            self.pending,
+            s.undo_player,
+            tuple(sorted(s.chosen)),
+            layout if g.phase == CardPhase.TAKE else None,  # whether the cards chosen may be taken
+            self._prompt(hand, picked),
+        )
+        self._part("hand", hand_key, partial(self._build_hand, hand, picked))
+        self.audit_sheet = None
+        sheet = s.handover and g.phase != CardPhase.OVER
+        if sheet:
+            last = self.last_turn
+            sheet_key = (L, p, s.undo_player, None if last is None else tuple(sorted(last.items())))
+            self._part("handover", sheet_key, self._build_handover)
+            self.audit_sheet = HANDOVER_ORDER
+        laid = {("card", cell) for cell in g.layout}
+        self._drop_parts({"room", "board", "pointers", "hand", *laid, *chips, *(["handover"] if sheet else [])})
+        self._gather_widgets(sheet)
+
+    def _gather_widgets(self, sheet: bool) -> None:
+        """The widgets of the parts shown: the hand-over sheet's alone while it is up (a tap anywhere
+        hands over), else the pointers' and the hand's (the hand's on top)."""
+        parts = ["handover"] if sheet else ["pointers", "hand"]
+        self.widgets = [w for name in parts if name in self._parts for w in self._parts[name][2]]
+        self._held = None
+
+    def _board_gone(self, g: Any) -> list[Any]:
+        """The cells of card parts whose card is no longer on the table."""
+        return [
+            name[1] for name in self._parts if isinstance(name, tuple) and name[0] == "card" and name[1] not in g.layout
+        ]
+
+    def _build_board(self, cells: dict[Any, int], picked: int | None, human: bool) -> None:
+        """The board's marks: places a card could go, the card previewed, what may be taken (the cards
+        laid are parts of their own, ``_build_card``)."""
+        s, g, atlas = self.session, self.game, self._atlas()
+        self._board_marks = []
+        self.why = []
+        self._pending_sprite = None
+        # all of it clipped to the room, so the places and marks beyond the part in view slide under its rim
+        clip = Clip(self.room, order=1)
+        g_marks, g_cards, g_over = (pyglet.graphics.Group(order=k, parent=clip) for k in (2, 3, 4))
         for cell, mask in cells.items():
             fits = picked is not None and human and bool(OPEN[picked][s.rotation] & mask)
             self._mark(cell, "fit" if fits else "open", g_marks)
-        g_shadows = pyglet.graphics.Group(order=1, parent=clip)
-        for cell, placed in g.layout.items():
-            for side in ("shadow_r", "shadow_b"):  # only the shadow beside the card: no layer under it all
-                shadow = shapes.Rectangle(0, 0, 1, 1, color=CARD_SHADOW, batch=self.batch, group=g_shadows)
-                self._board_marks.append((shadow, cell, side))
-                self._items.append(shadow)
-            sprite = pyglet.sprite.Sprite(atlas.face(placed.card), 0, 0, batch=self.batch, group=g_cards)
-            sprite.rotation = 90 * placed.rotation
-            self._items.append(sprite)
-            self._board_sprites[cell] = (sprite, placed.rotation)
         if self.pending is not None and picked is not None:
             sprite = pyglet.sprite.Sprite(atlas.face(picked), 0, 0, batch=self.batch, group=g_cards)
             sprite.rotation = 90 * s.rotation
             sprite.opacity = 190
-            self._items.append(sprite)
+            self._part_items.append(sprite)
             self._pending_sprite = sprite
             self._mark(self.pending, "laid", g_over)
         if g.phase == CardPhase.TAKE:
@@ -604,14 +778,22 @@ class CardsPlayScreen(Screen):
             for card in g.takeable():
                 cell = g.cell_of(card)
                 self._mark(cell, "chosen" if card in s.chosen else "takeable", g_over)
-        self._place_board()
-        self._pointers(g, cells, picked, human)
-        self._build_scores()
-        self._build_hand(hand, picked)
-        self.audit_sheet = None
-        if s.handover and g.phase != CardPhase.OVER:
-            self._build_handover()
-            self.audit_sheet = HANDOVER_ORDER
+        self._marks_of_board = self._board_marks
+
+    def _build_card(self, cell: Cell, placed: Any) -> None:
+        """A card laid on the table, with its shadow: a part of its own, kept while it lies there
+        (a card laid or taken makes one card's sprite, not every card's again). Clipped to the room
+        like the rest of the board, so a card beyond the part in view slides under its rim."""
+        clip = Clip(self.room, order=1)
+        g_shadows = pyglet.graphics.Group(order=1, parent=clip)
+        for side in SHADOW_STRIPS:
+            shadow = shapes.Rectangle(*self._square(cell, side), color=CARD_SHADOW, batch=self.batch, group=g_shadows)
+            self._part_items.append(shadow)
+        sprite = pyglet.sprite.Sprite(
+            self._atlas().face(placed.card), 0, 0, batch=self.batch, group=pyglet.graphics.Group(order=3, parent=clip)
+        )
+        sprite.rotation = 90 * placed.rotation
+        self._part_items.append(sprite)
 
     # ------------------------------------------------------------------ the room and following the play
     @property
@@ -696,15 +878,17 @@ class CardsPlayScreen(Screen):
             ((room.right + edge / 2, room.y, room.right + edge / 2, room.top), FRAME_LIGHT),
         ):
             parts.append(shapes.Line(x0, y0, x1, y1, thickness=edge, color=rgb, batch=self.batch, group=g_edge))
-        self._items += parts
+        self._part_items += parts
 
-    def _pointers(self, g: Any, cells: dict[Cell, int], picked: int | None, human: bool) -> None:
+    def _pointer_sides(
+        self, g: Any, cells: dict[Cell, int], picked: int | None, human: bool
+    ) -> dict[str, tuple[int, int, int]]:
         """For each side of the room beyond which lie places a card could go (or, after a placement, cards
-        that may be taken) out of view: a token on that side pointing there; a tap pans the table that way.
+        that may be taken) out of view: the colour of the pointer on that side (``_build_pointers``).
         Green when the picked card fits a place that way (as the places themselves), amber for cards to take."""
-        self.pointers = {}
+        pointers: dict[str, tuple[int, int, int]] = {}
         if not human or self.view.cell <= 0:
-            return
+            return pointers
         s = self.session
         if g.phase == CardPhase.TAKE:
             wanted = {g.cell_of(card): TAKE_AMBER for card in g.takeable()}
@@ -714,7 +898,7 @@ class CardsPlayScreen(Screen):
                 for cell, mask in cells.items()
             }
         else:
-            return
+            return pointers
         room, (cx, cy, c) = self.room, self.view.target
         half_w, half_h = room.w / c / 2, room.h / c / 2
         for cell, rgb in wanted.items():
@@ -722,9 +906,14 @@ class CardsPlayScreen(Screen):
                 continue
             dx, dy = cell[0] - cx, cell[1] - cy
             side = ("E" if dx > 0 else "W") if abs(dx) - half_w >= abs(dy) - half_h else ("S" if dy > 0 else "N")
-            best = self.pointers.get(side)
+            best = pointers.get(side)
             if best is None or POINTER_RANK.index(rgb) < POINTER_RANK.index(best):
-                self.pointers[side] = rgb
+                pointers[side] = rgb
+        return pointers
+
+    def _build_pointers(self) -> None:
+        """The pointers (``pointers``): a token on each such side pointing there; a tap pans the table that way."""
+        room = self.room
         L = self.layout
         d = L.touch
         r = d / 2
@@ -739,13 +928,13 @@ class CardsPlayScreen(Screen):
             inward = max(0.0, r - gap[side] + 1)
             x = room.cx + ux * (room.w / 2 - inward)
             y = room.cy + uy * (room.h / 2 - inward)
-            self._items.append(shapes.Circle(x, y, r, color=FRAME_LIGHT, batch=self.batch, group=g_edge))
-            self._items.append(
+            self._part_items.append(shapes.Circle(x, y, r, color=FRAME_LIGHT, batch=self.batch, group=g_edge))
+            self._part_items.append(
                 shapes.Circle(x + r * 0.05, y - r * 0.05, r * 0.86, color=RECESS, batch=self.batch, group=g_face)
             )
             tip, back, wide = r * 0.6, r * 0.3, r * 0.5  # the arrowhead, pointing out of the room
             px_, py_ = -uy, ux
-            self._items.append(
+            self._part_items.append(
                 shapes.Triangle(
                     x + ux * tip,
                     y + uy * tip,
@@ -795,9 +984,11 @@ class CardsPlayScreen(Screen):
         self.why = []  # (cell, treasure) rings shown, for tests and scripts
         for name, cells in g.joined_paths().items():
             for cell in cells:  # an amber outline: the cards stay as bright as they are
-                edge = shapes.Box(0, 0, 1, 1, thickness=2, color=(*TAKE_AMBER, 200), batch=self.batch, group=group)
+                edge = shapes.Box(
+                    *self._square(cell, "path"), thickness=2, color=(*TAKE_AMBER, 200), batch=self.batch, group=group
+                )
                 self._board_marks.append((edge, cell, "path"))
-                self._items.append(edge)
+                self._part_items.append(edge)
             ends = [g.placed] + [g.cell_of(card) for card in sorted(joined.get(name, ()))]
             for cell in ends:
                 placed = g.layout[cell]
@@ -808,14 +999,18 @@ class CardsPlayScreen(Screen):
                         x, y = y, -x
                     ring = shapes.Arc(0, 0, 1, thickness=3, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
                     self._board_marks.append((ring, cell, ("ring", x, y, MEDAL_R * 1.25)))
-                    self._items.append(ring)
+                    self._part_items.append(ring)
                     self.why.append((cell, name))
 
     def _mark(self, cell: Cell, kind: str, group: Any) -> None:
         if kind == "fit":  # the picked card fits: the chalked outline in green, a printed card's rim inside
-            shape = shapes.Rectangle(0, 0, 1, 1, color=(*FIT_GREEN, 110), batch=self.batch, group=group)
-            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group)
-            rim = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
+            shape = shapes.Rectangle(
+                *self._square(cell, "fill"), color=(*FIT_GREEN, 110), batch=self.batch, group=group
+            )
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=3, color=(*FIT_GREEN, 255), batch=self.batch, group=group
+            )
+            rim = shapes.Box(*self._square(cell, "path"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             # and in its middle a green token, lit from the top-left like the pieces: "lay it here"
             under = shapes.Circle(0, 0, 1, color=FIT_SHADE, batch=self.batch, group=group)
             dot = shapes.Circle(0, 0, 1, color=FIT_GREEN, batch=self.batch, group=group)
@@ -823,18 +1018,22 @@ class CardsPlayScreen(Screen):
             self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path")]
             self._board_marks += [(under, cell, ("dot", 0.015, -0.025, 0.12)), (dot, cell, ("dot", 0, 0, 0.11))]
             self._board_marks.append((glint, cell, ("dot", -0.035, 0.035, 0.035)))
-            self._items += [shape, edge, rim, under, dot, glint]
+            self._part_items += [shape, edge, rim, under, dot, glint]
         elif kind == "open":  # an empty place: a card's outline chalked on the walnut (no fill: no blending)
-            edge = shapes.Box(0, 0, 1, 1, thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
+            edge = shapes.Box(*self._square(cell, "box"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             self._board_marks.append((edge, cell, "box"))
-            self._items.append(edge)
+            self._part_items.append(edge)
         elif kind == "laid":
-            edge = shapes.Box(0, 0, 1, 1, thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group)
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=3, color=(255, 255, 255, 230), batch=self.batch, group=group
+            )
             self._board_marks.append((edge, cell, "box"))
-            self._items.append(edge)
+            self._part_items.append(edge)
         elif kind in ("takeable", "chosen"):
             if kind == "chosen":
-                fill = shapes.Rectangle(0, 0, 1, 1, color=(*TAKE_AMBER, 110), batch=self.batch, group=group)
+                fill = shapes.Rectangle(
+                    *self._square(cell, "fill"), color=(*TAKE_AMBER, 110), batch=self.batch, group=group
+                )
                 tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
                 mark = pyglet.text.Label(
                     "\u2714",
@@ -848,10 +1047,20 @@ class CardsPlayScreen(Screen):
                     group=pyglet.graphics.Group(order=5, parent=group.parent),
                 )
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
-                self._items += [fill, tick, mark]
-            edge = shapes.Box(0, 0, 1, 1, thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+                self._part_items += [fill, tick, mark]
+            edge = shapes.Box(
+                *self._square(cell, "box"), thickness=4, color=(*TAKE_AMBER, 255), batch=self.batch, group=group
+            )
             self._board_marks.append((edge, cell, "box"))
-            self._items.append(edge)
+            self._part_items.append(edge)
+
+    def _square(self, cell: Cell, kind: str) -> tuple[float, float, float, float]:
+        """Where rectangle `kind` (``_square_at``) of grid `cell` is with the view as it is now: x, y,
+        width, height (a mark made there is not moved again by ``_place_board`` until the view moves)."""
+        v, c = self.view, self.view.cell
+        if c <= 0:
+            return (0, 0, 1, 1)
+        return _square_at(kind, *v.centre(self.room, cell), c)
 
     def _place_board(self) -> None:
         """Put the board sprites and marks where the (moving) view says."""
@@ -859,13 +1068,20 @@ class CardsPlayScreen(Screen):
         if atlas is None or v.cell <= 0:
             return
         c = v.cell
+        self._placed_view = (v.cx, v.cy, c)
         for cell, (sprite, _rot) in self._board_sprites.items():
             x, y = v.centre(r, cell)
             pop = self._anims.get(cell, 0.0)
-            sprite.update(x=x, y=y, scale=c * CARD_FILL / atlas.px * (1 + pop * 0.6))
-            sprite.opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            scale = c * CARD_FILL / atlas.px * (1 + pop * 0.6)
+            if (sprite.x, sprite.y, sprite.scale) != (x, y, scale):  # (a card kept in place is not moved)
+                sprite.update(x=x, y=y, scale=scale)
+            opacity = int(255 * (1 - pop * 1.5)) if pop else 255
+            if sprite.opacity != opacity:
+                sprite.opacity = opacity
             # a card wholly beyond the room is not drawn at all (the room's clip hides the rest)
-            sprite.visible = abs(x - r.cx) < r.w / 2 + c / 2 and abs(y - r.cy) < r.h / 2 + c / 2
+            visible = abs(x - r.cx) < r.w / 2 + c / 2 and abs(y - r.cy) < r.h / 2 + c / 2
+            if sprite.visible != visible:
+                sprite.visible = visible
             note_picture(sprite, "card_symbol", "table card", c * CARD_FILL * MEDAL_R)
         pending = getattr(self, "_pending_sprite", None)
         if pending is not None and self.pending is not None:
@@ -887,23 +1103,12 @@ class CardsPlayScreen(Screen):
             shape.position = (x + dx * half, y + dy * half)
             shape.radius = rad * half
             shape.thickness = max(2.0, c * 0.04)
-        elif kind == "shadow_r":  # a laid card's shadow on the table, light from the top-left (docs/art.md):
-            edge = c * CARD_FILL / 2  # right of the card...
-            shape.position = (x + edge, y - c * 0.52)
-            shape.width, shape.height = c * 0.52 - edge, c * 0.98
-        elif kind == "shadow_b":  # ...and below it
-            edge = c * CARD_FILL / 2
-            shape.position = (x - c * 0.46, y - c * 0.52)
-            shape.width, shape.height = c * 0.46 + edge, c * 0.52 - edge
-        elif kind == "fill":
-            shape.position = (x - c * 0.47, y - c * 0.47)
-            shape.width = shape.height = c * 0.94
-        elif kind == "box":
-            shape.position = (x - c * 0.48, y - c * 0.48)
-            shape.width = shape.height = c * 0.96
-        elif kind == "path":  # inside a takeable card's thicker box, so both show
-            shape.position = (x - c * 0.44, y - c * 0.44)
-            shape.width = shape.height = c * 0.88
+        elif kind in SQUARES or kind in SHADOW_STRIPS:  # moved and sized only if the view moved
+            px, py, w, h = _square_at(kind, x, y, c)
+            if shape.position != (px, py):
+                shape.position = (px, py)
+            if shape.width != w or shape.height != h:
+                shape.width, shape.height = w, h
         elif kind == "tick":
             shape.position = (x + c * 0.3, y + c * 0.3)
             shape.radius = c * 0.14
@@ -911,9 +1116,11 @@ class CardsPlayScreen(Screen):
             shape.position = (x + c * 0.3, y + c * 0.3, 0)
             shape.font_size = max(6, c * 0.14)
 
-    def _build_scores(self) -> None:
+    def _build_scores(self) -> list[tuple[str, int]]:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
-        strength), the cards in hand as little backs, and the cards taken (the score) by a card."""
+        strength), the cards in hand as little backs, and the cards taken (the score) by a card.
+        Each chip is a part of its own, built again only when what it says changes (a turn change
+        redraws the two chips whose player starts or ends a turn). Returns the chips' part names."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -923,8 +1130,15 @@ class CardsPlayScreen(Screen):
         ]
         # the counters in words on every chip, or on none (chips that differ would read as different things)
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
+        g, s = self.game, self.session
+        names = []
         for i, strip, r, c, in_row in chips:
-            self._score_chip(i, strip, r, c, in_row)
+            active = i == g.current and g.phase != CardPhase.OVER
+            key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
+            words = (self._chip_words(i), self._chip_words_fit)
+            self._part(("chip", i), (key, words), partial(self._score_chip, i, strip, r, c, in_row))
+            names.append(("chip", i))
+        return names
 
     def _chip_width(self, strip: Rect, in_row: int) -> float:
         """A score chip's width in a row of `in_row` chips: fewer in a row, wider (room for the words)."""
@@ -962,20 +1176,20 @@ class CardsPlayScreen(Screen):
         active = i == g.current and g.phase != CardPhase.OVER
         # a tray on the table (docs/art.md): a wooden rim, the player's colour round the one whose turn it is
         rim = L.px(3) if active else L.px(2)
-        self._items.append(box(frame, frame.full(), rgb if active else PANEL_EDGE, self.batch, bg, radius=L.px(7)))
+        self._part_items.append(box(frame, frame.full(), rgb if active else PANEL_EDGE, self.batch, bg, radius=L.px(7)))
         inner = Rect(rim, rim, w - 2 * rim, h - 2 * rim)
-        self._items.append(box(frame, inner, ACTIVE_TRAY if active else PANEL, self.batch, mid, radius=L.px(5)))
+        self._part_items.append(box(frame, inner, ACTIVE_TRAY if active else PANEL, self.batch, mid, radius=L.px(5)))
         cy = h / 2
         dot = h * 0.22
         pad = L.px(6)
-        self._items += seat_token(frame, pad + dot, cy, dot, rgb, self.batch, fg)
+        self._part_items += seat_token(frame, pad + dot, cy, dot, rgb, self.batch, fg)
         tx = self._chip_text_x()
         if self._chip_words_fit:
             self._chip_in_words(i, tx, frame, cy, fg, active)
             return
         # no room for the words: right to left, the score beside a card, the hand as little backs, then the
         # name in what is left
-        score = label(
+        score = self._text(
             str(g.scores[i]),
             frame,
             w - pad,
@@ -988,13 +1202,13 @@ class CardsPlayScreen(Screen):
             bold=True,
             name="score",
         )
-        self._items.append(score)
+        self._part_items.append(score)
         # the cards taken: a little square card face up (ivory, as a card's rim, edged), beside the number
         card = L.px(12)
         right = w - pad - score.content_width - L.px(4)
         spot = Rect(right - card, cy - card / 2, card, card)
-        self._items.append(box(frame, spot.grow(1), PILE_EDGE, self.batch, fg))
-        self._items.append(box(frame, spot, RIM, self.batch, top))
+        self._part_items.append(box(frame, spot.grow(1), PILE_EDGE, self.batch, fg))
+        self._part_items.append(box(frame, spot, RIM, self.batch, top))
         right -= card + L.px(8)
         # the cards in hand: as many little card backs, overlapping, the same back as on the table
         backs = len(g.hands[i])
@@ -1004,7 +1218,7 @@ class CardsPlayScreen(Screen):
             x, y = frame.point(right - card / 2 - k * step, cy)
             sprite = pyglet.sprite.Sprite(atlas.back, x, y, batch=self.batch, group=top)
             sprite.scale, sprite.rotation = card / atlas.px, frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
         if backs:
             right -= card + (backs - 1) * step + L.px(6)
         self._chip_name(i, frame, tx, right, cy, fg, active)
@@ -1024,8 +1238,8 @@ class CardsPlayScreen(Screen):
         widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
         x = frame.w - L.px(6)
         for k, text in ((2, taken), (1, hand)):  # right to left, the score at the chip's end
-            self._items.append(
-                label(
+            self._part_items.append(
+                self._text(
                     text,
                     frame,
                     x,
@@ -1050,7 +1264,7 @@ class CardsPlayScreen(Screen):
         h = frame.h
         fg = group
         room = frame.area(Rect(tx, 0, max(1.0, right - tx), h))
-        lab = label(
+        lab = self._text(
             self.player_name(i),
             frame,
             tx,
@@ -1064,11 +1278,11 @@ class CardsPlayScreen(Screen):
             container=room,
             name="player",
         )
-        self._items.append(lab)
+        self._part_items.append(lab)
         stars = strength_stars(s.kinds[i])  # a computer's strength after its name (in the pictogram font)
         if stars:
-            self._items.append(
-                label(
+            self._part_items.append(
+                self._text(
                     stars,
                     frame,
                     tx + lab.content_width + L.px(6),
@@ -1108,22 +1322,23 @@ class CardsPlayScreen(Screen):
 
     def _build_hand(self, hand: Any, picked: int | None) -> None:
         s, g = self.session, self.game
+        self.hand_widgets = []  # (this part's: built again, its touch areas anew)
         L = self.layout
         r = self.hand_rect
         p = g.current
         frame = Frame(r, self.facing(p))
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
         # the tray of the player whose turn it is: lighter wood, rimmed in wood (docs/art.md)
-        self._items.append(box(frame, frame.full().grow(L.px(2)), PANEL_EDGE, self.batch, bg, radius=L.px(12)))
-        self._items.append(box(frame, frame.full(), ACTIVE_TRAY, self.batch, bg, radius=L.px(10)))
+        self._part_items.append(box(frame, frame.full().grow(L.px(2)), PANEL_EDGE, self.batch, bg, radius=L.px(12)))
+        self._part_items.append(box(frame, frame.full(), ACTIVE_TRAY, self.batch, bg, radius=L.px(10)))
         if g.phase != CardPhase.OVER:
-            self._items.append(
+            self._part_items.append(
                 box(frame, Rect(0, r.h - L.px(6), r.w, L.px(6)), player_rgb(p), self.batch, mid, radius=L.px(3))
             )
         head, text = self._prompt(hand, picked)
         pad = L.px(10)
         y = r.h - L.px(10)
-        title = label(
+        title = self._text(
             head,
             frame,
             r.w / 2,
@@ -1138,11 +1353,11 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="head",
         )
-        self._items.append(title)
+        self._part_items.append(title)
         y -= title.content_height + L.px(4)
         toast = self.toast
         body = toast or text
-        said = label(
+        said = self._text(
             body,
             frame,
             r.w / 2,
@@ -1156,9 +1371,9 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="prompt",
         )
-        self._items.append(said)
+        self._part_items.append(said)
         y -= said.content_height + L.px(4)
-        pile = label(
+        pile = self._text(
             self.t("cards.pile", n=len(g.draw_pile)),
             frame,
             r.w / 2,
@@ -1170,7 +1385,7 @@ class CardsPlayScreen(Screen):
             anchor_y="top",
             name="pile",
         )
-        self._items.append(pile)
+        self._part_items.append(pile)
         y -= pile.content_height
         # the buttons along the bottom
         btn_h = L.px(50)
@@ -1197,10 +1412,11 @@ class CardsPlayScreen(Screen):
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
+                labels=self.labels,
                 color=GO if not problem else DISABLED,
                 on_tap=lambda: self.ui.post(ConfirmTake()),
             )
-            self._items.append(b)
+            self._part_items.append(b)
             self.add(b)
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
@@ -1219,7 +1435,7 @@ class CardsPlayScreen(Screen):
             sx, sy = frame.point(cx, cy)
             selected = shown and k == s.selected
             if selected:
-                self._items.append(
+                self._part_items.append(
                     box(
                         frame,
                         Rect(cx - size / 2 - L.px(5), cy - size / 2 - L.px(5), size + L.px(10), size + L.px(10)),
@@ -1233,7 +1449,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(region, sx, sy, batch=self.batch, group=fg)
             sprite.scale = size / atlas.px
             sprite.rotation = (90 * s.rotation if selected else 0) + frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
             if shown:
                 note_picture(sprite, "card_symbol", "hand card", size * MEDAL_R)
             if shown and s.kinds[p] == HUMAN:
@@ -1256,10 +1472,11 @@ class CardsPlayScreen(Screen):
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
+                labels=self.labels,
                 color=BUTTON if s.selected is not None else DISABLED,
                 on_tap=lambda: self.ui.post(RotateHandCard()),
             )
-            self._items.append(b)
+            self._part_items.append(b)
             self.add(b)
 
     def _undo_button(self, rect: Rect, player: int, group: Any, icon_only: bool = False, quiet: bool = False) -> None:
@@ -1273,12 +1490,13 @@ class CardsPlayScreen(Screen):
             self.t("play.undo"),
             self.batch,
             group,
+            labels=self.labels,
             on_tap=partial(self.ui.post, Undo(player)),
             icon_only=icon_only,
             quiet=text_shade(player_rgb(player)) if quiet else None,
         )
-        self._items.extend(under)
-        self._items.append(b)
+        self._part_items.extend(under)
+        self._part_items.append(b)
         self.add(b)
 
     def _build_handover(self) -> None:
@@ -1287,7 +1505,7 @@ class CardsPlayScreen(Screen):
         L = self.layout
         p = g.current
         top, over = pyglet.graphics.Group(order=HANDOVER_ORDER), pyglet.graphics.Group(order=HANDOVER_ORDER + 1)
-        self._items.append(
+        self._part_items.append(
             shapes.Rectangle(0, 0, L.width, L.height, color=(8, 10, 14, 205), batch=self.batch, group=top)
         )
         last = self.last_turn
@@ -1302,8 +1520,8 @@ class CardsPlayScreen(Screen):
         h = min(L.height - L.px(20), L.px(380) if last else L.px(240) + room)
         frame = Frame(Rect((L.width - w) / 2, (L.height - h) / 2, w, h), self.facing(p))
         rgb = player_rgb(p)
-        self._items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
-        self._items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
+        self._part_items.append(box(frame, frame.full().grow(L.px(3)), rgb, self.batch, top, radius=L.px(16)))
+        self._part_items.append(box(frame, frame.full(), PANEL, self.batch, over, radius=L.px(14)))
         text = self.t("cards.pass_to", player=self.player_name(p))
         fg = pyglet.graphics.Group(order=42)
         pad = L.px(16)
@@ -1323,7 +1541,7 @@ class CardsPlayScreen(Screen):
             width=w - 2 * pad,
             multiline=True,
         )
-        self._items.append(head)
+        self._part_items.append(head)
         ready = self.t("cards.ready")
         bw = min(w - 2 * pad, L.px(220)) if not beside else w - 2 * pad - L.px(260) - L.px(12)
         left = self.facing(p) == 0  # the sheet's own left is the screen's left (away from the hand column)
@@ -1340,7 +1558,7 @@ class CardsPlayScreen(Screen):
             color=GO,
             on_tap=lambda: self.ui.post(HandOver()),
         )
-        self._items.append(b)
+        self._part_items.append(b)
         hint = label(
             self.t("cards.hidden"),
             frame,
@@ -1355,7 +1573,7 @@ class CardsPlayScreen(Screen):
             multiline=True,
             name="hidden",
         )
-        self._items.append(hint)
+        self._part_items.append(hint)
         if last is not None:
             floor = L.px(12) + btn_h + L.px(8) + hint.content_height + L.px(8)
             ceiling = h - L.px(12) - undo_row - head.content_height - L.px(8)
@@ -1414,7 +1632,7 @@ class CardsPlayScreen(Screen):
                 container=frame.area(area),
                 name="last_turn",
             )
-            self._items.append(lab)
+            self._part_items.append(lab)
             v -= lab.content_height + L.px(4)
         small = min(L.px(56), v - area.y, text_w / max(1, min(len(taken), 5)) - L.px(4)) if taken else 0
         for card, rot, px in pictures:
@@ -1422,7 +1640,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = px / atlas.px
             sprite.rotation = 90 * rot + frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
         if small <= 0:
             return
         for k, card in enumerate(taken[:5]):
@@ -1430,7 +1648,7 @@ class CardsPlayScreen(Screen):
             sprite = pyglet.sprite.Sprite(atlas.face(card), x, y, batch=self.batch, group=group)
             sprite.scale = small / atlas.px
             sprite.rotation = frame.angle
-            self._items.append(sprite)
+            self._part_items.append(sprite)
 
     # ------------------------------------------------------------------ fingers
     def on_key(self, symbol: int, modifiers: int) -> bool:

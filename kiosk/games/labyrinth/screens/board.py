@@ -135,6 +135,8 @@ class BoardView:
         self.live = live if live is not None else batch
         # the play screen (panels at the corners), not the attract demo (which has a live batch too)
         self.panels_shown = live is not None if panels_shown is None else panels_shown
+        #: where a seat's panel lies and which way it faces (the play screen's ``panel_place``)
+        self.panel_place: Callable[[int], tuple[int, int]] = lambda seat: (seat, self._laid_out().facing(seat))
         self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_frame = pyglet.graphics.Group(order=base_order - 1)  # the oak frame, under the out tile's mark
@@ -806,7 +808,7 @@ class BoardView:
         spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
         if self.panels_shown and m.seats:
             seat = m.seats[(m.current + 1) % len(m.seats)]
-            end = L.panel(seat).center
+            end = L.panel(self.panel_place(seat)[0]).center
             scale = (self.scale, self.scale * 0.8)
         else:
             end, scale = (x0, y0), (self.scale, self.scale * 0.2)
@@ -874,7 +876,8 @@ class BoardView:
         L = self._laid_out()
         x0, y0 = L.cell_center(*cell)
         seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
-        px, py = L.panel(seat).center
+        place, face = self.panel_place(seat)
+        px, py = L.panel(place).center
         glow = pyglet.sprite.Sprite(atlas.glow, x0, y0, batch=self.live, group=self.g_fx)
         glow.color = (255, 230, 120)
         icon = pyglet.sprite.Sprite(atlas.treasure(ev.treasure), x0, y0, batch=self.live, group=self.g_fx)
@@ -882,7 +885,7 @@ class BoardView:
         if self.on_found:
             self.on_found(ev)
 
-        face = L.facing(seat) if self.panels_shown else 0
+        face = face if self.panels_shown else 0
         size = L.cell * 1.4
         if self.panels_shown:
             self.effects.card_turn(

@@ -35,6 +35,7 @@ from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70
+CONFETTI_S = 8.0  # the confetti falls this long after the result shows, then lies still (nothing drawn)
 PAWN_ON_PODIUM = 64  # the pawns standing on the podium, this tall at most
 ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
 NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
@@ -53,6 +54,7 @@ class GameOverScreen(GameEndScreen):
         self.players: list[tuple[int, str]] = []  # (seat, colour) per player
         self.return_home = True  # the rules' "come home after the last treasure" (off: no return home)
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
+        self._falling = 0.0  # seconds the confetti still falls
         self._rng = random.Random(7)
 
     # ------------------------------------------------------------ lifecycle
@@ -74,12 +76,19 @@ class GameOverScreen(GameEndScreen):
 
     @property
     def animating(self) -> bool:
-        """The confetti falls: a frame every frame while there is some."""
-        return bool(self._confetti)
+        """The confetti falls: a frame every frame for CONFETTI_S, then the result stands still and
+        is not drawn again until it changes (it stays up until the idle time: 60 frames a second
+        all that while kept a Pi's CPU busy for a still picture)."""
+        return bool(self._confetti) and self._falling > 0
 
     def update(self, dt: float) -> None:
         if self.back_when_idle(dt):
             return
+        if not self.animating:
+            return
+        self._falling -= dt
+        if self._falling <= 0:
+            self.ui.request_frame()  # where it came to rest is drawn
         h = self.layout.height
         for piece, vx, vy, spin in self._confetti:
             x, y = piece.x + vx * dt, piece.y - vy * dt
@@ -91,6 +100,7 @@ class GameOverScreen(GameEndScreen):
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
         self._confetti = []
+        self._falling = CONFETTI_S
         super()._build()
 
     def _draw(self, ev, L, c: Canvas, frame: Frame) -> None:

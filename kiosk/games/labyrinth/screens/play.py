@@ -75,6 +75,7 @@ class PlayScreen(Screen):
         # panels (and anything else) around it: a change to one side redraws only its own batch
         self.board_batch = pyglet.graphics.Batch()
         self.board = BoardView(ui, self.board_batch, live=self.live)
+        self.board.panel_place = self.panel_place  # a found treasure, the next spare fly to the panel
         # the panels of each side of the board (two seats share one: the columns left and right, or
         # the bands above and below) in a batch of their own, for the same reason
         self.side_batches = (pyglet.graphics.Batch(), pyglet.graphics.Batch())
@@ -158,13 +159,12 @@ class PlayScreen(Screen):
         self.panels = {}
         self._prepared.clear()  # a new game: its panels are laid out ahead again
         self._upcoming_for = None
-        L = self.layout
         m = self.board.model
         active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         self._panel_active = active
         self._moving_sides = []
         for idx, seat in enumerate(m.seats):
-            frame = Frame(L.panel(seat, active), L.facing(seat))
+            frame = self._panel_frame(seat, active)
             self.panels[idx] = PlayerPanel(
                 self.ui,
                 self.side_batches[self._side_of(seat)],
@@ -385,17 +385,35 @@ class PlayScreen(Screen):
 
     def _side_of(self, seat: int) -> int:
         """The side of the board seat `seat`'s panel is on (0: left or top, 1: right or bottom)."""
-        return (0 if seat in (0, 3) else 1) if not self.layout.portrait else (0 if seat in (0, 1) else 1)
+        place = self.panel_place(seat)[0]
+        return (0 if place in (0, 3) else 1) if not self.layout.portrait else (0 if place in (0, 1) else 1)
+
+    def panel_place(self, seat: int) -> tuple[int, int]:
+        """The table place (a seat's corner) where `seat`'s panel, turn cue and arrow note lie, and
+        the angle they are turned by: the seat's own. A game played on this screen may seat its
+        panels elsewhere (a solo puzzle: where the person who started it stands)."""
+        return seat, self.layout.facing(seat)
+
+    def _panel_frame(self, seat: int, active: int | None) -> Frame:
+        """Seat `seat`'s panel at its place, with seat `active`'s panel (the turn's) given the room."""
+        place, angle = self.panel_place(seat)
+        return Frame(self.layout.panel(place, None if active is None else self.panel_place(active)[0]), angle)
+
+    def facing(self, player: int) -> int:
+        """The angle the overlays (kiosk/ui/shell/idle.py, seats.py) turn `player`'s texts by: their panel's."""
+        m = self.board.model
+        if not 0 <= player < len(m.seats):
+            return self.layout.facing(None)
+        return self.panel_place(m.seats[player])[1]
 
     def _move_side(self, side: int) -> None:
         """The panels on `side` to their places for the active seat (the active panel gets the room)."""
-        L = self.layout
         m = self.board.model
         for idx, seat in enumerate(m.seats):
             panel = self.panels[idx]
             if self._side_of(seat) != side:
                 continue
-            frame = Frame(L.panel(seat, self._panel_active), L.facing(seat))
+            frame = self._panel_frame(seat, self._panel_active)
             if panel.state is not None and (frame.rect, frame.angle) == (panel.frame.rect, panel.frame.angle):
                 continue  # the same place: rebuilt only if what it shows changed
             panel.delete()
@@ -443,7 +461,6 @@ class PlayScreen(Screen):
         as :meth:`_panel_state` will give them (no arrow chosen yet, no destination); the active
         player's panel first (the most texts), sooner moments first."""
         m = self.board.model
-        L = self.layout
         nxt = (m.current + 1) % len(m.seats)
         ahead = (
             [(m.current, "move"), (nxt, "shift"), (nxt, "move")]
@@ -464,7 +481,7 @@ class PlayScreen(Screen):
                     if st.toast or st.peek or st.pending:
                         continue  # of this moment only
                     seat = m.seats[idx]
-                    frame = Frame(L.panel(seat, m.seats[current]), L.facing(seat))
+                    frame = self._panel_frame(seat, m.seats[current])
                     if idx == current != mover and phase == Phase.SHIFT and m.kinds[idx] == HUMAN:
                         out.append((idx, frame, replace(st, cue=self._cue_text(idx))))  # its turn begins cued
                     out.append((idx, frame, st))
@@ -536,7 +553,7 @@ class PlayScreen(Screen):
         L = self.layout
         a, board = L.arrow_rect(arrow), L.board
         side = arrow[0]
-        angle = L.facing(m.seats[m.current]) if m.seats else 0
+        angle = self.panel_place(m.seats[m.current])[1] if m.seats else 0
         gap = L.px(4)
         first_half = int(arrow[1]) <= 3
 
@@ -701,10 +718,10 @@ class PlayScreen(Screen):
         L = self.layout
         seat = m.seats[player]
         active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
-        rect = L.panel(seat, active)
+        frame = self._panel_frame(seat, active)
+        rect, angle = frame.rect, frame.angle
         pad, h = L.px(8), max(float(L.touch), L.px(44))
         w = min(rect.w - 2 * pad, L.px(150))
-        angle = L.facing(seat)
         # the end of the panel its texts read towards last: the table's edge in the tabletop layout
         y = rect.top - pad - h if angle == 180 else rect.y + pad
         return Rect(rect.x + (rect.w - w) / 2, y, w, h), angle

@@ -19,6 +19,12 @@ from kiosk.ui.shell.menu import Canvas, panel
 from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 
+#: the near corner below each far one (same column in landscape, same half of the band in portrait)
+NEAR_PLACE = {0: 3, 1: 2}
+#: the other corner on the same edge of the table: where the puzzle's info panel goes
+BESIDE = {0: 1, 1: 0, 2: 3, 3: 2}
+
+
 @register("puzzle_play")
 class PuzzlePlayScreen(PlayScreen):
     """A puzzle being played: the board game's screen with the puzzle's line."""
@@ -74,15 +80,26 @@ class PuzzlePlayScreen(PlayScreen):
             t("puzzles.fewest", n=s.optimum),
         ]
 
+    def panel_place(self, seat: int) -> tuple[int, int]:
+        """The one player's panel faces the person who pressed Start at the near edge (where the setup
+        screen faces): a far seat's panel goes to the near place below it; the pawn keeps its corner."""
+        L = self.layout
+        if L.facing(seat) == 0:
+            return seat, 0
+        near = NEAR_PLACE[seat]
+        return near, L.facing(near)
+
     def info_frame(self) -> Frame | None:
-        """The other seat's panel place on the player's side of the board, turned to face the player."""
+        """The other place on the player's side of the table, turned the same way as the player's panel.
+        In portrait the two share a band (the player's panel keeps the room); in landscape each has
+        a column of its own."""
         m = self.board.model
         if not m.started or not m.seats or self.layout is None:
             return None
         L = self.layout
-        seat = m.seats[0]
-        across = ({0: 3, 3: 0, 1: 2, 2: 1} if L.portrait else {0: 1, 1: 0, 2: 3, 3: 2})[seat]
-        return Frame(L.panel(across, across), L.facing(seat))
+        place, angle = self.panel_place(m.seats[0])
+        beside = BESIDE[place]
+        return Frame(L.panel(beside, place if L.portrait else beside), angle)
 
     def _show_line(self) -> None:
         for item in self._line:
