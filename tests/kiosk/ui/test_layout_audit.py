@@ -35,15 +35,7 @@ from tests.support.offscreen import Pixels, offscreen_window
 
 #: Rule breaks known and explained ("where" part, rule, text or id part, why). Keep it short: the
 #: last test fails when one of them no longer matches anything.
-WHY_BLOCKED = (
-    "the widest pass pairs the longest blocked-arrow refusal (Dutch) with the two-line Italian eye: there the"
-    " spare at its least size reaches the eye button; each language alone fits at 800x480"
-)
-EXCEPTIONS: tuple[la.Exception_, ...] = tuple(
-    la.Exception_(f"play/blocked-arrow {size} * widest", rule, "", WHY_BLOCKED)
-    for size in ("1280x800", "720x1280")
-    for rule in ("target_overlap", "text_on_target")
-)
+EXCEPTIONS: tuple[la.Exception_, ...] = ()
 
 
 # ----------------------------------------------------------------------------- the rules on made-up boxes

@@ -422,6 +422,8 @@ class PlayerPanel:
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
             return
+        if st.toast and eye_at is None and least and st.spare and spare_room < least:
+            return  # a long refusal leaves no room for both: the spare stays, the eye is back when it goes
         eye = Rect(area.x, v, area.w, eye_h) if eye_at is None else Rect(eye_at.x, eye_at.y, eye_at.w, eye_h)
         b = Button(
             f,
