@@ -102,13 +102,7 @@ class PawnArt:
             row = pawns[2 * r : 2 * r + 2]
             for y in range(px):
                 lines.append(b"".join(p[y * px * 4 : (y + 1) * px * 4] for p in row))
-        lines.reverse()  # pyglet's rows go bottom first
-        self.texture = pyglet.image.Texture.create(
-            width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR
-        )
-        self.texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", b"".join(lines)), 0, 0, 0)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
-        gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+        self.texture = mipmapped_texture(width, height, lines)
         self.regions = []
         for seat in range(SEATS):
             r, c = divmod(seat, 2)
@@ -159,3 +153,14 @@ def digest() -> str:
 
 
 __all__ = ["PAWN_PX", "PawnArt", "Pictures", "SET", "digest", "files", "in_context", "load", "pawn_art"]
+
+
+def mipmapped_texture(width: int, height: int, rows_top_first: list[bytes]) -> pyglet.image.Texture:
+    """An RGBA texture of pixel rows given top first (pyglet's go bottom first), with its mipmaps:
+    pictures drawn smaller than their pixels stay smooth (the pawns, a theme's grid)."""
+    texture = pyglet.image.Texture.create(width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR)
+    data = b"".join(reversed(rows_top_first))
+    texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", data), 0, 0, 0)
+    gl.glBindTexture(gl.GL_TEXTURE_2D, texture.id)
+    gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+    return texture

@@ -18,7 +18,7 @@ from pyglet import gl
 
 from kiosk.themes import PICTURE_PX, Theme
 from kiosk.themes.pack import pixel_order
-from kiosk.ui.art.pictures import in_context, load as load_pictures
+from kiosk.ui.art.pictures import in_context, load as load_pictures, mipmapped_texture
 
 
 class ThemeArt:
@@ -37,13 +37,7 @@ class ThemeArt:
             pictures = [theme.picture(*keys[r * cols + c]) if r * cols + c < len(keys) else None for c in range(cols)]
             for y in range(px):
                 lines.append(b"".join(p[y * px * 4 : (y + 1) * px * 4] if p is not None else empty for p in pictures))
-        lines.reverse()  # pyglet's rows go bottom first
-        self.texture = pyglet.image.Texture.create(
-            width, height, min_filter=gl.GL_LINEAR_MIPMAP_LINEAR, mag_filter=gl.GL_LINEAR
-        )
-        self.texture.blit_into(pyglet.image.ImageData(width, height, "RGBA", b"".join(lines)), 0, 0, 0)
-        gl.glBindTexture(gl.GL_TEXTURE_2D, self.texture.id)
-        gl.glGenerateMipmap(gl.GL_TEXTURE_2D)
+        self.texture = mipmapped_texture(width, height, lines)
         self._wordmark: pyglet.image.Texture | None = None
         self._regions = {}
         for i, key in enumerate(keys):
