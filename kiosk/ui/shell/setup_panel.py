@@ -22,9 +22,9 @@ import pyglet
 from functools import partial
 
 from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import Canvas, fit_box, make_button
+from kiosk.ui.shell.menu import TOGGLE_OFF, Canvas, fit_box, make_button
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, INK, Frame, label
+from kiosk.ui.shell.widgets import ACCENT, INK, Frame, label
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.events import GameSetup
@@ -159,7 +159,7 @@ class SetupPanel:
                 self.batch,
                 self._bg,
                 size=24,
-                color=ACCENT if on else BUTTON,
+                color=ACCENT if on else TOGGLE_OFF,
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(on_tap, n),
             )
