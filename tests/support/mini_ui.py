@@ -8,6 +8,7 @@ set, to look at them).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -26,6 +27,22 @@ class Now:
 
     def __call__(self) -> float:
         return self.t
+
+
+@contextlib.contextmanager
+def play_table(window):
+    """A UI on the play screen, tabletop, over a fresh MiniKiosk, with its offscreen loop (``off``)."""
+    from kiosk.ui.shell.runner import Offscreen
+    from kiosk.ui.shell.window import UI
+
+    kiosk = testing.MiniKiosk()
+    made = UI(kiosk, window, clock=Now(), first="play", layout="tabletop")
+    made.k, made.off = kiosk, Offscreen(made, kiosk)
+    try:
+        yield made
+    finally:
+        made.close()
+        kiosk.sessions["labyrinth"].close()
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,7 @@ from kiosk.core.events import GameSetup, NewGame
 from kiosk.games.labyrinth.events import PushArrow, Stay
 
 from tests.support.offscreen import offscreen_window
-from tests.kiosk.ui.test_play import MiniKiosk
-from tests.kiosk.ui.test_screens import Now
+from tests.support.mini_ui import play_table
 
 pytestmark = pytest.mark.display
 
@@ -28,15 +27,8 @@ THINK_FRAMES = 40
 
 @pytest.fixture
 def ui():
-    from kiosk.ui.shell.window import UI
-    from kiosk.ui.shell.runner import Offscreen
-
-    kiosk = MiniKiosk()
-    made = UI(kiosk, window_of((800, 480)), clock=Now(), first="play", layout="tabletop")
-    made.k, made.off = kiosk, Offscreen(made, kiosk)
-    yield made
-    made.close()
-    kiosk.sessions["labyrinth"].close()
+    with play_table(window_of((800, 480))) as made:
+        yield made
 
 
 def _turn(ui) -> None:

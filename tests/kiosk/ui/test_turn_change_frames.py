@@ -16,8 +16,7 @@ from kiosk.core.events import GameSetup, NewGame
 from kiosk.games.labyrinth.events import PushArrow, Stay
 from kiosk.games.labyrinth.screens.player_panel import PlayerPanel
 
-from tests.kiosk.ui.test_play import MiniKiosk
-from tests.kiosk.ui.test_screens import Now
+from tests.support.mini_ui import play_table
 from tests.support.offscreen import offscreen_window
 
 pytestmark = pytest.mark.display
@@ -27,15 +26,8 @@ window_of = functools.cache(offscreen_window)
 
 @pytest.fixture
 def ui():
-    from kiosk.ui.shell.runner import Offscreen
-    from kiosk.ui.shell.window import UI
-
-    kiosk = MiniKiosk()
-    made = UI(kiosk, window_of((800, 480)), clock=Now(), first="play", layout="tabletop")
-    made.k, made.off = kiosk, Offscreen(made, kiosk)
-    yield made
-    made.close()
-    kiosk.sessions["labyrinth"].close()
+    with play_table(window_of((800, 480))) as made:
+        yield made
 
 
 def test_a_turn_change_builds_one_side_of_panels_a_frame(ui, monkeypatch):
