@@ -120,6 +120,8 @@ class Demo:
 class AttractScreen(Screen):
     """The demo game behind an invitation to play."""
 
+    motion_hz = 30  # the demo plays to passers-by (Screen.motion_hz)
+
     def __init__(self, ui):
         super().__init__(ui)
         self.demo: Demo | None = None

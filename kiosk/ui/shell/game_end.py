@@ -25,6 +25,7 @@ class GameEndScreen(Screen):
 
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"  # where "Play again" goes
+    motion_hz = 30  # the podium's confetti (Screen.motion_hz)
 
     def __init__(self, ui):
         super().__init__(ui)

@@ -41,6 +41,7 @@ class GuideScreen(Screen):
     step_s = STEP_S
     title_key = "howto.title"
     notes: dict[str, str] = {}  # step key -> a smaller second line under its caption
+    motion_hz = 30  # a how-to's stage (Screen.motion_hz)
 
     def __init__(self, ui):
         super().__init__(ui)

@@ -95,6 +95,11 @@ class Screen:
     shows_table: bool = True
     #: hears bus events while another screen shows (``on_event``)
     listens_in_background: bool = False
+    #: frames a second its motion needs while it moves on its own (the window loop's pace,
+    #: kiosk/ui/shell/runner.py): a game's own moves are watched closely and get 60; a screen that
+    #: plays to passers-by (the attract demo, a how-to, the podium) looks the same at 30 and costs
+    #: half the CPU of a Pi all day. A touch or news is still shown at the next 60 Hz frame.
+    motion_hz: int = 60
 
     def __init__(self, ui: "UI"):
         self.ui = ui

@@ -485,17 +485,25 @@ class UI:
     def needs_frame(self) -> bool:
         """A frame must be drawn now: something changed, or the screen moves (a screen that does
         not say when it is still, ``Screen.animating``, is drawn every frame)."""
-        screen = self.screen
-        if (
+        return self._changed() or self.screen is None or self.screen.animating
+
+    def _changed(self) -> bool:
+        """Something changed or an overlay is open: the next frame is due at once, whatever the screen's pace."""
+        return bool(
             self._dirty
             or self._frame_due
-            or screen is None
+            or self.screen is None
             or self.idle.showing
             or self.menu.open
             or self.seats.showing
-        ):
-            return True
-        return screen.animating
+        )
+
+    def frame_interval(self, fastest_s: float) -> float:
+        """Seconds between the frames of what moves now: `fastest_s` (the loop's own frame) after a
+        change or while an overlay is open, else the screen's own pace (``Screen.motion_hz``)."""
+        if self._changed() or self.screen is None:
+            return fastest_s
+        return max(fastest_s, 1.0 / self.screen.motion_hz)
 
     def wake_in(self) -> float | None:
         """Seconds until the screen, the idle watch or the operator gesture has something to do

@@ -211,3 +211,33 @@ def test_attract_keeps_its_still_board_in_the_frame_cache_and_shows_what_a_full_
         assert ui.skipped > 0  # and a still moment draws nothing
     finally:
         ui.close()
+
+
+@pytest.mark.parametrize("screen", ["attract", "howto"])
+def test_a_screen_playing_to_passers_by_moves_at_its_own_pace_and_a_touch_is_shown_at_once(screen):
+    """The attract demo and a how-to move at their Screen.motion_hz (30), not the loop's 60 Hz,
+    yet the first frame after a touch comes one 60 Hz frame later, not one of theirs."""
+    from kiosk.ui.shell.window import UI
+    from kiosk.ui.shell.runner import FRAME_S, Pacer
+
+    kiosk = WatchedKiosk()
+    ui = UI(kiosk, window_of((800, 480)), clock=kiosk.clock.now, first="attract", layout="tabletop")
+    try:
+        ui.screen.demo_seed = 5
+        ui.goto(screen)
+        pacer = Pacer(ui, kiosk, clock=kiosk.clock.now)
+        hz = ui.screen.motion_hz
+        assert hz < 1 / FRAME_S
+        run(pacer, 1)
+        drawn, start = pacer.drawn, kiosk.clock.now()
+        run(pacer, 6)
+        rate = (pacer.drawn - drawn) / (kiosk.clock.now() - start)
+        assert hz * 0.6 < rate <= hz + 1  # it still moves, at its own pace
+        drawn = pacer.drawn
+        while pacer.drawn == drawn:  # up to its next frame: then the one after is 1/hz away
+            kiosk.clock.advance(max(pacer.turn(), 1e-4))
+        assert pacer.turn() > FRAME_S
+        ui._frame_due = True  # what a touch does (UI.finger_down)
+        assert pacer.turn() <= FRAME_S + 1e-9
+    finally:
+        ui.close()
