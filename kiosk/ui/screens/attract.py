@@ -38,7 +38,7 @@ from kiosk.ui.shell.layout import Layout, Rect, ShowcaseLayout
 from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
 from kiosk.ui.art.wordmark import PLAQUE
-from kiosk.ui.shell.screen import Screen, register
+from kiosk.ui.shell.screen import PASSERS_BY_HZ, Screen, register
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
 
@@ -120,7 +120,7 @@ class Demo:
 class AttractScreen(Screen):
     """The demo game behind an invitation to play."""
 
-    motion_hz = 30  # the demo plays to passers-by (Screen.motion_hz)
+    motion_hz = PASSERS_BY_HZ  # the demo
 
     def __init__(self, ui):
         super().__init__(ui)

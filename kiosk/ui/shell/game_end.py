@@ -15,7 +15,7 @@ from kiosk.core.events import NewGame
 
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, clear_drawing, config_value, make_button
-from kiosk.ui.shell.screen import Screen, session_for
+from kiosk.ui.shell.screen import PASSERS_BY_HZ, Screen, session_for
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import Frame
 
@@ -25,7 +25,7 @@ class GameEndScreen(Screen):
 
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
     play_screen = "play"  # where "Play again" goes
-    motion_hz = 30  # the podium's confetti (Screen.motion_hz)
+    motion_hz = PASSERS_BY_HZ  # the podium's confetti
 
     def __init__(self, ui):
         super().__init__(ui)

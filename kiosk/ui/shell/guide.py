@@ -14,7 +14,7 @@ from pyglet import shapes
 from kiosk.ui.shell import seating
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, clear_drawing, make_button
-from kiosk.ui.shell.screen import Screen, game_on
+from kiosk.ui.shell.screen import PASSERS_BY_HZ, Screen, game_on
 from kiosk.ui.shell.typeface import BODY
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
@@ -41,7 +41,7 @@ class GuideScreen(Screen):
     step_s = STEP_S
     title_key = "howto.title"
     notes: dict[str, str] = {}  # step key -> a smaller second line under its caption
-    motion_hz = 30  # a how-to's stage (Screen.motion_hz)
+    motion_hz = PASSERS_BY_HZ  # a how-to's stage
 
     def __init__(self, ui):
         super().__init__(ui)

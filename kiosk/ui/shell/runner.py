@@ -186,8 +186,7 @@ class Pacer:
     """When the window loop runs the UI's next step, and how long it may sleep until then.
 
     While something moves (``ui.needs_frame()``) a step every `frame_s`, or at the pace of the
-    screen's own motion (``ui.frame_interval``: the attract demo and a how-to at 30 Hz), news and
-    touches at once. While nothing does, the
+    screen's own motion (``ui.frame_interval``, ``Screen.motion_hz``), news and touches at once. While nothing does, the
     loop sleeps until the earliest of: the kiosk's next timer (AI pacing, the next demo game),
     the systemd watchdog's next ping, the UI's own (``ui.wake_in()``: the idle question, the
     operator gesture, a message running out), at most `longest_s`; an input wakes it (the
@@ -229,12 +228,8 @@ class Pacer:
         """Step the UI if it is due (drawing and flipping a frame if it changed); returns the seconds
         the loop may sleep until the next turn."""
         now = self.clock()
-        if self._woken or self.kiosk.bus.pending() > 0:
-            due = self.last + self.frame_s  # news: shown at the next frame
-        elif self.ui.needs_frame():
-            due = self.last + self.ui.frame_interval(self.frame_s)  # a change at once, a screen's motion at its pace
-        else:
-            due = self.next_at
+        news = self._woken or self.kiosk.bus.pending() > 0
+        due = self.last + self._frame_after(news) if news or self.ui.needs_frame() else self.next_at
         if now < due:
             return due - now
         self._woken = False
@@ -249,13 +244,13 @@ class Pacer:
                 self.on_frame()
         pending = self.kiosk.bus.pending() > 0 or self.ui.work_ahead
         self.moving = pending or self.ui.needs_frame()
-        if pending:
-            self.next_at = now + self.frame_s
-        elif self.moving:
-            self.next_at = now + self.ui.frame_interval(self.frame_s)
-        else:
-            self.next_at = now + self._still_for()
+        self.next_at = now + (self._frame_after(pending) if self.moving else self._still_for())
         return max(0.0, self.next_at - self.clock())
+
+    def _frame_after(self, news: bool) -> float:
+        """Seconds from one frame to the next while something moves: one `frame_s` for news or work
+        waiting, else the UI's (a change at once, a screen's own motion at its pace)."""
+        return self.frame_s if news else self.ui.frame_interval(self.frame_s)
 
     def _still_for(self) -> float:
         """How long nothing needs the loop: the earliest of the kiosk's timers, the watchdog's

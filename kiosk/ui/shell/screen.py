@@ -27,6 +27,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from kiosk.ui.shell.contract import KioskView
     from kiosk.ui.shell.layout import Layout
 
+#: the pace of a screen that plays to passers-by (the attract demo, a how-to, the podium): it looks
+#: the same at 30 frames a second as at 60, and costs a Pi half the CPU all day (Screen.motion_hz)
+PASSERS_BY_HZ = 30
+
 #: Screen classes by name, filled by @register.
 SCREENS: dict[str, type["Screen"]] = {}
 
@@ -97,8 +101,7 @@ class Screen:
     listens_in_background: bool = False
     #: frames a second its motion needs while it moves on its own (the window loop's pace,
     #: kiosk/ui/shell/runner.py): a game's own moves are watched closely and get 60; a screen that
-    #: plays to passers-by (the attract demo, a how-to, the podium) looks the same at 30 and costs
-    #: half the CPU of a Pi all day. A touch or news is still shown at the next 60 Hz frame.
+    #: plays to passers-by gets PASSERS_BY_HZ. A touch or news is still shown at the next 60 Hz frame.
     motion_hz: int = 60
 
     def __init__(self, ui: "UI"):

@@ -501,9 +501,10 @@ class UI:
     def frame_interval(self, fastest_s: float) -> float:
         """Seconds between the frames of what moves now: `fastest_s` (the loop's own frame) after a
         change or while an overlay is open, else the screen's own pace (``Screen.motion_hz``)."""
-        if self._changed() or self.screen is None:
+        screen = self.screen
+        if screen is None or self._changed():
             return fastest_s
-        return max(fastest_s, 1.0 / self.screen.motion_hz)
+        return max(fastest_s, 1.0 / screen.motion_hz)
 
     def wake_in(self) -> float | None:
         """Seconds until the screen, the idle watch or the operator gesture has something to do
