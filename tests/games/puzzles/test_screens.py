@@ -6,6 +6,8 @@ Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when no
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from engine.puzzles import best_turn
@@ -84,10 +86,18 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)], ids=("landscape", "portrait"))
-def test_a_puzzle_faces_the_person_who_started_it_and_the_board_game_keeps_its_seats(tmp_path, size):
+def test_a_puzzle_faces_the_person_who_started_it_and_the_board_game_keeps_its_seats(tmp_path, size, monkeypatch):
     """The setup faces the near edge: the puzzle's panel and its info lie on the near side, upright
     for that person, though the pawn starts at the far corner; a board game's panels stay at their seats."""
     u = _ui(tmp_path, size)
+    # the puzzle of the day starts at any corner: play a day whose pawn starts at the far one (seat 0),
+    # whatever the date the suite runs on
+    day = datetime.date(2026, 1, 1)
+    while pack.of_day(day).seat != 0:
+        day += datetime.timedelta(days=1)
+    from kiosk.games.puzzles.screens.setup_panel import PuzzleSetup  # after the window: pyglet is set up
+
+    monkeypatch.setattr(PuzzleSetup, "today", staticmethod(lambda: day))  # the setup's "puzzle of the day"
     try:
         _tap_text(u, u.t("setup.puzzles"))
         _tap_text(u, u.t("setup.start"))
