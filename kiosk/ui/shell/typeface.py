@@ -29,6 +29,7 @@ LABEL = 18  # button captions (the same as the body: a button is read like text)
 TITLE = 22  # a panel's player name
 PROMPT = 22  # the instruction in the panel of the player whose turn it is, where it has the room (else BODY)
 HEADLINE = 28  # screen titles, the instruction's key word, the pass / game-over headline
+RESULT = 32  # "Red wins!" on the game-over screen; the far side's copy is a HEADLINE (they play too)
 CUE = 40  # "Red's turn": the cue when a turn starts
 TREASURE = 36  # a treasure drawn on a board tile (the art's medallion diameter)
 #: the treasure's drawing as a part of a board cell: a TREASURE px medallion on the 52 px cell of

@@ -89,6 +89,34 @@ def test_the_board_games_confetti_falls_for_a_while_then_the_result_stands_still
     assert ui.screen.name == "gameover"  # (the idle time has not run out)
 
 
+def test_no_confetti_piece_shows_over_the_words_of_the_result(made):
+    """The confetti falls over the whole table but never in front of a word or the crown: the
+    headline (both ways up) and the lines under it stay readable all the while it falls."""
+    import pyglet
+
+    from kiosk.games.labyrinth.events import GameOver
+
+    ui, kiosk, pacer = made()
+    ui.goto("gameover", event=GameOver((0,), 5, (("owl",), ()), ("human", "human")))
+    screen = ui.screen
+    head = [s for s in screen._shapes if isinstance(s, pyglet.text.Label) and s.y > ui.layout.height * 0.55]
+    assert len(head) >= 3  # the near headline, its line, the far side's copy
+    boxes = [
+        (t.x - t.content_width / 2, t.y - t.content_height / 2, t.x + t.content_width / 2, t.y + t.content_height / 2)
+        for t in head
+    ]
+    pieces = [piece for piece, *_ in screen._confetti]
+    hidden = shown = 0
+    for _ in range(40):
+        run(pacer, 0.2)
+        for p in pieces:
+            over = any(x0 <= p.x <= x1 and y0 <= p.y <= y1 for x0, y0, x1, y1 in boxes)
+            assert not (over and p.visible)
+            hidden += over
+            shown += p.visible
+    assert hidden and shown > len(pieces) * 20  # pieces did pass behind the words, and most still show
+
+
 def test_the_still_setup_still_goes_back_to_start_on_time(made):
     ui, kiosk, pacer = made()
     run(pacer, 1.0)

@@ -30,7 +30,7 @@ from kiosk.ui.shell import podium
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY, HEADLINE
+from kiosk.ui.shell.typeface import BODY, HEADLINE, RESULT
 from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
@@ -76,9 +76,9 @@ class CardsGameOverScreen(GameEndScreen):
         top = c.H - m
         if L.tabletop:  # the far side of the table reads it too
             far = Frame(c.r(m, top - 48, c.W - 2 * m, 48), 180)
-            self._shapes.append(_headline(headline, far, far.w / 2, far.h / 2, 22, c, self.batch, fg, rgb))
+            self._shapes.append(_headline(headline, far, far.w / 2, far.h / 2, HEADLINE, c, self.batch, fg, rgb))
             top -= 56
-        self._shapes.append(_headline(headline, frame, L.width / 2, c.px(top - 40), 32, c, self.batch, fg, rgb))
+        self._shapes.append(_headline(headline, frame, L.width / 2, c.px(top - 40), RESULT, c, self.batch, fg, rgb))
         self._shapes.append(
             label(
                 t("gameover.turns", n=ev.turns),

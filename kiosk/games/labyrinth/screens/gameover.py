@@ -30,7 +30,7 @@ from kiosk.ui.shell import podium
 from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel, picture
 from kiosk.ui.shell.podium import NAME_W
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY
+from kiosk.ui.shell.typeface import BODY, HEADLINE, RESULT
 from kiosk.ui.shell.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
@@ -41,6 +41,8 @@ ICON_ON_PODIUM = 44  # a found treasure on a block's front, at most
 NAME_ON_PODIUM = 28  # the band at the top of a block's front that holds the name
 LINE_UNDER_HEADLINE = 24  # design units from one line under the headline (turns, why) to the next
 FAR_WHY_H = 32  # design units: the far side's why line under its headline (a body-size line box)
+HEAD_H = 70  # design units: the near headline's box (crown, pawns, words); the far one's is FAR_HEAD_H
+FAR_HEAD_H = 52
 
 
 @register("gameover")
@@ -54,6 +56,7 @@ class GameOverScreen(GameEndScreen):
         self.players: list[tuple[int, str]] = []  # (seat, colour) per player
         self.return_home = True  # the rules' "come home after the last treasure" (off: no return home)
         self._confetti: list[tuple[shapes.Rectangle, float, float, float]] = []
+        self._words: list[Rect] = []  # pixels: where headlines and lines stand (no confetti shows there)
         self._falling = 0.0  # seconds the confetti still falls
         self._rng = random.Random(7)
 
@@ -96,10 +99,17 @@ class GameOverScreen(GameEndScreen):
                 y = h + 10
             piece.x, piece.y = x % self.layout.width, y
             piece.rotation = (piece.rotation + spin * dt) % 360
+            piece.visible = self._clear(piece.x, piece.y)
+
+    def _clear(self, x: float, y: float) -> bool:
+        """Whether a confetti piece at (x, y) pixels is clear of the words (behind a headline it
+        made the letters hard to read)."""
+        return not any(r.grow(6).contains(x, y) for r in self._words)
 
     # ------------------------------------------------------------ drawing
     def _build(self) -> None:
         self._confetti = []
+        self._words = []
         self._falling = CONFETTI_S
         super()._build()
 
@@ -128,8 +138,7 @@ class GameOverScreen(GameEndScreen):
                 (piece, self._rng.uniform(-20, 20) * c.s, self._rng.uniform(30, 80) * c.s, self._rng.uniform(-180, 180))
             )
         # the headline with the winner's pawn (and a copy for the far side in tabletop)
-        head_h = 92
-        head_y = c.H - m - head_h
+        head_y = c.H - m - HEAD_H
         top_taken = 0
         why = self.why(ev)
         if L.tabletop:
@@ -137,16 +146,16 @@ class GameOverScreen(GameEndScreen):
             # and why under it (as they read it: nearer their edge) where it fits at the body size
             far_why = why if measure(why, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else ""
             below = FAR_WHY_H if far_why else 0
-            far = Frame(c.r(m, c.H - m - 54 - below, c.W - 2 * m, 54 + below), 180)
-            head = Frame(far.area(Rect(0, c.px(below), far.w, c.px(54))), 180)
-            self._headline(c, head, headline, winner_seats, rgb, mid, fg, size=24)
+            far = Frame(c.r(m, c.H - m - FAR_HEAD_H - below, c.W - 2 * m, FAR_HEAD_H + below), 180)
+            head = Frame(far.area(Rect(0, c.px(below), far.w, c.px(FAR_HEAD_H))), 180)
+            self._headline(c, head, headline, winner_seats, rgb, mid, fg, size=HEADLINE)
             if far_why:
-                self._shapes.append(
-                    label(far_why, far, far.w / 2, c.px(below / 2), c.font(BODY), self.batch, fg, color=INK)
-                )
-            top_taken = 60 + below
+                far_line = label(far_why, far, far.w / 2, c.px(below / 2), c.font(BODY), self.batch, fg, color=INK)
+                self._shapes.append(far_line)
+                self._words.append(_extent(far_line))
+            top_taken = FAR_HEAD_H + 4 + below
         self._headline(
-            c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, head_h), 0), headline, winner_seats, rgb, mid, fg
+            c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, HEAD_H), 0), headline, winner_seats, rgb, mid, fg
         )
         turns = t("gameover.turns", n=ev.turns)
         lines = [turns]
@@ -155,7 +164,7 @@ class GameOverScreen(GameEndScreen):
             lines = [both] if measure(both, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else [turns, why]
         for k, line in enumerate(lines):
             self._shapes.append(
-                label(
+                under := label(
                     line,
                     frame,
                     L.width / 2,
@@ -167,6 +176,7 @@ class GameOverScreen(GameEndScreen):
                     bold=False,
                 )
             )
+            self._words.append(_extent(under))
         btn_h = 58
         area_top = head_y - top_taken - 26 - (len(lines) - 1) * LINE_UNDER_HEADLINE
         bottom = m + btn_h + 14
@@ -177,6 +187,8 @@ class GameOverScreen(GameEndScreen):
         else:  # too narrow for the names side by side (portrait, four players): a row each
             self._rows(c, frame, Rect(m, bottom, c.W - 2 * m, area_top - bottom), ev, mid, fg)
         self.add_buttons(c, frame, m, btn_h, fg)
+        for piece, *_ in self._confetti:
+            piece.visible = self._clear(piece.x, piece.y)
 
     def headline(self, ev: GameOver) -> tuple[str, tuple[int, ...]]:
         """The result line and the seats of the winners: "<colour> wins!", "<colours> share the win!"
@@ -205,7 +217,7 @@ class GameOverScreen(GameEndScreen):
         name = self.t(f"colour.{self.players[winners[0]][1]}")
         return self.t("gameover.why_home" if self.return_home else "gameover.why_last", player=name)
 
-    def _headline(self, c, frame, text, seats, rgb, mid, fg, size: float = 34) -> None:
+    def _headline(self, c, frame, text, seats, rgb, mid, fg, size: float = RESULT) -> None:
         """Crown, the winners' pawns and the result line centred in `frame`."""
         items = []
         w, h = frame.w, frame.h
@@ -224,6 +236,7 @@ class GameOverScreen(GameEndScreen):
             cx, cy = frame.point(x - (len(seats) - 1) * c.px(size * 1.1) - c.px(size * 1.3), h / 2)
             items.append(picture(self.ui, "treasure", "crown", cx, cy, c.px(size * 1.4), self.batch, fg))
         self._shapes += items
+        self._words += [_extent(item) for item in items]
 
     def places(self, ev: GameOver) -> list[int]:
         """Each player's place on the podium (0: the top step): winners first, then by treasures found;
@@ -378,3 +391,12 @@ class GameOverScreen(GameEndScreen):
                     "\u2013", frame, c.px(x0 + 10), c.px(cy), c.font(BODY), self.batch, fg, color=DIM, anchor_x="left"
                 )
             )
+
+
+def _extent(item: Any) -> Rect:
+    """The pixels a centred label or picture covers (either way up: both are centred on their point)."""
+    if isinstance(item, pyglet.text.Label):
+        w, h = item.content_width, item.content_height
+    else:
+        w, h = item.width, item.height
+    return Rect(item.x - w / 2, item.y - h / 2, w, h)
