@@ -33,7 +33,7 @@ from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, dim, fit_box, make_button, panel
 from kiosk.ui.shell.screen import conforms, game_on, session_for
 from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import DANGER, DIM, INK, PANEL, PANEL_EDGE, Frame, label
+from kiosk.ui.shell.widgets import BUTTON, DANGER, DIM, INK, TOKEN_EDGE, Frame, edge_of, label
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.session import GameSession
@@ -236,14 +236,23 @@ class GameMenu:
         back, front = pyglet.graphics.Group(order=50), pyglet.graphics.Group(order=51)
         stop = self.computers_only
         for rect, _angle in self._spots:
+            # a painted token like every button (docs/art.md): enamel blue, its darker side below it
+            # (the light comes from the top of the screen whichever way the reader sits)
             inner = rect.inset(max(2.0, rect.w * 0.06))
+            drop = max(2.0, inner.h * TOKEN_EDGE)
+            color = DANGER if stop else BUTTON
             edge = shapes.RoundedRectangle(
-                *rect, radius=rect.w * 0.2, segments=6, color=(250, 246, 232) if stop else PANEL_EDGE, batch=batch
+                inner.x,
+                inner.y - drop,
+                inner.w,
+                inner.h,
+                radius=inner.w * 0.2,
+                segments=6,
+                color=edge_of(color),
+                batch=batch,
             )
             edge.group = back
-            fill = shapes.RoundedRectangle(
-                *inner, radius=inner.w * 0.2, segments=6, color=DANGER if stop else PANEL, batch=batch
-            )
+            fill = shapes.RoundedRectangle(*inner, radius=inner.w * 0.2, segments=6, color=color, batch=batch)
             fill.group = back
             self._spot_shapes += [edge, fill]
             cx, cy = rect.center

@@ -290,7 +290,7 @@ class Button(Widget):
         r, drop = self.rect, max(2.0, min(w, h) * TOKEN_EDGE)
         edge = pyglet.graphics.Group(order=-1, parent=group)
         self._edge = box(
-            Frame(Rect(r.x, r.y - drop, r.w, r.h)), Rect(0, 0, r.w, r.h), _edge_of(color), batch, edge, radius
+            Frame(Rect(r.x, r.y - drop, r.w, r.h)), Rect(0, 0, r.w, r.h), edge_of(color), batch, edge, radius
         )
         self._bg = box(frame, local, color, batch, group, radius)
         fg = pyglet.graphics.Group(order=1, parent=group)
@@ -334,7 +334,7 @@ class Button(Widget):
     def _paint(self, color: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
         """The token's colour now (its edge follows)."""
         self._bg.color = color
-        self._edge.color = _edge_of(color)
+        self._edge.color = edge_of(color)
 
     def set_visible(self, on: bool) -> None:
         self.visible = on
@@ -363,7 +363,7 @@ class Button(Widget):
             self._label.delete()
 
 
-def _edge_of(color: tuple[int, int, int] | tuple[int, int, int, int]) -> tuple[int, int, int]:
+def edge_of(color: tuple[int, int, int] | tuple[int, int, int, int]) -> tuple[int, int, int]:
     """The side of a painted token turned away from the light: its colour, darker."""
     return (int(color[0] * 0.55), int(color[1] * 0.55), int(color[2] * 0.55))
 
