@@ -103,6 +103,7 @@ ROOM_RIM = 6  # px at 800x480: the oak rim round the table's room
 ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the top-left)
 POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
 PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
+POINTER_OF_TOUCH = 0.8  # a pointer's hole in the rim, as a part of the touch size (it covered a card's edge)
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 # the board's squares, as parts of a cell (c): their lower-left corner left of and below the cell's
 # centre, and their side; a laid card's shadow strips are rectangles of the cell too (``_square_at``)
@@ -917,6 +918,7 @@ class CardsPlayScreen(Screen):
         L = self.layout
         d = L.touch
         r = d / 2
+        rv = r * POINTER_OF_TOUCH  # the hole as drawn; a finger's whole touch size still answers
         # set into the room's oak rim like the board's arrows into its frame: a hole with an arrow in it,
         # as far out as the room's surroundings allow (the screen's edge, the strips, the hand)
         gap = {"W": self.room.x, "E": self.hand_rect.x - self.room.right}
@@ -925,14 +927,15 @@ class CardsPlayScreen(Screen):
         g_edge, g_face = pyglet.graphics.Group(order=6), pyglet.graphics.Group(order=7)
         for side, rgb in self.pointers.items():
             ux, uy = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}[side]
-            inward = max(0.0, r - gap[side] + 1)
-            x = room.cx + ux * (room.w / 2 - inward)
-            y = room.cy + uy * (room.h / 2 - inward)
-            self._part_items.append(shapes.Circle(x, y, r, color=FRAME_LIGHT, batch=self.batch, group=g_edge))
+            inward = max(0.0, r - gap[side] + 1)  # the touch area: inside the room's surroundings
+            tx, ty = room.cx + ux * (room.w / 2 - inward), room.cy + uy * (room.h / 2 - inward)
+            out = r - rv  # the hole drawn that much further out, in the rim, over less of the cards
+            x, y = tx + ux * out, ty + uy * out
+            self._part_items.append(shapes.Circle(x, y, rv, color=FRAME_LIGHT, batch=self.batch, group=g_edge))
             self._part_items.append(
-                shapes.Circle(x + r * 0.05, y - r * 0.05, r * 0.86, color=RECESS, batch=self.batch, group=g_face)
+                shapes.Circle(x + rv * 0.05, y - rv * 0.05, rv * 0.86, color=RECESS, batch=self.batch, group=g_face)
             )
-            tip, back, wide = r * 0.6, r * 0.3, r * 0.5  # the arrowhead, pointing out of the room
+            tip, back, wide = rv * 0.6, rv * 0.3, rv * 0.5  # the arrowhead, pointing out of the room
             px_, py_ = -uy, ux
             self._part_items.append(
                 shapes.Triangle(
@@ -947,7 +950,7 @@ class CardsPlayScreen(Screen):
                     group=pyglet.graphics.Group(order=8),
                 )
             )
-            self.add(Widget(Rect(x - r, y - r, d, d), on_tap=partial(self.pan_towards, side)))
+            self.add(Widget(Rect(tx - r, ty - r, d, d), on_tap=partial(self.pan_towards, side)))
 
     def pan_towards(self, side: str) -> None:
         """Slide the table to show what lies beyond `side` (N, E, S, W of the room) of the part in view:
