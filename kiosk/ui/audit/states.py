@@ -32,13 +32,22 @@ def _reopen_menu(env) -> None:
     menu.show(rect.center, angle)
 
 
+def _attract(env) -> None:
+    """The attract screen as a passer-by sees it most of the time: "touch to play" between its fades
+    (at the moment the screen opens it is still fading in, unseen)."""
+    from kiosk.ui.screens.attract import CYCLE_S
+
+    env.ui.goto("attract")
+    env.ui.screen.clock = CYCLE_S / 2
+
+
 def _attract_offering(env) -> None:
     """The attract screen offering to continue a game of two people left alone."""
     from kiosk.core.events import GameSetup, NewGame, SuspendGame
 
     env.post(NewGame(GameSetup.of("human,human", seed=3)))
     env.post(SuspendGame("idle", keep_s=600))
-    env.ui.goto("attract")
+    _attract(env)
 
 
 def _seat_call(env: Any) -> None:
@@ -62,7 +71,7 @@ def _states() -> tuple[State, ...]:
     theirs = [st for game in games.all_games() if game.audit is not None for st in game.audit()]
     default = games.default()
     return (
-        State("attract", "idle", "", goto("attract")),
+        State("attract", "idle", "", _attract),
         *(st for st in theirs if st.screen == "attract"),
         *(st for st in theirs if st.screen == "setup"),
         State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
