@@ -60,7 +60,7 @@ BANNER_CELLS = 2.2  # a banner's height at most, in board cells (portrait leaves
 
 
 class _DemoLabel(NamedTuple):
-    """Where the demo's caption ("Demo game", or "Today's best game" while a record is replayed)
+    """Where the demo's caption ("The computers play", or "Today's best game" while a record is replayed)
     goes beside the how-to button (design units)."""
 
     x: float
@@ -487,7 +487,8 @@ class AttractScreen(Screen):
             demo = _DemoLabel(ring.x / c.s / 2, band_h / c.s / 2, "center", "center", ring.x / c.s - 12, "center")
         else:
             rect = Rect(c.W - 190, 10, 180, 54)  # the caption beside it on two lines, not three
-            demo = _DemoLabel(12, rect.cy, "left", "center", rect.x - 24, "left")
+            # from the screen's bottom margin up: three lines are taller than the button beside them
+            demo = _DemoLabel(12, rect.y, "left", "bottom", rect.x - 24, "left")
         # the how-to button (and the demo's caption) for each side of a table: the guide faces whoever taps it
         for k, edge in enumerate((seating.NEAR, seating.FAR) if L.tabletop else (seating.NEAR,)):
             frame = Frame(L.screen, seating.angle(edge))
@@ -518,8 +519,8 @@ class AttractScreen(Screen):
                 multiline=True,
                 align=demo.align,
             )
-            if landscape:  # three lines at most in the banner's end: set close
-                caption.document.set_style(0, len(caption.document.text), {"line_spacing": c.px(BODY * 1.2)})
+            # three lines at most (the banner's end, a portrait screen's foot): set close
+            caption.document.set_style(0, len(caption.document.text), {"line_spacing": c.px(BODY * 1.2)})
             self._shapes.append(caption)
             self._captions.append(caption)
         self._build_offer(c, batch)
