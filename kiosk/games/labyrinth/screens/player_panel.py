@@ -24,6 +24,7 @@ from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
+from kiosk.ui.art.wordmark import PLAQUE, PLAQUE_RIM
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
@@ -40,6 +41,7 @@ from kiosk.ui.shell.widgets import (
     Frame,
     Widget,
     box,
+    edge_of,
     note_picture,
 )
 
@@ -274,8 +276,19 @@ class PlayerPanel:
         """The cards left (a card with its number) and the treasures found, in one row at `y`, no words."""
         L = self.ui.layout
         f, W, atlas = self.frame, self.frame.w, self.ui.atlas
-        self.items.append(box(f, Rect(pad, y - ch / 2, cw, ch), (250, 246, 232), self.batch, self.fg, radius=L.px(3)))
-        self._text(str(st.cards_left), pad + cw + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
+        # a little pile of card backs, the sign's burgundy in a brass rim (docs/art.md): a plain ivory
+        # rectangle read as a missing letter; the card behind shows only while more than one is left
+        dx = L.px(3) if st.cards_left > 1 else 0
+        front = Rect(pad, y - ch / 2, cw, ch)
+        if dx:
+            behind = Rect(front.x + dx, front.y + dx, cw, ch)
+            self.items.append(box(f, behind, edge_of(PLAQUE_RIM), self.batch, self.fg, radius=L.px(3)))
+        self.items.append(box(f, front, PLAQUE_RIM, self.batch, self.fg, radius=L.px(3)))
+        self.items.append(box(f, front.inset(L.px(2)), PLAQUE, self.batch, self.fg, radius=L.px(2)))
+        dot = cw * 0.36  # the back's brass emblem
+        emblem = Rect(front.cx - dot / 2, front.cy - dot / 2, dot, dot)
+        self.items.append(box(f, emblem, PLAQUE_RIM, self.batch, self.fg, radius=dot / 2))
+        self._text(str(st.cards_left), pad + cw + dx + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
         x0 = pad + cw + L.px(30)
         per_row = max(1, int((W - x0 - pad) // icon))
         shown = st.found[-per_row:]
