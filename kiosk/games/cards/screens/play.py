@@ -62,7 +62,7 @@ from kiosk.games.cards.events import (
     ToggleTake,
 )
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
-from kiosk.games.cards.art import MEDAL_R, RIM, CardAtlas
+from kiosk.games.cards.art import MEDAL_R, CardAtlas
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.shell import typeface, widgets
 from kiosk.ui.shell.edge_note import EdgeNote
@@ -102,6 +102,7 @@ CARD_MAX = 120  # px at 800x480: the largest card on the table (few cards: they 
 ROOM_RIM = 6  # px at 800x480: the oak rim round the table's room
 ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the top-left)
 POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
+CHIP_EMPTY = (52, 40, 32)  # a score chip's place for the cards taken while there are none: a dark hollow
 PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
 POINTER_OF_TOUCH = 0.8  # a pointer's hole in the rim, as a part of the touch size (it covered a card's edge)
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
@@ -1206,16 +1207,23 @@ class CardsPlayScreen(Screen):
             name="score",
         )
         self._part_items.append(score)
-        # the cards taken: a little square card face up (ivory, as a card's rim, edged), beside the number
+        # the cards taken: the last one taken, a little card face up (edged), beside the number; none yet:
+        # its place, chalked (a plain ivory square read as a missing letter)
         card = L.px(12)
         right = w - pad - score.content_width - L.px(4)
         spot = Rect(right - card, cy - card / 2, card, card)
+        atlas = self._atlas()
         self._part_items.append(box(frame, spot.grow(1), PILE_EDGE, self.batch, fg))
-        self._part_items.append(box(frame, spot, RIM, self.batch, top))
+        if g.taken[i]:
+            x, y = frame.point(spot.cx, spot.cy)
+            face = pyglet.sprite.Sprite(atlas.face(g.taken[i][-1]), x, y, batch=self.batch, group=top)
+            face.scale, face.rotation = card / atlas.px, frame.angle
+            self._part_items.append(face)
+        else:
+            self._part_items.append(box(frame, spot, CHIP_EMPTY, self.batch, top))
         right -= card + L.px(8)
         # the cards in hand: as many little card backs, overlapping, the same back as on the table
         backs = len(g.hands[i])
-        atlas = self._atlas()
         step = card * 0.4
         for k in range(backs):
             x, y = frame.point(right - card / 2 - k * step, cy)
