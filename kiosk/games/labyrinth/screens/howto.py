@@ -22,6 +22,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from kiosk.games.labyrinth.screens.player_panel import CARD_BACK, CARD_FACE
 from kiosk.ui.shell.menu import picture
 from kiosk.ui.shell.guide import GuideScreen, _ease
 from kiosk.ui.shell.screen import register
@@ -169,7 +170,7 @@ class HowToScreen(GuideScreen):
                     S * 0.8,
                     S * 1.1,
                     S * 0.1,
-                    color=(250, 246, 232),
+                    color=CARD_FACE,
                     batch=batch,
                     group=g_mark,
                 )
@@ -186,7 +187,7 @@ class HowToScreen(GuideScreen):
                     S * 0.8,
                     S * 1.1,
                     S * 0.1,
-                    color=(90, 70, 140),
+                    color=CARD_BACK,
                     batch=batch,
                     group=g_mark,
                 )
@@ -198,7 +199,7 @@ class HowToScreen(GuideScreen):
                     S * 0.72,
                     S * 1.02,
                     S * 0.08,
-                    color=(250, 246, 232),
+                    color=CARD_FACE,
                     batch=batch,
                     group=g_items,
                 )
@@ -212,7 +213,7 @@ class HowToScreen(GuideScreen):
                     S * 0.9,
                     S * 0.54,
                     S * 0.12,
-                    color=(90, 70, 140),
+                    color=CARD_BACK,
                     batch=batch,
                     group=g_mark,
                 )

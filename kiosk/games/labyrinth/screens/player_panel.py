@@ -24,7 +24,6 @@ from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.ui.audit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.ui.art.wordmark import PLAQUE, PLAQUE_RIM
 from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
@@ -46,6 +45,8 @@ from kiosk.ui.shell.widgets import (
 )
 
 
+CARD_BACK = (90, 70, 140)  # a treasure card face down (the secret target, the cards left): violet
+CARD_FACE = (250, 246, 232)  # and face up: ivory
 ACTIVE_TRAY = (84, 62, 46)  # the tray of the player whose turn it is: lighter wood (docs/art.md)
 HELD_SHADOW = 0.06  # a held tile's or card's shadow falls this part of its side away from it
 
@@ -276,18 +277,19 @@ class PlayerPanel:
         """The cards left (a card with its number) and the treasures found, in one row at `y`, no words."""
         L = self.ui.layout
         f, W, atlas = self.frame, self.frame.w, self.ui.atlas
-        # a little pile of card backs, the sign's burgundy in a brass rim (docs/art.md): a plain ivory
-        # rectangle read as a missing letter; the card behind shows only while more than one is left
+        # a little pile of cards face down, as the target card's (an ivory border round the violet
+        # back, a gold emblem): a plain ivory rectangle read as a missing letter; the card behind
+        # shows only while more than one is left
         dx = L.px(3) if st.cards_left > 1 else 0
         front = Rect(pad, y - ch / 2, cw, ch)
         if dx:
             behind = Rect(front.x + dx, front.y + dx, cw, ch)
-            self.items.append(box(f, behind, edge_of(PLAQUE_RIM), self.batch, self.fg, radius=L.px(3)))
-        self.items.append(box(f, front, PLAQUE_RIM, self.batch, self.fg, radius=L.px(3)))
-        self.items.append(box(f, front.inset(L.px(2)), PLAQUE, self.batch, self.fg, radius=L.px(2)))
-        dot = cw * 0.36  # the back's brass emblem
+            self.items.append(box(f, behind, edge_of(CARD_FACE), self.batch, self.fg, radius=L.px(3)))
+        self.items.append(box(f, front, CARD_FACE, self.batch, self.fg, radius=L.px(3)))
+        self.items.append(box(f, front.inset(L.px(2)), CARD_BACK, self.batch, self.fg, radius=L.px(2)))
+        dot = cw * 0.36
         emblem = Rect(front.cx - dot / 2, front.cy - dot / 2, dot, dot)
-        self.items.append(box(f, emblem, PLAQUE_RIM, self.batch, self.fg, radius=dot / 2))
+        self.items.append(box(f, emblem, ACCENT, self.batch, self.fg, radius=dot / 2))
         self._text(str(st.cards_left), pad + cw + dx + L.px(4), y, typeface.BODY, anchor_x="left", bold=True)
         x0 = pad + cw + L.px(30)
         per_row = max(1, int((W - x0 - pad) // icon))
@@ -447,7 +449,7 @@ class PlayerPanel:
             on_tap=self.callbacks["peek_tap"],
             on_hold=self.callbacks["peek"],
             min_size=L.touch,
-            color=(90, 70, 140),
+            color=CARD_BACK,
             labels=self.labels,
         )
         self.widgets.append(b)
@@ -598,7 +600,7 @@ class PlayerPanel:
         L = self.ui.layout
         atlas = self.ui.atlas
         self._shadow(r, L.px(8))
-        self.items.append(box(self.frame, r, (250, 246, 232), self.batch, self.fg, radius=L.px(8)))
+        self.items.append(box(self.frame, r, CARD_FACE, self.batch, self.fg, radius=L.px(8)))
         size = min(r.w, r.h - L.px(24)) * 0.9
         cu, cv = r.x + r.w / 2, r.y + L.px(24) + (r.h - L.px(24)) / 2
         if st.cards:
