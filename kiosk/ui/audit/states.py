@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.ui.audit.layout import State, goto, setup_state
+from kiosk.ui.audit.layout import State, setup_state
 
 
 def _menu_open(env) -> None:
@@ -32,7 +32,7 @@ def _reopen_menu(env) -> None:
     menu.show(rect.center, angle)
 
 
-def _attract(env) -> None:
+def _attract(env: Any) -> None:
     """The attract screen as a passer-by sees it most of the time: "touch to play" between its fades
     (at the moment the screen opens it is still fading in, unseen)."""
     from kiosk.ui.screens.attract import CYCLE_S
