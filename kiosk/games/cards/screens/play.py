@@ -270,7 +270,8 @@ class CardsPlayScreen(Screen):
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
-        self._behind = False  # the board was built this frame; the chips and the hand follow (_rebuild)
+        self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
+        self._chips_built = False  # the last _build_scores built a chip
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -695,8 +696,8 @@ class CardsPlayScreen(Screen):
             ] + self._marks_of_board
             self._placed_view = None
             if self._parts and widgets.RECORDER is None and not self._behind:
-                # the board changed: the chips and the hand panel follow in the next frame, so that no
-                # frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+                # the board changed: the chips follow in the next frame and the hand panel in the one
+                # after, so that no frame builds the whole table (a computer's turn changes every part: ~10 ms here)
                 self._behind = True
                 gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
                 self._drop_parts(set(self._parts) - gone)
@@ -708,6 +709,7 @@ class CardsPlayScreen(Screen):
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
         chips = self._build_scores()
+        chips_built = self._chips_built
         p = g.current
         hand_key = (
             L,
@@ -727,6 +729,12 @@ class CardsPlayScreen(Screen):
             layout if g.phase == CardPhase.TAKE else None,  # whether the cards chosen may be taken
             self._prompt(hand, picked),
         )
+        hand_old = self._parts.get("hand")
+        if chips_built and (hand_old is None or hand_old[0] != hand_key) and widgets.RECORDER is None:
+            # the chips were built this frame: the hand panel follows in the next (each is a few ms)
+            self._behind = True
+            self._gather_widgets(sheet=s.handover and "handover" in self._parts)
+            return
         self._part("hand", hand_key, partial(self._build_hand, hand, picked))
         self.audit_sheet = None
         sheet = s.handover and g.phase != CardPhase.OVER
@@ -1120,7 +1128,8 @@ class CardsPlayScreen(Screen):
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
         strength), the cards in hand as little backs, and the cards taken (the score) by a card.
         Each chip is a part of its own, built again only when what it says changes (a turn change
-        redraws the two chips whose player starts or ends a turn). Returns the chips' part names."""
+        redraws the two chips whose player starts or ends a turn). Returns the chips' part names;
+        ``_chips_built`` says whether one was built now."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -1132,11 +1141,13 @@ class CardsPlayScreen(Screen):
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
         g, s = self.game, self.session
         names = []
+        self._chips_built = False
         for i, strip, r, c, in_row in chips:
             active = i == g.current and g.phase != CardPhase.OVER
             key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
             words = (self._chip_words(i), self._chip_words_fit)
-            self._part(("chip", i), (key, words), partial(self._score_chip, i, strip, r, c, in_row))
+            build = partial(self._score_chip, i, strip, r, c, in_row)
+            self._chips_built |= self._part(("chip", i), (key, words), build)
             names.append(("chip", i))
         return names
 
