@@ -249,6 +249,10 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
     return min(most, max(least, focus))
 
 
+#: counts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
+COUNTS_AHEAD = 3
+
+
 @register("cards_play")
 class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
@@ -272,6 +276,7 @@ class CardsPlayScreen(Screen):
         self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
         self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
         self._chips_built = False  # the last _build_scores built a chip
+        self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -536,6 +541,60 @@ class CardsPlayScreen(Screen):
         drawn again only when it changes (``_rebuild``), after an input or an event."""
         return self.busy or self._over is not None
 
+    def prepare_ahead(self) -> bool:
+        """Lay out a few counts the next turns will show (the pile after a draw, a chip's cards in hand
+        and taken) into the pool and give them back: the part that shows one then only moves it (a new
+        text is ~1 ms of a frame here). Only in loop turns that draw no frame (``Screen.prepare_ahead``);
+        True while some are left."""
+        if widgets.RECORDER is not None or self.game is None or self.atlas is None:
+            return False
+        todo = list(dict.fromkeys(count for count in self._counts_ahead() if count not in self._ahead))
+        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
+        for count in todo[:COUNTS_AHEAD]:
+            self._ahead.add(count)
+            text, angle, kw = count
+            frame = Frame(self.layout.screen, angle)
+            lab = self.labels.take(text, frame, 0, 0, self.layout.font(typeface.BODY), self.batch, group, **dict(kw))
+            self.labels.give_back(lab)
+        return len(todo) > COUNTS_AHEAD
+
+    def _counts_ahead(self) -> list[tuple[str, int, Any]]:
+        """The counts the next turns may show, as (text, angle, the label's settings), as ``_build_hand``
+        and ``_chip_in_words`` / ``_score_chip`` make them (only equal texts are shared)."""
+        g = self.game
+        out: list[tuple[str, int, Any]] = []
+
+        def add(text: str, angle: int, **kw: Any) -> None:
+            out.append((text, angle, tuple(sorted(kw.items()))))
+
+        nxt = (g.current + 1) % g.players
+        for n in range(len(g.draw_pile) - 1, max(-1, len(g.draw_pile) - 4), -1):
+            for p in dict.fromkeys((g.current, nxt)):
+                add(self.t("cards.pile", n=n), self.facing(p), color=DIM, anchor_y="top")
+        for i in range(g.players):
+            for more in (1, 2, 3):
+                if self._chip_words_fit:
+                    add(
+                        self.t("cards.chip_taken", n=g.scores[i] + more),
+                        self.facing(i),
+                        color=INK,
+                        anchor_x="right",
+                        bold=True,
+                    )
+                else:
+                    add(str(g.scores[i] + more), self.facing(i), color=INK, anchor_x="right", bold=True)
+            if self._chip_words_fit:
+                for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
+                    for color in (INK, DIM):
+                        add(
+                            self.t("cards.chip_hand", n=max(0, n)),
+                            self.facing(i),
+                            color=color,
+                            anchor_x="right",
+                            bold=False,
+                        )
+        return out
+
     def wake_in(self) -> float | None:
         """A message on the table runs out then (update takes it away)."""
         return max(0.0, self.toast_until - self.ui.now()) if self.toast else None
@@ -587,6 +646,7 @@ class CardsPlayScreen(Screen):
             self._delete(items)
         self._parts = {}
         self.labels.clear()  # (a new size or language: those texts will not come back)
+        self._ahead.clear()
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
