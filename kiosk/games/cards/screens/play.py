@@ -249,8 +249,13 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
     return min(most, max(least, focus))
 
 
-#: counts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
-COUNTS_AHEAD = 3
+#: texts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
+TEXTS_AHEAD = 3
+
+
+def _ahead(text: str, angle: int, size: float, **kw: Any) -> tuple[str, int, float, Any]:
+    """A text to lay out ahead (CardsPlayScreen.prepare_ahead): its words, turn, size and settings."""
+    return (text, angle, size, tuple(sorted(kw.items())))
 
 
 @register("cards_play")
@@ -542,57 +547,70 @@ class CardsPlayScreen(Screen):
         return self.busy or self._over is not None
 
     def prepare_ahead(self) -> bool:
-        """Lay out a few counts the next turns will show (the pile after a draw, a chip's cards in hand
-        and taken) into the pool and give them back: the part that shows one then only moves it (a new
-        text is ~1 ms of a frame here). Only in loop turns that draw no frame (``Screen.prepare_ahead``);
-        True while some are left."""
+        """Lay out a few texts the next turns will show (the pile after a draw, a chip's cards in hand
+        and taken, the hand panel's prompts) into the pool and give them back: the part that shows one
+        then only moves it (a new text is ~1 ms of a frame here). Only in loop turns that draw no frame
+        (``Screen.prepare_ahead``); True while some are left."""
         if widgets.RECORDER is not None or self.game is None or self.atlas is None:
             return False
-        todo = list(dict.fromkeys(count for count in self._counts_ahead() if count not in self._ahead))
+        todo = list(dict.fromkeys(text for text in self._texts_ahead() if text not in self._ahead))
         group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
-        for count in todo[:COUNTS_AHEAD]:
-            self._ahead.add(count)
-            text, angle, kw = count
-            frame = Frame(self.layout.screen, angle)
-            lab = self.labels.take(text, frame, 0, 0, self.layout.font(typeface.BODY), self.batch, group, **dict(kw))
+        for item in todo[:TEXTS_AHEAD]:
+            self._ahead.add(item)
+            text, angle, size, kw = item
+            lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **dict(kw))
             self.labels.give_back(lab)
-        return len(todo) > COUNTS_AHEAD
+        return len(todo) > TEXTS_AHEAD
 
-    def _counts_ahead(self) -> list[tuple[str, int, Any]]:
-        """The counts the next turns may show, as (text, angle, the label's settings), as ``_build_hand``
-        and ``_chip_in_words`` / ``_score_chip`` make them (only equal texts are shared)."""
-        g = self.game
-        out: list[tuple[str, int, Any]] = []
+    def _texts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The texts the next turns may show, as (text, angle, size, the label's settings), as
+        ``_build_hand`` and ``_chip_in_words`` / ``_score_chip`` make them (only equal texts are shared):
+        the counts first, then the prompts (each comes once a game, the first time in a frame of its own)."""
+        return self._counts_ahead() + self._prompts_ahead()
 
-        def add(text: str, angle: int, **kw: Any) -> None:
-            out.append((text, angle, tuple(sorted(kw.items()))))
-
+    def _counts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The pile after a draw of up to three cards, each chip's cards taken and in hand a turn on."""
+        g, body = self.game, self.layout.font(typeface.BODY)
+        out = []
         nxt = (g.current + 1) % g.players
         for n in range(len(g.draw_pile) - 1, max(-1, len(g.draw_pile) - 4), -1):
             for p in dict.fromkeys((g.current, nxt)):
-                add(self.t("cards.pile", n=n), self.facing(p), color=DIM, anchor_y="top")
+                out.append(_ahead(self.t("cards.pile", n=n), self.facing(p), body, color=DIM, anchor_y="top"))
         for i in range(g.players):
+            angle = self.facing(i)
             for more in (1, 2, 3):
-                if self._chip_words_fit:
-                    add(
-                        self.t("cards.chip_taken", n=g.scores[i] + more),
-                        self.facing(i),
-                        color=INK,
-                        anchor_x="right",
-                        bold=True,
-                    )
-                else:
-                    add(str(g.scores[i] + more), self.facing(i), color=INK, anchor_x="right", bold=True)
+                taken = self.t("cards.chip_taken", n=g.scores[i] + more) if self._chip_words_fit else None
+                out.append(
+                    _ahead(taken or str(g.scores[i] + more), angle, body, color=INK, anchor_x="right", bold=True)
+                )
             if self._chip_words_fit:
                 for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
-                    for color in (INK, DIM):
-                        add(
-                            self.t("cards.chip_hand", n=max(0, n)),
-                            self.facing(i),
-                            color=color,
-                            anchor_x="right",
-                            bold=False,
-                        )
+                    hand = self.t("cards.chip_hand", n=max(0, n))
+                    out += [_ahead(hand, angle, body, color=c, anchor_x="right", bold=False) for c in (INK, DIM)]
+        return out
+
+    def _prompts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The hand panel's heading and instruction for this turn's and the next player (``_prompt``)."""
+        g, s, L = self.game, self.session, self.layout
+        width = self.hand_rect.w - 2 * L.px(10)  # (the hand panel's padding, _build_hand)
+        out = []
+        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
+            name, angle = self.player_name(p), self.facing(p)
+            if s.kinds[p] != HUMAN:
+                heads, prompts = [name], [self.t("cards.thinking", player=name)]
+            else:
+                heads = [name, self.t("cards.your_turn", player=name)]
+                keys = ("take_choose", "discard", "pick_card", "lay_confirm", "lay_card", "turn_card")
+                prompts = [self.t("cards.pass_to", player=name), *(self.t(f"cards.{key}") for key in keys)]
+            title, shade = L.font(typeface.TITLE), text_shade(player_rgb(p))
+            out += [
+                _ahead(head, angle, title, color=shade, bold=True, anchor_y="top", width=width, multiline=True)
+                for head in heads
+            ]
+            body = L.font(typeface.BODY)
+            out += [
+                _ahead(text, angle, body, color=INK, anchor_y="top", width=width, multiline=True) for text in prompts
+            ]
         return out
 
     def wake_in(self) -> float | None:
