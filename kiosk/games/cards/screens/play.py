@@ -253,6 +253,13 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
 TEXTS_AHEAD = 3
 
 
+def _set(shape: Any, **values: Any) -> None:
+    """Set those of a shape's properties (in the order given) that differ from `values`."""
+    for name, value in values.items():
+        if getattr(shape, name) != value:
+            setattr(shape, name, value)
+
+
 def _ahead(text: str, angle: int, size: float, **kw: Any) -> tuple[str, int, float, Any]:
     """A text to lay out ahead (CardsPlayScreen.prepare_ahead): its words, turn, size and settings."""
     return (text, angle, size, tuple(sorted(kw.items())))
@@ -1178,17 +1185,15 @@ class CardsPlayScreen(Screen):
 
     @staticmethod
     def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
-        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says."""
+        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says; what is where
+        it should be is not set again (a shape's size, set, makes its vertices anew)."""
         if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
             _, dx, dy, rad = kind
-            shape.position = (x + dx * c, y + dy * c)
-            shape.radius = rad * c
+            _set(shape, position=(x + dx * c, y + dy * c), radius=rad * c)
         elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
             _, dx, dy, rad = kind
             half = c * CARD_FILL / 2
-            shape.position = (x + dx * half, y + dy * half)
-            shape.radius = rad * half
-            shape.thickness = max(2.0, c * 0.04)
+            _set(shape, position=(x + dx * half, y + dy * half), radius=rad * half, thickness=max(2.0, c * 0.04))
         elif kind in SQUARES or kind in SHADOW_STRIPS:  # moved and sized only if the view moved
             px, py, w, h = _square_at(kind, x, y, c)
             if shape.position != (px, py):
@@ -1196,8 +1201,7 @@ class CardsPlayScreen(Screen):
             if shape.width != w or shape.height != h:
                 shape.width, shape.height = w, h
         elif kind == "tick":
-            shape.position = (x + c * 0.3, y + c * 0.3)
-            shape.radius = c * 0.14
+            _set(shape, position=(x + c * 0.3, y + c * 0.3), radius=c * 0.14)
         else:
             shape.position = (x + c * 0.3, y + c * 0.3, 0)
             shape.font_size = max(6, c * 0.14)
