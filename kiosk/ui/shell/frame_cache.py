@@ -27,7 +27,7 @@ copied picture is opaque whatever was blended into it, as a screenshot expects.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Callable, Sequence
 
 from pyglet import gl
 from pyglet.math import Mat4, Vec3
@@ -162,7 +162,7 @@ class FrameCache:
 MERGE_SLACK = 1.3
 
 
-def joined(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> tuple | None:
+def joined(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float] | None:
     """The bounding box of rectangles `a` and `b` (x, y, w, h) if it is better drawn as one area than
     as the two (one inside the other, or within MERGE_SLACK of their summed area), else None."""
     ax, ay, aw, ah = a
@@ -181,7 +181,7 @@ def merge_areas(areas: list[tuple[int, int, int, int]]) -> list[tuple[int, int, 
     MERGE_SLACK times their summed area (they overlap or nearly touch; drawing a little more is
     always right). E.g. [(0, 0, 10, 100), (0, 0, 10, 30), (50, 0, 10, 10)] -> the first and
     the last; [(0, 0, 10, 10), (5, 0, 10, 10)] -> [(0, 0, 15, 10)]."""
-    out = [tuple(a) for a in areas]
+    out: list[Sequence[float]] = [tuple(a) for a in areas]
     merged = True
     while merged:
         merged = False
