@@ -366,8 +366,8 @@ class BoardView:
     def _sync_marks(self, again: bool = True) -> None:
         """The last move, in the mover's colour, in the still layer (a few shapes): the pushed row
         outlined, the tile that went out faint at its arrow, the walk as a trail along the paths
-        fading towards where it began. Only where the old marks and the new lie is the cache drawn
-        again (the whole board cost a frame ~1.5 ms more here); `again` False: not made again when
+        fading towards where it began. Only the box of the old marks and the new is drawn again in
+        the cache (the whole board cost a frame ~1.5 ms more here); `again` False: not made again when
         they show what they show already (a stay's walk of one cell draws no trail)."""
         push, walk = self.last_move.get("push"), self.last_move.get("walk")
         shown = (push, walk if walk is not None and len(walk[1]) > 1 else None)
@@ -377,9 +377,8 @@ class BoardView:
             obj.delete()
         self._move_marks = []
         old, self._marks_areas, self._marks_drawn = self._marks_areas, [], None
-        for area in old:
-            self._changed(area)
         if self.layout is None or not self.model.started:
+            self._changed_in(old)
             return
         self._marks_drawn = shown
         L = self.layout
@@ -417,13 +416,15 @@ class BoardView:
             n = len(path) - 1
             lo, hi = TRAIL_ALPHA
             under = pyglet.graphics.Group(order=1, parent=self.g_tiles)  # on the paths, under the treasures
+            # the trail's box, its thickness on every side (that covers a segment at any angle): one area,
+            # not one a segment (each area is a pass over the still layers)
             half = L.cell * TRAIL_OF_CELL / 2
+            xs, ys = zip(*(L.cell_center(*cell) for cell in path))
+            self._marks_areas.append(
+                Rect(min(xs) - half, min(ys) - half, max(xs) - min(xs) + 2 * half, max(ys) - min(ys) + 2 * half)
+            )
             for k in range(n):
                 (ax, ay), (bx, by) = L.cell_center(*path[k]), L.cell_center(*path[k + 1])
-                # the segment's box, its thickness on every side (it covers a segment at any angle)
-                self._marks_areas.append(
-                    Rect(min(ax, bx) - half, min(ay, by) - half, abs(bx - ax) + 2 * half, abs(by - ay) + 2 * half)
-                )
                 seg = shapes.Line(
                     ax,
                     ay,
@@ -437,8 +438,14 @@ class BoardView:
                 seg.opacity = int(lo + (hi - lo) * k / max(1, n - 1))
                 self._move_marks.append(seg)
         self._marks_areas = [area.grow(MARK_MARGIN) for area in self._marks_areas]
-        for area in self._marks_areas:
-            self._changed(area)
+        self._changed_in(old + self._marks_areas)
+
+    def _changed_in(self, areas: list[Rect]) -> None:
+        """The still part changed inside `areas`: drawn again in their bounding box, one area (a screen
+        without ``static_parts``, the attract screen, draws all its still layers for each area)."""
+        if areas:
+            x0, y0 = min(a.x for a in areas), min(a.y for a in areas)
+            self._changed(Rect(x0, y0, max(a.right for a in areas) - x0, max(a.top for a in areas) - y0))
 
     def _sync_homes(self) -> None:
         """Each player's start corner: a ring in their colour, so everyone knows where home is."""
