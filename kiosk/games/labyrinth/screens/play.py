@@ -82,6 +82,8 @@ class PlayScreen(Screen):
         self._moving_sides: list[int] = []  # sides whose panels still move to the new turn's places
         self._side_moved_at = -1  # the frame (ui.frames) in which a side's panels last moved
         self._panels_due: int | None = None  # news for the panels came in this frame (ui.frames): see _panels_later
+        self._panel_built_at = -1  # the frame (ui.frames) in which a panel was last built
+        self._panels_pending = False  # a panel waits for the next frame (_refresh_panels)
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -345,17 +347,22 @@ class PlayScreen(Screen):
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
             return
-        self._signature = None if self._moving_sides else states
-        widgets = []
-        for i, st in zip(self.panels, states):
-            panel = self.panels[i]
-            if self._side_of(m.seats[i]) in self._moving_sides:
-                widgets.extend(panel.widgets)  # still where it was, as it was: its turn is next frame
+        state_of = dict(zip(self.panels, states))
+        self._panels_pending = False
+        for i in sorted(self.panels, key=lambda i: i != m.current):  # the turn's own panel first
+            panel, st = self.panels[i], state_of[i]
+            if self._side_of(m.seats[i]) in self._moving_sides or panel.state == st:
+                continue  # (a side still to move: where it was, as it was, its turn is next frame)
+            if panel.state is not None and self._panel_built_at == self.ui.frames:
+                # a panel in its place waits for the next frame if one was built in this one (each is a
+                # few ms); moved ones are all built now (the two of a side together, they must not overlap)
+                self._panels_pending = True
                 continue
-            if panel.state != st:
-                self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
+            self._panel_built_at = self.ui.frames
+            self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
             panel.show(st)
-            widgets.extend(panel.widgets)
+        self._signature = None if self._moving_sides or self._panels_pending else states
+        widgets = [w for panel in self.panels.values() for w in panel.widgets]
         held = self._held
         self.widgets = widgets
         if held is not None and held not in widgets:
@@ -387,6 +394,7 @@ class PlayScreen(Screen):
         """The panels are not yet where the board's turn puts them (they follow within three frames)."""
         return (
             self._panels_due is not None
+            or self._panels_pending
             or bool(self._moving_sides)
             or (bool(self.panels) and self.board.model.started and self._active_seat() != self._panel_active)
         )
