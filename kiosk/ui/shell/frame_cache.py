@@ -27,7 +27,7 @@ copied picture is opaque whatever was blended into it, as a screenshot expects.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Callable, Sequence
 
 from pyglet import gl
 from pyglet.math import Mat4, Vec3
@@ -156,25 +156,40 @@ class FrameCache:
         self.valid = False
 
 
-def merge_areas(areas: list[tuple[int, int, int, int]], slack: float = 1.3) -> list[tuple[int, int, int, int]]:
+#: two changed rectangles are drawn as their bounding box when it is at most this many times their
+#: summed area: one pass instead of two (each is a pass over the still layers), but not many more
+#: pixels (a software renderer's main thread pays for each, ~1.5 ms for the whole board here)
+MERGE_SLACK = 1.3
+
+
+def joined(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float, float] | None:
+    """The bounding box of rectangles `a` and `b` (x, y, w, h) if it is better drawn as one area than
+    as the two (one inside the other, or within MERGE_SLACK of their summed area), else None."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    x0, y0 = min(ax, bx), min(ay, by)
+    x1, y1 = max(ax + aw, bx + bw), max(ay + ah, by + bh)
+    box = (x1 - x0) * (y1 - y0)
+    if box == aw * ah or box == bw * bh or box <= MERGE_SLACK * (aw * ah + bw * bh):
+        return (x0, y0, x1 - x0, y1 - y0)
+    return None
+
+
+def merge_areas(areas: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Fewer rectangles for the same update: each one costs a pass over the whole still batch,
     so a rectangle inside another goes, and two become their bounding box when it is at most
-    `slack` times their summed area (they overlap or nearly touch; drawing a little more is
+    MERGE_SLACK times their summed area (they overlap or nearly touch; drawing a little more is
     always right). E.g. [(0, 0, 10, 100), (0, 0, 10, 30), (50, 0, 10, 10)] -> the first and
     the last; [(0, 0, 10, 10), (5, 0, 10, 10)] -> [(0, 0, 15, 10)]."""
-    out = [tuple(a) for a in areas]
+    out: list[Sequence[float]] = [tuple(a) for a in areas]
     merged = True
     while merged:
         merged = False
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
-                ax, ay, aw, ah = out[i]
-                bx, by, bw, bh = out[j]
-                x0, y0 = min(ax, bx), min(ay, by)
-                x1, y1 = max(ax + aw, bx + bw), max(ay + ah, by + bh)
-                box = (x1 - x0) * (y1 - y0)
-                if box == aw * ah or box == bw * bh or box <= slack * (aw * ah + bw * bh):
-                    out[i] = (x0, y0, x1 - x0, y1 - y0)
+                box = joined(out[i], out[j])
+                if box is not None:
+                    out[i] = box
                     del out[j]
                     merged = True
                     break

@@ -49,7 +49,7 @@ from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.core.events import GameBegan
 
-from kiosk.ui.shell.frame_cache import FrameCache
+from kiosk.ui.shell.frame_cache import FrameCache, joined
 from kiosk.ui.shell.i18n import Texts
 from kiosk.ui.shell.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Layered, Screen, is_layered, session_for
@@ -303,10 +303,10 @@ class UI:
             self._dirty, self._dirty_rects = True, [Rect(*rect)]
         elif self._dirty_rects is not None:
             rect = Rect(*rect)
-            for k, a in enumerate(self._dirty_rects):  # merge with one it overlaps
-                if a.x < rect.right and rect.x < a.right and a.y < rect.top and rect.y < a.top:
-                    x0, y0 = min(a.x, rect.x), min(a.y, rect.y)
-                    self._dirty_rects[k] = Rect(x0, y0, max(a.right, rect.right) - x0, max(a.top, rect.top) - y0)
+            for k, a in enumerate(self._dirty_rects):  # one with a rectangle it (nearly) covers
+                box = joined(a, rect)  # (not a row and a column that cross: their box is the whole board)
+                if box is not None:
+                    self._dirty_rects[k] = Rect(*box)
                     return
             if len(self._dirty_rects) >= MAX_DIRTY_RECTS:
                 self._dirty_rects = None  # so many: redraw it all

@@ -1,6 +1,7 @@
 """The panels' texts are kept and moved, not laid out again (kiosk/ui/shell/label_pool.py): a second
 round of turns makes no new text, a push's landing uses the texts laid out ahead while the
-person thought, the texts shown sit in their panel and the kept ones show nothing.
+person thought, the texts shown sit in their panel and the kept ones show nothing; the card game's
+counts (the pile, the chips) are laid out ahead too.
 
 Runs on an offscreen EGL context (libegl1 + Mesa); skips with the reason when none can be made.
 """
@@ -140,3 +141,62 @@ def test_a_new_game_lays_out_its_own_coming_panels(ui):
     ui.off.settle()
     assert game.phase == "move"
     assert pool.made == made, "the new game's move phase was laid out ahead"
+
+
+def test_a_card_turn_shows_counts_laid_out_while_the_person_thought(ui, monkeypatch):
+    """The card game's pile after a draw and its chips' new counts are laid out ahead (loop turns
+    that draw nothing): the turns that change them lay out no new count."""
+    from kiosk.games.cards.events import ConfirmTake, DiscardCard, LayCard, RotateHandCard, SelectHandCard
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+    from kiosk.ui.shell import widgets
+
+    made: list[str] = []  # the texts laid out, but not ahead
+    ahead = []
+    real_label, real_ahead = widgets.label, CardsPlayScreen.prepare_ahead
+
+    def label(text, *args, **kw):
+        if not ahead:
+            made.append(text)
+        return real_label(text, *args, **kw)
+
+    def prepare_ahead(screen):
+        ahead.append(screen)
+        try:
+            return real_ahead(screen)
+        finally:
+            ahead.pop()
+
+    monkeypatch.setattr(widgets, "label", label)
+    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
+    ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+    ui.off.settle()
+    assert ui.screen.name == "cards_play"
+    session = ui.k.sessions["cards"]
+    g = session.game
+    counts = {ui.t("cards.pile", n=n) for n in range(len(g.draw_pile) + 1)}
+    counts |= {ui.t(key, n=n) for key in ("cards.chip_taken", "cards.chip_hand") for n in range(40)}
+    for _ in range(3):  # the person's turn after a moment of thought, then the computer's
+        for _ in range(THINK_FRAMES):
+            ui.off.frame()
+        made.clear()
+        if g.phase == "place":
+            place = g.legal_placements()[0]
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            ui.off.settle()
+            if place.rotation:
+                ui.post(RotateHandCard(turns=place.rotation))
+                ui.off.settle()
+            ui.post(LayCard(place.cell))
+            ui.off.settle()
+        elif g.phase == "discard":
+            ui.post(DiscardCard(0))
+            ui.off.settle()
+        if g.phase == "take":
+            ui.post(ConfirmTake())
+            ui.off.settle()
+        for _ in range(200):
+            if g.phase == "over" or (g.current == 0 and not session.busy):
+                break
+            ui.off.frame()
+        ui.off.settle()
+        assert not counts & set(made), counts & set(made)

@@ -251,6 +251,22 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
     return min(most, max(least, focus))
 
 
+#: texts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
+TEXTS_AHEAD = 3
+
+
+def _set(shape: Any, **values: Any) -> None:
+    """Set those of a shape's properties (in the order given) that differ from `values`."""
+    for name, value in values.items():
+        if getattr(shape, name) != value:
+            setattr(shape, name, value)
+
+
+def _ahead(text: str, angle: int, size: float, **kw: Any) -> tuple[str, int, float, Any]:
+    """A text to lay out ahead (CardsPlayScreen.prepare_ahead): its words, turn, size and settings."""
+    return (text, angle, size, tuple(sorted(kw.items())))
+
+
 @register("cards_play")
 class CardsPlayScreen(Screen):
     """The travel card game being played (people, computer seats, or both)."""
@@ -272,7 +288,9 @@ class CardsPlayScreen(Screen):
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
-        self._behind = False  # the board was built this frame; the chips and the hand follow (_rebuild)
+        self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
+        self._chips_built = False  # the last _build_scores built a chip
+        self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -537,6 +555,73 @@ class CardsPlayScreen(Screen):
         drawn again only when it changes (``_rebuild``), after an input or an event."""
         return self.busy or self._over is not None
 
+    def prepare_ahead(self) -> bool:
+        """Lay out a few texts the next turns will show (the pile after a draw, a chip's cards in hand
+        and taken, the hand panel's prompts) into the pool and give them back: the part that shows one
+        then only moves it (a new text is ~1 ms of a frame here). Only in loop turns that draw no frame
+        (``Screen.prepare_ahead``); True while some are left."""
+        if widgets.RECORDER is not None or self.game is None or self.atlas is None:
+            return False
+        todo = list(dict.fromkeys(text for text in self._texts_ahead() if text not in self._ahead))
+        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
+        for item in todo[:TEXTS_AHEAD]:
+            self._ahead.add(item)
+            text, angle, size, kw = item
+            lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **dict(kw))
+            self.labels.give_back(lab)
+        return len(todo) > TEXTS_AHEAD
+
+    def _texts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The texts the next turns may show, as (text, angle, size, the label's settings), as
+        ``_build_hand`` and ``_chip_in_words`` / ``_score_chip`` make them (only equal texts are shared):
+        the counts first, then the prompts (each comes once a game, the first time in a frame of its own)."""
+        return self._counts_ahead() + self._prompts_ahead()
+
+    def _counts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The pile after a draw of up to three cards, each chip's cards taken and in hand a turn on."""
+        g, body = self.game, self.layout.font(typeface.BODY)
+        out = []
+        nxt = (g.current + 1) % g.players
+        for n in range(len(g.draw_pile) - 1, max(-1, len(g.draw_pile) - 4), -1):
+            for p in dict.fromkeys((g.current, nxt)):
+                out.append(_ahead(self.t("cards.pile", n=n), self.facing(p), body, color=DIM, anchor_y="top"))
+        for i in range(g.players):
+            angle = self.facing(i)
+            for more in (1, 2, 3):
+                taken = self.t("cards.chip_taken", n=g.scores[i] + more) if self._chip_words_fit else None
+                out.append(
+                    _ahead(taken or str(g.scores[i] + more), angle, body, color=INK, anchor_x="right", bold=True)
+                )
+            if self._chip_words_fit:
+                for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
+                    hand = self.t("cards.chip_hand", n=max(0, n))
+                    out += [_ahead(hand, angle, body, color=c, anchor_x="right", bold=False) for c in (INK, DIM)]
+        return out
+
+    def _prompts_ahead(self) -> list[tuple[str, int, float, Any]]:
+        """The hand panel's heading and instruction for this turn's and the next player (``_prompt``)."""
+        g, s, L = self.game, self.session, self.layout
+        width = self.hand_rect.w - 2 * L.px(10)  # (the hand panel's padding, _build_hand)
+        out = []
+        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
+            name, angle = self.player_name(p), self.facing(p)
+            if s.kinds[p] != HUMAN:
+                heads, prompts = [name], [self.t("cards.thinking", player=name)]
+            else:
+                heads = [name, self.t("cards.your_turn", player=name)]
+                keys = ("take_choose", "discard", "pick_card", "lay_confirm", "lay_card", "turn_card")
+                prompts = [self.t("cards.pass_to", player=name), *(self.t(f"cards.{key}") for key in keys)]
+            title, shade = L.font(typeface.TITLE), text_shade(player_rgb(p))
+            out += [
+                _ahead(head, angle, title, color=shade, bold=True, anchor_y="top", width=width, multiline=True)
+                for head in heads
+            ]
+            body = L.font(typeface.BODY)
+            out += [
+                _ahead(text, angle, body, color=INK, anchor_y="top", width=width, multiline=True) for text in prompts
+            ]
+        return out
+
     def wake_in(self) -> float | None:
         """A message on the table runs out then (update takes it away)."""
         return max(0.0, self.toast_until - self.ui.now()) if self.toast else None
@@ -588,6 +673,7 @@ class CardsPlayScreen(Screen):
             self._delete(items)
         self._parts = {}
         self.labels.clear()  # (a new size or language: those texts will not come back)
+        self._ahead.clear()
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
@@ -697,8 +783,8 @@ class CardsPlayScreen(Screen):
             ] + self._marks_of_board
             self._placed_view = None
             if self._parts and widgets.RECORDER is None and not self._behind:
-                # the board changed: the chips and the hand panel follow in the next frame, so that no
-                # frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+                # the board changed: the chips follow in the next frame and the hand panel in the one
+                # after, so that no frame builds the whole table (a computer's turn changes every part: ~10 ms here)
                 self._behind = True
                 gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
                 self._drop_parts(set(self._parts) - gone)
@@ -710,6 +796,7 @@ class CardsPlayScreen(Screen):
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
         chips = self._build_scores()
+        chips_built = self._chips_built
         p = g.current
         hand_key = (
             L,
@@ -729,6 +816,12 @@ class CardsPlayScreen(Screen):
             layout if g.phase == CardPhase.TAKE else None,  # whether the cards chosen may be taken
             self._prompt(hand, picked),
         )
+        hand_old = self._parts.get("hand")
+        if chips_built and (hand_old is None or hand_old[0] != hand_key) and widgets.RECORDER is None:
+            # the chips were built this frame: the hand panel follows in the next (each is a few ms)
+            self._behind = True
+            self._gather_widgets(sheet=s.handover and "handover" in self._parts)
+            return
         self._part("hand", hand_key, partial(self._build_hand, hand, picked))
         self.audit_sheet = None
         sheet = s.handover and g.phase != CardPhase.OVER
@@ -1096,17 +1189,15 @@ class CardsPlayScreen(Screen):
 
     @staticmethod
     def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
-        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says."""
+        """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says; what is where
+        it should be is not set again (a shape's size, set, makes its vertices anew)."""
         if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
             _, dx, dy, rad = kind
-            shape.position = (x + dx * c, y + dy * c)
-            shape.radius = rad * c
+            _set(shape, position=(x + dx * c, y + dy * c), radius=rad * c)
         elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
             _, dx, dy, rad = kind
             half = c * CARD_FILL / 2
-            shape.position = (x + dx * half, y + dy * half)
-            shape.radius = rad * half
-            shape.thickness = max(2.0, c * 0.04)
+            _set(shape, position=(x + dx * half, y + dy * half), radius=rad * half, thickness=max(2.0, c * 0.04))
         elif kind in SQUARES or kind in SHADOW_STRIPS:  # moved and sized only if the view moved
             px, py, w, h = _square_at(kind, x, y, c)
             if shape.position != (px, py):
@@ -1114,8 +1205,7 @@ class CardsPlayScreen(Screen):
             if shape.width != w or shape.height != h:
                 shape.width, shape.height = w, h
         elif kind == "tick":
-            shape.position = (x + c * 0.3, y + c * 0.3)
-            shape.radius = c * 0.14
+            _set(shape, position=(x + c * 0.3, y + c * 0.3), radius=c * 0.14)
         else:
             shape.position = (x + c * 0.3, y + c * 0.3, 0)
             shape.font_size = max(6, c * 0.14)
@@ -1124,7 +1214,8 @@ class CardsPlayScreen(Screen):
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
         strength), the cards in hand as little backs, and the cards taken (the score) by a card.
         Each chip is a part of its own, built again only when what it says changes (a turn change
-        redraws the two chips whose player starts or ends a turn). Returns the chips' part names."""
+        redraws the two chips whose player starts or ends a turn). Returns the chips' part names;
+        ``_chips_built`` says whether one was built now."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -1136,11 +1227,13 @@ class CardsPlayScreen(Screen):
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
         g, s = self.game, self.session
         names = []
+        self._chips_built = False
         for i, strip, r, c, in_row in chips:
             active = i == g.current and g.phase != CardPhase.OVER
             key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
             words = (self._chip_words(i), self._chip_words_fit)
-            self._part(("chip", i), (key, words), partial(self._score_chip, i, strip, r, c, in_row))
+            build = partial(self._score_chip, i, strip, r, c, in_row)
+            self._chips_built |= self._part(("chip", i), (key, words), build)
             names.append(("chip", i))
         return names
 

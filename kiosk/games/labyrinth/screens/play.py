@@ -81,6 +81,9 @@ class PlayScreen(Screen):
         self.side_batches = (pyglet.graphics.Batch(), pyglet.graphics.Batch())
         self._moving_sides: list[int] = []  # sides whose panels still move to the new turn's places
         self._side_moved_at = -1  # the frame (ui.frames) in which a side's panels last moved
+        self._panels_due: int | None = None  # news for the panels came in this frame (ui.frames): see _panels_later
+        self._panel_built_at = -1  # the frame (ui.frames) in which a panel was last built
+        self._panels_pending = False  # a panel waits for the next frame (_refresh_panels)
         self.panels: dict[int, PlayerPanel] = {}
         self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
@@ -262,7 +265,7 @@ class PlayScreen(Screen):
             return  # this turn was cued already (it began again after an undo: they know)
         self._cued = (m.current, m.turn)
         self.cue.show(m.current)
-        self._refresh_panels()
+        self._panels_later()  # (the frame showing the turn's board, or the walk landed, is drawn first)
         self.ui.request_frame()  # the cue stands still until a touch: one frame shows it
 
     def _cue_text(self, idx: int) -> str:
@@ -344,17 +347,22 @@ class PlayScreen(Screen):
         states = tuple(self._panel_state(i) for i in self.panels)
         if states == self._signature:
             return
-        self._signature = None if self._moving_sides else states
-        widgets = []
-        for i, st in zip(self.panels, states):
-            panel = self.panels[i]
-            if self._side_of(m.seats[i]) in self._moving_sides:
-                widgets.extend(panel.widgets)  # still where it was, as it was: its turn is next frame
+        state_of = dict(zip(self.panels, states))
+        self._panels_pending = False
+        for i in sorted(self.panels, key=lambda i: i != m.current):  # the turn's own panel first
+            panel, st = self.panels[i], state_of[i]
+            if self._side_of(m.seats[i]) in self._moving_sides or panel.state == st:
+                continue  # (a side still to move: where it was, as it was, its turn is next frame)
+            if panel.state is not None and self._panel_built_at == self.ui.frames:
+                # a panel in its place waits for the next frame if one was built in this one (each is a
+                # few ms); moved ones are all built now (the two of a side together, they must not overlap)
+                self._panels_pending = True
                 continue
-            if panel.state != st:
-                self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
+            self._panel_built_at = self.ui.frames
+            self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
             panel.show(st)
-            widgets.extend(panel.widgets)
+        self._signature = None if self._moving_sides or self._panels_pending else states
+        widgets = [w for panel in self.panels.values() for w in panel.widgets]
         held = self._held
         self.widgets = widgets
         if held is not None and held not in widgets:
@@ -377,10 +385,18 @@ class PlayScreen(Screen):
         m = self.board.model
         return m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
 
+    def _panels_later(self) -> None:
+        """The panels show the news of this frame in the next one: the frame that shows it on the
+        board (a push that starts, the next turn's arrows) does not also build panels (a few ms each)."""
+        self._panels_due = self.ui.frames
+
     def _panels_behind(self) -> bool:
-        """The panels are not yet where the board's turn puts them (they follow within two frames)."""
-        return bool(self._moving_sides) or (
-            bool(self.panels) and self.board.model.started and self._active_seat() != self._panel_active
+        """The panels are not yet where the board's turn puts them (they follow within three frames)."""
+        return (
+            self._panels_due is not None
+            or self._panels_pending
+            or bool(self._moving_sides)
+            or (bool(self.panels) and self.board.model.started and self._active_seat() != self._panel_active)
         )
 
     def _side_of(self, seat: int) -> int:
@@ -515,7 +531,7 @@ class PlayScreen(Screen):
             self.peek.cancel()
             if self.toast == self.t("play.computer_thinking"):
                 self.toast = ""  # the computer has played: "thinking" is no longer true
-            self._refresh_panels()
+            self._panels_later()
             self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
             self._refused(ev)
@@ -596,7 +612,7 @@ class PlayScreen(Screen):
         """Undo's events: the Undo button shows or goes, an action was taken back. True if `ev` was one."""
         if isinstance(ev, UndoChanged):
             self.undo_player = ev.player if ev.available else None
-            self._refresh_panels()
+            self._panels_later()
             return True
         if isinstance(ev, ActionUndone):
             self._undone()
@@ -654,7 +670,9 @@ class PlayScreen(Screen):
         if self._cue_due and not self.board.busy:
             self._cue_due = False
             self._cue_turn()
-        if not landed:  # a push or a walk that lands redraws the board: the panels follow a frame later
+        # a push or a walk that lands redraws the board, news is shown on it first: the panels follow a frame later
+        if not landed and self._panels_due != self.ui.frames:
+            self._panels_due = None
             self._refresh_panels()
         if self._gameover is not None and not self.board.busy:
             now = self.ui.now()
