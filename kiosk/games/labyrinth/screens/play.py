@@ -103,9 +103,12 @@ class PlayScreen(Screen):
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
-        self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
+        #: panels to lay out ahead (see _prepare): player, frame, state, of the next moment
+        self._upcoming: list[tuple[int, Frame, PanelState, bool]] = []
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
+        #: whole panels built ahead, hidden in their batch: (player, rect, angle, state) -> panel (see _prepare)
+        self._ready: dict[tuple[Any, ...], PlayerPanel] = {}
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -118,6 +121,7 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self._drop_ready()
         self.labels.clear()
         self._prepared.clear()
         self._upcoming_for = None
@@ -160,6 +164,7 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self._drop_ready()
         self._prepared.clear()  # a new game: its panels are laid out ahead again
         self._upcoming_for = None
         m = self.board.model
@@ -353,13 +358,17 @@ class PlayScreen(Screen):
             panel, st = self.panels[i], state_of[i]
             if self._side_of(m.seats[i]) in self._moving_sides or panel.state == st:
                 continue  # (a side still to move: where it was, as it was, its turn is next frame)
-            if panel.state is not None and self._panel_built_at == self.ui.frames:
+            ready = self._ready.pop((i, tuple(panel.frame.rect), panel.frame.angle, st), None)
+            if ready is None and panel.state is not None and self._panel_built_at == self.ui.frames:
                 # a panel in its place waits for the next frame if one was built in this one (each is a
                 # few ms); moved ones are all built now (the two of a side together, they must not overlap)
                 self._panels_pending = True
                 continue
-            self._panel_built_at = self.ui.frames
             self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
+            if ready is not None:
+                panel.take_over(ready)  # built ahead: only shown (no build this frame)
+                continue
+            self._panel_built_at = self.ui.frames
             panel.show(st)
         self._signature = None if self._moving_sides or self._panels_pending else states
         widgets = [w for panel in self.panels.values() for w in panel.widgets]
@@ -446,36 +455,61 @@ class PlayScreen(Screen):
         if self._upcoming_for != (m.current, m.phase):
             self._upcoming_for = (m.current, m.phase)
             self._upcoming = self._coming()
+            wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
+            for key in [k for k in self._ready if k not in wanted]:
+                self._ready.pop(key).delete()  # (its texts back to the pool)
         while self._upcoming:
-            idx, frame, st = self._upcoming.pop(0)
+            idx, frame, st, next_moment = self._upcoming.pop(0)
             shown = self.panels.get(idx)
             if shown is not None and shown.state == st and shown.frame.rect == frame.rect:
                 continue
+            if next_moment and m.phase == Phase.MOVE and shown is not None:
+                # the next turn's panels, known whole in the move phase (a stay leaves all as they will be
+                # shown): built now and hidden, the turn change only shows them (see PlayerPanel.take_over)
+                whole = (idx, tuple(frame.rect), frame.angle, st)
+                if whole in self._ready:
+                    continue
+                ready = self._ghost(idx, frame)
+                ready.callbacks = shown.callbacks
+                ready.show(st)
+                ready.hide()
+                self._ready[whole] = ready
+                return
             # the texts depend on neither the spare's picture nor which treasures were found
             key = (tuple(frame.rect), frame.angle, replace(st, spare=("", None) if st.spare else None, found=()))
             if key in self._prepared:
                 continue
             self._prepared.add(key)
-            ghost = PlayerPanel(
-                self.ui,
-                self.side_batches[self._side_of(self.board.model.seats[idx])],
-                self.panel_group,
-                frame,
-                on_rotate=_nothing,
-                on_peek=_nothing,
-                on_peek_tap=_nothing,
-                on_hint=_nothing,
-                on_stay=_nothing,
-                labels=self.labels,
-            )
+            ghost = self._ghost(idx, frame)
             ghost.show(st)
             ghost.delete()
             return
 
-    def _coming(self) -> list[tuple[int, Frame, PanelState]]:
-        """The panels (player, frame, state) of this turn's move phase and of the next player's turn,
-        as :meth:`_panel_state` will give them (no arrow chosen yet, no destination); the active
-        player's panel first (the most texts), sooner moments first."""
+    def _ghost(self, idx: int, frame: Frame) -> PlayerPanel:
+        """A panel for player `idx` at `frame` that nobody taps (yet), in the batch of its side."""
+        return PlayerPanel(
+            self.ui,
+            self.side_batches[self._side_of(self.board.model.seats[idx])],
+            self.panel_group,
+            frame,
+            on_rotate=_nothing,
+            on_peek=_nothing,
+            on_peek_tap=_nothing,
+            on_hint=_nothing,
+            on_stay=_nothing,
+            labels=self.labels,
+        )
+
+    def _drop_ready(self) -> None:
+        """Delete the panels built ahead (a new game, layout or seating: they will not be shown)."""
+        for ready in self._ready.values():
+            ready.delete()
+        self._ready.clear()
+
+    def _coming(self) -> list[tuple[int, Frame, PanelState, bool]]:
+        """The panels (player, frame, state, of the next moment) of this turn's move phase and of the
+        next player's turn, as :meth:`_panel_state` will give them (no arrow chosen yet, no
+        destination); the active player's panel first (the most texts), sooner moments first."""
         m = self.board.model
         nxt = (m.current + 1) % len(m.seats)
         ahead = (
@@ -488,6 +522,7 @@ class PlayScreen(Screen):
         out = []
         try:
             for current, phase in ahead:
+                soon = (current, phase) == ahead[0]
                 m.current, m.phase, m.preview = current, phase, None
                 # who may undo then: the one who just pushed (move phase), or who just walked
                 undoer = current if phase == "move" else mover if current != mover else None
@@ -499,8 +534,8 @@ class PlayScreen(Screen):
                     seat = m.seats[idx]
                     frame = self._panel_frame(seat, m.seats[current])
                     if idx == current != mover and phase == Phase.SHIFT and m.kinds[idx] == HUMAN:
-                        out.append((idx, frame, replace(st, cue=self._cue_text(idx))))  # its turn begins cued
-                    out.append((idx, frame, st))
+                        out.append((idx, frame, replace(st, cue=self._cue_text(idx)), soon))  # its turn begins cued
+                    out.append((idx, frame, st, soon))
         finally:
             m.current, m.phase, m.preview, self.undo_player = saved
         return out
