@@ -316,7 +316,8 @@ class PlayScreen(Screen):
             found=tuple(m.found[idx]),
             active=active,
             phase=m.phase if active else "",
-            spare=(m.spare.openings, m.spare.treasure) if active else None,
+            # only the push shows the spare: a move phase's panel is the same whichever tile was pushed out
+            spare=(m.spare.openings, m.spare.treasure) if active and m.phase == Phase.SHIFT else None,
             peek=peek_on,
             cards=cards,
             open_cards=m.open_cards,
@@ -463,9 +464,10 @@ class PlayScreen(Screen):
             shown = self.panels.get(idx)
             if shown is not None and shown.state == st and shown.frame.rect == frame.rect:
                 continue
-            if next_moment and m.phase == Phase.MOVE and shown is not None:
-                # the next turn's panels, known whole in the move phase (a stay leaves all as they will be
-                # shown): built now and hidden, the turn change only shows them (see PlayerPanel.take_over)
+            if next_moment and shown is not None:
+                # the next moment's panels (this turn's move phase, or the next turn's), known whole now
+                # (a push or a stay leaves them as they will be shown): built now and hidden, that
+                # moment only shows them (see PlayerPanel.take_over)
                 whole = (idx, tuple(frame.rect), frame.angle, st)
                 if whole in self._ready:
                     continue
