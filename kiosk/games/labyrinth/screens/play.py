@@ -383,7 +383,10 @@ class PlayScreen(Screen):
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
         (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
-        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left."""
+        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left.
+        The board's next flying tile comes first (kiosk/games/labyrinth/screens/board.py prepare_ahead)."""
+        if self.board.prepare_ahead():
+            return True
         self._prepare()
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
