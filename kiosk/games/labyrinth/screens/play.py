@@ -391,7 +391,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return False
-        return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+        return bool(self._upcoming) or self._upcoming_for != self._moment()
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
@@ -456,8 +456,8 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
-        if self._upcoming_for != (m.current, m.phase):
-            self._upcoming_for = (m.current, m.phase)
+        if self._upcoming_for != self._moment():
+            self._upcoming_for = self._moment()
             self._upcoming = self._coming()
             wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
             for key in [k for k in self._ready if k not in wanted]:
@@ -489,6 +489,11 @@ class PlayScreen(Screen):
             ghost.show(st)
             ghost.delete()
             return
+
+    def _moment(self) -> tuple[Any, ...]:
+        """What the coming panels depend on: the turn, its phase, the arrow chosen, the spare as turned."""
+        m = self.board.model
+        return (m.current, m.phase, m.preview, m.spare)
 
     def _ghost(self, idx: int, frame: Frame) -> PlayerPanel:
         """A panel for player `idx` at `frame` that nobody taps (yet), in the batch of its side."""
@@ -525,6 +530,11 @@ class PlayScreen(Screen):
         saved = m.current, m.phase, m.preview, self.undo_player
         mover = m.current
         out = []
+        if m.phase == Phase.SHIFT and m.kinds[m.current] == HUMAN and 0 <= m.current < len(m.seats):
+            # the push sent, before it lands: the pusher's panel gains its Undo button, its cue gone
+            st = replace(self._panel_state(m.current), undo=True, cue="")
+            if not (st.toast or st.peek or st.pending):
+                out.append((m.current, self._panel_frame(m.seats[m.current], m.seats[m.current]), st, True))
         try:
             for current, phase in ahead:
                 soon = (current, phase) == ahead[0]
