@@ -2,7 +2,8 @@
 of one side of the board in one frame, the other side's in the next, never both in one; the two
 panels sharing a side move together (they must not overlap), and scripted runs wait until all are
 in place. The frame that shows a push or a stay on the board builds no panel: they follow; panels
-that change where they are are built one a frame.
+that change where they are are built one a frame. After a pause (loop turns that draw nothing) the
+next moment's panels are built ahead, hidden, and a stay only shows them.
 
 Offscreen EGL window; skips when none can be made.
 """
@@ -88,7 +89,8 @@ def test_the_frame_of_a_push_or_a_stay_builds_no_panel(ui, monkeypatch):
 
 def test_panels_that_stay_in_place_are_built_one_a_frame(ui, monkeypatch):
     """A push after a walk changes two panels where they are (the walker's Undo goes, the pusher's
-    comes): one is built in a frame, the other in the next; the turn's own first."""
+    comes): one is built in a frame, the other in the next (a panel built ahead is only shown, in
+    any frame); the turn's own first."""
     from kiosk.games.labyrinth.events import TapCell
 
     ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
@@ -106,19 +108,63 @@ def test_panels_that_stay_in_place_are_built_one_a_frame(ui, monkeypatch):
         ui.off.settle()
     assert screen.undo_player is not None and screen.undo_player != game.current
     built: list[tuple[int, int]] = []  # (frame, player) of each panel built again where it was
-    real = PlayerPanel.show
+    changed: list[int] = []  # the players whose panels changed where they were, built or shown ahead
+    real, real_take_over = PlayerPanel.show, PlayerPanel.take_over
 
     def show(panel, state):
         if panel.state is not None and panel.state != state:
             built.append((ui.frames, state.player))
+            changed.append(state.player)
         return real(panel, state)
 
+    def take_over(panel, ready):
+        changed.append(ready.state.player)
+        return real_take_over(panel, ready)
+
     monkeypatch.setattr(PlayerPanel, "show", show)
+    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
     pusher = game.current
     ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
     ui.off.settle()
     frames = [f for f, _ in built]
-    assert len(built) >= 2, built
-    assert len(frames) == len(set(frames)), built  # never two in one frame
-    assert built[0][1] == pusher, built
+    assert len(changed) >= 2, changed
+    assert len(frames) == len(set(frames)), built  # never two built in one frame
+    assert changed[0] == pusher, changed
+    assert not screen.busy
+
+
+def test_a_stay_after_a_pause_builds_no_panel_in_its_frames(ui, monkeypatch):
+    """While a person thinks (loop turns that draw nothing) the next turn's panels are built whole and
+    hidden; the stay's turn change then only shows them: no panel on the screen is built in its frames."""
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    ui.off.settle()
+    for _ in range(600):  # a person thinks, until the screen's work ahead is done
+        if not ui.step(1 / 60) and not ui.work_ahead:
+            break
+    built: list[int] = []  # the players whose shown panel was built
+    shown_ahead: list[int] = []  # and those shown from a panel built ahead
+    real_build, real_take_over = PlayerPanel._build, PlayerPanel.take_over
+
+    def build(panel, state):
+        if any(panel is shown for shown in screen.panels.values()):  # (not one built ahead)
+            built.append(state.player)
+        return real_build(panel, state)
+
+    def take_over(panel, ready):
+        shown_ahead.append(ready.state.player)
+        return real_take_over(panel, ready)
+
+    monkeypatch.setattr(PlayerPanel, "_build", build)
+    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
+    before = game.current
+    ui.post(Stay())
+    ui.off.settle()
+    assert game.current != before
+    assert built == [], built
+    assert game.current in shown_ahead and before in shown_ahead, shown_ahead
+    for idx in screen.panels:  # each shows what the new turn shows
+        assert screen.panels[idx].state == screen._panel_state(idx)
     assert not screen.busy

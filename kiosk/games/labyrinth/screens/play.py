@@ -103,9 +103,12 @@ class PlayScreen(Screen):
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
-        self._upcoming: list[tuple[int, Frame, PanelState]] = []  # panels to lay out ahead (see _prepare)
+        #: panels to lay out ahead (see _prepare): player, frame, state, of the next moment
+        self._upcoming: list[tuple[int, Frame, PanelState, bool]] = []
         self._upcoming_for: Any = None
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
+        #: whole panels built ahead, hidden in their batch: (player, rect, angle, state) -> panel (see _prepare)
+        self._ready: dict[tuple[Any, ...], PlayerPanel] = {}
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -118,6 +121,7 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self._drop_ready()
         self.labels.clear()
         self._prepared.clear()
         self._upcoming_for = None
@@ -160,6 +164,7 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
+        self._drop_ready()
         self._prepared.clear()  # a new game: its panels are laid out ahead again
         self._upcoming_for = None
         m = self.board.model
@@ -311,7 +316,8 @@ class PlayScreen(Screen):
             found=tuple(m.found[idx]),
             active=active,
             phase=m.phase if active else "",
-            spare=(m.spare.openings, m.spare.treasure) if active else None,
+            # only the push shows the spare: a move phase's panel is the same whichever tile was pushed out
+            spare=(m.spare.openings, m.spare.treasure) if active and m.phase == Phase.SHIFT else None,
             peek=peek_on,
             cards=cards,
             open_cards=m.open_cards,
@@ -353,13 +359,17 @@ class PlayScreen(Screen):
             panel, st = self.panels[i], state_of[i]
             if self._side_of(m.seats[i]) in self._moving_sides or panel.state == st:
                 continue  # (a side still to move: where it was, as it was, its turn is next frame)
-            if panel.state is not None and self._panel_built_at == self.ui.frames:
+            ready = self._ready.pop((i, tuple(panel.frame.rect), panel.frame.angle, st), None)
+            if ready is None and panel.state is not None and self._panel_built_at == self.ui.frames:
                 # a panel in its place waits for the next frame if one was built in this one (each is a
                 # few ms); moved ones are all built now (the two of a side together, they must not overlap)
                 self._panels_pending = True
                 continue
-            self._panel_built_at = self.ui.frames
             self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
+            if ready is not None:
+                panel.take_over(ready)  # built ahead: only shown (no build this frame)
+                continue
+            self._panel_built_at = self.ui.frames
             panel.show(st)
         self._signature = None if self._moving_sides or self._panels_pending else states
         widgets = [w for panel in self.panels.values() for w in panel.widgets]
@@ -373,12 +383,15 @@ class PlayScreen(Screen):
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
         (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
-        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left."""
+        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left.
+        The board's next flying tile comes first (kiosk/games/labyrinth/screens/board.py prepare_ahead)."""
+        if self.board.prepare_ahead():
+            return True
         self._prepare()
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return False
-        return bool(self._upcoming) or self._upcoming_for != (m.current, m.phase)
+        return bool(self._upcoming) or self._upcoming_for != self._moment()
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
@@ -443,39 +456,70 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
-        if self._upcoming_for != (m.current, m.phase):
-            self._upcoming_for = (m.current, m.phase)
+        if self._upcoming_for != self._moment():
+            self._upcoming_for = self._moment()
             self._upcoming = self._coming()
+            wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
+            for key in [k for k in self._ready if k not in wanted]:
+                self._ready.pop(key).delete()  # (its texts back to the pool)
         while self._upcoming:
-            idx, frame, st = self._upcoming.pop(0)
+            idx, frame, st, next_moment = self._upcoming.pop(0)
             shown = self.panels.get(idx)
             if shown is not None and shown.state == st and shown.frame.rect == frame.rect:
                 continue
+            if next_moment and shown is not None:
+                # the next moment's panels (this turn's move phase, or the next turn's), known whole now
+                # (a push or a stay leaves them as they will be shown): built now and hidden, that
+                # moment only shows them (see PlayerPanel.take_over)
+                whole = (idx, tuple(frame.rect), frame.angle, st)
+                if whole in self._ready:
+                    continue
+                ready = self._ghost(idx, frame)
+                ready.callbacks = shown.callbacks
+                ready.show(st)
+                ready.hide()
+                self._ready[whole] = ready
+                return
             # the texts depend on neither the spare's picture nor which treasures were found
             key = (tuple(frame.rect), frame.angle, replace(st, spare=("", None) if st.spare else None, found=()))
             if key in self._prepared:
                 continue
             self._prepared.add(key)
-            ghost = PlayerPanel(
-                self.ui,
-                self.side_batches[self._side_of(self.board.model.seats[idx])],
-                self.panel_group,
-                frame,
-                on_rotate=_nothing,
-                on_peek=_nothing,
-                on_peek_tap=_nothing,
-                on_hint=_nothing,
-                on_stay=_nothing,
-                labels=self.labels,
-            )
+            ghost = self._ghost(idx, frame)
             ghost.show(st)
             ghost.delete()
             return
 
-    def _coming(self) -> list[tuple[int, Frame, PanelState]]:
-        """The panels (player, frame, state) of this turn's move phase and of the next player's turn,
-        as :meth:`_panel_state` will give them (no arrow chosen yet, no destination); the active
-        player's panel first (the most texts), sooner moments first."""
+    def _moment(self) -> tuple[Any, ...]:
+        """What the coming panels depend on: the turn, its phase, the arrow chosen, the spare as turned."""
+        m = self.board.model
+        return (m.current, m.phase, m.preview, m.spare)
+
+    def _ghost(self, idx: int, frame: Frame) -> PlayerPanel:
+        """A panel for player `idx` at `frame` that nobody taps (yet), in the batch of its side."""
+        return PlayerPanel(
+            self.ui,
+            self.side_batches[self._side_of(self.board.model.seats[idx])],
+            self.panel_group,
+            frame,
+            on_rotate=_nothing,
+            on_peek=_nothing,
+            on_peek_tap=_nothing,
+            on_hint=_nothing,
+            on_stay=_nothing,
+            labels=self.labels,
+        )
+
+    def _drop_ready(self) -> None:
+        """Delete the panels built ahead (a new game, layout or seating: they will not be shown)."""
+        for ready in self._ready.values():
+            ready.delete()
+        self._ready.clear()
+
+    def _coming(self) -> list[tuple[int, Frame, PanelState, bool]]:
+        """The panels (player, frame, state, of the next moment) of this turn's move phase and of the
+        next player's turn, as :meth:`_panel_state` will give them (no arrow chosen yet, no
+        destination); the active player's panel first (the most texts), sooner moments first."""
         m = self.board.model
         nxt = (m.current + 1) % len(m.seats)
         ahead = (
@@ -486,8 +530,14 @@ class PlayScreen(Screen):
         saved = m.current, m.phase, m.preview, self.undo_player
         mover = m.current
         out = []
+        if m.phase == Phase.SHIFT and m.kinds[m.current] == HUMAN and 0 <= m.current < len(m.seats):
+            # the push sent, before it lands: the pusher's panel gains its Undo button, its cue gone
+            st = replace(self._panel_state(m.current), undo=True, cue="")
+            if not (st.toast or st.peek or st.pending):
+                out.append((m.current, self._panel_frame(m.seats[m.current], m.seats[m.current]), st, True))
         try:
             for current, phase in ahead:
+                soon = (current, phase) == ahead[0]
                 m.current, m.phase, m.preview = current, phase, None
                 # who may undo then: the one who just pushed (move phase), or who just walked
                 undoer = current if phase == "move" else mover if current != mover else None
@@ -499,8 +549,8 @@ class PlayScreen(Screen):
                     seat = m.seats[idx]
                     frame = self._panel_frame(seat, m.seats[current])
                     if idx == current != mover and phase == Phase.SHIFT and m.kinds[idx] == HUMAN:
-                        out.append((idx, frame, replace(st, cue=self._cue_text(idx))))  # its turn begins cued
-                    out.append((idx, frame, st))
+                        out.append((idx, frame, replace(st, cue=self._cue_text(idx)), soon))  # its turn begins cued
+                    out.append((idx, frame, st, soon))
         finally:
             m.current, m.phase, m.preview, self.undo_player = saved
         return out
