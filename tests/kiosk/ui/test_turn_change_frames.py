@@ -109,7 +109,7 @@ def test_panels_that_stay_in_place_are_built_one_a_frame(ui, monkeypatch):
     assert screen.undo_player is not None and screen.undo_player != game.current
     built: list[tuple[int, int]] = []  # (frame, player) of each panel built again where it was
     changed: list[int] = []  # the players whose panels changed where they were, built or shown ahead
-    real, real_take_over = PlayerPanel.show, PlayerPanel.take_over
+    real = PlayerPanel.show
 
     def show(panel, state):
         if panel.state is not None and panel.state != state:
@@ -117,12 +117,8 @@ def test_panels_that_stay_in_place_are_built_one_a_frame(ui, monkeypatch):
             changed.append(state.player)
         return real(panel, state)
 
-    def take_over(panel, ready):
-        changed.append(ready.state.player)
-        return real_take_over(panel, ready)
-
     monkeypatch.setattr(PlayerPanel, "show", show)
-    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
+    _note_taken_over(monkeypatch, changed)
     pusher = game.current
     ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
     ui.off.settle()
@@ -146,19 +142,15 @@ def test_a_stay_after_a_pause_builds_no_panel_in_its_frames(ui, monkeypatch):
             break
     built: list[int] = []  # the players whose shown panel was built
     shown_ahead: list[int] = []  # and those shown from a panel built ahead
-    real_build, real_take_over = PlayerPanel._build, PlayerPanel.take_over
+    real_build = PlayerPanel._build
 
     def build(panel, state):
         if any(panel is shown for shown in screen.panels.values()):  # (not one built ahead)
             built.append(state.player)
         return real_build(panel, state)
 
-    def take_over(panel, ready):
-        shown_ahead.append(ready.state.player)
-        return real_take_over(panel, ready)
-
     monkeypatch.setattr(PlayerPanel, "_build", build)
-    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
+    _note_taken_over(monkeypatch, shown_ahead)
     before = game.current
     ui.post(Stay())
     ui.off.settle()
@@ -168,3 +160,14 @@ def test_a_stay_after_a_pause_builds_no_panel_in_its_frames(ui, monkeypatch):
     for idx in screen.panels:  # each shows what the new turn shows
         assert screen.panels[idx].state == screen._panel_state(idx)
     assert not screen.busy
+
+
+def _note_taken_over(monkeypatch, players: list[int]) -> None:
+    """Append to `players` the player of each panel shown from one built ahead (PlayerPanel.take_over)."""
+    real = PlayerPanel.take_over
+
+    def take_over(panel, ready):
+        players.append(ready.state.player)
+        return real(panel, ready)
+
+    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
