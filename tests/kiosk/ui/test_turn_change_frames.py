@@ -171,3 +171,43 @@ def _note_taken_over(monkeypatch, players: list[int]) -> None:
         return real(panel, ready)
 
     monkeypatch.setattr(PlayerPanel, "take_over", take_over)
+
+
+def test_a_panel_built_ahead_shows_without_working_out_its_shapes_again(ui, monkeypatch):
+    """A panel built ahead is kept with its shapes clear, not invisible: shown, only their colour is
+    written back (an invisible rounded box works out its corners again when it shows)."""
+    from pyglet import shapes
+
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    ui.off.settle()
+    for _ in range(600):  # a person thinks, until the screen's work ahead is done
+        if not ui.step(1 / 60) and not ui.work_ahead:
+            break
+    assert screen._ready, "the next turn's panels are built ahead"
+    worked_out: list[object] = []
+    real_vertices = shapes.RoundedRectangle._get_vertices
+
+    def vertices(shape):
+        worked_out.append(shape)
+        return real_vertices(shape)
+
+    monkeypatch.setattr(shapes.RoundedRectangle, "_get_vertices", vertices)
+    shown: list[int] = []
+    real = PlayerPanel.take_over
+
+    def take_over(panel, ready):
+        boxes = [d for d, _ in ready._hidden if isinstance(d, shapes.RoundedRectangle)]
+        assert boxes and all(d.opacity == 0 for d in boxes)  # kept clear while hidden
+        before = len(worked_out)
+        real(panel, ready)
+        assert len(worked_out) == before, "a shown panel's rounded boxes were worked out again"
+        assert all(d.opacity > 0 for d in boxes)
+        shown.append(panel.state.player)
+
+    monkeypatch.setattr(PlayerPanel, "take_over", take_over)
+    ui.post(Stay())
+    ui.off.settle()
+    assert shown, "the stay showed panels built ahead"

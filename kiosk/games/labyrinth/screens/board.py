@@ -120,6 +120,16 @@ class Model:
         return self.tiles[r * 7 + c]
 
 
+def _look_as(rider: pyglet.sprite.Sprite, still: pyglet.sprite.Sprite) -> None:
+    """Give `rider` the picture, turn, size and place of `still` (each property set only when it
+    differs: each set writes the sprite's vertices again)."""
+    if rider.image is not still.image:
+        rider.image = still.image
+    if (rider.rotation, rider.scale) != (still.rotation, still.scale):
+        rider.update(rotation=still.rotation, scale=still.scale)
+    rider.position = still.position
+
+
 class BoardView:
     """Draws a Model into `batch`; ``on_event`` feeds it; ``update(dt)`` runs animations."""
 
@@ -154,6 +164,11 @@ class BoardView:
         self._tile_sprites: list[pyglet.sprite.Sprite] = []
         self._treasure_sprites: list[pyglet.sprite.Sprite | None] = []
         self._pawns: list[pyglet.sprite.Sprite] = []
+        #: the sliding row's sprites (tile, treasure) in the live batch, hidden while no row slides: a push
+        #: shows them in its row's place and hides the row's still ones, instead of moving those between
+        #: batches (~0.1 ms a sprite here, twice a push)
+        self._riders: list[tuple[pyglet.sprite.Sprite, pyglet.sprite.Sprite]] = []
+        self._riding: list[int] = []  # the board cells whose still sprites the riders stand in for
         self._dims: list = []
         self._rings: list = []
         self._arrows: dict[str, Any] = {}
@@ -173,7 +188,8 @@ class BoardView:
         # the last move, shown until the next push: {"push": (seat, line, exit arrow, tile out), "walk": (seat, path)}
         self.last_move: dict[str, Any] = {}
         self._last_moves: list[dict[str, Any]] = []  # the marks before each later action (an undo steps back)
-        self._move_marks: list = []
+        self._move_marks: list = []  # the walk's trail
+        self._push_marks: list = []  # the pushed row's two rims and the tile out (see _mark_push)
         self._marks_drawn: Any = None  # what the marks show: (push, walk) as _sync_marks drew them
         self._marks_areas: list[Rect] = []  # where they lie on the screen
 
@@ -249,6 +265,7 @@ class BoardView:
             + self._tile_sprites
             + [s for s in self._treasure_sprites if s]
             + self._pawns
+            + [spr for pair in self._riders for spr in pair]
             + self._dims
             + self._rings
             + list(self._arrows.values())
@@ -257,6 +274,7 @@ class BoardView:
             + self._fx
             + self._homes
             + self._move_marks
+            + self._push_marks
         ):
             obj.delete()
         for obj in (
@@ -269,8 +287,10 @@ class BoardView:
             if obj is not None:
                 obj.delete()
         self._shapes, self._tile_sprites, self._treasure_sprites, self._pawns = [], [], [], []
+        self._riders, self._riding = [], []
+        self._crossed = None  # (its lines are gone)
         self._dims, self._rings, self._arrows, self._crosses, self._hint_marks, self._fx = [], [], {}, [], [], []
-        self._homes, self._move_marks = [], []
+        self._homes, self._move_marks, self._push_marks = [], [], []
         self._marks_drawn, self._marks_areas = None, []
         self._preview_tile = self._preview_treasure = self._preview_frame = self._cursor_box = None
         self._active_ring = None
@@ -291,6 +311,12 @@ class BoardView:
             d = shapes.Rectangle(*L.cell_rect(r, c), color=(0, 0, 0, 150), batch=self.live, group=self.g_dim)
             d.visible = False
             self._dims.append(d)
+        if self.live is not self.batch:
+            for _ in range(7):  # a row is 7 tiles (the inserted one slides in as the spare's sprite)
+                tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_tiles)
+                icon = pyglet.sprite.Sprite(atlas.treasure("owl"), 0, 0, batch=self.live, group=self.g_treasure)
+                tile.visible = icon.visible = False
+                self._riders.append((tile, icon))
         for name in ARROWS:
             self._arrows[name] = self._arrow_shape(name)
         self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
@@ -334,8 +360,11 @@ class BoardView:
     def _set_tile(self, i: int, tile: TileInfo) -> None:
         atlas = self.ui.atlas
         spr = self._tile_sprites[i]
-        spr.image = atlas.tile(tile.openings, fixed=is_fixed(i))
-        spr.rotation = 0
+        region = atlas.tile(tile.openings, fixed=is_fixed(i))
+        if spr.image is not region:  # (each set writes the sprite again: a landing sets 7 tiles)
+            spr.image = region
+        if spr.rotation != 0:
+            spr.rotation = 0
         old = self._treasure_sprites[i]
         if tile.treasure:
             if old is None:
@@ -345,8 +374,11 @@ class BoardView:
                 old.scale = self.scale * TREASURE_OF_CELL
                 self._treasure_sprites[i] = old
             else:
-                old.image = atlas.treasure(tile.treasure)
-                old.scale = self.scale * TREASURE_OF_CELL
+                picture = atlas.treasure(tile.treasure)
+                if old.image is not picture:
+                    old.image = picture
+                if old.scale != self.scale * TREASURE_OF_CELL:
+                    old.scale = self.scale * TREASURE_OF_CELL
         elif old is not None:
             old.delete()
             self._treasure_sprites[i] = None
@@ -357,12 +389,44 @@ class BoardView:
         if t is not None:
             t.position = (x, y, 0)
 
+    def _ride(self, idx: list[int]) -> list[tuple[Any, Any]]:
+        """The sprites that slide for the board cells `idx` (a row): the live riders made to look as
+        the cells' still sprites do, which are hidden; with no riders (one batch) those sprites themselves."""
+        if len(self._riders) < len(idx):
+            out = [(self._tile_sprites[i], self._treasure_sprites[i]) for i in idx]
+            for ts, tr in out:
+                self._to(self.live, ts, tr)
+            return out
+        out = []
+        for (tile, icon), i in zip(self._riders, idx):
+            still, treasure = self._tile_sprites[i], self._treasure_sprites[i]
+            _look_as(tile, still)
+            tile.visible, still.visible = True, False
+            if treasure is not None:
+                _look_as(icon, treasure)
+                icon.visible, treasure.visible = True, False
+            out.append((tile, icon if treasure is not None else None))
+        self._riding = list(idx)
+        return out
+
+    def _land_riders(self) -> None:
+        """The row has stopped: its still sprites show again and the riders hide."""
+        for i in self._riding:
+            self._tile_sprites[i].visible = True
+            treasure = self._treasure_sprites[i]
+            if treasure is not None:
+                treasure.visible = True
+        for tile, icon in self._riders[: len(self._riding)]:
+            tile.visible = icon.visible = False
+        self._riding = []
+
     def _sync_all(self) -> None:
         if self.layout is None:
             return
         self._changed()
         m = self.model
-        for i in range(len(self._tile_sprites)):  # a slide cut short leaves its row live
+        self._land_riders()  # a slide cut short leaves its row riding
+        for i in range(len(self._tile_sprites)):
             self._to(self.batch, self._tile_sprites[i], self._treasure_sprites[i])
         for i, tile in enumerate(m.tiles):
             self._set_tile(i, tile)
@@ -391,11 +455,14 @@ class BoardView:
         they show what they show already (a stay's walk of one cell draws no trail)."""
         push, walk = self.last_move.get("push"), self.last_move.get("walk")
         shown = (push, walk if walk is not None and len(walk[1]) > 1 else None)
-        if not again and self._move_marks and shown == self._marks_drawn:
+        drawn = bool(self._move_marks) or any(obj.visible for obj in self._push_marks)
+        if not again and drawn and shown == self._marks_drawn:
             return
         for obj in self._move_marks:
             obj.delete()
         self._move_marks = []
+        for obj in self._push_marks:
+            obj.visible = False
         old, self._marks_areas, self._marks_drawn = self._marks_areas, [], None
         if self.layout is None or not self.model.started:
             self._changed_in(old)
@@ -403,34 +470,7 @@ class BoardView:
         self._marks_drawn = shown
         L = self.layout
         if push is not None:
-            seat, line, exit_arrow, tile = push
-            a, b = L.cell_rect(*line[0]), L.cell_rect(*line[-1])
-            x0, y0 = min(a.x, b.x), min(a.y, b.y)
-            w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
-            edge = max(2, L.px(3))
-            self._marks_areas.append(Rect(x0, y0, w, h))
-            for k, color in enumerate(((235, 235, 235), SEAT_COLORS[seat])):  # a light rim: dark colours show too
-                inset = k * edge
-                self._move_marks.append(
-                    shapes.Box(
-                        x0 + inset,
-                        y0 + inset,
-                        w - 2 * inset,
-                        h - 2 * inset,
-                        thickness=edge,
-                        color=color,
-                        batch=self.batch,
-                        group=self.g_fx,
-                    )
-                )
-            slot = L.arrow_rect(exit_arrow)
-            self._marks_areas.append(slot)  # (the faint tile: 0.9 of the slot, centred)
-            out = pyglet.sprite.Sprite(
-                self.ui.atlas.tile(tile.openings), *slot.center, batch=self.batch, group=self.g_bg
-            )
-            out.scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
-            out.opacity = OUT_ALPHA
-            self._move_marks.append(out)
+            self._mark_push(*push)
         if walk is not None and len(walk[1]) > 1:
             seat, path = walk
             n = len(path) - 1
@@ -459,6 +499,39 @@ class BoardView:
                 self._move_marks.append(seg)
         self._marks_areas = [area.grow(MARK_MARGIN) for area in self._marks_areas]
         self._changed_in(old + self._marks_areas)
+
+    def _mark_push(self, seat: int, line: list[tuple[int, int]], exit_arrow: str, tile: TileInfo) -> None:
+        """The pushed row outlined in a light rim and the pusher's colour, the tile that went out faint
+        at its arrow: three pieces made once and moved to each push (made again each push, they cost
+        its first frame ~0.3 ms here)."""
+        L = self._laid_out()
+        a, b = L.cell_rect(*line[0]), L.cell_rect(*line[-1])
+        x0, y0 = min(a.x, b.x), min(a.y, b.y)
+        w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
+        edge = max(2, L.px(3))
+        self._marks_areas.append(Rect(x0, y0, w, h))
+        slot = L.arrow_rect(exit_arrow)
+        self._marks_areas.append(slot)  # (the faint tile: 0.9 of the slot, centred)
+        rims = ((235, 235, 235), SEAT_COLORS[seat])  # a light rim: dark colours show too
+        region = self.ui.atlas.tile(tile.openings)
+        if not self._push_marks:
+            self._push_marks = [
+                shapes.Box(0, 0, 1, 1, thickness=edge, color=color, batch=self.batch, group=self.g_fx) for color in rims
+            ]
+            self._push_marks.append(pyglet.sprite.Sprite(region, 0, 0, batch=self.batch, group=self.g_bg))
+        *boxes, out = self._push_marks
+        for k, (box, color) in enumerate(zip(boxes, rims)):
+            inset = k * edge
+            box.position = (x0 + inset, y0 + inset)
+            box.width, box.height, box.thickness = w - 2 * inset, h - 2 * inset, edge
+            box.color = color
+            box.visible = True
+        if out.image is not region:
+            out.image = region
+        out.position = (*slot.center, 0)
+        out.scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
+        out.opacity = OUT_ALPHA
+        out.visible = True
 
     def _changed_in(self, areas: list[Rect]) -> None:
         """The still part changed inside `areas`: drawn again in their bounding box, one area (a screen
@@ -534,11 +607,8 @@ class BoardView:
     def _sync_arrows(self) -> None:
         m = self.model
         crossed = m.forbidden if m.started else None
-        keep = bool(self._crosses) and crossed == self._crossed  # the same cross: kept, not made again
-        if not keep:
-            for c in self._crosses:
-                c.delete()
-            self._crosses = []
+        if crossed != self._crossed:
+            self._cross(crossed)
         self._crossed = crossed
         human = m.started and m.kinds and m.kinds[m.current] == HUMAN
         for name, tri in self._arrows.items():
@@ -549,16 +619,29 @@ class BoardView:
             visible = name != m.preview
             if tri.visible != visible:
                 tri.visible = visible
-            if name == m.forbidden and m.started and not keep:
-                L = self._laid_out()
-                r = L.arrow_rect(name)
-                cx, cy = r.center
-                s = L.cell * 0.3
-                w = max(3, L.px(5))
-                for a, b in (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s))):
-                    self._crosses.append(
-                        shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live, group=self.g_top)
-                    )
+
+    def _cross(self, arrow: str | None) -> None:
+        """The cross over the arrow nobody may push at (`arrow`; None: no cross). Its two lines are
+        made once and then moved from arrow to arrow: made again at every push's landing, they cost
+        that frame a vertex domain of their own (~0.5 ms here)."""
+        if arrow is None:
+            for c in self._crosses:
+                c.visible = False
+            return
+        L = self._laid_out()
+        cx, cy = L.arrow_rect(arrow).center
+        s = L.cell * 0.3
+        w = max(3, L.px(5))
+        ends = (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s)))
+        if not self._crosses:
+            self._crosses = [
+                shapes.Line(*a, *b, thickness=w, color=FORBIDDEN, batch=self.live, group=self.g_top) for a, b in ends
+            ]
+            return
+        for line, (a, b) in zip(self._crosses, ends):
+            line.position = a
+            line.x2, line.y2 = b
+            line.visible = True
 
     def _sync_preview(self) -> None:
         m = self.model
@@ -796,9 +879,7 @@ class BoardView:
             pt.scale = self.scale * 0.56
         carried = {c.player: c for c in ev.pawns}
         pawn_from = {k: L.cell_center(*m.positions[k]) for k in carried}
-        sprites = [(pv, pt)] + [(self._tile_sprites[i], self._treasure_sprites[i]) for i in idx]
-        for ts, tr in sprites[1:]:
-            self._to(self.live, ts, tr)  # the row slides: drawn every frame, not in the cache
+        sprites = [(pv, pt), *self._ride(idx)]  # the row slides: drawn every frame, not in the cache
         a, b = L.cell_rect(*entry), L.cell_rect(*exit_cell)
         strip = Rect(
             min(a.x, b.x), min(a.y, b.y), max(a.right, b.right) - min(a.x, b.x), max(a.top, b.top) - min(a.y, b.y)
@@ -821,8 +902,11 @@ class BoardView:
 
         def done():
             self._changed(strip)
-            for ts, tr in sprites[1:]:
-                self._to(self.batch, ts, tr)
+            if self._riding:
+                self._land_riders()
+            else:
+                for ts, tr in sprites[1:]:
+                    self._to(self.batch, ts, tr)
             tiles = list(m.tiles)
             for k in range(len(line) - 1, 0, -1):
                 tiles[idx[k]] = tiles[idx[k - 1]]
