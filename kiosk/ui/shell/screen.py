@@ -200,9 +200,14 @@ class Screen:
         screen says when it is still)."""
         return True
 
+    #: each piece of :meth:`prepare_ahead` is small (about a panel's build): one may also be done in a
+    #: drawn frame that drew only what moves (no still layer drawn again, kiosk/ui/shell/window.py step)
+    ahead_in_light_frames: bool = False
+
     def prepare_ahead(self) -> bool:
         """Do one piece of work ahead (lay out what the next moments will show); True if more is
-        left. Called only in loop turns that draw no frame, so no frame pays for it; the window
+        left. Called in loop turns that draw no frame, so no frame pays for it (and, for a screen
+        with :attr:`ahead_in_light_frames`, after a frame that drew only what moves); the window
         loop keeps stepping while it says True (kiosk/ui/shell/runner.py)."""
         return False
 

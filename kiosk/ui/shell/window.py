@@ -467,7 +467,14 @@ class UI:
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
+        renders = self.cache.renders
         if self.render():
+            screen = self.screen
+            light = not self.cache.broken and self.cache.renders == renders and self._cache_of is screen
+            if screen is not None and screen.ahead_in_light_frames and light:
+                # a frame that drew only what moves (no still layer drawn again) has room for one
+                # small piece of work ahead: a flight or a walk then prepares the next moment too
+                self.work_ahead = screen.prepare_ahead()
             return True
         # no frame this turn: the screen may do a piece of its work ahead (a frame that is drawn
         # never does, so none is slowed by it); while some is left the loop comes back next frame

@@ -211,3 +211,39 @@ def test_a_panel_built_ahead_shows_without_working_out_its_shapes_again(ui, monk
     ui.post(Stay())
     ui.off.settle()
     assert shown, "the stay showed panels built ahead"
+
+
+def test_a_stay_right_after_the_push_lands_shows_panels_built_while_the_tile_flew(ui, monkeypatch):
+    """The frames of the pushed-out tile's flight draw only what moves: each also builds one panel of
+    the next moment ahead. A stay as soon as the flight ends (no loop turn that draws nothing in
+    between) then only shows panels built ahead."""
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    drawn = skipped = 0
+    for _ in range(600):  # the row slides and lands, the panels follow, the tile flies: every turn draws
+        if ui.step(1 / 60):
+            drawn += 1
+        else:
+            skipped += 1
+        if not (screen.animating or ui.k.bus.pending()):
+            break
+    assert skipped == 0 and drawn > 10, (drawn, skipped)
+    built: list[int] = []
+    real_build = PlayerPanel._build
+
+    def build(panel, state):
+        if any(panel is shown for shown in screen.panels.values()):  # (not one built ahead)
+            built.append(state.player)
+        return real_build(panel, state)
+
+    monkeypatch.setattr(PlayerPanel, "_build", build)
+    shown_ahead: list[int] = []
+    _note_taken_over(monkeypatch, shown_ahead)
+    ui.post(Stay())
+    ui.off.settle()
+    assert built == [], built
+    assert game.current in shown_ahead, shown_ahead
+    for idx in screen.panels:
+        assert screen.panels[idx].state == screen._panel_state(idx)

@@ -461,8 +461,10 @@ class BoardView:
         for obj in self._move_marks:
             obj.delete()
         self._move_marks = []
-        for obj in self._push_marks:
-            obj.visible = False
+        if push is None or self.layout is None or not self.model.started:
+            for obj in self._push_marks:  # (else moved to the new push, shown all along)
+                if obj.visible:
+                    obj.visible = False
         old, self._marks_areas, self._marks_drawn = self._marks_areas, [], None
         if self.layout is None or not self.model.started:
             self._changed_in(old)
@@ -523,15 +525,21 @@ class BoardView:
         for k, (box, color) in enumerate(zip(boxes, rims)):
             inset = k * edge
             box.position = (x0 + inset, y0 + inset)
-            box.width, box.height, box.thickness = w - 2 * inset, h - 2 * inset, edge
-            box.color = color
-            box.visible = True
+            if (box.width, box.height, box.thickness) != (w - 2 * inset, h - 2 * inset, edge):
+                box.width, box.height, box.thickness = w - 2 * inset, h - 2 * inset, edge  # (each a write)
+            if tuple(box.color[:3]) != color:
+                box.color = color
+            if not box.visible:
+                box.visible = True
         if out.image is not region:
             out.image = region
+        scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
+        if out.scale != scale:
+            out.scale = scale
         out.position = (*slot.center, 0)
-        out.scale = min(slot.w, slot.h) * 0.9 / self.ui.atlas.px
         out.opacity = OUT_ALPHA
-        out.visible = True
+        if not out.visible:
+            out.visible = True
 
     def _changed_in(self, areas: list[Rect]) -> None:
         """The still part changed inside `areas`: drawn again in their bounding box, one area (a screen

@@ -67,6 +67,7 @@ class PlayScreen(Screen):
     game_name: str = GAME_NAME
     commands: ClassVar[Commands] = BOARD_COMMANDS
     over_screen = "gameover"
+    ahead_in_light_frames = True  # a piece is one panel or the flying tile's sprites (~1 ms here at most)
 
     def __init__(self, ui: Any) -> None:
         super().__init__(ui)
@@ -456,6 +457,8 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return
+        if self._panels_behind() or self._signature is None:
+            return  # the panels still follow the board's news: what was built ahead for it is yet to show
         if self._upcoming_for != self._moment():
             self._upcoming_for = self._moment()
             self._upcoming = self._coming()
