@@ -189,7 +189,7 @@ class BoardView:
         self.last_move: dict[str, Any] = {}
         self._last_moves: list[dict[str, Any]] = []  # the marks before each later action (an undo steps back)
         self._move_marks: list = []  # the walk's trail
-        self._push_marks: list = []  # the pushed row's two rims and the tile out (see _mark_push)
+        self._push_marks: list[Any] = []  # the pushed row's two rims and the tile out (see _mark_push)
         self._marks_drawn: Any = None  # what the marks show: (push, walk) as _sync_marks drew them
         self._marks_areas: list[Rect] = []  # where they lie on the screen
 
