@@ -558,8 +558,8 @@ class UI:
     def _cache_ready(self, screen: Screen, size: tuple[int, int], bg: tuple[int, int, int]) -> bool:
         """Bring the cache up to date for `screen` (in part if only a rectangle changed); False if
         there is no usable cache, or `screen` does not draw in layers."""
-        if not is_layered(screen):
-            return False
+        if not is_layered(screen) or self.cache.broken:
+            return False  # (a cache found broken after it was made is not shown again either)
         whole = self._cache_of is not screen or not self.cache.valid or self.cache.size != size
         if not (whole or self._dirty):
             return True
