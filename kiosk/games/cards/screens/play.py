@@ -291,6 +291,10 @@ class CardsPlayScreen(Screen):
         self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
         self._chips_built = False  # the last _build_scores built a chip
         self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
+        # the ticks on cards chosen to be taken ("\u2714" texts, made ahead): hidden ones to show, and the ids
+        # of all of them (a board part built again gives its ticks back here instead of deleting them)
+        self._spare_ticks: list[pyglet.text.Label] = []
+        self._ticks: set[int] = set()
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -557,19 +561,73 @@ class CardsPlayScreen(Screen):
 
     def prepare_ahead(self) -> bool:
         """Lay out a few texts the next turns will show (the pile after a draw, a chip's cards in hand
-        and taken, the hand panel's prompts) into the pool and give them back: the part that shows one
-        then only moves it (a new text is ~1 ms of a frame here). Only in loop turns that draw no frame
-        (``Screen.prepare_ahead``); True while some are left."""
+        and taken, the hand panel's prompts and buttons, the tick on a card chosen to be taken) into the
+        pool and give them back: the part that shows one then only moves it (a new text is ~1 ms of a
+        frame here). Only in loop turns that draw no frame (``Screen.prepare_ahead``); True while some are
+        left."""
         if widgets.RECORDER is not None or self.game is None or self.atlas is None:
             return False
-        todo = list(dict.fromkeys(text for text in self._texts_ahead() if text not in self._ahead))
-        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
-        for item in todo[:TEXTS_AHEAD]:
-            self._ahead.add(item)
-            text, angle, size, kw = item
-            lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **dict(kw))
-            self.labels.give_back(lab)
+        jobs: dict[Any, Any] = {}
+        if len(self._spare_ticks) < self._ticks_wanted():  # (first: the computer's first take may tick cards)
+            jobs[("tick", len(self._spare_ticks))] = self._tick_ahead
+        for item in self._texts_ahead():
+            if item not in self._ahead:
+                jobs.setdefault(item, partial(self._lay_ahead, item))
+        for key, make in self._buttons_ahead():
+            if key not in self._ahead:
+                jobs.setdefault(key, make)
+        todo = list(jobs.items())
+        for key, make in todo[:TEXTS_AHEAD]:
+            if key[0] != "tick":
+                self._ahead.add(key)
+            make()
         return len(todo) > TEXTS_AHEAD
+
+    def _lay_ahead(self, item: tuple[str, int, float, Any]) -> None:
+        """Lay out one text of ``_texts_ahead`` into the pool (it stays there, hidden)."""
+        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
+        text, angle, size, kw = item
+        settings = dict(kw)
+        lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **settings)
+        self.labels.give_back(lab)
+        if settings.get("anchor_x") == "right":  # a chip's count: its width is measured too (_words_fit)
+            measure(text, size, bold=bool(settings.get("bold")))
+
+    def _buttons_ahead(self) -> list[tuple[Any, Any]]:
+        """The hand panel's buttons the next turns show, each as (key, what makes it ahead): a person's
+        rotate button and the take button of the take phase (beside the Undo of the card just laid, or
+        alone) with the Undo's icon; in a computer's turn, the Undo of the person who played before it.
+        Made as ``_build_hand`` makes them and deleted at once: their texts stay in the pool."""
+        g, s = self.game, self.session
+        take = [self.t("cards.take_none"), *(self.t("cards.take_n", n=n) for n in (1, 2))]
+        out: list[tuple[Any, Any]] = []
+        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
+            angle, before = self.facing(p), (p - 1) % g.players
+            if s.kinds[p] != HUMAN:  # a computer's turn: the Undo of the person who played before it
+                if s.kinds[before] == HUMAN:
+                    out.append((("undo", p, angle, before), partial(self._button_ahead, p, before, None)))
+                continue
+            out.append((("rotate", p, angle), partial(self._button_ahead, p, None, None)))
+            for undo in (p, None):
+                for text in take:
+                    out.append((("take", p, angle, undo, text), partial(self._button_ahead, p, undo, text)))
+        return out
+
+    def _button_ahead(self, p: int, undo: int | None, take: str | None) -> None:
+        """Make the hand panel's buttons for player `p` (``_button_row``, or the rotate button when `take`
+        is None and there is no Undo) and delete them: their texts go back to the pool."""
+        kept_items, kept_widgets = self._part_items, self.widgets
+        self._part_items, self.widgets = [], []
+        try:
+            frame = Frame(self.hand_rect, self.facing(p))
+            fg = pyglet.graphics.Group(order=12)  # (the hand panel's, _build_hand)
+            if take is None and undo is None:
+                self._rotate_button(frame, BUTTON, fg)
+            else:
+                self._button_row(frame, p, undo, take, GO, fg)
+            self._delete(self._part_items)
+        finally:
+            self._part_items, self.widgets = kept_items, kept_widgets
 
     def _texts_ahead(self) -> list[tuple[str, int, float, Any]]:
         """The texts the next turns may show, as (text, angle, size, the label's settings), as
@@ -596,6 +654,12 @@ class CardsPlayScreen(Screen):
                 for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
                     hand = self.t("cards.chip_hand", n=max(0, n))
                     out += [_ahead(hand, angle, body, color=c, anchor_x="right", bold=False) for c in (INK, DIM)]
+        for i in dict.fromkeys((g.current, nxt)):  # the two chips a turn change turns: their name, as ``_chip_name``
+            angle, shade, stars = self.facing(i), text_shade(player_rgb(i)), strength_stars(self.session.kinds[i])
+            for color, bold in ((INK, True), (shade, False)):
+                out.append(_ahead(self.player_name(i), angle, body, color=color, anchor_x="left", bold=bold))
+                if stars:
+                    out.append(_ahead(stars, angle, body, color=color, anchor_x="left"))
         return out
 
     def _prompts_ahead(self) -> list[tuple[str, int, float, Any]]:
@@ -674,6 +738,9 @@ class CardsPlayScreen(Screen):
         self._parts = {}
         self.labels.clear()  # (a new size or language: those texts will not come back)
         self._ahead.clear()
+        for mark in self._spare_ticks:
+            mark.delete()
+        self._spare_ticks, self._ticks = [], set()
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
@@ -709,13 +776,56 @@ class CardsPlayScreen(Screen):
             self._delete(self._parts.pop(name)[1])
 
     def _delete(self, items: list[Any]) -> None:
-        """Delete a part's items; its texts from the pool go back to it."""
+        """Delete a part's items; its texts from the pool go back to it, its ticks to the spare ones."""
         for item in items:
             if id(item) in self._pooled:
                 self._pooled.discard(id(item))
                 self.labels.give_back(item)
+            elif id(item) in self._ticks:
+                item.visible = False
+                self._spare_ticks.append(item)
             else:
                 item.delete()
+
+    def _tick(self, clip: Any) -> pyglet.text.Label:
+        """The tick on a card chosen to be taken, over the board's marks in `clip`: a spare one made
+        ahead (``_tick_ahead``) shown again, else a new one (~1 ms here: a text laid out)."""
+        group = pyglet.graphics.Group(order=5, parent=clip)
+        while self._spare_ticks:
+            mark = self._spare_ticks.pop()
+            if mark.group == group:
+                mark.visible = True
+                return mark
+            self._ticks.discard(id(mark))  # (of another room: it would clip wrong)
+            mark.delete()
+        return self._new_tick(group)
+
+    def _new_tick(self, group: Any) -> pyglet.text.Label:
+        """A new tick (a card chosen to be taken) in `group`."""
+        mark = pyglet.text.Label(
+            "\u2714",
+            font_name="DejaVu Sans",
+            font_size=10,
+            weight="bold",
+            color=(30, 30, 30, 255),
+            anchor_x="center",
+            anchor_y="center",
+            batch=self.batch,
+            group=group,
+        )
+        self._ticks.add(id(mark))
+        return mark
+
+    def _ticks_wanted(self) -> int:
+        """How many ticks to have made ahead: as many as cards may be taken now, at least a few."""
+        g = self.game
+        return max(3, len(g.takeable())) if g is not None and g.phase == CardPhase.TAKE else 3
+
+    def _tick_ahead(self) -> None:
+        """Make one tick ahead, hidden, for a card chosen to be taken later (``_tick``)."""
+        mark = self._new_tick(pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1)))
+        mark.visible = False
+        self._spare_ticks.append(mark)
 
     def _text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
         """A text as :func:`label` makes it, from the pool (given back when its part is built again)."""
@@ -1132,17 +1242,7 @@ class CardsPlayScreen(Screen):
                     *self._square(cell, "fill"), color=(*TAKE_AMBER, 110), batch=self.batch, group=group
                 )
                 tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
-                mark = pyglet.text.Label(
-                    "\u2714",
-                    font_name="DejaVu Sans",
-                    font_size=10,
-                    weight="bold",
-                    color=(30, 30, 30, 255),
-                    anchor_x="center",
-                    anchor_y="center",
-                    batch=self.batch,
-                    group=pyglet.graphics.Group(order=5, parent=group.parent),
-                )
+                mark = self._tick(group.parent)
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
                 self._part_items += [fill, tick, mark]
             edge = shapes.Box(
@@ -1206,9 +1306,8 @@ class CardsPlayScreen(Screen):
                 shape.width, shape.height = w, h
         elif kind == "tick":
             _set(shape, position=(x + c * 0.3, y + c * 0.3), radius=c * 0.14)
-        else:
-            shape.position = (x + c * 0.3, y + c * 0.3, 0)
-            shape.font_size = max(6, c * 0.14)
+        else:  # the tick's text: laid out again only for a new size
+            _set(shape, position=(x + c * 0.3, y + c * 0.3, 0), font_size=max(6, c * 0.14))
 
     def _build_scores(self) -> list[tuple[str, int]]:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
@@ -1495,33 +1594,13 @@ class CardsPlayScreen(Screen):
         btn_h = L.px(50)
         by = pad
         take = g.phase == CardPhase.TAKE and s.kinds[p] == HUMAN and not s.handover
-        row = Rect(pad, by, r.w - 2 * pad, btn_h)
-        undo = s.undo_player
-        if undo is not None and (undo == p or s.kinds[p] != HUMAN):
-            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
-            # it back: Undo in the button row, facing them
-            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
-            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
-            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
-            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
+        text_b, color_b = None, GO
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
-            b = Button(
-                frame,
-                row,
-                text_b,
-                self.batch,
-                fg,
-                font_size=L.font(typeface.LABEL),
-                min_size=L.touch,
-                labels=self.labels,
-                color=GO if not problem else DISABLED,
-                on_tap=lambda: self.ui.post(ConfirmTake()),
-            )
-            self._part_items.append(b)
-            self.add(b)
+            color_b = GO if not problem else DISABLED
+        self._button_row(frame, p, s.undo_player, text_b, color_b, fg)
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
         top = y - L.px(6)
@@ -1565,23 +1644,55 @@ class CardsPlayScreen(Screen):
                 self.add(w)
                 self.hand_widgets.append(w)
         if shown and g.phase == CardPhase.PLACE and self.controls:
-            # the rotate button under the cards (where the take button is in the take phase)
-            rect = Rect(pad, by, r.w - 2 * pad, btn_h)
-            text_t = "\u27f3  " + self.t("cards.rotate")
+            self._rotate_button(frame, BUTTON if s.selected is not None else DISABLED, fg)
+
+    def _button_row(self, frame: Frame, p: int, undo: int | None, take: str | None, color: Any, fg: Any) -> None:
+        """The hand panel's row of buttons at its bottom (turned as `frame`, player `p`'s turn): the Undo of
+        player `undo` if they may take their turn back, and the take button saying `take` (None: none)."""
+        s, L = self.session, self.layout
+        pad = L.px(10)
+        row = Rect(pad, pad, frame.w - 2 * pad, L.px(50))
+        if undo is not None and (undo == p or s.kinds[p] != HUMAN):
+            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
+            # it back: Undo in the button row, facing them
+            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
+            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
+            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
+            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
+        if take is not None:
             b = Button(
                 frame,
-                rect,
-                text_t,
+                row,
+                take,
                 self.batch,
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
                 labels=self.labels,
-                color=BUTTON if s.selected is not None else DISABLED,
-                on_tap=lambda: self.ui.post(RotateHandCard()),
+                color=color,
+                on_tap=lambda: self.ui.post(ConfirmTake()),
             )
             self._part_items.append(b)
             self.add(b)
+
+    def _rotate_button(self, frame: Frame, color: Any, fg: Any) -> None:
+        """The rotate button under the hand cards (where the take button is in the take phase)."""
+        L = self.layout
+        pad = L.px(10)
+        b = Button(
+            frame,
+            Rect(pad, pad, frame.w - 2 * pad, L.px(50)),
+            "\u27f3  " + self.t("cards.rotate"),
+            self.batch,
+            fg,
+            font_size=L.font(typeface.LABEL),
+            min_size=L.touch,
+            labels=self.labels,
+            color=color,
+            on_tap=lambda: self.ui.post(RotateHandCard()),
+        )
+        self._part_items.append(b)
+        self.add(b)
 
     def _undo_button(self, rect: Rect, player: int, group: Any, icon_only: bool = False, quiet: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back); `quiet`:
