@@ -518,3 +518,65 @@ def test_a_pan_or_a_pick_builds_again_only_the_parts_that_change(tmp_path):
             assert picked[name] == after[name], name
     finally:
         close_ui(ui)
+
+
+def test_no_frame_builds_the_board_with_the_rest_or_two_chips(tmp_path, monkeypatch):
+    """A card laid or taken, a card the computer ticks and a turn change are built over several frames:
+    a frame that builds the board's marks again (and the laid cards) builds nothing else, not even when
+    the board was built in the frame before too (the computer ticking cards one by one); the pointers
+    and a chip follow in the next, each further chip in a frame of its own, then the hand panel. The
+    picture each shows at last is the one built at once (the screenshot tests)."""
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    ui.off.frame_s = 1 / 60  # (frames as the kiosk draws them: a computer's steps come frames apart)
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+
+    frames: list[list[str]] = [[]]
+    real_part = CardsPlayScreen._part
+
+    def part(screen, name, key, build):
+        made = real_part(screen, name, key, build)
+        if made:
+            frames[-1].append(name if isinstance(name, str) else name[0])
+        return made
+
+    monkeypatch.setattr(CardsPlayScreen, "_part", part)
+    real_step = ui.step
+
+    def step(dt, waited=0.0):
+        frames.append([])
+        return real_step(dt, waited)
+
+    monkeypatch.setattr(ui, "step", step)
+    try:
+        ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+        ui.off.settle()
+        s = ui.k.sessions["cards"]
+        g = s.game
+        frames[:] = [[]]
+        turns = 0
+        while turns < 8 and g.phase != "over":
+            if g.current == 0 and not s.busy:
+                turns += 1
+                if g.phase == "place":
+                    place = g.legal_placements()[0]
+                    ui.post(SelectHandCard(g.hand.index(place.card)))
+                    for _ in range(place.rotation):
+                        ui.post(RotateHandCard())
+                    ui.off.settle()
+                    ui.post(LayCard(place.cell))
+                    ui.off.settle()
+                if g.phase == "take":
+                    ui.post(ConfirmTake())
+            ui.off.frame()
+        ui.off.settle()
+        board = [f for f in frames if "board" in f]
+        assert len(board) > 8 and any("chip" in f for f in frames)
+        for k, f in enumerate(frames):
+            if "board" in f:
+                assert set(f) <= {"board", "card"}, [x for x in frames[max(0, k - 5) : k + 2]]
+        for f in frames:
+            assert f.count("chip") <= 1, f
+    finally:
+        close_ui(ui)

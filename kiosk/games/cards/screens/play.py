@@ -253,6 +253,8 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
 
 #: texts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
 TEXTS_AHEAD = 3
+#: frames in a row in which the rest of the table waits for a board built again (CardsPlayScreen._rebuild)
+BEHIND_FRAMES = 6
 
 
 def _set(shape: Any, **values: Any) -> None:
@@ -289,7 +291,9 @@ class CardsPlayScreen(Screen):
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
         self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
+        self._waits = 0  # the frames in a row the rest waited for a board built again (_rebuild)
         self._chips_built = False  # the last _build_scores built a chip
+        self._chips_left = False  # and left another chip for the next frame
         self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
         # the ticks on cards chosen to be taken ("\u2714" texts, made ahead): hidden ones to show, and the ids
         # of all of them (a board part built again gives its ticks back here instead of deleting them)
@@ -747,7 +751,7 @@ class CardsPlayScreen(Screen):
         self._pending_sprite: pyglet.sprite.Sprite | None = None
         self.hand_widgets = []
         self._placed_view = None
-        self._behind = False
+        self._behind, self._waits = False, 0
         self.widgets.clear()
         self._held = None
 
@@ -884,7 +888,6 @@ class CardsPlayScreen(Screen):
         # the pointers in the rim to places out of view: with the board, as the view is aimed (a pan moves them)
         self.pointers = self._pointer_sides(g, cells, picked, human)
         pointers_key = (L, room, self.hand_rect, tuple(sorted(self.pointers.items())))
-        self._part("pointers", pointers_key, self._build_pointers)
         if board or built:
             cards = [(cell, placed.rotation, self._parts[("card", cell)][1]) for cell, placed in g.layout.items()]
             self._board_sprites = {cell: (items[2], rot) for cell, rot, items in cards}
@@ -892,17 +895,21 @@ class CardsPlayScreen(Screen):
                 (items[k], cell, side) for cell, _rot, items in cards for k, side in enumerate(SHADOW_STRIPS)
             ] + self._marks_of_board
             self._placed_view = None
-            if self._parts and widgets.RECORDER is None and not self._behind:
-                # the board changed: the chips follow in the next frame and the hand panel in the one
-                # after, so that no frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+            if self._parts and widgets.RECORDER is None and self._waits < BEHIND_FRAMES:
+                # the board changed: the pointers and the chips follow in the next frame and the hand panel
+                # in the one after, so that no frame builds the whole table (a computer's turn changes every
+                # part: ~10 ms here); so too when the board changes again in that next frame (a computer
+                # ticking the cards it takes), a few frames in a row at most
                 self._behind = True
+                self._waits += 1
                 gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
                 self._drop_parts(set(self._parts) - gone)
                 if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
                     self._place_board()
                 self._gather_widgets(sheet=s.handover and "handover" in self._parts)
                 return
-        self._behind = False
+        self._part("pointers", pointers_key, self._build_pointers)
+        self._behind, self._waits = False, 0
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
         chips = self._build_scores()
@@ -927,8 +934,11 @@ class CardsPlayScreen(Screen):
             self._prompt(hand, picked),
         )
         hand_old = self._parts.get("hand")
-        if chips_built and (hand_old is None or hand_old[0] != hand_key) and widgets.RECORDER is None:
-            # the chips were built this frame: the hand panel follows in the next (each is a few ms)
+        if (
+            self._chips_left or (chips_built and (hand_old is None or hand_old[0] != hand_key))
+        ) and widgets.RECORDER is None:
+            # a chip was built this frame: the next chip, then the hand panel, follow in the next frames
+            # (each is a few ms)
             self._behind = True
             self._gather_widgets(sheet=s.handover and "handover" in self._parts)
             return
@@ -1313,8 +1323,9 @@ class CardsPlayScreen(Screen):
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
         strength), the cards in hand as little backs, and the cards taken (the score) by a card.
         Each chip is a part of its own, built again only when what it says changes (a turn change
-        redraws the two chips whose player starts or ends a turn). Returns the chips' part names;
-        ``_chips_built`` says whether one was built now."""
+        redraws the two chips whose player starts or ends a turn), one a frame: ``_chips_left`` says
+        whether another is left for the next. Returns the chips' part names; ``_chips_built`` says
+        whether one was built now."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -1326,13 +1337,17 @@ class CardsPlayScreen(Screen):
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
         g, s = self.game, self.session
         names = []
-        self._chips_built = False
+        self._chips_built = self._chips_left = False
         for i, strip, r, c, in_row in chips:
             active = i == g.current and g.phase != CardPhase.OVER
             key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
             words = (self._chip_words(i), self._chip_words_fit)
-            build = partial(self._score_chip, i, strip, r, c, in_row)
-            self._chips_built |= self._part(("chip", i), (key, words), build)
+            old = self._parts.get(("chip", i))
+            if self._chips_built and old is not None and old[0] != (key, words) and widgets.RECORDER is None:
+                self._chips_left = True  # one chip a frame (~1 ms each here): this one in the next
+            else:
+                build = partial(self._score_chip, i, strip, r, c, in_row)
+                self._chips_built |= self._part(("chip", i), (key, words), build)
             names.append(("chip", i))
         return names
 
