@@ -580,3 +580,50 @@ def test_no_frame_builds_the_board_with_the_rest_or_two_chips(tmp_path, monkeypa
             assert f.count("chip") <= 1, f
     finally:
         close_ui(ui)
+
+
+def test_round_marks_are_made_where_they_go_and_a_ring_once_a_view(tmp_path, monkeypatch):
+    """The board's round marks (the rings round the treasures a take joins, the green token's discs, the
+    tick's disc) are made at their place and size in the view as it is: their outlines are not made a
+    second time when the board is placed, and a view that moves makes each ring's outline once, not once
+    for its radius and again for its thickness (~0.05 ms a ring here, in every frame of a re-fit)."""
+    from pyglet import shapes
+
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.post(NewGame(GameSetup.of("human,human", seed=GAME_SEED, game="cards")))
+        ui.off.settle()
+        s, scr = ui.k.sessions["cards"], ui.screen
+        g = s.game
+        for _ in range(40):
+            if g.phase == "take" and g.joined_paths():
+                break
+            if s.handover:
+                ui.post(HandOver())
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            else:
+                place = g.legal_placements()[0]
+                ui.post(SelectHandCard(g.hand.index(place.card)))
+                for _ in range(place.rotation):
+                    ui.post(RotateHandCard())
+                ui.post(LayCard(place.cell))
+            ui.off.settle()
+        assert g.phase == "take" and scr.why
+        made = []
+        real = shapes.Arc._get_vertices, shapes.Circle._get_vertices
+        monkeypatch.setattr(shapes.Arc, "_get_vertices", lambda arc: made.append(arc) or real[0](arc))
+        monkeypatch.setattr(shapes.Circle, "_get_vertices", lambda disc: made.append(disc) or real[1](disc))
+        _key, items, parts_widgets = scr._parts["board"]
+        scr._parts["board"] = (None, items, parts_widgets)  # the board's marks made again, as by a change
+        scr._rebuild()
+        rings = [mark for mark, _cell, kind in scr._board_marks if isinstance(kind, tuple) and kind[0] == "ring"]
+        assert rings and len(made) == len(set(map(id, made))), "each round mark's outline made once"
+        made.clear()
+        scr.view.cell *= 1.1  # the view zooms: each ring's outline anew, once
+        scr._place_board()
+        assert sum(1 for m in made if m in rings) == len(rings)
+    finally:
+        close_ui(ui)

@@ -172,6 +172,34 @@ def _square_at(kind: str, x: float, y: float, c: float) -> tuple[float, float, f
     return (x - c * fx, y - c * fy, c * fs, c * fs)
 
 
+#: the segments of a round mark: as many as pyglet gives a circle or an arc made at radius 1 (the marks
+#: were made so and sized afterwards; made at their size now, they keep that outline)
+ROUND_SEGMENTS = 14
+
+
+def _round_at(kind: Any, x: float, y: float, c: float) -> tuple[float, float, float, float | None]:
+    """Where round mark `kind` of the cell centred at (x, y), `c` px wide, lies: x, y, radius and a ring's
+    thickness (None: a disc). ("dot", dx, dy, r): a disc, in cells from the centre; ("ring", dx, dy, r): a
+    ring round a treasure, in the card's unit box; "tick": the disc of a card chosen to be taken."""
+    if kind == "tick":
+        return (x + c * 0.3, y + c * 0.3, c * 0.14, None)
+    name, dx, dy, rad = kind
+    if name == "dot":
+        return (x + dx * c, y + dy * c, rad * c, None)
+    half = c * CARD_FILL / 2
+    return (x + dx * half, y + dy * half, rad * half, max(2.0, c * 0.04))
+
+
+class Ring(shapes.Arc):
+    """A ring round a treasure (an arc all round): its radius and thickness set together, its outline made
+    once for both (each set alone makes it anew: ~0.05 ms a ring here, in every frame the view moves)."""
+
+    def resize(self, radius: float, thickness: float) -> None:
+        if (self._radius, self._thickness) != (radius, thickness):
+            self._radius, self._thickness = radius, thickness
+            self._update_vertices()
+
+
 class View:
     """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px.
 
@@ -1214,8 +1242,19 @@ class CardsPlayScreen(Screen):
                         continue
                     for _ in range(placed.rotation % 4):  # turned clockwise with the card
                         x, y = y, -x
-                    ring = shapes.Arc(0, 0, 1, thickness=3, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
-                    self._board_marks.append((ring, cell, ("ring", x, y, MEDAL_R * 1.25)))
+                    kind = ("ring", x, y, MEDAL_R * 1.25)
+                    x0, y0, radius, thickness = self._round_mark(cell, kind, 1, 3)
+                    ring = Ring(
+                        x0,
+                        y0,
+                        radius,
+                        segments=ROUND_SEGMENTS,
+                        thickness=thickness,
+                        color=(*TAKE_AMBER, 255),
+                        batch=self.batch,
+                        group=group,
+                    )
+                    self._board_marks.append((ring, cell, kind))
                     self._part_items.append(ring)
                     self.why.append((cell, name))
 
@@ -1229,12 +1268,15 @@ class CardsPlayScreen(Screen):
             )
             rim = shapes.Box(*self._square(cell, "path"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             # and in its middle a green token, lit from the top-left like the pieces: "lay it here"
-            under = shapes.Circle(0, 0, 1, color=FIT_SHADE, batch=self.batch, group=group)
-            dot = shapes.Circle(0, 0, 1, color=FIT_GREEN, batch=self.batch, group=group)
-            glint = shapes.Circle(0, 0, 1, color=FIT_GLINT, batch=self.batch, group=group)
-            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path")]
-            self._board_marks += [(under, cell, ("dot", 0.015, -0.025, 0.12)), (dot, cell, ("dot", 0, 0, 0.11))]
-            self._board_marks.append((glint, cell, ("dot", -0.035, 0.035, 0.035)))
+            discs = []
+            for rgb, spot in (
+                (FIT_SHADE, ("dot", 0.015, -0.025, 0.12)),
+                (FIT_GREEN, ("dot", 0, 0, 0.11)),
+                (FIT_GLINT, ("dot", -0.035, 0.035, 0.035)),
+            ):
+                discs.append((self._disc(cell, spot, rgb, group), cell, spot))
+            under, dot, glint = (disc for disc, _cell, _kind in discs)
+            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path"), *discs]
             self._part_items += [shape, edge, rim, under, dot, glint]
         elif kind == "open":  # an empty place: a card's outline chalked on the walnut (no fill: no blending)
             edge = shapes.Box(*self._square(cell, "box"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
@@ -1251,7 +1293,7 @@ class CardsPlayScreen(Screen):
                 fill = shapes.Rectangle(
                     *self._square(cell, "fill"), color=(*TAKE_AMBER, 110), batch=self.batch, group=group
                 )
-                tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
+                tick = self._disc(cell, "tick", (*TAKE_AMBER, 255), group)
                 mark = self._tick(group.parent)
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
                 self._part_items += [fill, tick, mark]
@@ -1297,25 +1339,40 @@ class CardsPlayScreen(Screen):
         for shape, cell, kind in self._board_marks:
             self._place_mark(shape, kind, *v.centre(r, cell), c)
 
+    def _round_mark(
+        self, cell: Cell, kind: Any, radius: float, thickness: float = 0.0
+    ) -> tuple[float, float, float, float]:
+        """Where a round mark (a disc, a ring, the tick's disc) of grid `cell` is with the view as it is now:
+        x, y, radius, thickness (``_round_at``); made there, it is not made again by ``_place_board`` until
+        the view moves. Before there is a view: at the origin, `radius` and `thickness` wide."""
+        v, c = self.view, self.view.cell
+        if c <= 0:
+            return (0.0, 0.0, radius, thickness)
+        x, y, r, t = _round_at(kind, *v.centre(self.room, cell), c)
+        return (x, y, r, thickness if t is None else t)
+
+    def _disc(self, cell: Cell, kind: Any, rgb: Any, group: Any) -> shapes.Circle:
+        """A disc of grid `cell` (a ("dot", ...) of the green token, the "tick"), made where it goes."""
+        x, y, radius, _thickness = self._round_mark(cell, kind, 1)
+        return shapes.Circle(x, y, radius, segments=ROUND_SEGMENTS, color=rgb, batch=self.batch, group=group)
+
     @staticmethod
     def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
         """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says; what is where
         it should be is not set again (a shape's size, set, makes its vertices anew)."""
-        if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
-            _, dx, dy, rad = kind
-            _set(shape, position=(x + dx * c, y + dy * c), radius=rad * c)
-        elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
-            _, dx, dy, rad = kind
-            half = c * CARD_FILL / 2
-            _set(shape, position=(x + dx * half, y + dy * half), radius=rad * half, thickness=max(2.0, c * 0.04))
+        if isinstance(kind, tuple) or kind == "tick":  # a disc, a ring round a treasure, the tick's disc
+            px, py, radius, thickness = _round_at(kind, x, y, c)
+            _set(shape, position=(px, py))
+            if thickness is None:
+                _set(shape, radius=radius)
+            else:
+                shape.resize(radius, thickness)
         elif kind in SQUARES or kind in SHADOW_STRIPS:  # moved and sized only if the view moved
             px, py, w, h = _square_at(kind, x, y, c)
             if shape.position != (px, py):
                 shape.position = (px, py)
             if shape.width != w or shape.height != h:
                 shape.width, shape.height = w, h
-        elif kind == "tick":
-            _set(shape, position=(x + c * 0.3, y + c * 0.3), radius=c * 0.14)
         else:  # the tick's text: laid out again only for a new size
             _set(shape, position=(x + c * 0.3, y + c * 0.3, 0), font_size=max(6, c * 0.14))
 
