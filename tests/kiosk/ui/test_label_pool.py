@@ -255,3 +255,38 @@ def test_a_card_game_lays_out_no_text_in_its_frames(ui, monkeypatch):
         _card_turn(ui)
         assert made == [], made
     assert ticks, "the computer chose cards to take (their ticks were made ahead)"
+
+
+def test_the_card_texts_made_ahead_share_one_group(ui, monkeypatch):
+    """The texts the card screen makes ahead wait hidden in its batch, where a text's layout groups are
+    told apart by their parent group object and each is a draw call of every frame: all of them have
+    one parent (equal to the parts' own), so the texts of one font are drawn in one call (a button's
+    text is in the button's own group)."""
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+    from kiosk.ui.shell.label_pool import LabelPool
+
+    ahead, parents = [], set()
+    real_take, real_ahead = LabelPool.take, CardsPlayScreen.prepare_ahead
+
+    def take(pool, *args, **kw):
+        lab = real_take(pool, *args, **kw)
+        if ahead and pool.fresh and lab._user_group.order == 12:  # (a button's text sits in the button's group)
+            parents.add(id(lab._user_group))
+        return lab
+
+    def prepare_ahead(screen):
+        ahead.append(screen)
+        try:
+            return real_ahead(screen)
+        finally:
+            ahead.pop()
+
+    monkeypatch.setattr(LabelPool, "take", take)
+    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
+    ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+    ui.off.settle()
+    for _ in range(3):
+        for _ in range(THINK_FRAMES):
+            ui.off.frame()
+        _card_turn(ui)
+    assert len(parents) == 1, len(parents)

@@ -327,6 +327,10 @@ class CardsPlayScreen(Screen):
         # of all of them (a board part built again gives its ticks back here instead of deleting them)
         self._spare_ticks: list[pyglet.text.Label] = []
         self._ticks: set[int] = set()
+        # one group object for every text made ahead (equal to the parts' own, order 12): a text's layout
+        # groups are told apart by their parent object, and each is a draw call of every frame, hidden or not
+        self._ahead_group = pyglet.graphics.Group(order=12)
+        self._tick_group: Any = None  # (so too the ticks', in the room's clip)
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -617,7 +621,7 @@ class CardsPlayScreen(Screen):
 
     def _lay_ahead(self, item: tuple[str, int, float, Any]) -> None:
         """Lay out one text of ``_texts_ahead`` into the pool (it stays there, hidden)."""
-        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
+        group = self._ahead_group  # the hand panel's and the chips' texts' (their fg)
         text, angle, size, kw = item
         settings = dict(kw)
         lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **settings)
@@ -652,7 +656,7 @@ class CardsPlayScreen(Screen):
         self._part_items, self.widgets = [], []
         try:
             frame = Frame(self.hand_rect, self.facing(p))
-            fg = pyglet.graphics.Group(order=12)  # (the hand panel's, _build_hand)
+            fg = self._ahead_group  # (the hand panel's, _build_hand)
             if take is None and undo is None:
                 self._rotate_button(frame, BUTTON, fg)
             else:
@@ -823,6 +827,9 @@ class CardsPlayScreen(Screen):
         """The tick on a card chosen to be taken, over the board's marks in `clip`: a spare one made
         ahead (``_tick_ahead``) shown again, else a new one (~1 ms here: a text laid out)."""
         group = pyglet.graphics.Group(order=5, parent=clip)
+        if group == self._tick_group:
+            group = self._tick_group
+        self._tick_group = group
         while self._spare_ticks:
             mark = self._spare_ticks.pop()
             if mark.group == group:
@@ -855,7 +862,11 @@ class CardsPlayScreen(Screen):
 
     def _tick_ahead(self) -> None:
         """Make one tick ahead, hidden, for a card chosen to be taken later (``_tick``)."""
-        mark = self._new_tick(pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1)))
+        group = pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1))
+        if group == self._tick_group:
+            group = self._tick_group
+        self._tick_group = group
+        mark = self._new_tick(group)
         mark.visible = False
         self._spare_ticks.append(mark)
 
