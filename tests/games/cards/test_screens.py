@@ -518,3 +518,112 @@ def test_a_pan_or_a_pick_builds_again_only_the_parts_that_change(tmp_path):
             assert picked[name] == after[name], name
     finally:
         close_ui(ui)
+
+
+def test_no_frame_builds_the_board_with_the_rest_or_two_chips(tmp_path, monkeypatch):
+    """A card laid or taken, a card the computer ticks and a turn change are built over several frames:
+    a frame that builds the board's marks again (and the laid cards) builds nothing else, not even when
+    the board was built in the frame before too (the computer ticking cards one by one); the pointers
+    and a chip follow in the next, each further chip in a frame of its own, then the hand panel. The
+    picture each shows at last is the one built at once (the screenshot tests)."""
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    ui.off.frame_s = 1 / 60  # (frames as the kiosk draws them: a computer's steps come frames apart)
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+
+    frames: list[list[str]] = [[]]
+    real_part = CardsPlayScreen._part
+
+    def part(screen, name, key, build):
+        made = real_part(screen, name, key, build)
+        if made:
+            frames[-1].append(name if isinstance(name, str) else name[0])
+        return made
+
+    monkeypatch.setattr(CardsPlayScreen, "_part", part)
+    real_step = ui.step
+
+    def step(dt, waited=0.0):
+        frames.append([])
+        return real_step(dt, waited)
+
+    monkeypatch.setattr(ui, "step", step)
+    try:
+        ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+        ui.off.settle()
+        s = ui.k.sessions["cards"]
+        g = s.game
+        frames[:] = [[]]
+        turns = 0
+        while turns < 8 and g.phase != "over":
+            if g.current == 0 and not s.busy:
+                turns += 1
+                if g.phase == "place":
+                    place = g.legal_placements()[0]
+                    ui.post(SelectHandCard(g.hand.index(place.card)))
+                    for _ in range(place.rotation):
+                        ui.post(RotateHandCard())
+                    ui.off.settle()
+                    ui.post(LayCard(place.cell))
+                    ui.off.settle()
+                if g.phase == "take":
+                    ui.post(ConfirmTake())
+            ui.off.frame()
+        ui.off.settle()
+        board = [f for f in frames if "board" in f]
+        assert len(board) > 8 and any("chip" in f for f in frames)
+        for k, f in enumerate(frames):
+            if "board" in f:
+                assert set(f) <= {"board", "card"}, [x for x in frames[max(0, k - 5) : k + 2]]
+        for f in frames:
+            assert f.count("chip") <= 1, f
+    finally:
+        close_ui(ui)
+
+
+def test_round_marks_are_made_where_they_go_and_a_ring_once_a_view(tmp_path, monkeypatch):
+    """The board's round marks (the rings round the treasures a take joins, the green token's discs, the
+    tick's disc) are made at their place and size in the view as it is: their outlines are not made a
+    second time when the board is placed, and a view that moves makes each ring's outline once, not once
+    for its radius and again for its thickness (~0.05 ms a ring here, in every frame of a re-fit)."""
+    from pyglet import shapes
+
+    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.post(NewGame(GameSetup.of("human,human", seed=GAME_SEED, game="cards")))
+        ui.off.settle()
+        s, scr = ui.k.sessions["cards"], ui.screen
+        g = s.game
+        for _ in range(40):
+            if g.phase == "take" and g.joined_paths():
+                break
+            if s.handover:
+                ui.post(HandOver())
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            else:
+                place = g.legal_placements()[0]
+                ui.post(SelectHandCard(g.hand.index(place.card)))
+                for _ in range(place.rotation):
+                    ui.post(RotateHandCard())
+                ui.post(LayCard(place.cell))
+            ui.off.settle()
+        assert g.phase == "take" and scr.why
+        made = []
+        real = shapes.Arc._get_vertices, shapes.Circle._get_vertices
+        monkeypatch.setattr(shapes.Arc, "_get_vertices", lambda arc: made.append(arc) or real[0](arc))
+        monkeypatch.setattr(shapes.Circle, "_get_vertices", lambda disc: made.append(disc) or real[1](disc))
+        _key, items, parts_widgets = scr._parts["board"]
+        scr._parts["board"] = (None, items, parts_widgets)  # the board's marks made again, as by a change
+        scr._rebuild()
+        rings = [mark for mark, _cell, kind in scr._board_marks if isinstance(kind, tuple) and kind[0] == "ring"]
+        assert rings and len(made) == len(set(map(id, made))), "each round mark's outline made once"
+        made.clear()
+        scr.view.cell *= 1.1  # the view zooms: each ring's outline anew, once
+        scr._place_board()
+        assert sum(1 for m in made if m in rings) == len(rings)
+    finally:
+        close_ui(ui)

@@ -143,10 +143,38 @@ def test_a_new_game_lays_out_its_own_coming_panels(ui):
     assert pool.made == made, "the new game's move phase was laid out ahead"
 
 
+def _card_turn(ui) -> None:
+    """The person lays the first card allowed (turned as it must be) or discards, takes none, and the
+    computer plays its turn."""
+    from kiosk.games.cards.events import ConfirmTake, DiscardCard, LayCard, RotateHandCard, SelectHandCard
+
+    session = ui.k.sessions["cards"]
+    g = session.game
+    if g.phase == "place":
+        place = g.legal_placements()[0]
+        ui.post(SelectHandCard(g.hand.index(place.card)))
+        ui.off.settle()
+        if place.rotation:
+            ui.post(RotateHandCard(turns=place.rotation))
+            ui.off.settle()
+        ui.post(LayCard(place.cell))
+        ui.off.settle()
+    elif g.phase == "discard":
+        ui.post(DiscardCard(0))
+        ui.off.settle()
+    if g.phase == "take":
+        ui.post(ConfirmTake())
+        ui.off.settle()
+    for _ in range(200):
+        if g.phase == "over" or (g.current == 0 and not session.busy):
+            break
+        ui.off.frame()
+    ui.off.settle()
+
+
 def test_a_card_turn_shows_counts_laid_out_while_the_person_thought(ui, monkeypatch):
     """The card game's pile after a draw and its chips' new counts are laid out ahead (loop turns
     that draw nothing): the turns that change them lay out no new count."""
-    from kiosk.games.cards.events import ConfirmTake, DiscardCard, LayCard, RotateHandCard, SelectHandCard
     from kiosk.games.cards.screens.play import CardsPlayScreen
     from kiosk.ui.shell import widgets
 
@@ -179,24 +207,86 @@ def test_a_card_turn_shows_counts_laid_out_while_the_person_thought(ui, monkeypa
         for _ in range(THINK_FRAMES):
             ui.off.frame()
         made.clear()
-        if g.phase == "place":
-            place = g.legal_placements()[0]
-            ui.post(SelectHandCard(g.hand.index(place.card)))
-            ui.off.settle()
-            if place.rotation:
-                ui.post(RotateHandCard(turns=place.rotation))
-                ui.off.settle()
-            ui.post(LayCard(place.cell))
-            ui.off.settle()
-        elif g.phase == "discard":
-            ui.post(DiscardCard(0))
-            ui.off.settle()
-        if g.phase == "take":
-            ui.post(ConfirmTake())
-            ui.off.settle()
-        for _ in range(200):
-            if g.phase == "over" or (g.current == 0 and not session.busy):
-                break
-            ui.off.frame()
-        ui.off.settle()
+        _card_turn(ui)
         assert not counts & set(made), counts & set(made)
+
+
+def test_a_card_game_lays_out_no_text_in_its_frames(ui, monkeypatch):
+    """Every text a card turn shows is laid out ahead, in loop turns that draw nothing: the hand panel's
+    buttons (rotate, take, the Undo's icon), the chips' names as a turn lights or dims them, the counts'
+    widths the chips measure, the tick on a card the computer chooses to take. The frames drawn while a
+    person and the computer play lay out no text at all (a text is ~1 ms of a frame here)."""
+    import pyglet
+
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+
+    made: list[str] = []  # the texts laid out in a frame
+    ahead = []
+    real_init, real_ahead = pyglet.text.Label.__init__, CardsPlayScreen.prepare_ahead
+
+    def init(self, text="", *args, **kw):
+        if not ahead:
+            made.append(text)
+        real_init(self, text, *args, **kw)
+
+    def prepare_ahead(screen):
+        ahead.append(screen)
+        try:
+            return real_ahead(screen)
+        finally:
+            ahead.pop()
+
+    ticks, real_tick = [], CardsPlayScreen._tick
+
+    def tick(screen, clip):
+        if not ahead:
+            ticks.append(clip)
+        return real_tick(screen, clip)
+
+    monkeypatch.setattr(pyglet.text.Label, "__init__", init)
+    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
+    monkeypatch.setattr(CardsPlayScreen, "_tick", tick)
+    ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+    ui.off.settle()
+    for _ in range(6):  # the person's turn after a moment of thought, then the computer's
+        for _ in range(THINK_FRAMES):
+            ui.off.frame()
+        made.clear()
+        _card_turn(ui)
+        assert made == [], made
+    assert ticks, "the computer chose cards to take (their ticks were made ahead)"
+
+
+def test_the_card_texts_made_ahead_share_one_group(ui, monkeypatch):
+    """The texts the card screen makes ahead wait hidden in its batch, where a text's layout groups are
+    told apart by their parent group object and each is a draw call of every frame: all of them have
+    one parent (equal to the parts' own), so the texts of one font are drawn in one call (a button's
+    text is in the button's own group)."""
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+    from kiosk.ui.shell.label_pool import LabelPool
+
+    ahead, parents = [], set()
+    real_take, real_ahead = LabelPool.take, CardsPlayScreen.prepare_ahead
+
+    def take(pool, *args, **kw):
+        lab = real_take(pool, *args, **kw)
+        if ahead and pool.fresh and lab._user_group.order == 12:  # (a button's text sits in the button's group)
+            parents.add(id(lab._user_group))
+        return lab
+
+    def prepare_ahead(screen):
+        ahead.append(screen)
+        try:
+            return real_ahead(screen)
+        finally:
+            ahead.pop()
+
+    monkeypatch.setattr(LabelPool, "take", take)
+    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
+    ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
+    ui.off.settle()
+    for _ in range(3):
+        for _ in range(THINK_FRAMES):
+            ui.off.frame()
+        _card_turn(ui)
+    assert len(parents) == 1, len(parents)

@@ -172,6 +172,34 @@ def _square_at(kind: str, x: float, y: float, c: float) -> tuple[float, float, f
     return (x - c * fx, y - c * fy, c * fs, c * fs)
 
 
+#: the segments of a round mark: as many as pyglet gives a circle or an arc made at radius 1 (the marks
+#: were made so and sized afterwards; made at their size now, they keep that outline)
+ROUND_SEGMENTS = 14
+
+
+def _round_at(kind: Any, x: float, y: float, c: float) -> tuple[float, float, float, float | None]:
+    """Where round mark `kind` of the cell centred at (x, y), `c` px wide, lies: x, y, radius and a ring's
+    thickness (None: a disc). ("dot", dx, dy, r): a disc, in cells from the centre; ("ring", dx, dy, r): a
+    ring round a treasure, in the card's unit box; "tick": the disc of a card chosen to be taken."""
+    if kind == "tick":
+        return (x + c * 0.3, y + c * 0.3, c * 0.14, None)
+    name, dx, dy, rad = kind
+    if name == "dot":
+        return (x + dx * c, y + dy * c, rad * c, None)
+    half = c * CARD_FILL / 2
+    return (x + dx * half, y + dy * half, rad * half, max(2.0, c * 0.04))
+
+
+class Ring(shapes.Arc):
+    """A ring round a treasure (an arc all round): its radius and thickness set together, its outline made
+    once for both (each set alone makes it anew: ~0.05 ms a ring here, in every frame the view moves)."""
+
+    def resize(self, radius: float, thickness: float) -> None:
+        if (self._radius, self._thickness) != (radius, thickness):
+            self._radius, self._thickness = radius, thickness
+            self._update_vertices()
+
+
 class View:
     """Which part of the unbounded grid the board area shows: centre cell (cx, cy), cell size in px.
 
@@ -253,6 +281,8 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
 
 #: texts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
 TEXTS_AHEAD = 3
+#: frames in a row in which the rest of the table waits for a board built again (CardsPlayScreen._rebuild)
+BEHIND_FRAMES = 6
 
 
 def _set(shape: Any, **values: Any) -> None:
@@ -289,8 +319,18 @@ class CardsPlayScreen(Screen):
         self._placed_view: tuple[float, float, float] | None = None  # the view the board was placed for
         self._marks_of_board: list[tuple[Any, Cell, Any]] = []  # the board part's marks (not the cards' shadows)
         self._behind = False  # the board (or the chips) was built this frame; the rest follows (_rebuild)
+        self._waits = 0  # the frames in a row the rest waited for a board built again (_rebuild)
         self._chips_built = False  # the last _build_scores built a chip
+        self._chips_left = False  # and left another chip for the next frame
         self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
+        # the ticks on cards chosen to be taken ("\u2714" texts, made ahead): hidden ones to show, and the ids
+        # of all of them (a board part built again gives its ticks back here instead of deleting them)
+        self._spare_ticks: list[pyglet.text.Label] = []
+        self._ticks: set[int] = set()
+        # one group object for every text made ahead (equal to the parts' own, order 12): a text's layout
+        # groups are told apart by their parent object, and each is a draw call of every frame, hidden or not
+        self._ahead_group = pyglet.graphics.Group(order=12)
+        self._tick_group: Any = None  # (so too the ticks', in the room's clip)
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -557,19 +597,73 @@ class CardsPlayScreen(Screen):
 
     def prepare_ahead(self) -> bool:
         """Lay out a few texts the next turns will show (the pile after a draw, a chip's cards in hand
-        and taken, the hand panel's prompts) into the pool and give them back: the part that shows one
-        then only moves it (a new text is ~1 ms of a frame here). Only in loop turns that draw no frame
-        (``Screen.prepare_ahead``); True while some are left."""
+        and taken, the hand panel's prompts and buttons, the tick on a card chosen to be taken) into the
+        pool and give them back: the part that shows one then only moves it (a new text is ~1 ms of a
+        frame here). Only in loop turns that draw no frame (``Screen.prepare_ahead``); True while some are
+        left."""
         if widgets.RECORDER is not None or self.game is None or self.atlas is None:
             return False
-        todo = list(dict.fromkeys(text for text in self._texts_ahead() if text not in self._ahead))
-        group = pyglet.graphics.Group(order=12)  # the hand panel's and the chips' texts' (their fg)
-        for item in todo[:TEXTS_AHEAD]:
-            self._ahead.add(item)
-            text, angle, size, kw = item
-            lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **dict(kw))
-            self.labels.give_back(lab)
+        jobs: dict[Any, Any] = {}
+        if len(self._spare_ticks) < self._ticks_wanted():  # (first: the computer's first take may tick cards)
+            jobs[("tick", len(self._spare_ticks))] = self._tick_ahead
+        for item in self._texts_ahead():
+            if item not in self._ahead:
+                jobs.setdefault(item, partial(self._lay_ahead, item))
+        for key, make in self._buttons_ahead():
+            if key not in self._ahead:
+                jobs.setdefault(key, make)
+        todo = list(jobs.items())
+        for key, make in todo[:TEXTS_AHEAD]:
+            if key[0] != "tick":
+                self._ahead.add(key)
+            make()
         return len(todo) > TEXTS_AHEAD
+
+    def _lay_ahead(self, item: tuple[str, int, float, Any]) -> None:
+        """Lay out one text of ``_texts_ahead`` into the pool (it stays there, hidden)."""
+        group = self._ahead_group  # the hand panel's and the chips' texts' (their fg)
+        text, angle, size, kw = item
+        settings = dict(kw)
+        lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **settings)
+        self.labels.give_back(lab)
+        if settings.get("anchor_x") == "right":  # a chip's count: its width is measured too (_words_fit)
+            measure(text, size, bold=bool(settings.get("bold")))
+
+    def _buttons_ahead(self) -> list[tuple[Any, Any]]:
+        """The hand panel's buttons the next turns show, each as (key, what makes it ahead): a person's
+        rotate button and the take button of the take phase (beside the Undo of the card just laid, or
+        alone) with the Undo's icon; in a computer's turn, the Undo of the person who played before it.
+        Made as ``_build_hand`` makes them and deleted at once: their texts stay in the pool."""
+        g, s = self.game, self.session
+        take = [self.t("cards.take_none"), *(self.t("cards.take_n", n=n) for n in (1, 2))]
+        out: list[tuple[Any, Any]] = []
+        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
+            angle, before = self.facing(p), (p - 1) % g.players
+            if s.kinds[p] != HUMAN:  # a computer's turn: the Undo of the person who played before it
+                if s.kinds[before] == HUMAN:
+                    out.append((("undo", p, angle, before), partial(self._button_ahead, p, before, None)))
+                continue
+            out.append((("rotate", p, angle), partial(self._button_ahead, p, None, None)))
+            for undo in (p, None):
+                for text in take:
+                    out.append((("take", p, angle, undo, text), partial(self._button_ahead, p, undo, text)))
+        return out
+
+    def _button_ahead(self, p: int, undo: int | None, take: str | None) -> None:
+        """Make the hand panel's buttons for player `p` (``_button_row``, or the rotate button when `take`
+        is None and there is no Undo) and delete them: their texts go back to the pool."""
+        kept_items, kept_widgets = self._part_items, self.widgets
+        self._part_items, self.widgets = [], []
+        try:
+            frame = Frame(self.hand_rect, self.facing(p))
+            fg = self._ahead_group  # (the hand panel's, _build_hand)
+            if take is None and undo is None:
+                self._rotate_button(frame, BUTTON, fg)
+            else:
+                self._button_row(frame, p, undo, take, GO, fg)
+            self._delete(self._part_items)
+        finally:
+            self._part_items, self.widgets = kept_items, kept_widgets
 
     def _texts_ahead(self) -> list[tuple[str, int, float, Any]]:
         """The texts the next turns may show, as (text, angle, size, the label's settings), as
@@ -596,6 +690,12 @@ class CardsPlayScreen(Screen):
                 for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
                     hand = self.t("cards.chip_hand", n=max(0, n))
                     out += [_ahead(hand, angle, body, color=c, anchor_x="right", bold=False) for c in (INK, DIM)]
+        for i in dict.fromkeys((g.current, nxt)):  # the two chips a turn change turns: their name, as ``_chip_name``
+            angle, shade, stars = self.facing(i), text_shade(player_rgb(i)), strength_stars(self.session.kinds[i])
+            for color, bold in ((INK, True), (shade, False)):
+                out.append(_ahead(self.player_name(i), angle, body, color=color, anchor_x="left", bold=bold))
+                if stars:
+                    out.append(_ahead(stars, angle, body, color=color, anchor_x="left"))
         return out
 
     def _prompts_ahead(self) -> list[tuple[str, int, float, Any]]:
@@ -674,13 +774,16 @@ class CardsPlayScreen(Screen):
         self._parts = {}
         self.labels.clear()  # (a new size or language: those texts will not come back)
         self._ahead.clear()
+        for mark in self._spare_ticks:
+            mark.delete()
+        self._spare_ticks, self._ticks = [], set()
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
         self._pending_sprite: pyglet.sprite.Sprite | None = None
         self.hand_widgets = []
         self._placed_view = None
-        self._behind = False
+        self._behind, self._waits = False, 0
         self.widgets.clear()
         self._held = None
 
@@ -709,13 +812,63 @@ class CardsPlayScreen(Screen):
             self._delete(self._parts.pop(name)[1])
 
     def _delete(self, items: list[Any]) -> None:
-        """Delete a part's items; its texts from the pool go back to it."""
+        """Delete a part's items; its texts from the pool go back to it, its ticks to the spare ones."""
         for item in items:
             if id(item) in self._pooled:
                 self._pooled.discard(id(item))
                 self.labels.give_back(item)
+            elif id(item) in self._ticks:
+                item.visible = False
+                self._spare_ticks.append(item)
             else:
                 item.delete()
+
+    def _tick(self, clip: Any) -> pyglet.text.Label:
+        """The tick on a card chosen to be taken, over the board's marks in `clip`: a spare one made
+        ahead (``_tick_ahead``) shown again, else a new one (~1 ms here: a text laid out)."""
+        group = pyglet.graphics.Group(order=5, parent=clip)
+        if group == self._tick_group:
+            group = self._tick_group
+        self._tick_group = group
+        while self._spare_ticks:
+            mark = self._spare_ticks.pop()
+            if mark.group == group:
+                mark.visible = True
+                return mark
+            self._ticks.discard(id(mark))  # (of another room: it would clip wrong)
+            mark.delete()
+        return self._new_tick(group)
+
+    def _new_tick(self, group: Any) -> pyglet.text.Label:
+        """A new tick (a card chosen to be taken) in `group`."""
+        mark = pyglet.text.Label(
+            "\u2714",
+            font_name="DejaVu Sans",
+            font_size=10,
+            weight="bold",
+            color=(30, 30, 30, 255),
+            anchor_x="center",
+            anchor_y="center",
+            batch=self.batch,
+            group=group,
+        )
+        self._ticks.add(id(mark))
+        return mark
+
+    def _ticks_wanted(self) -> int:
+        """How many ticks to have made ahead: as many as cards may be taken now, at least a few."""
+        g = self.game
+        return max(3, len(g.takeable())) if g is not None and g.phase == CardPhase.TAKE else 3
+
+    def _tick_ahead(self) -> None:
+        """Make one tick ahead, hidden, for a card chosen to be taken later (``_tick``)."""
+        group = pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1))
+        if group == self._tick_group:
+            group = self._tick_group
+        self._tick_group = group
+        mark = self._new_tick(group)
+        mark.visible = False
+        self._spare_ticks.append(mark)
 
     def _text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
         """A text as :func:`label` makes it, from the pool (given back when its part is built again)."""
@@ -774,7 +927,6 @@ class CardsPlayScreen(Screen):
         # the pointers in the rim to places out of view: with the board, as the view is aimed (a pan moves them)
         self.pointers = self._pointer_sides(g, cells, picked, human)
         pointers_key = (L, room, self.hand_rect, tuple(sorted(self.pointers.items())))
-        self._part("pointers", pointers_key, self._build_pointers)
         if board or built:
             cards = [(cell, placed.rotation, self._parts[("card", cell)][1]) for cell, placed in g.layout.items()]
             self._board_sprites = {cell: (items[2], rot) for cell, rot, items in cards}
@@ -782,17 +934,21 @@ class CardsPlayScreen(Screen):
                 (items[k], cell, side) for cell, _rot, items in cards for k, side in enumerate(SHADOW_STRIPS)
             ] + self._marks_of_board
             self._placed_view = None
-            if self._parts and widgets.RECORDER is None and not self._behind:
-                # the board changed: the chips follow in the next frame and the hand panel in the one
-                # after, so that no frame builds the whole table (a computer's turn changes every part: ~10 ms here)
+            if self._parts and widgets.RECORDER is None and self._waits < BEHIND_FRAMES:
+                # the board changed: the pointers and the chips follow in the next frame and the hand panel
+                # in the one after, so that no frame builds the whole table (a computer's turn changes every
+                # part: ~10 ms here); so too when the board changes again in that next frame (a computer
+                # ticking the cards it takes), a few frames in a row at most
                 self._behind = True
+                self._waits += 1
                 gone = {("card", cell) for cell in self._board_gone(g)}  # (cards taken: gone at once)
                 self._drop_parts(set(self._parts) - gone)
                 if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
                     self._place_board()
                 self._gather_widgets(sheet=s.handover and "handover" in self._parts)
                 return
-        self._behind = False
+        self._part("pointers", pointers_key, self._build_pointers)
+        self._behind, self._waits = False, 0
         if self._placed_view != (self.view.cx, self.view.cy, self.view.cell):
             self._place_board()
         chips = self._build_scores()
@@ -817,8 +973,11 @@ class CardsPlayScreen(Screen):
             self._prompt(hand, picked),
         )
         hand_old = self._parts.get("hand")
-        if chips_built and (hand_old is None or hand_old[0] != hand_key) and widgets.RECORDER is None:
-            # the chips were built this frame: the hand panel follows in the next (each is a few ms)
+        if (
+            self._chips_left or (chips_built and (hand_old is None or hand_old[0] != hand_key))
+        ) and widgets.RECORDER is None:
+            # a chip was built this frame: the next chip, then the hand panel, follow in the next frames
+            # (each is a few ms)
             self._behind = True
             self._gather_widgets(sheet=s.handover and "handover" in self._parts)
             return
@@ -1094,8 +1253,19 @@ class CardsPlayScreen(Screen):
                         continue
                     for _ in range(placed.rotation % 4):  # turned clockwise with the card
                         x, y = y, -x
-                    ring = shapes.Arc(0, 0, 1, thickness=3, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
-                    self._board_marks.append((ring, cell, ("ring", x, y, MEDAL_R * 1.25)))
+                    kind = ("ring", x, y, MEDAL_R * 1.25)
+                    x0, y0, radius, thickness = self._round_mark(cell, kind, 1, 3)
+                    ring = Ring(
+                        x0,
+                        y0,
+                        radius,
+                        segments=ROUND_SEGMENTS,
+                        thickness=thickness,
+                        color=(*TAKE_AMBER, 255),
+                        batch=self.batch,
+                        group=group,
+                    )
+                    self._board_marks.append((ring, cell, kind))
                     self._part_items.append(ring)
                     self.why.append((cell, name))
 
@@ -1109,12 +1279,15 @@ class CardsPlayScreen(Screen):
             )
             rim = shapes.Box(*self._square(cell, "path"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
             # and in its middle a green token, lit from the top-left like the pieces: "lay it here"
-            under = shapes.Circle(0, 0, 1, color=FIT_SHADE, batch=self.batch, group=group)
-            dot = shapes.Circle(0, 0, 1, color=FIT_GREEN, batch=self.batch, group=group)
-            glint = shapes.Circle(0, 0, 1, color=FIT_GLINT, batch=self.batch, group=group)
-            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path")]
-            self._board_marks += [(under, cell, ("dot", 0.015, -0.025, 0.12)), (dot, cell, ("dot", 0, 0, 0.11))]
-            self._board_marks.append((glint, cell, ("dot", -0.035, 0.035, 0.035)))
+            discs = []
+            for rgb, spot in (
+                (FIT_SHADE, ("dot", 0.015, -0.025, 0.12)),
+                (FIT_GREEN, ("dot", 0, 0, 0.11)),
+                (FIT_GLINT, ("dot", -0.035, 0.035, 0.035)),
+            ):
+                discs.append((self._disc(cell, spot, rgb, group), cell, spot))
+            under, dot, glint = (disc for disc, _cell, _kind in discs)
+            self._board_marks += [(shape, cell, "fill"), (edge, cell, "box"), (rim, cell, "path"), *discs]
             self._part_items += [shape, edge, rim, under, dot, glint]
         elif kind == "open":  # an empty place: a card's outline chalked on the walnut (no fill: no blending)
             edge = shapes.Box(*self._square(cell, "box"), thickness=2, color=OPEN_EDGE, batch=self.batch, group=group)
@@ -1131,18 +1304,8 @@ class CardsPlayScreen(Screen):
                 fill = shapes.Rectangle(
                     *self._square(cell, "fill"), color=(*TAKE_AMBER, 110), batch=self.batch, group=group
                 )
-                tick = shapes.Circle(0, 0, 1, color=(*TAKE_AMBER, 255), batch=self.batch, group=group)
-                mark = pyglet.text.Label(
-                    "\u2714",
-                    font_name="DejaVu Sans",
-                    font_size=10,
-                    weight="bold",
-                    color=(30, 30, 30, 255),
-                    anchor_x="center",
-                    anchor_y="center",
-                    batch=self.batch,
-                    group=pyglet.graphics.Group(order=5, parent=group.parent),
-                )
+                tick = self._disc(cell, "tick", (*TAKE_AMBER, 255), group)
+                mark = self._tick(group.parent)
                 self._board_marks += [(fill, cell, "fill"), (tick, cell, "tick"), (mark, cell, "tick_label")]
                 self._part_items += [fill, tick, mark]
             edge = shapes.Box(
@@ -1187,35 +1350,50 @@ class CardsPlayScreen(Screen):
         for shape, cell, kind in self._board_marks:
             self._place_mark(shape, kind, *v.centre(r, cell), c)
 
+    def _round_mark(
+        self, cell: Cell, kind: Any, radius: float, thickness: float = 0.0
+    ) -> tuple[float, float, float, float]:
+        """Where a round mark (a disc, a ring, the tick's disc) of grid `cell` is with the view as it is now:
+        x, y, radius, thickness (``_round_at``); made there, it is not made again by ``_place_board`` until
+        the view moves. Before there is a view: at the origin, `radius` and `thickness` wide."""
+        v, c = self.view, self.view.cell
+        if c <= 0:
+            return (0.0, 0.0, radius, thickness)
+        x, y, r, t = _round_at(kind, *v.centre(self.room, cell), c)
+        return (x, y, r, thickness if t is None else t)
+
+    def _disc(self, cell: Cell, kind: Any, rgb: Any, group: Any) -> shapes.Circle:
+        """A disc of grid `cell` (a ("dot", ...) of the green token, the "tick"), made where it goes."""
+        x, y, radius, _thickness = self._round_mark(cell, kind, 1)
+        return shapes.Circle(x, y, radius, segments=ROUND_SEGMENTS, color=rgb, batch=self.batch, group=group)
+
     @staticmethod
     def _place_mark(shape: Any, kind: Any, x: float, y: float, c: float) -> None:
         """Put one mark of a cell centred at (x, y), `c` px wide, where its kind says; what is where
         it should be is not set again (a shape's size, set, makes its vertices anew)."""
-        if isinstance(kind, tuple) and kind[0] == "dot":  # a disc: (x, y, radius) in cells from the centre
-            _, dx, dy, rad = kind
-            _set(shape, position=(x + dx * c, y + dy * c), radius=rad * c)
-        elif isinstance(kind, tuple):  # a ring round a treasure: (x, y, radius) in the card's unit box
-            _, dx, dy, rad = kind
-            half = c * CARD_FILL / 2
-            _set(shape, position=(x + dx * half, y + dy * half), radius=rad * half, thickness=max(2.0, c * 0.04))
+        if isinstance(kind, tuple) or kind == "tick":  # a disc, a ring round a treasure, the tick's disc
+            px, py, radius, thickness = _round_at(kind, x, y, c)
+            _set(shape, position=(px, py))
+            if thickness is None:
+                _set(shape, radius=radius)
+            else:
+                shape.resize(radius, thickness)
         elif kind in SQUARES or kind in SHADOW_STRIPS:  # moved and sized only if the view moved
             px, py, w, h = _square_at(kind, x, y, c)
             if shape.position != (px, py):
                 shape.position = (px, py)
             if shape.width != w or shape.height != h:
                 shape.width, shape.height = w, h
-        elif kind == "tick":
-            _set(shape, position=(x + c * 0.3, y + c * 0.3), radius=c * 0.14)
-        else:
-            shape.position = (x + c * 0.3, y + c * 0.3, 0)
-            shape.font_size = max(6, c * 0.14)
+        else:  # the tick's text: laid out again only for a new size
+            _set(shape, position=(x + c * 0.3, y + c * 0.3, 0), font_size=max(6, c * 0.14))
 
     def _build_scores(self) -> list[tuple[str, int]]:
         """A chip per player in the strip along their edge, facing them: colour, name (a computer's
         strength), the cards in hand as little backs, and the cards taken (the score) by a card.
         Each chip is a part of its own, built again only when what it says changes (a turn change
-        redraws the two chips whose player starts or ends a turn). Returns the chips' part names;
-        ``_chips_built`` says whether one was built now."""
+        redraws the two chips whose player starts or ends a turn), one a frame: ``_chips_left`` says
+        whether another is left for the next. Returns the chips' part names; ``_chips_built`` says
+        whether one was built now."""
         far, near = self._sides()
         cols = 2 if self.layout.portrait else 3
         chips = [
@@ -1227,13 +1405,17 @@ class CardsPlayScreen(Screen):
         self._chip_words_fit = all(self._words_fit(i, self._chip_width(strip, n)) for i, strip, _r, _c, n in chips)
         g, s = self.game, self.session
         names = []
-        self._chips_built = False
+        self._chips_built = self._chips_left = False
         for i, strip, r, c, in_row in chips:
             active = i == g.current and g.phase != CardPhase.OVER
             key = (self.layout, strip, r, c, in_row, self.facing(i), active, g.scores[i], len(g.hands[i]), s.kinds[i])
             words = (self._chip_words(i), self._chip_words_fit)
-            build = partial(self._score_chip, i, strip, r, c, in_row)
-            self._chips_built |= self._part(("chip", i), (key, words), build)
+            old = self._parts.get(("chip", i))
+            if self._chips_built and old is not None and old[0] != (key, words) and widgets.RECORDER is None:
+                self._chips_left = True  # one chip a frame (~1 ms each here): this one in the next
+            else:
+                build = partial(self._score_chip, i, strip, r, c, in_row)
+                self._chips_built |= self._part(("chip", i), (key, words), build)
             names.append(("chip", i))
         return names
 
@@ -1495,33 +1677,13 @@ class CardsPlayScreen(Screen):
         btn_h = L.px(50)
         by = pad
         take = g.phase == CardPhase.TAKE and s.kinds[p] == HUMAN and not s.handover
-        row = Rect(pad, by, r.w - 2 * pad, btn_h)
-        undo = s.undo_player
-        if undo is not None and (undo == p or s.kinds[p] != HUMAN):
-            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
-            # it back: Undo in the button row, facing them
-            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
-            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
-            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
-            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
+        text_b, color_b = None, GO
         if take:
             chosen = tuple(sorted(s.chosen))
             problem = g.take_problem(chosen) if chosen else None
             text_b = self.t("cards.take_n", n=len(chosen)) if chosen else self.t("cards.take_none")
-            b = Button(
-                frame,
-                row,
-                text_b,
-                self.batch,
-                fg,
-                font_size=L.font(typeface.LABEL),
-                min_size=L.touch,
-                labels=self.labels,
-                color=GO if not problem else DISABLED,
-                on_tap=lambda: self.ui.post(ConfirmTake()),
-            )
-            self._part_items.append(b)
-            self.add(b)
+            color_b = GO if not problem else DISABLED
+        self._button_row(frame, p, s.undo_player, text_b, color_b, fg)
         # the hand: two cards (faces for the player whose turn it is, else backs), under the words
         bottom = by + btn_h + pad
         top = y - L.px(6)
@@ -1565,23 +1727,55 @@ class CardsPlayScreen(Screen):
                 self.add(w)
                 self.hand_widgets.append(w)
         if shown and g.phase == CardPhase.PLACE and self.controls:
-            # the rotate button under the cards (where the take button is in the take phase)
-            rect = Rect(pad, by, r.w - 2 * pad, btn_h)
-            text_t = "\u27f3  " + self.t("cards.rotate")
+            self._rotate_button(frame, BUTTON if s.selected is not None else DISABLED, fg)
+
+    def _button_row(self, frame: Frame, p: int, undo: int | None, take: str | None, color: Any, fg: Any) -> None:
+        """The hand panel's row of buttons at its bottom (turned as `frame`, player `p`'s turn): the Undo of
+        player `undo` if they may take their turn back, and the take button saying `take` (None: none)."""
+        s, L = self.session, self.layout
+        pad = L.px(10)
+        row = Rect(pad, pad, frame.w - 2 * pad, L.px(50))
+        if undo is not None and (undo == p or s.kinds[p] != HUMAN):
+            # the player who just laid (or, before a computer's first step, whose turn just ended) may take
+            # it back: Undo in the button row, facing them
+            undo_w = row.w if undo != p else row.h  # beside the take button: a square, its icon only
+            spot = frame.area(Rect(row.right - undo_w, row.y, undo_w, row.h))
+            self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
+            row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
+        if take is not None:
             b = Button(
                 frame,
-                rect,
-                text_t,
+                row,
+                take,
                 self.batch,
                 fg,
                 font_size=L.font(typeface.LABEL),
                 min_size=L.touch,
                 labels=self.labels,
-                color=BUTTON if s.selected is not None else DISABLED,
-                on_tap=lambda: self.ui.post(RotateHandCard()),
+                color=color,
+                on_tap=lambda: self.ui.post(ConfirmTake()),
             )
             self._part_items.append(b)
             self.add(b)
+
+    def _rotate_button(self, frame: Frame, color: Any, fg: Any) -> None:
+        """The rotate button under the hand cards (where the take button is in the take phase)."""
+        L = self.layout
+        pad = L.px(10)
+        b = Button(
+            frame,
+            Rect(pad, pad, frame.w - 2 * pad, L.px(50)),
+            "\u27f3  " + self.t("cards.rotate"),
+            self.batch,
+            fg,
+            font_size=L.font(typeface.LABEL),
+            min_size=L.touch,
+            labels=self.labels,
+            color=color,
+            on_tap=lambda: self.ui.post(RotateHandCard()),
+        )
+        self._part_items.append(b)
+        self.add(b)
 
     def _undo_button(self, rect: Rect, player: int, group: Any, icon_only: bool = False, quiet: bool = False) -> None:
         """The Undo button at screen `rect`, turned to `player` (whose action it takes back); `quiet`:
