@@ -132,14 +132,7 @@ def test_panels_that_stay_in_place_are_built_one_a_frame(ui, monkeypatch):
 def test_a_stay_after_a_pause_builds_no_panel_in_its_frames(ui, monkeypatch):
     """While a person thinks (loop turns that draw nothing) the next turn's panels are built whole and
     hidden; the stay's turn change then only shows them: no panel on the screen is built in its frames."""
-    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
-    ui.off.settle()
-    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
-    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
-    ui.off.settle()
-    for _ in range(600):  # a person thinks, until the screen's work ahead is done
-        if not ui.step(1 / 60) and not ui.work_ahead:
-            break
+    screen, game = _push_and_think(ui)
     built: list[int] = []  # the players whose shown panel was built
     shown_ahead: list[int] = []  # and those shown from a panel built ahead
     real_build = PlayerPanel._build
@@ -178,14 +171,7 @@ def test_a_panel_built_ahead_shows_without_working_out_its_shapes_again(ui, monk
     written back (an invisible rounded box works out its corners again when it shows)."""
     from pyglet import shapes
 
-    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
-    ui.off.settle()
-    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
-    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
-    ui.off.settle()
-    for _ in range(600):  # a person thinks, until the screen's work ahead is done
-        if not ui.step(1 / 60) and not ui.work_ahead:
-            break
+    screen, game = _push_and_think(ui)
     assert screen._ready, "the next turn's panels are built ahead"
     worked_out: list[object] = []
     real_vertices = shapes.RoundedRectangle._get_vertices
@@ -247,3 +233,17 @@ def test_a_stay_right_after_the_push_lands_shows_panels_built_while_the_tile_fle
     assert game.current in shown_ahead, shown_ahead
     for idx in screen.panels:
         assert screen.panels[idx].state == screen._panel_state(idx)
+
+
+def _push_and_think(ui):
+    """A 4-seat game, its first push, then a person thinking until the screen's work ahead is done;
+    the play screen and the game."""
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    ui.off.settle()
+    for _ in range(600):
+        if not ui.step(1 / 60) and not ui.work_ahead:
+            break
+    return screen, game

@@ -1743,36 +1743,31 @@ class CardsPlayScreen(Screen):
             self._undo_button(spot, undo, fg, icon_only=undo == p, quiet=undo != p)
             row = Rect(row.x, row.y, row.w - undo_w - pad, row.h)
         if take is not None:
-            b = Button(
-                frame,
-                row,
-                take,
-                self.batch,
-                fg,
-                font_size=L.font(typeface.LABEL),
-                min_size=L.touch,
-                labels=self.labels,
-                color=color,
-                on_tap=lambda: self.ui.post(ConfirmTake()),
-            )
-            self._part_items.append(b)
-            self.add(b)
+            self._hand_button(frame, row, take, color, fg, lambda: self.ui.post(ConfirmTake()))
 
     def _rotate_button(self, frame: Frame, color: Any, fg: Any) -> None:
         """The rotate button under the hand cards (where the take button is in the take phase)."""
         L = self.layout
         pad = L.px(10)
+        row = Rect(pad, pad, frame.w - 2 * pad, L.px(50))
+        self._hand_button(
+            frame, row, "\u27f3  " + self.t("cards.rotate"), color, fg, lambda: self.ui.post(RotateHandCard())
+        )
+
+    def _hand_button(self, frame: Frame, rect: Rect, text: str, color: Any, fg: Any, on_tap: Any) -> None:
+        """A button of the hand panel's row (take, rotate), a part of the hand."""
+        L = self.layout
         b = Button(
             frame,
-            Rect(pad, pad, frame.w - 2 * pad, L.px(50)),
-            "\u27f3  " + self.t("cards.rotate"),
+            rect,
+            text,
             self.batch,
             fg,
             font_size=L.font(typeface.LABEL),
             min_size=L.touch,
             labels=self.labels,
             color=color,
-            on_tap=lambda: self.ui.post(RotateHandCard()),
+            on_tap=on_tap,
         )
         self._part_items.append(b)
         self.add(b)
