@@ -175,27 +175,18 @@ def _card_turn(ui) -> None:
 def test_a_card_turn_shows_counts_laid_out_while_the_person_thought(ui, monkeypatch):
     """The card game's pile after a draw and its chips' new counts are laid out ahead (loop turns
     that draw nothing): the turns that change them lay out no new count."""
-    from kiosk.games.cards.screens.play import CardsPlayScreen
     from kiosk.ui.shell import widgets
 
     made: list[str] = []  # the texts laid out, but not ahead
-    ahead = []
-    real_label, real_ahead = widgets.label, CardsPlayScreen.prepare_ahead
+    ahead = _note_ahead(monkeypatch)
+    real_label = widgets.label
 
     def label(text, *args, **kw):
         if not ahead:
             made.append(text)
         return real_label(text, *args, **kw)
 
-    def prepare_ahead(screen):
-        ahead.append(screen)
-        try:
-            return real_ahead(screen)
-        finally:
-            ahead.pop()
-
     monkeypatch.setattr(widgets, "label", label)
-    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
     ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
     ui.off.settle()
     assert ui.screen.name == "cards_play"
@@ -221,20 +212,13 @@ def test_a_card_game_lays_out_no_text_in_its_frames(ui, monkeypatch):
     from kiosk.games.cards.screens.play import CardsPlayScreen
 
     made: list[str] = []  # the texts laid out in a frame
-    ahead = []
-    real_init, real_ahead = pyglet.text.Label.__init__, CardsPlayScreen.prepare_ahead
+    ahead = _note_ahead(monkeypatch)
+    real_init = pyglet.text.Label.__init__
 
     def init(self, text="", *args, **kw):
         if not ahead:
             made.append(text)
         real_init(self, text, *args, **kw)
-
-    def prepare_ahead(screen):
-        ahead.append(screen)
-        try:
-            return real_ahead(screen)
-        finally:
-            ahead.pop()
 
     ticks, real_tick = [], CardsPlayScreen._tick
 
@@ -244,7 +228,6 @@ def test_a_card_game_lays_out_no_text_in_its_frames(ui, monkeypatch):
         return real_tick(screen, clip)
 
     monkeypatch.setattr(pyglet.text.Label, "__init__", init)
-    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
     monkeypatch.setattr(CardsPlayScreen, "_tick", tick)
     ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
     ui.off.settle()
@@ -262,11 +245,10 @@ def test_the_card_texts_made_ahead_share_one_group(ui, monkeypatch):
     told apart by their parent group object and each is a draw call of every frame: all of them have
     one parent (equal to the parts' own), so the texts of one font are drawn in one call (a button's
     text is in the button's own group)."""
-    from kiosk.games.cards.screens.play import CardsPlayScreen
     from kiosk.ui.shell.label_pool import LabelPool
 
-    ahead, parents = [], set()
-    real_take, real_ahead = LabelPool.take, CardsPlayScreen.prepare_ahead
+    ahead, parents = _note_ahead(monkeypatch), set()
+    real_take = LabelPool.take
 
     def take(pool, *args, **kw):
         lab = real_take(pool, *args, **kw)
@@ -274,15 +256,7 @@ def test_the_card_texts_made_ahead_share_one_group(ui, monkeypatch):
             parents.add(id(lab._user_group))
         return lab
 
-    def prepare_ahead(screen):
-        ahead.append(screen)
-        try:
-            return real_ahead(screen)
-        finally:
-            ahead.pop()
-
     monkeypatch.setattr(LabelPool, "take", take)
-    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
     ui.post(NewGame(GameSetup.of("human,easy", seed=5, game="cards")))
     ui.off.settle()
     for _ in range(3):
@@ -290,3 +264,21 @@ def test_the_card_texts_made_ahead_share_one_group(ui, monkeypatch):
             ui.off.frame()
         _card_turn(ui)
     assert len(parents) == 1, len(parents)
+
+
+def _note_ahead(monkeypatch) -> list:
+    """A list that holds the card screen while its work ahead runs (``prepare_ahead``), else is empty."""
+    from kiosk.games.cards.screens.play import CardsPlayScreen
+
+    ahead: list = []
+    real = CardsPlayScreen.prepare_ahead
+
+    def prepare_ahead(screen):
+        ahead.append(screen)
+        try:
+            return real(screen)
+        finally:
+            ahead.pop()
+
+    monkeypatch.setattr(CardsPlayScreen, "prepare_ahead", prepare_ahead)
+    return ahead

@@ -135,14 +135,7 @@ def test_a_stay_after_a_pause_builds_no_panel_in_its_frames(ui, monkeypatch):
     screen, game = _push_and_think(ui)
     built: list[int] = []  # the players whose shown panel was built
     shown_ahead: list[int] = []  # and those shown from a panel built ahead
-    real_build = PlayerPanel._build
-
-    def build(panel, state):
-        if any(panel is shown for shown in screen.panels.values()):  # (not one built ahead)
-            built.append(state.player)
-        return real_build(panel, state)
-
-    monkeypatch.setattr(PlayerPanel, "_build", build)
+    _note_built(monkeypatch, screen, built)
     _note_taken_over(monkeypatch, shown_ahead)
     before = game.current
     ui.post(Stay())
@@ -217,14 +210,7 @@ def test_a_stay_right_after_the_push_lands_shows_panels_built_while_the_tile_fle
             break
     assert skipped == 0 and drawn > 10, (drawn, skipped)
     built: list[int] = []
-    real_build = PlayerPanel._build
-
-    def build(panel, state):
-        if any(panel is shown for shown in screen.panels.values()):  # (not one built ahead)
-            built.append(state.player)
-        return real_build(panel, state)
-
-    monkeypatch.setattr(PlayerPanel, "_build", build)
+    _note_built(monkeypatch, screen, built)
     shown_ahead: list[int] = []
     _note_taken_over(monkeypatch, shown_ahead)
     ui.post(Stay())
@@ -247,3 +233,15 @@ def _push_and_think(ui):
         if not ui.step(1 / 60) and not ui.work_ahead:
             break
     return screen, game
+
+
+def _note_built(monkeypatch, screen, players: list[int]) -> None:
+    """Append to `players` the player of each panel on the screen that is built (not one built ahead)."""
+    real = PlayerPanel._build
+
+    def build(panel, state):
+        if any(panel is shown for shown in screen.panels.values()):
+            players.append(state.player)
+        return real(panel, state)
+
+    monkeypatch.setattr(PlayerPanel, "_build", build)

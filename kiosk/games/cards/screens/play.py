@@ -86,6 +86,7 @@ from kiosk.ui.shell.widgets import (
     box,
     label,
     note_picture,
+    shared,
 )
 
 TOAST_S = 3.0
@@ -327,10 +328,9 @@ class CardsPlayScreen(Screen):
         # of all of them (a board part built again gives its ticks back here instead of deleting them)
         self._spare_ticks: list[pyglet.text.Label] = []
         self._ticks: set[int] = set()
-        # one group object for every text made ahead (equal to the parts' own, order 12): a text's layout
-        # groups are told apart by their parent object, and each is a draw call of every frame, hidden or not
-        self._ahead_group = pyglet.graphics.Group(order=12)
-        self._tick_group: Any = None  # (so too the ticks', in the room's clip)
+        # the group of every text made ahead (equal to the parts' own, order 12), as widgets.shared gives it:
+        # a text's layout groups are told apart by their parent object, each a draw call of every frame
+        self._ahead_group = shared(pyglet.graphics.Group(order=12))
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -826,10 +826,7 @@ class CardsPlayScreen(Screen):
     def _tick(self, clip: Any) -> pyglet.text.Label:
         """The tick on a card chosen to be taken, over the board's marks in `clip`: a spare one made
         ahead (``_tick_ahead``) shown again, else a new one (~1 ms here: a text laid out)."""
-        group = pyglet.graphics.Group(order=5, parent=clip)
-        if group == self._tick_group:
-            group = self._tick_group
-        self._tick_group = group
+        group = shared(pyglet.graphics.Group(order=5, parent=clip))
         while self._spare_ticks:
             mark = self._spare_ticks.pop()
             if mark.group == group:
@@ -862,11 +859,7 @@ class CardsPlayScreen(Screen):
 
     def _tick_ahead(self) -> None:
         """Make one tick ahead, hidden, for a card chosen to be taken later (``_tick``)."""
-        group = pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1))
-        if group == self._tick_group:
-            group = self._tick_group
-        self._tick_group = group
-        mark = self._new_tick(group)
+        mark = self._new_tick(shared(pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1))))
         mark.visible = False
         self._spare_ticks.append(mark)
 
