@@ -156,3 +156,62 @@ def test_every_languages_cue_fits_its_band(lang):
     finally:
         ui.close()
         ui.k.close()
+
+
+def _largest_fitting(text, layout, width, height):
+    """The cue's size the long way: every size from the cue's down to the title's measured, the one
+    line before the most even break (what cue_lines gives while measuring fewer sizes)."""
+    from kiosk.ui.shell import typeface
+    from kiosk.ui.shell.menu import measure
+    from kiosk.ui.shell.turn_cue import CUE_LINE_SPACING
+
+    words = text.split()
+    breaks = sorted(
+        (" ".join(words[:k]) + "\n" + " ".join(words[k:]) for k in range(1, len(words))),
+        key=lambda t: max(len(line) for line in t.split("\n")),
+    )
+    for size in range(typeface.CUE, typeface.TITLE - 1, -2):
+        pts = layout.font(size)
+        for candidate in [text] + breaks[:1]:
+            lines = candidate.split("\n")
+            w = max(measure(line, pts)[0] for line in lines)
+            h = measure(lines[0], pts)[1] + (len(lines) - 1) * pts * 4 / 3 * CUE_LINE_SPACING
+            if w <= width and h <= height:
+                return candidate, pts
+    return None
+
+
+def test_the_cue_is_as_large_as_fits_while_most_sizes_are_not_measured(monkeypatch):
+    """cue_lines passes over the sizes that cannot fit unmeasured (each size measured renders its
+    letters: a turn change's frame paid ~20 ms for it) and still picks the largest that fits."""
+    from kiosk.ui.shell import menu, turn_cue, typeface
+    from kiosk.ui.shell.layout import Layout
+
+    window_of((800, 480))  # a GL context to lay texts out in
+    tr = Translator()
+    layout = Layout(800, 480)
+    measured: list[float] = []
+    real = menu.measure
+
+    def measure(text, pts, bold=True):
+        measured.append(pts)
+        return real(text, pts, bold)
+
+    checked = 0
+    for lang in LANGUAGES:
+        for colour in (COLOR_NAMES[0], COLOR_NAMES[1]):
+            text = tr.t("play.turn_of", language=lang, colour=tr.t(f"colour.{colour}", language=lang))
+            for width in (90, 140, 220, 330):
+                for height in (30, 45, 70):
+                    want = _largest_fitting(text, layout, layout.px(width), layout.px(height))
+                    if want is None:
+                        continue  # fits at no size of the scale: shrunk to fit (the other tests)
+                    monkeypatch.setattr(menu, "measure", measure)
+                    measured.clear()
+                    got = turn_cue.cue_lines(text, layout, layout.px(width), layout.px(height))
+                    monkeypatch.setattr(menu, "measure", real)
+                    assert got == want, (lang, text, width, height)
+                    sizes = (typeface.CUE - typeface.TITLE) // 2 + 1
+                    assert len(set(measured)) <= sizes // 2, (text, width, height, sorted(set(measured)))
+                    checked += 1
+    assert checked > 50
