@@ -200,7 +200,7 @@ class Screen:
         screen says when it is still)."""
         return True
 
-    #: each piece of :meth:`prepare_ahead` is small (about a panel's build): one may also be done in a
+    #: each piece of :meth:`prepare_ahead` is small (a part of a panel, ~1 ms here): one may also be done in a
     #: drawn frame that drew only what moves (no still layer drawn again, kiosk/ui/shell/window.py step)
     ahead_in_light_frames: bool = False
 

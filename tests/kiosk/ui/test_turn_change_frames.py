@@ -245,3 +245,64 @@ def _note_built(monkeypatch, screen, players: list[int]) -> None:
         return real(panel, state)
 
     monkeypatch.setattr(PlayerPanel, "_build", build)
+
+
+def _looks(panel: PlayerPanel) -> list[tuple]:
+    """What `panel` draws, part by part: its kind, where, its text, whether it has pixels."""
+    out = []
+    for d in panel._drawn():
+        text = getattr(d, "text", None)
+        where = (round(d.x, 2), round(d.y, 2))
+        shown = d.visible and getattr(d, "opacity", 255) > 0
+        out.append((type(d).__name__, where, text, shown))
+    return out
+
+
+def test_a_panel_built_ahead_a_piece_a_step_shows_nothing_until_taken_over_and_then_the_same(ui):
+    """PlayerPanel.build_hidden builds a panel in several steps (a frame that is drawn does one: no frame
+    pays for a whole panel); nothing of it shows in between, and taken over it draws what show() draws."""
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen = ui.screen
+    idx = screen.board.model.current
+    state = screen._panel_state(idx)
+    assert state.cue, "the turn's panel under its cue: the most pieces"
+    frame = screen.panels[idx].frame
+    shown = screen._ghost(idx, frame)
+    shown.show(state)
+    ahead = screen._ghost(idx, frame)
+    steps = 0
+    for _ in ahead.build_hidden(state):
+        steps += 1
+        assert not any(part[3] for part in _looks(ahead)), f"a part shows after step {steps}"
+    assert not any(part[3] for part in _looks(ahead))
+    assert steps >= 4, steps
+    taker = screen._ghost(idx, frame)
+    taker.take_over(ahead)
+    assert _looks(taker) == _looks(shown)
+    assert any(part[3] for part in _looks(taker))
+    for panel in (shown, taker):
+        panel.delete()
+
+
+def test_each_frame_drawn_while_the_tile_flies_builds_at_most_one_piece_ahead(ui, monkeypatch):
+    """A frame that draws only what moves does one piece of the work ahead, never a whole panel."""
+    ui.post(NewGame(GameSetup.of("human,human,human,human", seed=7)))
+    ui.off.settle()
+    screen, game = ui.screen, ui.k.sessions["labyrinth"].game
+    pieces: list[int] = []
+    real = PlayerPanel._hide_new  # once a step of build_hidden
+
+    def hide_new(panel):
+        pieces[-1] += 1
+        return real(panel)
+
+    monkeypatch.setattr(PlayerPanel, "_hide_new", hide_new)
+    ui.post(PushArrow(next(a for a in ("N1", "E3", "S5", "W1") if a != game.forbidden)))
+    for _ in range(600):
+        pieces.append(0)
+        ui.step(1 / 60)
+        if not (screen.animating or ui.k.bus.pending()):
+            break
+    assert sum(pieces) > 0, "panels were built ahead while the row slid and the tile flew"
+    assert max(pieces) == 1, pieces

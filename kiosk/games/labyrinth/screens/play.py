@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 import pyglet
 from pyglet.window import key
@@ -69,7 +69,7 @@ class PlayScreen(Screen):
     game_name: str = GAME_NAME
     commands: ClassVar[Commands] = BOARD_COMMANDS
     over_screen = "gameover"
-    ahead_in_light_frames = True  # a piece is one panel or the flying tile's sprites (~1 ms here at most)
+    ahead_in_light_frames = True  # a piece is a part of a panel or the flying tile's sprites (~1 ms here at most)
 
     def __init__(self, ui: Any) -> None:
         super().__init__(ui)
@@ -112,6 +112,9 @@ class PlayScreen(Screen):
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
         #: whole panels built ahead, hidden in their batch: (player, rect, angle, state) -> panel (see _prepare)
         self._ready: dict[tuple[Any, ...], PlayerPanel] = {}
+        #: the panel being built ahead a piece a turn (PlayerPanel.build_hidden): its steps, the panel,
+        #: and its key in _ready (None: built only for its texts, deleted when done)
+        self._building: tuple[Iterator[None], PlayerPanel, tuple[Any, ...] | None] | None = None
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -385,8 +388,9 @@ class PlayScreen(Screen):
     def prepare_ahead(self) -> bool:
         """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
         into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/shell/label_pool.py). One panel a turn of the loop, and only in turns that draw no
-        frame (``Screen.prepare_ahead``), so no frame pays for it. True while some are left.
+        (kiosk/ui/shell/label_pool.py). A part of a panel a turn of the loop (PlayerPanel.build_hidden),
+        in turns that draw no frame or draw only what moves (``Screen.prepare_ahead``), so no frame pays
+        for a whole panel. True while some are left.
         The board's next flying tile comes first (kiosk/games/labyrinth/screens/board.py prepare_ahead)."""
         if self.board.prepare_ahead():
             return True
@@ -394,7 +398,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
             return False
-        return bool(self._upcoming) or self._upcoming_for != self._moment()
+        return self._building is not None or bool(self._upcoming) or self._upcoming_for != self._moment()
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
@@ -467,6 +471,12 @@ class PlayScreen(Screen):
             wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
             for key in [k for k in self._ready if k not in wanted]:
                 self._ready.pop(key).delete()  # (its texts back to the pool)
+            if self._building is not None and self._building[2] not in wanted | {None}:
+                self._building[1].delete()
+                self._building = None
+        if self._building is not None:
+            self._build_step()
+            return
         while self._upcoming:
             idx, frame, st, next_moment = self._upcoming.pop(0)
             shown = self.panels.get(idx)
@@ -481,9 +491,8 @@ class PlayScreen(Screen):
                     continue
                 ready = self._ghost(idx, frame)
                 ready.callbacks = shown.callbacks
-                ready.show(st)
-                ready.hide()
-                self._ready[whole] = ready
+                self._building = (ready.build_hidden(st), ready, whole)
+                self._build_step()
                 return
             # the texts depend on neither the spare's picture nor which treasures were found
             key = (tuple(frame.rect), frame.angle, replace(st, spare=("", None) if st.spare else None, found=()))
@@ -491,9 +500,21 @@ class PlayScreen(Screen):
                 continue
             self._prepared.add(key)
             ghost = self._ghost(idx, frame)
-            ghost.show(st)
-            ghost.delete()
+            self._building = (ghost.build_hidden(st), ghost, None)
+            self._build_step()
             return
+
+    def _build_step(self) -> None:
+        """One piece of the panel being built ahead; the panel is ready (or its texts in the pool) after its last."""
+        assert self._building is not None
+        steps, ghost, whole = self._building
+        if next(steps, _BUILT) is not _BUILT:
+            return
+        self._building = None
+        if whole is None:
+            ghost.delete()  # (its texts to the pool)
+        else:
+            self._ready[whole] = ghost
 
     def _moment(self) -> tuple[Any, ...]:
         """What the coming panels depend on: the turn, its phase, the arrow chosen, the spare as turned."""
@@ -520,6 +541,9 @@ class PlayScreen(Screen):
         for ready in self._ready.values():
             ready.delete()
         self._ready.clear()
+        if self._building is not None:
+            self._building[1].delete()
+            self._building = None
 
     def _coming(self) -> list[tuple[int, Frame, PanelState, bool]]:
         """The panels (player, frame, state, of the next moment) of this turn's move phase and of the
@@ -907,6 +931,9 @@ class PlayScreen(Screen):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol == key.P:
             self._peek_hold(False)
+
+
+_BUILT = object()  # a panel's steps are all done (PlayScreen._build_step)
 
 
 def _nothing(*_args: Any) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pyglet
 from pyglet import shapes
@@ -140,7 +140,21 @@ class PlayerPanel:
             return
         self.state = state
         self.delete()
-        self._build(state)
+        for _ in self._build(state):
+            pass
+
+    def build_hidden(self, state: PanelState) -> Iterator[None]:
+        """Build `state` hidden (as :meth:`show` then :meth:`hide`), one piece a step: the panel's
+        frame and header, its counts, the turn cue, the instruction, the spare, the buttons (each
+        a few texts, ~1 ms here at most). A panel built ahead in frames that are drawn then costs
+        none of them a whole build (3-7 ms here); :meth:`take_over` shows it when its moment comes."""
+        self.state = state
+        self.delete()
+        self._hidden = []
+        for _ in self._build(state):
+            self._hide_new()
+            yield
+        self._hide_new()
 
     def _drawn(self) -> list[Any]:
         """Everything of the panel that has pixels: its shapes, sprites and texts, its buttons' parts."""
@@ -157,8 +171,13 @@ class PlayerPanel:
         invisible: an invisible shape's corners are worked out again when it shows (~35 us a rounded
         box here, eight a panel), its colour is only written back."""
         self._hidden = []
+        self._hide_new()
+
+    def _hide_new(self) -> None:
+        """Hide what of the panel has pixels and is not hidden yet (:meth:`hide`)."""
+        hidden = {id(d) for d, _opacity in self._hidden}
         for d in self._drawn():
-            if not d.visible:
+            if not d.visible or id(d) in hidden:
                 continue
             if isinstance(d, shapes.ShapeBase):
                 self._hidden.append((d, d.opacity))
@@ -237,7 +256,8 @@ class PlayerPanel:
         self.texts.append(lab)
         return lab
 
-    def _build(self, st: PanelState) -> None:
+    def _build(self, st: PanelState) -> Iterator[None]:
+        """Lay `st` out: a step at each yield (:meth:`build_hidden`); :meth:`show` runs them all at once."""
         L = self.ui.layout
         f = self.frame
         W, H = f.w, f.h
@@ -273,6 +293,7 @@ class PlayerPanel:
                 color=text_shade(color),
                 fit=W - 3 * pad - head,
             )
+        yield
         y = H - pad - head - L.px(16)
         if st.kind != HUMAN:  # a computer's panel says so under its name
             self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
@@ -282,6 +303,7 @@ class PlayerPanel:
         icon = L.px(typeface.PICTURE)  # the treasures found: the latest that fit, "+n" for the others
         if not cued:
             self._counts(st, y, cw, ch, icon, pad)
+            yield
         block_top = y - max(ch, icon if st.found else ch) / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if cued:  # "<colour>'s turn" over the head of the panel, until the first touch
@@ -290,6 +312,7 @@ class PlayerPanel:
             self.items.extend(shapes_)
             self.texts.append(self.cue_label)
             self.cue_area = f.area(local)
+            yield
         if not st.active:
             if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
                 # quiet: it is the next player's turn, whose own buttons are the loud ones; the
@@ -303,7 +326,7 @@ class PlayerPanel:
             return
         if wide:  # the stay button under the header, where the left column is free
             stay = Rect(pad, pad, W * 0.40 - 2 * pad, L.touch)
-            self._build_active(
+            yield from self._build_active(
                 st,
                 Rect(W * 0.40, 0, W * 0.60, H),
                 H - pad,
@@ -312,7 +335,7 @@ class PlayerPanel:
                 aside_h=block_top - 2 * pad,
             )
         else:
-            self._build_active(st, Rect(0, 0, W, H), block_top, pad)
+            yield from self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
     def _counts(self, st: PanelState, y: float, cw: float, ch: float, icon: float, pad: float) -> None:
         """The cards left (a card with its number) and the treasures found, in one row at `y`, no words."""
@@ -397,7 +420,7 @@ class PlayerPanel:
 
     def _build_active(
         self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None, aside_h: float = 0
-    ) -> None:
+    ) -> Iterator[None]:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
         when it is not under the others (a wide panel's left column, `aside_h` tall), where the eye goes
         in the shift phase when it fits: the spare keeps the room under the instruction."""
@@ -416,6 +439,7 @@ class PlayerPanel:
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
         needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
+        yield
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - under
         # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
@@ -466,11 +490,13 @@ class PlayerPanel:
                 self.widgets.append(b)
                 self.hint_box = b.rect
                 self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
+            yield
         if not human:
             return
         v = area.y
         if st.phase == Phase.MOVE:
             v = self._move_rows(st, area, stay_at, undo_row)
+            yield
         # the secret target: hold the eye (open cards: all of them, where the spare was)
         if st.open_cards and st.cards:
             self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
