@@ -28,7 +28,7 @@ from kiosk.ui.shell import typeface
 from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
 from kiosk.ui.shell.menu import GO, measure, undo_button
-from kiosk.ui.shell.turn_cue import draw_band
+from kiosk.ui.shell.turn_cue import band_text, draw_band
 from kiosk.ui.shell.widgets import (
     ACCENT,
     DIM,
@@ -308,6 +308,8 @@ class PlayerPanel:
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if cued:  # "<colour>'s turn" over the head of the panel, until the first touch
             local = Rect(t, block_top + L.px(2), (W * 0.40 if wide else W) - 2 * t, H - t - block_top - L.px(2))
+            band_text(L, local, st.cue)  # its measures are kept: draw_band only looks them up
+            yield
             shapes_, self.cue_label = draw_band(L, f, local, st.cue, color, self.batch, self.top, self.labels)
             self.items.extend(shapes_)
             self.texts.append(self.cue_label)
