@@ -136,6 +136,8 @@ class AttractScreen(Screen):
         self._shapes: list[Any] = []
         self._invites: list[Any] = []
         self._fits: dict[str, list[float]] = {}  # made again by _build_overlay
+        self._lettered: set[str] = set()  # the texts of _fits whose letters are rendered (prepare_ahead)
+        self._read: dict[str, str] = {}  # "touch to play" in each language read ahead (prepare_ahead)
         self._captions: list[Any] = []  # what the game behind is: a demo, or the day's best game
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
         self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
@@ -395,15 +397,23 @@ class AttractScreen(Screen):
             lbl.end_update()
 
     def prepare_ahead(self) -> bool:
-        """Each language's "touch to play" read, measured and its letters drawn ahead, one a turn
+        """Each language's "touch to play" read, measured and its letters drawn ahead, each a turn
         that draws nothing: reading a language's texts the first time parses its whole catalog
-        (~10 ms here), and its letters at their size were rendered the first time they showed
-        (freetype, ~5 ms here); both otherwise fell in the frame where that language's turn came."""
+        (~5 ms here), measuring lays it out (~3 ms) and its letters at their size were rendered
+        the first time they showed (freetype, ~5 ms here); they otherwise fell in the frame where
+        that language's turn came, and all three in one turn kept a touch waiting ~50 ms on a Pi."""
         for language in LANGUAGES:
-            text = self._invite(language)
+            text = self._read.get(language)
+            if text is None:
+                self._read[language] = self._invite(language)
+                return True
             if text not in self._fits:
+                self._invite_sizes(text)
+                return True
+            if text not in self._lettered:
                 for lbl, size in zip(self._invites, self._invite_sizes(text)):  # at the size each band sets
                     pyglet.font.load(lbl.font_name, max(1.0, size), weight="bold").get_glyphs(text)
+                self._lettered.add(text)
                 return True
         return False
 
@@ -413,6 +423,8 @@ class AttractScreen(Screen):
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
         self._fits = {}  # "touch to play" in each language: its size in each band
+        self._lettered = set()
+        self._read = {}  # (a language change may come with a theme's own words)
         self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout

@@ -187,3 +187,51 @@ def test_a_replay_left_alone_wakes_the_loop_for_its_next_position():
     assert r.wake_in() is None  # no autoplay: only an input moves it on
     r.autoplay_s, r._since = 2.0, 0.5
     assert r.wake_in() == pytest.approx(1.5)
+
+
+def test_the_attract_screen_reads_measures_and_letters_each_invitation_in_turns_of_their_own(made, monkeypatch):
+    """The attract screen's work ahead ("touch to play" in every language): reading a language's
+    catalog, measuring its words and rendering their letters are each a loop turn's piece, never two
+    in one (all three took ~15 ms here in one turn: a touch then waited for it)."""
+    import pyglet
+
+    from kiosk.ui.shell import i18n, menu
+    from kiosk.ui.shell.i18n import LANGUAGES
+
+    ui, kiosk, pacer = made(first="attract")
+    screen = ui.screen
+    kinds: list[str] = []
+    real_parse, real_measure = i18n.parse_po, menu.measure
+    font_class = type(pyglet.font.load(screen._invites[0].font_name, 12))
+    real_glyphs = font_class.get_glyphs
+
+    def parse(*a, **kw):
+        kinds.append("read")
+        return real_parse(*a, **kw)
+
+    def measure(*a, **kw):
+        kinds.append("measure")
+        return real_measure(*a, **kw)
+
+    def glyphs(font, text):
+        kinds.append("letters")
+        return real_glyphs(font, text)
+
+    i18n.load_catalog.cache_clear()  # every language read again
+    monkeypatch.setattr(i18n, "parse_po", parse)
+    monkeypatch.setattr(menu, "measure", measure)
+    monkeypatch.setattr(font_class, "get_glyphs", glyphs)
+    pieces = []
+    for _ in range(200):
+        kinds.clear()
+        more = screen.prepare_ahead()
+        pieces.append(set(kinds))
+        if not more:
+            break
+    assert not screen.prepare_ahead()
+    assert all(len(kinds) <= 1 for kinds in pieces), pieces
+    assert sum("read" in kinds for kinds in pieces) >= len(LANGUAGES) - 1  # (one is the screen's own)
+    assert sum("letters" in kinds for kinds in pieces) >= len(LANGUAGES) - 1
+    for language in LANGUAGES:
+        text = screen._invite(language)
+        assert text in screen._fits and text in screen._lettered, language
