@@ -105,6 +105,8 @@ CUE_LINE_SPACING = 1.05
 #: how far a text measured at one size may be off its width at another scaled by the sizes' ratio
 #: (hinting rounds each letter to whole pixels): a size whose estimate misses by more is not measured
 FIT_SLACK = 1.1
+#: the room (px on 800x480) the band's text keeps from its sides, and from its top and bottom together
+BAND_MARGIN = 6
 
 
 def cue_lines(text: str, layout: Layout, width: float, height: float) -> tuple[str, float]:
@@ -152,8 +154,7 @@ def band_text(layout: Layout, area: Rect, text: str) -> tuple[str, float]:
     """`text` as :func:`draw_band` sets it over `area`: its lines and size (:func:`cue_lines`). The
     measuring renders letters at new sizes (~1 ms here each): a panel built a part at a time does it
     as a part of its own."""
-    margin = layout.px(6)
-    return cue_lines(text, layout, area.w - 2 * margin, area.h - layout.px(6))
+    return cue_lines(text, layout, area.w - 2 * layout.px(BAND_MARGIN), area.h - layout.px(BAND_MARGIN))
 
 
 def draw_band(
@@ -172,7 +173,6 @@ def draw_band(
     band = box(frame, area, CUE_BAND, batch, group, radius=layout.px(6))
     over = pyglet.graphics.Group(order=1, parent=group)
     edge = box(frame, Rect(area.x + layout.px(4), area.y, area.w - layout.px(8), layout.px(4)), color, batch, over)
-    margin = layout.px(6)
     words, pts = band_text(layout, area, text)
     fg = pyglet.graphics.Group(order=2, parent=group)
     lab = labels.take(
@@ -185,7 +185,7 @@ def draw_band(
         fg,
         color=text_shade(color),
         bold=True,
-        width=area.w - 2 * margin,
+        width=area.w - 2 * layout.px(BAND_MARGIN),
         multiline="\n" in words,
         name="turn-cue",
     )

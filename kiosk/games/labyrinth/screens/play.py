@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterator, NamedTuple
 
 import pyglet
 from pyglet.window import key
@@ -112,9 +112,7 @@ class PlayScreen(Screen):
         self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
         #: whole panels built ahead, hidden in their batch: (player, rect, angle, state) -> panel (see _prepare)
         self._ready: dict[tuple[Any, ...], PlayerPanel] = {}
-        #: the panel being built ahead a piece a turn (PlayerPanel.build_hidden): its steps, the panel,
-        #: and its key in _ready (None: built only for its texts, deleted when done)
-        self._building: tuple[Iterator[None], PlayerPanel, tuple[Any, ...] | None] | None = None
+        self._building: _Building | None = None  # the panel being built ahead, a part a turn
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -471,9 +469,8 @@ class PlayScreen(Screen):
             wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
             for key in [k for k in self._ready if k not in wanted]:
                 self._ready.pop(key).delete()  # (its texts back to the pool)
-            if self._building is not None and self._building[2] not in wanted | {None}:
-                self._building[1].delete()
-                self._building = None
+            if self._building is not None and self._building.key is not None and self._building.key not in wanted:
+                self._drop_building()
         if self._building is not None:
             self._build_step()
             return
@@ -491,7 +488,7 @@ class PlayScreen(Screen):
                     continue
                 ready = self._ghost(idx, frame)
                 ready.callbacks = shown.callbacks
-                self._building = (ready.build_hidden(st), ready, whole)
+                self._building = _Building(ready.build_hidden(st), ready, whole)
                 self._build_step()
                 return
             # the texts depend on neither the spare's picture nor which treasures were found
@@ -500,21 +497,27 @@ class PlayScreen(Screen):
                 continue
             self._prepared.add(key)
             ghost = self._ghost(idx, frame)
-            self._building = (ghost.build_hidden(st), ghost, None)
+            self._building = _Building(ghost.build_hidden(st), ghost, None)
             self._build_step()
             return
 
     def _build_step(self) -> None:
         """One piece of the panel being built ahead; the panel is ready (or its texts in the pool) after its last."""
-        assert self._building is not None
-        steps, ghost, whole = self._building
-        if next(steps, _BUILT) is not _BUILT:
+        building = self._building
+        assert building is not None
+        if next(building.steps, _BUILT) is not _BUILT:
             return
         self._building = None
-        if whole is None:
-            ghost.delete()  # (its texts to the pool)
+        if building.key is None:
+            building.panel.delete()  # (its texts to the pool)
         else:
-            self._ready[whole] = ghost
+            self._ready[building.key] = building.panel
+
+    def _drop_building(self) -> None:
+        """Delete the panel being built ahead (its moment will not come)."""
+        if self._building is not None:
+            self._building.panel.delete()
+            self._building = None
 
     def _moment(self) -> tuple[Any, ...]:
         """What the coming panels depend on: the turn, its phase, the arrow chosen, the spare as turned."""
@@ -541,9 +544,7 @@ class PlayScreen(Screen):
         for ready in self._ready.values():
             ready.delete()
         self._ready.clear()
-        if self._building is not None:
-            self._building[1].delete()
-            self._building = None
+        self._drop_building()
 
     def _coming(self) -> list[tuple[int, Frame, PanelState, bool]]:
         """The panels (player, frame, state, of the next moment) of this turn's move phase and of the
@@ -934,6 +935,14 @@ class PlayScreen(Screen):
 
 
 _BUILT = object()  # a panel's steps are all done (PlayScreen._build_step)
+
+
+class _Building(NamedTuple):
+    """A panel being built ahead a part a turn (PlayerPanel.build_hidden)."""
+
+    steps: Iterator[None]
+    panel: PlayerPanel
+    key: tuple[Any, ...] | None  # its key in PlayScreen._ready; None: built for its texts, deleted when done
 
 
 def _nothing(*_args: Any) -> None:
