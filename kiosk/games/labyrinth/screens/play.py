@@ -222,7 +222,11 @@ class PlayScreen(Screen):
                 return self.t("play.step_push")
             return self.t("play.push_again")
         if m.phase == Phase.MOVE:
-            return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
+            if self.destination.pending is not None:
+                return self.t("play.step_confirm")
+            if m.reachable <= {m.positions[m.current]}:  # walls all round: the pawn's square is the only lit one
+                return self.t("play.step_stay")
+            return self.t("play.step_move")
         return ""
 
     def _stay_or_confirm(self) -> None:
