@@ -83,6 +83,11 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
         ui.k.clock.advance(0.5)
         ui.off.frame()
     assert ui.screen.name == "puzzle_over" and ui.screen.event.stars == 3
+    # "Next puzzle": another puzzle of the same grade
+    _tap_text(ui, ui.t("puzzles.next"))
+    ui.off.settle()
+    nxt = [m for m in ui.seen if isinstance(m, PuzzleStarted)][-1]
+    assert ui.screen.name == "puzzle_play" and nxt.grade == "hard" and nxt is not started
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)], ids=("landscape", "portrait"))
