@@ -188,3 +188,32 @@ def test_the_first_tap_on_an_arrow_says_tap_again_beside_it_facing_the_tapper(ma
     ui.k.bus.dispatch_pending()
     ui.step(0.02)
     assert not play.note.showing
+
+
+def test_a_hint_puts_the_spare_turned_at_its_arrow_then_rings_the_square_to_walk_to(make, tmp_path):
+    """A hint a child can follow: a thin ring round one arrow showed neither the turn nor the walk."""
+    from kiosk.games.labyrinth.events import HintReady, RequestHint, SelectArrow
+    from kiosk.ui.shell.runner import Offscreen
+
+    ui = make()
+    start(ui, "human,human", "play", hints=True)
+    off = Offscreen(ui, ui.k)
+    off.settle()
+    ui.post(RequestHint())
+    off.settle()
+    (hint,) = ui.k.of(HintReady)
+    board = ui.screen.board
+    m = board.model
+    assert (m.preview, m.rotation) == (hint.insertion, hint.rotation % 4)  # the spare waits there, turned
+
+    def ring_at() -> tuple[float, float]:
+        (mark,) = board._hint_marks
+        return (mark.x, mark.y)
+
+    assert ring_at() == pytest.approx(ui.layout.arrow_rect(hint.insertion).center)
+    shot(ui, tmp_path, "hint_arrow")
+    ui.post(SelectArrow(hint.insertion))  # the same arrow again: the push
+    off.settle()
+    assert m.phase == "move" and tuple(hint.cell) in m.reachable
+    assert ring_at() == pytest.approx(ui.layout.cell_rect(*hint.cell).center)
+    shot(ui, tmp_path, "hint_walk")
