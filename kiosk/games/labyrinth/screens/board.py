@@ -867,6 +867,12 @@ class BoardView:
 
         self.anim = self._timed(TURN_S, step, done)
 
+    def _drop_hint_unless_followed(self, ev: BoardShifted) -> None:
+        """A push as the hint said keeps the hint (its square to walk to is marked next); another drops it."""
+        hint = self.model.hint
+        if hint is not None and (hint.insertion, hint.rotation % 4) != (ev.insertion, ev.rotation % 4):
+            self.model.hint = None
+
     def _start_slide(self, ev: BoardShifted) -> None:
         m = self.model
         L = self._laid_out()
@@ -931,8 +937,7 @@ class BoardView:
                 m.positions[c.player] = _cell(c.end)
             m.forbidden = ev.forbidden
             m.preview, m.rotation = None, 0
-            if m.hint is not None and (m.hint.insertion, m.hint.rotation % 4) != (ev.insertion, ev.rotation % 4):
-                m.hint = None  # pushed otherwise: its square to walk to no longer follows
+            self._drop_hint_unless_followed(ev)
             pv.scale = self.scale * 0.94
             pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
