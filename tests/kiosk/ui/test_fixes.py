@@ -47,6 +47,22 @@ def test_a_tap_in_the_computers_turn_is_answered_facing_the_person_who_tapped(ma
     assert not play.note.showing
 
 
+def test_computer_is_thinking_goes_when_the_persons_own_turn_begins(make):
+    """It lay over the person's arrows and menu buttons into their own turn."""
+    from kiosk.ui.shell.runner import Offscreen
+
+    ui = make()
+    start(ui, "hard,human", "play")
+    play = ui.screen
+    m = play.board.model
+    ui.tap(*ui.layout.cell_center(5, 3))
+    ui.k.bus.dispatch_pending()
+    assert play.note.showing and play.note.text == ui.t("play.computer_thinking")
+    Offscreen(ui, ui.k).settle()  # the computer plays its turn (within the note's time on the UI's clock)
+    assert m.kinds[m.current] == "human" and m.phase == "shift"
+    assert not play.note.showing
+
+
 def test_a_card_game_tap_in_the_computers_turn_is_answered_facing_the_tapper(make, tmp_path):
     ui = make()
     start(ui, "easy,human,human", "cards_play", game="cards")

@@ -613,8 +613,12 @@ class PlayScreen(Screen):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
-            if self.toast == self.t("play.computer_thinking"):
+            thinking = self.t("play.computer_thinking")
+            if self.toast == thinking:
                 self.toast = ""  # the computer has played: "thinking" is no longer true
+            if self.note.showing and self.note.text == thinking:
+                self.note.hide()  # nor at the edge of the one who tapped: it lay over their arrows and menu
+                self.ui.request_frame()
             self._panels_later()
             self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
