@@ -613,12 +613,7 @@ class PlayScreen(Screen):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
-            thinking = self.t("play.computer_thinking")
-            if self.toast == thinking:
-                self.toast = ""  # the computer has played: "thinking" is no longer true
-            if self.note.showing and self.note.text == thinking:
-                self.note.hide()  # nor at the edge of the one who tapped: it lay over their arrows and menu
-                self.ui.request_frame()
+            self._thinking_done()
             self._panels_later()
             self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
@@ -684,6 +679,16 @@ class PlayScreen(Screen):
             self._build_panels()
             self.ui.request_frame()
         return True
+
+    def _thinking_done(self) -> None:
+        """A turn begins: "Computer is thinking..." is no longer true, in the panel nor at the edge of
+        the one who tapped (where it lay over their arrows and menu buttons)."""
+        thinking = self.t("play.computer_thinking")
+        if self.toast == thinking:
+            self.toast = ""
+        if self.note.showing and self.note.text == thinking:
+            self.note.hide()
+            self.ui.request_frame()
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
