@@ -87,10 +87,18 @@ class Variant:
     text_key: str = ""
     history: str = ""  # the history's word when not the default ("" : the name)
     config_key: str = ""  # its key in the config's [game] section ("": the name)
+    #: the default under an operator's preset where it differs (``(("public", 3),)``): a walk-up
+    #: visitor gets a game that fits a visit, a family the full one; a [game] key written wins
+    preset_defaults: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.default not in self.choices:
-            raise ContractError(f"variant {self.name}: the default {self.default!r} is not one of its choices")
+        for value in (self.default, *(v for _, v in self.preset_defaults)):
+            if value not in self.choices:
+                raise ContractError(f"variant {self.name}: the default {value!r} is not one of its choices")
+
+    def default_for(self, preset: str) -> Any:
+        """The default under operator preset `preset` (``[kiosk] preset``)."""
+        return dict(self.preset_defaults).get(preset, self.default)
 
     @property
     def key(self) -> str:

@@ -222,7 +222,11 @@ class PlayScreen(Screen):
                 return self.t("play.step_push")
             return self.t("play.push_again")
         if m.phase == Phase.MOVE:
-            return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
+            if self.destination.pending is not None:
+                return self.t("play.step_confirm")
+            if m.reachable <= {m.positions[m.current]}:  # walls all round: the pawn's square is the only lit one
+                return self.t("play.step_stay")
+            return self.t("play.step_move")
         return ""
 
     def _stay_or_confirm(self) -> None:
@@ -609,8 +613,7 @@ class PlayScreen(Screen):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
-            if self.toast == self.t("play.computer_thinking"):
-                self.toast = ""  # the computer has played: "thinking" is no longer true
+            self._thinking_done()
             self._panels_later()
             self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
@@ -676,6 +679,16 @@ class PlayScreen(Screen):
             self._build_panels()
             self.ui.request_frame()
         return True
+
+    def _thinking_done(self) -> None:
+        """A turn begins: "Computer is thinking..." is no longer true, in the panel nor at the edge of
+        the one who tapped (where it lay over their arrows and menu buttons)."""
+        thinking = self.t("play.computer_thinking")
+        if self.toast == thinking:
+            self.toast = ""
+        if self.note.showing and self.note.text == thinking:
+            self.note.hide()
+            self.ui.request_frame()
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,

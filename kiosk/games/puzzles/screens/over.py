@@ -30,6 +30,7 @@ class PuzzleOverScreen(GameEndScreen):
 
     game_name = NAME
     play_screen = "puzzle_play"
+    again_key = "puzzles.next"  # another puzzle of the same grade, as the session deals it
 
     def event_of(self, game: Any, session: Any) -> PuzzleOver:
         p = game.puzzle
