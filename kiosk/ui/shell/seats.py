@@ -154,8 +154,8 @@ class SeatWatch:
         if not isinstance(ev, Event) or isinstance(ev, _NOT_A_MOVE):  # the bus's commands pass here too
             return
         player = getattr(ev, "player", None)
-        if not isinstance(ev, TurnBegan):  # their turn beginning is no move of theirs
-            self.joined.pop(player, None)  # type: ignore[arg-type]
+        if isinstance(player, int) and not isinstance(ev, TurnBegan):  # their turn beginning is no move
+            self.joined.pop(player, "")
         if self.calling is not None and player == self.calling:
             self._end_call(answered=True)
 
@@ -225,7 +225,7 @@ class SeatWatch:
     def _hand_over(self, session: "GameSession[Any]", player: int) -> None:
         """Nobody answered: the computer plays the seat from now on."""
         self.calling = None
-        self.ui.post(ChangeSeat(player, self.joined.pop(player, None) or self._level(session), "away"))
+        self.ui.post(ChangeSeat(player, self.joined.pop(player, "") or self._level(session), "away"))
         self.note = (player, self.ui.now() + NOTE_S)
         self._for = None
         self._changed()
