@@ -656,7 +656,14 @@ def switch_preset(config: Config, name: str) -> Config:
 
     if name not in PRESETS:
         raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
-    kiosk = replace(config.kiosk, preset=name, **PRESETS[name])
+    times = PRESETS[name]
+    kiosk = replace(
+        config.kiosk,
+        preset=name,
+        idle_timeout_s=times["idle_timeout_s"],
+        continue_s=times["continue_s"],
+        seat_timeout_s=times["seat_timeout_s"],
+    )
     return replace(config, kiosk=kiosk, game=_game_with_preset(config.game, name, {}))
 
 

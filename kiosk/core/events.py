@@ -411,9 +411,10 @@ class SeatChanged(Event):
 
 @message("game_abandoned")
 class GameAbandoned(Event):
-    """The running game was stopped without a winner."""
+    """The running game was stopped without a winner (`replaced`: by a new game, which shows next)."""
 
     reason: str
+    replaced: bool = False
 
 
 @message("ai_thinking")

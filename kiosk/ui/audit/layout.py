@@ -150,10 +150,12 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
 
 
 def _seat_items(seats: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The Join buttons at the computers' corners, the call's "I'm here" and the texts they show."""
+    """The Join buttons at the computers' corners, the call's "I'm here", Join's Yes and No, and the
+    texts they show."""
     items = [_item(uid(f"join@{_rid(rect)}"), "button", rect, touch=True) for rect in seats.joins.values()]
-    if seats.here_rect is not None:
-        items.append(_item(uid(f"here@{_rid(seats.here_rect)}"), "button", seats.here_rect, touch=True))
+    for name, rect in (("here", seats.here_rect), ("yes", seats.yes_rect), ("no", seats.no_rect)):
+        if rect is not None:
+            items.append(_item(uid(f"{name}@{_rid(rect)}"), "button", rect, touch=True))
     return items + _texts(seats, recorder, uid)
 
 

@@ -44,7 +44,7 @@ from kiosk.games import HUMAN
 from kiosk.ui.shell.idle import SeatsPlayers
 from kiosk.ui.shell.layout import Rect
 from kiosk.ui.shell import typeface
-from kiosk.ui.shell.menu import Canvas, config_value, fit_font, panel
+from kiosk.ui.shell.menu import TOGGLE_OFF, Canvas, config_value, fit_font, panel
 from kiosk.ui.shell.screen import game_on, session_for
 from kiosk.ui.shell.widgets import ACCENT, Frame, box, label
 
@@ -57,7 +57,7 @@ NOTE_S = 8.0
 #: Events that are no move of the called person (the rest with their ``player`` end the call).
 _NOT_A_MOVE = (SeatCalled, SeatChanged, IllegalInput)
 JOIN_BG = (40, 120, 80)
-NO_BG = (120, 120, 120)
+NO_BG = TOGGLE_OFF  # No: a wooden token, as the menus' other choices (white words read on it)
 #: A person who joined and has not moved yet is called after this long (seconds; then the countdown):
 #: a Join nobody follows up hands the seat back within about one turn, not seat_timeout_s + countdown.
 JOINED_CALL_S = 10.0
@@ -154,8 +154,8 @@ class SeatWatch:
         if not isinstance(ev, Event) or isinstance(ev, _NOT_A_MOVE):  # the bus's commands pass here too
             return
         player = getattr(ev, "player", None)
-        if not isinstance(ev, TurnBegan):  # their turn beginning is no move of theirs
-            self.joined.pop(player, None)  # type: ignore[arg-type]
+        if isinstance(player, int) and not isinstance(ev, TurnBegan):  # their turn beginning is no move
+            self.joined.pop(player, "")
         if self.calling is not None and player == self.calling:
             self._end_call(answered=True)
 
@@ -225,7 +225,7 @@ class SeatWatch:
     def _hand_over(self, session: "GameSession[Any]", player: int) -> None:
         """Nobody answered: the computer plays the seat from now on."""
         self.calling = None
-        self.ui.post(ChangeSeat(player, self.joined.pop(player, None) or self._level(session), "away"))
+        self.ui.post(ChangeSeat(player, self.joined.pop(player, "") or self._level(session), "away"))
         self.note = (player, self.ui.now() + NOTE_S)
         self._for = None
         self._changed()

@@ -621,7 +621,7 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameOver):
             self._gameover = ev
             self._gameover_at = None
-        elif isinstance(ev, GameAbandoned):
+        elif isinstance(ev, GameAbandoned) and not ev.replaced:  # a new game shows itself next
             if "attract" in SCREENS:
                 self.ui.goto("attract")
 
