@@ -31,7 +31,7 @@ from kiosk.games import HUMAN
 from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.kit.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 # PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
-# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.shell.i18n).
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.kit.i18n).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.

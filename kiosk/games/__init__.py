@@ -179,7 +179,7 @@ class GameType:
     play_screen: str = ""
     over_screen: str = ""
     #: its part of the setup screen (who plays, its own rules): a function returning a
-    #: kiosk.ui.shell.setup_panel.SetupPanel subclass, imported only with a display; None: the
+    #: kiosk.ui.kit.setup_panel.SetupPanel subclass, imported only with a display; None: the
     #: setup screen does not offer the game
     setup_panel: Callable[[], type] | None = None
     #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
@@ -193,7 +193,7 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
-    #: its players sit at the board's four corners (a seat is a corner; kiosk/ui/shell/seating.py)
+    #: its players sit at the board's four corners (a seat is a corner; kiosk/ui/kit/seating.py)
     corner_seats: bool = False
     #: the attract screen's demo: a function returning the game's demo parts (its board view, a
     #: private session, a replay of a filed record: kiosk/games/labyrinth/demo.py BoardDemo)

@@ -42,10 +42,10 @@ from kiosk.store.pin import PinGuard
 from kiosk.version import version as running_version
 
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.layout import ARROWS, Rect
-from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
+from kiosk.ui.kit.layout import ARROWS, Rect
+from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
 from kiosk.ui.shell.screen import Screen, game_on, register, session_for
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
+from kiosk.ui.kit.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.ui.shell.window import UI

@@ -168,7 +168,7 @@ def test_a_quick_game_survives_sigkill_and_resumes_in_it(tmp_path):
 def test_the_setup_offers_the_quick_game_and_starts_it(tmp_path):
     from kiosk.core.testing import MiniKiosk
     from kiosk.ui.shell.window import UI
-    from tests.kiosk.ui.test_screens import Now, tap_widget, window_of
+    from tests.kiosk.ui.screens.test_screens import Now, tap_widget, window_of
 
     path = tmp_path / "kiosk.toml"
     path.write_text("[game]\ntreasures = 5\n")  # the operator's default for a public place

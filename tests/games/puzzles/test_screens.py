@@ -144,7 +144,7 @@ def test_a_puzzle_started_at_the_right_corner_shows_its_goal_in_words_and_says_y
     """Tried as a new user would: a puzzle whose pawn starts at a right-hand corner showed no info
     panel (drawn, but never into the frame cache), its turn cue named a colour though one person
     plays, and the goal was nowhere in words."""
-    from tests.kiosk.ui.test_screens import colours_in, pixels
+    from tests.kiosk.ui.screens.test_screens import colours_in, pixels
 
     seed = next(p.seed for grade in pack.pack().values() for p in grade if p.seat in (1, 2))
     window = offscreen_window((800, 480))

@@ -44,12 +44,12 @@ from kiosk.games.labyrinth.events import (
     TreasureFound,
     TurnChanged,
 )
-from kiosk.ui.shell import seating
+from kiosk.ui.kit import seating
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
-from kiosk.ui.shell.layout import ARROWS, Layout, Rect
-from kiosk.ui.shell.motion import Effects, ease_out_back
-from kiosk.ui.shell.table import board_frame
+from kiosk.ui.kit.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
+from kiosk.ui.kit.layout import ARROWS, Layout, Rect
+from kiosk.ui.kit.motion import Effects, ease_out_back
+from kiosk.ui.kit.table import board_frame
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
@@ -149,7 +149,7 @@ class BoardView:
         self.panels_shown = live is not None if panels_shown is None else panels_shown
         #: where a seat's panel lies and which way it faces (the play screen's ``panel_place``)
         self.panel_place: Callable[[int], tuple[int, int]] = lambda seat: (seat, self._laid_out().facing(seat))
-        self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
+        self.effects = Effects()  # motions beside the queue (kiosk/ui/kit/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_frame = pyglet.graphics.Group(order=base_order - 1)  # the oak frame, under the out tile's mark
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g

@@ -14,9 +14,9 @@ from kiosk.games.labyrinth.events import Commands, TurnChanged
 from kiosk.games.labyrinth.screens.play import PlayScreen
 from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleStarted
 from kiosk.ui.shell.screen import register, session_for
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.menu import Canvas, panel
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.menu import Canvas, panel
+from kiosk.ui.kit.widgets import DIM, INK, Frame, label
 
 
 #: the near corner below each far one (same column in landscape, same half of the band in portrait)
