@@ -24,6 +24,7 @@ from kiosk.games.cards.screens.seats import player_rgb, seat_token, strength_sta
 from kiosk.games.cards.events import CardGameOver
 
 from kiosk.ui.audit.contrast import text_shade
+from kiosk.ui.kit.text_cache import Text
 from kiosk.ui.shell.i18n import names_list
 from kiosk.ui.shell.game_end import GameEndScreen
 from kiosk.ui.shell import podium
@@ -307,7 +308,7 @@ def _headline(
     batch: pyglet.graphics.Batch,
     group: pyglet.graphics.Group,
     rgb: tuple[int, int, int],
-) -> pyglet.text.Label:
+) -> Text:
     """The result's headline at `size` units, narrowed to the screen's width if it must; a long one (three
     winners' names) goes onto two lines at the body size rather than below it."""
     width = c.px(c.W - 40)

@@ -1,0 +1,1 @@
+"""The toolkit every screen uses: texts drawn once (text_cache), and more as the shell is split."""
