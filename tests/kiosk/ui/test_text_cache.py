@@ -130,3 +130,37 @@ def test_the_cache_frees_the_least_recently_used_page_that_shows_nothing():
         shown.delete()
     finally:
         text_cache.CACHE = real
+
+
+def test_a_text_first_drawn_on_a_screen_turned_in_software_is_not_turned_in_the_atlas():
+    """A screen mounted the other way round is turned by the window's view (kiosk/ui/shell/window.py):
+    a text first drawn then shows, once the view is turned back, as a label does unturned."""
+    window = window_of(SIZE)
+    window.switch_to()
+    import pyglet
+
+    from kiosk.ui.kit.text_cache import Text
+    from kiosk.ui.shell.typeface import font_for
+    from kiosk.ui.shell.widgets import label_spec
+    from kiosk.ui.shell.window import rotation_view
+
+    text, color = "Turned screen, upright text", (240, 240, 240, 255)
+    view = window.view
+    window.view = rotation_view(180, *SIZE)
+    made = Text(label_spec(text, 14), 200, 150, 0, color, pyglet.graphics.Batch(), None)  # drawn now
+    window.view = view
+    made.delete()
+    label = _drawn(
+        lambda batch: pyglet.text.Label(
+            text,
+            font_name=font_for(text),
+            font_size=14,
+            x=200,
+            y=150,
+            anchor_x="center",
+            anchor_y="center",
+            color=color,
+            batch=batch,
+        )
+    )
+    assert _drawn(lambda batch: Text(label_spec(text, 14), 200, 150, 0, color, batch, None)) == label
