@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import pyglet
@@ -117,6 +118,7 @@ class PlayScreen(Screen):
         self._signature = None
         if self.board.model.started:
             self._build_panels()
+            self._warm_panels()
 
     def enter(self, hints: bool | None = None, **kw: Any) -> None:
         """Show the running game: take the public picture from the session (resume, late entry).
@@ -127,6 +129,7 @@ class PlayScreen(Screen):
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
+            self._warm_panels()
 
     def leave(self) -> None:
         super().leave()
@@ -173,6 +176,40 @@ class PlayScreen(Screen):
             )
         self._signature = None
         self._refresh_panels()
+
+    def _warm_panels(self) -> None:
+        """Each player's turn as their panel will show it (cued, the push, the walk, a walk chosen) and
+        their panel while another plays, built once into a batch that is never drawn, as the game's
+        screen opens: the texts of the game's panels (its vocabulary) are then drawn once (the text
+        cache), and a turn's frames only place them."""
+        m = self.board.model
+        if not m.started or not m.seats:
+            return
+        scratch = pyglet.graphics.Batch()
+        seen: set[tuple[float, float, str]] = set()  # (width, height, kind) of the turns built: the same words
+        for idx, seat in enumerate(m.seats):
+            human = m.kinds[idx] == HUMAN
+            base = replace(
+                self._panel_state(idx), active=True, peek=False, toast="", hints=self.hints_enabled and human
+            )
+            push = replace(base, phase=Phase.SHIFT, step="push", prompt=self.t("play.step_push"), cue="")
+            turns = [replace(push, cue=self._cue_text(idx)), push]  # (only the colour's words differ)
+            if not human:
+                turns = [replace(base, phase=Phase.SHIFT, prompt=self.t("play.computer_thinking"), step="", cue="")]
+            mine = self._panel_frame(seat, seat)
+            if human and (mine.w, mine.h, m.kinds[idx]) not in seen:
+                seen.add((mine.w, mine.h, m.kinds[idx]))
+                walk = replace(base, phase=Phase.MOVE, step="move", prompt=self.t("play.step_move"), spare=None)
+                turns += [replace(walk, undo=True), replace(walk, prompt=self.t("play.step_confirm"), pending=True)]
+            other = m.seats[(idx + 1) % len(m.seats)]
+            idle = replace(base, active=False, phase="", spare=None, hints=False, prompt="", step="", undo=human)
+            for frame, states in ((mine, turns), (self._panel_frame(seat, other), [idle])):
+                panel = PlayerPanel(
+                    self.ui, scratch, None, frame, on_rotate=_no, on_peek=_no, on_peek_tap=_no, on_hint=_no, on_stay=_no
+                )
+                for st in states:
+                    panel.show(st)
+                panel.delete()
 
     # ------------------------------------------------------------------ panels
     def _peek_hold(self, down: bool) -> None:
@@ -429,6 +466,7 @@ class PlayScreen(Screen):
             self.peek.cancel()
             self.destination.clear()
             self._build_panels()
+            self._warm_panels()
             self._cue_turn()
             return
         self.board.on_event(ev)
@@ -764,3 +802,7 @@ class PlayScreen(Screen):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol == key.P:
             self._peek_hold(False)
+
+
+def _no(*_args: Any) -> None:
+    """A control of a panel built only for its texts (PlayScreen._warm_panels)."""
