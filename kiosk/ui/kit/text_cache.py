@@ -22,15 +22,12 @@ cache frees the page used least recently that shows no text now. A screen names 
 
 from __future__ import annotations
 
-import logging
 import math
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 import pyglet
 from pyglet.math import Mat4
-
-log = logging.getLogger(__name__)
 
 PAGE = 1024  # px square; one byte a pixel (1 MiB)
 BUDGET = 8 * PAGE * PAGE  # bytes of atlas pages kept before the least recently used free page goes
@@ -184,7 +181,7 @@ class TextCache:
     def _room(self, w: int, h: int) -> tuple[_Page, int, int]:
         """A place `w` x `h` on a page: on one that has it, else a new page (the least recently used
         page that shows nothing is freed first when the budget is spent)."""
-        from pyglet.image.atlas import Allocator, AllocatorException
+        from pyglet.image.atlas import AllocatorException
 
         for page in reversed(self.pages):
             try:
@@ -194,17 +191,11 @@ class TextCache:
                 continue
         side_w, side_h = max(PAGE, w), max(PAGE, h)  # a text larger than a page gets a page of its own
         free = [p for p in self.pages if p.showing <= 0]
-        if free and self.bytes + side_w * side_h > self.budget:
+        if free and self.bytes + side_w * side_h > self.budget:  # (when every page shows a text, it grows)
             old = min(free, key=lambda p: p.used_at)
             self.entries = {s: e for s, e in self.entries.items() if e.page is not old}
-            if (old.texture.width, old.texture.height) == (side_w, side_h):
-                old.allocator = Allocator(side_w, side_h)
-                x, y = old.allocator.alloc(w, h)
-                return old, x, y
             self.pages.remove(old)
             _delete_page(old)
-        if self.bytes + side_w * side_h > self.budget:
-            log.debug("text cache over its budget: every page shows a text (%d bytes)", self.bytes)
         page = _new_page(side_w, side_h)
         self.pages.append(page)
         x, y = page.allocator.alloc(w, h)
@@ -243,11 +234,8 @@ def _new_page(w: int, h: int) -> _Page:
     gl.glBindTexture(texture.target, 0)
     fbo = gl.GLuint(0)
     gl.glGenFramebuffers(1, fbo)
-    saved = gl.GLint(0)
-    gl.glGetIntegerv(gl.GL_FRAMEBUFFER_BINDING, saved)
-    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, fbo)  # (TextCache._draw binds the page it draws on, and back)
     gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, texture.target, texture.id, 0)
-    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, saved.value)
     return _Page(texture, fbo.value, Allocator(w, h))
 
 

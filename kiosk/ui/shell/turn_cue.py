@@ -102,9 +102,6 @@ class TurnCue:
 
 #: the distance of the cue's two lines, in text heights (tighter than a paragraph: it is one phrase)
 CUE_LINE_SPACING = 1.05
-#: how far a text measured at one size may be off its width at another scaled by the sizes' ratio
-#: (hinting rounds each letter to whole pixels): a size whose estimate misses by more is not measured
-FIT_SLACK = 1.1
 #: the room (px on 800x480) the band's text keeps from its sides, and from its top and bottom together
 BAND_MARGIN = 6
 
@@ -125,21 +122,11 @@ def cue_lines(text: str, layout: Layout, width: float, height: float) -> tuple[s
         h = measure(lines[0], pts)[1] + (len(lines) - 1) * pts * 4 / 3 * CUE_LINE_SPACING
         return w, h
 
-    # each size measured lays its letters out (and renders them, a fraction of a ms each): the sizes
-    # that cannot fit by the first one's proportions are passed over unmeasured (letters scale with
-    # the size to within a few per cent, well inside FIT_SLACK), so the result is the same
-    first: dict[str, tuple[float, float, float]] = {}  # candidate: (points, width, height) first measured
     size = float(typeface.CUE)
     while True:
         pts = layout.font(size)
         for candidate in [text] + breaks[:1]:
-            known = first.get(candidate)
-            if known is not None:
-                scale = pts / known[0]
-                if known[1] * scale > width * FIT_SLACK or known[2] * scale > height * FIT_SLACK:
-                    continue
             w, h = size_of(candidate, pts)
-            first.setdefault(candidate, (pts, w, h))
             if w <= width and h <= height:
                 return candidate, pts
         if size <= typeface.TITLE:
