@@ -1,23 +1,20 @@
-"""Texts drawn once: each distinct text is laid out and rasterised one time into an atlas page, then
-shown as a sprite (the model: Kivy's Label, a text rendered once into a texture).
+"""Texts drawn once (the model: Kivy's Label, a text rendered once into a texture).
 
-Why: pyglet lays a text out glyph by glyph in Python (~1 ms here, ~5 ms on a Pi 4 for a panel's line)
-every time a Label is made or changed, and the screens made them again at every panel change. Here a
-text (its words, face, size, weight, wrap width, alignment, anchors, line spacing: a :class:`Spec`) is
-laid out once, drawn in white into a page of an 8-bit atlas (its coverage only), and every later use is
-a sprite of that region: placing it, turning it to face a seat (0/90/180/270), tinting it (the colour
-is the sprite's, not part of the text) and showing or hiding it cost only the sprite.
+pyglet lays a text out glyph by glyph in Python (~1 ms here, ~5 ms on a Pi 4 a line) each time a Label
+is made or changed. Here each distinct text (a :class:`Spec`: words, face, size, weight, wrap width,
+alignment, anchors, line spacing) is laid out once and drawn in white into a page of an 8-bit atlas;
+every use is then a sprite of that region: placing, turning (0/90/180/270), tinting (the colour is the
+sprite's) and showing or hiding it cost only the sprite.
 
-The same pixels as a pyglet Label: the label is drawn into the page at the same fraction of a pixel
-from its anchor as on screen, its coverage kept exactly (white on clear black: the red channel is the
-glyphs' alpha, blended the way pyglet blends glyphs over each other), and the page is read back through
-a swizzle (rgb 1, alpha = red), so the default sprite shader gives ``tint.rgb, coverage * opacity``,
-what pyglet's text shader gives (``glyph * colour``), blended alike. The sprite samples texel centres
-(whole-pixel places, GL_NEAREST). Only glyphs that overlap each other can differ by a rounding step.
+The same pixels as a Label: it is drawn into the page at the same fraction of a pixel from its anchor
+as on screen, its coverage kept exactly (white on clear black: the red channel is the glyphs' alpha,
+blended as pyglet blends glyphs), and read back through a swizzle (rgb 1, alpha = red), so the sprite
+shader's ``texture * tint`` is the text shader's ``glyph * colour``, blended alike, sampled at texel
+centres. Only overlapping glyphs can differ, by a rounding step (composed in the page, then blended).
 
-Memory is bounded: pages of ``PAGE`` px square, one byte a pixel, at most ``budget`` bytes; a full
-cache frees the page used least recently that shows no text now. A screen names its vocabulary
-(:meth:`TextCache.warm`) to have it drawn while the screen changes, not in its first frames.
+Memory is bounded: pages of ``PAGE`` px square, a byte a pixel, at most ``budget`` bytes; then the page
+used least recently that shows no text is freed. :meth:`TextCache.warm` draws a screen's vocabulary
+while the screen changes, not in its first frames.
 """
 
 from __future__ import annotations
@@ -58,10 +55,6 @@ class _Page:
     used_at: int = 0  # the cache's clock when a text of it was last taken
     showing: int = 0  # texts of it alive now
 
-    @property
-    def bytes(self) -> int:
-        return int(self.texture.width * self.texture.height)
-
 
 @dataclass
 class _Entry:
@@ -86,7 +79,7 @@ class TextCache:
 
     @property
     def bytes(self) -> int:
-        return sum(p.bytes for p in self.pages)
+        return sum(int(p.texture.width * p.texture.height) for p in self.pages)
 
     def take(self, spec: Spec) -> _Entry:
         """`spec`'s region (drawn now if it is not yet), counted as showing until :meth:`release`."""
