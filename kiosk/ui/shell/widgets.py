@@ -333,7 +333,7 @@ class Button(Widget):
 
     @property
     def text(self) -> str:
-        return self._label.text
+        return str(self._label.text)
 
     @text.setter
     def text(self, value: str) -> None:
