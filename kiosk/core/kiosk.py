@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import os
 import random
 import threading
 from dataclasses import dataclass
@@ -186,9 +185,8 @@ class Kiosk:
         from kiosk.store.persistence import GameStore, StateDirBusy, StateLock
         from kiosk.store import safeio
 
-        ops = safeio.OPS
         try:
-            ops.mkdir(state_dir)
+            safeio.OPS.mkdir(state_dir)
         except OSError as e:
             log.warning("cannot create the state directory %s: %s", state_dir, e.strerror or e)
         try:
@@ -202,9 +200,7 @@ class Kiosk:
         except OSError as e:  # a read-only directory: nothing can be saved, nobody to guard against
             log.warning("cannot lock the state directory %s: %s", state_dir, e.strerror or e)
         try:
-            probe = state_dir / ".writable"
-            ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
-            ops.unlink(probe)
+            safeio.probe_writable(state_dir)
         except OSError as e:
             log.warning(
                 "state directory %s is not writable (%s): resuming what can be read; each save tries again",

@@ -309,6 +309,15 @@ class FileOps:
         path.mkdir(parents=True, exist_ok=True)
 
 
+def probe_writable(directory: Path) -> None:
+    """Raise OSError when no file can be created in `directory`. The probe is a new file of a
+    random name (``mkstemp``: ``O_CREAT|O_EXCL``, so it never opens a file or link already there:
+    a planted ``.writable`` link to the history must not empty it), removed at once."""
+    fd, probe = OPS.mkstemp(directory, ".writable.", ".tmp")
+    OPS.close(fd)
+    OPS.unlink(probe)
+
+
 #: The operations in use (tests swap it for a counting one).
 OPS = FileOps()
 
@@ -329,6 +338,7 @@ __all__ = [
     "loads_json",
     "open_bounded",
     "own_dir",
+    "probe_writable",
     "split_lines",
     "read_bounded",
     "read_json",

@@ -1,0 +1,48 @@
+"""Issue 46: a full disk and planted links lose no finished game (the third adversarial round)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from kiosk.core import config as cfg
+from kiosk.core.kiosk import Kiosk, KioskOptions
+from kiosk.store.history import HISTORY_NAME
+from kiosk.store.persistence import SAVE_NAME
+
+
+class DiskKiosk(Kiosk):
+    """The kiosk without arcade buttons (gpiozero's mock pins are slow to set up)."""
+
+    def _open_buttons(self) -> None:
+        self.buttons = None
+
+
+def kiosk_on(state_dir: Path, **options) -> Kiosk:
+    return DiskKiosk(cfg.Config(), KioskOptions(fast=True, ring="none", state_dir=state_dir, **options))
+
+
+HISTORY_LINE = json.dumps(
+    {"time": "2027-01-15T08:00:00.000+00:00", "game": "labyrinth", "seats": ["human"], "turns": 3, "duration_s": 60}
+)
+
+
+# ------------------------------------------------------------------ 1: the write-access probe
+def test_1_a_planted_writable_link_empties_nothing(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / HISTORY_NAME).write_text(HISTORY_LINE + "\n")
+    (state / SAVE_NAME).write_text("{}")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    for target in (state / HISTORY_NAME, state / SAVE_NAME, outside):
+        link = state / ".writable"
+        if os.path.lexists(link):
+            link.unlink()
+        link.symlink_to(target)
+        before = target.read_bytes()
+        with kiosk_on(state, resume=False):
+            pass
+        assert target.read_bytes() == before, target
+        assert link.is_symlink()  # not ours: left where it is
