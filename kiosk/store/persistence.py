@@ -208,6 +208,11 @@ class StateLock:
         # still closes its descriptor, and with it the lock
         self._file: Any = os.fdopen(fd, "r+b", buffering=0)
         try:
+            safeio.refuse_linked(fd, self.path)  # the pid is written into it: never into another file
+        except OSError:
+            self.release()
+            raise
+        try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             try:

@@ -374,7 +374,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
     try:
         target = install(pack, state_dir)
     except OSError as e:
-        print(f"error: cannot install the theme into {state_dir}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot install the theme into {e.filename or state_dir}: {e.strerror or e}", file=sys.stderr)
         return 1
     print(f"Installed theme {pack.id!r} in {target}")
     print('Installed themes (choose one with [display] theme = "ID" or in the operator menu):')

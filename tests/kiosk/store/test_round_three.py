@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
+
+import pytest
 
 from kiosk.core import config as cfg
 from kiosk.core.kiosk import Kiosk, KioskOptions
 from kiosk.store.history import HISTORY_NAME
 from kiosk.store.persistence import SAVE_NAME
+
+
+@pytest.fixture(autouse=True)
+def _root_logger_untouched():
+    """cli.main sets the root logger's level and handlers: give the next tests theirs back."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    yield
+    root.setLevel(level)
+    root.handlers[:] = handlers
 
 
 class DiskKiosk(Kiosk):
@@ -46,3 +59,31 @@ def test_1_a_planted_writable_link_empties_nothing(tmp_path):
             pass
         assert target.read_bytes() == before, target
         assert link.is_symlink()  # not ours: left where it is
+
+
+# ------------------------------------------------------------------ 4: links in the state directory
+OCEAN = Path(__file__).resolve().parents[3] / "kiosk" / "themes" / "ocean"
+
+
+def test_4_install_theme_does_not_write_through_a_themes_link(tmp_path, capsys):
+    from kiosk.tools import cli
+
+    state, outside = tmp_path / "state", tmp_path / "outside"
+    state.mkdir()
+    outside.mkdir()
+    (state / "themes").symlink_to(outside)
+    status = cli.main(["--state-dir", str(state), "--install-theme", str(OCEAN), "--log-level", "error"])
+    assert status != 0 and list(outside.iterdir()) == []
+    assert "themes" in capsys.readouterr().err
+
+
+def test_4_a_hard_linked_lock_file_is_not_written(tmp_path, caplog):
+    state = tmp_path / "state"
+    state.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    os.link(outside, state / "kiosk.lock")
+    with kiosk_on(state, resume=False):
+        pass
+    assert outside.read_text() == "precious"
+    assert "links" in caplog.text
