@@ -543,10 +543,15 @@ def _events_file(path: str | None) -> IO[str] | None:
     """``--events-out``: the file every bus message is written to, one JSON line each (line-buffered)."""
     if not path:
         return None
+    # O_NONBLOCK: a FIFO nobody reads refuses at once (ENXIO) instead of waiting for ever
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        return open(path, "w", encoding="utf-8", buffering=1)
+        fd = os.open(path, flags, 0o644)
     except OSError as e:
-        raise _Refused(f"cannot write the events file {path}: {e.strerror or e}") from None
+        why = "a FIFO that nobody reads" if e.errno == errno.ENXIO else e.strerror or e
+        raise _Refused(f"cannot write the events file {path}: {why}") from None
+    os.set_blocking(fd, True)
+    return open(fd, "w", encoding="utf-8", buffering=1)
 
 
 def _options(

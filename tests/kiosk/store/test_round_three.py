@@ -87,3 +87,19 @@ def test_4_a_hard_linked_lock_file_is_not_written(tmp_path, caplog):
         pass
     assert outside.read_text() == "precious"
     assert "links" in caplog.text
+
+
+# ------------------------------------------------------------------ 6: outputs that are not files
+def test_6_events_out_naming_a_fifo_nobody_reads_is_refused_at_once(tmp_path):
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "events"
+    os.mkfifo(fifo)
+    run = [sys.executable, "-m", "kiosk", "--display", "none", "--fast", "--games", "1", "--events-out", str(fifo)]
+    try:
+        done = subprocess.run(run, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the kiosk waited for a reader of the FIFO")
+    assert done.returncode == 2
+    assert "FIFO that nobody reads" in done.stderr and "Traceback" not in done.stderr
