@@ -274,7 +274,7 @@ class GameStore:
     """
 
     state_dir: Path
-    loaders: Mapping[str, Callable[[dict], Any]]
+    loaders: Mapping[str, Callable[[dict[str, Any]], Any]]
     resume_within_s: float = 1800
     archive_keep: int = ARCHIVE_KEEP
     corrupt_keep: int = CORRUPT_KEEP

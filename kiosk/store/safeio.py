@@ -322,7 +322,10 @@ def refuse_linked(fd: int, path: Path | str) -> None:
 def probe_writable(directory: Path) -> None:
     """Raise OSError when no file can be created in `directory`. The probe is a new file of a
     random name (``mkstemp``: ``O_CREAT|O_EXCL``, so it never opens a file or link already there:
-    a planted ``.writable`` link to the history must not empty it), removed at once."""
+    a planted ``.writable`` link to the history must not empty it), removed at once; one left by a
+    crash is removed first (unlinking a name never touches what a link points to)."""
+    for stale in Path(directory).glob(".writable.*.tmp"):
+        OPS.unlink(stale)
     fd, probe = OPS.mkstemp(directory, ".writable.", ".tmp")
     OPS.close(fd)
     OPS.unlink(probe)

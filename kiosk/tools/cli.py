@@ -630,7 +630,7 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
         status = 2
     finally:
         kiosk.close()
-    return status
+    return status or kiosk.exit_status  # closing may fail it: finished games the disk refused are lost
 
 
 if __name__ == "__main__":  # pragma: no cover
