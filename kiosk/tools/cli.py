@@ -207,7 +207,8 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
     that Python's own flush at exit cannot fail afterwards."""
     try:
         status = run()
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
+            sys.stdout.flush()
         return status
     except OSError as e:
         if e.errno not in _OUTPUT_GONE:
@@ -225,7 +226,22 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
+    standard_fds_opened()
     return output_guarded(lambda: _command(argv), "labyrinth-kiosk")
+
+
+def standard_fds_opened() -> None:
+    """Put /dev/null where standard input, output or error is closed (``>&-``): else the next file
+    opened (the state lock, a save) takes its number, and whatever writes to standard output
+    writes into it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
 
 
 def _command(argv: Sequence[str] | None = None) -> int:
