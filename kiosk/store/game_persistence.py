@@ -20,8 +20,9 @@ A crash between any two steps leaves the game in the history exactly once: a sav
 game is over is finished at the next start (:meth:`GamePersistence.finish_saved`), its line written
 unless the history has it already, its record filed again over the same name. When the history
 line cannot be written anywhere (a full disk), nothing that would take the last free space
-before it is written: the record is not filed, and the game's save, if its end could be saved,
-is kept (no later game is saved over it). A finished game that is on disk nowhere is a loss: each
+before it is written: the record is not filed, the files worth less than the line that are not
+its only copy (its current record, a save from before its end) are removed to make room for it,
+and the game's save, if its end could be saved, is kept (no later game is saved over it). A finished game that is on disk nowhere is a loss: each
 one is logged as it happens, and :meth:`GamePersistence.close` tries once more at exit and
 returns how many are lost (the kiosk then exits non-zero).
 """
@@ -226,7 +227,7 @@ class GamePersistence:
     def _write_history(self, record: GameRecord, *, save_holds_it: bool) -> bool:
         """Step 1 of the end: True when the game's line is on disk (the history or ``pending/``).
         Else the game waits in memory; its save, if `save_holds_it`, is kept for it."""
-        if self.history.record(record):
+        if self.history.record(record) or self._room_made_for(record, save_holds_it):
             return True
         if save_holds_it:
             self.store.held = f"the finished game {record.game_id} not yet written to the history"
@@ -245,6 +246,15 @@ class GamePersistence:
                 extra=EVERY_TIME,
             )
         return False
+
+    def _room_made_for(self, record: GameRecord, save_holds_it: bool) -> bool:
+        """A full disk: remove what is worth less than the game's history line and is not its only
+        copy (its current record; its save, unless that says the game is over), then try once more."""
+        self.shelf.discard_current()
+        if not save_holds_it:
+            self.store.discard()
+        self.history.flush_pending()
+        return record not in self.history.unwritten
 
     def _clean_up(self) -> None:
         """Step 3 of the end: the save and the current record go (a save kept for another game stays)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.core import config as cfg
-from kiosk.core.events import GameEnded
+from kiosk.core.events import GameEnded, TurnBegan
 from kiosk.core.kiosk import Kiosk, KioskOptions
 from kiosk.store import safeio
 from kiosk.store.history import HISTORY_NAME
@@ -220,3 +220,29 @@ def test_2_a_finished_game_the_disk_refused_is_written_when_it_can_be(tmp_path, 
     kiosk.bus.subscribe(GameEnded, lambda ev: setattr(disk, "full", False))
     assert run(kiosk) == 0
     assert len(History(state).read()[0]) == 2
+
+
+class FullUntilFreed(safeio.FileOps):
+    """A full disk: no write succeeds, but the history line fits once the game's own save and
+    record (written before the disk filled) are removed."""
+
+    def __init__(self, state: Path) -> None:
+        self.state = state
+
+    def write(self, fd, data):
+        target = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        occupied = (self.state / SAVE_NAME).exists() or (self.state / "current-game.record.txt").exists()
+        if target.name != HISTORY_NAME or occupied:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        super().write(fd, data)
+
+
+def test_2_what_is_worth_less_than_the_history_line_makes_room_for_it(tmp_path, monkeypatch):
+    from kiosk.core.headless import run
+    from kiosk.store.history import History
+
+    state = tmp_path / "state"
+    kiosk = ai_games(state, 1)
+    kiosk.bus.subscribe(TurnBegan, lambda ev: monkeypatch.setattr(safeio, "OPS", FullUntilFreed(state)))
+    assert run(kiosk) == 0
+    assert len(History(state).read()[0]) == 1
