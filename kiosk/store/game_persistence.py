@@ -22,9 +22,10 @@ unless the history has it already, its record filed again over the same name. Wh
 line cannot be written anywhere (a full disk), nothing that would take the last free space
 before it is written: the record is not filed, the files worth less than the line that are not
 its only copy (its current record, a save from before its end) are removed to make room for it,
-and the game's save, if its end could be saved, is kept (no later game is saved over it). A finished game that is on disk nowhere is a loss: each
-one is logged as it happens, and :meth:`GamePersistence.close` tries once more at exit and
-returns how many are lost (the kiosk then exits non-zero).
+and the game's save, if its end could be saved, is kept (no later game is saved over it). A
+finished game that is on disk nowhere is a loss: each one is logged as it happens, and
+:meth:`GamePersistence.close` tries once more at exit and returns how many are lost (the kiosk
+then exits non-zero).
 """
 
 from __future__ import annotations
