@@ -359,8 +359,10 @@ class GameStore:
             log.error("could not remove the finished game's save %s: %s", self.save_path, e)
 
     def archive(self, reason: str = "abandoned") -> Path | None:
-        """Move the save into archive/ (a game left unfinished). Never raises."""
-        if not os.path.lexists(self.save_path):
+        """Move the save into archive/ (a game left unfinished). Never raises.
+
+        A save kept for a finished game (:attr:`held`) is not the abandoned game's: it stays."""
+        if self.held or not os.path.lexists(self.save_path):
             return None
         return self._move_aside(ARCHIVE_DIR, reason, self.archive_keep)
 

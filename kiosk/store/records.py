@@ -110,11 +110,14 @@ class RecordShelf:
         except OSError as exc:
             log.warning("cannot file records in %s: %s", self.folder, getattr(exc, "reason", exc.strerror))
             return None
-        filed = self.filed_as(game_id) if game_id else None
+        kind = recorder.codec.KIND
+        if game_id and game_id.isdigit():  # "-2.txt" is the count of an older record's name
+            game_id = None
+        filed = self.filed_as(game_id, kind) if game_id else None
         if filed is not None:
             path = filed
         elif game_id:
-            path = self.folder / f"{stamp}-{recorder.codec.KIND}-{game_id}.txt"
+            path = self.folder / f"{stamp}-{kind}-{game_id}.txt"
         else:
             path = self.folder / f"{stamp}-{recorder.codec.KIND}.txt"
             n = 1
@@ -127,9 +130,9 @@ class RecordShelf:
         self.prune(keep=path)
         return path
 
-    def filed_as(self, game_id: str) -> Path | None:
-        """The record filed for the game of this id, if there is one."""
-        suffix = f"-{game_id}.txt"
+    def filed_as(self, game_id: str, kind: str) -> Path | None:
+        """The record filed for the `kind` game of this id, if there is one."""
+        suffix = f"-{kind}-{game_id}.txt"
         return next((p for p in self.files() if p.name.endswith(suffix)), None)
 
     def discard_current(self) -> None:

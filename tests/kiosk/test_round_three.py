@@ -246,3 +246,31 @@ def test_2_what_is_worth_less_than_the_history_line_makes_room_for_it(tmp_path, 
     kiosk.bus.subscribe(TurnBegan, lambda ev: monkeypatch.setattr(safeio, "OPS", FullUntilFreed(state)))
     assert run(kiosk) == 0
     assert len(History(state).read()[0]) == 1
+
+
+# ------------------------------------------------------------------ the adversarial pass
+def test_a_record_filed_again_replaces_its_file_and_never_an_older_games(tmp_path):
+    from engine.labyrinth import Game
+    from kiosk.store.records import RecordShelf
+
+    shelf = RecordShelf(tmp_path)
+    (tmp_path / "records").mkdir()
+    older = tmp_path / "records" / "2026-01-01_100000-labyrinth-2.txt"  # the count of a name from before ids
+    older.write_text("an older game")
+    recorder = shelf.start(Game.new(players=2, seed=1), ["human", "human"])
+    first = shelf.finish(recorder, when=1_800_000_000, game_id="c0ffee")
+    again = shelf.finish(recorder, when=1_800_000_100, game_id="c0ffee")  # a minute later: the same file
+    assert first == again and first.name.endswith("-labyrinth-c0ffee.txt")
+    shelf.finish(recorder, when=1_800_000_000, game_id="2")  # an id like a count is not a name
+    assert older.read_text() == "an older game" and len(shelf.files()) == 3
+
+
+def test_abandoning_a_game_never_archives_the_save_kept_for_a_finished_one(tmp_path):
+    from engine.labyrinth import Game
+    from kiosk.store.persistence import GameStore
+
+    store = GameStore(tmp_path, loaders={"labyrinth": Game.from_dict})
+    assert store.save("labyrinth", Game.new(players=2, seed=1).to_dict(), meta={"game_id": "finished"})
+    store.held = "the finished game finished not yet written to the history"
+    assert store.archive("abandoned") is None
+    assert (tmp_path / SAVE_NAME).exists()
