@@ -267,9 +267,22 @@ def _write_exit_status(path: str, status: int | str | None) -> None:
     no-restart status 2 of a kiosk running inside it (systemd/labyrinth-kiosk.service reads it)."""
     code = status if isinstance(status, int) else (0 if status is None else 1)
     try:
-        Path(path).write_text(f"{code}\n", encoding="ascii")
+        with open(_output_fd(path), "w", encoding="ascii") as f:
+            f.write(f"{code}\n")
     except OSError as e:
-        print(f"error: cannot write the exit status to {path}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot write the exit status to {path}: {_why(e)}", file=sys.stderr)
+
+
+def _output_fd(path: str) -> int:
+    """A file the kiosk writes its output to, opened for writing without blocking: a FIFO nobody
+    reads refuses at once (ENXIO) instead of waiting for ever; writes then block as usual."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _why(e: OSError) -> str:
+    return "a FIFO that nobody reads" if e.errno == errno.ENXIO else str(e.strerror or e)
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -559,14 +572,10 @@ def _events_file(path: str | None) -> IO[str] | None:
     """``--events-out``: the file every bus message is written to, one JSON line each (line-buffered)."""
     if not path:
         return None
-    # O_NONBLOCK: a FIFO nobody reads refuses at once (ENXIO) instead of waiting for ever
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(path, flags, 0o644)
+        fd = _output_fd(path)
     except OSError as e:
-        why = "a FIFO that nobody reads" if e.errno == errno.ENXIO else e.strerror or e
-        raise _Refused(f"cannot write the events file {path}: {why}") from None
-    os.set_blocking(fd, True)
+        raise _Refused(f"cannot write the events file {path}: {_why(e)}") from None
     return open(fd, "w", encoding="utf-8", buffering=1)
 
 

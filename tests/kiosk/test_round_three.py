@@ -274,3 +274,17 @@ def test_abandoning_a_game_never_archives_the_save_kept_for_a_finished_one(tmp_p
     store.held = "the finished game finished not yet written to the history"
     assert store.archive("abandoned") is None
     assert (tmp_path / SAVE_NAME).exists()
+
+
+def test_an_exit_status_file_that_is_a_fifo_nobody_reads_does_not_hang(tmp_path):
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "status"
+    os.mkfifo(fifo)
+    run = [sys.executable, "-m", "kiosk", "--check-config", "--config", "/nonexistent", "--exit-status-file", str(fifo)]
+    try:
+        done = subprocess.run(run, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the kiosk waited for a reader of the FIFO")
+    assert "a FIFO that nobody reads" in done.stderr and "Traceback" not in done.stderr
