@@ -111,45 +111,33 @@ class GamePersistence:
 
     # ------------------------------------------------------------ the moments
     def begin(self, session: Played) -> None:
-        recording = self._recording(session)
-        if recording is not None:
-            _guarded(lambda: recording.begin(session.game.copy(), list(session.kinds)), "begin")
+        self._record(session, "begin", lambda r: r.begin(session.game.copy(), list(session.kinds)))
         self._save(session)
 
     def step(self, session: Played) -> None:
-        recording = self._recording(session)
-        if recording is not None:
-            _guarded(lambda: recording.step(session.game), "step")
+        self._record(session, "step", lambda r: r.step(session.game))
         self._save(session)
 
     def undo(self, session: Played) -> None:
-        recording = self._recording(session)
-        if recording is not None:
-            _guarded(lambda: recording.take_back(session.game.copy()), "undo")
+        self._record(session, "undo", lambda r: r.take_back(session.game.copy()))
         self._save(session)
 
     def seat_change(self, session: Played) -> None:
-        recording = self._recording(session)
-        if recording is not None:
-            _guarded(lambda: recording.seats(session.seat_log), "seat change")
+        self._record(session, "seat change", lambda r: r.seats(session.seat_log))
         self._save(session)
 
     def resume(self, session: Played) -> None:
         """A saved game continues: its record too (the save on disk is the game's already)."""
-        recording = self._recording(session)
-        if recording is not None:
 
-            def resume() -> None:
-                recording.resume(session.game.copy(), list(session.kinds))
-                recording.seats(session.seat_log)  # a record begun afresh at the resume names them too
+        def resume(recording: Recording) -> None:
+            recording.resume(session.game.copy(), list(session.kinds))
+            recording.seats(session.seat_log)  # a record begun afresh at the resume names them too
 
-            _guarded(resume, "resume")
+        self._record(session, "resume", resume)
 
     def abandon(self, session: Played) -> None:
         """Left unfinished: the record is dropped, the save archived."""
-        recording = self._recording(session)
-        if recording is not None:
-            _guarded(lambda: recording.end(abandoned=True), "abandon")
+        self._record(session, "abandon", lambda r: r.end(abandoned=True))
         if self._saves(session):
             self.store.archive("abandoned")
 
@@ -159,7 +147,6 @@ class GamePersistence:
         if game is None:
             return
         kinds = list(session.kinds)
-        recording = self._recordings.get(session.game_name) if self._records(kinds) else None
         if not self._records(kinds):
             if self._saves(session):
                 self.store.discard()
@@ -170,8 +157,7 @@ class GamePersistence:
         record = history_record(session.game_name, game, kinds, meta, ended_at=None)
         if not self._write_history(record, save_holds_it=saved):  # 1.
             return
-        if recording is not None:  # 2.
-            _guarded(lambda: recording.end(game, game_id=session.game_id), "end")
+        self._record(session, "end", lambda r: r.end(game, game_id=session.game_id))  # 2.
         self._clean_up()  # 3.
 
     # ------------------------------------------------------------ a finished game found at start
@@ -285,11 +271,12 @@ class GamePersistence:
         """The games the history and the records keep: with a person at the table, or all."""
         return self.records_ai_games or HUMAN in kinds
 
-    def _recording(self, session: Played) -> Recording | None:
-        """The record kept of the session's game, or None (no game, not kept, or no notation)."""
+    def _record(self, session: Played, moment: str, keep: Callable[[Recording], object]) -> None:
+        """Keep the record of the session's game (with a game, kept, and a notation for it)."""
         if session.game is None or not self._records(session.kinds) or not _has_notation(session.game_name):
-            return None
-        return self._recordings.setdefault(session.game_name, Recording(self.shelf))
+            return
+        recording = self._recordings.setdefault(session.game_name, Recording(self.shelf))
+        _guarded(lambda: keep(recording), moment)
 
 
 def history_record(
