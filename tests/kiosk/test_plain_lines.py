@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import logging
 import os
 
 import pytest
 
-
-@pytest.fixture(autouse=True)
-def _root_logger_untouched():
-    """cli.main sets the root logger's level and handlers: give the next tests theirs back."""
-    root = logging.getLogger()
-    level, handlers = root.level, list(root.handlers)
-    yield
-    root.setLevel(level)
-    root.handlers[:] = handlers
+from tests.kiosk.test_hardening import _root_logger_untouched  # noqa: F401 (an autouse fixture)
 
 
 # ------------------------------------------------------------------ 7: one clear line, never a traceback

@@ -17,22 +17,7 @@ from kiosk.store import safeio
 from kiosk.store.history import HISTORY_NAME
 from kiosk.store.persistence import SAVE_NAME
 
-
-@pytest.fixture(autouse=True)
-def _root_logger_untouched():
-    """cli.main sets the root logger's level and handlers: give the next tests theirs back."""
-    root = logging.getLogger()
-    level, handlers = root.level, list(root.handlers)
-    yield
-    root.setLevel(level)
-    root.handlers[:] = handlers
-
-
-class DiskKiosk(Kiosk):
-    """The kiosk without arcade buttons (gpiozero's mock pins are slow to set up)."""
-
-    def _open_buttons(self) -> None:
-        self.buttons = None
+from tests.kiosk.test_hardening import DiskKiosk, _root_logger_untouched  # noqa: F401 (an autouse fixture)
 
 
 def kiosk_on(state_dir: Path, **options) -> Kiosk:
