@@ -16,6 +16,7 @@ from typing import Any
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
+from kiosk.core.seat_marks import SEATS
 from kiosk.core.events import (
     GameAbandoned,
     GameBegan,
@@ -29,15 +30,8 @@ from kiosk.core.events import (
 
 log = logging.getLogger(__name__)
 
-#: The pawn colours as LED colours (full saturation reads best on WS2812 rings).
-PAWN_RGB: dict[str, tuple[int, int, int]] = {
-    "red": (255, 0, 0),
-    "yellow": (255, 170, 0),
-    "green": (0, 200, 0),
-    "blue": (0, 60, 255),
-    "purple": (150, 0, 255),  # seats 5 and 6 of the card game
-    "turquoise": (0, 210, 160),
-}
+#: The pawn colours as LED colours (kiosk/core/seat_marks.py).
+PAWN_RGB: dict[str, tuple[int, int, int]] = {s.name: s.led for s in SEATS}
 ILLEGAL_RGB = (255, 0, 0)
 #: A called seat ("Red, still there?") pulses between its colour and white, this many times a second.
 CALL_RGB = (255, 255, 255)

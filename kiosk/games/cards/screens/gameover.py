@@ -152,6 +152,7 @@ class CardsGameOverScreen(GameEndScreen):
         for i, block in enumerate(self.blocks):
             winner = i in ev.winners
             self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
+            self._shapes += seat_token(frame, c.px(block.x + 15), c.px(block.top + 1), c.px(10), i, self.batch, fg)
             prgb = player_rgb(i)
             cx = block.x + block.w / 2
             inner = block.w - 12
@@ -253,7 +254,7 @@ class CardsGameOverScreen(GameEndScreen):
                 c.px(area.x + 28),
                 c.px(cy),
                 c.px(min(13, row_h * 0.3)),
-                prgb,
+                i,
                 self.batch,
                 fg,
             )
