@@ -1,8 +1,8 @@
 """The play screens as people with a colour-vision deficiency see them (docs/art.md, "Colour vision").
 
 Run from the repository: ``.venv/bin/python docs/art/colour_vision.py docs/art/colour-vision``.
-Renders the board game's and the card game's play screens at 800x480 (the default look and high
-contrast) offscreen, then each screenshot as protan, deutan and tritan vision see it (Machado et al.
+Renders the board game's (in the default look and high contrast) and the card game's play screens
+at 800x480 offscreen, then each screenshot as protan, deutan and tritan vision see it (Machado et al.
 2009 at full severity, kiosk/ui/audit/colour_vision.py), and prints the seat colours' table.
 """
 
@@ -25,11 +25,16 @@ def simulate(path: Path, vision: str, out: Path) -> None:
     from PIL import Image
 
     im = Image.open(path).convert("RGB")
-    seen: dict[tuple[int, int, int], tuple[int, int, int]] = {}
-    pixels = [seen.setdefault(p, cv.seen(p, vision)) for p in im.getdata()]
-    sim = Image.new("RGB", im.size)
-    sim.putdata(pixels)
-    sim.save(out, optimize=True)
+    raw = im.tobytes()
+    seen: dict[bytes, bytes] = {}
+    out_bytes = bytearray(len(raw))
+    for i in range(0, len(raw), 3):
+        rgb = raw[i : i + 3]
+        sim = seen.get(rgb)
+        if sim is None:
+            sim = seen[rgb] = bytes(cv.seen(tuple(rgb), vision))
+        out_bytes[i : i + 3] = sim
+    Image.frombytes("RGB", im.size, bytes(out_bytes)).save(out, optimize=True)
 
 
 def table(colours: list[tuple[int, int, int]]) -> str:
@@ -52,6 +57,8 @@ def main(out: Path) -> None:
         for contrast in (False, True):
             env.ui.set_high_contrast(contrast)
             for st in states:
+                if contrast and st.screen != "play":
+                    continue  # the card game has no high-contrast look of its own
                 env.set_view(SIZE, "tabletop")
                 env.set_language("en")
                 st.prepare(env)
