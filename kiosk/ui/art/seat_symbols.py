@@ -96,7 +96,7 @@ def draw_token(
 def seat_token(
     frame: Any, u: float, v: float, r: float, seat: int, batch: Any, group: Any, outline: bool = False
 ) -> list[Any]:
-    """Seat `seat`'s token of radius `r` at (u, v) of `frame` (kiosk/ui/shell/widgets.py), turned with the
+    """Seat `seat`'s token of radius `r` at (u, v) of `frame` (kiosk/ui/kit/widgets.py), turned with the
     frame to its reader."""
     x, y = frame.point(u, v)
     return draw_token(batch, seat, x, y, r, group, rotation=frame.angle, outline=outline)

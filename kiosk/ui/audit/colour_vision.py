@@ -6,7 +6,7 @@ three dichromacies with the model of Machado, Oliveira and Fernandes (2009, "A p
 model for simulation of color vision deficiency", IEEE TVCG 15(6)) at full severity -- the
 published 3x3 matrices, applied to linear sRGB -- and measures the difference of two colours in
 CAM02-UCS (Luo, Cui and Li 2006), where 1 is about the least difference one notices side by side.
-The figures agree with the colorspacious package (tests/kiosk/ui/test_colour_vision.py); this is
+The figures agree with the colorspacious package (tests/kiosk/ui/audit/test_colour_vision.py); this is
 pure Python so neither the audit nor the kiosk needs another library.
 
 :func:`problems` is the seat check of the layout audit: every pair of the board game's four seats

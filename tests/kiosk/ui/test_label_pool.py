@@ -101,8 +101,8 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
     import pyglet
 
     from kiosk.ui.shell.label_pool import LabelPool
-    from kiosk.ui.shell.layout import Rect
-    from kiosk.ui.shell.widgets import Frame
+    from kiosk.ui.kit.layout import Rect
+    from kiosk.ui.kit.widgets import Frame
 
     batch = pyglet.graphics.Batch()
     frame = Frame(Rect(0, 0, 200, 100), 180)
@@ -175,7 +175,7 @@ def _card_turn(ui) -> None:
 def test_a_card_turn_shows_counts_laid_out_while_the_person_thought(ui, monkeypatch):
     """The card game's pile after a draw and its chips' new counts are laid out ahead (loop turns
     that draw nothing): the turns that change them lay out no new count."""
-    from kiosk.ui.shell import widgets
+    from kiosk.ui.kit import widgets
 
     made: list[str] = []  # the texts laid out, but not ahead
     ahead = _note_ahead(monkeypatch)

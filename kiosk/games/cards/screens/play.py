@@ -5,7 +5,7 @@ Where things are: a strip of score chips along each long edge of the screen
 one; in the tabletop layout each chip faces its player), the hand of the
 player whose turn it is beside the table (landscape: a column on the right;
 portrait: a band above or below), the open layout in what is left. Every text
-is at least the body size of the type scale (kiosk/ui/shell/typeface.py): a long
+is at least the body size of the type scale (kiosk/ui/kit/typeface.py): a long
 instruction wraps onto more lines rather than being set smaller.
 
 Input becomes commands (kiosk/card_events.py), nothing else: a tap on a hand
@@ -63,15 +63,15 @@ from kiosk.games.cards.events import (
 )
 from kiosk.core.events import ActionUndone, GameAbandoned, IllegalInput, Undo
 from kiosk.games.cards.art import MEDAL_R, CardAtlas
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface, widgets
-from kiosk.ui.shell.edge_note import EdgeNote
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit import typeface, widgets
+from kiosk.ui.overlays.edge_note import EdgeNote
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import Layout, Rect
-from kiosk.ui.shell.menu import GO, measure, undo_button
+from kiosk.ui.kit.layout import Layout, Rect
+from kiosk.ui.kit.menu import GO, measure, undo_button
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.shell.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
-from kiosk.ui.shell.widgets import (
+from kiosk.ui.kit.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
+from kiosk.ui.kit.widgets import (
     ACCENT,
     BUTTON,
     DIM,
@@ -455,7 +455,7 @@ class CardsPlayScreen(Screen):
         self.room = self.board_rect.inset(L.px(ROOM_RIM) + m)
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
-        """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
+        """The in-game menu's buttons (kiosk/ui/overlays/game_menu.py): at the table's end of each long edge
         (the left, clear of the hand), beside the score chips, turned to the people at that edge
         (one, at the near edge, in the upright layout). None while the hand-over sheet covers the
         table: a tap anywhere on it gives the screen to the next player."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.cards.parts import CardPhase
 from kiosk.ui.screens.playback import ReplaySteps
-from kiosk.ui.shell.widgets import AnchorY
+from kiosk.ui.kit.widgets import AnchorY
 from kiosk.ui.shell.screen import register
 
 from kiosk.games.cards.screens.play import CardsPlayScreen
