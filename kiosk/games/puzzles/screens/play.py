@@ -107,6 +107,23 @@ class PuzzlePlayScreen(PlayScreen):
         beside = BESIDE[place]
         return Frame(L.panel(beside, place if L.portrait else beside), angle)
 
+    def _info_label(self, c: Canvas, frame: Frame, text: str, v: float, goal: bool, width: float) -> Any:
+        """One line of the info panel, its top at `v`."""
+        return label(
+            text,
+            frame,
+            frame.w / 2,
+            v,
+            c.font(BODY),
+            self.batch,
+            self._line_group,
+            color=INK if goal else DIM,
+            anchor_y="top",
+            bold=goal,
+            width=width,
+            multiline=True,
+        )
+
     def _show_line(self) -> None:
         for item in self._line:
             item.delete()
@@ -117,25 +134,19 @@ class PuzzlePlayScreen(PlayScreen):
             return
         self.ui.invalidate(frame.rect)  # the panel lies in the frame cache: draw its part again
         c = Canvas(self.layout)
-        g0, g1 = pyglet.graphics.Group(order=20), self._line_group
-        self._line += panel(frame, frame.full(), self.batch, g0, radius=c.px(10))
+        self._line += panel(frame, frame.full(), self.batch, pyglet.graphics.Group(order=20), radius=c.px(10))
         pad = c.px(10)
         width = frame.w - 2 * pad
-        v = frame.h - pad  # the lines stacked from the top, each as tall as its wrapped words
-        for k, text in enumerate(lines):
-            item = label(
-                text,
-                frame,
-                frame.w / 2,
-                v,
-                c.font(BODY),
-                self.batch,
-                g1,
-                color=INK if k == 0 else DIM,
-                anchor_y="top",
-                bold=k == 0,
-                width=width,
-                multiline=True,
-            )
-            self._line.append(item)
-            v -= item.content_height + pad
+        shown = list(lines)
+        while True:  # the lines stacked from the top, each as tall as its wrapped words; where they do
+            # not all fit (a short band in portrait), the puzzle's name goes first, then the turn
+            items, v = [], frame.h - pad
+            for k, text in enumerate(shown):
+                items.append(self._info_label(c, frame, text, v, k == 0, width))
+                v -= items[-1].content_height + pad
+            if v >= 0 or len(shown) == 1:
+                break
+            for it in items:
+                it.delete()
+            shown.pop(1)
+        self._line += items
