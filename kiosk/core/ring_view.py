@@ -1,10 +1,12 @@
 """What the LED ring shows, decided from bus events.
 
 The ring adapter (hardware/) knows colours and seats, not the game; this
-subscriber translates: the current player's colour on the arc facing their
-seat, a short red flash on a refused input, a chase in the winner's colour at
-the end, and the slow idle animation when nobody plays (no game, a game
-abandoned, a demo game of AI seats only, and a while after a game ended).
+subscriber translates: the current player's colour and pattern (lit and dark
+LEDs: the seat is told apart without colour, kiosk/core/seat_marks.py) on the
+arc facing their seat, a short red flash on a refused input, a chase in the
+winner's colour and pattern at the end, and the slow idle animation when
+nobody plays (no game, a game abandoned, a demo game of AI seats only, and a
+while after a game ended).
 Every call into the ring is non-blocking (its own thread talks to the device).
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
+from kiosk.core.seat_marks import BY_NAME, SEATS
 from kiosk.core.events import (
     GameAbandoned,
     GameBegan,
@@ -29,15 +32,8 @@ from kiosk.core.events import (
 
 log = logging.getLogger(__name__)
 
-#: The pawn colours as LED colours (full saturation reads best on WS2812 rings).
-PAWN_RGB: dict[str, tuple[int, int, int]] = {
-    "red": (255, 0, 0),
-    "yellow": (255, 170, 0),
-    "green": (0, 200, 0),
-    "blue": (0, 60, 255),
-    "purple": (150, 0, 255),  # seats 5 and 6 of the card game
-    "turquoise": (0, 210, 160),
-}
+#: The pawn colours as LED colours (kiosk/core/seat_marks.py).
+PAWN_RGB: dict[str, tuple[int, int, int]] = {s.name: s.led for s in SEATS}
 ILLEGAL_RGB = (255, 0, 0)
 #: A called seat ("Red, still there?") pulses between its colour and white, this many times a second.
 CALL_RGB = (255, 255, 255)
@@ -134,10 +130,11 @@ class RingView:
             return
         seat, colour = self._seats[player]
         rgb = rgb or PAWN_RGB.get(colour, (255, 255, 255))
+        pattern = _pattern(colour)
         if self._arcs is not None:
-            self._call("show_segment", *self._arcs.segment(seat), rgb)
+            self._call("show_segment", *self._arcs.segment(seat), rgb, pattern)
         else:
-            self._call("show_seat", seat, rgb)
+            self._call("show_seat", seat, rgb, pattern)
 
     def _on_seat_called(self, ev: SeatCalled) -> None:
         """ "Red, still there?": Red's arc pulses (colour, white) for the call's seconds."""
@@ -185,9 +182,15 @@ class RingView:
         if not self._following:
             return
         _, colour = self._seats.get(ev.winners[0] if ev.winners else 0, (0, "red"))
-        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)))
+        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)), _pattern(colour))
         self._cancel_idle()
         self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
+
+
+def _pattern(colour: str) -> tuple[int, int] | None:
+    """The seat's own pattern of lit and dark LEDs (kiosk/core/seat_marks.py), or None (solid)."""
+    mark = BY_NAME.get(colour)
+    return None if mark is None else mark.ring
 
 
 def _arcs(ring, players: int):

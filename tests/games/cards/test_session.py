@@ -513,8 +513,10 @@ def test_the_ring_lights_one_equal_arc_per_card_player():
         shown = [c for c in ring.calls if c[0] == "show_segment"]
         arcs = {(c[1], c[2]) for c in shown}
         assert len(arcs) == 6 and all(count == 4 for _, count in arcs)
-        assert shown[0][1:] == (0, 4, (255, 0, 0))
-        assert (20, 4, (0, 210, 160)) in [c[1:] for c in shown]  # turquoise, the sixth seat
+        # each in its seat's colour and pattern of lit and dark LEDs (kiosk/core/seat_marks.py)
+        assert shown[0][1:] == (0, 4, (255, 0, 0), (2, 1))
+        assert (20, 4, (0, 210, 160), (1, 3)) in [c[1:] for c in shown]  # turquoise, the sixth seat
+        assert len({c[4] for c in shown}) == 6
     finally:
         view.close()
         r.session.close()

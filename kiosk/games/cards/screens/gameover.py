@@ -150,9 +150,11 @@ class CardsGameOverScreen(GameEndScreen):
         atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
         pts = c.font(BODY)
         self.blocks = podium.blocks(area, steps, cards + 8, shortest)
+        over = pyglet.graphics.Group(order=1, parent=fg)  # the seat's token on its block's corner, over the cards
         for i, block in enumerate(self.blocks):
             winner = i in ev.winners
             self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
+            self._shapes += seat_token(frame, c.px(block.x + 15), c.px(block.top + 1), c.px(10), i, self.batch, over)
             prgb = player_rgb(i)
             cx = block.x + block.w / 2
             inner = block.w - 12
@@ -254,7 +256,7 @@ class CardsGameOverScreen(GameEndScreen):
                 c.px(area.x + 28),
                 c.px(cy),
                 c.px(min(13, row_h * 0.3)),
-                prgb,
+                i,
                 self.batch,
                 fg,
             )

@@ -24,6 +24,7 @@ from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
+from kiosk.ui.art.seat_symbols import seat_token
 from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import MIN_TOUCH, Layout, Rect
 from kiosk.ui.kit.menu import GO, measure, undo_button
@@ -196,6 +197,8 @@ class PlayerPanel:
                 radius=L.px(8),
             )
         )
+        on_top = pyglet.graphics.Group(order=1, parent=self.top)  # over the turn cue
+        self.items += seat_token(f, W - L.px(7), H - L.px(7), L.px(9), st.seat, self.batch, on_top, outline=True)
         # header: pawn + colour name (+ "computer"); under the turn cue, only its room
         head = L.px(typeface.TITLE + 12)
         cued = bool(st.cue)
