@@ -299,8 +299,9 @@ class Quit(Command):
 class ButtonPressed(Command):
     """A physical button (after debounce): an arrow name, ``rotate`` or ``stay``.
 
-    The running game's ``GameType.button`` turns it into a command of that game,
-    unless the operator's hardware test page has taken the buttons over.
+    The running game's session turns it into a command of that game
+    (``GameSession.button``), unless the operator's hardware test page has taken
+    the buttons over.
     """
 
     button: str

@@ -140,6 +140,7 @@ class Kiosk:
             save=self._save,
             executor=opts.ai_executor,
             config=self.config,
+            button_test=lambda: self.button_test,
         )
         self.sessions: dict[str, GameSession] = {}
         for game in games.all_games():
@@ -160,7 +161,6 @@ class Kiosk:
             else []
         )
 
-        self.bus.subscribe(ButtonPressed, self._on_button)
         self.bus.subscribe(GameEnded, self._on_game_over)
         self.bus.subscribe(Quit, lambda c: self.stop(c.reason or "quit", c.status))
         self.bus.subscribe(NewGame, self._on_new_game)
@@ -412,12 +412,10 @@ class Kiosk:
         game = saved.state
         players = game.num_players
         kinds = saved.meta.get("kinds")
-        if (
-            not isinstance(kinds, list)
-            or len(kinds) != players
-            or not all(k == HUMAN or k in session.ai_levels for k in kinds)
-        ):
-            log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
+        try:  # the one check of a save's seats: against the game's declaration
+            games.get(saved.game).check_seats(kinds if isinstance(kinds, list) else [], players)
+        except ValueError as e:
+            log.warning("the saved %s does not say who plays which seat (%s); all seats human", session.noun, e)
             kinds = [HUMAN] * players
         if game.phase == GAME_OVER:
             self._record_finished_save(saved, session, kinds)
@@ -428,8 +426,7 @@ class Kiosk:
             )
         except Exception as e:
             log.exception("the saved %s could not be resumed", session.noun)
-            session.game = None
-            session._cancel_timers()
+            session.abort()
             self.store.set_aside(f"resuming failed: {type(e).__name__}: {str(e)[:200]}", "resume-failed")
             return False
         return True
@@ -485,7 +482,7 @@ class Kiosk:
         if reason == "over":
             # The end is saved first; the history line follows, and only then is the save
             # removed (_on_game_over): a crash at any point leaves the game in one of the two.
-            meta["duration_s"] = session._duration
+            meta["duration_s"] = session.duration
         if reason == "abandon":
             self.store.archive("abandoned")
             return
@@ -570,18 +567,9 @@ class Kiosk:
             self._next_game_timer = self.clock.call_later(delay, self.new_game)
 
     # ------------------------------------------------------------ buttons and scripts
-    def _on_button(self, ev: ButtonPressed) -> None:
-        """A debounced physical press: an arrow, rotate or stay (unless the button test owns them)."""
-        if self.button_test:
-            return
-        session = self.game_session
-        button = games.get(session.game_name).button
-        command = button(session, ev.button) if button is not None else None
-        if command is not None:
-            self.bus.post(command)
-
     def set_button_test(self, on: bool) -> None:
-        """The operator's hardware test page: presses light up on screen but play nothing."""
+        """The operator's hardware test page: presses light up on screen but play nothing (the
+        sessions read ``button_test`` before they play a press)."""
         self.button_test = bool(on)
         for view in self.button_views:
             view.enabled = not on

@@ -40,6 +40,7 @@ from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
+    ButtonPressed,
     CallSeat,
     ChangeSeat,
     Command,
@@ -59,6 +60,11 @@ from kiosk.games import HUMAN
 from kiosk.games import get as game_type
 
 log = logging.getLogger(__name__)
+
+
+def _no_button_test() -> bool:
+    return False
+
 
 #: A paced plan step: (seconds after the previous step was handled, a function building the command).
 Step = tuple[float, Callable[[], Command | None]]
@@ -158,8 +164,11 @@ class GameSession(Generic[G]):
         ai_factory: Callable[[str, int | None], Any],
         save: Callable[[Any, str], None] | None,
         executor: concurrent.futures.Executor | None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         self.bus = bus
+        #: True while the operator's button test has the arcade buttons: presses are shown, not played
+        self.button_test: Callable[[], bool] = button_test or _no_button_test
         self.clock = clock or RealClock()
         self.pacing = pacing
         self.ai_factory = ai_factory
@@ -212,8 +221,22 @@ class GameSession(Generic[G]):
             bus.subscribe(Undo, self._on_undo),
             bus.subscribe(CallSeat, self._on_call_seat),
             bus.subscribe(ChangeSeat, self._on_change_seat),
+            bus.subscribe(ButtonPressed, self._on_button),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
+
+    # ------------------------------------------------------------ the arcade buttons
+    def button(self, name: str) -> Command | None:
+        """Hook: the command a physical button (an arrow's name, "rotate", "stay") means now; None: nothing."""
+        return None
+
+    def _on_button(self, ev: ButtonPressed) -> None:
+        """A debounced press plays in the running game, unless the operator's button test has the buttons."""
+        if self.game is None or self.button_test():
+            return  # every game's session hears it: the one with a game answers
+        command = self.button(ev.button)
+        if command is not None:
+            self.bus.post(command)
 
     # ------------------------------------------------------------ queries (main thread)
     @property
@@ -364,6 +387,14 @@ class GameSession(Generic[G]):
     def _game_installed(self, resumed: bool) -> None:
         """Hook: a game was just started or resumed (before its snapshot is posted)."""
 
+    def abort(self) -> None:
+        """Drop the game without a save or a message (a resume that failed halfway: its save is set aside)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        self._drop_undo()
+        self.game = None
+        self._reset_turn_state()
+
     def abandon(self, reason: str = "") -> None:
         """Stop the running game without a winner (its save is archived through the hook)."""
         if self.game is None:
@@ -479,7 +510,7 @@ class GameSession(Generic[G]):
         self.bus.post(over)
 
     @property
-    def _duration(self) -> float:
+    def duration(self) -> float:
         """Seconds of play on the session's clock."""
         return round(self.clock.now() - self._started_clock, 3)
 

@@ -123,6 +123,8 @@ class SessionOptions:
     save: Callable[[Any, str], None] | None = None
     executor: Any = None
     config: Any = None  # the kiosk's Config (a game reads its own keys)
+    #: True while the operator's button test has the arcade buttons (the session plays no press then)
+    button_test: Callable[[], bool] = lambda: False
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,6 @@ class GameType:
     script: ScriptWords | None = None
     #: seat kinds for a config's seats the game has no AI for (e.g. cards: medium -> easy)
     ai_aliases: Mapping[str, str] = field(default_factory=dict)
-    #: a physical button (arrow name, "rotate", "stay") -> the command it means now, or None
-    button: Callable[[Any, str], "Command | None"] | None = None
     #: the button LEDs: (bus, leds) -> a view with ``enabled`` and ``refresh()`` that lights them
     button_leds: Callable[["Bus", Any], ButtonLedView] | None = None
     #: its rule choices (kiosk.games.Variant): GameSetup.variants, the [game] config keys, the
@@ -212,17 +212,22 @@ class GameType:
 
     def check_setup(self, setup: "GameSetup") -> None:
         """ValueError naming the problem if `setup` does not fit this game."""
-        low, high = self.players
-        if not low <= len(setup.seats) <= high:
-            raise ValueError(f"a {self.name} game needs {low} to {high} players, not {len(setup.seats)}")
-        for s in setup.seats:
-            if s.kind not in self.seat_kinds:
-                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(self.seat_kinds)}")
+        self.check_seats(setup.kinds)
         declared = {v.name: v for v in self.variants}
         for name, value in setup.variants.items():
             if name not in declared:
                 raise ValueError(f"the {self.name} game has no {name} variant")
             declared[name].check(value)
+
+    def check_seats(self, kinds: Sequence[Any], players: int | None = None) -> None:
+        """ValueError naming the problem if `kinds` cannot sit at this game (at one of `players`
+        players when given: a save's): each a seat kind it has, as many as it seats."""
+        low, high = self.players if players is None else (players, players)
+        if not low <= len(kinds) <= high:
+            raise ValueError(f"a {self.name} game needs {low} to {high} players, not {len(kinds)}")
+        for kind in kinds:
+            if kind not in self.seat_kinds:
+                raise ValueError(f"seat kind {kind!r} is not one of {', '.join(self.seat_kinds)}")
 
     def variant_named(self, name: str) -> Variant:
         """Its variant `name`; ValueError naming the ones it has."""
