@@ -17,8 +17,8 @@ The built-in games are the packages under ``kiosk/games/``, found by their
 folder and registered on first use (imported lazily so that ``import kiosk``
 stays cheap); each declares its place in the setup's order (``GameType.order``):
 
->>> names()
-('labyrinth', 'cards', 'puzzles')
+>>> names()[0]
+'labyrinth'
 >>> get("cards").players
 (2, 6)
 """
@@ -53,13 +53,17 @@ class ScriptWords:
 
     ``parse(words, bad)`` turns a line's words (verb first) into the step's
     arguments, raising ``bad(why)`` for a malformed line; ``play(session, verb,
-    args)`` gives the commands that line posts on the bus.
+    args)`` gives the commands that line posts on the bus; ``lines(session,
+    action)`` the lines (the kiosk's ``button NAME`` among them) a person types
+    to play an engine action of the running game, so any game's person seat
+    can be played from its engine (the conformance test over every game).
     """
 
     verbs: tuple[str, ...]
     usage: str  # e.g. "tap ROW COL, stay"
     parse: Callable[[list[str], Callable[[str], Exception]], tuple]
     play: Callable[[Any, str, tuple], Sequence["Command"]]
+    lines: Callable[[Any, Any], Sequence[str]] | None = None
 
 
 class ButtonLedView(Protocol):

@@ -30,7 +30,7 @@ from kiosk.store.persistence import SAVE_NAME
 
 from tests.games.cards import test_session as cards
 from tests.games.labyrinth import test_session as board
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 
 def walk_cell(game: Game) -> tuple[int, int]:

@@ -104,7 +104,7 @@ GAME = register_game(
         default_seats=(HUMAN, "easy"),
         # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
         ai_aliases={"medium": "easy"},
-        script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
+        script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play, script.lines),
         screens=_screens,
         setup_panel=_setup_panel,
         play_screen="cards_play",

@@ -194,6 +194,7 @@ GAME = games.GameType(
         "roll",
         lambda words, bad: _roll_words(words, bad),
         lambda session, verb, args: [Roll(source="script")],
+        lambda session, action: ["roll"],
     ),
     screens=_screens,
     setup_panel=_setup_panel,
