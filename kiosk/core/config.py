@@ -31,7 +31,7 @@ from kiosk.games import HUMAN
 from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.languages import DEFAULT_LANGUAGE, LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 # PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
-# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.shell.i18n).
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.languages).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -174,7 +174,7 @@ class GameConfig:
     #: the games' variants by their [game] key (open_cards, return_home, treasures, ...): declared
     #: by each game (kiosk.games.Variant), every declared key present (its default unless written)
     variants: Mapping[str, Any] = field(default_factory=lambda: {v.key: v.default for v in _declared_variants()})
-    language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
+    language: str = key(default=DEFAULT_LANGUAGE, schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
     first_player: int | None = key(
         default=None,  # None: random
         schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word),
@@ -911,7 +911,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS",
-    "LANGUAGES",
     "SEAT_KINDS",
     "DEFAULT_PATH",
     "ConfigError",

@@ -43,7 +43,7 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from kiosk.core.config import LANGUAGES
+    from kiosk.languages import LANGUAGES
 
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
     lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
@@ -165,7 +165,7 @@ def _layout_report(args) -> int:
     import json
 
     from kiosk.ui.audit import layout as layout_audit, states as audit_states
-    from kiosk.ui.shell.i18n import LANGUAGES
+    from kiosk.languages import LANGUAGES
     from kiosk.ui.shell.layout import SIZES, parse_size
 
     sizes = [parse_size(args.size)] if args.size else list(SIZES)
