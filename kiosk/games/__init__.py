@@ -31,6 +31,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
+from hardware import plugins
 from kiosk.errors import ContractError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -274,22 +275,20 @@ def unregister_game(name: str) -> None:
 
 
 def _load() -> None:
-    """Import the built-in games and every game announced through the entry-point group."""
+    """Import the built-in games and every game announced through the entry-point group (found by
+    hardware.plugins, the scanner the ring drivers use too)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     for module in built_in():
         importlib.import_module(module)
-    for name, value in announced():
+    for name, ep in plugins.announced(ENTRY_POINT_GROUP).items():
         try:
-            module, _, attr = value.partition(":")
-            obj: Any = importlib.import_module(module.strip())
-            for part in filter(None, attr.strip().split(".")):
-                obj = getattr(obj, part)
+            obj = ep.load()
         except Exception:
             # A broken plug-in must not take the kiosk down with it: say so and play the others.
-            log.exception("the game %r (entry point %s) cannot be loaded", name, value)
+            log.exception("the game %r (entry point %s) cannot be loaded", name, ep.value)
             continue
         if isinstance(obj, GameType):
             register_game(obj)
@@ -302,48 +301,6 @@ def built_in() -> tuple[str, ...]:
     import pkgutil
 
     return tuple(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg)
-
-
-def announced() -> list[tuple[str, str]]:
-    """(name, "module:attribute") of every game in the entry-point group.
-
-    Read from the ``entry_points.txt`` of the distributions on ``sys.path``, the
-    files ``importlib.metadata`` reads, without importing it: that import alone
-    takes a fifth of a second on a busy Pi, and the kiosk's start-up counts
-    (systemd's watchdog, a power cut during start-up).
-    """
-    import configparser
-    import os
-    import sys
-
-    found: dict[str, str] = {}
-    for entry in sys.path:
-        folder = entry or "."
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            if not name.endswith((".dist-info", ".egg-info")):
-                continue
-            try:
-                with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                continue
-            if ENTRY_POINT_GROUP not in text:
-                continue
-            parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
-            parser.optionxform = str  # type: ignore[assignment,method-assign]  # names keep their case
-            try:
-                parser.read_string(text)
-                items = parser.items(ENTRY_POINT_GROUP) if parser.has_section(ENTRY_POINT_GROUP) else []
-            except configparser.Error:
-                log.warning("%s/%s/entry_points.txt cannot be read", folder, name)
-                continue
-            for key, value in items:
-                found.setdefault(key, value.strip())  # the first on sys.path wins, as in importlib
-    return list(found.items())
 
 
 def get(name: str) -> GameType:
