@@ -6,6 +6,8 @@ works on a headless machine.
 
 from __future__ import annotations
 
+from kiosk.tools.sim.sweep import rules_words
+
 
 def plot(data: dict, path: str) -> None:
     """Draw the figures of a labyrinth-sim result (its JSON) into a PNG file."""
@@ -59,11 +61,7 @@ def plot(data: dict, path: str) -> None:
     right.set_ylabel("games")
     right.set_title("Game length")
 
-    rules = [
-        k
-        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return", not data["rules"]["return_home"]))
-        if v
-    ]
+    rules = rules_words(data["game"], data["rules"])
     fig.suptitle(
         f"{data['game']}: {data['games']} games, seed {data['seed']}"
         + (", paired deals" if data.get("paired_deals") else "")

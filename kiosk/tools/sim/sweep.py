@@ -35,9 +35,10 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from kiosk.errors import KioskError
+from kiosk.tools.cli import add_variant_options, chosen_variants
 from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
 
 # ----------------------------------------------------------------- one game
@@ -66,14 +67,35 @@ class Spec:
     seed: int
     turn_cap: int
     rotate: bool
-    open_cards: bool = False
-    return_home: bool = True
-    treasures: int = 0  # per player, the quick game (0: all, the classic deal)
+    #: the game's variants chosen other than their default (kiosk.games.Variant), in its declaration's order
+    variants: tuple[tuple[str, Any], ...] = ()
     paired: bool = False  # every deal from every seat rotation
     turn_limit: int = 0  # the game's own turn limit (0: none); unlike turn_cap it has winners
     #: > 0: the searching AIs get the kiosk's clock cap divided by this (a Pi's slowness against
     #: this machine's); 0: no clock cap, only their fixed work budget (reproducible)
     pi_factor: float = 0.0
+
+
+def variant(spec: Spec, name: str) -> Any:
+    """The value of the game's variant `name` in this sweep (its declared default when not chosen)."""
+    from kiosk import games
+
+    return dict(spec.variants).get(name, games.get(spec.game).variant_named(name).default)
+
+
+def rules_of(spec: Spec) -> dict[str, Any]:
+    """Every variant the game declares, with its value in this sweep (the figures' ``rules``)."""
+    from kiosk import games
+
+    return {v.name: variant(spec, v.name) for v in games.get(spec.game).variants}
+
+
+def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
+    """The variants of `rules` other than their default, in words ("open cards", "treasures 3")."""
+    from kiosk import games
+
+    words = (v.word(rules.get(v.name, v.default)) for v in games.get(game).variants)
+    return [w.replace("_", " ") for w in words if w is not None]
 
 
 def ended_by_limit(state) -> bool:
@@ -239,7 +261,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the spec's variants as the game declares them
 
 
 @dataclass
@@ -325,9 +347,7 @@ class Summary:
                 "seed": spec.seed,
                 "turn_cap": spec.turn_cap,
                 "rotate": spec.rotate,
-                "open_cards": spec.open_cards,
-                "return_home": spec.return_home,
-                "treasures": spec.treasures,
+                "variants": dict(spec.variants),
                 "paired": spec.paired,
                 "turn_limit": spec.turn_limit,
                 "pi_factor": spec.pi_factor,
@@ -360,9 +380,7 @@ class Summary:
                 seed=int(s["seed"]),
                 turn_cap=int(s["turn_cap"]),
                 rotate=bool(s["rotate"]),
-                open_cards=bool(s["open_cards"]),
-                return_home=bool(s["return_home"]),
-                treasures=int(s.get("treasures", 0)),
+                variants=tuple(dict(s["variants"]).items()),
                 paired=bool(s["paired"]),
                 turn_limit=int(s["turn_limit"]),
                 pi_factor=float(s.get("pi_factor", 0.0)),
@@ -420,7 +438,7 @@ class Summary:
             "turn_cap": spec.turn_cap,
             "turn_limit": spec.turn_limit,
             "pi_factor": spec.pi_factor,
-            "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home, "treasures": spec.treasures},
+            "rules": rules_of(spec),
             "players": players,
             "draws": self.draws,
             "turn_limit_games": self.limited,
@@ -474,13 +492,7 @@ def _stats(values: Counts) -> dict:
 def format_table(data: dict) -> str:
     """The summary a person reads at the end of a run."""
     lines = []
-    rules = [
-        k
-        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return home", not data["rules"]["return_home"]))
-        if v
-    ]
-    if data["rules"].get("treasures"):
-        rules.append(f"{data['rules']['treasures']} treasures each")
+    rules = rules_words(data["game"], data["rules"])
     seats = "fixed"
     if data["rotate_seats"]:
         seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
@@ -909,17 +921,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         help="play every deal from every seat rotation (default when the levels differ)",
     )
     pairing.add_argument("--no-paired", dest="paired", action="store_false", help="a fresh deal for every game")
-    parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
-    parser.add_argument(
-        "--no-return", action="store_true", help="variant: a player wins when the last card is collected"
-    )
-    parser.add_argument(
-        "--treasures",
-        type=int,
-        default=0,
-        metavar="N",
-        help="the quick game: N treasures per player (e.g. 3 or 5; default 0: all, the classic deal)",
-    )
+    add_variant_options(parser)  # each game's declared variants, as labyrinth-kiosk has them
     parser.add_argument(
         "--shard",
         type=parse_shard,
@@ -975,9 +977,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         seed=args.seed,
         turn_cap=cap,
         rotate=args.rotate,
-        open_cards=args.open_cards,
-        return_home=not args.no_return,
-        treasures=args.treasures,
+        variants=_variants(parser, args),
         paired=paired,
         turn_limit=args.turn_limit,
         pi_factor=args.pi_factor or 0.0,
@@ -990,6 +990,21 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     if args.own_checkpoint:
         args.checkpoint = args.json + ".checkpoint"
     return args, spec
+
+
+def _variants(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    """The variants the command line chose, other than their defaults; one the game does not
+    declare, or a value it does not take, is refused naming it."""
+    from kiosk import games
+
+    kind = games.get(args.game)
+    chosen = chosen_variants(args, {}, kind)
+    try:
+        for name, value in chosen.items():
+            kind.variant_named(name).check(value)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return tuple((v.name, chosen[v.name]) for v in kind.variants if chosen.get(v.name, v.default) != v.default)
 
 
 def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
