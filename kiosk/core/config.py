@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 from hardware.buttons import ARROWS
 from hardware.buttons import DEFAULT_BUTTON_PINS
@@ -32,6 +32,9 @@ from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
 from kiosk.languages import DEFAULT_LANGUAGE, LANGUAGES
+
+#: How a check names a problem: (section, message) -> the error to raise.
+_Fail = Callable[[str, str], "ConfigError"]
 
 log = logging.getLogger(__name__)
 
@@ -335,7 +338,7 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
+def _choice(choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]]) -> Callable[[Any], Any]:
     """One of `choices` (a function giving them: asked at each read, e.g. the installed ring drivers)."""
 
     def parse(v: Any) -> Any:
@@ -576,7 +579,7 @@ _SECTIONS: dict[str, _Section] = {
 }
 
 
-def _suggest(word: str, options) -> str:
+def _suggest(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -687,7 +690,7 @@ def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Cal
     return spec.cls(**values)
 
 
-def _complete_seats(values: dict, given: Mapping, fail) -> None:
+def _complete_seats(values: dict[str, Any], given: Mapping[str, Any], fail: _Fail) -> None:
     """`players` and `seats` describe the same thing: fill in whichever is missing."""
     default = GameConfig()
     game = values.get("game", default.game)
@@ -713,7 +716,7 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
         )
 
 
-def _check_across(config: Config, raw: Mapping, fail) -> None:
+def _check_across(config: Config, raw: Mapping[str, Any], fail: _Fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
     r = config.ring
     if ring_drivers.needs_port(r.driver) and not r.port.strip():
@@ -731,7 +734,7 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
         )
 
 
-def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
+def _check_pins(b: ButtonsConfig, r: RingConfig, fail: _Fail) -> None:
     """One GPIO per job: the buttons, their LEDs and a ring on the header's UART never share a pin."""
     claimed: dict[int, str] = {}
 
@@ -759,7 +762,7 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
             )
 
 
-def _check_ring(r: RingConfig, fail) -> None:
+def _check_ring(r: RingConfig, fail: _Fail) -> None:
     """The offset and every seat's segment lie inside the ring."""
     if r.seat_segments is not None:
         for seat, (first, count) in enumerate(r.seat_segments):
@@ -873,7 +876,7 @@ def _reconcile_game(game: dict[str, Any], touched: set[str]) -> None:
             game["first_player"] = "random"
 
 
-def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:
+def check_config(path: str | Path | None = None, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """`labyrinth-kiosk --check-config`: 0 and a summary if the file is usable, else 2 and why."""
     out = out or sys.stdout
     err = err or sys.stderr

@@ -176,7 +176,7 @@ class GameSetup:
     hints: bool | None = None  # the hint button; None: the config's choice ([game] hints)
     turn_limit: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         from kiosk import games
 
         kind = games.get(self.game or games.default())
@@ -190,7 +190,7 @@ class GameSetup:
             raise ValueError(f"first player {self.first} does not exist with {len(self.seats)} players")
 
     @classmethod
-    def of(cls, kinds: str | typing.Sequence[str], **kw) -> "GameSetup":
+    def of(cls, kinds: str | typing.Sequence[str], **kw: Any) -> "GameSetup":
         """``GameSetup.of("human,hard", seed=3, open_cards=True)``: seats from a comma-separated list
         of kinds; a keyword that is no field of GameSetup is a variant."""
         if isinstance(kinds, str):

@@ -46,6 +46,8 @@ from kiosk.core.session import GameSession, seat_changes_of
 if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
+    from kiosk.core.script import Step
+
     from kiosk.store.records import RecordShelf
     from kiosk.store.history import History
     from kiosk.store.persistence import GameStore, StateLock
@@ -95,7 +97,7 @@ class Kiosk:
         options: KioskOptions | None = None,
         *,
         clock: Clock | None = None,
-        pin_factory=None,
+        pin_factory: Any = None,
     ) -> None:
         self.config = config or Config()
         self.options = options or KioskOptions()
@@ -121,7 +123,7 @@ class Kiosk:
         self.store: GameStore | None = None
         self.history: History | None = None
         self.record_shelf: RecordShelf | None = None  # kiosk/store/records.py: every finished game as a record
-        self._recordings: dict = {}
+        self._recordings: dict[str, Any] = {}
         self.state_lock: StateLock | None = None  # held while a state directory is open
         if opts.state_dir is not None:
             try:
@@ -142,7 +144,7 @@ class Kiosk:
             config=self.config,
             button_test=lambda: self.button_test,
         )
-        self.sessions: dict[str, GameSession] = {}
+        self.sessions: dict[str, GameSession[Any]] = {}
         for game in games.all_games():
             session = self.sessions[game.name] = game.session(session_options)
             self._closers.append(session.close)
@@ -251,7 +253,7 @@ class Kiosk:
             self.leds = ArrowLeds(dict(b.led_pins), pin_factory=self.pin_factory)
             self._closers.append(self.leds.close)
 
-    def _open_ring(self):
+    def _open_ring(self) -> Any:
         from hardware import make_ring
 
         r = self.config.ring
@@ -307,9 +309,10 @@ class Kiosk:
         return n
 
     @property
-    def game_session(self) -> GameSession:
+    def game_session(self) -> GameSession[Any]:
         """The session whose game runs (or ran last); with none, the default game's."""
-        return games.session_in_play(self.sessions)
+        session: GameSession[Any] = games.session_in_play(self.sessions)
+        return session
 
     @property
     def thinking(self) -> bool:
@@ -363,7 +366,7 @@ class Kiosk:
     def __enter__(self) -> "Kiosk":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------ games
@@ -411,9 +414,10 @@ class Kiosk:
             return False
         game = saved.state
         players = game.num_players
-        kinds = saved.meta.get("kinds")
+        said = saved.meta.get("kinds")
+        kinds: list[str] = said if isinstance(said, list) else []
         try:  # the one check of a save's seats: against the game's declaration
-            games.get(saved.game).check_seats(kinds if isinstance(kinds, list) else [], players)
+            games.get(saved.game).check_seats(kinds, players)
         except ValueError as e:
             log.warning("the saved %s does not say who plays which seat (%s); all seats human", session.noun, e)
             kinds = [HUMAN] * players
@@ -431,7 +435,7 @@ class Kiosk:
             return False
         return True
 
-    def _record_finished_save(self, saved, session: GameSession, kinds: list) -> None:
+    def _record_finished_save(self, saved: Any, session: GameSession[Any], kinds: list[str]) -> None:
         """A save of a game that ended before its history line was surely written: write it once, remove the save."""
         from kiosk.store.history import GameRecord
 
@@ -470,10 +474,10 @@ class Kiosk:
             self.store.held = "a finished game not yet written to the history"
             log.error("the finished game stays in %s until the history can be written", self.store.save_path)
 
-    def _persisted(self, session: GameSession) -> bool:
+    def _persisted(self, session: GameSession[Any]) -> bool:
         return self.options.persist_ai_games or HUMAN in session.kinds
 
-    def _save(self, session: GameSession, reason: str) -> None:
+    def _save(self, session: GameSession[Any], reason: str) -> None:
         """A session's hook after every committed action (runs on the main thread)."""
         self._record(session, reason)
         if self.store is None or not self._persisted(session):
@@ -494,7 +498,7 @@ class Kiosk:
                 self.store.held = None  # the finished game it kept is on disk now (history or pending/)
         self.store.save(session.game_name, session.game.to_dict(), meta=meta, started_at=session.started_at)
 
-    def _record(self, session: GameSession, reason: str) -> None:
+    def _record(self, session: GameSession[Any], reason: str) -> None:
         """Keep the game's record beside its save and file it when the game ends (the games the
         history keeps: with a person at the table, or all with ``record_ai_games``)."""
         if self.record_shelf is None or session.game is None:
@@ -579,7 +583,7 @@ class Kiosk:
             for view in self.button_views:
                 view.refresh()
 
-    def test_ring(self, rgb) -> None:
+    def test_ring(self, rgb: tuple[int, int, int] | None) -> None:
         """The operator's ring test: paint the whole ring; None gives it back to the game."""
         if rgb is None:
             self.ring_view.enabled = True
@@ -604,14 +608,15 @@ class Kiosk:
         pin.drive_high()
         self.clock.sleep(gap)
 
-    def script_input(self, step) -> None:
+    def script_input(self, step: "Step | str") -> None:
         """Carry out one parsed script step (kiosk.core.script.Step) or a raw line."""
         if isinstance(step, str):
             from kiosk.core.script import parse_line
 
-            step = parse_line(step)
-            if step is None:
+            parsed = parse_line(step)
+            if parsed is None:
                 return
+            step = parsed
         if step.verb == "button":
             self.press_button(step.args[0])
         elif step.verb == "wait":

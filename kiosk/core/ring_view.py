@@ -11,7 +11,7 @@ Every call into the ring is non-blocking (its own thread talks to the device).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
@@ -26,6 +26,9 @@ from kiosk.core.events import (
     SeatChanged,
     TurnBegan,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hardware.ring.layout import RingLayout
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ class RingView:
     """
 
     def __init__(
-        self, bus: Bus, ring, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
+        self, bus: Bus, ring: Any, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
     ) -> None:
         self.ring = ring
         self.clock = clock
@@ -61,10 +64,10 @@ class RingView:
         self.idle_after_s = idle_after_s
         self.enabled = True  # False while the operator's ring test paints it
         self._seats: dict[int, tuple[int, str]] = {}  # player -> (seat, colour)
-        self._arcs = None  # card game: equal arcs per player (a RingLayout)
+        self._arcs: RingLayout | None = None  # card game: equal arcs per player
         self._following = False
         self._idle_timer: Any = None  # the clock's timer that idles the ring after a celebration
-        self._last: tuple | None = None
+        self._last: tuple[Any, ...] | None = None
         self._calling: tuple[int, float] | None = None  # (player, until): the seat being called
         self._call_timer: Any = None
         self._call_bright = False
@@ -93,7 +96,7 @@ class RingView:
         self._following = False
         self._call("idle")
 
-    def _call(self, what: str, *args) -> None:
+    def _call(self, what: str, *args: Any) -> None:
         """Call the ring; a broken ring must never break the game."""
         self._last = (what, *args)
         if not self.enabled:
@@ -190,7 +193,7 @@ class RingView:
         self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
 
 
-def _arcs(ring, players: int):
+def _arcs(ring: Any, players: int) -> "RingLayout | None":
     """Equal arcs for `players` seats on `ring` (its LED count, offset and direction), or None.
 
     Fixed seats (the board's four corners) use the ring's seat arcs (possibly

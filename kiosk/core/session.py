@@ -160,7 +160,7 @@ class GameSession(Generic[G]):
         bus: Bus,
         clock: Clock | None,
         *,
-        pacing,
+        pacing: Any,
         ai_factory: Callable[[str, int | None], Any],
         save: Callable[[Any, str], None] | None,
         executor: concurrent.futures.Executor | None,
@@ -541,7 +541,7 @@ class GameSession(Generic[G]):
 
         self._executor.submit(think)
 
-    def _answer_is_current(self, ev) -> bool:
+    def _answer_is_current(self, ev: Any) -> bool:
         """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
         self._jobs = max(0, self._jobs - 1)
         g = self.game
@@ -550,7 +550,7 @@ class GameSession(Generic[G]):
             return False
         return True
 
-    def _on_ai_decided(self, ev) -> None:
+    def _on_ai_decided(self, ev: Any) -> None:
         raise NotImplementedError
 
     def _first_delay(self, think: bool = True) -> float:
@@ -584,7 +584,7 @@ class GameSession(Generic[G]):
     def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
         """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
 
-        def run(cmd) -> None:
+        def run(cmd: Any) -> None:
             if getattr(cmd, "source", "") == "ai":
                 self._ai_acted_token = self._turn_token  # a Join now would take over a turn half played
             try:

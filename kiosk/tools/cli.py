@@ -160,7 +160,7 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _layout_report(args) -> int:
+def _layout_report(args: argparse.Namespace) -> int:
     """--layout-report: the layout audit (kiosk/ui/audit/layout.py) as a JSON file and a summary."""
     import json
 
@@ -387,7 +387,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
 def _display(args: argparse.Namespace, config: Config) -> str:
     """The display mode: ``--display``, else a window or none for ``--simulate``, else the config's;
     ``auto`` is full screen where there is a display and headless where there is none."""
-    display = args.display
+    display: str = args.display
     if display is None:
         display = ("window" if _has_display() else "none") if args.simulate else config.display.mode
     if display == "auto":
@@ -595,7 +595,7 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
     from kiosk.core.events import Quit
     from kiosk.core.script import ScriptError
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         kiosk.bus.post(Quit(signal.Signals(signum).name, 0))
 
     signal.signal(signal.SIGTERM, on_signal)

@@ -6,10 +6,12 @@ works on a headless machine.
 
 from __future__ import annotations
 
+from typing import Any
+
 from kiosk.tools.sim.sweep import rules_words
 
 
-def plot(data: dict, path: str) -> None:
+def plot(data: dict[str, Any], path: str) -> None:
     """Draw the figures of a labyrinth-sim result (its JSON) into a PNG file."""
     import matplotlib
 
@@ -73,5 +75,5 @@ def plot(data: dict, path: str) -> None:
     plt.close(fig)
 
 
-def _repeated(players: list[dict], p: dict) -> bool:
+def _repeated(players: list[dict[str, Any]], p: dict[str, Any]) -> bool:
     return sum(1 for q in players if q["ai"] == p["ai"]) > 1

@@ -98,7 +98,7 @@ def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
     return [w.replace("_", " ") for w in words if w is not None]
 
 
-def ended_by_limit(state) -> bool:
+def ended_by_limit(state: Any) -> bool:
     """Whether a finished game was ended by its turn limit rather than by its own rules."""
     from engine.outcome import Termination
 
@@ -143,13 +143,18 @@ class Runner:
         """Raise ValueError naming the problem if the options do not fit this game."""
 
     def play(
-        self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float], record: dict | None = None
+        self,
+        levels: Sequence[str],
+        seed: int,
+        spec: Spec,
+        timer: Callable[[], float],
+        record: dict[str, Any] | None = None,
     ) -> GameResult:
         """Play one game; with `record` (extra record tags) the GameResult carries the game's record."""
         raise NotImplementedError
 
 
-def make_recorder(state, levels, tags: dict | None):
+def make_recorder(state: Any, levels: Sequence[str], tags: dict[str, Any] | None) -> Any:
     """A game recorder (engine.records) for `state` with its seats' `levels`, when `tags` asks for a record."""
     if tags is None:
         return None
@@ -171,7 +176,7 @@ def _default_game() -> str:
     return games.default()
 
 
-def derive(seed: int, *parts) -> int:
+def derive(seed: int, *parts: object) -> int:
     """A 64-bit seed from a base seed and labels: independent streams, the same on every machine."""
     text = ":".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
@@ -198,7 +203,7 @@ def record_name(spec: Spec, index: int) -> str:
     return f"{spec.game}-seed{spec.seed}-game{index:07d}.txt"
 
 
-def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
+def play_one(spec: Spec, index: int, records: str | None = None) -> dict[str, Any]:
     """Play game `index` and return its record (entries instead of seats)."""
     runner = runners()[spec.game]
     entries = seating(spec, index)
@@ -226,7 +231,7 @@ def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
     }
 
 
-def play_chunk(job: tuple) -> "Summary":
+def play_chunk(job: tuple[Any, ...]) -> "Summary":
     """Play games [start, stop) in a worker and return their summary (small: histograms)."""
     spec, start, stop, records = job
     began = time.process_time()
@@ -289,7 +294,7 @@ class Summary:
         self.wins = self.wins or [0] * k
         self.entry_turns = self.entry_turns or [0] * k
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict[str, Any]) -> None:
         self.ranges = add_range(self.ranges, record["index"], record["index"] + 1)
         self.games += 1
         turns = record["turns"]
@@ -336,7 +341,7 @@ class Summary:
         self.cpu_seconds += other.cpu_seconds
 
     # -------------------------------------------------------------- JSON
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The raw counts (JSON): what `merge`, --checkpoint and the figures are made from."""
         spec = self.spec
         return {
@@ -368,7 +373,7 @@ class Summary:
         }
 
     @classmethod
-    def from_state(cls, data: dict) -> "Summary":
+    def from_state(cls, data: dict[str, Any]) -> "Summary":
         """Rebuild a summary from :meth:`state` (raises ValueError on anything else)."""
         try:
             if data.get("version") != STATE_VERSION:
@@ -408,7 +413,7 @@ class Summary:
             raise ValueError("the result's counts do not add up: the file is damaged")
         return summary
 
-    def to_json(self, planned: int | None = None, shard: str | None = None) -> dict:
+    def to_json(self, planned: int | None = None, shard: str | None = None) -> dict[str, Any]:
         spec = self.spec
         players = []
         for e, ai in enumerate(spec.entries):
@@ -462,7 +467,7 @@ class Summary:
         out["state"] = self.state()
         return out
 
-    def _longest_json(self) -> dict | None:
+    def _longest_json(self) -> dict[str, Any] | None:
         if self.longest is None:
             return None
         turns, index = self.longest
@@ -485,11 +490,11 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
     return len(deals)
 
 
-def _stats(values: Counts) -> dict:
+def _stats(values: Counts) -> dict[str, Any]:
     return {"mean": values.mean(), "p50": values.percentile(50), "p99": values.percentile(99), "max": values.max()}
 
 
-def format_table(data: dict) -> str:
+def format_table(data: dict[str, Any]) -> str:
     """The summary a person reads at the end of a run."""
     lines = []
     rules = rules_words(data["game"], data["rules"])
@@ -557,7 +562,7 @@ def format_table(data: dict) -> str:
 class Progress:
     """A bar on a terminal; elsewhere (logs, CI) a plain line every 10% or 30 s."""
 
-    def __init__(self, total: int, stream=None, done: int = 0):
+    def __init__(self, total: int, stream: Any = None, done: int = 0) -> None:
         self.total = total
         self.done = done
         self.first = done
@@ -614,7 +619,7 @@ class LocalWorkers:
     def slots(self) -> int:
         return self.jobs
 
-    def submit(self, job):
+    def submit(self, job: Any) -> "_Done | _Waiting":
         if self.pool is None:
             return _Done(play_chunk(job))
         return _Waiting(self.pool.apply_async(play_chunk, (job,)))
@@ -626,22 +631,23 @@ class LocalWorkers:
 
 
 class _Done:
-    def __init__(self, value):
+    def __init__(self, value: Summary) -> None:
         self.value = value
 
-    def result(self):
+    def result(self) -> Summary:
         return self.value
 
 
 class _Waiting:
-    def __init__(self, handle):
+    def __init__(self, handle: Any) -> None:
         self.handle = handle
 
-    def result(self):
+    def result(self) -> Summary:
         # A timeout keeps the wait interruptible by Ctrl-C.
         while True:
             try:
-                return self.handle.get(timeout=0.5)
+                done: Summary = self.handle.get(timeout=0.5)
+                return done
             except multiprocessing.TimeoutError:
                 continue
 
@@ -653,24 +659,24 @@ class _CtrlCGuard:
     process). Only the main thread can have signal handlers; elsewhere it does nothing.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.busy = self.pending = self.installed = False
-        self.old = None
+        self.old: Any = None
         if threading.current_thread() is threading.main_thread():
             self.old = signal.signal(signal.SIGINT, self._on_sigint)
             self.installed = True
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_sigint(self, signum: int, frame: Any) -> None:
         if self.busy:
             self.pending = True
         else:
             raise KeyboardInterrupt
 
-    def __enter__(self):
+    def __enter__(self) -> "_CtrlCGuard":
         self.busy = True
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.busy = False
         if self.pending and exc[0] is None:
             self.pending = False
@@ -704,7 +710,7 @@ def run(
     *,
     span: tuple[int, int] | None = None,
     resume: Summary | None = None,
-    workers=None,
+    workers: Any = None,
     records: str | None = None,
     checkpoint: Callable[[Summary], None] | None = None,
     checkpoint_every: float = 5.0,
@@ -727,7 +733,7 @@ def run(
     workers = workers or LocalWorkers(jobs)
     size = chunk_size(stop - start, workers.slots)
     jobs_iter = ((spec, a, min(a + size, b), records) for a0, b in todo for a in range(a0, b, size))
-    window: deque = deque()
+    window: deque[Any] = deque()
     started = time.perf_counter()
     seconds_before = summary.seconds
     last_save = time.monotonic()
@@ -771,7 +777,7 @@ def run(
     return summary
 
 
-def write_json(path: str, data: dict) -> None:
+def write_json(path: str, data: dict[str, Any]) -> None:
     """Write atomically: a reader (or a resume after a power cut) sees the old file or the new one."""
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -782,7 +788,7 @@ def write_json(path: str, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def read_result(path: str) -> dict:
+def read_result(path: str) -> dict[str, Any]:
     """A labyrinth-sim JSON file (a result, a shard or a checkpoint); ValueError says what is wrong."""
     try:
         with open(path, encoding="utf-8") as fh:
@@ -1120,7 +1126,7 @@ def _interrupted(partial: Summary | None, args: argparse.Namespace, planned: int
             )
 
 
-def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
+def _report(data: dict[str, Any], json_path: str | None, plot_path: str | None) -> int:
     print(format_table(data))
     if json_path:
         try:
