@@ -31,11 +31,18 @@ def _new(players: int, seed: int | None, turn_limit: int):
 
 
 def _session(opts: SessionOptions):
-    from kiosk.games.labyrinth.session import Pacing, Session
+    from kiosk.games.labyrinth.session import Session
+
+    return board_session(Session, opts)
+
+
+def board_session(cls: Any, opts: SessionOptions) -> Any:
+    """A session of `cls` (the board game's, or a game's that plays on its board) from the kiosk's options."""
+    from kiosk.games.labyrinth.session import Pacing
 
     pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return Session(
+    return cls(
         opts.bus,
         opts.clock,
         confirm_push=confirm,

@@ -37,20 +37,11 @@ def _new(players: int, seed: int | None, turn_limit: int) -> "PuzzleGame":
 
 
 def _session(opts: SessionOptions) -> "PuzzleSession":
-    from kiosk.games.labyrinth.session import Pacing
+    from kiosk.games.labyrinth import board_session
     from kiosk.games.puzzles.session import PuzzleSession
 
-    pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
-    confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return PuzzleSession(
-        opts.bus,
-        opts.clock,
-        confirm_push=confirm,
-        pacing=pacing,
-        save=opts.save,
-        executor=opts.executor,
-        button_test=opts.button_test,
-    )
+    session: PuzzleSession = board_session(PuzzleSession, opts)
+    return session
 
 
 def _variant(game: Any) -> tuple[str, ...]:
