@@ -17,7 +17,7 @@ import logging
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Any, Callable, Iterable, Mapping
@@ -32,6 +32,7 @@ from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
 from kiosk.languages import DEFAULT_LANGUAGE, LANGUAGES
+from kiosk.sound import format_quiet_hours, parse_quiet_hours  # one parser for the config and the sound module
 
 #: How a check names a problem: (section, message) -> the error to raise.
 _Fail = Callable[[str, str], "ConfigError"]
@@ -469,7 +470,6 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def _quiet_hours(v: Any) -> tuple[int, int] | None:
-    from kiosk.sound import parse_quiet_hours  # one parser for the config and the sound module
 
     if not isinstance(v, str):
         raise _Bad(f'must be a string like "22:00-08:00" or "none", not {_type_name(v)}')
@@ -480,13 +480,12 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 
 
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
-    from kiosk.sound import format_quiet_hours
 
     return format_quiet_hours(v)
 
 
 def _theme(v: Any) -> str:
-    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN
+    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN  # noqa: PLC0415 -- the theme-pack reader (zip, lzma) loads only when a theme is named
 
     s = _str(v)
     if not ID_PATTERN.fullmatch(s):
@@ -633,7 +632,6 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
 
 def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     """`kiosk` with its preset's times (PRESETS) for the keys the file does not write itself."""
-    from dataclasses import replace
 
     preset = PRESETS[kiosk.preset]
     times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
@@ -643,7 +641,6 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
 def switch_preset(config: Config, name: str) -> Config:
     """`config` with preset `name` and all of its times: the operator picked it in the menu, which
     wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
-    from dataclasses import replace
 
     if name not in PRESETS:
         raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import importlib
 import json
 import types
 import typing
@@ -31,6 +32,7 @@ from engine.outcome import Termination
 
 from kiosk.games import HUMAN
 from kiosk.errors import ContractError
+from kiosk import games  # a game's messages register themselves when its events module loads
 
 Cell = tuple[int, int]
 
@@ -76,10 +78,6 @@ class Message:
     def from_dict(data: dict[str, Any]) -> "Message":
         """Rebuild a message written by ``to_dict`` (lists back to tuples, nested records back)."""
         if data.get("type") not in REGISTRY:
-            import importlib
-
-            from kiosk import games  # a game's messages register themselves when its events module loads
-
             for game in games.all_games():
                 importlib.import_module(game.events)
         try:
@@ -177,7 +175,6 @@ class GameSetup:
     turn_limit: int = 0
 
     def __post_init__(self) -> None:
-        from kiosk import games
 
         kind = games.get(self.game or games.default())
         object.__setattr__(self, "game", kind.name)
@@ -201,7 +198,6 @@ class GameSetup:
 
     def variant(self, name: str) -> Any:
         """The chosen value of the game's variant `name` (its default when not chosen)."""
-        from kiosk import games
 
         return self.variants.get(name, games.get(self.game).variant_named(name).default)
 

@@ -39,8 +39,20 @@ from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer, VirtualClock
 from kiosk.core.config import Config
-from kiosk.core.events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
+from kiosk.core.events import (
+    ButtonPressed,
+    ChangeSeat,
+    GameEnded,
+    GameSetup,
+    KioskStopping,
+    Message,
+    NewGame,
+    Quit,
+    SeatSetup,
+    Undo,
+)
 from kiosk.core.ring_view import RingView
+from kiosk.core.script import parse_line
 from kiosk.core.session import GameSession, seat_changes_of
 
 if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
@@ -173,7 +185,7 @@ class Kiosk:
         self._starting = False
         self._ready_sent = False
         try:
-            from kiosk.core.sdnotify import Notifier, Watchdog
+            from kiosk.core.sdnotify import Notifier, Watchdog  # noqa: PLC0415 -- optional: outside systemd the kiosk runs without it
 
             self.notifier = Notifier()
             self.watchdog = Watchdog(self.notifier)
@@ -184,9 +196,9 @@ class Kiosk:
     def _open_state_dir(self, state_dir: Path) -> None:
         """The store and history; a state directory that cannot be written still resumes what it
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
-        from kiosk.store.history import History
-        from kiosk.store.persistence import GameStore, StateDirBusy, StateLock
-        from kiosk.store import safeio
+        from kiosk.store.history import History  # noqa: PLC0415 -- only with a state directory
+        from kiosk.store.persistence import GameStore, StateDirBusy, StateLock  # noqa: PLC0415 -- only with a state directory
+        from kiosk.store import safeio  # noqa: PLC0415 -- only with a state directory
 
         ops = safeio.OPS
         try:
@@ -221,15 +233,15 @@ class Kiosk:
         self.history = History(state_dir)
         if self.history.flush_pending():
             log.error("%d finished game(s) still wait for the history %s", self.history.pending(), self.history.path)
-        from kiosk.store.records import RecordShelf
+        from kiosk.store.records import RecordShelf  # noqa: PLC0415 -- only with a state directory
 
         self.record_shelf = RecordShelf(state_dir)
-        from kiosk.themes.pack import remove_leftovers
+        from kiosk.themes.pack import remove_leftovers  # noqa: PLC0415 -- only with a state directory
 
         remove_leftovers(state_dir)  # an install cut short by a power cut: its half-written folder
 
     def _open_buttons(self) -> None:
-        from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
+        from hardware import ArrowButtons, ArrowLeds, choose_pin_factory  # noqa: PLC0415 -- the devices' libraries load only when the kiosk opens its hardware
 
         b = self.config.buttons
         if self.pin_factory is None:
@@ -254,7 +266,7 @@ class Kiosk:
             self._closers.append(self.leds.close)
 
     def _open_ring(self) -> Any:
-        from hardware import make_ring
+        from hardware import make_ring  # noqa: PLC0415 -- the devices' libraries load only when the kiosk opens its hardware
 
         r = self.config.ring
         driver = self.options.ring or r.driver
@@ -437,7 +449,7 @@ class Kiosk:
 
     def _record_finished_save(self, saved: Any, session: GameSession[Any], kinds: list[str]) -> None:
         """A save of a game that ended before its history line was surely written: write it once, remove the save."""
-        from kiosk.store.history import GameRecord
+        from kiosk.store.history import GameRecord  # noqa: PLC0415 -- only with a state directory
 
         game = saved.state
         kind = games.get(session.game_name)
@@ -507,7 +519,7 @@ class Kiosk:
             return
         if not _has_notation(session.game_name):
             return  # a game without a record notation (engine.records.register_codec) keeps no records
-        from kiosk.store.records import Recording
+        from kiosk.store.records import Recording  # noqa: PLC0415 -- only with a state directory
 
         recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
         game = session.game
@@ -537,7 +549,7 @@ class Kiosk:
         session = self.game_session
         recorded = True
         if self.history is not None and (self.options.record_ai_games or HUMAN in ev.kinds):
-            from kiosk.store.history import GameRecord
+            from kiosk.store.history import GameRecord  # noqa: PLC0415 -- only with a state directory
 
             kind = games.get(session.game_name)
             variant = kind.variant_words(session.game) if session.game is not None else ()
@@ -611,8 +623,6 @@ class Kiosk:
     def script_input(self, step: "Step | str") -> None:
         """Carry out one parsed script step (kiosk.core.script.Step) or a raw line."""
         if isinstance(step, str):
-            from kiosk.core.script import parse_line
-
             parsed = parse_line(step)
             if parsed is None:
                 return
@@ -622,12 +632,8 @@ class Kiosk:
         elif step.verb == "wait":
             self.clock.sleep(step.args[0] / 1000)
         elif step.verb == "undo":
-            from kiosk.core.events import Undo
-
             self.bus.post(Undo(source="script"))
         elif step.verb in ("away", "join"):
-            from kiosk.core.events import ChangeSeat
-
             kind = HUMAN if step.verb == "join" else self.config.kiosk.seat_level
             self.bus.post(ChangeSeat(step.args[0], kind, step.verb, source="script"))
         else:
@@ -670,7 +676,7 @@ def setup_from_config(config: Config) -> GameSetup:
 @functools.cache
 def _has_notation(game: str) -> bool:
     """Whether `game` writes records: a game's engine registers its notation (engine.records)."""
-    from engine.records import codec_for
+    from engine.records import codec_for  # noqa: PLC0415 -- the records' notations load with the first record
 
     try:
         codec_for(game)

@@ -11,8 +11,9 @@ Every call into the ring is non-blocking (its own thread talks to the device).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from hardware.ring.layout import RingLayout
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
@@ -26,9 +27,6 @@ from kiosk.core.events import (
     SeatChanged,
     TurnBegan,
 )
-
-if TYPE_CHECKING:  # pragma: no cover
-    from hardware.ring.layout import RingLayout
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +199,6 @@ def _arcs(ring: Any, players: int) -> "RingLayout | None":
     table get the ring cut anew. None when the ring does not say its layout (then
     the seat arcs are used as they are).
     """
-    from hardware.ring.layout import RingLayout
 
     layout = getattr(ring, "layout", None)
     if layout is None or layout.led_count < players:

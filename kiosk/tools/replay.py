@@ -30,6 +30,7 @@ from typing import IO, Any, Callable, Sequence
 from engine.records import Record, RecordError, lines_by_turn, read_record
 from kiosk import games
 from kiosk.store.safeio import RECORD_LIMIT, RECORD_LINE_LIMIT, UnsafeFile, check_lines, read_text
+from kiosk.tools.cli import output_guarded
 
 
 def board_text(record: Record, state: Any) -> str:
@@ -130,7 +131,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.screenshot_dir and args.display != "offscreen":
         parser.error("--screenshot-dir needs --display offscreen")
     if args.size is not None:
-        from kiosk.ui.shell.layout import parse_size
+        from kiosk.ui.shell.layout import parse_size  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
         try:
             width, height = parse_size(args.size)
@@ -190,7 +191,6 @@ def load(path: str) -> tuple[Record, str] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-replay``: its exit status (0, 1 no display, 2 a record or argument it cannot use)."""
-    from kiosk.tools.cli import output_guarded
 
     return output_guarded(lambda: _main(argv), "labyrinth-replay")
 
@@ -253,9 +253,9 @@ def display_command(record: Record, text: str, args: argparse.Namespace) -> int:
 def run_replay(record: Record, text: str, options: argparse.Namespace) -> int:
     """Show `record` with the kiosk's art: offscreen (every position rendered, PNGs with
     ``options.screenshot_dir``) or in a window (stepped by taps and keys). Returns the exit status."""
-    from kiosk.core.config import Config
-    from kiosk.ui.screens.playback import Playback, ReplayKiosk, ReplaySteps, replay_screen
-    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window
+    from kiosk.core.config import Config  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.screens.playback import Playback, ReplayKiosk, ReplaySteps, replay_screen  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
     display = options.display
     playback = Playback(record, text, Config())

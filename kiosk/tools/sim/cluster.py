@@ -20,7 +20,7 @@ class ClusterWorkers:
 
     def __init__(self, address: str, task: Callable[[Any], Any], timeout: float | None = None) -> None:
         try:
-            from distributed import Client
+            from distributed import Client  # noqa: PLC0415 -- an optional extra (cluster), only with --scheduler
         except ImportError:
             raise ImportError(
                 "--scheduler needs the 'distributed' package: pip install 'labyrinth-kiosk[cluster]'"

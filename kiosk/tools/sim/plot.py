@@ -13,11 +13,11 @@ from kiosk.tools.sim.sweep import rules_words
 
 def plot(data: dict[str, Any], path: str) -> None:
     """Draw the figures of a labyrinth-sim result (its JSON) into a PNG file."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
     matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib import pyplot as plt  # noqa: PLC0415 -- an optional extra (plot); after matplotlib.use()
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
     players = data["players"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=100)

@@ -37,9 +37,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from engine.outcome import Termination
+from engine.records import Recorder
+from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.tools.cli import add_variant_options, chosen_variants
 from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
+from kiosk.version import version_action
 
 # ----------------------------------------------------------------- one game
 
@@ -78,21 +82,18 @@ class Spec:
 
 def variant(spec: Spec, name: str) -> Any:
     """The value of the game's variant `name` in this sweep (its declared default when not chosen)."""
-    from kiosk import games
 
     return dict(spec.variants).get(name, games.get(spec.game).variant_named(name).default)
 
 
 def rules_of(spec: Spec) -> dict[str, Any]:
     """Every variant the game declares, with its value in this sweep (the figures' ``rules``)."""
-    from kiosk import games
 
     return {v.name: variant(spec, v.name) for v in games.get(spec.game).variants}
 
 
 def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
     """The variants of `rules` other than their default, in words ("open cards", "treasures 3")."""
-    from kiosk import games
 
     words = (v.word(rules.get(v.name, v.default)) for v in games.get(game).variants)
     return [w.replace("_", " ") for w in words if w is not None]
@@ -100,7 +101,6 @@ def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
 
 def ended_by_limit(state: Any) -> bool:
     """Whether a finished game was ended by its turn limit rather than by its own rules."""
-    from engine.outcome import Termination
 
     return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
@@ -118,19 +118,16 @@ class Runner:
 
     @property
     def levels(self) -> tuple[str, ...]:
-        from kiosk import games
 
         return games.get(self.name).ai_levels
 
     @property
     def min_players(self) -> int:
-        from kiosk import games
 
         return games.get(self.name).players[0]
 
     @property
     def max_players(self) -> int:
-        from kiosk import games
 
         return games.get(self.name).players[1]
 
@@ -158,20 +155,17 @@ def make_recorder(state: Any, levels: Sequence[str], tags: dict[str, Any] | None
     """A game recorder (engine.records) for `state` with its seats' `levels`, when `tags` asks for a record."""
     if tags is None:
         return None
-    from engine.records import Recorder
 
     return Recorder(state, list(levels), **tags)
 
 
 def runners() -> dict[str, Runner]:
     """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
-    from kiosk import games
 
     return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
 
 
 def _default_game() -> str:
-    from kiosk import games
 
     return games.default()
 
@@ -859,7 +853,6 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         description="Play many games between computer players and report win rates, game length "
         "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.",
     )
-    from kiosk.version import version_action
 
     version_action(parser)
     parser.add_argument(
@@ -1001,7 +994,6 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
 def _variants(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     """The variants the command line chose, other than their defaults; one the game does not
     declare, or a value it does not take, is refused naming it."""
-    from kiosk import games
 
     kind = games.get(args.game)
     chosen = chosen_variants(args, {}, kind)
@@ -1081,7 +1073,7 @@ def _sweep(args: argparse.Namespace, spec: Spec) -> int:
     workers = None
     try:
         if args.scheduler:
-            from kiosk.tools.sim.cluster import ClusterWorkers
+            from kiosk.tools.sim.cluster import ClusterWorkers  # noqa: PLC0415 -- an optional extra (cluster), only with --scheduler
 
             workers = ClusterWorkers(args.scheduler, play_chunk)
             jobs = workers.slots
@@ -1136,7 +1128,7 @@ def _report(data: dict[str, Any], json_path: str | None, plot_path: str | None) 
             return 1
     if plot_path:
         try:
-            from kiosk.tools.sim.plot import plot
+            from kiosk.tools.sim.plot import plot  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
             plot(data, plot_path)
         except ImportError:
