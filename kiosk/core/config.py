@@ -632,7 +632,6 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
 
 def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     """`kiosk` with its preset's times (PRESETS) for the keys the file does not write itself."""
-
     preset = PRESETS[kiosk.preset]
     times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
     return replace(kiosk, **times)

@@ -198,7 +198,6 @@ class GameSetup:
 
     def variant(self, name: str) -> Any:
         """The chosen value of the game's variant `name` (its default when not chosen)."""
-
         return self.variants.get(name, games.get(self.game).variant_named(name).default)
 
     @staticmethod

@@ -247,9 +247,12 @@ class GameType:
 
     def variant_words(self, game: Any) -> tuple[str, ...]:
         """The history's variant words of a running game (e.g. ("open_cards",)); () = its defaults."""
-        values = self.variant_values(game)
+        return self.words_of(self.variant_values(game)) + tuple(self.mode_words(game))
+
+    def words_of(self, values: Mapping[str, Any]) -> tuple[str, ...]:
+        """The history's words of these variant values (e.g. ("open_cards", "treasures_3")); () = the defaults."""
         words = (v.word(values.get(v.name, v.default)) for v in self.variants)
-        return tuple(w for w in words if w is not None) + tuple(self.mode_words(game))
+        return tuple(w for w in words if w is not None)
 
     def seat_kind(self, kind: str) -> str:
         """A seat kind from a config or a command line, mapped to one this game has."""

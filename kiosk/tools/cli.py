@@ -163,7 +163,6 @@ def _has_display() -> bool:
 
 def _layout_report(args: argparse.Namespace) -> int:
     """--layout-report: the layout audit (kiosk/ui/audit/layout.py) as a JSON file and a summary."""
-
     from kiosk.ui.audit import layout as layout_audit, states as audit_states  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
     from kiosk.ui.shell.layout import SIZES, parse_size  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 

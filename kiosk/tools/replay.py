@@ -191,7 +191,6 @@ def load(path: str) -> tuple[Record, str] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-replay``: its exit status (0, 1 no display, 2 a record or argument it cannot use)."""
-
     return output_guarded(lambda: _main(argv), "labyrinth-replay")
 
 

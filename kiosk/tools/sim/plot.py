@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.tools.sim.sweep import rules_words
+from kiosk import games
 
 
 def plot(data: dict[str, Any], path: str) -> None:
@@ -63,7 +63,7 @@ def plot(data: dict[str, Any], path: str) -> None:
     right.set_ylabel("games")
     right.set_title("Game length")
 
-    rules = rules_words(data["game"], data["rules"])
+    rules = [w.replace("_", " ") for w in games.get(data["game"]).words_of(data["rules"])]
     fig.suptitle(
         f"{data['game']}: {data['games']} games, seed {data['seed']}"
         + (", paired deals" if data.get("paired_deals") else "")

@@ -82,26 +82,21 @@ class Spec:
 
 def variant(spec: Spec, name: str) -> Any:
     """The value of the game's variant `name` in this sweep (its declared default when not chosen)."""
-
     return dict(spec.variants).get(name, games.get(spec.game).variant_named(name).default)
 
 
 def rules_of(spec: Spec) -> dict[str, Any]:
     """Every variant the game declares, with its value in this sweep (the figures' ``rules``)."""
-
     return {v.name: variant(spec, v.name) for v in games.get(spec.game).variants}
 
 
 def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
     """The variants of `rules` other than their default, in words ("open cards", "treasures 3")."""
-
-    words = (v.word(rules.get(v.name, v.default)) for v in games.get(game).variants)
-    return [w.replace("_", " ") for w in words if w is not None]
+    return [w.replace("_", " ") for w in games.get(game).words_of(rules)]
 
 
 def ended_by_limit(state: Any) -> bool:
     """Whether a finished game was ended by its turn limit rather than by its own rules."""
-
     return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
 
@@ -161,7 +156,6 @@ def make_recorder(state: Any, levels: Sequence[str], tags: dict[str, Any] | None
 
 def runners() -> dict[str, Runner]:
     """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
-
     return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
 
 
