@@ -12,15 +12,16 @@ the systemd unit does not restart (``RestartPreventExitStatus=2``).
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import logging
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 from hardware.buttons import ARROWS
 from hardware.buttons import DEFAULT_BUTTON_PINS
@@ -31,7 +32,11 @@ from kiosk.games import HUMAN
 from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from kiosk.ui.kit.i18n import LANGUAGES
+from kiosk.languages import DEFAULT_LANGUAGE, LANGUAGES
+from kiosk.sound import format_quiet_hours, parse_quiet_hours  # one parser for the config and the sound module
+
+#: How a check names a problem: (section, message) -> the error to raise.
+_Fail = Callable[[str, str], "ConfigError"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +59,7 @@ LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 # PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
-# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.kit.i18n).
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.languages).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -176,7 +181,7 @@ class GameConfig:
     variants: Mapping[str, Any] = field(
         default_factory=lambda: {v.key: v.default_for(DEFAULT_PRESET) for v in _declared_variants()}
     )
-    language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
+    language: str = key(default=DEFAULT_LANGUAGE, schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
     first_player: int | None = key(
         default=None,  # None: random
         schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word),
@@ -303,8 +308,6 @@ class _Field:
 
 
 def _type_name(value: Any) -> str:
-    import datetime
-
     return {
         bool: "a boolean",
         int: "an integer",
@@ -342,7 +345,7 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
+def _choice(choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]]) -> Callable[[Any], Any]:
     """One of `choices` (a function giving them: asked at each read, e.g. the installed ring drivers)."""
 
     def parse(v: Any) -> Any:
@@ -480,7 +483,6 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def _quiet_hours(v: Any) -> tuple[int, int] | None:
-    from kiosk.sound import parse_quiet_hours  # one parser for the config and the sound module
 
     if not isinstance(v, str):
         raise _Bad(f'must be a string like "22:00-08:00" or "none", not {_type_name(v)}')
@@ -491,13 +493,12 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 
 
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
-    from kiosk.sound import format_quiet_hours
 
     return format_quiet_hours(v)
 
 
 def _theme(v: Any) -> str:
-    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN
+    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN  # noqa: PLC0415 -- the theme-pack reader (zip, lzma) loads only when a theme is named
 
     s = _str(v)
     if not ID_PATTERN.fullmatch(s):
@@ -590,7 +591,7 @@ _SECTIONS: dict[str, _Section] = {
 }
 
 
-def _suggest(word: str, options) -> str:
+def _suggest(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -647,8 +648,6 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
 
 def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     """`kiosk` with its preset's times (PRESETS) for the keys the file does not write itself."""
-    from dataclasses import replace
-
     preset = PRESETS[kiosk.preset]
     times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
     return replace(kiosk, **times)
@@ -657,8 +656,6 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
 def _game_with_preset(game: GameConfig, preset: str, written: Mapping[str, Any]) -> GameConfig:
     """`game` with its variants' defaults under `preset` (Variant.default_for) for the keys the file
     does not write itself."""
-    from dataclasses import replace
-
     chosen = {v.key: v.default_for(preset) for v in _declared_variants() if v.key not in written}
     return replace(game, variants={**game.variants, **chosen})
 
@@ -666,7 +663,6 @@ def _game_with_preset(game: GameConfig, preset: str, written: Mapping[str, Any])
 def switch_preset(config: Config, name: str) -> Config:
     """`config` with preset `name`, all of its times and its games' defaults: the operator picked it in the menu, which
     wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
-    from dataclasses import replace
 
     if name not in PRESETS:
         raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
@@ -719,7 +715,7 @@ def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Cal
     return spec.cls(**values)
 
 
-def _complete_seats(values: dict, given: Mapping, fail) -> None:
+def _complete_seats(values: dict[str, Any], given: Mapping[str, Any], fail: _Fail) -> None:
     """`players` and `seats` describe the same thing: fill in whichever is missing."""
     default = GameConfig()
     game = values.get("game", default.game)
@@ -745,7 +741,7 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
         )
 
 
-def _check_across(config: Config, raw: Mapping, fail) -> None:
+def _check_across(config: Config, raw: Mapping[str, Any], fail: _Fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
     r = config.ring
     if ring_drivers.needs_port(r.driver) and not r.port.strip():
@@ -763,7 +759,7 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
         )
 
 
-def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
+def _check_pins(b: ButtonsConfig, r: RingConfig, fail: _Fail) -> None:
     """One GPIO per job: the buttons, their LEDs and a ring on the header's UART never share a pin."""
     claimed: dict[int, str] = {}
 
@@ -791,7 +787,7 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
             )
 
 
-def _check_ring(r: RingConfig, fail) -> None:
+def _check_ring(r: RingConfig, fail: _Fail) -> None:
     """The offset and every seat's segment lie inside the ring."""
     if r.seat_segments is not None:
         for seat, (first, count) in enumerate(r.seat_segments):
@@ -905,7 +901,7 @@ def _reconcile_game(game: dict[str, Any], touched: set[str]) -> None:
             game["first_player"] = "random"
 
 
-def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:
+def check_config(path: str | Path | None = None, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """`labyrinth-kiosk --check-config`: 0 and a summary if the file is usable, else 2 and why."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -943,7 +939,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS",
-    "LANGUAGES",
     "SEAT_KINDS",
     "DEFAULT_PATH",
     "ConfigError",

@@ -37,14 +37,28 @@ from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer, VirtualClock
 from kiosk.core.config import Config
-from kiosk.core.events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
+from kiosk.core.events import (
+    ButtonPressed,
+    ChangeSeat,
+    GameEnded,
+    GameSetup,
+    KioskStopping,
+    Message,
+    NewGame,
+    Quit,
+    SeatSetup,
+    Undo,
+)
 from kiosk.core.ring_view import RingView
+from kiosk.core.script import parse_line
 from kiosk.core.session import GameSession
 
 if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
     from kiosk.store.game_persistence import GamePersistence
+    from kiosk.core.script import Step
+
     from kiosk.store.records import RecordShelf
     from kiosk.store.history import History
     from kiosk.store.persistence import GameStore, StateLock
@@ -92,7 +106,7 @@ class Kiosk:
         options: KioskOptions | None = None,
         *,
         clock: Clock | None = None,
-        pin_factory=None,
+        pin_factory: Any = None,
     ) -> None:
         self.config = config or Config()
         self.options = options or KioskOptions()
@@ -137,8 +151,9 @@ class Kiosk:
             save=self._save,
             executor=opts.ai_executor,
             config=self.config,
+            button_test=lambda: self.button_test,
         )
-        self.sessions: dict[str, GameSession] = {}
+        self.sessions: dict[str, GameSession[Any]] = {}
         for game in games.all_games():
             session = self.sessions[game.name] = game.session(session_options)
             self._closers.append(session.close)
@@ -157,7 +172,6 @@ class Kiosk:
             else []
         )
 
-        self.bus.subscribe(ButtonPressed, self._on_button)
         self.bus.subscribe(GameEnded, self._on_game_over)
         self.bus.subscribe(Quit, lambda c: self.stop(c.reason or "quit", c.status))
         self.bus.subscribe(NewGame, self._on_new_game)
@@ -168,7 +182,7 @@ class Kiosk:
         self._starting = False
         self._ready_sent = False
         try:
-            from kiosk.core.sdnotify import Notifier, Watchdog
+            from kiosk.core.sdnotify import Notifier, Watchdog  # noqa: PLC0415 -- optional: outside systemd the kiosk runs without it
 
             self.notifier = Notifier()
             self.watchdog = Watchdog(self.notifier)
@@ -179,9 +193,9 @@ class Kiosk:
     def _open_state_dir(self, state_dir: Path) -> None:
         """The store and history; a state directory that cannot be written still resumes what it
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
-        from kiosk.store.game_persistence import GamePersistence
-        from kiosk.store.persistence import StateDirBusy, StateLock
-        from kiosk.store import safeio
+        from kiosk.store.game_persistence import GamePersistence  # noqa: PLC0415 -- only with a state directory
+        from kiosk.store.persistence import StateDirBusy, StateLock  # noqa: PLC0415 -- only with a state directory
+        from kiosk.store import safeio  # noqa: PLC0415 -- only with a state directory
 
         try:
             safeio.OPS.mkdir(state_dir)
@@ -214,12 +228,12 @@ class Kiosk:
         )
         self.store, self.history = self.persistence.store, self.persistence.history
         self.record_shelf = self.persistence.shelf
-        from kiosk.themes.pack import remove_leftovers
+        from kiosk.themes.pack import remove_leftovers  # noqa: PLC0415 -- only with a state directory
 
         remove_leftovers(state_dir)  # an install cut short by a power cut: its half-written folder
 
     def _open_buttons(self) -> None:
-        from hardware import ArrowButtons, ArrowLeds, choose_pin_factory
+        from hardware import ArrowButtons, ArrowLeds, choose_pin_factory  # noqa: PLC0415 -- the devices' libraries load only when the kiosk opens its hardware
 
         b = self.config.buttons
         if self.pin_factory is None:
@@ -243,8 +257,8 @@ class Kiosk:
             self.leds = ArrowLeds(dict(b.led_pins), pin_factory=self.pin_factory)
             self._closers.append(self.leds.close)
 
-    def _open_ring(self):
-        from hardware import make_ring
+    def _open_ring(self) -> Any:
+        from hardware import make_ring  # noqa: PLC0415 -- the devices' libraries load only when the kiosk opens its hardware
 
         r = self.config.ring
         driver = self.options.ring or r.driver
@@ -299,9 +313,10 @@ class Kiosk:
         return n
 
     @property
-    def game_session(self) -> GameSession:
+    def game_session(self) -> GameSession[Any]:
         """The session whose game runs (or ran last); with none, the default game's."""
-        return games.session_in_play(self.sessions)
+        session: GameSession[Any] = games.session_in_play(self.sessions)
+        return session
 
     @property
     def thinking(self) -> bool:
@@ -358,7 +373,7 @@ class Kiosk:
     def __enter__(self) -> "Kiosk":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------ games
@@ -406,13 +421,12 @@ class Kiosk:
             return False
         game = saved.state
         players = game.num_players
-        kinds = saved.meta.get("kinds")
-        if (
-            not isinstance(kinds, list)
-            or len(kinds) != players
-            or not all(k == HUMAN or k in session.ai_levels for k in kinds)
-        ):
-            log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
+        said = saved.meta.get("kinds")
+        kinds: list[str] = said if isinstance(said, list) else []
+        try:  # the one check of a save's seats: against the game's declaration
+            games.get(saved.game).check_seats(kinds, players)
+        except ValueError as e:
+            log.warning("the saved %s does not say who plays which seat (%s); all seats human", session.noun, e)
             kinds = [HUMAN] * players
         if game.phase == GAME_OVER:
             assert self.persistence is not None
@@ -424,8 +438,7 @@ class Kiosk:
             )
         except Exception as e:
             log.exception("the saved %s could not be resumed", session.noun)
-            session.game = None
-            session._cancel_timers()
+            session.abort()
             self.store.set_aside(f"resuming failed: {type(e).__name__}: {str(e)[:200]}", "resume-failed")
             return False
         return True
@@ -449,18 +462,9 @@ class Kiosk:
             self._next_game_timer = self.clock.call_later(delay, self.new_game)
 
     # ------------------------------------------------------------ buttons and scripts
-    def _on_button(self, ev: ButtonPressed) -> None:
-        """A debounced physical press: an arrow, rotate or stay (unless the button test owns them)."""
-        if self.button_test:
-            return
-        session = self.game_session
-        button = games.get(session.game_name).button
-        command = button(session, ev.button) if button is not None else None
-        if command is not None:
-            self.bus.post(command)
-
     def set_button_test(self, on: bool) -> None:
-        """The operator's hardware test page: presses light up on screen but play nothing."""
+        """The operator's hardware test page: presses light up on screen but play nothing (the
+        sessions read ``button_test`` before they play a press)."""
         self.button_test = bool(on)
         for view in self.button_views:
             view.enabled = not on
@@ -470,7 +474,7 @@ class Kiosk:
             for view in self.button_views:
                 view.refresh()
 
-    def test_ring(self, rgb) -> None:
+    def test_ring(self, rgb: tuple[int, int, int] | None) -> None:
         """The operator's ring test: paint the whole ring; None gives it back to the game."""
         if rgb is None:
             self.ring_view.enabled = True
@@ -495,25 +499,20 @@ class Kiosk:
         pin.drive_high()
         self.clock.sleep(gap)
 
-    def script_input(self, step) -> None:
+    def script_input(self, step: "Step | str") -> None:
         """Carry out one parsed script step (kiosk.core.script.Step) or a raw line."""
         if isinstance(step, str):
-            from kiosk.core.script import parse_line
-
-            step = parse_line(step)
-            if step is None:
+            parsed = parse_line(step)
+            if parsed is None:
                 return
+            step = parsed
         if step.verb == "button":
             self.press_button(step.args[0])
         elif step.verb == "wait":
             self.clock.sleep(step.args[0] / 1000)
         elif step.verb == "undo":
-            from kiosk.core.events import Undo
-
             self.bus.post(Undo(source="script"))
         elif step.verb in ("away", "join"):
-            from kiosk.core.events import ChangeSeat
-
             kind = HUMAN if step.verb == "join" else self.config.kiosk.seat_level
             self.bus.post(ChangeSeat(step.args[0], kind, step.verb, source="script"))
         else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from hardware.ring.layout import RingLayout
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
@@ -49,7 +50,7 @@ class RingView:
     """
 
     def __init__(
-        self, bus: Bus, ring, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
+        self, bus: Bus, ring: Any, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
     ) -> None:
         self.ring = ring
         self.clock = clock
@@ -57,10 +58,10 @@ class RingView:
         self.idle_after_s = idle_after_s
         self.enabled = True  # False while the operator's ring test paints it
         self._seats: dict[int, tuple[int, str]] = {}  # player -> (seat, colour)
-        self._arcs = None  # card game: equal arcs per player (a RingLayout)
+        self._arcs: RingLayout | None = None  # card game: equal arcs per player
         self._following = False
         self._idle_timer: Any = None  # the clock's timer that idles the ring after a celebration
-        self._last: tuple | None = None
+        self._last: tuple[Any, ...] | None = None
         self._calling: tuple[int, float] | None = None  # (player, until): the seat being called
         self._call_timer: Any = None
         self._call_bright = False
@@ -89,7 +90,7 @@ class RingView:
         self._following = False
         self._call("idle")
 
-    def _call(self, what: str, *args) -> None:
+    def _call(self, what: str, *args: Any) -> None:
         """Call the ring; a broken ring must never break the game."""
         self._last = (what, *args)
         if not self.enabled:
@@ -193,7 +194,7 @@ def _pattern(colour: str) -> tuple[int, int] | None:
     return None if mark is None else mark.ring
 
 
-def _arcs(ring, players: int):
+def _arcs(ring: Any, players: int) -> "RingLayout | None":
     """Equal arcs for `players` seats on `ring` (its LED count, offset and direction), or None.
 
     Fixed seats (the board's four corners) use the ring's seat arcs (possibly
@@ -201,7 +202,6 @@ def _arcs(ring, players: int):
     table get the ring cut anew. None when the ring does not say its layout (then
     the seat arcs are used as they are).
     """
-    from hardware.ring.layout import RingLayout
 
     layout = getattr(ring, "layout", None)
     if layout is None or layout.led_count < players:

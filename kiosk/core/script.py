@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from hardware import BUTTON_NAMES
 
@@ -54,7 +54,7 @@ class Step:
     """One input: ``verb`` with its arguments, and where it came from."""
 
     verb: str
-    args: tuple
+    args: tuple[Any, ...]
     line: int
     text: str
     source: str = "script"
@@ -105,7 +105,7 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
     raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: {kiosk_lines} ({inputs})")
 
 
-def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``button NAME``: one of the arcade buttons, named in any case."""
     if len(words) != 2:
         raise bad("write `button NAME` with one of " + " ".join(BUTTON_NAMES))
@@ -115,7 +115,7 @@ def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
     return (name,)
 
 
-def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``wait MS``: whole milliseconds, 0 to an hour."""
     if len(words) != 2:
         raise bad("write `wait MILLISECONDS`")
@@ -129,7 +129,7 @@ def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
     return (ms,)
 
 
-def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``tap-px X Y``: a touch at pixels from the top-left, only where there is a display."""
     if not pixels:
         raise bad("`tap-px` needs a display (use --display offscreen); headless runs use `tap ROW COL`")
@@ -144,7 +144,7 @@ def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
     return (x, y)
 
 
-def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``undo``: the acting person takes their last action back (any game)."""
     if len(words) != 1:
         raise bad("`undo` takes nothing after it")
@@ -160,7 +160,7 @@ def _seat_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
 
 
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
-_KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
+_KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple[Any, ...]]] = {
     "button": _button_args,
     "wait": _wait_args,
     "tap-px": _tap_px_args,
@@ -240,7 +240,7 @@ class ScriptRunner:
         """When a running ``wait`` ends (clock time), or None."""
         return self.resume_at
 
-    def poll(self, kiosk) -> bool:
+    def poll(self, kiosk: Any) -> bool:
         now = kiosk.clock.now()
         if self.resume_at is not None:
             if now < self.resume_at:

@@ -40,6 +40,7 @@ from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
+    ButtonPressed,
     CallSeat,
     ChangeSeat,
     Command,
@@ -59,6 +60,11 @@ from kiosk.games import HUMAN, Moment
 from kiosk.games import get as game_type
 
 log = logging.getLogger(__name__)
+
+
+def _no_button_test() -> bool:
+    return False
+
 
 #: A paced plan step: (seconds after the previous step was handled, a function building the command).
 Step = tuple[float, Callable[[], Command | None]]
@@ -154,12 +160,15 @@ class GameSession(Generic[G]):
         bus: Bus,
         clock: Clock | None,
         *,
-        pacing,
+        pacing: Any,
         ai_factory: Callable[[str, int | None], Any],
         save: Callable[[Any, Moment], None] | None,
         executor: concurrent.futures.Executor | None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         self.bus = bus
+        #: True while the operator's button test has the arcade buttons: presses are shown, not played
+        self.button_test: Callable[[], bool] = button_test or _no_button_test
         self.clock = clock or RealClock()
         self.pacing = pacing
         self.ai_factory = ai_factory
@@ -212,8 +221,22 @@ class GameSession(Generic[G]):
             bus.subscribe(Undo, self._on_undo),
             bus.subscribe(CallSeat, self._on_call_seat),
             bus.subscribe(ChangeSeat, self._on_change_seat),
+            bus.subscribe(ButtonPressed, self._on_button),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
+
+    # ------------------------------------------------------------ the arcade buttons
+    def button(self, name: str) -> Command | None:
+        """Hook: the command a physical button (an arrow's name, "rotate", "stay") means now; None: nothing."""
+        return None
+
+    def _on_button(self, ev: ButtonPressed) -> None:
+        """A debounced press plays in the running game, unless the operator's button test has the buttons."""
+        if self.game is None or self.button_test():
+            return  # every game's session hears it: the one with a game answers
+        command = self.button(ev.button)
+        if command is not None:
+            self.bus.post(command)
 
     # ------------------------------------------------------------ queries (main thread)
     @property
@@ -364,9 +387,18 @@ class GameSession(Generic[G]):
     def _game_installed(self, resumed: bool) -> None:
         """Hook: a game was just started or resumed (before its snapshot is posted)."""
 
+    def abort(self) -> None:
+        """Drop the game without a save or a message (a resume that failed halfway: its save is set aside)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        self._drop_undo()
+        self.game = None
+        self._reset_turn_state()
+
     def abandon(self, reason: str = "", replaced: bool = False) -> None:
         """Stop the running game without a winner (its save is archived through the hook); `replaced`:
         a new game takes its place (the screens wait for it instead of going back to start)."""
+
         if self.game is None:
             return
         self._cancel_timers()
@@ -480,7 +512,7 @@ class GameSession(Generic[G]):
         self.bus.post(over)
 
     @property
-    def _duration(self) -> float:
+    def duration(self) -> float:
         """Seconds of play on the session's clock."""
         return round(self.clock.now() - self._started_clock, 3)
 
@@ -511,7 +543,7 @@ class GameSession(Generic[G]):
 
         self._executor.submit(think)
 
-    def _answer_is_current(self, ev) -> bool:
+    def _answer_is_current(self, ev: Any) -> bool:
         """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
         self._jobs = max(0, self._jobs - 1)
         g = self.game
@@ -520,7 +552,7 @@ class GameSession(Generic[G]):
             return False
         return True
 
-    def _on_ai_decided(self, ev) -> None:
+    def _on_ai_decided(self, ev: Any) -> None:
         raise NotImplementedError
 
     def _first_delay(self, think: bool = True) -> float:
@@ -554,7 +586,7 @@ class GameSession(Generic[G]):
     def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
         """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
 
-        def run(cmd) -> None:
+        def run(cmd: Any) -> None:
             if getattr(cmd, "source", "") == "ai":
                 self._ai_acted_token = self._turn_token  # a Join now would take over a turn half played
             try:

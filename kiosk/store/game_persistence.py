@@ -64,7 +64,7 @@ class Played(Protocol):
     def kinds(self) -> tuple[str, ...]: ...
 
     @property
-    def _duration(self) -> float: ...
+    def duration(self) -> float: ...
 
     def meta(self) -> dict[str, Any]: ...
 
@@ -152,7 +152,7 @@ class GamePersistence:
                 self.store.discard()
             return
         meta = session.meta()
-        meta["duration_s"] = session._duration
+        meta["duration_s"] = session.duration
         saved = self._save(session, meta)  # 0. the last action, like every other
         record = history_record(session.game_name, game, kinds, meta, ended_at=None)
         if not self._write_history(record, save_holds_it=saved):  # 1.

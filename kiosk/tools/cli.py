@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import logging
 import os
 import signal
@@ -29,6 +30,8 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.games import HUMAN
+from kiosk.languages import LANGUAGES
+from kiosk.version import version, version_action
 
 if TYPE_CHECKING:  # the rest is imported when used: the kiosk's start-up counts
     from kiosk.core.kiosk import Kiosk, KioskOptions
@@ -43,7 +46,6 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from kiosk.core.config import LANGUAGES
 
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
     lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
@@ -52,7 +54,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="The sliding-maze game kiosk: touchscreen, arcade buttons, LED ring.",
         epilog="Headless runs and scripts: docs/headless.md. Bus events: docs/events.md.",
     )
-    from kiosk.version import version_action
 
     version_action(p)
     p.add_argument("--config", metavar="PATH", help="configuration file (default /etc/labyrinth-kiosk/config.toml)")
@@ -160,13 +161,10 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _layout_report(args) -> int:
+def _layout_report(args: argparse.Namespace) -> int:
     """--layout-report: the layout audit (kiosk/ui/audit/layout.py) as a JSON file and a summary."""
-    import json
-
-    from kiosk.ui.audit import layout as layout_audit, states as audit_states
-    from kiosk.ui.kit.i18n import LANGUAGES
-    from kiosk.ui.kit.layout import SIZES, parse_size
+    from kiosk.ui.audit import layout as layout_audit, states as audit_states  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.kit.layout import SIZES, parse_size  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
     sizes = [parse_size(args.size)] if args.size else list(SIZES)
     layouts = [args.layout] if args.layout else list(layout_audit.LAYOUTS)
@@ -286,11 +284,11 @@ def _why(e: OSError) -> str:
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from kiosk.core import logs
+    from kiosk.core import logs  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     logs.setup((args.log_level or "info").upper())
 
-    from kiosk.core.config import ConfigError, apply_overrides, check_config, load
+    from kiosk.core.config import ConfigError, apply_overrides, check_config, load  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if args.check_config:
         return check_config(args.config)
@@ -321,7 +319,6 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.layout_report:
         return _layout_report(args)
     _check_numbers(parser, args)
-    from kiosk.version import version
 
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
@@ -348,7 +345,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def _check_numbers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The command line's numbers in the ranges a game and its save take (else usage and exit 2)."""
-    from engine.checks import SEED_LIMIT, TURNS_LIMIT
+    from engine.checks import SEED_LIMIT, TURNS_LIMIT  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if args.games is not None and args.games < 1:
         parser.error("--games must be 1 or more")
@@ -370,11 +367,11 @@ class _Refused(KioskError):
 
 def _stats(state_dir: Path, export_to: str | None) -> int:
     """``--stats``: the summary of the finished games, and with ``--export`` every game in a file."""
-    from kiosk.store.history import print_stats
+    from kiosk.store.history import print_stats  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     status = print_stats(state_dir)
     if export_to:
-        from kiosk.tools.stats_export import ExportError, export
+        from kiosk.tools.stats_export import ExportError, export  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
         try:
             games, _ = export(state_dir, export_to)
@@ -388,8 +385,8 @@ def _stats(state_dir: Path, export_to: str | None) -> int:
 def _install_theme(path: str, state_dir: Path, language: str) -> int:
     """``--install-theme``: check the pack completely (one line per problem, exit 2, nothing written),
     then install it beside the others and list them."""
-    from kiosk.themes import installed, title_of
-    from kiosk.themes.pack import install, read_pack
+    from kiosk.themes import installed, title_of  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.themes.pack import install, read_pack  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     problems, pack = read_pack(path)
     if pack is None:
@@ -416,7 +413,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
 def _display(args: argparse.Namespace, config: Config) -> str:
     """The display mode: ``--display``, else a window or none for ``--simulate``, else the config's;
     ``auto`` is full screen where there is a display and headless where there is none."""
-    display = args.display
+    display: str = args.display
     if display is None:
         display = ("window" if _has_display() else "none") if args.simulate else config.display.mode
     if display == "auto":
@@ -428,9 +425,9 @@ def _display(args: argparse.Namespace, config: Config) -> str:
 
 
 def _run(args: argparse.Namespace, config: Config, display: str) -> int:
-    from kiosk.core.kiosk import Kiosk
-    from kiosk.core.clock import VirtualClock
-    from kiosk.store.persistence import StateDirBusy
+    from kiosk.core.kiosk import Kiosk  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.clock import VirtualClock  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.store.persistence import StateDirBusy  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     headless = display == "none"
     kind = games.get(args.game or config.game.game)
@@ -467,8 +464,8 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
 
 def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:
     """``--script``: its steps, each checked against the game being played."""
-    from kiosk.core.script import ScriptError, clip, wrong_game
-    from kiosk.core.script import load as load_script
+    from kiosk.core.script import ScriptError, clip, wrong_game  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.script import load as load_script  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if not path:
         return None
@@ -510,12 +507,12 @@ def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: b
     (``GameType.corner_seats``, the board game) seats its people at the near corners first, so
     solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/kit/seating.py);
     headless runs keep the game's own corners, which records and scripts were written for."""
-    from kiosk.core.events import GameSetup, SeatSetup
+    from kiosk.core.events import GameSetup, SeatSetup  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     kinds = _seat_kinds(args, config, kind)
     corners: tuple[int | None, ...] = (None,) * len(kinds)
     if at_table and kind.corner_seats and HUMAN in kinds and len(kinds) <= 4:
-        from kiosk.ui.kit.seating import seats_for_kinds
+        from kiosk.ui.kit.seating import seats_for_kinds  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
         corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
@@ -558,7 +555,7 @@ def chosen_variants(args: argparse.Namespace, configured: Mapping[str, Any], kin
 def _ui(display: str) -> ModuleType:
     """The pyglet UI (kiosk.ui) for a display mode."""
     try:
-        from kiosk import ui
+        from kiosk import ui  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
     except ImportError as e:
         raise _Refused(
             f"the {display} display needs the pyglet UI (kiosk.ui), which cannot be loaded: {e}. "
@@ -582,7 +579,7 @@ def _events_file(path: str | None) -> IO[str] | None:
 def _options(
     args: argparse.Namespace, config: Config, headless: bool, setup: GameSetup, events_out: IO[str] | None
 ) -> KioskOptions:
-    from kiosk.core.kiosk import KioskOptions
+    from kiosk.core.kiosk import KioskOptions  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if headless:
         return KioskOptions(
@@ -622,16 +619,16 @@ def _options(
 
 def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: ModuleType | None) -> int:
     """Run the kiosk until it stops (headless, or with the UI); its exit status."""
-    from kiosk.core.events import Quit
-    from kiosk.core.script import ScriptError
+    from kiosk.core.events import Quit  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.script import ScriptError  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         kiosk.bus.post(Quit(signal.Signals(signum).name, 0))
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if ui is None:
-            from kiosk.core.headless import run
+            from kiosk.core.headless import run  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:

@@ -31,7 +31,7 @@ from kiosk.store.persistence import SAVE_NAME
 
 from tests.games.cards import test_session as cards
 from tests.games.labyrinth import test_session as board
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 
 def walk_cell(game: Game) -> tuple[int, int]:
@@ -133,14 +133,13 @@ def test_a_walk_is_taken_back_until_the_next_person_acts_then_the_push(tmp_path)
 def test_the_arrow_button_that_just_pushed_takes_the_push_back_before_the_walk(tmp_path):
     """The 12 arcade buttons are arrows: pressed again (not at once: a hand still on it) before the walk,
     the arrow that pushed takes the push back; any other arrow, or after the walk, does not."""
-    from kiosk import games
-    from kiosk.games.labyrinth import BUTTON_UNDO_AFTER_S
+    from kiosk.core.events import ButtonPressed
+    from kiosk.games.labyrinth.session import BUTTON_UNDO_AFTER_S
 
     rig, _saves, _recording = saving_rig(board.Rig, tmp_path)
-    button = games.get("labyrinth").button
 
     def press(name):
-        return rig.post(button(rig.session, name))
+        return rig.post(ButtonPressed(name))
 
     try:
         game = board.start(rig, "human,human", seed=3)
@@ -166,7 +165,7 @@ def test_the_arrow_button_that_just_pushed_takes_the_push_back_before_the_walk(t
         walked = rig.session.game.to_dict()
         assert rig.session.game.current == 1 and rig.session.undo_player == 0
         rig.clock.advance(BUTTON_UNDO_AFTER_S)
-        assert button(rig.session, arrow) == SelectArrow(arrow, source="button")
+        assert rig.session.button(arrow) == SelectArrow(arrow, source="button")
         assert rig.session.game.to_dict() == walked
     finally:
         rig.close()

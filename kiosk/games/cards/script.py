@@ -94,3 +94,20 @@ def play(session: Any, verb: str, args: tuple) -> list:
     if verb == "discard":
         return [DiscardCard(args[0], source="script")]
     return [HandOver(source="script")]
+
+
+def lines(session: Any, action: Any) -> list[str]:
+    """The lines a person types to play `action` (a Place, Take or Discard): the hand taken over
+    if it is to be, the card picked and turned and laid, the cards taken, or the card discarded."""
+    out = ["ready"] if session.handover else []
+    hand = list(session.running.hand)
+    if hasattr(action, "cell"):  # Place
+        slot = hand.index(action.card)
+        turned = session.rotation if session.selected == slot else 0
+        if session.selected != slot:
+            out.append(f"card {slot}")
+        x, y = action.cell
+        return out + ["rotate"] * ((action.rotation - turned) % 4) + [f"lay {x} {y}"]
+    if hasattr(action, "cards"):  # Take
+        return out + ["take " + (" ".join(map(str, sorted(action.cards))) or "none")]
+    return out + [f"discard {hand.index(action.card)}"]

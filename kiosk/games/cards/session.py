@@ -121,6 +121,7 @@ class CardSession(GameSession[CardGame]):
         ai_factory: Callable[[str, int | None], Any] | None = None,
         save: SaveHook | None = None,
         executor: concurrent.futures.Executor | None = None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(
             bus,
@@ -129,6 +130,7 @@ class CardSession(GameSession[CardGame]):
             ai_factory=ai_factory or default_ai_factory,
             save=save,
             executor=executor,
+            button_test=button_test,
         )
         self.selected: int | None = None  # hand position picked by the current player
         self.rotation: int = 0  # quarter turns of the picked card
@@ -202,9 +204,7 @@ class CardSession(GameSession[CardGame]):
         started: float | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        """Continue a saved card game exactly where it stopped."""
-        if len(kinds) != game.num_players:
-            raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")
+        """Continue a saved card game exactly where it stopped (its seats checked where the save was read)."""
         setup = GameSetup(
             seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME, turn_limit=game.rules.turn_limit
         )
@@ -337,6 +337,14 @@ class CardSession(GameSession[CardGame]):
         return slot
 
     # ------------------------------------------------------------ command handlers
+    def button(self, name: str) -> Command | None:
+        """Rotate turns the picked hand card, stay confirms the take; the arrows do nothing here."""
+        if name == "rotate":
+            return RotateHandCard(1, source="button")
+        if name == "stay":
+            return ConfirmTake(source="button")
+        return None
+
     def _on_hand_over(self, cmd: HandOver) -> None:
         g = self.game
         if g is None or g.phase == CardPhase.OVER or not self.handover:
@@ -482,7 +490,7 @@ class CardSession(GameSession[CardGame]):
         if g.outcome is not None:  # the game is over
             self._game_ended(
                 CardGameOver(
-                    tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.outcome.termination, self._duration
+                    tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.outcome.termination, self.duration
                 )
             )
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)

@@ -43,3 +43,13 @@ def play(session: Any, verb: str, args: tuple) -> list:
     if verb == "tap":
         return [TapCell(tuple(args[0]), source="script")]
     return [Stay(source="script")]
+
+
+def lines(session: Any, action: Any) -> list[str]:
+    """The lines a person types to play `action` (a Shift or a Move): the spare turned, the arrow
+    pressed (twice when a push is confirmed), or the cell tapped."""
+    if hasattr(action, "insertion"):
+        turns = ["button rotate"] * ((action.rotation - session.rotation) % 4)
+        return turns + [f"button {action.insertion}"] * (2 if session.confirm_push else 1)
+    row, col = action.cell
+    return [f"tap {row} {col}"]

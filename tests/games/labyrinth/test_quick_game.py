@@ -22,7 +22,7 @@ from kiosk import games
 from kiosk.core import config as cfg
 from kiosk.core.events import GameSetup, Message, NewGame
 from kiosk.core.kiosk import setup_from_config
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 ROOT = Path(__file__).resolve().parents[3]
 

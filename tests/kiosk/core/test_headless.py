@@ -198,35 +198,6 @@ def test_several_ai_games_each_reproducible_from_the_seed(tmp_path):
     assert sum(e.type == "game_over" for e in events) == 2
 
 
-def test_a_saved_game_is_resumed_on_the_next_start(tmp_path):
-    script = tmp_path / "a.txt"
-    script.write_text("button W1\nbutton W1\n")  # shift, but no walk yet
-    state = tmp_path / "state"
-    r = kiosk("--players", "human,easy", "--seed", 8, "--script", script, "--fast", "--state-dir", state)
-    assert r.returncode == 0, r.stderr
-    saved = Game.from_dict(json.loads((state / "current-game.json").read_text())["state"])
-    assert saved.phase == "move"
-    script.write_text("stay\n")
-    events_file = tmp_path / "events.jsonl"
-    r = kiosk(
-        "--players",
-        "human,easy",
-        "--seed",
-        99,
-        "--script",
-        script,
-        "--fast",
-        "--state-dir",
-        state,
-        "--events-out",
-        events_file,
-    )
-    assert r.returncode == 0, r.stderr
-    events = read_events(events_file)
-    assert events[0].type == "game_started" and events[0].resumed and events[0].seed == 8
-    assert [e.type for e in events if e.type in ("stay", "pawn_moved")][:2] == ["stay", "pawn_moved"]
-
-
 @pytest.mark.parametrize(
     "line, message",
     [

@@ -1,6 +1,6 @@
 """Crash points: the kiosk stopped at every single disk step, then restarted, never loses a game.
 
-Random SIGKILLs (tests/kiosk/store/test_power_cut.py) hit the slow steps often and the
+Random SIGKILLs (tests/games/test_conformance.py, over every game) hit the slow steps often and the
 quick ones rarely. Here every write, fsync, rename and unlink the kiosk makes
 goes through ``kiosk.store.safeio.OPS``; :class:`CrashingOps` counts them and, at
 step N, stops the program: that step and every later one do nothing and raise
