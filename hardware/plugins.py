@@ -10,14 +10,14 @@ per process, and the first one on the path wins a name, as Python's own import d
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from importlib.metadata import EntryPoint, EntryPoints
+    from importlib.metadata import EntryPoint
 
 
 @functools.cache
-def _every() -> EntryPoints:
+def _every() -> Any:  # EntryPoints, or on Python 3.11 SelectableGroups: both select by group
     # imported on the first question only: a command that asks for no plug-in never pays for it
     from importlib import metadata
 

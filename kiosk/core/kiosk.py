@@ -443,7 +443,7 @@ class Kiosk:
             return False
         return True
 
-    def _save(self, session: GameSession, moment: Moment) -> None:
+    def _save(self, session: GameSession[Any], moment: Moment) -> None:
         """A session's hook at every moment of its game (runs on the main thread)."""
         if self.persistence is not None:
             self.persistence.at(session, moment)

@@ -53,12 +53,16 @@ HISTORY_OUTCOME = {Termination.BLOCKED: "blocked", Termination.TURN_LIMIT: "turn
 class Played(Protocol):
     """What persistence reads of a game's session (kiosk/core/session.py ``GameSession``)."""
 
-    game_name: str
     game: Any  # the engine state, None when no game runs
     game_id: str | None
     started_at: float
     seat_log: list[tuple[int, int, str]]
-    noun: str
+
+    @property
+    def game_name(self) -> str: ...
+
+    @property
+    def noun(self) -> str: ...
 
     @property
     def kinds(self) -> tuple[str, ...]: ...
