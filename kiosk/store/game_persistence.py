@@ -39,6 +39,7 @@ from engine.outcome import Termination
 
 from kiosk import games
 from kiosk.core.logs import EVERY_TIME
+from kiosk.core.session import seat_changes_of
 from kiosk.games import HUMAN, Moment
 from kiosk.store.history import GameRecord, History
 from kiosk.store.persistence import GameStore, Resumed
@@ -287,8 +288,6 @@ def history_record(
     game_name: str, state: Any, kinds: list[str], meta: Mapping[str, Any], *, ended_at: float | None
 ) -> GameRecord:
     """The history line of a finished game: its state, who played, and what its save's `meta` says."""
-    from kiosk.core.session import seat_changes_of
-
     kind = games.get(game_name)
     outcome = state.outcome
     return GameRecord.make(
@@ -317,7 +316,7 @@ def _guarded(keep: Callable[[], Any], moment: str) -> None:
 @functools.cache
 def _has_notation(game: str) -> bool:
     """Whether `game` writes records: a game's engine registers its notation (engine.records)."""
-    from engine.records import codec_for
+    from engine.records import codec_for  # noqa: PLC0415 -- the records' notations load with the first record
 
     try:
         codec_for(game)

@@ -26,11 +26,13 @@ The game engine is not imported here: the loaders are passed in, e.g.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import logging
 import math
 import os
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -128,8 +130,8 @@ def clock_synchronised() -> bool:
 def _kernel_synchronised() -> bool:
     """The kernel's own status (adjtimex, read only): chrony and ntpd clear STA_UNSYNC when in sync."""
     try:
-        import ctypes
-        import ctypes.util
+        import ctypes  # noqa: PLC0415 -- loaded only when a history line asks whether the clock is synchronised
+        import ctypes.util  # noqa: PLC0415 -- (the same)
 
         class Timex(ctypes.Structure):  # struct timex: modes, four longs, status; room for the rest
             _fields_ = (
@@ -194,8 +196,6 @@ class StateLock:
 
     def __init__(self, state_dir: Path | str) -> None:
         """Take the lock; raises :class:`StateDirBusy`, or OSError when the file cannot be opened."""
-        import fcntl
-
         self.path = Path(state_dir) / LOCK_NAME
         flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
@@ -524,8 +524,6 @@ class GameStore:
             names = sorted(_json_files(directory), key=_aside_order)
             for old in names[: max(0, len(names) - keep)]:
                 if os.path.isdir(old) and not os.path.islink(old):
-                    import shutil
-
                     shutil.rmtree(old)
                 else:
                     safeio.OPS.unlink(old)

@@ -27,6 +27,7 @@ import json
 import logging
 import math
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Callable
@@ -127,8 +128,6 @@ class PinGuard:
             self._assume_locked()
             return
         try:
-            import stat
-
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ValueError("not a regular file")
             data = os.read(fd, MAX_STATE_BYTES + 1)

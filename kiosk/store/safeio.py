@@ -21,6 +21,7 @@ import errno
 import json
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
@@ -281,8 +282,6 @@ class FileOps:
     """
 
     def mkstemp(self, directory: Path, prefix: str, suffix: str) -> tuple[int, str]:
-        import tempfile
-
         return tempfile.mkstemp(dir=directory, prefix=prefix, suffix=suffix)
 
     def open(self, path: Path | str, flags: int, mode: int = 0o600) -> int:
