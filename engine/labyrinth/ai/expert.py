@@ -190,9 +190,9 @@ class ExpertAI(HardAI):
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
             if rank >= ROUND_PLANS and found:
                 break  # one keeps everyone from home, its target in reach: enough
-            if self._late(self._started):
-                break  # the kiosk's clock cap: keep the best so far
-            value = self._round(view, options[k], m)
+            value = None if self._deadline.passed() else self._round(view, options[k], m)
+            if value is None:
+                break  # the kiosk's clock cap: keep the best of the rounds played out in time
             found = found or value >= ROUND_SAFE + 1.0
             fared = value - ROUND_RANK * rank
             if fared > best_value:
@@ -224,10 +224,12 @@ class ExpertAI(HardAI):
                 more.append((k, m))
         return plans + more
 
-    def _round(self, view: View, o: Ply, cell: int) -> float:
+    def _round(self, view: View, o: Ply, cell: int) -> float | None:
         """Play the round out after this plan, every opponent moving as `hard` on what the table
         knows: 0 if one of them gets home first, else ROUND_SAFE, plus 1 if some shift of the
-        next turn takes `expert` to its target (its card, or home) and a little for each further one."""
+        next turn takes `expert` to its target (its card, or home) and a little for each further one.
+        None when the deadline passes first (an opponent cut short is no model of its turn); the
+        opponents think within this decision's deadline, not a time of their own."""
         maze = view.maze.copy()
         cells = view.cells[:]
 
@@ -245,9 +247,14 @@ class ExpertAI(HardAI):
                 target = max(weights, key=weights.__getitem__) if weights else None
                 if target is None:
                     continue  # nothing left it could hold: no model of its turn
-            model = HardAI(0, budget=self.budget // 4, clock=self.clock, time_limit=self.time_limit / 4)
-            last, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
+            if self._deadline.passed():
+                return None
+            model = HardAI(0, budget=self.budget // 4)
+            seen = view.seen_by(j, maze.copy(), cells[:], last, target)
+            last, rotation, to = model.decide(seen, deadline=self._deadline)
             self.work += model.work
+            if self._deadline.passed():
+                return None
             play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
@@ -267,9 +274,10 @@ class ExpertAI(HardAI):
         if self._collection_wins(view) or len(collect) == 1 or view.players == 1:
             return super()._best_collection(view, options, collect, threat)
         stake = self._stake(view, view.me, after_collect=True) * self.future_weight
-        started = self.clock() if self.clock else 0.0
-        scored = []
+        scored: Scored = []
         for k, m in collect:
+            if scored and self._deadline.passed():
+                break  # out of time (the decision's one deadline): the others are left out
             line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
             bits, spare, holding = self._next_targets(view, line, tb, m)
             now = self._share(board, view.maze.masks[line.out_cell], m, bits, spare, None, holding)
@@ -277,14 +285,16 @@ class ExpertAI(HardAI):
         scored.sort(key=lambda t: -t[0])
         refined: list[tuple[float, int, int]] = []
         for _score, k, m in scored:
-            if refined and (self.work >= self.budget or self._late(started)):
+            if refined and self.work >= self.budget:
                 break
             o = options[k]
             bits, spare, holding = self._next_targets(view, o[0], o[6], m)
             after = self._share_after_reply(view, o, m, bits, spare, holding)
+            if after is None:
+                break  # out of time halfway through
             refined.append((stake * after - threat[k], k, m))
         refined.sort(key=lambda t: -t[0])
-        return self._pick(refined)
+        return self._pick(refined or scored)
 
     def _next_targets(self, view: View, line: Line, tb: int, cell: int) -> tuple[int, bool, int]:
         """After collecting on `cell`: the treasures the next target may be (bits after this
@@ -296,9 +306,9 @@ class ExpertAI(HardAI):
         bits, spare = tiles_after(*self._unknown, line)
         return bits, spare, 1
 
-    def _share_after_reply(self, view: View, o: Ply, cell: int, bits: int, spare: bool, holding: int) -> float:
+    def _share_after_reply(self, view: View, o: Ply, cell: int, bits: int, spare: bool, holding: int) -> float | None:
         """The chance to collect the next target on the next turn from `cell`, averaged over the
-        next opponent's replies (weighted as in the chance node)."""
+        next opponent's replies (weighted as in the chance node); None if the deadline passed first."""
         line_o, _rot, mask_o, board = o[:4]
         masks = view.maze.masks
         weights = self._reply_weights(view, o)
@@ -308,6 +318,8 @@ class ExpertAI(HardAI):
             bits_r, spare_r = tiles_after(bits, spare, line_r)
             pawn = CARRY[line_r.name].get(cell, cell)
             banned = OPPOSITE[line_r.name]
+            if self._deadline.passed():
+                return None
             for _r, mask_r in rotations:
                 index += 1
                 w = 1.0 if weights is None else weights[index]

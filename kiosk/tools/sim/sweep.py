@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from kiosk.errors import KioskError
-from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
+from kiosk.tools.sim.stats import Counts, Durations, add_range, bucket_value, missing
 
 # ----------------------------------------------------------------- one game
 
@@ -119,6 +119,10 @@ class Runner:
 
     def check(self, spec: Spec) -> None:
         """Raise ValueError naming the problem if the options do not fit this game."""
+
+    def clock_budget_ms(self, level: str, spec: Spec) -> float | None:
+        """The CPU time a decision of `level` may take under --pi-factor (None: no clock cap)."""
+        return None
 
     def play(
         self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float], record: dict | None = None
@@ -437,6 +441,13 @@ class Summary:
             # Games per second of CPU time: the same figure on a machine shared with other work.
             "games_per_cpu_second": self.games / self.cpu_seconds if self.cpu_seconds else 0.0,
         }
+        budgets = {}
+        for ai, d in sorted(self.cpu_times.items()):
+            ms = runners()[spec.game].clock_budget_ms(ai, spec) if spec.pi_factor else None
+            if ms and d.count:
+                budgets[ai] = budget_use(d, ms)
+        if budgets:
+            out["clock_budget"] = budgets
         if shard:
             out["shard"] = shard
         if len(spec.entries) == 1:
@@ -465,6 +476,15 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
     for a, b in ranges:
         deals.update(range(a // k, (b - 1) // k + 1))
     return len(deals)
+
+
+def budget_use(d: Durations, ms: float) -> dict:
+    """How the decisions kept to a clock budget of `ms` (within the histogram's 1%): the share
+    of the budget left unused on average, the share of decisions over it by more than 10%, and
+    the longest decision as a share of it."""
+    unused = sum(n * max(0.0, 1.0 - bucket_value(k) / ms) for k, n in d.buckets.items())
+    over = sum(n for k, n in d.buckets.items() if bucket_value(k) > 1.1 * ms)
+    return {"ms": ms, "unused": unused / d.count, "over_10pct": over / d.count, "max": d.peak / ms}
 
 
 def _stats(values: Counts) -> dict:
@@ -529,6 +549,15 @@ def format_table(data: dict) -> str:
             "decision time (CPU):   "
             + "   ".join(
                 f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_cpu_ms"].items()
+            )
+        )
+    if data.get("clock_budget"):
+        lines.append(
+            "clock budget (CPU):    "
+            + "   ".join(
+                f"{ai} {b['ms']:.0f} ms: {b['unused']:.0%} unused, {b['over_10pct']:.1%} over by 10%+, "
+                f"longest {b['max']:.0%}"
+                for ai, b in data["clock_budget"].items()
             )
         )
     lines.append(

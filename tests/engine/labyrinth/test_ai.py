@@ -904,6 +904,59 @@ def test_heading_home_expert_looks_at_further_shifts_when_its_best_plans_let_som
     assert looked_further >= 3
 
 
+class FloodClock:
+    """A clock that advances `step` seconds with every flood fill (the unit of a search's work),
+    wherever in the search it happens: a decision's time is then its work, as on a slow board
+    with nothing else running, and no test depends on the machine's speed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, step: float) -> None:
+        from engine.labyrinth.ai import base, bits, expert, fair, hard, memory
+
+        self.now = 0.0
+        real = bits.flood
+
+        def counting(start: int, board: tuple[int, int, int, int]) -> int:
+            self.now += step
+            return real(start, board)
+
+        for module in (bits, base, hard, expert, fair, memory):
+            if getattr(module, "flood", None) is real:
+                monkeypatch.setattr(module, "flood", counting)
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("level, players", [("hard", 2), ("expert", 2), ("expert", 4), ("fair", 4)])
+def test_a_decision_keeps_to_its_one_budget(monkeypatch, level, players):
+    """One budget per decision, shared by every part of the search (the threat pass, the
+    refinements, the ways to collect, every opponent played out in the round): no decision
+    overruns it by more than 10%, in play and in the race home at a table of four, with a
+    clock that advances with the work (a Pi 4's 15 us a flood fill) and a budget far below
+    what the search would like (a third to a tenth of its own work budget)."""
+    clock = FloodClock(monkeypatch, 15e-6)
+    limit = 0.06  # 4000 flood fills
+    games = positions(10, players=players, seed=81)
+    if players == 4:
+        games += _race(positions(10, players=4, seed=82), 82, (0, 2))
+    capped = 0
+    for game in games:
+        if level == "fair":
+            _behind_by_three(game)  # expert turns
+        ai = make_ai(level, seed=5, clock=clock, time_limit=1.0)
+        for _turn in range(3):
+            if game.phase != "shift":
+                break
+            began = clock()
+            shift, move = ai.choose(game, time_limit=limit)
+            spent = clock() - began
+            assert spent <= 1.1 * limit, f"{level} thought {spent / limit:.0%} of its budget"
+            capped += spent >= limit
+            game.apply(shift)
+            game.apply(move)
+    assert capped >= 5  # the budget did cut decisions short
+
+
 def test_heading_home_expert_skips_the_round_when_the_kiosk_clock_says_time_is_up():
     """On the kiosk the round is played out only while there is time: with a clock that always
     reads 'too late' expert keeps its best scored plan, a legal turn."""

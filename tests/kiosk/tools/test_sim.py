@@ -209,6 +209,26 @@ def test_pi_factor_reaches_the_games_and_the_report(tmp_path):
     assert texts(plain) != texts(starved)
 
 
+def test_pi_factor_says_how_much_of_the_budget_is_left_unused(tmp_path, capsys):
+    """At a Pi's speed the report gives, per searching level, its budget, the share left unused,
+    the decisions over it by more than 10% and the longest one; the other levels have none."""
+    from kiosk.tools.sim.stats import Durations
+    from kiosk.tools.sim.sweep import budget_use
+
+    d = Durations()
+    d.extend([10.0, 50.0, 100.0, 130.0])
+    use = budget_use(d, 100.0)
+    assert use["ms"] == 100.0 and use["over_10pct"] == 0.25 and use["max"] == pytest.approx(1.3)
+    assert use["unused"] == pytest.approx((0.9 + 0.5) / 4, abs=0.01)
+    argv = ["--games", "2", "--ai", "hard,easy", "--seed", "4", "--jobs", "1", "--no-paired"]
+    data = _run([*argv, "--pi-factor", "5"], tmp_path)
+    hard = data["clock_budget"]["hard"]
+    assert set(data["clock_budget"]) == {"hard"} and hard["ms"] == pytest.approx(400 / 5)
+    assert 0.0 <= hard["unused"] <= 1.0 and 0.0 <= hard["over_10pct"] <= 1.0
+    assert "clock budget (CPU):    hard 80 ms:" in sim.format_table(data)
+    assert "clock_budget" not in _run(argv, tmp_path, "plain.json")
+
+
 @pytest.mark.parametrize("factor", ["0", "0.5", "-5"])
 def test_a_pi_factor_below_one_is_refused(factor, capsys):
     with pytest.raises(SystemExit) as exc:
