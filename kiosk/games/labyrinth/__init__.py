@@ -31,11 +31,21 @@ def _new(players: int, seed: int | None, turn_limit: int):
 
 
 def _session(opts: SessionOptions):
+    from kiosk.core.config import KioskConfig
     from kiosk.games.labyrinth.session import Pacing, Session
 
     pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save, executor=opts.executor)
+    think_ms = opts.config.kiosk.ai_think_ms if opts.config is not None else KioskConfig().ai_think_ms
+    return Session(
+        opts.bus,
+        opts.clock,
+        confirm_push=confirm,
+        pacing=pacing,
+        save=opts.save,
+        executor=opts.executor,
+        think_cap_s=think_ms / 1000,
+    )
 
 
 #: An arrow button pressed again this soon after it pushed is a hand still hammering it, not an undo.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder
@@ -9,14 +10,17 @@ from engine.labyrinth.parts import GAME_NAME, Phase
 
 
 def pi_budget_s(level: str, pi_factor: float) -> float | None:
-    """A decision's CPU time at a Pi's speed: the kiosk's clock cap divided by the Pi factor, for
-    the levels that search (None: no clock cap, only their work budget)."""
+    """A decision's CPU time at a Pi's speed, for the levels that search (None: no clock cap, only
+    their work budget): what the kiosk gives a computer that follows a computer, divided by the Pi
+    factor. It thinks while people watch, at least for the pause in which a computer is shown
+    thinking (``Pacing.think``; the walk before and an undo grace are often longer), with the
+    operator's cap above that (``think_budget``)."""
     from engine.labyrinth.ai import LEVELS
 
     if pi_factor > 0 and level in LEVELS and LEVELS[level].clock_capped:
-        from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S
+        from kiosk.games.labyrinth.session import Pacing, think_budget
 
-        return AI_TIME_LIMIT_S / pi_factor
+        return think_budget(Pacing().think, math.inf) / pi_factor
     return None
 
 
