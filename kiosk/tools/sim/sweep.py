@@ -255,6 +255,9 @@ class Summary:
     draws: int = 0  # stopped by the simulation's turn cap: nobody won
     limited: int = 0  # ended by the game's turn limit (most treasures/cards win)
     wins: list[int] = field(default_factory=list)
+    #: per entry and seat (0 starts): games it played from that seat, and its wins there
+    seat_games: list[list[int]] = field(default_factory=list)
+    seat_wins: list[list[int]] = field(default_factory=list)
     turns: Counts = field(default_factory=Counts)
     finished_turns: Counts = field(default_factory=Counts)
     entry_turns: list[int] = field(default_factory=list)
@@ -270,15 +273,20 @@ class Summary:
         k = len(self.spec.entries)
         self.wins = self.wins or [0] * k
         self.entry_turns = self.entry_turns or [0] * k
+        self.seat_games = self.seat_games or [[0] * k for _ in range(k)]
+        self.seat_wins = self.seat_wins or [[0] * k for _ in range(k)]
 
     def add(self, record: dict) -> None:
         self.ranges = add_range(self.ranges, record["index"], record["index"] + 1)
         self.games += 1
         turns = record["turns"]
         self.turns.add(turns)
+        for seat, e in enumerate(record["seats"]):
+            self.seat_games[e][seat] += 1
         if record["winners"]:
             for e in record["winners"]:
                 self.wins[e] += 1
+                self.seat_wins[e][record["seats"].index(e)] += 1
             self.finished_turns.add(turns)
         else:
             self.draws += 1
@@ -306,6 +314,9 @@ class Summary:
         self.draws += other.draws
         self.limited += other.limited
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        for mine, theirs in ((self.seat_games, other.seat_games), (self.seat_wins, other.seat_wins)):
+            for row, add in zip(mine, theirs):
+                row[:] = [a + b for a, b in zip(row, add)]
         self.entry_turns = [a + b for a, b in zip(self.entry_turns, other.entry_turns)]
         self.turns.merge(other.turns)
         self.finished_turns.merge(other.finished_turns)
@@ -341,6 +352,8 @@ class Summary:
             "draws": self.draws,
             "limited": self.limited,
             "wins": self.wins,
+            "seat_games": self.seat_games,
+            "seat_wins": self.seat_wins,
             "entry_turns": self.entry_turns,
             "turns": self.turns.to_json(),
             "finished_turns": self.finished_turns.to_json(),
@@ -377,6 +390,9 @@ class Summary:
                 draws=int(data["draws"]),
                 limited=int(data["limited"]),
                 wins=[int(w) for w in data["wins"]],
+                # (results saved before the seats were counted have none: zeros)
+                seat_games=[[int(n) for n in row] for row in data.get("seat_games", [])],
+                seat_wins=[[int(n) for n in row] for row in data.get("seat_wins", [])],
                 entry_turns=[int(t) for t in data["entry_turns"]],
                 turns=Counts(data["turns"]),
                 finished_turns=Counts(data["finished_turns"]),
@@ -408,6 +424,16 @@ class Summary:
                     "win_rate": self.wins[e] / self.games if self.games else 0.0,
                     "ci95": [lo, hi],
                     "turns_per_game": self.entry_turns[e] / self.games if self.games else 0.0,
+                    "by_seat": [
+                        {
+                            "seat": seat,
+                            "games": n,
+                            "wins": w,
+                            "win_rate": w / n if n else 0.0,
+                            "ci95": list(wilson(w, n)),
+                        }
+                        for seat, (n, w) in enumerate(zip(self.seat_games[e], self.seat_wins[e]))
+                    ],
                 }
             )
         planned = self.games if planned is None else planned
@@ -523,6 +549,15 @@ def format_table(data: dict) -> str:
         lines.append(
             f"{seat:>8}  {p['ai']:<8} {p['wins']:>6} {p['win_rate']:>9.1%}  {ci:<15} {p['turns_per_game']:>10.1f}"
         )
+    if data["rotate_seats"] and len(data["players"]) > 1:
+        for p in data["players"]:
+            seats = [
+                f"seat {s['seat'] + 1} {s['win_rate']:.1%} [{s['ci95'][0]:.1%}, {s['ci95'][1]:.1%}] of {s['games']}"
+                for s in p.get("by_seat", [])
+                if s["games"]
+            ]
+            if seats:
+                lines.append(f"{'by seat':>8}  {p['ai']:<8} " + "   ".join(seats))
     t = data["turns"]
     lines.append(
         f"draws (turn cap): {data['draws']}    turns per game (all players): "

@@ -211,6 +211,22 @@ def test_pi_factor_reaches_the_games_and_the_report(tmp_path):
     assert texts(plain) != texts(starved)
 
 
+def test_wins_are_counted_by_seat_and_add_up(tmp_path):
+    """Paired deals from both seats: each entry played half its games from each seat; its wins
+    by seat add up to its wins, and a merge of two halves gives the same counts."""
+    argv = ["--games", "6", "--ai", "medium,easy", "--seed", "3", "--jobs", "1", "--turn-cap", "200"]
+    data = _run(argv, tmp_path)
+    for p in data["players"]:
+        assert [s["games"] for s in p["by_seat"]] == [3, 3]
+        assert sum(s["wins"] for s in p["by_seat"]) == p["wins"]
+    assert "by seat  medium   seat 1 " in sim.format_table(data)
+    halves = [_run([*argv, "--shard", f"{i}/2"], tmp_path, f"half{i}.json") for i in (1, 2)]
+    merged = tmp_path / "merged.json"
+    assert sim.main(["merge", *(str(tmp_path / f"half{i}.json") for i in (1, 2)), "--json", str(merged)]) == 0
+    assert [p["by_seat"] for p in json.loads(merged.read_text())["players"]] == [p["by_seat"] for p in data["players"]]
+    assert halves
+
+
 def test_pi_factor_says_how_much_of_the_budget_is_left_unused(tmp_path, capsys):
     """At a Pi's speed the report gives, per searching level, its budget, the share left unused,
     the decisions over it by more than 10% and the longest one; the other levels have none."""
