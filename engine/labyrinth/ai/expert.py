@@ -24,15 +24,18 @@ searches an expectimax over it:
    blocked only when `expert` plays just before it (the players between block
    it too), and spoiling an ordinary collection counts half: it helps the
    other opponents as much as `expert`.
-6. **The race home at a table of three or four** (once it or an opponent holds
-   no cards): the block that counts is the last one before a player's turn,
-   two or three shifts away. So it plays the round out for its best few plans:
+6. **The race home** (once it or an opponent holds no cards): the block that
+   counts is the last one before a player's turn, two or three shifts away at
+   a table of three or four. So it plays the round out for its best few plans:
    each opponent moves as `hard` would on what the table knows (its hidden
    target: the likeliest by the belief), and the plan kept is one after which
    nobody gets home first and its own target (home, or its card) is in reach
    for most shifts. When none of them is both, the best plan of each further
    shift is played out too: the block two seats away is seldom among the plans
    that score best for its own target.
+7. **Squares no shift can guard**: a plan after which the player right after it,
+   heading home, stands where no shift of its next turn keeps it from home
+   scores little (ROUND_UNGUARDED): that runner has won, whatever was blocked now.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
@@ -47,7 +50,9 @@ from engine.labyrinth.maze import ROTATED
 from engine.labyrinth.ai.base import View
 from engine.labyrinth.ai.bits import (
     CARRY,
+    LINES,
     OPPOSITE,
+    ROTATIONS,
     cells_of,
     each_reply,
     flood,
@@ -83,6 +88,10 @@ ROUND_PLANS = 4
 # keeps the game going); one after which an opponent gets home counts nothing.
 ROUND_MORE = 8
 ROUND_SAFE = 0.5
+# A plan after which the player right after it, heading home, stands where no shift of `expert`'s
+# next turn keeps it from home (unless that turn wins first): a loss one turn later than one that
+# lets it home now, so it counts this little, below any plan that keeps the race open.
+ROUND_UNGUARDED = 0.25
 # Between plans that fare alike over the round, the better scored one is kept: each rank down the
 # score order costs this much (less than one more of its next shifts reaching its target).
 ROUND_RANK = 0.001
@@ -200,8 +209,8 @@ class ExpertAI(HardAI):
         return best
 
     def _racing(self, view: View) -> bool:
-        """Whether the round is played out: in the race home at a table of three or four."""
-        return view.players > 2 and view.return_home and 0 in view.cards_left
+        """Whether the round is played out: in the race home (someone holds no cards)."""
+        return view.players > 1 and view.return_home and 0 in view.cards_left
 
     @staticmethod
     def _round_plans(choice: tuple[int, int], scored: Scored) -> list[tuple[int, int]]:
@@ -262,7 +271,29 @@ class ExpertAI(HardAI):
         uses = ready_cells(maze.open_sides, tb, ts, maze.spare_mask, OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)
+        runner = view.next_player
+        if not view.cards_left[runner] and not (ways and view.remaining(view.me) == 1):
+            guarded = self._guarded(view, maze, cells, last, runner)
+            if not guarded:
+                return None if guarded is None else ROUND_UNGUARDED
         return ROUND_SAFE + (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
+
+    def _guarded(self, view: View, maze: Maze, cells: list[int], last: str, j: int) -> bool | None:
+        """Whether some shift of `expert`'s next turn (after the round, `last` pushed last) keeps
+        player j, heading home and playing right after it, from home on j's turn: a runner on a
+        square no single shift can guard has won. None when the deadline passes first."""
+        board, masks, home = maze.open_sides, maze.masks, 1 << view.homes[j]
+        for name, line in LINES.items():
+            if name == OPPOSITE[last]:
+                continue
+            if self._deadline.passed():
+                return None
+            pawn = CARRY[name].get(cells[j], cells[j])
+            for _r, mask in ROTATIONS[maze.spare_mask]:
+                after = shifted(board, line, mask)
+                if not self._share(after, masks[line.out_cell], pawn, home, False, OPPOSITE[name], 1):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ collecting, looking further
     def _best_collection(

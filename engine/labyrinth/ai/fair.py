@@ -190,8 +190,8 @@ class FairAI(ExpertAI):
 
     def _racing(self, view: View) -> bool:
         """Gentle: no round played out in the race home either (that is how `expert` blocks a
-        player heading home two seats away)."""
-        return self._blocking and super()._racing(view)
+        player heading home two seats away); with two players never (its duel stays as measured)."""
+        return self._blocking and view.players > 2 and super()._racing(view)
 
     def _kind(self, view: View) -> tuple[str, int, int]:
         """The shift that most helps the trailing opponent (of those, one that lets its own pawn
