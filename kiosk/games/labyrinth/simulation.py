@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder
+from kiosk.tools.sim.sweep import GameResult, Runner, Spec, derive, ended_by_limit, make_recorder
 from engine.labyrinth.parts import GAME_NAME, Phase
 
 
@@ -43,7 +43,7 @@ class LabyrinthRunner(Runner):
     default_turn_cap = 1000
     default_lineup = ("hard", "medium", "easy", "random")
 
-    def clock_budget_ms(self, level, spec):
+    def clock_budget_ms(self, level: str, spec: Spec) -> float | None:
         budget = pi_budget_s(level, spec.pi_factor)
         return None if budget is None else budget * 1000.0
 

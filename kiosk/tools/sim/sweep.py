@@ -314,8 +314,8 @@ class Summary:
         self.draws += other.draws
         self.limited += other.limited
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        for mine, theirs in ((self.seat_games, other.seat_games), (self.seat_wins, other.seat_wins)):
-            for row, add in zip(mine, theirs):
+        for rows, more in ((self.seat_games, other.seat_games), (self.seat_wins, other.seat_wins)):
+            for row, add in zip(rows, more):
                 row[:] = [a + b for a, b in zip(row, add)]
         self.entry_turns = [a + b for a, b in zip(self.entry_turns, other.entry_turns)]
         self.turns.merge(other.turns)
