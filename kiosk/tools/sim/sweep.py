@@ -504,7 +504,7 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
     return len(deals)
 
 
-def budget_use(d: Durations, ms: float) -> dict:
+def budget_use(d: Durations, ms: float) -> dict[str, float]:
     """How the decisions kept to a clock budget of `ms` (within the histogram's 1%): the share
     of the budget left unused on average, the share of decisions over it by more than 10%, and
     the longest decision as a share of it."""
@@ -551,13 +551,13 @@ def format_table(data: dict) -> str:
         )
     if data["rotate_seats"] and len(data["players"]) > 1:
         for p in data["players"]:
-            seats = [
+            rates = [
                 f"seat {s['seat'] + 1} {s['win_rate']:.1%} [{s['ci95'][0]:.1%}, {s['ci95'][1]:.1%}] of {s['games']}"
                 for s in p.get("by_seat", [])
                 if s["games"]
             ]
-            if seats:
-                lines.append(f"{'by seat':>8}  {p['ai']:<8} " + "   ".join(seats))
+            if rates:
+                lines.append(f"{'by seat':>8}  {p['ai']:<8} " + "   ".join(rates))
     t = data["turns"]
     lines.append(
         f"draws (turn cap): {data['draws']}    turns per game (all players): "
