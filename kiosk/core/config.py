@@ -243,6 +243,9 @@ class KioskConfig:
     resume_within_s: int = key(default=1800, schema=lambda: _Field(_int(0, cap=MAX_RESUME_S), from_text=_text_int))
     operator_pin: str = key(default="2580", schema=lambda: _Field(_pin_code, from_text=str))
     ai_pace_ms: int = key(default=800, schema=lambda: _Field(_int(0, 60_000), from_text=_text_int))
+    #: the most a computer player thinks about one turn (ms); it thinks while people watch the move
+    #: before and its undo grace, never longer than they wait anyway (kiosk.games.labyrinth.session)
+    ai_think_ms: int = key(default=3000, schema=lambda: _Field(_int(100, 60_000), from_text=_text_int))
     log_level: str = key(default="info", schema=lambda: _Field(_choice(LOG_LEVELS), from_text=str))
 
 

@@ -11,7 +11,7 @@ accident; tests check that shuffling hidden cards never changes a decision.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from engine.errors import IllegalAction
 from engine.labyrinth.game import Game, Move, Shift
@@ -132,6 +132,28 @@ class View:
         return view
 
 
+class Deadline:
+    """One decision's thinking time, read once as the decision begins. Every part of the search,
+    and every opponent a search plays out, asks this same deadline, so that together they keep
+    to one budget (the kiosk's clock cap; see docs/ai.md). `stop` says the answer is no longer
+    wanted (the move it answers was taken back): the search then ends as if out of time.
+    Without a clock and a stop it never passes: the search ends by its work budget alone."""
+
+    __slots__ = ("clock", "ends", "stop")
+
+    def __init__(
+        self, clock: Callable[[], float] | None, seconds: float, stop: Callable[[], bool] | None = None
+    ) -> None:
+        self.clock = clock
+        self.ends = clock() + seconds if clock is not None else 0.0
+        self.stop = stop
+
+    def passed(self) -> bool:
+        if self.stop is not None and self.stop():
+            return True
+        return self.clock is not None and self.clock() >= self.ends
+
+
 class AI:
     """Base class: ``choose(game) -> (Shift, Move)`` for the player to act.
 
@@ -149,10 +171,18 @@ class AI:
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> tuple[Shift, Move]:
+    def choose(
+        self, game: Game, time_limit: float | None = None, stop: Callable[[], bool] | None = None
+    ) -> tuple[Shift, Move]:
+        """The turn for the player to act. The levels that search (``clock_capped``) think for
+        `time_limit` seconds at most (default: their own) and end early once `stop()` is true."""
         view = View(game)
+        self.start_clock(time_limit, stop)
         insertion, rotation, cell = self.decide(view)
         return Shift(insertion, rotation), Move(CELLS[cell])
+
+    def start_clock(self, time_limit: float | None, stop: Callable[[], bool] | None) -> None:
+        """The next decision's deadline (the levels that search read it; the others think at once)."""
 
     def decide(self, view: View) -> tuple[str, int, int]:
         """(insertion, rotation, destination cell index) for the position seen in `view`."""

@@ -24,15 +24,18 @@ searches an expectimax over it:
    blocked only when `expert` plays just before it (the players between block
    it too), and spoiling an ordinary collection counts half: it helps the
    other opponents as much as `expert`.
-6. **The race home at a table of three or four** (once it or an opponent holds
-   no cards): the block that counts is the last one before a player's turn,
-   two or three shifts away. So it plays the round out for its best few plans:
+6. **The race home** (once it or an opponent holds no cards): the block that
+   counts is the last one before a player's turn, two or three shifts away at
+   a table of three or four. So it plays the round out for its best few plans:
    each opponent moves as `hard` would on what the table knows (its hidden
    target: the likeliest by the belief), and the plan kept is one after which
    nobody gets home first and its own target (home, or its card) is in reach
    for most shifts. When none of them is both, the best plan of each further
    shift is played out too: the block two seats away is seldom among the plans
    that score best for its own target.
+7. **Squares no shift can guard**: a plan after which the player right after it,
+   heading home, stands where no shift of its next turn keeps it from home
+   scores little (ROUND_UNGUARDED): that runner has won, whatever was blocked now.
 
 Deterministic for a seed and budget (``budget`` counts flood fills); ``clock``
 and ``time_limit`` add the kiosk's wall-clock cap, as for `hard`.
@@ -47,7 +50,9 @@ from engine.labyrinth.maze import ROTATED
 from engine.labyrinth.ai.base import View
 from engine.labyrinth.ai.bits import (
     CARRY,
+    LINES,
     OPPOSITE,
+    ROTATIONS,
     cells_of,
     each_reply,
     flood,
@@ -83,6 +88,10 @@ ROUND_PLANS = 4
 # keeps the game going); one after which an opponent gets home counts nothing.
 ROUND_MORE = 8
 ROUND_SAFE = 0.5
+# A plan after which the player right after it, heading home, stands where no shift of `expert`'s
+# next turn keeps it from home (unless that turn wins first): a loss one turn later than one that
+# lets it home now, so it counts this little, below any plan that keeps the race open.
+ROUND_UNGUARDED = 0.25
 # Between plans that fare alike over the round, the better scored one is kept: each rank down the
 # score order costs this much (less than one more of its next shifts reaching its target).
 ROUND_RANK = 0.001
@@ -190,9 +199,9 @@ class ExpertAI(HardAI):
         for rank, (k, m) in enumerate(self._round_plans(choice, scored)):
             if rank >= ROUND_PLANS and found:
                 break  # one keeps everyone from home, its target in reach: enough
-            if self._late(self._started):
-                break  # the kiosk's clock cap: keep the best so far
-            value = self._round(view, options[k], m)
+            value = None if self._deadline.passed() else self._round(view, options[k], m)
+            if value is None:
+                break  # the kiosk's clock cap: keep the best of the rounds played out in time
             found = found or value >= ROUND_SAFE + 1.0
             fared = value - ROUND_RANK * rank
             if fared > best_value:
@@ -200,8 +209,8 @@ class ExpertAI(HardAI):
         return best
 
     def _racing(self, view: View) -> bool:
-        """Whether the round is played out: in the race home at a table of three or four."""
-        return view.players > 2 and view.return_home and 0 in view.cards_left
+        """Whether the round is played out: in the race home (someone holds no cards)."""
+        return view.players > 1 and view.return_home and 0 in view.cards_left
 
     @staticmethod
     def _round_plans(choice: tuple[int, int], scored: Scored) -> list[tuple[int, int]]:
@@ -224,10 +233,12 @@ class ExpertAI(HardAI):
                 more.append((k, m))
         return plans + more
 
-    def _round(self, view: View, o: Ply, cell: int) -> float:
+    def _round(self, view: View, o: Ply, cell: int) -> float | None:
         """Play the round out after this plan, every opponent moving as `hard` on what the table
         knows: 0 if one of them gets home first, else ROUND_SAFE, plus 1 if some shift of the
-        next turn takes `expert` to its target (its card, or home) and a little for each further one."""
+        next turn takes `expert` to its target (its card, or home) and a little for each further one.
+        None when the deadline passes first (an opponent cut short is no model of its turn); the
+        opponents think within this decision's deadline, not a time of their own."""
         maze = view.maze.copy()
         cells = view.cells[:]
 
@@ -245,9 +256,14 @@ class ExpertAI(HardAI):
                 target = max(weights, key=weights.__getitem__) if weights else None
                 if target is None:
                     continue  # nothing left it could hold: no model of its turn
-            model = HardAI(0, budget=self.budget // 4, clock=self.clock, time_limit=self.time_limit / 4)
-            last, rotation, to = model.decide(view.seen_by(j, maze.copy(), cells[:], last, target))
+            if self._deadline.passed():
+                return None
+            model = HardAI(0, budget=self.budget // 4)
+            seen = view.seen_by(j, maze.copy(), cells[:], last, target)
+            last, rotation, to = model.decide(seen, deadline=self._deadline)
             self.work += model.work
+            if self._deadline.passed():
+                return None
             play(j, last, ROTATED[maze.spare_mask][rotation], to)
             if not view.cards_left[j] and to == view.homes[j]:
                 return 0.0
@@ -255,7 +271,29 @@ class ExpertAI(HardAI):
         uses = ready_cells(maze.open_sides, tb, ts, maze.spare_mask, OPPOSITE[last])
         self.work += len(uses)
         ways = sum((u >> cells[view.me]) & 1 for u in uses)
+        runner = view.next_player
+        if not view.cards_left[runner] and not (ways and view.remaining(view.me) == 1):
+            guarded = self._guarded(view, maze, cells, last, runner)
+            if not guarded:
+                return None if guarded is None else ROUND_UNGUARDED
         return ROUND_SAFE + (1.0 if ways else 0.0) + 0.1 * ways / max(1, len(uses))
+
+    def _guarded(self, view: View, maze: Maze, cells: list[int], last: str, j: int) -> bool | None:
+        """Whether some shift of `expert`'s next turn (after the round, `last` pushed last) keeps
+        player j, heading home and playing right after it, from home on j's turn: a runner on a
+        square no single shift can guard has won. None when the deadline passes first."""
+        board, masks, home = maze.open_sides, maze.masks, 1 << view.homes[j]
+        for name, line in LINES.items():
+            if name == OPPOSITE[last]:
+                continue
+            if self._deadline.passed():
+                return None
+            pawn = CARRY[name].get(cells[j], cells[j])
+            for _r, mask in ROTATIONS[maze.spare_mask]:
+                after = shifted(board, line, mask)
+                if not self._share(after, masks[line.out_cell], pawn, home, False, OPPOSITE[name], 1):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ collecting, looking further
     def _best_collection(
@@ -267,9 +305,10 @@ class ExpertAI(HardAI):
         if self._collection_wins(view) or len(collect) == 1 or view.players == 1:
             return super()._best_collection(view, options, collect, threat)
         stake = self._stake(view, view.me, after_collect=True) * self.future_weight
-        started = self.clock() if self.clock else 0.0
-        scored = []
+        scored: Scored = []
         for k, m in collect:
+            if scored and self._deadline.passed():
+                break  # out of time (the decision's one deadline): the others are left out
             line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
             bits, spare, holding = self._next_targets(view, line, tb, m)
             now = self._share(board, view.maze.masks[line.out_cell], m, bits, spare, None, holding)
@@ -277,14 +316,16 @@ class ExpertAI(HardAI):
         scored.sort(key=lambda t: -t[0])
         refined: list[tuple[float, int, int]] = []
         for _score, k, m in scored:
-            if refined and (self.work >= self.budget or self._late(started)):
+            if refined and self.work >= self.budget:
                 break
             o = options[k]
             bits, spare, holding = self._next_targets(view, o[0], o[6], m)
             after = self._share_after_reply(view, o, m, bits, spare, holding)
+            if after is None:
+                break  # out of time halfway through
             refined.append((stake * after - threat[k], k, m))
         refined.sort(key=lambda t: -t[0])
-        return self._pick(refined)
+        return self._pick(refined or scored)
 
     def _next_targets(self, view: View, line: Line, tb: int, cell: int) -> tuple[int, bool, int]:
         """After collecting on `cell`: the treasures the next target may be (bits after this
@@ -296,9 +337,9 @@ class ExpertAI(HardAI):
         bits, spare = tiles_after(*self._unknown, line)
         return bits, spare, 1
 
-    def _share_after_reply(self, view: View, o: Ply, cell: int, bits: int, spare: bool, holding: int) -> float:
+    def _share_after_reply(self, view: View, o: Ply, cell: int, bits: int, spare: bool, holding: int) -> float | None:
         """The chance to collect the next target on the next turn from `cell`, averaged over the
-        next opponent's replies (weighted as in the chance node)."""
+        next opponent's replies (weighted as in the chance node); None if the deadline passed first."""
         line_o, _rot, mask_o, board = o[:4]
         masks = view.maze.masks
         weights = self._reply_weights(view, o)
@@ -308,6 +349,8 @@ class ExpertAI(HardAI):
             bits_r, spare_r = tiles_after(bits, spare, line_r)
             pawn = CARRY[line_r.name].get(cell, cell)
             banned = OPPOSITE[line_r.name]
+            if self._deadline.passed():
+                return None
             for _r, mask_r in rotations:
                 index += 1
                 w = 1.0 if weights is None else weights[index]

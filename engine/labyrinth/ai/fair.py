@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Callable
 
 from engine.labyrinth.maze import ROTATED
 
-from engine.labyrinth.ai.base import View, first_ply
+from engine.labyrinth.ai.base import Deadline, View, first_ply
 from engine.labyrinth.ai.bits import LINES, cells_of, shifted
 from engine.labyrinth.ai.expert import ExpertAI
 from engine.labyrinth.ai.greedy import EasyAI, MediumAI, distance
@@ -136,14 +136,15 @@ class FairAI(ExpertAI):
         memory = self.memory
         return (memory.turns_ahead + AHEAD_PRIOR[0]) / (memory.turns_seen + AHEAD_PRIOR[1])
 
-    def decide(self, view: View) -> tuple[str, int, int]:
+    def decide(self, view: View, deadline: Deadline | None = None) -> tuple[str, int, int]:
+        self._arm(deadline)
         self.reading.observe(view)
         kind = self._settle(view)
         if kind == EXPERT:
             firmness = self.firmness()
             self._blocking = firmness >= BLOCK_FROM
             self.denial = firmness * self.spoiling()
-            choice = super().decide(view)
+            choice = super().decide(view, self._deadline)
         elif kind == KIND:
             self.kind_turns += 1
             choice = self._kind(view)
@@ -189,8 +190,8 @@ class FairAI(ExpertAI):
 
     def _racing(self, view: View) -> bool:
         """Gentle: no round played out in the race home either (that is how `expert` blocks a
-        player heading home two seats away)."""
-        return self._blocking and super()._racing(view)
+        player heading home two seats away); with two players never (its duel stays as measured)."""
+        return self._blocking and view.players > 2 and super()._racing(view)
 
     def _kind(self, view: View) -> tuple[str, int, int]:
         """The shift that most helps the trailing opponent (of those, one that lets its own pawn
@@ -203,7 +204,10 @@ class FairAI(ExpertAI):
         options = list(first_ply(view))
         others = view.order_after_me()
         trailing = max(others, key=lambda j: (view.remaining(j), -others.index(j)))
-        help_ = [self._threat(view, o, trailing) for o in options]
+        help_: list[float] = []
+        for o in options:
+            # out of time (the decision's deadline): the shifts not looked at are left out
+            help_.append(-1.0 if help_ and self._deadline.passed() else self._threat(view, o, trailing))
         best = max(help_)
         pool = [k for k, h in enumerate(help_) if h >= best - 1e-9]
         # of those, one that brings its own pawn closest: the kindness need not cost its race

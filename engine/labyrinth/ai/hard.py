@@ -43,7 +43,7 @@ from __future__ import annotations
 from math import comb
 from typing import TYPE_CHECKING, Callable
 
-from engine.labyrinth.ai.base import AI, View, first_ply
+from engine.labyrinth.ai.base import AI, Deadline, View, first_ply
 from engine.labyrinth.ai.memory import Memory
 from engine.labyrinth.ai.bits import (
     CARRY,
@@ -115,13 +115,18 @@ class HardAI(AI):
         self.time_limit = time_limit
         self.work = 0  # flood fills spent on the last decision (for benchmarks)
         self._unknown = (0, False)
-        self._started = 0.0  # when the decision began (clock readings; 0 without a clock)
+        self._next: Deadline | None = None  # the next decision's deadline, from choose
+        self._deadline = Deadline(None, 0.0)  # the decision's: every part of the search asks it
         self.memory = Memory()  # repeated positions and own progress over the game
 
     # ------------------------------------------------------------------ decision
-    def decide(self, view: View) -> tuple[str, int, int]:
-        started = self.clock() if self.clock else 0.0
-        self._started = started
+    def start_clock(self, time_limit: float | None, stop: Callable[[], bool] | None) -> None:
+        self._next = Deadline(self.clock, self.time_limit if time_limit is None else time_limit, stop)
+
+    def decide(self, view: View, deadline: Deadline | None = None) -> tuple[str, int, int]:
+        """The decision, within `deadline` (a search playing a round out passes its own, shared),
+        else the one `choose` started, else this player's own time limit from now."""
+        self._arm(deadline)
         self.work = 0
         self.memory.observe(view)
         self._unknown = view.treasure_bits(view.unknown)
@@ -140,15 +145,13 @@ class HardAI(AI):
         if collect:
             choice = self._best_collection(view, options, collect, threat)
         else:
-            choice = self._plan(view, options, threat, allowed, started)
+            choice = self._plan(view, options, threat, allowed)
         k, m = choice
         line, rotation, mask, board = options[k][:4]
         self.memory.chose(view, line, mask, m, board)
         return line.name, rotation, m
 
-    def _plan(
-        self, view: View, options: list[Ply], threat: list[float], allowed: set[int] | None, started: float
-    ) -> tuple[int, int]:
+    def _plan(self, view: View, options: list[Ply], threat: list[float], allowed: set[int] | None) -> tuple[int, int]:
         """No collection this turn: the (option, cell) that sets up the best next turn."""
         masks = view.maze.masks
         solo = view.players == 1
@@ -161,6 +164,8 @@ class HardAI(AI):
         for k, (line, _rot, _mask, board, _pawn, reach, tb, ts) in enumerate(options):
             if allowed is not None and k not in allowed:
                 continue
+            if base and self._deadline.passed():
+                break  # out of time (the kiosk's clock cap): the shifts not looked at are left out
             spare = masks[line.out_cell]
             banned = OPPOSITE[line.name] if solo else None
             uses, union = self._next_turn_sets(board, tb, ts, spare, banned)
@@ -193,11 +198,14 @@ class HardAI(AI):
         refined: Scored = []
         done: set[int] = set()
         for k in order:
-            if refined and (self.work >= self.budget or self._late(started)):
+            if refined and self.work >= self.budget:
                 break
-            done.add(k)
             o = options[k]
-            n_replies, hits = self._replies(view, o, self._reply_weights(view, o))
+            replied = self._replies(view, o, self._reply_weights(view, o))
+            if replied is None:
+                break  # out of time halfway through this option's replies
+            done.add(k)
+            n_replies, hits = replied
             per, n = counts[k]
             for m, h in hits.items():
                 # Surviving the reply counts most; more own ways to collect breaks ties
@@ -207,6 +215,8 @@ class HardAI(AI):
         # Options without a chance to collect next turn compete on their base score (the
         # distance term and the threat, e.g. a shift that blocks an opponent about to win);
         # options left unrefined for lack of time are dropped (their score is not comparable).
+        if not done:
+            return self._choose_plan(view, options, base)  # out of time before any was refined
         refined += [b for b in base if b[1] not in done and b[1] not in order]
         refined.sort(key=lambda t: -t[0])
         return self._choose_plan(view, options, refined)
@@ -216,8 +226,10 @@ class HardAI(AI):
         return self._pick(scored)
 
     # ------------------------------------------------------------------ pieces
-    def _late(self, started: float) -> bool:
-        return self.clock is not None and self.clock() - started > self.time_limit
+    def _arm(self, deadline: Deadline | None) -> None:
+        """Read the decision's deadline once, as it begins (see :meth:`decide`)."""
+        self._deadline = deadline or self._next or Deadline(self.clock, self.time_limit)
+        self._next = None
 
     def _pick(self, scored: Scored) -> tuple[int, int]:
         best = scored[0][0]
@@ -250,10 +262,10 @@ class HardAI(AI):
         """How likely each reply of the next opponent is (in `_replies`' order); None: all alike."""
         return None
 
-    def _replies(self, view: View, o: Ply, weights: list[float] | None = None) -> tuple[float, dict[int, float]]:
+    def _replies(self, view: View, o: Ply, weights: list[float] | None = None) -> tuple[float, dict[int, float]] | None:
         """Against each reply of the next opponent: from which of this option's cells the
         target is still reachable on the AI's next turn. Returns (replies, hits per cell),
-        each reply counted with its weight (default 1)."""
+        each reply counted with its weight (default 1); None when the deadline passed first."""
         line_o, _rot, mask_o, board, _pawn, reach, tb, ts = o
         masks = view.maze.masks
         cells = cells_of(reach)
@@ -267,6 +279,8 @@ class HardAI(AI):
             for m in cells:
                 need |= 1 << carry.get(m, m)
             banned = OPPOSITE[line_r.name]
+            if self._deadline.passed():
+                return None
             for _rr, mask_r in rotations:
                 index += 1
                 weight = 1.0 if weights is None else weights[index]
@@ -295,6 +309,8 @@ class HardAI(AI):
         stake_next = self._stake(view, view.me, after_collect=True)
         scored: Scored = []
         for k, m in collect:
+            if scored and self._deadline.passed():
+                break  # out of time: the ways to collect not looked at are left out
             line, _rot, _mask, board, _pawn, _reach, tb, ts = options[k]
             spare = masks[line.out_cell]
             if view.open_cards and view.cards_left[view.me] > 1:
@@ -405,7 +421,7 @@ class HardAI(AI):
                 continue
             seen: list[float] = []
             for k, o in enumerate(options):
-                if seen and self._late(self._started):
+                if seen and self._deadline.passed():
                     # Out of time (kiosk clock cap): the options not measured get the average.
                     t = sum(seen) / len(seen)
                 else:

@@ -38,10 +38,12 @@ def _session(opts: SessionOptions):
 
 def board_session(cls: Any, opts: SessionOptions) -> Any:
     """A session of `cls` (the board game's, or a game's that plays on its board) from the kiosk's options."""
+    from kiosk.core.config import KioskConfig
     from kiosk.games.labyrinth.session import Pacing
 
     pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
+    think_ms = opts.config.kiosk.ai_think_ms if opts.config is not None else KioskConfig().ai_think_ms
     return cls(
         opts.bus,
         opts.clock,
@@ -49,6 +51,7 @@ def board_session(cls: Any, opts: SessionOptions) -> Any:
         pacing=pacing,
         save=opts.save,
         executor=opts.executor,
+        think_cap_s=think_ms / 1000,
         button_test=opts.button_test,
     )
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import random
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -93,8 +94,20 @@ Pacing.FAST = Pacing.fast()
 SaveHook = Callable[["Session", Moment], None]
 
 
-#: the searching AIs' wall-clock cap per decision in the kiosk (labyrinth-sim --pi-factor divides it)
+#: the searching AIs' least wall-clock time per decision in the kiosk: what they had before they
+#: thought while people watch (``think_budget``)
 AI_TIME_LIMIT_S = 0.4
+#: a decision overruns its budget by this share at most (engine.labyrinth.ai's hard cap, tested)
+AI_OVERRUN = 1.1
+
+
+def think_budget(wait_s: float, cap_s: float) -> float:
+    """How long a computer may think when the people at the table wait `wait_s` seconds anyway
+    before its first step (the undo grace after a person's walk, the walk's animation, the
+    pause in which a computer is shown thinking): so long that even a decision overrunning its
+    budget ends within that wait, never less than it always had (AI_TIME_LIMIT_S), never more
+    than the operator's cap `cap_s` (``[kiosk] ai_think_ms``). labyrinth-sim --pi-factor divides it."""
+    return min(cap_s, max(AI_TIME_LIMIT_S, wait_s / AI_OVERRUN))
 
 
 def default_ai_factory(level: str, seed: int | None):
@@ -140,6 +153,7 @@ class Session(GameSession[Game]):
         save: SaveHook | None = None,
         hint_level: str = "medium",
         executor: concurrent.futures.Executor | None = None,
+        think_cap_s: float = AI_TIME_LIMIT_S,
         button_test: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(
@@ -153,6 +167,8 @@ class Session(GameSession[Game]):
         )
         self.confirm_push = confirm_push
         self.hint_level = hint_level
+        self.think_cap_s = think_cap_s  # the most a computer thinks about a turn (think_budget)
+        self._ai_stop = threading.Event()  # set: the search running on the worker is no longer wanted
         self.preview: str | None = None  # the arrow the spare is previewed at
         self.pushed_at: float | None = None  # clock time of the last push (the arrow button's undo)
         self.rotation: int = 0  # quarter turns of the spare since the turn began
@@ -288,23 +304,39 @@ class Session(GameSession[Game]):
         assert g is not None
         player, token = g.current, self._turn_token
         level = self.hint_level if hint else self.kinds[player]
+        budget = None  # the search's time, for the levels that search (clock_capped)
         if hint:
             ai = self._hint_ai()
         else:
             ai = self._ais[player]
-            self._ai_thinking_since = self.clock.now()
+            now = self._ai_thinking_since = self.clock.now()
             self.bus.post(AIThinking(player, level))
-        snapshot = g.copy()
+            if getattr(ai, "clock_capped", False):
+                # It thinks while people watch: as long as they wait anyway before its first step.
+                wait = max(self.pacing.think, self._quiet_until - now, self._undo_until - now)
+                budget = think_budget(wait, self.think_cap_s)
+        snapshot, stop = g.copy(), self._ai_stop.is_set
 
         def think() -> AIDecided:
             if snapshot.phase == Phase.SHIFT:
-                shift, move = ai.choose(snapshot)
+                if budget is None:
+                    shift, move = ai.choose(snapshot)
+                else:
+                    shift, move = ai.choose(snapshot, time_limit=budget, stop=stop)
                 cell = move.cell
             else:  # resumed in the move phase: only the walk is left
                 shift, cell = Shift(snapshot.last_insertion or "N1", 0), _best_walk(snapshot)
             return AIDecided(player, shift.insertion, shift.rotation, tuple(cell), token, hint)
 
         self._submit(think, lambda error: AIDecided(player, "", 0, (0, 0), token, hint, error=error), f"AI {level}")
+
+    def _new_turn_token(self) -> int:
+        """A new turn, an undo, a new or abandoned game: the search still running on the worker
+        answers a position that no longer comes, so it stops now (its answer would be dropped)
+        and the worker is free for the next one."""
+        self._ai_stop.set()
+        self._ai_stop = threading.Event()
+        return super()._new_turn_token()
 
     def _hint_ai(self):
         if self._hint_player is None:

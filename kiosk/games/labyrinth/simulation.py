@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
+import math
 import time
 
-from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder, variant
+from kiosk.tools.sim.sweep import GameResult, Runner, Spec, derive, ended_by_limit, make_recorder, variant
 from engine.labyrinth.parts import GAME_NAME, Phase
 
 
-def pi_speed_ai(level: str, seed: int, pi_factor: float):
-    """An engine.labyrinth.ai player; with a Pi factor, the searching ones get the kiosk's clock cap divided by
-    it. This process's CPU time is their clock: on a machine busy with other work that is what a
-    Pi running only the kiosk would give them (the kiosk itself caps wall-clock time)."""
-    from engine.labyrinth.ai import LEVELS, make_ai
+def pi_budget_s(level: str, pi_factor: float) -> float | None:
+    """A decision's CPU time at a Pi's speed, for the levels that search (None: no clock cap, only
+    their work budget): what the kiosk gives a computer that follows a computer, divided by the Pi
+    factor. It thinks while people watch, at least for the pause in which a computer is shown
+    thinking (``Pacing.think``; the walk before and an undo grace are often longer), with the
+    operator's cap above that (``think_budget``)."""
+    from engine.labyrinth.ai import LEVELS
 
     if pi_factor > 0 and level in LEVELS and LEVELS[level].clock_capped:
-        from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S
+        from kiosk.games.labyrinth.session import Pacing, think_budget
 
-        return make_ai(level, seed=seed, clock=time.process_time, time_limit=AI_TIME_LIMIT_S / pi_factor)
+        return think_budget(Pacing().think, math.inf) / pi_factor
+    return None
+
+
+def pi_speed_ai(level: str, seed: int, pi_factor: float):
+    """An engine.labyrinth.ai player; with a Pi factor, the searching ones get `pi_budget_s`.
+    This process's CPU time is their clock: on a machine busy with other work that is what a
+    Pi running only the kiosk would give them (the kiosk itself caps wall-clock time)."""
+    from engine.labyrinth.ai import make_ai
+
+    budget = pi_budget_s(level, pi_factor)
+    if budget is not None:
+        return make_ai(level, seed=seed, clock=time.process_time, time_limit=budget)
     return make_ai(level, seed=seed)
 
 
@@ -27,6 +42,10 @@ class LabyrinthRunner(Runner):
     name = GAME_NAME
     default_turn_cap = 1000
     default_lineup = ("hard", "medium", "easy", "random")
+
+    def clock_budget_ms(self, level: str, spec: Spec) -> float | None:
+        budget = pi_budget_s(level, spec.pi_factor)
+        return None if budget is None else budget * 1000.0
 
     def play(self, levels, seed, spec, timer, record=None):
         from engine.labyrinth import Game, Rules

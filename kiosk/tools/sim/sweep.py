@@ -42,7 +42,7 @@ from engine.records import Recorder
 from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.tools.cli import add_variant_options, chosen_variants
-from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
+from kiosk.tools.sim.stats import Counts, Durations, add_range, bucket_value, missing
 from kiosk.version import version_action
 
 # ----------------------------------------------------------------- one game
@@ -133,6 +133,10 @@ class Runner:
 
     def check(self, spec: Spec) -> None:
         """Raise ValueError naming the problem if the options do not fit this game."""
+
+    def clock_budget_ms(self, level: str, spec: Spec) -> float | None:
+        """The CPU time a decision of `level` may take under --pi-factor (None: no clock cap)."""
+        return None
 
     def play(
         self,
@@ -266,6 +270,9 @@ class Summary:
     draws: int = 0  # stopped by the simulation's turn cap: nobody won
     limited: int = 0  # ended by the game's turn limit (most treasures/cards win)
     wins: list[int] = field(default_factory=list)
+    #: per entry and seat (0 starts): games it played from that seat, and its wins there
+    seat_games: list[list[int]] = field(default_factory=list)
+    seat_wins: list[list[int]] = field(default_factory=list)
     turns: Counts = field(default_factory=Counts)
     finished_turns: Counts = field(default_factory=Counts)
     entry_turns: list[int] = field(default_factory=list)
@@ -281,15 +288,20 @@ class Summary:
         k = len(self.spec.entries)
         self.wins = self.wins or [0] * k
         self.entry_turns = self.entry_turns or [0] * k
+        self.seat_games = self.seat_games or [[0] * k for _ in range(k)]
+        self.seat_wins = self.seat_wins or [[0] * k for _ in range(k)]
 
     def add(self, record: dict[str, Any]) -> None:
         self.ranges = add_range(self.ranges, record["index"], record["index"] + 1)
         self.games += 1
         turns = record["turns"]
         self.turns.add(turns)
+        for seat, e in enumerate(record["seats"]):
+            self.seat_games[e][seat] += 1
         if record["winners"]:
             for e in record["winners"]:
                 self.wins[e] += 1
+                self.seat_wins[e][record["seats"].index(e)] += 1
             self.finished_turns.add(turns)
         else:
             self.draws += 1
@@ -317,6 +329,9 @@ class Summary:
         self.draws += other.draws
         self.limited += other.limited
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        for rows, more in ((self.seat_games, other.seat_games), (self.seat_wins, other.seat_wins)):
+            for row, add in zip(rows, more):
+                row[:] = [a + b for a, b in zip(row, add)]
         self.entry_turns = [a + b for a, b in zip(self.entry_turns, other.entry_turns)]
         self.turns.merge(other.turns)
         self.finished_turns.merge(other.finished_turns)
@@ -350,6 +365,8 @@ class Summary:
             "draws": self.draws,
             "limited": self.limited,
             "wins": self.wins,
+            "seat_games": self.seat_games,
+            "seat_wins": self.seat_wins,
             "entry_turns": self.entry_turns,
             "turns": self.turns.to_json(),
             "finished_turns": self.finished_turns.to_json(),
@@ -384,6 +401,9 @@ class Summary:
                 draws=int(data["draws"]),
                 limited=int(data["limited"]),
                 wins=[int(w) for w in data["wins"]],
+                # (results saved before the seats were counted have none: zeros)
+                seat_games=[[int(n) for n in row] for row in data.get("seat_games", [])],
+                seat_wins=[[int(n) for n in row] for row in data.get("seat_wins", [])],
                 entry_turns=[int(t) for t in data["entry_turns"]],
                 turns=Counts(data["turns"]),
                 finished_turns=Counts(data["finished_turns"]),
@@ -415,6 +435,16 @@ class Summary:
                     "win_rate": self.wins[e] / self.games if self.games else 0.0,
                     "ci95": [lo, hi],
                     "turns_per_game": self.entry_turns[e] / self.games if self.games else 0.0,
+                    "by_seat": [
+                        {
+                            "seat": seat,
+                            "games": n,
+                            "wins": w,
+                            "win_rate": w / n if n else 0.0,
+                            "ci95": list(wilson(w, n)),
+                        }
+                        for seat, (n, w) in enumerate(zip(self.seat_games[e], self.seat_wins[e]))
+                    ],
                 }
             )
         planned = self.games if planned is None else planned
@@ -448,6 +478,13 @@ class Summary:
             # Games per second of CPU time: the same figure on a machine shared with other work.
             "games_per_cpu_second": self.games / self.cpu_seconds if self.cpu_seconds else 0.0,
         }
+        budgets = {}
+        for ai, d in sorted(self.cpu_times.items()):
+            ms = runners()[spec.game].clock_budget_ms(ai, spec) if spec.pi_factor else None
+            if ms and d.count:
+                budgets[ai] = budget_use(d, ms)
+        if budgets:
+            out["clock_budget"] = budgets
         if shard:
             out["shard"] = shard
         if len(spec.entries) == 1:
@@ -476,6 +513,15 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
     for a, b in ranges:
         deals.update(range(a // k, (b - 1) // k + 1))
     return len(deals)
+
+
+def budget_use(d: Durations, ms: float) -> dict[str, float]:
+    """How the decisions kept to a clock budget of `ms` (within the histogram's 1%): the share
+    of the budget left unused on average, the share of decisions over it by more than 10%, and
+    the longest decision as a share of it."""
+    unused = sum(n * max(0.0, 1.0 - bucket_value(k) / ms) for k, n in d.buckets.items())
+    over = sum(n for k, n in d.buckets.items() if bucket_value(k) > 1.1 * ms)
+    return {"ms": ms, "unused": unused / d.count, "over_10pct": over / d.count, "max": d.peak / ms}
 
 
 def _stats(values: Counts) -> dict[str, Any]:
@@ -508,6 +554,15 @@ def format_table(data: dict[str, Any]) -> str:
         lines.append(
             f"{seat:>8}  {p['ai']:<8} {p['wins']:>6} {p['win_rate']:>9.1%}  {ci:<15} {p['turns_per_game']:>10.1f}"
         )
+    if data["rotate_seats"] and len(data["players"]) > 1:
+        for p in data["players"]:
+            rates = [
+                f"seat {s['seat'] + 1} {s['win_rate']:.1%} [{s['ci95'][0]:.1%}, {s['ci95'][1]:.1%}] of {s['games']}"
+                for s in p.get("by_seat", [])
+                if s["games"]
+            ]
+            if rates:
+                lines.append(f"{'by seat':>8}  {p['ai']:<8} " + "   ".join(rates))
     t = data["turns"]
     lines.append(
         f"draws (turn cap): {data['draws']}    turns per game (all players): "
@@ -534,6 +589,15 @@ def format_table(data: dict[str, Any]) -> str:
             "decision time (CPU):   "
             + "   ".join(
                 f"{ai} p50 {d['p50']:.2f} ms p99 {d['p99']:.2f} ms" for ai, d in data["decision_cpu_ms"].items()
+            )
+        )
+    if data.get("clock_budget"):
+        lines.append(
+            "clock budget (CPU):    "
+            + "   ".join(
+                f"{ai} {b['ms']:.0f} ms: {b['unused']:.0%} unused, {b['over_10pct']:.1%} over by 10%+, "
+                f"longest {b['max']:.0%}"
+                for ai, b in data["clock_budget"].items()
             )
         )
     lines.append(

@@ -831,6 +831,19 @@ def test_fair_plays_the_round_out_only_while_it_may_block():
     assert rounds[False] == 0 < rounds[True]
 
 
+def _played_round(game: Game, o, cell: int) -> Game:
+    """The game after a plan of the player to act and the round after it, every opponent playing
+    as expert models it (`hard` on a quarter of expert's budget), up to the player's next turn."""
+    g = game.copy()
+    g.apply(Shift(o[0].name, o[1]))
+    g.apply(Move(CELLS[cell]))
+    while g.phase != "over" and g.current != game.current:
+        s, m = HardAI(0, budget=30000 // 4).choose(g)
+        g.apply(s)
+        g.apply(m)
+    return g
+
+
 def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
     """Play out, in the game, every round expert played out for a plan (its opponents as it
     models them: `hard` on a quarter of its budget), and check its foresight: 0 if an opponent
@@ -843,13 +856,7 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
         seen = _rounds_played(ai)
         shift, move = ai.choose(game)
         for o, cell, value in seen:
-            g = game.copy()
-            g.apply(Shift(o[0].name, o[1]))
-            g.apply(Move(CELLS[cell]))
-            while g.phase != "over" and g.current != game.current:
-                s, m = HardAI(0, budget=30000 // 4).choose(g)
-                g.apply(s)
-                g.apply(m)
+            g = _played_round(game, o, cell)
             if g.phase == "over":
                 assert value == 0.0
             else:
@@ -902,6 +909,97 @@ def test_heading_home_expert_looks_at_further_shifts_when_its_best_plans_let_som
         assert len(set(shifts)) == len(shifts) <= ROUND_MORE
         assert not set(shifts) & {(o[0].name, o[1]) for o, _c, _v in first}
     assert looked_further >= 3
+
+
+def _guardable(game: Game) -> bool:
+    """Brute force through the public API, the player to act's turn: whether some shift of it
+    (then staying) leaves the next player, heading home, no shift that takes it home."""
+    for shift in game.legal_shifts():
+        g = game.copy()
+        g.apply(shift)
+        g.apply(Move(g.player.position))
+        if g.phase == "over" or not can_collect(g):
+            return True
+    return False
+
+
+def test_at_two_players_expert_keeps_a_runner_off_the_squares_no_shift_can_guard():
+    """Two players, the opponent heading home: expert plays its turn and the opponent's reply
+    out (the opponent as `hard`) and marks a plan after which no shift of its next turn keeps
+    the opponent from home: a square no single shift can guard. Checked against the game played
+    that way, by brute force; and it never keeps such a plan when another keeps the race open."""
+    from engine.labyrinth.ai.expert import ROUND_UNGUARDED
+
+    unguarded = checked = 0
+    for game in _race(positions(16, players=2, seed=83), 83, (1,)):
+        ai = ExpertAI(0)
+        seen = _rounds_played(ai)
+        shift, move = ai.choose(game)
+        for o, cell, value in seen:
+            g = _played_round(game, o, cell)
+            if g.phase == "over":
+                assert value == 0.0
+                continue
+            assert (value == ROUND_UNGUARDED) == (not _guardable(g))
+            unguarded += value == ROUND_UNGUARDED
+            checked += 1
+        kept = [v for o, c, v in seen if (o[0].name, o[1], CELLS[c]) == (shift.insertion, shift.rotation, move.cell)]
+        if any(v >= ROUND_SAFE for _o, _c, v in seen):
+            assert kept and kept[0] >= ROUND_SAFE
+    assert checked >= 20 and unguarded >= 2
+
+
+class FloodClock:
+    """A clock that advances `step` seconds with every flood fill (the unit of a search's work),
+    wherever in the search it happens: a decision's time is then its work, as on a slow board
+    with nothing else running, and no test depends on the machine's speed."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, step: float) -> None:
+        from engine.labyrinth.ai import base, bits, expert, fair, hard, memory
+
+        self.now = 0.0
+        real = bits.flood
+
+        def counting(start: int, board: tuple[int, int, int, int]) -> int:
+            self.now += step
+            return real(start, board)
+
+        for module in (bits, base, hard, expert, fair, memory):
+            if getattr(module, "flood", None) is real:
+                monkeypatch.setattr(module, "flood", counting)
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("level, players", [("hard", 2), ("expert", 2), ("expert", 4), ("fair", 4)])
+def test_a_decision_keeps_to_its_one_budget(monkeypatch, level, players):
+    """One budget per decision, shared by every part of the search (the threat pass, the
+    refinements, the ways to collect, every opponent played out in the round): no decision
+    overruns it by more than 10%, in play and in the race home at a table of four, with a
+    clock that advances with the work (a Pi 4's 15 us a flood fill) and a budget far below
+    what the search would like (a third to a tenth of its own work budget)."""
+    clock = FloodClock(monkeypatch, 15e-6)
+    limit = 0.06  # 4000 flood fills
+    games = positions(10, players=players, seed=81)
+    if players == 4:
+        games += _race(positions(10, players=4, seed=82), 82, (0, 2))
+    capped = 0
+    for game in games:
+        if level == "fair":
+            _behind_by_three(game)  # expert turns
+        ai = make_ai(level, seed=5, clock=clock, time_limit=1.0)
+        for _turn in range(3):
+            if game.phase != "shift":
+                break
+            began = clock()
+            shift, move = ai.choose(game, time_limit=limit)
+            spent = clock() - began
+            assert spent <= 1.1 * limit, f"{level} thought {spent / limit:.0%} of its budget"
+            capped += spent >= limit
+            game.apply(shift)
+            game.apply(move)
+    assert capped >= 5  # the budget did cut decisions short
 
 
 def test_heading_home_expert_skips_the_round_when_the_kiosk_clock_says_time_is_up():

@@ -205,16 +205,18 @@ def test_module_entry_point_runs():
 
 
 # ---------------------------------------------------------------- the AIs at Pi speed
-def test_pi_factor_gives_the_searching_ais_the_kiosks_cap_divided():
+def test_pi_factor_gives_the_searching_ais_the_kiosks_time_divided():
+    """A computer following a computer thinks at least while it is shown thinking (Pacing.think),
+    less the 10% a decision may overrun: 1.0 s / 1.1 on the kiosk, a fifth of that on a Pi 4."""
     from engine.labyrinth.ai import LEVELS
-    from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S
+    from kiosk.games.labyrinth.session import Pacing
     from kiosk.games.labyrinth.simulation import pi_speed_ai
 
     searching = [name for name, cls in LEVELS.items() if cls.clock_capped]
     assert {"hard", "expert", "fair"} <= set(searching)
     for level in searching:
         ai = pi_speed_ai(level, 7, 5.0)
-        assert ai.time_limit == pytest.approx(AI_TIME_LIMIT_S / 5) and ai.clock is not None
+        assert ai.time_limit == pytest.approx(Pacing().think / 1.1 / 5) and ai.clock is not None
         assert pi_speed_ai(level, 7, 0.0).clock is None  # no factor: the work budget only
     assert not hasattr(pi_speed_ai("easy", 7, 5.0), "time_limit")
 
@@ -229,6 +231,42 @@ def test_pi_factor_reaches_the_games_and_the_report(tmp_path):
     assert data["pi_factor"] == 1e9
     texts = lambda d: [p.read_text() for p in sorted(d.iterdir())]  # noqa: E731
     assert texts(plain) != texts(starved)
+
+
+def test_wins_are_counted_by_seat_and_add_up(tmp_path):
+    """Paired deals from both seats: each entry played half its games from each seat; its wins
+    by seat add up to its wins, and a merge of two halves gives the same counts."""
+    argv = ["--games", "6", "--ai", "medium,easy", "--seed", "3", "--jobs", "1", "--turn-cap", "200"]
+    data = _run(argv, tmp_path)
+    for p in data["players"]:
+        assert [s["games"] for s in p["by_seat"]] == [3, 3]
+        assert sum(s["wins"] for s in p["by_seat"]) == p["wins"]
+    assert "by seat  medium   seat 1 " in sim.format_table(data)
+    halves = [_run([*argv, "--shard", f"{i}/2"], tmp_path, f"half{i}.json") for i in (1, 2)]
+    merged = tmp_path / "merged.json"
+    assert sim.main(["merge", *(str(tmp_path / f"half{i}.json") for i in (1, 2)), "--json", str(merged)]) == 0
+    assert [p["by_seat"] for p in json.loads(merged.read_text())["players"]] == [p["by_seat"] for p in data["players"]]
+    assert halves
+
+
+def test_pi_factor_says_how_much_of_the_budget_is_left_unused(tmp_path, capsys):
+    """At a Pi's speed the report gives, per searching level, its budget, the share left unused,
+    the decisions over it by more than 10% and the longest one; the other levels have none."""
+    from kiosk.tools.sim.stats import Durations
+    from kiosk.tools.sim.sweep import budget_use
+
+    d = Durations()
+    d.extend([10.0, 50.0, 100.0, 130.0])
+    use = budget_use(d, 100.0)
+    assert use["ms"] == 100.0 and use["over_10pct"] == 0.25 and use["max"] == pytest.approx(1.3)
+    assert use["unused"] == pytest.approx((0.9 + 0.5) / 4, abs=0.01)
+    argv = ["--games", "2", "--ai", "hard,easy", "--seed", "4", "--jobs", "1", "--no-paired"]
+    data = _run([*argv, "--pi-factor", "5"], tmp_path)
+    hard = data["clock_budget"]["hard"]
+    assert set(data["clock_budget"]) == {"hard"} and hard["ms"] == pytest.approx(1000 / 1.1 / 5)
+    assert 0.0 <= hard["unused"] <= 1.0 and 0.0 <= hard["over_10pct"] <= 1.0
+    assert "clock budget (CPU):    hard 182 ms:" in sim.format_table(data)
+    assert "clock_budget" not in _run(argv, tmp_path, "plain.json")
 
 
 @pytest.mark.parametrize("factor", ["0", "0.5", "-5"])
