@@ -48,6 +48,11 @@ BUILDER=mmdebstrap
 KEY="$(printf '%s %s %s %s\n' "$SUITE" arm64 "$BUILDER" "$PACKAGES" | sha256sum | cut -c1-16)"
 ROOTFS="$CACHE/$SUITE-arm64-$KEY"
 
+# one build of a root at a time: a second run (CI beside a developer's) waits for the first and
+# reuses its root, instead of deleting the half-built one under it
+mkdir -p "$CACHE"
+exec 9>"$CACHE/$KEY.lock"
+flock 9
 if [ -f "$ROOTFS/.complete" ]; then
     echo "reusing $ROOTFS"
     echo "$ROOTFS"
