@@ -70,7 +70,9 @@ fi
 
 mkdir -p "$CACHE"
 TMP="$ROOTFS.tmp"
-rm -rf "$TMP"
+# a build cut short (killed) may have left mmdebstrap's mounts (proc, sys, dev/pts) in its folder
+awk -v t="$TMP/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts | sort -r | xargs -r -n1 umount -l
+rm -rf --one-file-system "$TMP"
 echo "==> mmdebstrap $SUITE arm64 into $TMP ($(echo $PACKAGES | wc -w) packages asked for)" >&2
 # minbase (as debootstrap's) + the list, no Recommends; apt on the host resolves and
 # downloads, dpkg in the root (under qemu-aarch64) installs the essential set, then

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +49,24 @@ def test_bookworm_is_a_root_of_its_own_and_other_suites_are_refused(tmp_path):
     wrong = start(tmp_path, "--suite", "bullseye")
     assert wrong.communicate(60)[0].strip() == "arm64-root.sh: suite bullseye: trixie or bookworm"
     assert wrong.returncode == 2
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounts need root")
+def test_a_build_cut_short_with_its_mounts_left_is_cleared_and_built_again(tmp_path):
+    """A killed mmdebstrap leaves proc and sys mounted in its half-built root: the next run
+    unmounts them before deleting it, instead of failing on (or deleting through) them."""
+    done = start(tmp_path, "--suite", "bookworm")
+    built = Path(done.communicate(60)[0].splitlines()[-1])
+    (built / ".complete").unlink()
+    half = built.with_name(built.name + ".tmp")
+    built.rename(half)
+    (half / "proc").mkdir()
+    subprocess.run(["mount", "-t", "proc", "proc", str(half / "proc")], check=True)
+    try:
+        again = start(tmp_path, "--suite", "bookworm")
+        out = again.communicate(60)[0]
+    finally:
+        subprocess.run(["umount", "-l", str(half / "proc")], capture_output=True)
+    assert again.returncode == 0, out
+    assert (built / ".complete").exists() and not half.exists()
+    assert str(half) not in Path("/proc/self/mounts").read_text()
