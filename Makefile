@@ -94,12 +94,14 @@ bench: venv
 bundle: venv
 	PYTHON=$(PY) bash systemd/make-bundle.sh
 
-# The kiosk on Debian Bookworm arm64 under qemu-user, installed from that bundle with no network
-# as on a Pi (systemd/arm64-check.py says what it checks). Needs root and binfmt_misc, else it says
-# in one line that it was skipped; the arm64 root file system is cached in /var/cache/labyrinth-kiosk.
+# The kiosk on Debian arm64 under qemu-user, installed from that bundle with no network as on a
+# Pi (systemd/arm64-check.py says what it checks): `make arm64-check SUITE=bookworm` for Raspberry
+# Pi OS's Legacy base, trixie (today's) by default. Needs root and binfmt_misc, else it says in one
+# line that it was skipped; the arm64 root file systems are cached in /var/cache/labyrinth-kiosk.
 VERSION := $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' kiosk/version.py)
+SUITE ?= trixie
 arm64-check: bundle
-	$(PY) systemd/arm64-check.py dist/labyrinth-kiosk-$(VERSION).tar.gz
+	SUITE=$(SUITE) $(PY) systemd/arm64-check.py dist/labyrinth-kiosk-$(VERSION).tar.gz
 
 # A Raspberry Pi 4 SD-card image, dist/labyrinth-kiosk-<version>-rpi4.img, from Debian packages
 # only: the arm64 root of arm64-check (cached), Debian's kernel and Pi firmware, the kiosk installed

@@ -1,25 +1,32 @@
 #!/usr/bin/env python3
-"""``make arm64-check``: the kiosk installed and run on Debian Bookworm arm64, under emulation.
+"""``make arm64-check``: the kiosk installed and run on Debian arm64 under emulation, of the suite
+``SUITE`` names: trixie (Raspberry Pi OS's base today, the default) or bookworm (its Legacy).
 
 What a Raspberry Pi would do with the offline bundle, done in an arm64 root file system
-(systemd/arm64-root.sh: mmdebstrap, run by qemu-user through binfmt_misc, cached):
+(systemd/arm64-root.sh: mmdebstrap, run by qemu-user through binfmt_misc, cached; the trixie
+root has PipeWire's PulseAudio server as the desktop image does, the bookworm root PulseAudio):
 
 1. ``install.sh --bundle`` in a chroot with the network cut (``unshare -n``), as on a Pi
-   without one (a chroot has no running systemd: the installer says what it skips);
+   without one (a chroot has no running systemd: the installer says what it skips); lgpio from
+   the bundle's wheel on bookworm (Python 3.11), and on trixie (3.13: no wheel, plain Debian has
+   no python3-lgpio) the one line saying the buttons are simulated off a Pi;
 2. a headless game as the kiosk's user;
 3. an offscreen frame with OpenGL ES;
-4. the sound unit's PulseAudio, reported ready, and ``pactl info`` answering the kiosk's user;
+4. the sound unit's server (PulseAudio, or on trixie PipeWire through the unit's drop-in), up,
+   and ``pactl info`` answering the kiosk's user;
 5. the kiosk unit's own start command as the kiosk's user: cage on wlroots' headless backend,
    Xwayland, the kiosk full screen with desktop OpenGL capped at 3.1 as on the Pi's GPU: GLES
    chosen, READY=1 after the first frame, WATCHDOG=1 after it, its exit status through cage (0 when
    stopped, 1 when killed, 2 when it refuses to run: the status that stops the unit for good);
 6. seeded ``labyrinth-sim`` records identical to this machine's;
 7. the same root booted by ``systemd-nspawn --boot``: the kiosk's unit reaches active (running)
-   under cage with no restart, the sound unit too, and a run refused inside cage (exit 2) leaves
-   the unit failed instead of restarting it.
+   under cage with no restart, the sound unit too (``pactl info`` answering the kiosk's user, the
+   kiosk's journal saying "sound on"), and a run refused inside cage (exit 2) leaves the unit
+   failed instead of restarting it.
 
 Where it cannot run (not root, no binfmt_misc, no qemu-user), it says so in one line and
-exits 0. Usage: arm64-check.py BUNDLE.tar.gz (the Makefile passes the one `make bundle` made).
+exits 0. Usage: [SUITE=trixie|bookworm] arm64-check.py BUNDLE.tar.gz (the Makefile passes the
+one `make bundle` made, and its SUITE).
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ import time
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent
+SUITE = os.environ.get("SUITE") or "trixie"  # arm64-root.sh's default, and its choices
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
 TOOLS = {
     "mmdebstrap": "mmdebstrap",
@@ -110,7 +118,9 @@ def emulation() -> None:
 # ------------------------------------------------------------------ the root and its mounts
 def arm64_root() -> Path:
     t0 = time.monotonic()
-    done = subprocess.run(["bash", str(SRC / "systemd/arm64-root.sh")], stdout=subprocess.PIPE, text=True)
+    done = subprocess.run(
+        ["bash", str(SRC / "systemd/arm64-root.sh"), "--suite", SUITE], stdout=subprocess.PIPE, text=True
+    )
     if done.returncode != 0:
         say("FAILED: the arm64 root file system could not be built")
         sys.exit(1)
@@ -258,9 +268,17 @@ def install(root: Path, bundle: Path) -> bool:
     say(f"install.sh --bundle, network cut: {time.monotonic() - t0:.0f} s")
     ok = check(done.returncode == 0, "install.sh --bundle in the arm64 chroot with no network", out)
     check("not started: systemd is not running here" in out, "the chroot's missing systemd is said, not fatal", out)
-    check("lgpio: the bundle's wheel" in out, "plain Debian: lgpio from the bundle's arm64 wheel", out)
     lg = sh(*in_root(root, "/opt/labyrinth-kiosk/venv/bin/python", "-c", "import lgpio; print(lgpio.LGPIO_PY_VERSION)"))
-    check(lg.returncode == 0, f"lgpio imports in the release venv ({lg.stdout.strip()})", lg.stderr)
+    if SUITE == "bookworm":
+        check("lgpio: the bundle's wheel for cp311" in out, "plain Debian: lgpio from the bundle's arm64 wheel", out)
+        check(lg.returncode == 0, f"lgpio imports in the release venv ({lg.stdout.strip()})", lg.stderr)
+    else:  # Python 3.13: PyPI has no lgpio wheel, plain Debian no python3-lgpio; not a Pi: said, not fatal
+        said = (
+            "no lgpio for Python cp313" in out and "the buttons will be simulated (this is not a Raspberry Pi)" in out
+        )
+        check(said and lg.returncode != 0, "plain Debian trixie: no lgpio for Python 3.13, said in one line", out)
+    server = "pipewire" if SUITE == "trixie" else "pulseaudio"
+    check(f"sound: labyrinth-kiosk-sound.service on {server}" in out, f"the sound unit set up for {server}", out)
     wants = root / "etc/systemd/system/multi-user.target.wants"
     for unit in ("labyrinth-kiosk.service", "labyrinth-kiosk-sound.service"):
         check((wants / unit).is_symlink(), f"{unit} enabled")
@@ -319,15 +337,19 @@ def offscreen_gles(root: Path) -> None:
 
 
 def sound_server(root: Path) -> subprocess.Popen | None:
+    """The sound unit's command as systemd would run it: PulseAudio (READY=1), or PipeWire where
+    install.sh added the drop-in (up once its PulseAudio socket is there); then ``pactl info``."""
     service = parse_unit(SRC / "systemd/labyrinth-kiosk-sound.service")
-    env = unit_env(service)
+    dropin = root / "etc/systemd/system/labyrinth-kiosk-sound.service.d/pipewire.conf"
+    pipewire = parse_unit(dropin) if dropin.exists() else {}
+    env = {**unit_env(service), **unit_env(pipewire)}
     (runtime,) = service["RuntimeDirectory"]
     (state,) = service["StateDirectory"]
     for d in (f"run/{runtime}", f"var/lib/{state}"):
         (root / d).mkdir(parents=True, exist_ok=True)
         subprocess.run(["chroot", str(root), "chown", f"{USER}:{USER}", f"/{d}"], check=True)
     notify = Notify(root, "sound-notify")
-    argv = shlex.split(service["ExecStart"][0])
+    argv = shlex.split((pipewire or service)["ExecStart"][-1])
     proc = subprocess.Popen(
         in_root(root, *argv, user=True, env={**env, "NOTIFY_SOCKET": notify.inside}),
         stdout=subprocess.DEVNULL,
@@ -336,14 +358,25 @@ def sound_server(root: Path) -> subprocess.Popen | None:
         start_new_session=True,
     )
     t0 = time.monotonic()
-    ready = notify.wait("READY=1", 180, proc)
-    if not check(ready is not None, f"the sound unit's PulseAudio reports READY=1 ({time.monotonic() - t0:.0f} s)"):
+    kiosk_env = unit_env(parse_unit(SRC / "systemd/labyrinth-kiosk.service"))
+    if pipewire:
+        name, sock = "PipeWire", root / kiosk_env["PULSE_SERVER"].removeprefix("unix:/")
+        while not sock.is_socket() and proc.poll() is None and time.monotonic() - t0 < 180:
+            time.sleep(0.5)
+        up = sock.is_socket()
+    else:
+        name, up = "PulseAudio", notify.wait("READY=1", 180, proc) is not None
+    if not check(up, f"the sound unit's {name} is up ({time.monotonic() - t0:.0f} s)"):
         stop(proc)
         print(proc.stderr.read()[-2000:] if proc.stderr else "")
         return None
-    kiosk_env = unit_env(parse_unit(SRC / "systemd/labyrinth-kiosk.service"))
     info = sh(*in_root(root, "pactl", "info", user=True, env={"PULSE_SERVER": kiosk_env["PULSE_SERVER"]}))
-    check(info.returncode == 0 and "Server Name: pulseaudio" in info.stdout, f"pactl info answers {USER}", info.stderr)
+    server = re.search(r"^Server Name: (.*)$", info.stdout, re.M)
+    check(
+        info.returncode == 0 and server is not None and (("PipeWire" in server[1]) == bool(pipewire)),
+        f"pactl info answers {USER} ({server[1] if server else 'no server'})",
+        info.stderr,
+    )
     return proc
 
 
@@ -519,6 +552,8 @@ while :; do
 done
 echo "running=$(show) after=$(( $(date +%s) - t0 ))" >> $out
 echo "sound=$(systemctl show -P ActiveState -P SubState labyrinth-kiosk-sound.service | tr '\\n' ' ')" >> $out
+echo "pactl=$(runuser -u labyrinth -- env PULSE_SERVER={pulse} pactl info 2>&1 | sed -n 's/^Server Name: //p')" >> $out
+echo "sound_on=$(journalctl -b -u $unit --no-pager -o cat | grep -c 'sound on')" >> $out
 echo "boot=$(systemctl is-system-running)" >> $out
 echo "failed_units=$(systemctl list-units --failed --plain --no-legend | awk '{print $1}' | tr '\\n' ' ')" >> $out
 sleep 5
@@ -569,7 +604,9 @@ def booted_systemd(lower: list[Path], work: Path) -> None:
     root = top / "root"
     try:
         (root / "usr/local/sbin").mkdir(parents=True, exist_ok=True)
-        (root / "usr/local/sbin/kiosk-boot-check").write_text(BOOT_CHECK_SCRIPT.replace("{within}", str(BOOT_WITHIN_S)))
+        pulse = unit_env(parse_unit(SRC / "systemd/labyrinth-kiosk.service"))["PULSE_SERVER"]
+        script = BOOT_CHECK_SCRIPT.replace("{within}", str(BOOT_WITHIN_S)).replace("{pulse}", pulse)
+        (root / "usr/local/sbin/kiosk-boot-check").write_text(script)
         (root / "etc/systemd/system/kiosk-boot-check.service").write_text(BOOT_CHECK_UNIT)
         wants = root / "etc/systemd/system/multi-user.target.wants"
         wants.mkdir(parents=True, exist_ok=True)
@@ -609,6 +646,12 @@ def booted_systemd(lower: list[Path], work: Path) -> None:
                   "still running 5 s later, not restarted")  # fmt: skip
         sound = values.get("sound", "")
         check(sound.split()[:2] == ["active", "running"], f"labyrinth-kiosk-sound.service active (running) ({sound})")
+        pactl = values.get("pactl", "")
+        check(
+            bool(pactl) and ("PipeWire" in pactl) == (SUITE == "trixie"),
+            f"booted: pactl info answers {USER} ({pactl or 'nothing'})",
+        )
+        check(values.get("sound_on", "0") not in ("", "0"), "booted: the kiosk's journal says 'sound on'", text)
         refused = values.get("refused", "")
         check(
             "ActiveState=failed" in refused and "ExecMainStatus=2" in refused and "NRestarts=0" in refused,
@@ -656,9 +699,9 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(work, ignore_errors=True)
     took = time.monotonic() - t0
     if failures:
-        say(f"{len(failures)} check(s) FAILED in {took:.0f} s: {'; '.join(failures)}")
+        say(f"{SUITE}: {len(failures)} check(s) FAILED in {took:.0f} s: {'; '.join(failures)}")
         return 1
-    say(f"all checks passed in {took:.0f} s")
+    say(f"{SUITE}: all checks passed in {took:.0f} s")
     return 0
 
 

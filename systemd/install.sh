@@ -1,5 +1,5 @@
 #!/bin/bash
-# Install (or update) the Labyrinth kiosk on Raspberry Pi OS Bookworm (Lite or desktop).
+# Install (or update) the Labyrinth kiosk on Raspberry Pi OS (trixie, or bookworm: Legacy; Lite or desktop).
 #
 #   sudo systemd/install.sh                  install or update from this checkout (needs the network)
 #   sudo systemd/install.sh --bundle FILE    install or update from an offline bundle (no network)
@@ -98,6 +98,8 @@ ETC="$ROOT/etc/labyrinth-kiosk"
 UNIT_DIR="$ROOT/etc/systemd/system"
 UNIT=labyrinth-kiosk.service
 SOUND_UNIT=labyrinth-kiosk-sound.service
+SOUND_PIPEWIRE=labyrinth-kiosk-sound-pipewire.conf
+PIPEWIRE_CONF=pipewire-labyrinth-kiosk.conf
 # plain Debian gives /dev/gpiochip* to root only (Raspberry Pi OS has a rule of its own)
 UDEV_RULE=60-labyrinth-kiosk-gpio.rules
 # systemd's own test for "booted with systemd" (sd_booted); absent in a chroot
@@ -107,9 +109,18 @@ SYSTEMD_RUNNING="${LABYRINTH_SYSTEMD_RUNNING:-/run/systemd/system}"
 # pins of a Pi 5 (and a Pi 4) and only exists in the Raspberry Pi archive.
 APT_PACKAGES="cage seatd xwayland python3 python3-venv python3-pip libegl1 libgles2 libgl1 libgl1-mesa-dri libglu1-mesa fonts-dejavu-core fonts-sil-andika"
 APT_OPTIONAL="python3-lgpio"
-# The sound server (kiosk/sound), unless a desktop image's PipeWire serves already.
+# Where there is no python3-lgpio: the Pythons PyPI has arm64 wheels of lgpio for (3.11,
+# bookworm's, and 3.12; none for trixie's 3.13), each carried by the bundle (make-bundle.sh reads this).
+LGPIO_WHEELS="cp311 cp312"
+# a Raspberry Pi says so here ("Raspberry Pi 5 Model B Rev 1.0"); tests name another file
+DEVICE_MODEL="${LABYRINTH_DEVICE_MODEL:-/proc/device-tree/model}"
+# The sound server (kiosk/sound): PulseAudio, or PipeWire's PulseAudio server where a desktop
+# image has it (and no PulseAudio): then the sound unit runs PipeWire (its drop-in SOUND_PIPEWIRE).
 APT_SOUND="pulseaudio"
-APT_SOUND_ALTERNATIVE="pipewire-pulse"
+APT_SOUND_PIPEWIRE="pipewire-pulse wireplumber"
+# and its dbus-run-session: the kiosk user's wireplumber needs a session bus (trixie's wireplumber
+# depends on one; bookworm's does not)
+APT_SESSION_BUS="dbus-daemon"
 
 say() { printf '==> %s\n' "$*"; }
 run() {
@@ -255,6 +266,14 @@ fi
 [ -f "$FILES/config.example.toml" ] && [ -f "$FILES/systemd/$UNIT" ] || {
     echo "install.sh: cannot find the project next to this script (in $FILES)" >&2; exit 1; }
 
+# The sound server the kiosk gets: pulseaudio where installed, else pipewire where its
+# PulseAudio server is (a desktop image), else pulseaudio (to be installed).
+installed() { dpkg -s "$1" >/dev/null 2>&1; }
+sound_server() {
+    if [ -z "$ROOT" ] && ! installed pulseaudio && installed pipewire-pulse; then echo pipewire; else echo pulseaudio; fi
+}
+sound_packages() { if [ "$(sound_server)" = pipewire ]; then echo "$APT_SOUND_PIPEWIRE $APT_SESSION_BUS"; else echo "$APT_SOUND"; fi; }
+
 # 1. System packages
 say "system packages"
 if [ -n "$ROOT" ]; then
@@ -269,11 +288,9 @@ else
             missing="$missing $p"
         fi
     done
-    if ! dpkg -s $APT_SOUND_ALTERNATIVE >/dev/null 2>&1; then
-        for p in $APT_SOUND; do
-            dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-        done
-    fi
+    for p in $(sound_packages); do
+        dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    done
     if [ -n "$missing" ] && [ -n "$BUNDLE" ]; then
         echo "install.sh: missing Debian packages:$missing" >&2
         echo "  an offline install cannot fetch them; install them first (e.g. from a local apt mirror)" >&2
@@ -283,6 +300,33 @@ else
         run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
     else
         echo "all present"
+    fi
+fi
+
+# 1b. lgpio, the buttons' GPIO library (a Pi 5's only one), for this Python: decided before the
+#     user and the program are made. Raspberry Pi OS has python3-lgpio, which the release venvs
+#     see; plain Debian has none: then an arm64 wheel for this Python (the bundle's, or PyPI's).
+say "lgpio for the buttons"
+PI_WHEELS=()
+PI_EXTRA=""
+PYTAG="$(python3 -c 'import sys; print("cp%d%d" % sys.version_info[:2])' 2>/dev/null || echo "(no python3 yet)")"
+if [ "$(uname -m)" != aarch64 ]; then
+    echo "not an arm64 machine: no lgpio (gpiozero falls back to its other pin libraries)"
+elif python3 -c 'import lgpio' 2>/dev/null; then
+    echo "lgpio: the system's (python3-lgpio)"
+elif [ -n "$BUNDLE" ] && compgen -G "$FILES/wheels-pi/lgpio-*-$PYTAG-*.whl" >/dev/null; then
+    echo "lgpio: the bundle's wheel for $PYTAG (no python3-lgpio on this system)"
+    PI_WHEELS=(--find-links "$FILES/wheels-pi" -r "$FILES/requirements-pi.txt")
+elif [ -z "$BUNDLE" ] && [[ " $LGPIO_WHEELS " == *" $PYTAG "* ]]; then
+    echo "lgpio: PyPI's wheel for $PYTAG (no python3-lgpio on this system)"
+    PI_EXTRA="[pi]"
+else
+    NO_LGPIO="no lgpio for Python $PYTAG: no python3-lgpio (Raspberry Pi OS's archive has it) and no arm64 wheel of lgpio for it (there are for $LGPIO_WHEELS)"
+    if grep -qa '^Raspberry Pi' "$DEVICE_MODEL" 2>/dev/null; then
+        echo "install.sh: $NO_LGPIO; the arcade buttons could not work on this $(tr -d '\0' < "$DEVICE_MODEL"), so nothing was changed" >&2
+        [ "$DRY_RUN" = 1 ] || exit 1
+    else
+        echo "$NO_LGPIO: the buttons will be simulated (this is not a Raspberry Pi)"
     fi
 fi
 
@@ -333,21 +377,6 @@ else
     # pip from the system (python3-pip) installs into the venv; the bundled one if there is none
     if [ "$DRY_RUN" = 0 ] && ! "$REL/bin/python" -m pip --version >/dev/null 2>&1; then
         run "$REL/bin/python" -m ensurepip --default-pip >/dev/null
-    fi
-    # lgpio drives the pins of a Pi 5 (and a Pi 4). Raspberry Pi OS has python3-lgpio, which
-    # the venv sees; plain Debian has none: then its arm64 wheel (the bundle's, or PyPI's).
-    PI_WHEELS=()
-    PI_EXTRA=""
-    if [ "$(uname -m)" != aarch64 ]; then
-        echo "not an arm64 machine: no lgpio (gpiozero falls back to its other pin libraries)"
-    elif python3 -c 'import lgpio' 2>/dev/null; then
-        echo "lgpio: the system's (python3-lgpio)"
-    elif [ -n "$BUNDLE" ]; then
-        echo "lgpio: the bundle's wheel (no python3-lgpio on this system)"
-        PI_WHEELS=(--find-links "$FILES/wheels-pi" -r "$FILES/requirements-pi.txt")
-    else
-        echo "lgpio: from PyPI (no python3-lgpio on this system)"
-        PI_EXTRA="[pi]"
     fi
     if [ -n "$BUNDLE" ]; then
         # no index, no configuration, only the bundle's wheels, each checked against its hash
@@ -454,15 +483,20 @@ else
 fi
 system systemctl mask ctrl-alt-del.target
 
-# 7b. Sound (kiosk/sound): PulseAudio for the service user (in the audio group,
-#     see GROUPS_NEEDED), started at boot by a unit of its own (not inside the
-#     kiosk's, where its READY=1/STOPPING=1 would count as the kiosk's) and
-#     playing through ALSA to the Pi's HDMI or headphone output. The package
-#     came with the system packages (step 1).
-say "sound: $SOUND_UNIT"
+# 7b. Sound (kiosk/sound): PulseAudio, or PipeWire with its PulseAudio server,
+#     for the service user (in the audio group, see GROUPS_NEEDED), started at
+#     boot by a unit of its own (not inside the kiosk's, where its
+#     READY=1/STOPPING=1 would count as the kiosk's) and playing through ALSA
+#     to the Pi's HDMI or headphone output. The packages came with step 1.
+SERVER="$(sound_server)"
+say "sound: $SOUND_UNIT on $SERVER"
 run install -m 0644 "$FILES/systemd/$SOUND_UNIT" "$UNIT_DIR/$SOUND_UNIT"
-if [ -z "$ROOT" ] && ! dpkg -s $APT_SOUND >/dev/null 2>&1; then
-    echo "no $APT_SOUND (this image's $APT_SOUND_ALTERNATIVE serves desktop sessions only): the kiosk under cage stays silent"
+if [ "$SERVER" = pipewire ]; then
+    run install -d -m 0755 "$UNIT_DIR/$SOUND_UNIT.d" "$ETC/pipewire/pipewire.conf.d"
+    run install -m 0644 "$FILES/systemd/$SOUND_PIPEWIRE" "$UNIT_DIR/$SOUND_UNIT.d/pipewire.conf"
+    run install -m 0644 "$FILES/systemd/$PIPEWIRE_CONF" "$ETC/pipewire/pipewire.conf.d/labyrinth-kiosk.conf"
+elif [ -e "$UNIT_DIR/$SOUND_UNIT.d/pipewire.conf" ]; then
+    run rm -f "$UNIT_DIR/$SOUND_UNIT.d/pipewire.conf" "$ETC/pipewire/pipewire.conf.d/labyrinth-kiosk.conf"
 fi
 
 # 7c. The buttons' GPIO chips for the gpio group (plain Debian leaves them to root).

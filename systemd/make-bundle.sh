@@ -18,7 +18,8 @@
 # instead of giving a bundle the Pi cannot use. lgpio is compiled: on
 # Raspberry Pi OS it comes from the apt package python3-lgpio (the release
 # venvs see it through --system-site-packages); for plain Debian the bundle
-# carries its arm64 wheel for Bookworm's Python 3.11 apart, in wheels-pi/
+# carries its arm64 wheels (for the Pythons install.sh's LGPIO_WHEELS names:
+# 3.11, bookworm's, and 3.12; PyPI has none for trixie's 3.13) apart, in wheels-pi/
 # (the version of pyproject.toml's "pi" extra), which install.sh installs only
 # where python3-lgpio is missing.
 set -euo pipefail
@@ -77,37 +78,47 @@ else
         --python-version 3.11 --dest "$B/wheels" "$KIOSK_WHEEL"
 fi
 
-# 2b. lgpio for plain Debian arm64 (see the top): the compiled wheel, never the empty
-#     "lgpio 0.0.0.2" (pyproject.toml's bound excludes it).
+# 2b. lgpio for plain Debian arm64 (see the top): the compiled wheel for each Python that
+#     install.sh's LGPIO_WHEELS names, never the empty "lgpio 0.0.0.2" (pyproject.toml's bound
+#     excludes it).
 echo "==> lgpio for arm64 (plain Debian)"
 mkdir -p "$B/wheels-pi"
 LGPIO="$("$PY" -c 'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb"))["project"]["optional-dependencies"]["pi"])' \
     "$SRC/pyproject.toml")"
-PI_PLATFORM=(--only-binary=:all: --platform manylinux_2_34_aarch64 --implementation cp --abi cp311 --python-version 3.11)
+LGPIO_WHEELS="$(sed -n 's/^LGPIO_WHEELS="\(.*\)"$/\1/p' "$SRC/systemd/install.sh")"
+[ -n "$LGPIO_WHEELS" ] || { echo "make-bundle.sh: no LGPIO_WHEELS in install.sh" >&2; exit 1; }
 if [ -n "$WHEELS_FROM" ]; then
     # an unpacked bundle, or its wheels/ folder with wheels-pi/ beside it
     find "$WHEELS_FROM" "$WHEELS_FROM/../wheels-pi" -maxdepth 2 -name 'lgpio-*.whl' -exec cp {} "$B/wheels-pi/" \; 2>/dev/null || true
-    "$PY" -m pip download --quiet --no-index --find-links "$B/wheels-pi" --no-deps "${PI_PLATFORM[@]}" \
-        --dest "$WORK/check-pi" "$LGPIO" >/dev/null \
-        || { echo "make-bundle.sh: no arm64 wheel of $LGPIO in $WHEELS_FROM" >&2; exit 1; }
-else
-    "$PY" -m pip download --quiet --no-deps "${PI_PLATFORM[@]}" --dest "$B/wheels-pi" "$LGPIO"
 fi
+for tag in $LGPIO_WHEELS; do
+    PI_PLATFORM=(--only-binary=:all: --platform manylinux_2_34_aarch64 --implementation cp --abi "$tag"
+                 --python-version "${tag:2:1}.${tag:3}")
+    if [ -n "$WHEELS_FROM" ]; then
+        "$PY" -m pip download --quiet --no-index --find-links "$B/wheels-pi" --no-deps "${PI_PLATFORM[@]}" \
+            --dest "$WORK/check-pi" "$LGPIO" >/dev/null \
+            || { echo "make-bundle.sh: no arm64 wheel of $LGPIO for $tag in $WHEELS_FROM" >&2; exit 1; }
+    else
+        "$PY" -m pip download --quiet --no-deps "${PI_PLATFORM[@]}" --dest "$B/wheels-pi" "$LGPIO"
+    fi
+done
 
 # 3. What the installer needs besides the wheels.
 cp "$SRC/systemd/install.sh" "$SRC/systemd/make-bundle.sh" "$SRC/systemd/labyrinth-kiosk.service" \
-   "$SRC/systemd/labyrinth-kiosk-sound.service" "$SRC/systemd/60-labyrinth-kiosk-gpio.rules" \
+   "$SRC/systemd/labyrinth-kiosk-sound.service" "$SRC/systemd/labyrinth-kiosk-sound-pipewire.conf" \
+   "$SRC/systemd/pipewire-labyrinth-kiosk.conf" "$SRC/systemd/60-labyrinth-kiosk-gpio.rules" \
    "$SRC/systemd/90-labyrinth-kiosk.conf" "$SRC/systemd/labwc-autostart" "$B/systemd/"
 cp "$SRC/config.example.toml" "$SRC/CHANGELOG.md" "$SRC/pyproject.toml" "$B/"
 
 # 4. Pinned requirements with hashes (pip --require-hashes checks every wheel),
 #    and the manifest of every file.
-pinned() {  # pinned DIR: NAME==VERSION --hash=... for each wheel in DIR
+pinned() {  # pinned DIR: NAME==VERSION --hash=... for each wheel in DIR (one line, every hash)
     ( cd "$1"
       for w in *.whl; do
           dist="${w%%-*}"; rest="${w#*-}"; ver="${rest%%-*}"
           printf '%s==%s --hash=sha256:%s\n' "$dist" "$ver" "$(sha256sum "$w" | cut -d' ' -f1)"
-      done )
+      done ) | awk '{ if ($1 in h) h[$1] = h[$1] " " $2; else { n[++k] = $1; h[$1] = $2 } }
+                    END { for (i = 1; i <= k; i++) print n[i], h[n[i]] }'
 }
 pinned "$B/wheels" > "$B/requirements.txt"
 pinned "$B/wheels-pi" > "$B/requirements-pi.txt"

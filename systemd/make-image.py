@@ -261,6 +261,7 @@ def _arm64_check() -> ModuleType:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    module.SUITE = "bookworm"  # the image's sources and kernel are bookworm's (see the top)
     return module
 
 

@@ -136,6 +136,10 @@ class ButtonsConfig:
     bounce_ms: int = key(default=30, schema=lambda: _Field(_int(0, 1000), from_text=_text_int))
     confirm_push: bool = key(default=True, schema=lambda: _Field(_bool, from_text=_text_bool))
     pin_factory: str = key(default="auto", schema=lambda: _Field(_choice(PIN_FACTORIES), from_text=str))
+    gpio_chip: int | None = key(
+        default=None,
+        schema=lambda: _Field(_gpio_chip, lambda v: "auto" if v is None else v, from_text=_text_int_or_word),
+    )
 
     def used_pins(self) -> dict[int, str]:
         """Every claimed GPIO with the key that claims it (for the hardware test page)."""
@@ -387,6 +391,14 @@ def _optional_gpio(v: Any) -> int | None:
     if isinstance(v, bool) or not isinstance(v, int):
         raise _Bad(f'must be a BCM pin number or "none", not {_type_name(v)}')
     return _gpio(v)
+
+
+def _gpio_chip(v: Any) -> int | None:
+    if v == "auto":
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 255:
+        raise _Bad(f'must be "auto" or the number N of /dev/gpiochipN, not {v!r}')
+    return v
 
 
 def _size(v: Any) -> tuple[int, int] | None:

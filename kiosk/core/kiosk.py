@@ -160,6 +160,7 @@ class Kiosk:
 
         # hardware
         self.pin_factory = pin_factory
+        self.pins_problem: str | None = None  # why the buttons cannot work (the operator's hardware page)
         self.buttons: ArrowButtons | None = None
         self.leds: ArrowLeds | None = None
         self._open_buttons()
@@ -237,8 +238,9 @@ class Kiosk:
 
         b = self.config.buttons
         if self.pin_factory is None:
-            self.pin_factory, how = choose_pin_factory("mock" if self.options.mock_pins else b.pin_factory)
-            log.info("buttons: %s", how)
+            chosen = choose_pin_factory("mock" if self.options.mock_pins else b.pin_factory, b.gpio_chip)
+            self.pin_factory, self.pins_problem = chosen.factory, chosen.problem
+            log.info("buttons: %s", chosen.description)
         pins: dict[str, int | str] = dict(b.pins)
         if b.rotate_pin is not None:
             pins["rotate"] = b.rotate_pin

@@ -276,11 +276,12 @@ def test_closing_leds_turns_them_off_and_frees_the_pins(factory):
 # --- pin library choice ---------------------------------------------------
 
 
-def test_off_a_pi_the_pin_factory_falls_back_to_mock_with_a_log_line(caplog, monkeypatch):
+def test_off_a_pi_the_pin_factory_falls_back_to_mock_with_a_log_line(caplog, monkeypatch, tmp_path):
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     with caplog.at_level(logging.INFO, logger="hardware.pins"):
-        factory, description = choose_pin_factory(None)
+        factory, description, problem = choose_pin_factory(None, root=str(tmp_path))
     try:
+        assert problem is None
         assert type(factory).__name__ == "MockFactory"
         assert description.startswith("mock pins (fallback")
         fallback_lines = [r for r in caplog.records if "simulated pins" in r.getMessage()]
@@ -293,33 +294,36 @@ def test_on_a_machine_with_gpio_chips_the_fallback_is_an_error_that_says_why(cap
     """Plain Debian on a Pi: chips there but root's only, no lgpio. Not the quiet "off a Pi" line."""
     from hardware import pins
 
-    (tmp_path / "gpiochip0").write_text("")
-    monkeypatch.setattr(pins, "GPIO_DEV", str(tmp_path))
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev/gpiochip0").write_text("")
     monkeypatch.setattr(pins.os, "access", lambda path, mode: not str(path).startswith(str(tmp_path)))
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     with caplog.at_level(logging.INFO, logger="hardware.pins"):
-        factory, description = choose_pin_factory(None)
+        factory, description, problem = choose_pin_factory(None, root=str(tmp_path))
     factory.close()
     if "mock pins (fallback" not in description:
         pytest.skip(f"this machine has a working pin library: {description}")
     (line,) = [r for r in caplog.records if "simulated pins" in r.getMessage()]
     assert line.levelno == logging.ERROR
     text = line.getMessage()
-    assert "This machine has GPIO chips" in text and "cannot be opened by this user" in text
+    assert "machine with GPIO chips" in text and "cannot be opened by this user" in text
+    assert problem and "cannot be opened by this user" in problem
     assert "60-labyrinth-kiosk-gpio.rules" in text
 
 
 def test_a_forced_library_that_is_missing_falls_back_loudly(caplog):
     with caplog.at_level(logging.ERROR, logger="hardware.pins"):
-        factory, description = choose_pin_factory("pigpio")
+        factory, description, problem = choose_pin_factory("pigpio")
     factory.close()
+    assert problem
     assert type(factory).__name__ == "MockFactory"
     assert any(r.levelno == logging.ERROR for r in caplog.records)
 
 
 def test_mock_on_request_and_unknown_names_refused():
-    factory, description = choose_pin_factory("mock")
+    factory, description, problem = choose_pin_factory("mock")
     factory.close()
+    assert problem is None
     assert description == "mock pins (configured)"
     with pytest.raises(ValueError, match="unknown pin library 'gpio9000'"):
         choose_pin_factory("gpio9000")

@@ -260,21 +260,27 @@ def test_rollback_without_a_previous_release_is_refused(staging):
 
 
 def test_the_bundle_carries_lgpio_for_plain_debian_apart(bundles, tmp_path):
-    """The arm64 lgpio wheel (>= 0.2, never the empty 0.0.0.2) goes in wheels-pi/ with its own pinned
-    hash; the main requirements stay pure Python, installable on any machine."""
+    """The arm64 lgpio wheels (>= 0.2, never the empty 0.0.0.2), one for each Python install.sh's
+    LGPIO_WHEELS names, go in wheels-pi/, pinned on one line with every hash; the main requirements
+    stay pure Python, installable on any machine. So do the PipeWire drop-in and its config."""
+    tags = re.search(r'^LGPIO_WHEELS="(.*)"$', (ROOT / "systemd/install.sh").read_text(), re.M)[1].split()
+    assert tags == ["cp311", "cp312"]
     for bundle in bundles:
         with tarfile.open(bundle) as tar:
             names = tar.getnames()
             top = names[0].split("/")[0]
             pi_reqs = tar.extractfile(f"{top}/requirements-pi.txt").read().decode()
             reqs = tar.extractfile(f"{top}/requirements.txt").read().decode()
-        (wheel,) = [n for n in names if n.startswith(f"{top}/wheels-pi/") and n.endswith(".whl")]
-        name = Path(wheel).name
-        assert re.fullmatch(r"lgpio-(\d+)\.(\d+)[.\d]*-cp311-cp311-manylinux_\d+_\d+_aarch64\.whl", name), name
-        assert tuple(int(x) for x in name.split("-")[1].split(".")[:2]) >= (0, 2)
-        assert re.fullmatch(r"lgpio==[\d.]+ --hash=sha256:[0-9a-f]{64}\n", pi_reqs)
+        wheels = sorted(Path(n).name for n in names if n.startswith(f"{top}/wheels-pi/") and n.endswith(".whl"))
+        assert len(wheels) == len(tags)
+        for name, tag in zip(wheels, tags):
+            assert re.fullmatch(rf"lgpio-(\d+)\.(\d+)[.\d]*-{tag}-{tag}-manylinux_\d+_\d+_aarch64\.whl", name), name
+            assert tuple(int(x) for x in name.split("-")[1].split(".")[:2]) >= (0, 2)
+        assert re.fullmatch(r"lgpio==[\d.]+( --hash=sha256:[0-9a-f]{64}){2}\n", pi_reqs)
         assert "lgpio" not in reqs and f"{top}/systemd/60-labyrinth-kiosk-gpio.rules" in names
         assert f"{top}/systemd/labyrinth-kiosk-sound.service" in names
+        assert f"{top}/systemd/labyrinth-kiosk-sound-pipewire.conf" in names
+        assert f"{top}/systemd/pipewire-labyrinth-kiosk.conf" in names
 
 
 def test_an_offline_install_checks_every_package_first_and_never_runs_apt(bundles, tmp_path):

@@ -553,7 +553,10 @@ class OperatorScreen(Screen):
 
     def _build_hardware(self, c: Canvas, frame: Frame, area: Rect) -> None:
         t = self.t
-        self._text(c, frame, t("operator.press_buttons"), area.cx, area.top - 22, 16, width=area.w - 20)
+        # no real pins on a Pi (hardware.pins): said where the instruction to press them would be
+        problem = getattr(self.ui.kiosk, "pins_problem", None)
+        text, size, color = (problem, 15, DANGER) if problem else (t("operator.press_buttons"), 16, INK)
+        self._text(c, frame, text, area.cx, area.top - 22, size, color=color, width=area.w - 20)
         # a board outline with the 12 arrow buttons around it: left part (landscape) or top (portrait)
         tall = area.h > area.w
         if tall:
