@@ -40,7 +40,7 @@ from typing import Any, Callable, Iterable
 
 from kiosk.ui.kit import contrast
 from kiosk.ui.kit import widgets
-from kiosk.ui.kit.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
+from kiosk.ui.kit.layout import MIN_TOUCH, SIZES, Layout, Rect
 from kiosk.ui.kit.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
 from kiosk.ui.kit.i18n import LANGUAGES
 
@@ -200,8 +200,8 @@ def _item(
 
 
 def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
-    """What a finger can tap: the screen's widgets (only a picker's while it is open), the board's arrows
-    and cells, and what the screen names itself (``audit_targets``)."""
+    """What a finger can tap: the screen's widgets (only a picker's while it is open) and what the
+    screen names itself (``audit_targets``: the board game's arrows and cells)."""
     items = []
     targets = screen.widgets
     if getattr(screen, "picking_language", False):  # the setup's language picker: only it answers
@@ -221,10 +221,6 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
                 faces=FACES[frame.angle % 360] if frame is not None else "S",
             )
         )
-    model = getattr(getattr(screen, "board", None), "model", None)
-    if screen.name == "play" and getattr(model, "started", False):  # the board answers to its own taps
-        items += [_item(f"arrow:{name}", "arrow", L.arrow_rect(name), touch=True) for name in ARROWS]
-        items += [_item(f"cell:{r},{c}", "cell", L.cell_rect(r, c), touch=True) for r in range(7) for c in range(7)]
     for name, kind, rect in getattr(screen, "audit_targets", lambda: ())():
         items.append(_item(uid(name), kind, rect, touch=True))
     return items

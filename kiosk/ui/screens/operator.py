@@ -42,7 +42,8 @@ from kiosk.store.pin import PinGuard
 from kiosk.version import version as running_version
 
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.kit.layout import ARROWS, Rect
+from kiosk.core.config import ARROWS
+from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
 from kiosk.ui.shell.screen import Screen, game_on, register, session_for
 from kiosk.ui.kit.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
