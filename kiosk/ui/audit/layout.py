@@ -573,8 +573,8 @@ def walk(
 def relabel(screen: Any, layout: Layout, new_size: bool) -> None:
     """Lay the screen out again: all of it for a new size, only what has words for a new language
     (the play screen's board has none: its panels are enough)."""
-    if not new_size and screen.name == "play" and getattr(screen.board.model, "started", False):
-        screen._build_panels()
+    if not new_size and getattr(screen, "relabel", None) is not None:
+        screen.relabel()
         return
     screen.resize(layout)
 

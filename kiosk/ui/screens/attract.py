@@ -514,7 +514,7 @@ class AttractScreen(Screen):
                 front,
                 size=BODY,
                 wrap=True,
-                on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge),
+                on_tap=partial(self.ui.goto, games.get(games.default()).howto_screen, then="attract", edge=edge),
             )
             caption = label(
                 self.caption(),

@@ -36,6 +36,7 @@ import pyglet
 from pyglet import shapes
 
 from engine.outcome import GAME_OVER
+from kiosk import games
 from kiosk.games import HUMAN
 from kiosk.core.events import ButtonPressed, Quit
 from kiosk.store.pin import PinGuard
@@ -192,9 +193,9 @@ class OperatorScreen(Screen):
             game = session.game if session is not None else None
             if game is None or game.phase == GAME_OVER:
                 back = "attract"
-        elif back not in ("attract", "setup", "howto", "gameover"):
-            back = "attract"
-        self.ui.goto(back if back != "gameover" else "attract")
+        elif back not in ("attract", "setup", *(g.howto_screen for g in games.all_games())):
+            back = "attract"  # a result, a replay, the operator's own pages
+        self.ui.goto(back)
 
     def press(self, x: float, y: float) -> None:
         self._armed = True

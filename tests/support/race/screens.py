@@ -187,7 +187,6 @@ class RaceOverScreen(GameEndScreen):
     """Who won the race, then play again or back to start."""
 
     game_name = NAME
-    play_screen = "race_play"
 
     def event_of(self, game: Any, session: Any) -> RaceOver:
         return RaceOver(game.winners, game.turns, tuple(session.kinds))

@@ -936,6 +936,13 @@ class PlayScreen(Screen):
         if symbol == key.P:
             self._peek_hold(False)
 
+    def relabel(self) -> None:
+        """A new language: only the panels have words (the layout audit's languages)."""
+        if self.board.model.started:
+            self._build_panels()
+        else:
+            self.resize(self.layout)
+
     def audit_targets(self) -> list[tuple[str, str, Rect]]:
         """What the layout audit measures besides the widgets: the board answers to its own taps."""
         if not self.board.model.started:
