@@ -204,7 +204,7 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
     screen names itself (``audit_targets``: the board game's arrows and cells)."""
     items = []
     targets = screen.widgets
-    if getattr(screen, "picking_language", False):  # the setup's language picker: only it answers
+    if getattr(screen, "picking", ""):  # the setup's language or game picker: only it answers
         targets = screen._picker
     for w in targets:
         if not getattr(w, "visible", True):
@@ -233,7 +233,7 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
     batches = {id(v) for v in held if v.__class__.__name__ == "Batch"}
     items: list[dict] = []
     panels: dict[str, Rect] = {}
-    modal = getattr(screen, "picking_language", False)  # the setup's picker: what is under it is dimmed
+    modal = bool(getattr(screen, "picking", ""))  # the setup's picker: what is under it is dimmed
     sheet = getattr(screen, "audit_sheet", None)  # the group order of a sheet over the whole screen, if one is up
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():
@@ -638,7 +638,7 @@ def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) 
         screen: Any = env.ui.goto("setup")
         screen.game = game
         choose(screen.choices)
-        screen.picking_language = picker
+        screen.picking = "language" if picker else ""
         screen._build()
 
     return prepare
