@@ -271,7 +271,8 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30),
                 on_tap=partial(self._open_picker, "game"),
             )
-            return x + bw
+            end: float = x + bw
+            return end
         gap = 10
         tab_w = min(230, (w - gap * (len(kinds) - 1)) / len(kinds))
         for k, game in enumerate(kinds):
@@ -289,7 +290,7 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
-        end: float = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        end = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
         return end
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
