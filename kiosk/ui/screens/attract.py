@@ -204,7 +204,8 @@ class AttractScreen(Screen):
             session = self.demo.session if self.demo else None
             if session is not None and session.game is not None:
                 self.board.load(session.public_snapshot())
-        self._build_overlay()
+        if self.ui.screen is self:  # hidden, it is built when shown (``enter``), not twice
+            self._build_overlay()
 
     def _start_demo(self) -> None:
         self._stop_demo()

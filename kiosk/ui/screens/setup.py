@@ -105,7 +105,8 @@ class SetupScreen(Screen):
     def resize(self, layout) -> None:
         if not self.panels:
             self._fresh()
-        self._build()
+        if self.ui.screen is self:  # hidden, it is built when shown (``enter``), not twice
+            self._build()
 
     def update(self, dt: float) -> None:
         self.quiet += dt
