@@ -16,6 +16,7 @@ import re
 import warnings
 from typing import TYPE_CHECKING
 
+from hardware import plugins
 from hardware.errors import HardwareSettingError
 
 if TYPE_CHECKING:
@@ -38,11 +39,9 @@ def _mock_factory() -> MockFactory:
 
 def _named_factory(name: str) -> Factory:
     """Build gpiozero's pin factory registered under ``name``."""
-    from importlib.metadata import entry_points
-
-    for ep in entry_points(group="gpiozero_pin_factories"):
-        if ep.name == name:
-            return ep.load()()
+    ep = plugins.announced("gpiozero_pin_factories").get(name)
+    if ep is not None:
+        return ep.load()()
     raise LookupError(f"gpiozero has no pin library called {name!r}")
 
 

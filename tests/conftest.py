@@ -55,7 +55,7 @@ LONGEST_FIRST = (
     "engine/cards/test_ai",
     "games/cards/test_howto",
     "kiosk/ui/test_frames",
-    "kiosk/store/test_power_cut",
+    "games/test_conformance",
     "kiosk/test_sound",
     "kiosk/ui/test_play",
     "engine/cards/test_properties",
@@ -64,7 +64,7 @@ LONGEST_FIRST = (
     "engine/test_records",
     "kiosk/test_fuzz_inputs",
     "kiosk/store/test_crash_points",
-    "kiosk/store/test_power_cut_cards",
+    "games/test_fourth_game",
 )
 
 

@@ -14,6 +14,9 @@ functions too (a lazy import is still a dependency); only imports under
   ``kiosk/games/<game>/__init__.py``: its folders may import that game's, and
   no other module gains anything by it.
 * There are no import cycles.
+* The core (``kiosk/core/``) and the store (``kiosk/store/``) import nothing of
+  the UI (``kiosk/ui/``), directly or through another module: the headless
+  kiosk, the config check and the tools run without it.
 """
 
 from __future__ import annotations
@@ -229,6 +232,46 @@ def test_nothing_outside_a_games_folders_imports_that_game():
 
 def test_there_are_no_import_cycles():
     assert cycles(graph()) == []
+
+
+#: The layers that run without a display, and the one they must not reach.
+HEADLESS_LAYERS = ("kiosk.core", "kiosk.store")
+UI = "kiosk.ui"
+
+
+def reaching(start: str, edges: dict[str, set[str]], forbidden: str) -> list[str]:
+    """A chain of imports from `start` to a module under `forbidden`, or []."""
+    came_from: dict[str, str | None] = {start: None}
+    todo = [start]
+    while todo:
+        module = todo.pop()
+        if module == forbidden or module.startswith(forbidden + "."):
+            chain = [module]
+            while (back := came_from[chain[-1]]) is not None:
+                chain.append(back)
+            return chain[::-1]
+        for nxt in sorted(edges.get(module, ())):
+            if nxt not in came_from:
+                came_from[nxt] = module
+                todo.append(nxt)
+    return []
+
+
+def test_the_core_and_the_store_import_nothing_of_the_ui():
+    edges = graph()
+    chains = [
+        " -> ".join(chain)
+        for module in sorted(edges)
+        if module.startswith(HEADLESS_LAYERS)
+        if (chain := reaching(module, edges, UI))
+    ]
+    assert chains == []
+
+
+def test_a_chain_to_the_ui_is_found():
+    edges = {"kiosk.core.a": {"kiosk.themes.b"}, "kiosk.themes.b": {"kiosk.ui.kit.i18n"}}
+    assert reaching("kiosk.core.a", edges, UI) == ["kiosk.core.a", "kiosk.themes.b", "kiosk.ui.kit.i18n"]
+    assert reaching("kiosk.themes.b", {"kiosk.themes.b": {"kiosk.uikit"}}, UI) == []
 
 
 # ------------------------------------------------------------- the checks check

@@ -28,7 +28,19 @@ from hardware.errors import HardwareContractError, HardwareSettingError
 from hardware.ring import drivers
 from hardware.ring.driver import RingDriver, RingUnavailable
 from hardware.ring.layout import RingLayout, Segment
-from hardware.ring.picture import CELEBRATE, FLASH, IDLE, OFF, RED, RGB, SEGMENT, RingPicture, check_colour
+from hardware.ring.picture import (
+    CELEBRATE,
+    FLASH,
+    IDLE,
+    OFF,
+    RED,
+    RGB,
+    SEGMENT,
+    Pattern,
+    RingPicture,
+    check_colour,
+    check_pattern,
+)
 
 log = logging.getLogger("hardware.ring")
 
@@ -95,18 +107,21 @@ class Ring:
 
     # --- what the kiosk calls (any thread, never blocks) --------------------
 
-    def show_seat(self, seat: int, colour: RGB) -> None:
-        """Light the arc facing ``seat`` in ``colour``; the rest dark."""
+    def show_seat(self, seat: int, colour: RGB, pattern: Pattern | None = None) -> None:
+        """Light the arc facing ``seat`` in ``colour`` and ``pattern`` (the seat's lit and dark LEDs); the rest
+        dark."""
         start, count = self.layout.segment(seat)
-        self.show_segment(start, count, colour)
+        self.show_segment(start, count, colour, pattern)
 
-    def show_segment(self, start: int, count: int, colour: RGB) -> None:
-        """Light ``count`` LEDs from ``start`` (wrapping) in ``colour``; the rest dark."""
+    def show_segment(self, start: int, count: int, colour: RGB, pattern: Pattern | None = None) -> None:
+        """Light ``count`` LEDs from ``start`` (wrapping) in ``colour`` and ``pattern`` (None: solid); the rest
+        dark."""
         colour = check_colour(colour)
+        pattern = None if pattern is None else check_pattern(pattern)
         n = self.layout.led_count
         if not (isinstance(start, int) and isinstance(count, int) and 0 <= count <= n):
             raise HardwareContractError(f"segment ({start!r}, {count!r}) does not fit a ring of {n} LEDs")
-        self._set_steady(RingPicture(SEGMENT, colour, start % n, count))
+        self._set_steady(RingPicture(SEGMENT, colour, start % n, count, pattern=pattern))
 
     def flash(self, colour: RGB = RED, seconds: float | None = None) -> None:
         """Blink the whole ring briefly (illegal input), then back to the picture."""
@@ -120,9 +135,11 @@ class Ring:
             self._flash_until = now + seconds
             self._changed()
 
-    def celebrate(self, colour: RGB) -> None:
-        """A running chase in ``colour`` round the whole ring (a win), until told otherwise."""
-        self._set_steady(RingPicture(CELEBRATE, check_colour(colour)))
+    def celebrate(self, colour: RGB, pattern: Pattern | None = None) -> None:
+        """A running chase in ``colour`` (and the winner's ``pattern``) round the whole ring (a win), until
+        told otherwise."""
+        pattern = None if pattern is None else check_pattern(pattern)
+        self._set_steady(RingPicture(CELEBRATE, check_colour(colour), pattern=pattern))
 
     def idle(self) -> None:
         """A slow rainbow drifting round the ring (nobody is playing)."""
@@ -294,19 +311,21 @@ class NoRing:
         self.layout = layout
         self.picture = RingPicture(OFF)
 
-    def show_seat(self, seat: int, colour: RGB) -> None:
+    def show_seat(self, seat: int, colour: RGB, pattern: Pattern | None = None) -> None:
         if self.layout is not None:
             self.layout.segment(seat)  # same argument check as Ring
-        check_colour(colour)
+        self.show_segment(0, 0, colour, pattern)
 
-    def show_segment(self, start: int, count: int, colour: RGB) -> None:
+    def show_segment(self, start: int, count: int, colour: RGB, pattern: Pattern | None = None) -> None:
         check_colour(colour)
+        if pattern is not None:
+            check_pattern(pattern)
 
     def flash(self, colour: RGB = RED, seconds: float | None = None) -> None:
         check_colour(colour)
 
-    def celebrate(self, colour: RGB) -> None:
-        check_colour(colour)
+    def celebrate(self, colour: RGB, pattern: Pattern | None = None) -> None:
+        self.show_segment(0, 0, colour, pattern)
 
     def idle(self) -> None:
         pass

@@ -14,37 +14,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hardware import plugins
 from hardware.errors import HardwareSettingError
 from hardware.ring.driver import RingDriver
-
-if TYPE_CHECKING:  # pragma: no cover
-    from importlib.metadata import EntryPoint
 
 #: The entry-point group a ring driver is announced in.
 ENTRY_POINT_GROUP = "labyrinth_kiosk.ring_drivers"
 #: The ``[ring] driver`` of a kiosk without a ring.
 NONE = "none"
 
-_found: dict[str, "EntryPoint"] | None = None
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.metadata import EntryPoint
 
 
 def _announced() -> dict[str, "EntryPoint"]:
-    """The group's entry points by name, read once (the first on ``sys.path`` wins)."""
-    global _found
-    if _found is None:
-        from importlib.metadata import entry_points
-
-        found: dict[str, EntryPoint] = {}
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            found.setdefault(ep.name, ep)
-        _found = found
-    return _found
+    return plugins.announced(ENTRY_POINT_GROUP)
 
 
 def forget() -> None:
     """Read the group again at the next question (a test that installs a driver of its own)."""
-    global _found
-    _found = None
+    plugins.forget()
 
 
 def names() -> tuple[str, ...]:

@@ -21,21 +21,27 @@ from hardware.ring.picture import CELEBRATE, FLASH, IDLE, OFF, SEGMENT, RingPict
 
 log = logging.getLogger("hardware.ring")
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+#: The first version whose SEG and CELEBRATE take a pattern (two more numbers: lit and dark LEDs).
+PATTERN_VERSION = 2
 
 
-def line_commands(picture: RingPicture) -> list[str]:
-    """The protocol lines (without newline) that show ``picture``."""
+def line_commands(picture: RingPicture, version: int = PROTOCOL_VERSION) -> list[str]:
+    """The protocol lines (without newline) that show ``picture`` on a device speaking `version`
+    (before version 2 without the seat's pattern: such a device would refuse the line)."""
     r, g, b = picture.colour
     bri = f"BRI {picture.brightness}"
+    pattern = ""
+    if picture.pattern is not None and version >= PATTERN_VERSION:
+        pattern = " {} {}".format(*picture.pattern)
     if picture.kind == OFF:
         return ["OFF"]
     if picture.kind == SEGMENT:
-        return [bri, f"SEG {picture.start} {picture.count} {r} {g} {b}"]
+        return [bri, f"SEG {picture.start} {picture.count} {r} {g} {b}{pattern}"]
     if picture.kind == FLASH:
         return [bri, f"FLASH {r} {g} {b} {round(picture.seconds * 1000)}"]
     if picture.kind == CELEBRATE:
-        return [bri, f"CELEBRATE {r} {g} {b}"]
+        return [bri, f"CELEBRATE {r} {g} {b}{pattern}"]
     if picture.kind == IDLE:
         return [bri, "IDLE"]
     raise HardwareContractError(f"unknown picture kind {picture.kind!r}")  # pragma: no cover
@@ -59,7 +65,9 @@ class LineDriver(SerialRingDriver):
 
     def show(self, picture: RingPicture, now: float) -> float | None:
         if self.due(picture, now):
-            text = "".join(line + "\n" for line in line_commands(picture))
+            # until the device greets, the version 1 lines every version understands
+            version = self.device_info[0] if self.device_info is not None else 1
+            text = "".join(line + "\n" for line in line_commands(picture, version))
             self.write(text.encode("ascii"))
             self.mark_sent(picture, now)
         return self.until_keepalive(now)
@@ -85,7 +93,15 @@ class LineDriver(SerialRingDriver):
             self.forget_sent()  # it (re)started: send the picture again
             if first:
                 log.info("LED ring on %s speaks protocol %d with %d LEDs", self.port, version, leds)
-            if version != PROTOCOL_VERSION:
+            if version < PATTERN_VERSION:
+                log.warning(
+                    "LED ring on %s speaks protocol %d: it shows the seats' colours but not their patterns "
+                    "(version %d; docs/ring-protocol.md)",
+                    self.port,
+                    version,
+                    PATTERN_VERSION,
+                )
+            elif version != PROTOCOL_VERSION:
                 log.warning(
                     "LED ring on %s speaks protocol %d; this kiosk speaks %d", self.port, version, PROTOCOL_VERSION
                 )

@@ -49,6 +49,8 @@ def _segment(seg_id: int, start: int, stop: int, fx: int, colour: RGB, **extra: 
         "frz": False,
         "fx": fx,
         "col": [list(colour), [0, 0, 0], [0, 0, 0]],
+        "grp": 1,  # no pattern unless asked: a segment keeps what an earlier picture set
+        "spc": 0,
     }
     seg.update(extra)
     return seg
@@ -58,12 +60,17 @@ def wled_state(picture: RingPicture, led_count: int) -> dict[str, object]:
     """The WLED JSON state object that shows ``picture`` on ``led_count`` LEDs."""
     if picture.kind == OFF or picture.brightness <= 0:
         return {"on": False, "transition": 0}
+    # WLED's grouping and spacing: `lit` LEDs alike, then `dark` LEDs off, repeated along a segment
+    pattern = {} if picture.pattern is None else {"grp": picture.pattern[0], "spc": picture.pattern[1]}
     if picture.kind == SEGMENT:
-        segs = [_segment(i, a, b, FX_SOLID, colour) for i, (a, b, colour) in enumerate(_ranges(picture, led_count))]
+        segs = [
+            _segment(i, a, b, FX_SOLID, colour, **(pattern if colour != BLACK else {}))
+            for i, (a, b, colour) in enumerate(_ranges(picture, led_count))
+        ]
     elif picture.kind == FLASH:
         segs = [_segment(0, 0, led_count, FX_BLINK, picture.colour, sx=240, ix=128)]
     elif picture.kind == CELEBRATE:
-        segs = [_segment(0, 0, led_count, FX_THEATER, picture.colour, sx=200, ix=128)]
+        segs = [_segment(0, 0, led_count, FX_THEATER, picture.colour, sx=200, ix=128, **pattern)]
     elif picture.kind == IDLE:
         segs = [_segment(0, 0, led_count, FX_RAINBOW, (255, 160, 0), sx=24, ix=128)]
     else:  # pragma: no cover - RingPicture kinds are closed

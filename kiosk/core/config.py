@@ -12,15 +12,16 @@ the systemd unit does not restart (``RestartPreventExitStatus=2``).
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import logging
 import re
 import sys
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import IO, Any, Callable, Iterable, Mapping
 
 from hardware.buttons import ARROWS
 from hardware.buttons import DEFAULT_BUTTON_PINS
@@ -31,7 +32,11 @@ from kiosk.games import HUMAN
 from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from kiosk.ui.kit.i18n import LANGUAGES
+from kiosk.languages import DEFAULT_LANGUAGE, LANGUAGES
+from kiosk.sound import format_quiet_hours, parse_quiet_hours  # one parser for the config and the sound module
+
+#: How a check names a problem: (section, message) -> the error to raise.
+_Fail = Callable[[str, str], "ConfigError"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +59,7 @@ LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 # PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
-# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.kit.i18n).
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.languages).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -176,8 +181,10 @@ class GameConfig:
     )
     #: the games' variants by their [game] key (open_cards, return_home, treasures, ...): declared
     #: by each game (kiosk.games.Variant), every declared key present (its default unless written)
-    variants: Mapping[str, Any] = field(default_factory=lambda: {v.key: v.default for v in _declared_variants()})
-    language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
+    variants: Mapping[str, Any] = field(
+        default_factory=lambda: {v.key: v.default_for(DEFAULT_PRESET) for v in _declared_variants()}
+    )
+    language: str = key(default=DEFAULT_LANGUAGE, schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
     first_player: int | None = key(
         default=None,  # None: random
         schema=lambda: _Field(_first_player, lambda v: "random" if v is None else v, from_text=_text_int_or_word),
@@ -311,6 +318,9 @@ def _type_name(value: Any) -> str:
         str: "a string",
         list: "a list",
         dict: "a table",
+        datetime.date: "a date",
+        datetime.datetime: "a date and time",
+        datetime.time: "a time of day",
     }.get(type(value), type(value).__name__)
 
 
@@ -338,7 +348,7 @@ def _bool(v: Any) -> bool:
     return v
 
 
-def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
+def _choice(choices: tuple[Any, ...] | Callable[[], tuple[Any, ...]]) -> Callable[[Any], Any]:
     """One of `choices` (a function giving them: asked at each read, e.g. the installed ring drivers)."""
 
     def parse(v: Any) -> Any:
@@ -354,9 +364,16 @@ def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
     return parse
 
 
+#: Characters no path, device or word of the config holds (a NUL ends a path in the kernel's eyes).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _str(v: Any) -> str:
+    """A free string (a serial port, a path): any text but control characters."""
     if not isinstance(v, str):
         raise _Bad(f"must be a string, not {_type_name(v)}")
+    if _CONTROL.search(v):
+        raise _Bad("must not contain control characters (a NUL, a tab, a line break)")
     return v
 
 
@@ -469,7 +486,6 @@ def _segments(v: Any) -> tuple[tuple[int, int], ...] | None:
 
 
 def _quiet_hours(v: Any) -> tuple[int, int] | None:
-    from kiosk.sound import parse_quiet_hours  # one parser for the config and the sound module
 
     if not isinstance(v, str):
         raise _Bad(f'must be a string like "22:00-08:00" or "none", not {_type_name(v)}')
@@ -480,13 +496,12 @@ def _quiet_hours(v: Any) -> tuple[int, int] | None:
 
 
 def _dump_quiet_hours(v: tuple[int, int] | None) -> str:
-    from kiosk.sound import format_quiet_hours
 
     return format_quiet_hours(v)
 
 
 def _theme(v: Any) -> str:
-    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN
+    from kiosk.themes.pack import BUILTIN_ID, ID_PATTERN  # noqa: PLC0415 -- the theme-pack reader (zip, lzma) loads only when a theme is named
 
     s = _str(v)
     if not ID_PATTERN.fullmatch(s):
@@ -579,7 +594,7 @@ _SECTIONS: dict[str, _Section] = {
 }
 
 
-def _suggest(word: str, options) -> str:
+def _suggest(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -599,8 +614,10 @@ def _show_full(v: Any, depth: int = 0) -> str:
         return f'"{v[:100]}..."'
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
+    if isinstance(v, str):  # as TOML escapes them: a control character never reaches the journal raw
+        return '"' + _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04X}", v) + '"'
+    if hasattr(v, "isoformat"):  # a TOML date or time, as it was written
+        return str(v.isoformat())
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {_show_full(x, depth + 1)}" for k, x in list(v.items())[:20]) + " }"
     if isinstance(v, list):
@@ -626,6 +643,7 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
     _check_shape(raw, source)
     sections = {name: _read_section(name, spec, raw.get(name, {}), fail) for name, spec in _SECTIONS.items()}
     sections["kiosk"] = _with_preset(sections["kiosk"], raw.get("kiosk", {}))
+    sections["game"] = _game_with_preset(sections["game"], sections["kiosk"].preset, raw.get("game", {}))
     config = Config(**sections, source=source)
     _check_across(config, raw, fail)
     return config
@@ -633,23 +651,33 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
 
 def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     """`kiosk` with its preset's times (PRESETS) for the keys the file does not write itself."""
-    from dataclasses import replace
-
     preset = PRESETS[kiosk.preset]
     times: dict[str, Any] = {k: v for k, v in preset.items() if k not in written}
     return replace(kiosk, **times)
 
 
+def _game_with_preset(game: GameConfig, preset: str, written: Mapping[str, Any]) -> GameConfig:
+    """`game` with its variants' defaults under `preset` (Variant.default_for) for the keys the file
+    does not write itself."""
+    chosen = {v.key: v.default_for(preset) for v in _declared_variants() if v.key not in written}
+    return replace(game, variants={**game.variants, **chosen})
+
+
 def switch_preset(config: Config, name: str) -> Config:
-    """`config` with preset `name` and all of its times: the operator picked it in the menu, which
+    """`config` with preset `name`, all of its times and its games' defaults: the operator picked it in the menu, which
     wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
-    from dataclasses import replace
 
     if name not in PRESETS:
         raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
     times = PRESETS[name]
-    kiosk = replace(config.kiosk, preset=name, idle_timeout_s=times["idle_timeout_s"], continue_s=times["continue_s"])
-    return replace(config, kiosk=kiosk)
+    kiosk = replace(
+        config.kiosk,
+        preset=name,
+        idle_timeout_s=times["idle_timeout_s"],
+        continue_s=times["continue_s"],
+        seat_timeout_s=times["seat_timeout_s"],
+    )
+    return replace(config, kiosk=kiosk, game=_game_with_preset(config.game, name, {}))
 
 
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:
@@ -690,7 +718,7 @@ def _read_section(name: str, spec: _Section, given: Mapping[str, Any], fail: Cal
     return spec.cls(**values)
 
 
-def _complete_seats(values: dict, given: Mapping, fail) -> None:
+def _complete_seats(values: dict[str, Any], given: Mapping[str, Any], fail: _Fail) -> None:
     """`players` and `seats` describe the same thing: fill in whichever is missing."""
     default = GameConfig()
     game = values.get("game", default.game)
@@ -716,7 +744,7 @@ def _complete_seats(values: dict, given: Mapping, fail) -> None:
         )
 
 
-def _check_across(config: Config, raw: Mapping, fail) -> None:
+def _check_across(config: Config, raw: Mapping[str, Any], fail: _Fail) -> None:
     """Checks that involve several keys: one GPIO per job, segments inside the ring."""
     r = config.ring
     if ring_drivers.needs_port(r.driver) and not r.port.strip():
@@ -734,7 +762,7 @@ def _check_across(config: Config, raw: Mapping, fail) -> None:
         )
 
 
-def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
+def _check_pins(b: ButtonsConfig, r: RingConfig, fail: _Fail) -> None:
     """One GPIO per job: the buttons, their LEDs and a ring on the header's UART never share a pin."""
     claimed: dict[int, str] = {}
 
@@ -762,7 +790,7 @@ def _check_pins(b: ButtonsConfig, r: RingConfig, fail) -> None:
             )
 
 
-def _check_ring(r: RingConfig, fail) -> None:
+def _check_ring(r: RingConfig, fail: _Fail) -> None:
     """The offset and every seat's segment lie inside the ring."""
     if r.seat_segments is not None:
         for seat, (first, count) in enumerate(r.seat_segments):
@@ -801,7 +829,7 @@ def load(path: str | Path | None = None) -> Config:
     except OSError as e:
         raise ConfigError(f"{p}: cannot read the configuration file: {e.strerror or e}") from None
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        raw = tomllib.loads(data.decode("utf-8-sig"))  # a byte-order mark some editors write first
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
@@ -876,7 +904,7 @@ def _reconcile_game(game: dict[str, Any], touched: set[str]) -> None:
             game["first_player"] = "random"
 
 
-def check_config(path: str | Path | None = None, *, out=None, err=None) -> int:
+def check_config(path: str | Path | None = None, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     """`labyrinth-kiosk --check-config`: 0 and a summary if the file is usable, else 2 and why."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -914,7 +942,6 @@ def default_example() -> str:
 
 __all__ = [
     "ARROWS",
-    "LANGUAGES",
     "SEAT_KINDS",
     "DEFAULT_PATH",
     "ConfigError",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import importlib
 import json
 import types
 import typing
@@ -31,6 +32,7 @@ from engine.outcome import Termination
 
 from kiosk.games import HUMAN
 from kiosk.errors import ContractError
+from kiosk import games  # a game's messages register themselves when its events module loads
 
 Cell = tuple[int, int]
 
@@ -76,10 +78,6 @@ class Message:
     def from_dict(data: dict[str, Any]) -> "Message":
         """Rebuild a message written by ``to_dict`` (lists back to tuples, nested records back)."""
         if data.get("type") not in REGISTRY:
-            import importlib
-
-            from kiosk import games  # a game's messages register themselves when its events module loads
-
             for game in games.all_games():
                 importlib.import_module(game.events)
         try:
@@ -176,8 +174,7 @@ class GameSetup:
     hints: bool | None = None  # the hint button; None: the config's choice ([game] hints)
     turn_limit: int = 0
 
-    def __post_init__(self):
-        from kiosk import games
+    def __post_init__(self) -> None:
 
         kind = games.get(self.game or games.default())
         object.__setattr__(self, "game", kind.name)
@@ -190,7 +187,7 @@ class GameSetup:
             raise ValueError(f"first player {self.first} does not exist with {len(self.seats)} players")
 
     @classmethod
-    def of(cls, kinds: str | typing.Sequence[str], **kw) -> "GameSetup":
+    def of(cls, kinds: str | typing.Sequence[str], **kw: Any) -> "GameSetup":
         """``GameSetup.of("human,hard", seed=3, open_cards=True)``: seats from a comma-separated list
         of kinds; a keyword that is no field of GameSetup is a variant."""
         if isinstance(kinds, str):
@@ -201,8 +198,6 @@ class GameSetup:
 
     def variant(self, name: str) -> Any:
         """The chosen value of the game's variant `name` (its default when not chosen)."""
-        from kiosk import games
-
         return self.variants.get(name, games.get(self.game).variant_named(name).default)
 
     @staticmethod
@@ -299,8 +294,9 @@ class Quit(Command):
 class ButtonPressed(Command):
     """A physical button (after debounce): an arrow name, ``rotate`` or ``stay``.
 
-    The running game's ``GameType.button`` turns it into a command of that game,
-    unless the operator's hardware test page has taken the buttons over.
+    The running game's session turns it into a command of that game
+    (``GameSession.button``), unless the operator's hardware test page has taken
+    the buttons over.
     """
 
     button: str
@@ -411,9 +407,10 @@ class SeatChanged(Event):
 
 @message("game_abandoned")
 class GameAbandoned(Event):
-    """The running game was stopped without a winner."""
+    """The running game was stopped without a winner (`replaced`: by a new game, which shows next)."""
 
     reason: str
+    replaced: bool = False
 
 
 @message("ai_thinking")

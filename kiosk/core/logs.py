@@ -18,7 +18,7 @@ import logging
 import os
 import sys
 import time
-from typing import IO, Callable, Mapping
+from typing import IO, Any, Callable, Mapping
 
 #: syslog priorities (RFC 5424) of Python's levels.
 PRIORITIES = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6, logging.DEBUG: 7}
@@ -43,7 +43,7 @@ class JournalFormatter(logging.Formatter):
         return "\n".join(prefix + line for line in super().format(record).split("\n"))
 
 
-def stream_is_journal(stream: IO, env: Mapping[str, str] | None = None) -> bool:
+def stream_is_journal(stream: IO[str], env: Mapping[str, str] | None = None) -> bool:
     """True when `stream` is the journal stream systemd announced in ``$JOURNAL_STREAM``."""
     env = os.environ if env is None else env
     announced = env.get("JOURNAL_STREAM", "")
@@ -55,6 +55,11 @@ def stream_is_journal(stream: IO, env: Mapping[str, str] | None = None) -> bool:
     except (AttributeError, OSError, ValueError):
         return False
     return (st.st_dev, st.st_ino) == (int(dev), int(ino))
+
+
+#: ``extra=`` of a record that is never held back as a repeat: each one says something new (a
+#: finished game lost to a full disk), however many come in a minute.
+EVERY_TIME = {"every_time": True}
 
 
 class RepeatFilter(logging.Filter):
@@ -77,10 +82,10 @@ class RepeatFilter(logging.Filter):
     ) -> None:
         super().__init__()
         self.window, self.clock, self.level, self.keep = window, clock, level, keep
-        self._seen: dict[tuple, list] = {}  # key -> [time of the last record let through, held back]
+        self._seen: dict[tuple[Any, ...], list[Any]] = {}  # key -> [time of the last record let through, held back]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < self.level:
+        if record.levelno < self.level or getattr(record, "every_time", False):
             return True
         key = (record.name, record.levelno, str(record.msg))
         now = self.clock()
@@ -104,7 +109,9 @@ class RepeatFilter(logging.Filter):
         return sum(n for _, n in self._seen.values())
 
 
-def setup(level: str | int = "INFO", stream: IO | None = None, env: Mapping[str, str] | None = None) -> logging.Handler:
+def setup(
+    level: str | int = "INFO", stream: IO[str] | None = None, env: Mapping[str, str] | None = None
+) -> logging.Handler:
     """Configure the root logger like ``logging.basicConfig``: journal lines under systemd, plain
     lines otherwise; a root logger that already has handlers (a test harness) is left alone."""
     stream = sys.stderr if stream is None else stream

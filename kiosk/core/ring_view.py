@@ -1,10 +1,12 @@
 """What the LED ring shows, decided from bus events.
 
 The ring adapter (hardware/) knows colours and seats, not the game; this
-subscriber translates: the current player's colour on the arc facing their
-seat, a short red flash on a refused input, a chase in the winner's colour at
-the end, and the slow idle animation when nobody plays (no game, a game
-abandoned, a demo game of AI seats only, and a while after a game ended).
+subscriber translates: the current player's colour and pattern (lit and dark
+LEDs: the seat is told apart without colour, kiosk/core/seat_marks.py) on the
+arc facing their seat, a short red flash on a refused input, a chase in the
+winner's colour and pattern at the end, and the slow idle animation when
+nobody plays (no game, a game abandoned, a demo game of AI seats only, and a
+while after a game ended).
 Every call into the ring is non-blocking (its own thread talks to the device).
 """
 
@@ -13,9 +15,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from hardware.ring.layout import RingLayout
 from kiosk.games import HUMAN
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
+from kiosk.core.seat_marks import BY_NAME, SEATS
 from kiosk.core.events import (
     GameAbandoned,
     GameBegan,
@@ -29,15 +33,8 @@ from kiosk.core.events import (
 
 log = logging.getLogger(__name__)
 
-#: The pawn colours as LED colours (full saturation reads best on WS2812 rings).
-PAWN_RGB: dict[str, tuple[int, int, int]] = {
-    "red": (255, 0, 0),
-    "yellow": (255, 170, 0),
-    "green": (0, 200, 0),
-    "blue": (0, 60, 255),
-    "purple": (150, 0, 255),  # seats 5 and 6 of the card game
-    "turquoise": (0, 210, 160),
-}
+#: The pawn colours as LED colours (kiosk/core/seat_marks.py).
+PAWN_RGB: dict[str, tuple[int, int, int]] = {s.name: s.led for s in SEATS}
 ILLEGAL_RGB = (255, 0, 0)
 #: A called seat ("Red, still there?") pulses between its colour and white, this many times a second.
 CALL_RGB = (255, 255, 255)
@@ -53,7 +50,7 @@ class RingView:
     """
 
     def __init__(
-        self, bus: Bus, ring, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
+        self, bus: Bus, ring: Any, clock: Clock, *, show_ai_games: bool = False, idle_after_s: float = 12.0
     ) -> None:
         self.ring = ring
         self.clock = clock
@@ -61,10 +58,10 @@ class RingView:
         self.idle_after_s = idle_after_s
         self.enabled = True  # False while the operator's ring test paints it
         self._seats: dict[int, tuple[int, str]] = {}  # player -> (seat, colour)
-        self._arcs = None  # card game: equal arcs per player (a RingLayout)
+        self._arcs: RingLayout | None = None  # card game: equal arcs per player
         self._following = False
         self._idle_timer: Any = None  # the clock's timer that idles the ring after a celebration
-        self._last: tuple | None = None
+        self._last: tuple[Any, ...] | None = None
         self._calling: tuple[int, float] | None = None  # (player, until): the seat being called
         self._call_timer: Any = None
         self._call_bright = False
@@ -93,7 +90,7 @@ class RingView:
         self._following = False
         self._call("idle")
 
-    def _call(self, what: str, *args) -> None:
+    def _call(self, what: str, *args: Any) -> None:
         """Call the ring; a broken ring must never break the game."""
         self._last = (what, *args)
         if not self.enabled:
@@ -134,10 +131,11 @@ class RingView:
             return
         seat, colour = self._seats[player]
         rgb = rgb or PAWN_RGB.get(colour, (255, 255, 255))
+        pattern = _pattern(colour)
         if self._arcs is not None:
-            self._call("show_segment", *self._arcs.segment(seat), rgb)
+            self._call("show_segment", *self._arcs.segment(seat), rgb, pattern)
         else:
-            self._call("show_seat", seat, rgb)
+            self._call("show_seat", seat, rgb, pattern)
 
     def _on_seat_called(self, ev: SeatCalled) -> None:
         """ "Red, still there?": Red's arc pulses (colour, white) for the call's seconds."""
@@ -185,12 +183,18 @@ class RingView:
         if not self._following:
             return
         _, colour = self._seats.get(ev.winners[0] if ev.winners else 0, (0, "red"))
-        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)))
+        self._call("celebrate", PAWN_RGB.get(colour, (255, 255, 255)), _pattern(colour))
         self._cancel_idle()
         self._idle_timer = self.clock.call_later(self.idle_after_s, self.idle)
 
 
-def _arcs(ring, players: int):
+def _pattern(colour: str) -> tuple[int, int] | None:
+    """The seat's own pattern of lit and dark LEDs (kiosk/core/seat_marks.py), or None (solid)."""
+    mark = BY_NAME.get(colour)
+    return None if mark is None else mark.ring
+
+
+def _arcs(ring: Any, players: int) -> "RingLayout | None":
     """Equal arcs for `players` seats on `ring` (its LED count, offset and direction), or None.
 
     Fixed seats (the board's four corners) use the ring's seat arcs (possibly
@@ -198,7 +202,6 @@ def _arcs(ring, players: int):
     table get the ring cut anew. None when the ring does not say its layout (then
     the seat arcs are used as they are).
     """
-    from hardware.ring.layout import RingLayout
 
     layout = getattr(ring, "layout", None)
     if layout is None or layout.led_count < players:

@@ -23,9 +23,10 @@ anything runs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from hardware import BUTTON_NAMES
 
@@ -53,13 +54,24 @@ class Step:
     """One input: ``verb`` with its arguments, and where it came from."""
 
     verb: str
-    args: tuple
+    args: tuple[Any, ...]
     line: int
     text: str
     source: str = "script"
 
     def __str__(self) -> str:
         return self.text
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(word: str, digits: int) -> int | None:
+    """`word` as a whole number of at most `digits` digits, or None: ASCII digits with at most one
+    sign (``str.isdigit`` takes "²" and ``int`` takes "٣", and "--5" passes a stripped sign)."""
+    if len(word) > digits + 1 or not _WHOLE.fullmatch(word):
+        return None
+    return int(word)
 
 
 def _button_name(word: str) -> str | None:
@@ -93,7 +105,7 @@ def parse_line(text: str, line: int = 1, source: str = "script", *, pixels: bool
     raise bad(f"unknown input {clip(words[0], 30)!r}; use one of: {kiosk_lines} ({inputs})")
 
 
-def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``button NAME``: one of the arcade buttons, named in any case."""
     if len(words) != 2:
         raise bad("write `button NAME` with one of " + " ".join(BUTTON_NAMES))
@@ -103,14 +115,13 @@ def _button_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
     return (name,)
 
 
-def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``wait MS``: whole milliseconds, 0 to an hour."""
     if len(words) != 2:
         raise bad("write `wait MILLISECONDS`")
-    word = words[1]
-    if not word.lstrip("+-").isdigit() or len(word) > 12:
+    ms = whole_number(words[1], 12)
+    if ms is None:
         raise bad(f"the wait must be a whole number of milliseconds, 0 to {MAX_WAIT_MS}")
-    ms = int(word)
     if ms < 0:
         raise bad("the wait cannot be negative")
     if ms > MAX_WAIT_MS:
@@ -118,7 +129,7 @@ def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
     return (ms,)
 
 
-def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``tap-px X Y``: a touch at pixels from the top-left, only where there is a display."""
     if not pixels:
         raise bad("`tap-px` needs a display (use --display offscreen); headless runs use `tap ROW COL`")
@@ -133,7 +144,7 @@ def _tap_px_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bo
     return (x, y)
 
 
-def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple:
+def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[Any, ...]:
     """``undo``: the acting person takes their last action back (any game)."""
     if len(words) != 1:
         raise bad("`undo` takes nothing after it")
@@ -142,13 +153,14 @@ def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
 
 def _seat_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[int]:
     """``away N`` / ``join N``: seat N (0 is the first player) is left to the computer / taken by a person."""
-    if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 2:
+    seat = whole_number(words[1], 2) if len(words) == 2 else None
+    if seat is None or seat < 0:
         raise bad(f"write `{words[0].lower()} SEAT` with the seat's number (0 is the first player)")
-    return (int(words[1]),)
+    return (seat,)
 
 
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.
-_KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple]] = {
+_KIOSK_WORDS: dict[str, Callable[[list[str], Callable[[str], ScriptError], bool], tuple[Any, ...]]] = {
     "button": _button_args,
     "wait": _wait_args,
     "tap-px": _tap_px_args,
@@ -228,7 +240,7 @@ class ScriptRunner:
         """When a running ``wait`` ends (clock time), or None."""
         return self.resume_at
 
-    def poll(self, kiosk) -> bool:
+    def poll(self, kiosk: Any) -> bool:
         now = kiosk.clock.now()
         if self.resume_at is not None:
             if now < self.resume_at:

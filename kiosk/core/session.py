@@ -40,6 +40,7 @@ from kiosk.core.clock import Clock, RealClock, Timer
 from kiosk.core.events import (
     AbandonGame,
     ActionUndone,
+    ButtonPressed,
     CallSeat,
     ChangeSeat,
     Command,
@@ -55,10 +56,15 @@ from kiosk.core.events import (
     Undo,
     UndoChanged,
 )
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.games import get as game_type
 
 log = logging.getLogger(__name__)
+
+
+def _no_button_test() -> bool:
+    return False
+
 
 #: A paced plan step: (seconds after the previous step was handled, a function building the command).
 Step = tuple[float, Callable[[], Command | None]]
@@ -154,12 +160,15 @@ class GameSession(Generic[G]):
         bus: Bus,
         clock: Clock | None,
         *,
-        pacing,
+        pacing: Any,
         ai_factory: Callable[[str, int | None], Any],
-        save: Callable[[Any, str], None] | None,
+        save: Callable[[Any, Moment], None] | None,
         executor: concurrent.futures.Executor | None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         self.bus = bus
+        #: True while the operator's button test has the arcade buttons: presses are shown, not played
+        self.button_test: Callable[[], bool] = button_test or _no_button_test
         self.clock = clock or RealClock()
         self.pacing = pacing
         self.ai_factory = ai_factory
@@ -212,8 +221,22 @@ class GameSession(Generic[G]):
             bus.subscribe(Undo, self._on_undo),
             bus.subscribe(CallSeat, self._on_call_seat),
             bus.subscribe(ChangeSeat, self._on_change_seat),
+            bus.subscribe(ButtonPressed, self._on_button),
             bus.subscribe(ai_decided, self._on_ai_decided),
         ]
+
+    # ------------------------------------------------------------ the arcade buttons
+    def button(self, name: str) -> Command | None:
+        """Hook: the command a physical button (an arrow's name, "rotate", "stay") means now; None: nothing."""
+        return None
+
+    def _on_button(self, ev: ButtonPressed) -> None:
+        """A debounced press plays in the running game, unless the operator's button test has the buttons."""
+        if self.game is None or self.button_test():
+            return  # every game's session hears it: the one with a game answers
+        command = self.button(ev.button)
+        if command is not None:
+            self.bus.post(command)
 
     # ------------------------------------------------------------ queries (main thread)
     @property
@@ -301,7 +324,7 @@ class GameSession(Generic[G]):
     def _begin(self, game: G, setup: GameSetup) -> None:
         """Start `game` fresh (abandoning a running one of this kind)."""
         if self.game is not None and self.game.phase != GAME_OVER:
-            self.abandon("a new game was started")
+            self.abandon("a new game was started", replaced=True)
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
     def _continue(
@@ -358,22 +381,32 @@ class GameSession(Generic[G]):
             game.seed,
         )
         self.bus.post(self.public_snapshot(resumed))
-        self._save("resume" if resumed else "start")
+        self._save(Moment.RESUME if resumed else Moment.BEGIN)
         self._turn_begins(new_turn=True)
 
     def _game_installed(self, resumed: bool) -> None:
         """Hook: a game was just started or resumed (before its snapshot is posted)."""
 
-    def abandon(self, reason: str = "") -> None:
-        """Stop the running game without a winner (its save is archived through the hook)."""
+    def abort(self) -> None:
+        """Drop the game without a save or a message (a resume that failed halfway: its save is set aside)."""
+        self._cancel_timers()
+        self._new_turn_token()
+        self._drop_undo()
+        self.game = None
+        self._reset_turn_state()
+
+    def abandon(self, reason: str = "", replaced: bool = False) -> None:
+        """Stop the running game without a winner (its save is archived through the hook); `replaced`:
+        a new game takes its place (the screens wait for it instead of going back to start)."""
+
         if self.game is None:
             return
         self._cancel_timers()
         self._new_turn_token()
         self._drop_undo()
         if self.game.phase != GAME_OVER:
-            self._save("abandon")
-            self.bus.post(GameAbandoned(reason or "abandoned"))
+            self._save(Moment.ABANDON)
+            self.bus.post(GameAbandoned(reason or "abandoned", replaced))
             log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
         self.game = None
         self._reset_turn_state()
@@ -421,7 +454,7 @@ class GameSession(Generic[G]):
         running = self.game, self.setup, self.game_id, self.seat_log
         self.game, self.setup, self.game_id, self.seat_log = kept.game, kept.setup, kept.game_id, kept.seat_log
         try:
-            self._save("abandon")
+            self._save(Moment.ABANDON)
         finally:
             self.game, self.setup, self.game_id, self.seat_log = running
         log.info("%s %s was not continued: archived", self.noun, (kept.game_id or "")[:8])
@@ -461,7 +494,7 @@ class GameSession(Generic[G]):
         if cmd.setup.game != self.game_name:
             self.let_go()  # archived before the other game's first save takes the save's place
             if self.game is not None:
-                self.abandon("another game was started")
+                self.abandon("another game was started", replaced=True)
 
     def _on_new_game(self, cmd: NewGame) -> None:
         if cmd.setup.game != self.game_name:
@@ -475,11 +508,11 @@ class GameSession(Generic[G]):
         """The game is over: no more turns; save the end and announce it."""
         self._new_turn_token()
         self._drop_undo()
-        self._save("over")
+        self._save(Moment.END)
         self.bus.post(over)
 
     @property
-    def _duration(self) -> float:
+    def duration(self) -> float:
         """Seconds of play on the session's clock."""
         return round(self.clock.now() - self._started_clock, 3)
 
@@ -510,7 +543,7 @@ class GameSession(Generic[G]):
 
         self._executor.submit(think)
 
-    def _answer_is_current(self, ev) -> bool:
+    def _answer_is_current(self, ev: Any) -> bool:
         """A worker answered: count it; True if it is for the decision still due (else it is dropped)."""
         self._jobs = max(0, self._jobs - 1)
         g = self.game
@@ -519,7 +552,7 @@ class GameSession(Generic[G]):
             return False
         return True
 
-    def _on_ai_decided(self, ev) -> None:
+    def _on_ai_decided(self, ev: Any) -> None:
         raise NotImplementedError
 
     def _first_delay(self, think: bool = True) -> float:
@@ -553,7 +586,7 @@ class GameSession(Generic[G]):
     def _handled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
         """Wrap a command handler: after an AI seat's command is handled, the next paced step follows."""
 
-        def run(cmd) -> None:
+        def run(cmd: Any) -> None:
             if getattr(cmd, "source", "") == "ai":
                 self._ai_acted_token = self._turn_token  # a Join now would take over a turn half played
             try:
@@ -624,7 +657,7 @@ class GameSession(Generic[G]):
         if not self._undo:
             self._undo_player = None
             self.bus.post(UndoChanged(player, False))
-        self._save("undo")
+        self._save(Moment.UNDO)
         self._turn_begins(new_turn=False)
 
     # ------------------------------------------------------------ seats that change hands
@@ -709,10 +742,10 @@ class GameSession(Generic[G]):
             self._cancel_timers()
             self._drop_undo()
             self._reset_turn_state()
-            self._save("seat")
+            self._save(Moment.SEAT_CHANGE)
             self._turn_begins(new_turn=True)  # the new player's turn: a computer is asked at once
         else:
-            self._save("seat")
+            self._save(Moment.SEAT_CHANGE)
 
     def _seat_level(self, kind: str) -> str:
         """A computer level of this game for `kind` (another game's level it plays as one of its own)."""
@@ -752,11 +785,11 @@ class GameSession(Generic[G]):
         return True
 
     # ------------------------------------------------------------ saving
-    def _save(self, reason: str) -> None:
+    def _save(self, moment: Moment) -> None:
         if self.save is None:
             return
         try:
-            self.save(self, reason)
+            self.save(self, moment)
         except Exception:
             # The game goes on; the operator sees it in the journal.
-            log.exception("saving the %s failed (%s)", self.noun, reason)
+            log.exception("saving the %s failed (%s)", self.noun, moment.value)

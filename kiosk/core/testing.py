@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, VirtualClock
-from kiosk.core.events import ButtonPressed, Message
+from kiosk.core.events import Message
 from kiosk.core.session import GameSession
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,21 +35,23 @@ class MiniKiosk:
         self.clock = clock or VirtualClock()
         self.bus = Bus()
         self.config = config
-        options = games.SessionOptions(self.bus, self.clock, fast=True, config=config)
-        self.sessions: dict[str, GameSession] = {g.name: g.session(options) for g in games.all_games()}
+        options = games.SessionOptions(
+            self.bus, self.clock, fast=True, config=config, button_test=lambda: self.button_test[-1:] == [True]
+        )
+        self.sessions: dict[str, GameSession[Any]] = {g.name: g.session(options) for g in games.all_games()}
         self.seen: list[Message] = []
         self.bus.subscribe_all(self.seen.append)
-        self.bus.subscribe(ButtonPressed, self._on_button)
         self.button_test: list[bool] = []
-        self.ring: list = []
+        self.ring: list[tuple[int, int, int] | None] = []
         self.history: History | None = None  # no state folder: no statistics
         self.options: StartOptions | None = None  # nobody started it with a game
         self.stopping = False
         self.exit_status = 0
 
     @property
-    def game_session(self) -> GameSession:
-        return games.session_in_play(self.sessions)
+    def game_session(self) -> GameSession[Any]:
+        session: GameSession[Any] = games.session_in_play(self.sessions)
+        return session
 
     def first_player(self, players: int) -> int:
         return 0
@@ -61,22 +63,14 @@ class MiniKiosk:
     def settled(self) -> bool:
         return not self.bus.pending() and not any(s.busy for s in self.sessions.values())
 
-    def of(self, cls: type) -> list:
+    def of(self, cls: type) -> list[Any]:
         return [e for e in self.seen if isinstance(e, cls)]
 
     def set_button_test(self, on: bool) -> None:
         self.button_test.append(on)
 
-    def test_ring(self, rgb) -> None:
+    def test_ring(self, rgb: tuple[int, int, int] | None) -> None:
         self.ring.append(rgb)
-
-    def _on_button(self, ev: ButtonPressed) -> None:
-        """What the kiosk does with a debounced press: the running game's command for it."""
-        session = self.game_session
-        button = games.get(session.game_name).button
-        command = button(session, ev.button) if button is not None else None
-        if command is not None:
-            self.bus.post(command)
 
     def close(self) -> None:
         for session in self.sessions.values():

@@ -17,20 +17,22 @@ The built-in games are the packages under ``kiosk/games/``, found by their
 folder and registered on first use (imported lazily so that ``import kiosk``
 stays cheap); each declares its place in the setup's order (``GameType.order``):
 
->>> names()
-('labyrinth', 'cards', 'puzzles')
+>>> names()[0]
+'labyrinth'
 >>> get("cards").players
 (2, 6)
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import importlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
+from hardware import plugins
 from kiosk.errors import ContractError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,13 +55,17 @@ class ScriptWords:
 
     ``parse(words, bad)`` turns a line's words (verb first) into the step's
     arguments, raising ``bad(why)`` for a malformed line; ``play(session, verb,
-    args)`` gives the commands that line posts on the bus.
+    args)`` gives the commands that line posts on the bus; ``lines(session,
+    action)`` the lines (the kiosk's ``button NAME`` among them) a person types
+    to play an engine action of the running game, so any game's person seat
+    can be played from its engine (the conformance test over every game).
     """
 
     verbs: tuple[str, ...]
     usage: str  # e.g. "tap ROW COL, stay"
     parse: Callable[[list[str], Callable[[str], Exception]], tuple]
     play: Callable[[Any, str, tuple], Sequence["Command"]]
+    lines: Callable[[Any, Any], Sequence[str]] | None = None
 
 
 class ButtonLedView(Protocol):
@@ -87,10 +93,18 @@ class Variant:
     text_key: str = ""
     history: str = ""  # the history's word when not the default ("" : the name)
     config_key: str = ""  # its key in the config's [game] section ("": the name)
+    #: the default under an operator's preset where it differs (``(("public", 3),)``): a walk-up
+    #: visitor gets a game that fits a visit, a family the full one; a [game] key written wins
+    preset_defaults: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.default not in self.choices:
-            raise ContractError(f"variant {self.name}: the default {self.default!r} is not one of its choices")
+        for value in (self.default, *(v for _, v in self.preset_defaults)):
+            if value not in self.choices:
+                raise ContractError(f"variant {self.name}: the default {value!r} is not one of its choices")
+
+    def default_for(self, preset: str) -> Any:
+        """The default under operator preset `preset` (``[kiosk] preset``)."""
+        return dict(self.preset_defaults).get(preset, self.default)
 
     @property
     def key(self) -> str:
@@ -112,6 +126,19 @@ class Variant:
         return word.format(value) if "{}" in word else word
 
 
+class Moment(enum.Enum):
+    """The moments of a game its session tells the kiosk's persistence of (``save(session, moment)``;
+    kiosk/store/game_persistence.py keeps the game at each)."""
+
+    BEGIN = "begin"  # a new game, at its start position
+    STEP = "step"  # one more committed action (a shift, a move, a card laid...)
+    UNDO = "undo"  # actions taken back
+    SEAT_CHANGE = "seat_change"  # a seat changed hands
+    END = "end"  # the game is over: its last action is committed
+    ABANDON = "abandon"  # left unfinished on purpose or after the idle time
+    RESUME = "resume"  # a saved game continued after a restart
+
+
 @dataclass(frozen=True)
 class SessionOptions:
     """What the kiosk tells every game's session when it builds it."""
@@ -120,9 +147,11 @@ class SessionOptions:
     clock: "Clock"
     fast: bool = False  # no pacing (headless --fast, tests)
     pace: float = 1.0  # [kiosk] ai_pace_ms relative to the default pacing
-    save: Callable[[Any, str], None] | None = None
+    save: Callable[[Any, Moment], None] | None = None
     executor: Any = None
     config: Any = None  # the kiosk's Config (a game reads its own keys)
+    #: True while the operator's button test has the arcade buttons (the session plays no press then)
+    button_test: Callable[[], bool] = lambda: False
 
 
 @dataclass(frozen=True)
@@ -152,8 +181,6 @@ class GameType:
     script: ScriptWords | None = None
     #: seat kinds for a config's seats the game has no AI for (e.g. cards: medium -> easy)
     ai_aliases: Mapping[str, str] = field(default_factory=dict)
-    #: a physical button (arrow name, "rotate", "stay") -> the command it means now, or None
-    button: Callable[[Any, str], "Command | None"] | None = None
     #: the button LEDs: (bus, leds) -> a view with ``enabled`` and ``refresh()`` that lights them
     button_leds: Callable[["Bus", Any], ButtonLedView] | None = None
     #: its rule choices (kiosk.games.Variant): GameSetup.variants, the [game] config keys, the
@@ -218,17 +245,22 @@ class GameType:
 
     def check_setup(self, setup: "GameSetup") -> None:
         """ValueError naming the problem if `setup` does not fit this game."""
-        low, high = self.players
-        if not low <= len(setup.seats) <= high:
-            raise ValueError(f"a {self.name} game needs {low} to {high} players, not {len(setup.seats)}")
-        for s in setup.seats:
-            if s.kind not in self.seat_kinds:
-                raise ValueError(f"seat kind {s.kind!r} is not one of {', '.join(self.seat_kinds)}")
+        self.check_seats(setup.kinds)
         declared = {v.name: v for v in self.variants}
         for name, value in setup.variants.items():
             if name not in declared:
                 raise ValueError(f"the {self.name} game has no {name} variant")
             declared[name].check(value)
+
+    def check_seats(self, kinds: Sequence[Any], players: int | None = None) -> None:
+        """ValueError naming the problem if `kinds` cannot sit at this game (at one of `players`
+        players when given: a save's): each a seat kind it has, as many as it seats."""
+        low, high = self.players if players is None else (players, players)
+        if not low <= len(kinds) <= high:
+            raise ValueError(f"a {self.name} game needs {low} to {high} players, not {len(kinds)}")
+        for kind in kinds:
+            if kind not in self.seat_kinds:
+                raise ValueError(f"seat kind {kind!r} is not one of {', '.join(self.seat_kinds)}")
 
     def variant_named(self, name: str) -> Variant:
         """Its variant `name`; ValueError naming the ones it has."""
@@ -243,9 +275,12 @@ class GameType:
 
     def variant_words(self, game: Any) -> tuple[str, ...]:
         """The history's variant words of a running game (e.g. ("open_cards",)); () = its defaults."""
-        values = self.variant_values(game)
+        return self.words_of(self.variant_values(game)) + tuple(self.mode_words(game))
+
+    def words_of(self, values: Mapping[str, Any]) -> tuple[str, ...]:
+        """The history's words of these variant values (e.g. ("open_cards", "treasures_3")); () = the defaults."""
         words = (v.word(values.get(v.name, v.default)) for v in self.variants)
-        return tuple(w for w in words if w is not None) + tuple(self.mode_words(game))
+        return tuple(w for w in words if w is not None)
 
     def seat_kind(self, kind: str) -> str:
         """A seat kind from a config or a command line, mapped to one this game has."""
@@ -271,22 +306,20 @@ def unregister_game(name: str) -> None:
 
 
 def _load() -> None:
-    """Import the built-in games and every game announced through the entry-point group."""
+    """Import the built-in games and every game announced through the entry-point group (found by
+    hardware.plugins, the scanner the ring drivers use too)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     for module in built_in():
         importlib.import_module(module)
-    for name, value in announced():
+    for name, ep in plugins.announced(ENTRY_POINT_GROUP).items():
         try:
-            module, _, attr = value.partition(":")
-            obj: Any = importlib.import_module(module.strip())
-            for part in filter(None, attr.strip().split(".")):
-                obj = getattr(obj, part)
+            obj = ep.load()
         except Exception:
             # A broken plug-in must not take the kiosk down with it: say so and play the others.
-            log.exception("the game %r (entry point %s) cannot be loaded", name, value)
+            log.exception("the game %r (entry point %s) cannot be loaded", name, ep.value)
             continue
         if isinstance(obj, GameType):
             register_game(obj)
@@ -299,48 +332,6 @@ def built_in() -> tuple[str, ...]:
     import pkgutil
 
     return tuple(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg)
-
-
-def announced() -> list[tuple[str, str]]:
-    """(name, "module:attribute") of every game in the entry-point group.
-
-    Read from the ``entry_points.txt`` of the distributions on ``sys.path``, the
-    files ``importlib.metadata`` reads, without importing it: that import alone
-    takes a fifth of a second on a busy Pi, and the kiosk's start-up counts
-    (systemd's watchdog, a power cut during start-up).
-    """
-    import configparser
-    import os
-    import sys
-
-    found: dict[str, str] = {}
-    for entry in sys.path:
-        folder = entry or "."
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            continue
-        for name in names:
-            if not name.endswith((".dist-info", ".egg-info")):
-                continue
-            try:
-                with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                continue
-            if ENTRY_POINT_GROUP not in text:
-                continue
-            parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
-            parser.optionxform = str  # type: ignore[assignment,method-assign]  # names keep their case
-            try:
-                parser.read_string(text)
-                items = parser.items(ENTRY_POINT_GROUP) if parser.has_section(ENTRY_POINT_GROUP) else []
-            except configparser.Error:
-                log.warning("%s/%s/entry_points.txt cannot be read", folder, name)
-                continue
-            for key, value in items:
-                found.setdefault(key, value.strip())  # the first on sys.path wins, as in importlib
-    return list(found.items())
 
 
 def get(name: str) -> GameType:

@@ -17,12 +17,15 @@ import math
 import os
 import re
 import stat
+import sys
+import time as _time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import IO, Any, Iterable, Iterator, Sequence
 
+from kiosk import games
 from kiosk.games import HUMAN
 from kiosk.store import safeio
 from kiosk.store.persistence import MAX_SEATS, atomic_write, clock_synchronised, fsync_dir, parse_time, utc_now_iso
@@ -124,8 +127,6 @@ class GameRecord:
     ) -> "GameRecord":
         """Build a record; `ended_at` (epoch seconds) defaults to now, `time_unsynced` to whether
         the clock is not synchronised now."""
-        import time as _time
-
         if time_unsynced is None:
             time_unsynced = not clock_synchronised()
         return cls(
@@ -271,8 +272,7 @@ class History:
         self.flush_pending()
         if self.append(record) or self._write_pending(record):
             return True
-        self.unwritten.append(record)
-        log.error("the finished game %s is kept in memory only until the disk can be written", record.game_id)
+        self.unwritten.append(record)  # the caller says what keeps it (kiosk/store/game_persistence.py)
         return False
 
     def append(self, record: GameRecord) -> bool:
@@ -519,8 +519,6 @@ def format_summary(s: Summary, days: int = 14) -> str:
             [text + (f" ({s.skipped_lines} unreadable line(s) skipped)" if s.skipped_lines else "")] + waiting
         )
     lines = [f"Games finished: {s.games} (" + ", ".join(f"{n} {g}" for g, n in sorted(s.by_game.items())) + ")"]
-    from kiosk import games
-
     order = games.seat_kinds()
     kinds = sorted(s.played_by, key=lambda k: (order.index(k) if k in order else 99, k))
     for kind in kinds:
@@ -549,14 +547,12 @@ def _duration(seconds: float | None) -> str:
     return f"{m} min {sec:02d} s" if m else f"{sec} s"
 
 
-def print_stats(state_dir: Path | str, out=None) -> int:
+def print_stats(state_dir: Path | str, out: IO[str] | None = None) -> int:
     """``labyrinth-kiosk --stats``: print which file was read and its summary; exit status 0.
 
     Naming the file matters: a wrong ``--config`` or ``--state-dir`` would
     otherwise look like a kiosk that never finished a game.
     """
-    import sys
-
     out = out or sys.stdout
     history = History(state_dir)
     if not os.path.lexists(history.path) and not history.pending():

@@ -26,11 +26,13 @@ The game engine is not imported here: the loaders are passed in, e.g.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import logging
 import math
 import os
 import re
+import shutil
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -128,8 +130,8 @@ def clock_synchronised() -> bool:
 def _kernel_synchronised() -> bool:
     """The kernel's own status (adjtimex, read only): chrony and ntpd clear STA_UNSYNC when in sync."""
     try:
-        import ctypes
-        import ctypes.util
+        import ctypes  # noqa: PLC0415 -- loaded only when a history line asks whether the clock is synchronised
+        import ctypes.util  # noqa: PLC0415 -- (the same)
 
         class Timex(ctypes.Structure):  # struct timex: modes, four longs, status; room for the rest
             _fields_ = (
@@ -194,8 +196,6 @@ class StateLock:
 
     def __init__(self, state_dir: Path | str) -> None:
         """Take the lock; raises :class:`StateDirBusy`, or OSError when the file cannot be opened."""
-        import fcntl
-
         self.path = Path(state_dir) / LOCK_NAME
         flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
@@ -207,6 +207,11 @@ class StateLock:
         # a file object: an instance dropped without release() (an exception in a constructor)
         # still closes its descriptor, and with it the lock
         self._file: Any = os.fdopen(fd, "r+b", buffering=0)
+        try:
+            safeio.refuse_linked(fd, self.path)  # the pid is written into it: never into another file
+        except OSError:
+            self.release()
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -269,7 +274,7 @@ class GameStore:
     """
 
     state_dir: Path
-    loaders: Mapping[str, Callable[[dict], Any]]
+    loaders: Mapping[str, Callable[[dict[str, Any]], Any]]
     resume_within_s: float = 1800
     archive_keep: int = ARCHIVE_KEEP
     corrupt_keep: int = CORRUPT_KEEP
@@ -354,8 +359,10 @@ class GameStore:
             log.error("could not remove the finished game's save %s: %s", self.save_path, e)
 
     def archive(self, reason: str = "abandoned") -> Path | None:
-        """Move the save into archive/ (a game left unfinished). Never raises."""
-        if not os.path.lexists(self.save_path):
+        """Move the save into archive/ (a game left unfinished). Never raises.
+
+        A save kept for a finished game (:attr:`held`) is not the abandoned game's: it stays."""
+        if self.held or not os.path.lexists(self.save_path):
             return None
         return self._move_aside(ARCHIVE_DIR, reason, self.archive_keep)
 
@@ -517,8 +524,6 @@ class GameStore:
             names = sorted(_json_files(directory), key=_aside_order)
             for old in names[: max(0, len(names) - keep)]:
                 if os.path.isdir(old) and not os.path.islink(old):
-                    import shutil
-
                     shutil.rmtree(old)
                 else:
                     safeio.OPS.unlink(old)

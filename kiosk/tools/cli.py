@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import logging
 import os
 import signal
@@ -29,6 +30,8 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
 from kiosk import games
 from kiosk.errors import KioskError
 from kiosk.games import HUMAN
+from kiosk.languages import LANGUAGES
+from kiosk.version import version, version_action
 
 if TYPE_CHECKING:  # the rest is imported when used: the kiosk's start-up counts
     from kiosk.core.kiosk import Kiosk, KioskOptions
@@ -43,7 +46,6 @@ DISPLAYS = ("auto", "window", "fullscreen", "offscreen", "none")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from kiosk.core.config import LANGUAGES
 
     kinds = "; ".join(f"{g.name}: {', '.join(g.seat_kinds)}" for g in games.all_games())
     lines = "; ".join(f"{g.name}: {g.script.usage}" for g in games.all_games() if g.script is not None)
@@ -52,7 +54,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="The sliding-maze game kiosk: touchscreen, arcade buttons, LED ring.",
         epilog="Headless runs and scripts: docs/headless.md. Bus events: docs/events.md.",
     )
-    from kiosk.version import version_action
 
     version_action(p)
     p.add_argument("--config", metavar="PATH", help="configuration file (default /etc/labyrinth-kiosk/config.toml)")
@@ -160,13 +161,10 @@ def _has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _layout_report(args) -> int:
+def _layout_report(args: argparse.Namespace) -> int:
     """--layout-report: the layout audit (kiosk/ui/audit/layout.py) as a JSON file and a summary."""
-    import json
-
-    from kiosk.ui.audit import layout as layout_audit, states as audit_states
-    from kiosk.ui.kit.i18n import LANGUAGES
-    from kiosk.ui.kit.layout import SIZES, parse_size
+    from kiosk.ui.audit import layout as layout_audit, states as audit_states  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.kit.layout import SIZES, parse_size  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
     sizes = [parse_size(args.size)] if args.size else list(SIZES)
     layouts = [args.layout] if args.layout else list(layout_audit.LAYOUTS)
@@ -207,7 +205,8 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
     that Python's own flush at exit cannot fail afterwards."""
     try:
         status = run()
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
+            sys.stdout.flush()
         return status
     except OSError as e:
         if e.errno not in _OUTPUT_GONE:
@@ -225,7 +224,22 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
+    standard_fds_opened()
     return output_guarded(lambda: _command(argv), "labyrinth-kiosk")
+
+
+def standard_fds_opened() -> None:
+    """Put /dev/null where standard input, output or error is closed (``>&-``): else the next file
+    opened (the state lock, a save) takes its number, and whatever writes to standard output
+    writes into it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
 
 
 def _command(argv: Sequence[str] | None = None) -> int:
@@ -251,17 +265,30 @@ def _write_exit_status(path: str, status: int | str | None) -> None:
     no-restart status 2 of a kiosk running inside it (systemd/labyrinth-kiosk.service reads it)."""
     code = status if isinstance(status, int) else (0 if status is None else 1)
     try:
-        Path(path).write_text(f"{code}\n", encoding="ascii")
+        with open(_output_fd(path), "w", encoding="ascii") as f:
+            f.write(f"{code}\n")
     except OSError as e:
-        print(f"error: cannot write the exit status to {path}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot write the exit status to {path}: {_why(e)}", file=sys.stderr)
+
+
+def _output_fd(path: str) -> int:
+    """A file the kiosk writes its output to, opened for writing without blocking: a FIFO nobody
+    reads refuses at once (ENXIO) instead of waiting for ever; writes then block as usual."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _why(e: OSError) -> str:
+    return "a FIFO that nobody reads" if e.errno == errno.ENXIO else str(e.strerror or e)
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    from kiosk.core import logs
+    from kiosk.core import logs  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     logs.setup((args.log_level or "info").upper())
 
-    from kiosk.core.config import ConfigError, apply_overrides, check_config, load
+    from kiosk.core.config import ConfigError, apply_overrides, check_config, load  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if args.check_config:
         return check_config(args.config)
@@ -292,7 +319,6 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.layout_report:
         return _layout_report(args)
     _check_numbers(parser, args)
-    from kiosk.version import version
 
     log.info("labyrinth-kiosk %s starting (Python %s)", version(), sys.version.split()[0])
 
@@ -319,7 +345,7 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def _check_numbers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """The command line's numbers in the ranges a game and its save take (else usage and exit 2)."""
-    from engine.checks import SEED_LIMIT, TURNS_LIMIT
+    from engine.checks import SEED_LIMIT, TURNS_LIMIT  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if args.games is not None and args.games < 1:
         parser.error("--games must be 1 or more")
@@ -341,11 +367,11 @@ class _Refused(KioskError):
 
 def _stats(state_dir: Path, export_to: str | None) -> int:
     """``--stats``: the summary of the finished games, and with ``--export`` every game in a file."""
-    from kiosk.store.history import print_stats
+    from kiosk.store.history import print_stats  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     status = print_stats(state_dir)
     if export_to:
-        from kiosk.tools.stats_export import ExportError, export
+        from kiosk.tools.stats_export import ExportError, export  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
         try:
             games, _ = export(state_dir, export_to)
@@ -359,8 +385,8 @@ def _stats(state_dir: Path, export_to: str | None) -> int:
 def _install_theme(path: str, state_dir: Path, language: str) -> int:
     """``--install-theme``: check the pack completely (one line per problem, exit 2, nothing written),
     then install it beside the others and list them."""
-    from kiosk.themes import installed, title_of
-    from kiosk.themes.pack import install, read_pack
+    from kiosk.themes import installed, title_of  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.themes.pack import install, read_pack  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     problems, pack = read_pack(path)
     if pack is None:
@@ -374,7 +400,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
     try:
         target = install(pack, state_dir)
     except OSError as e:
-        print(f"error: cannot install the theme into {state_dir}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot install the theme into {e.filename or state_dir}: {e.strerror or e}", file=sys.stderr)
         return 1
     print(f"Installed theme {pack.id!r} in {target}")
     print('Installed themes (choose one with [display] theme = "ID" or in the operator menu):')
@@ -387,7 +413,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
 def _display(args: argparse.Namespace, config: Config) -> str:
     """The display mode: ``--display``, else a window or none for ``--simulate``, else the config's;
     ``auto`` is full screen where there is a display and headless where there is none."""
-    display = args.display
+    display: str = args.display
     if display is None:
         display = ("window" if _has_display() else "none") if args.simulate else config.display.mode
     if display == "auto":
@@ -399,9 +425,9 @@ def _display(args: argparse.Namespace, config: Config) -> str:
 
 
 def _run(args: argparse.Namespace, config: Config, display: str) -> int:
-    from kiosk.core.kiosk import Kiosk
-    from kiosk.core.clock import VirtualClock
-    from kiosk.store.persistence import StateDirBusy
+    from kiosk.core.kiosk import Kiosk  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.clock import VirtualClock  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.store.persistence import StateDirBusy  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     headless = display == "none"
     kind = games.get(args.game or config.game.game)
@@ -438,8 +464,8 @@ def _run(args: argparse.Namespace, config: Config, display: str) -> int:
 
 def _script_steps(path: str | None, game: str, headless: bool) -> list[Step] | None:
     """``--script``: its steps, each checked against the game being played."""
-    from kiosk.core.script import ScriptError, clip, wrong_game
-    from kiosk.core.script import load as load_script
+    from kiosk.core.script import ScriptError, clip, wrong_game  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.script import load as load_script  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if not path:
         return None
@@ -481,12 +507,12 @@ def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: b
     (``GameType.corner_seats``, the board game) seats its people at the near corners first, so
     solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/kit/seating.py);
     headless runs keep the game's own corners, which records and scripts were written for."""
-    from kiosk.core.events import GameSetup, SeatSetup
+    from kiosk.core.events import GameSetup, SeatSetup  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     kinds = _seat_kinds(args, config, kind)
     corners: tuple[int | None, ...] = (None,) * len(kinds)
     if at_table and kind.corner_seats and HUMAN in kinds and len(kinds) <= 4:
-        from kiosk.ui.kit.seating import seats_for_kinds
+        from kiosk.ui.kit.seating import seats_for_kinds  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
         corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit
@@ -529,7 +555,7 @@ def chosen_variants(args: argparse.Namespace, configured: Mapping[str, Any], kin
 def _ui(display: str) -> ModuleType:
     """The pyglet UI (kiosk.ui) for a display mode."""
     try:
-        from kiosk import ui
+        from kiosk import ui  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
     except ImportError as e:
         raise _Refused(
             f"the {display} display needs the pyglet UI (kiosk.ui), which cannot be loaded: {e}. "
@@ -544,15 +570,16 @@ def _events_file(path: str | None) -> IO[str] | None:
     if not path:
         return None
     try:
-        return open(path, "w", encoding="utf-8", buffering=1)
+        fd = _output_fd(path)
     except OSError as e:
-        raise _Refused(f"cannot write the events file {path}: {e.strerror or e}") from None
+        raise _Refused(f"cannot write the events file {path}: {_why(e)}") from None
+    return open(fd, "w", encoding="utf-8", buffering=1)
 
 
 def _options(
     args: argparse.Namespace, config: Config, headless: bool, setup: GameSetup, events_out: IO[str] | None
 ) -> KioskOptions:
-    from kiosk.core.kiosk import KioskOptions
+    from kiosk.core.kiosk import KioskOptions  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
     if headless:
         return KioskOptions(
@@ -592,16 +619,16 @@ def _options(
 
 def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: ModuleType | None) -> int:
     """Run the kiosk until it stops (headless, or with the UI); its exit status."""
-    from kiosk.core.events import Quit
-    from kiosk.core.script import ScriptError
+    from kiosk.core.events import Quit  # noqa: PLC0415 -- start-up: a command loads only what it runs
+    from kiosk.core.script import ScriptError  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
-    def on_signal(signum, frame) -> None:
+    def on_signal(signum: int, frame: Any) -> None:
         kiosk.bus.post(Quit(signal.Signals(signum).name, 0))
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
         if ui is None:
-            from kiosk.core.headless import run
+            from kiosk.core.headless import run  # noqa: PLC0415 -- start-up: a command loads only what it runs
 
             status = run(kiosk, steps, narrate=args.simulate or args.log_level == "debug")
         else:
@@ -625,7 +652,7 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
         status = 2
     finally:
         kiosk.close()
-    return status
+    return status or kiosk.exit_status  # closing may fail it: finished games the disk refused are lost
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,14 +25,15 @@ import argparse
 import errno
 import json
 import sys
-from typing import Sequence
+from typing import IO, Any, Callable, Sequence
 
 from engine.records import Record, RecordError, lines_by_turn, read_record
 from kiosk import games
 from kiosk.store.safeio import RECORD_LIMIT, RECORD_LINE_LIMIT, UnsafeFile, check_lines, read_text
+from kiosk.tools.cli import output_guarded
 
 
-def board_text(record: Record, state) -> str:
+def board_text(record: Record, state: Any) -> str:
     """A position as text, drawn by its game (``GameType.text_board``); a game without one shows its save."""
     kind = games.get(record.kind)
     if kind.text_board is not None:
@@ -47,7 +48,7 @@ def header_text(record: Record) -> str:
     return "\n".join(f"{k}: {v}" for k, v in record.tags.items() if k != "Start")
 
 
-def position_text(record: Record, states: list, lines: dict[int, str], k: int) -> str:
+def position_text(record: Record, states: list[Any], lines: dict[int, str], k: int) -> str:
     """Position k: 0 is the start, k >= 1 the position after the k-th turn of the record."""
     if k == 0:
         title = "start"
@@ -57,7 +58,13 @@ def position_text(record: Record, states: list, lines: dict[int, str], k: int) -
     return f"--- {title} ({k}/{len(states) - 1})\n{board_text(record, states[k])}"
 
 
-def step(record: Record, states: list, lines: dict[int, str], read=input, out=sys.stdout) -> None:
+def step(
+    record: Record,
+    states: list[Any],
+    lines: dict[int, str],
+    read: Callable[[str], str] = input,
+    out: IO[str] = sys.stdout,
+) -> None:
     """Interactive stepping: Enter next, b back, a number jumps to that position, q quits."""
     k = 0
     while True:
@@ -124,7 +131,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.screenshot_dir and args.display != "offscreen":
         parser.error("--screenshot-dir needs --display offscreen")
     if args.size is not None:
-        from kiosk.ui.kit.layout import parse_size
+        from kiosk.ui.kit.layout import parse_size  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
         try:
             width, height = parse_size(args.size)
@@ -184,8 +191,6 @@ def load(path: str) -> tuple[Record, str] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-replay``: its exit status (0, 1 no display, 2 a record or argument it cannot use)."""
-    from kiosk.tools.cli import output_guarded
-
     return output_guarded(lambda: _main(argv), "labyrinth-replay")
 
 
@@ -224,7 +229,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def display_command(record: Record, text: str, args) -> int:
+def display_command(record: Record, text: str, args: argparse.Namespace) -> int:
     """The record on the kiosk's own screens (kiosk/ui/screens/playback.py)."""
     try:
         kind = games.get(record.kind)
@@ -247,9 +252,9 @@ def display_command(record: Record, text: str, args) -> int:
 def run_replay(record: Record, text: str, options: argparse.Namespace) -> int:
     """Show `record` with the kiosk's art: offscreen (every position rendered, PNGs with
     ``options.screenshot_dir``) or in a window (stepped by taps and keys). Returns the exit status."""
-    from kiosk.core.config import Config
-    from kiosk.ui.screens.playback import Playback, ReplayKiosk, ReplaySteps, replay_screen
-    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window
+    from kiosk.core.config import Config  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.screens.playback import Playback, ReplayKiosk, ReplaySteps, replay_screen  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
+    from kiosk.ui.shell.runner import Offscreen, open_ui, run_window  # noqa: PLC0415 -- the UI (pyglet) loads only with a display
 
     display = options.display
     playback = Playback(record, text, Config())
@@ -281,7 +286,7 @@ def run_replay(record: Record, text: str, options: argparse.Namespace) -> int:
         playback.close()
 
 
-def analyze_command(record: Record, args) -> int:
+def analyze_command(record: Record, args: argparse.Namespace) -> int:
     """The game's own analysis (``GameType.analyze``): marks on the turns worth a second look."""
     kind = games.get(record.kind)
     if kind.analyze is None:

@@ -21,7 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from kiosk.errors import KioskError
-from kiosk.store.history import GameRecord, History, Summary
+from kiosk.store.history import GameRecord, History, Summary, summarize
 
 FORMATS = (".csv", ".json")
 COLUMNS = (
@@ -88,7 +88,6 @@ def export(state_dir: Path | str, target: Path | str) -> tuple[int, int]:
         raise ExportError(f"--export {target}: the name must end in .csv or .json")
     history = History(state_dir)
     records, skipped = history.read()
-    from kiosk.store.history import summarize
 
     data = (
         to_csv(records) if kind == ".csv" else to_json(records, summarize(records, skipped_lines=skipped), history.path)

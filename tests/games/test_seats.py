@@ -35,7 +35,7 @@ from kiosk.store.records import CURRENT_NAME
 
 from tests.games.cards.test_session import fitting
 from tests.support.kiosk_pump import pump
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 
 class SeatKiosk(Kiosk):

@@ -21,6 +21,7 @@ import pytest
 from engine.labyrinth import Game, Move, Shift
 from engine.cards import CardGame
 from engine.records import Recorder, read_record
+from kiosk.games import Moment
 from kiosk.core.events import IllegalInput, Undo, UndoChanged
 from kiosk.store.records import CURRENT_NAME, RecordShelf, Recording
 from kiosk.games.cards.events import CardLaid, ConfirmTake, HandOver, LayCard, SelectHandCard
@@ -30,7 +31,7 @@ from kiosk.store.persistence import SAVE_NAME
 
 from tests.games.cards import test_session as cards
 from tests.games.labyrinth import test_session as board
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 
 def walk_cell(game: Game) -> tuple[int, int]:
@@ -53,17 +54,17 @@ def walkable(game: Game) -> str:
 
 def saving_rig(rig_cls, tmp_path: Path, **kw):
     """A rig whose session saves into a list and keeps a game record, as the kiosk's save hook does."""
-    saves: list[tuple[str, dict]] = []
+    saves: list[tuple[Moment, dict]] = []
     recording = Recording(RecordShelf(tmp_path))
 
-    def save(session, reason):
-        saves.append((reason, session.game.to_dict()))
+    def save(session, moment):
+        saves.append((moment, session.game.to_dict()))
         game = session.game
-        if reason == "start":
+        if moment == Moment.BEGIN:
             recording.begin(game.copy(), list(session.kinds))
-        elif reason == "undo":
+        elif moment == Moment.UNDO:
             recording.take_back(game.copy())
-        elif reason == "over":
+        elif moment == Moment.END:
             recording.end(game)
         else:
             recording.step(game)
@@ -83,7 +84,7 @@ def test_a_push_is_taken_back_exactly_and_the_spare_can_go_in_elsewhere(tmp_path
         assert rig.session.game.to_dict() == before  # the whole game as before the push
         assert [e.type for e in out][:3] == ["undo", "action_undone", "undo_changed"]
         assert out[2] == UndoChanged(0, False) and rig.session.undo_player is None
-        assert saves[-1] == ("undo", before)  # a restart now resumes the undone game
+        assert saves[-1] == (Moment.UNDO, before)  # a restart now resumes the undone game
         assert recording.recorder.state == rig.session.game and not recording.recorder._pending
         rig.post(SelectArrow("W3"), SelectArrow("W3"))  # the spare goes in elsewhere
         expected = Game.new(players=2, seed=7)
@@ -132,14 +133,13 @@ def test_a_walk_is_taken_back_until_the_next_person_acts_then_the_push(tmp_path)
 def test_the_arrow_button_that_just_pushed_takes_the_push_back_before_the_walk(tmp_path):
     """The 12 arcade buttons are arrows: pressed again (not at once: a hand still on it) before the walk,
     the arrow that pushed takes the push back; any other arrow, or after the walk, does not."""
-    from kiosk import games
-    from kiosk.games.labyrinth import BUTTON_UNDO_AFTER_S
+    from kiosk.core.events import ButtonPressed
+    from kiosk.games.labyrinth.session import BUTTON_UNDO_AFTER_S
 
     rig, _saves, _recording = saving_rig(board.Rig, tmp_path)
-    button = games.get("labyrinth").button
 
     def press(name):
-        return rig.post(button(rig.session, name))
+        return rig.post(ButtonPressed(name))
 
     try:
         game = board.start(rig, "human,human", seed=3)
@@ -165,7 +165,7 @@ def test_the_arrow_button_that_just_pushed_takes_the_push_back_before_the_walk(t
         walked = rig.session.game.to_dict()
         assert rig.session.game.current == 1 and rig.session.undo_player == 0
         rig.clock.advance(BUTTON_UNDO_AFTER_S)
-        assert button(rig.session, arrow) == SelectArrow(arrow, source="button")
+        assert rig.session.button(arrow) == SelectArrow(arrow, source="button")
         assert rig.session.game.to_dict() == walked
     finally:
         rig.close()
@@ -255,7 +255,7 @@ def test_a_laid_card_is_taken_back_with_the_hand_and_pile_as_they_were(tmp_path)
         g = rig.session.game
         assert g.to_dict() == before and laid.cell not in g.layout
         assert rig.session.visible_hand(0) == tuple(g.hands[0]) and not rig.session.handover
-        assert saves[-1] == ("undo", before)
+        assert saves[-1] == (Moment.UNDO, before)
         assert recording.recorder.turns == [] and recording.recorder.state == g
         # laid again and handed over: the next person has the screen, the lay is final
         cards.lay(rig, 0)

@@ -1,4 +1,4 @@
-// LED ring for the Labyrinth kiosk: line protocol version 1.
+// LED ring for the Labyrinth kiosk: line protocol version 2.
 // The protocol is described in docs/ring-protocol.md.
 //
 // Hardware: a ring (or strip) of WS2812B / "NeoPixel" LEDs, data line on
@@ -16,7 +16,7 @@
 const uint8_t DATA_PIN = 6;
 const uint16_t LED_COUNT = 24;          // must match led_count in the kiosk config
 const unsigned long BAUD = 115200;      // must match baud in the kiosk config
-const uint8_t PROTOCOL_VERSION = 1;
+const uint8_t PROTOCOL_VERSION = 2;
 
 Adafruit_NeoPixel ring(LED_COUNT, DATA_PIN, NEO_GRB + NEO_KHZ800);
 
@@ -25,6 +25,7 @@ enum Mode { MODE_OFF, MODE_SEG, MODE_CELEBRATE, MODE_IDLE };
 Mode mode = MODE_OFF;
 uint16_t segStart = 0, segCount = 0;
 uint32_t colour = 0;
+uint8_t lit = 1, dark = 0;               // the pattern: lit LEDs, then dark ones, repeated
 
 // A flash runs on top of the picture and ends by itself.
 bool flashing = false;
@@ -54,23 +55,43 @@ void setup() {
   greet();                               // tells the kiosk we (re)started
 }
 
-// Reads exactly `count` whole numbers from the rest of the line into `out`,
-// each between 0 and `limit`. False when there are more, fewer or bad ones.
-bool readNumbers(long *out, uint8_t count, long limit) {
-  for (uint8_t i = 0; i < count; i++) {
-    char *word = strtok(NULL, " ");
-    if (word == NULL) return false;
+// Reads `least` to `most` whole numbers from the rest of the line into `out`,
+// each between 0 and `limit`. How many, or -1 when there are more, fewer or bad ones.
+int readSome(long *out, uint8_t least, uint8_t most, long limit) {
+  uint8_t i = 0;
+  for (char *word = strtok(NULL, " "); word != NULL; word = strtok(NULL, " ")) {
+    if (i == most) return -1;
     char *end;
     long value = strtol(word, &end, 10);
-    if (*end != '\0' || value < 0 || value > limit) return false;
-    out[i] = value;
+    if (*end != '\0' || value < 0 || value > limit) return -1;
+    out[i++] = value;
   }
-  return strtok(NULL, " ") == NULL;
+  return i >= least ? i : -1;
+}
+
+// Reads exactly `count` whole numbers (see readSome).
+bool readNumbers(long *out, uint8_t count, long limit) {
+  return readSome(out, count, count, limit) == count;
+}
+
+// The pattern after a colour (version 2): `k` numbers were read, the pattern's
+// two are at `at` (none: `plainLit`, `plainDark`). False when it cannot be shown.
+bool readPattern(long *n, int k, int at, uint8_t plainLit, uint8_t plainDark) {
+  if (k == at) {
+    lit = plainLit;
+    dark = plainDark;
+    return true;
+  }
+  if (k != at + 2 || n[at] < 1 || n[at] + n[at + 1] > 8) return false;
+  lit = n[at];
+  dark = n[at + 1];
+  return true;
 }
 
 void handle(char *text) {
   char *command = strtok(text, " ");
-  long n[5];
+  long n[7];
+  int k;
   if (command == NULL) return;
   if (strcmp(command, "HELLO") == 0) {
     greet();
@@ -81,8 +102,9 @@ void handle(char *text) {
     mode = MODE_OFF;
     flashing = false;
     dirty = true;
-  } else if (strcmp(command, "SEG") == 0 && readNumbers(n, 5, 65535)
-             && n[0] < LED_COUNT && n[1] <= LED_COUNT && n[2] < 256 && n[3] < 256 && n[4] < 256) {
+  } else if (strcmp(command, "SEG") == 0 && (k = readSome(n, 5, 7, 65535)) > 0
+             && n[0] < LED_COUNT && n[1] <= LED_COUNT && n[2] < 256 && n[3] < 256 && n[4] < 256
+             && readPattern(n, k, 5, 1, 0)) {
     mode = MODE_SEG;
     segStart = n[0];
     segCount = n[1];
@@ -94,7 +116,8 @@ void handle(char *text) {
     flashStart = millis();
     flashLength = n[3];
     flashColour = ring.Color(n[0], n[1], n[2]);
-  } else if (strcmp(command, "CELEBRATE") == 0 && readNumbers(n, 3, 255)) {
+  } else if (strcmp(command, "CELEBRATE") == 0 && (k = readSome(n, 3, 5, 255)) > 0
+             && readPattern(n, k, 3, 1, 2)) {
     mode = MODE_CELEBRATE;
     colour = ring.Color(n[0], n[1], n[2]);
   } else if (strcmp(command, "IDLE") == 0 && readNumbers(n, 0, 0)) {
@@ -108,10 +131,12 @@ void handle(char *text) {
 void drawPicture(unsigned long now) {
   ring.clear();
   if (mode == MODE_SEG) {
-    for (uint16_t i = 0; i < segCount; i++) ring.setPixelColor((segStart + i) % LED_COUNT, colour);
+    for (uint16_t i = 0; i < segCount; i++) {
+      if (i % (lit + dark) < lit) ring.setPixelColor((segStart + i) % LED_COUNT, colour);
+    }
   } else if (mode == MODE_CELEBRATE) {
-    uint16_t step = now / 100;                       // a running chase
-    for (uint16_t i = 0; i < LED_COUNT; i++) if ((i + step) % 3 == 0) ring.setPixelColor(i, colour);
+    uint16_t step = now / 100;                       // a running chase of the pattern
+    for (uint16_t i = 0; i < LED_COUNT; i++) if ((i + step) % (lit + dark) < lit) ring.setPixelColor(i, colour);
   } else if (mode == MODE_IDLE) {
     uint16_t drift = (now % 12000UL) * 65536UL / 12000UL;   // once round in 12 s
     for (uint16_t i = 0; i < LED_COUNT; i++) {

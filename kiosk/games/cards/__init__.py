@@ -34,18 +34,9 @@ def _session(opts: SessionOptions):
     from kiosk.games.cards.session import CardPacing, CardSession
 
     pacing = CardPacing.fast() if opts.fast else CardPacing().scaled(opts.pace)
-    return CardSession(opts.bus, opts.clock, save=opts.save, executor=opts.executor, pacing=pacing)
-
-
-def _button(session: Any, name: str):
-    """Rotate turns the picked hand card, stay confirms the take; the arrows do nothing here."""
-    from kiosk.games.cards.events import ConfirmTake, RotateHandCard
-
-    if name == "rotate":
-        return RotateHandCard(1, source="button")
-    if name == "stay":
-        return ConfirmTake(source="button")
-    return None
+    return CardSession(
+        opts.bus, opts.clock, save=opts.save, executor=opts.executor, pacing=pacing, button_test=opts.button_test
+    )
 
 
 def _screens() -> dict[str, type]:
@@ -113,8 +104,7 @@ GAME = register_game(
         default_seats=(HUMAN, "easy"),
         # a config's seats are often the board game's: its "medium" computer is the card game's "easy"
         ai_aliases={"medium": "easy"},
-        script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play),
-        button=_button,
+        script=ScriptWords(script.CARD_VERBS, script.USAGE, script.parse_card_words, script.play, script.lines),
         screens=_screens,
         setup_panel=_setup_panel,
         play_screen="cards_play",

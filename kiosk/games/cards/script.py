@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.core.script import whole_number
+
 #: The card game's script verbs (the kiosk's own and other games' are elsewhere).
 CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
 USAGE = "card K, rotate, lay X Y, take ID... / take none, discard K, ready"
@@ -27,9 +29,10 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
     verb, rest = words[0].lower(), words[1:]
 
     def whole(word: str, what: str) -> int:
-        if not word.lstrip("+-").isdigit() or len(word) > 6:
+        number = whole_number(word, 6)
+        if number is None:
             raise bad(f"{what} must be a whole number of at most 6 digits, not {word[:20]!r}")
-        return int(word)
+        return number
 
     if verb in ("rotate", "ready"):
         if rest:
@@ -91,3 +94,20 @@ def play(session: Any, verb: str, args: tuple) -> list:
     if verb == "discard":
         return [DiscardCard(args[0], source="script")]
     return [HandOver(source="script")]
+
+
+def lines(session: Any, action: Any) -> list[str]:
+    """The lines a person types to play `action` (a Place, Take or Discard): the hand taken over
+    if it is to be, the card picked and turned and laid, the cards taken, or the card discarded."""
+    out = ["ready"] if session.handover else []
+    hand = list(session.running.hand)
+    if hasattr(action, "cell"):  # Place
+        slot = hand.index(action.card)
+        turned = session.rotation if session.selected == slot else 0
+        if session.selected != slot:
+            out.append(f"card {slot}")
+        x, y = action.cell
+        return out + ["rotate"] * ((action.rotation - turned) % 4) + [f"lay {x} {y}"]
+    if hasattr(action, "cards"):  # Take
+        return out + ["take " + (" ".join(map(str, sorted(action.cards))) or "none")]
+    return out + [f"discard {hand.index(action.card)}"]

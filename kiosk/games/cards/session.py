@@ -17,7 +17,7 @@ with the prompt. No event carries a hand card.
 
 Everything here runs on the main thread (bus dispatch, clock callbacks), so
 there are no locks. The game is saved after every committed action through
-the ``save(session, reason)`` hook (the kiosk writes it with ``"game":
+the ``save(session, moment)`` hook (the kiosk writes it with ``"game":
 "cards"``).
 """
 
@@ -36,7 +36,7 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.parts import GAME_NAME
 
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.errors import ContractError
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
@@ -88,8 +88,8 @@ class CardPacing(PacingBase):
 
 CardPacing.FAST = CardPacing.fast()
 
-# save(session, reason): "start", "resume", "lay", "take", "discard", "undo", "over" or "abandon".
-SaveHook = Callable[["CardSession", str], None]
+# save(session, moment): the moment of the game to keep (kiosk.games.Moment; a card laid, taken or discarded is a STEP).
+SaveHook = Callable[["CardSession", Moment], None]
 
 
 def default_ai_factory(level: str, seed: int | None):
@@ -121,6 +121,7 @@ class CardSession(GameSession[CardGame]):
         ai_factory: Callable[[str, int | None], Any] | None = None,
         save: SaveHook | None = None,
         executor: concurrent.futures.Executor | None = None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(
             bus,
@@ -129,6 +130,7 @@ class CardSession(GameSession[CardGame]):
             ai_factory=ai_factory or default_ai_factory,
             save=save,
             executor=executor,
+            button_test=button_test,
         )
         self.selected: int | None = None  # hand position picked by the current player
         self.rotation: int = 0  # quarter turns of the picked card
@@ -202,9 +204,7 @@ class CardSession(GameSession[CardGame]):
         started: float | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        """Continue a saved card game exactly where it stopped."""
-        if len(kinds) != game.num_players:
-            raise ValueError(f"{len(kinds)} seat kinds for {game.num_players} players")
+        """Continue a saved card game exactly where it stopped (its seats checked where the save was read)."""
         setup = GameSetup(
             seats=tuple(SeatSetup(k) for k in kinds), seed=game.seed, game=GAME_NAME, turn_limit=game.rules.turn_limit
         )
@@ -337,6 +337,14 @@ class CardSession(GameSession[CardGame]):
         return slot
 
     # ------------------------------------------------------------ command handlers
+    def button(self, name: str) -> Command | None:
+        """Rotate turns the picked hand card, stay confirms the take; the arrows do nothing here."""
+        if name == "rotate":
+            return RotateHandCard(1, source="button")
+        if name == "stay":
+            return ConfirmTake(source="button")
+        return None
+
     def _on_hand_over(self, cmd: HandOver) -> None:
         g = self.game
         if g is None or g.phase == CardPhase.OVER or not self.handover:
@@ -416,7 +424,7 @@ class CardSession(GameSession[CardGame]):
         self._quiet_until = self.clock.now() + self.pacing.after_lay
         self._undoable(player, undo_point)
         if g.phase == CardPhase.TAKE and g.current == player and g.placed == cell:
-            self._save("lay")
+            self._save(Moment.STEP)
             self._turn_begins(new_turn=False)
             return
         self._turn_ends(player, "lay")
@@ -482,12 +490,12 @@ class CardSession(GameSession[CardGame]):
         if g.outcome is not None:  # the game is over
             self._game_ended(
                 CardGameOver(
-                    tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.outcome.termination, self._duration
+                    tuple(g.winners), tuple(g.scores), g.turns, self.kinds, g.outcome.termination, self.duration
                 )
             )
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
             return
-        self._save(reason)
+        self._save(Moment.STEP)
         self._turn_begins(new_turn=True)
 
 

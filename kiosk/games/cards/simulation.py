@@ -12,12 +12,6 @@ class CardsRunner(Runner):
     name = GAME_NAME
     default_turn_cap = 500
 
-    def check(self, spec):
-        if spec.open_cards or not spec.return_home or spec.treasures:
-            raise ValueError(
-                "--open-cards, --no-return and --treasures are variants of the maze game, not of the card game"
-            )
-
     def play(self, levels, seed, spec, timer, record=None):
         from engine.cards import CardGame, CardRules, play_game
         from engine.cards.ai import CardAI, make_ai

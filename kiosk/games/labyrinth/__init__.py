@@ -31,42 +31,26 @@ def _new(players: int, seed: int | None, turn_limit: int):
 
 
 def _session(opts: SessionOptions):
-    from kiosk.games.labyrinth.session import Pacing, Session
+    from kiosk.games.labyrinth.session import Session
+
+    return board_session(Session, opts)
+
+
+def board_session(cls: Any, opts: SessionOptions) -> Any:
+    """A session of `cls` (the board game's, or a game's that plays on its board) from the kiosk's options."""
+    from kiosk.games.labyrinth.session import Pacing
 
     pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
     confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return Session(opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save, executor=opts.executor)
-
-
-#: An arrow button pressed again this soon after it pushed is a hand still hammering it, not an undo.
-BUTTON_UNDO_AFTER_S = 1.0
-
-
-def _button(session: Any, name: str):
-    """An arrow button previews (and again pushes) there; rotate turns the spare; stay ends the move.
-    The arrow that just pushed, pressed again before the walk, takes the push back (docs/keys.md)."""
-    from kiosk.core.events import Undo
-    from kiosk.games.labyrinth.events import RotateSpare, SelectArrow, Stay
-
-    if name == "rotate":
-        return RotateSpare(1, source="button")
-    if name == "stay":
-        return Stay(source="button")
-    if takes_push_back(session, name):
-        return Undo(session.game.current, source="button")
-    return SelectArrow(name, source="button")
-
-
-def takes_push_back(session: Any, name: str) -> bool:
-    """Whether a press of arrow button `name` now takes the push back: it is the arrow the person whose
-    turn it is just pushed, they have not walked yet (the push is theirs to undo), and the press is not
-    the same hand still on it (BUTTON_UNDO_AFTER_S). Safe: in the move phase an arrow does nothing
-    else, and the arrow that would push the row back is the one the no-push-back rule forbids."""
-    g = session.game
-    if g is None or g.phase != "move" or name != g.last_insertion or session.undo_player != g.current:
-        return False
-    pushed_at = getattr(session, "pushed_at", None)
-    return pushed_at is not None and session.clock.now() - pushed_at >= BUTTON_UNDO_AFTER_S
+    return cls(
+        opts.bus,
+        opts.clock,
+        confirm_push=confirm,
+        pacing=pacing,
+        save=opts.save,
+        executor=opts.executor,
+        button_test=opts.button_test,
+    )
 
 
 def _button_leds(bus: Any, leds: Any):
@@ -78,10 +62,14 @@ def _button_leds(bus: Any, leds: Any):
 #: The board game's rule choices (docs/rules.md section 1): the two "younger children" variants
 #: and the quick game's treasures per player (0: all, the classic deal). The history's words and
 #: the [game] config keys are these; saves and records keep them in the engine's Rules.
+#: The public preset deals 3 treasures each: two people finish in about 3-4 minutes (docs/ai.md,
+#: "How long a game lasts"); at home the classic deal.
 VARIANTS = (
     Variant("open_cards", (False, True), False, text_key="setup.open_cards", history="open_cards"),
     Variant("return_home", (True, False), True, text_key="setup.no_return_home", history="no_return_home"),
-    Variant("treasures", (0, 3, 5), 0, text_key="setup.treasures", history="treasures_{}"),
+    Variant(
+        "treasures", (0, 3, 5), 0, text_key="setup.treasures", history="treasures_{}", preset_defaults=(("public", 3),)
+    ),
 )
 
 
@@ -160,8 +148,7 @@ GAME = register_game(
         session=_session,
         events="kiosk.games.labyrinth.events",
         default_seats=(HUMAN, "medium"),
-        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
-        button=_button,
+        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play, script.lines),
         button_leds=_button_leds,
         variants=VARIANTS,
         variant_values=_variant_values,

@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 from engine.labyrinth.maze import SIZE
 
+from kiosk.core.script import whole_number
+
 from kiosk.games.labyrinth.events import Stay, TapCell
 
 VERBS = ("tap", "stay")
@@ -25,12 +27,9 @@ def parse_words(words: list[str], bad: Callable[[str], Exception]) -> tuple:
     if verb == "tap":
         if len(words) != 3:
             raise bad(f"write `tap ROW COL` (0-{SIZE - 1} each)")
-        try:
-            if len(words[1]) > 6 or len(words[2]) > 6:
-                raise ValueError
-            r, c = int(words[1]), int(words[2])
-        except ValueError:
-            raise bad(f"row and column must be whole numbers 0-{SIZE - 1}") from None
+        r, c = whole_number(words[1], 6), whole_number(words[2], 6)
+        if r is None or c is None:
+            raise bad(f"row and column must be whole numbers 0-{SIZE - 1}")
         if not (0 <= r < SIZE and 0 <= c < SIZE):
             raise bad(f"row and column must be 0-{SIZE - 1}")
         return ((r, c),)
@@ -44,3 +43,13 @@ def play(session: Any, verb: str, args: tuple) -> list:
     if verb == "tap":
         return [TapCell(tuple(args[0]), source="script")]
     return [Stay(source="script")]
+
+
+def lines(session: Any, action: Any) -> list[str]:
+    """The lines a person types to play `action` (a Shift or a Move): the spare turned, the arrow
+    pressed (twice when a push is confirmed), or the cell tapped."""
+    if hasattr(action, "insertion"):
+        turns = ["button rotate"] * ((action.rotation - session.rotation) % 4)
+        return turns + [f"button {action.insertion}"] * (2 if session.confirm_push else 1)
+    row, col = action.cell
+    return [f"tap {row} {col}"]

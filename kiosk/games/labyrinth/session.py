@@ -25,10 +25,10 @@ from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
 from engine.labyrinth.ai import LEVELS
 from engine.labyrinth.parts import GAME_NAME
 
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
-from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
+from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup, Undo
 from kiosk.core.session import GameSession, PacingBase, Step
 from kiosk.games.labyrinth.events import (
     BOARD_COMMANDS,
@@ -58,6 +58,9 @@ from kiosk.games.labyrinth.events import (
 
 log = logging.getLogger(__name__)
 
+#: An arrow button pressed again this soon after it pushed is a hand still hammering it, not an undo.
+BUTTON_UNDO_AFTER_S = 1.0
+
 
 def _chosen(game: Game) -> dict[str, Any]:
     """The variants of a running game that differ from the declared defaults (GameSetup.variants)."""
@@ -86,8 +89,8 @@ class Pacing(PacingBase):
 
 Pacing.FAST = Pacing.fast()
 
-# save(session, reason): reason is "start", "resume", "shift", "move", "undo", "over" or "abandon".
-SaveHook = Callable[["Session", str], None]
+# save(session, moment): the moment of the game to keep (kiosk.games.Moment; a shift or a move is a STEP).
+SaveHook = Callable[["Session", Moment], None]
 
 
 #: the searching AIs' wall-clock cap per decision in the kiosk (labyrinth-sim --pi-factor divides it)
@@ -123,6 +126,8 @@ class Session(GameSession[Game]):
     ai_levels = tuple(LEVELS)
     #: the commands it hears and its computer seats post (events.Commands)
     commands: ClassVar[Commands] = BOARD_COMMANDS
+    #: the arrow button that just pushed, pressed again before the walk, takes the push back
+    arrow_takes_back: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -135,6 +140,7 @@ class Session(GameSession[Game]):
         save: SaveHook | None = None,
         hint_level: str = "medium",
         executor: concurrent.futures.Executor | None = None,
+        button_test: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(
             bus,
@@ -143,11 +149,12 @@ class Session(GameSession[Game]):
             ai_factory=ai_factory or default_ai_factory,
             save=save,
             executor=executor,
+            button_test=button_test,
         )
         self.confirm_push = confirm_push
         self.hint_level = hint_level
         self.preview: str | None = None  # the arrow the spare is previewed at
-        self.pushed_at: float | None = None  # clock time of the last push (the arrow button undo, _button)
+        self.pushed_at: float | None = None  # clock time of the last push (the arrow button's undo)
         self.rotation: int = 0  # quarter turns of the spare since the turn began
         self._hint_player = None
         c = self.commands
@@ -243,10 +250,8 @@ class Session(GameSession[Game]):
         saved_setup = (meta or {}).get("setup")
         if hints is None and isinstance(saved_setup, dict):
             hints = saved_setup.get("hints")
-        if len(kinds) != len(game.players):
-            raise ValueError(f"{len(kinds)} seat kinds for {len(game.players)} players")
         setup = GameSetup(
-            seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players)),
+            seats=tuple(SeatSetup(k, p.seat) for k, p in zip(kinds, game.players, strict=True)),
             seed=game.seed,
             first=0,
             variants=_chosen(game),
@@ -312,6 +317,10 @@ class Session(GameSession[Game]):
         g = self.running
         if ev.hint:
             if not ev.error and g.phase == Phase.SHIFT:
+                # a hint a child can follow: the spare waits at the suggested arrow, turned as
+                # suggested (one more tap on that arrow pushes); the board then marks where to walk
+                self.preview, self.rotation = ev.insertion, ev.rotation % 4
+                self.bus.post(PreviewMoved(ev.player, ev.insertion, self.rotation, self._turned_spare(g)))
                 self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
             return
         insertion, rotation = ev.insertion, ev.rotation
@@ -435,6 +444,29 @@ class Session(GameSession[Game]):
             return
         self._ask_ai(hint=True)
 
+    def button(self, name: str) -> Command | None:
+        """An arrow button previews (and again pushes) there; rotate turns the spare; stay ends the move.
+        The arrow that just pushed, pressed again before the walk, takes the push back (docs/keys.md)."""
+        c = self.commands
+        if name == "rotate":
+            return c.rotate(1, source="button")
+        if name == "stay":
+            return c.stay(source="button")
+        if self.arrow_takes_back and self.takes_push_back(name):
+            return Undo(self.running.current, source="button")
+        return c.select(name, source="button")
+
+    def takes_push_back(self, name: str) -> bool:
+        """Whether a press of arrow button `name` now takes the push back: it is the arrow the person whose
+        turn it is just pushed, they have not walked yet (the push is theirs to undo), and the press is not
+        the same hand still on it (BUTTON_UNDO_AFTER_S). Safe: in the move phase an arrow does nothing
+        else, and the arrow that would push the row back is the one the no-push-back rule forbids."""
+        g = self.game
+        if g is None or g.phase != "move" or name != g.last_insertion or self.undo_player != g.current:
+            return False
+        pushed_at = self.pushed_at
+        return pushed_at is not None and self.clock.now() - pushed_at >= BUTTON_UNDO_AFTER_S
+
     # ------------------------------------------------------------ committing actions
     def _push(self, cmd: Command, arrow: str) -> None:
         g = self.running
@@ -461,9 +493,9 @@ class Session(GameSession[Game]):
             )
         )
         self._quiet_until = self.clock.now() + self.pacing.after_shift
-        self.pushed_at = self.clock.now()  # the arrow button's undo waits a moment after (kiosk/games/labyrinth)
+        self.pushed_at = self.clock.now()  # the arrow button's undo waits a moment after (takes_push_back)
         self._undoable(player, undo_point)
-        self._save("shift")
+        self._save(Moment.STEP)
         self._turn_begins(new_turn=False)
 
     def _walk(self, cmd: Command, cell: tuple[int, int]) -> None:
@@ -494,7 +526,7 @@ class Session(GameSession[Game]):
                     g.turns,
                     tuple(tuple(q.found) for q in g.players),
                     self.kinds,
-                    self._duration,
+                    self.duration,
                     g.outcome.termination,
                 )
             )
@@ -507,7 +539,7 @@ class Session(GameSession[Game]):
             )
             return
         self._undoable(player, undo_point)
-        self._save("move")
+        self._save(Moment.STEP)
         self._turn_begins()
 
 

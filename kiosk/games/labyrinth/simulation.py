@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder
+from kiosk.tools.sim.sweep import GameResult, Runner, derive, ended_by_limit, make_recorder, variant
 from engine.labyrinth.parts import GAME_NAME, Phase
 
 
@@ -32,10 +32,10 @@ class LabyrinthRunner(Runner):
         from engine.labyrinth import Game, Rules
 
         rules = Rules(
-            open_cards=spec.open_cards,
-            return_home=spec.return_home,
+            open_cards=variant(spec, "open_cards"),
+            return_home=variant(spec, "return_home"),
             turn_limit=spec.turn_limit,
-            treasures=spec.treasures,
+            treasures=variant(spec, "treasures"),
         )
         game = Game.new(players=len(levels), seed=seed, rules=rules)
         recorder = make_recorder(game, levels, record)

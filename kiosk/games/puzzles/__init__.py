@@ -20,7 +20,6 @@ from kiosk.games.puzzles import script
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.puzzles import PuzzleGame
-    from kiosk.core.events import Command
     from kiosk.games.puzzles.session import PuzzleSession
     from kiosk.ui.audit.layout import State
 
@@ -38,25 +37,11 @@ def _new(players: int, seed: int | None, turn_limit: int) -> "PuzzleGame":
 
 
 def _session(opts: SessionOptions) -> "PuzzleSession":
-    from kiosk.games.labyrinth.session import Pacing
+    from kiosk.games.labyrinth import board_session
     from kiosk.games.puzzles.session import PuzzleSession
 
-    pacing = Pacing.fast() if opts.fast else Pacing().scaled(opts.pace)
-    confirm = opts.config.buttons.confirm_push if opts.config is not None else True
-    return PuzzleSession(
-        opts.bus, opts.clock, confirm_push=confirm, pacing=pacing, save=opts.save, executor=opts.executor
-    )
-
-
-def _button(session: Any, name: str) -> "Command":
-    """The arcade buttons as in the board game: an arrow previews (again: pushes), rotate, stay."""
-    from kiosk.games.puzzles.events import PuzzleRotateSpare, PuzzleSelectArrow, PuzzleStay
-
-    if name == "rotate":
-        return PuzzleRotateSpare(1, source="button")
-    if name == "stay":
-        return PuzzleStay(source="button")
-    return PuzzleSelectArrow(name, source="button")
+    session: PuzzleSession = board_session(PuzzleSession, opts)
+    return session
 
 
 def _variant(game: Any) -> tuple[str, ...]:
@@ -109,8 +94,7 @@ GAME = register_game(
         session=_session,
         events="kiosk.games.puzzles.events",
         default_seats=(HUMAN,),
-        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play),
-        button=_button,
+        script=ScriptWords(script.VERBS, script.USAGE, script.parse_words, script.play, script.lines),
         mode_words=_variant,
         score=_score,
         screens=_screens,

@@ -10,10 +10,10 @@ from typing import Any
 
 from kiosk.core.events import Command
 
-from kiosk.games.labyrinth.script import USAGE, VERBS, parse_words
+from kiosk.games.labyrinth.script import USAGE, VERBS, lines, parse_words
 from kiosk.games.puzzles.events import PuzzleStay, PuzzleTapCell
 
-__all__ = ["USAGE", "VERBS", "parse_words", "play"]
+__all__ = ["USAGE", "VERBS", "lines", "parse_words", "play"]
 
 
 def play(session: Any, verb: str, args: tuple[Any, ...]) -> list[Command]:

@@ -17,6 +17,7 @@ from engine.labyrinth.game import Game, Move, Shift
 from engine.puzzles import LEVELS, NAME, Puzzle, PuzzleGame, best_turn
 
 from kiosk.core.events import GameSetup, Message, SeatSetup
+from kiosk.games import Moment
 from kiosk.games.labyrinth.events import Commands, GameOver, PlayerInfo, tile_info
 from kiosk.games.labyrinth.session import Pacing, Session
 from kiosk.games.puzzles import pack
@@ -43,6 +44,7 @@ class PuzzleSession(Session):
     noun = "puzzle"
     ai_levels = LEVELS
     commands: ClassVar[Commands] = PUZZLE_COMMANDS
+    arrow_takes_back: ClassVar[bool] = False  # a puzzle's arrows only preview and push
 
     def __init__(
         self,
@@ -51,8 +53,9 @@ class PuzzleSession(Session):
         *,
         confirm_push: bool = True,
         pacing: Pacing | None = None,
-        save: Callable[[Any, str], None] | None = None,
+        save: Callable[[Any, Moment], None] | None = None,
         executor: Any = None,
+        button_test: Callable[[], bool] | None = None,
         today: Callable[[], datetime.date] = datetime.date.today,
     ) -> None:
         super().__init__(
@@ -64,6 +67,7 @@ class PuzzleSession(Session):
             save=save,
             hint_level=LEVELS[0],
             executor=executor,
+            button_test=button_test,
         )
         self.today = today
         self.grade: str | None = None  # the grade "Play again" keeps (None: the puzzle of the day next)
@@ -106,13 +110,12 @@ class PuzzleSession(Session):
         """Continue a saved puzzle exactly where it stopped."""
         if not isinstance(game, PuzzleGame):
             raise ValueError("not a puzzle")
-        if len(kinds) != 1:
-            raise ValueError(f"{len(kinds)} seat kinds for a puzzle of one")
         saved_setup = (meta or {}).get("setup")
         if hints is None and isinstance(saved_setup, dict):
             hints = saved_setup.get("hints")
+        (kind,) = kinds  # a puzzle of one (its seats checked where the save was read)
         setup = GameSetup(
-            seats=(SeatSetup(kinds[0], game.players[0].seat),),
+            seats=(SeatSetup(kind, game.players[0].seat),),
             seed=game.seed,
             hints=hints if isinstance(hints, bool) else None,
             turn_limit=game.rules.turn_limit,

@@ -9,6 +9,8 @@ Every worker needs this project installed (the same version) to import
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 #: Seconds to wait for the scheduler to answer.
 CONNECT_TIMEOUT = 30.0
 
@@ -16,20 +18,20 @@ CONNECT_TIMEOUT = 30.0
 class ClusterWorkers:
     """Submits chunks to the Dask scheduler at `address` (needs the `distributed` package)."""
 
-    def __init__(self, address: str, task, timeout: float | None = None):
+    def __init__(self, address: str, task: Callable[[Any], Any], timeout: float | None = None) -> None:
         try:
-            from distributed import Client
+            from distributed import Client  # noqa: PLC0415 -- an optional extra (cluster), only with --scheduler
         except ImportError:
             raise ImportError(
                 "--scheduler needs the 'distributed' package: pip install 'labyrinth-kiosk[cluster]'"
             ) from None
         try:
-            self.client = Client(address, timeout=timeout or CONNECT_TIMEOUT)
+            self.client = Client(address, timeout=timeout or CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise OSError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        threads = sum(self.client.nthreads().values())
+        threads = sum(self.client.nthreads().values())  # type: ignore[no-untyped-call]
         if not threads:
-            self.client.close()
+            self.client.close()  # type: ignore[no-untyped-call]
             raise OSError(f"the Dask scheduler at {address} has no workers")
         self.threads = threads
         self.task = task  # what each chunk runs: kiosk.tools.sim.sweep.play_chunk
@@ -38,12 +40,12 @@ class ClusterWorkers:
     def slots(self) -> int:
         return self.threads
 
-    def submit(self, job):
+    def submit(self, job: Any) -> Any:
         # pure=False: a chunk is played again if submitted again (no result cache across sweeps).
         return self.client.submit(self.task, job, pure=False)
 
     def close(self) -> None:
         try:
-            self.client.close()
+            self.client.close()  # type: ignore[no-untyped-call]
         except Exception:  # closing a client of a vanished cluster must not hide the real error
             pass

@@ -6,14 +6,18 @@ works on a headless machine.
 
 from __future__ import annotations
 
+from typing import Any
 
-def plot(data: dict, path: str) -> None:
+from kiosk import games
+
+
+def plot(data: dict[str, Any], path: str) -> None:
     """Draw the figures of a labyrinth-sim result (its JSON) into a PNG file."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
     matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib import pyplot as plt  # noqa: PLC0415 -- an optional extra (plot); after matplotlib.use()
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
     players = data["players"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), dpi=100)
@@ -59,11 +63,7 @@ def plot(data: dict, path: str) -> None:
     right.set_ylabel("games")
     right.set_title("Game length")
 
-    rules = [
-        k
-        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return", not data["rules"]["return_home"]))
-        if v
-    ]
+    rules = [w.replace("_", " ") for w in games.get(data["game"]).words_of(data["rules"])]
     fig.suptitle(
         f"{data['game']}: {data['games']} games, seed {data['seed']}"
         + (", paired deals" if data.get("paired_deals") else "")
@@ -75,5 +75,5 @@ def plot(data: dict, path: str) -> None:
     plt.close(fig)
 
 
-def _repeated(players: list[dict], p: dict) -> bool:
+def _repeated(players: list[dict[str, Any]], p: dict[str, Any]) -> bool:
     return sum(1 for q in players if q["ai"] == p["ai"]) > 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 #: Width of a decision-time bucket: each bucket is 1% wider than the one below.
 TIME_BASE = 1.01
@@ -34,7 +34,7 @@ class Counts:
     __slots__ = ("counts",)
 
     def __init__(self, pairs: Iterable[Sequence[int]] = ()):
-        self.counts: Counter = Counter()
+        self.counts: Counter[int] = Counter()
         for value, n in pairs:
             self.counts[int(value)] += int(n)
 
@@ -92,7 +92,7 @@ def bucket_value(k: int) -> float:
     """A bucket's representative: its geometric middle (0 for the bucket below the floor)."""
     if k < 0:
         return 0.0
-    return TIME_FLOOR_MS * TIME_BASE ** (k + 0.5)
+    return float(TIME_FLOOR_MS * TIME_BASE ** (k + 0.5))
 
 
 class Durations:
@@ -101,7 +101,7 @@ class Durations:
     __slots__ = ("buckets", "count", "total", "peak")
 
     def __init__(self) -> None:
-        self.buckets: Counter = Counter()
+        self.buckets: Counter[int] = Counter()
         self.count = 0
         self.total = 0.0
         self.peak = 0.0
@@ -135,7 +135,7 @@ class Durations:
                 return min(bucket_value(k), self.peak)
         return self.peak
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         return {
             "p50": self.percentile(50),
             "p99": self.percentile(99),
@@ -144,7 +144,7 @@ class Durations:
             "decisions": self.count,
         }
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "buckets": [[k, self.buckets[k]] for k in sorted(self.buckets)],
             "count": self.count,
@@ -153,7 +153,7 @@ class Durations:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Durations":
+    def from_json(cls, data: dict[str, Any]) -> "Durations":
         new = cls()
         for k, n in data["buckets"]:
             new.buckets[int(k)] += int(n)

@@ -35,10 +35,15 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
+from engine.outcome import Termination
+from engine.records import Recorder
+from kiosk import games
 from kiosk.errors import KioskError
+from kiosk.tools.cli import add_variant_options, chosen_variants
 from kiosk.tools.sim.stats import Counts, Durations, add_range, missing
+from kiosk.version import version_action
 
 # ----------------------------------------------------------------- one game
 
@@ -66,9 +71,8 @@ class Spec:
     seed: int
     turn_cap: int
     rotate: bool
-    open_cards: bool = False
-    return_home: bool = True
-    treasures: int = 0  # per player, the quick game (0: all, the classic deal)
+    #: the game's variants chosen other than their default (kiosk.games.Variant), in its declaration's order
+    variants: tuple[tuple[str, Any], ...] = ()
     paired: bool = False  # every deal from every seat rotation
     turn_limit: int = 0  # the game's own turn limit (0: none); unlike turn_cap it has winners
     #: > 0: the searching AIs get the kiosk's clock cap divided by this (a Pi's slowness against
@@ -76,10 +80,23 @@ class Spec:
     pi_factor: float = 0.0
 
 
-def ended_by_limit(state) -> bool:
-    """Whether a finished game was ended by its turn limit rather than by its own rules."""
-    from engine.outcome import Termination
+def variant(spec: Spec, name: str) -> Any:
+    """The value of the game's variant `name` in this sweep (its declared default when not chosen)."""
+    return dict(spec.variants).get(name, games.get(spec.game).variant_named(name).default)
 
+
+def rules_of(spec: Spec) -> dict[str, Any]:
+    """Every variant the game declares, with its value in this sweep (the figures' ``rules``)."""
+    return {v.name: variant(spec, v.name) for v in games.get(spec.game).variants}
+
+
+def rules_words(game: str, rules: dict[str, Any]) -> list[str]:
+    """The variants of `rules` other than their default, in words ("open cards", "treasures 3")."""
+    return [w.replace("_", " ") for w in games.get(game).words_of(rules)]
+
+
+def ended_by_limit(state: Any) -> bool:
+    """Whether a finished game was ended by its turn limit rather than by its own rules."""
     return state.outcome is not None and state.outcome.termination is Termination.TURN_LIMIT
 
 
@@ -96,19 +113,16 @@ class Runner:
 
     @property
     def levels(self) -> tuple[str, ...]:
-        from kiosk import games
 
         return games.get(self.name).ai_levels
 
     @property
     def min_players(self) -> int:
-        from kiosk import games
 
         return games.get(self.name).players[0]
 
     @property
     def max_players(self) -> int:
-        from kiosk import games
 
         return games.get(self.name).players[1]
 
@@ -121,35 +135,36 @@ class Runner:
         """Raise ValueError naming the problem if the options do not fit this game."""
 
     def play(
-        self, levels: Sequence[str], seed: int, spec: Spec, timer: Callable[[], float], record: dict | None = None
+        self,
+        levels: Sequence[str],
+        seed: int,
+        spec: Spec,
+        timer: Callable[[], float],
+        record: dict[str, Any] | None = None,
     ) -> GameResult:
         """Play one game; with `record` (extra record tags) the GameResult carries the game's record."""
         raise NotImplementedError
 
 
-def make_recorder(state, levels, tags: dict | None):
+def make_recorder(state: Any, levels: Sequence[str], tags: dict[str, Any] | None) -> Any:
     """A game recorder (engine.records) for `state` with its seats' `levels`, when `tags` asks for a record."""
     if tags is None:
         return None
-    from engine.records import Recorder
 
     return Recorder(state, list(levels), **tags)
 
 
 def runners() -> dict[str, Runner]:
     """Every registered game's simulation runner (``GameType.sim``, kiosk.games), by game name."""
-    from kiosk import games
-
     return {g.name: g.sim() for g in games.all_games() if g.sim is not None}
 
 
 def _default_game() -> str:
-    from kiosk import games
 
     return games.default()
 
 
-def derive(seed: int, *parts) -> int:
+def derive(seed: int, *parts: object) -> int:
     """A 64-bit seed from a base seed and labels: independent streams, the same on every machine."""
     text = ":".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
@@ -176,7 +191,7 @@ def record_name(spec: Spec, index: int) -> str:
     return f"{spec.game}-seed{spec.seed}-game{index:07d}.txt"
 
 
-def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
+def play_one(spec: Spec, index: int, records: str | None = None) -> dict[str, Any]:
     """Play game `index` and return its record (entries instead of seats)."""
     runner = runners()[spec.game]
     entries = seating(spec, index)
@@ -204,7 +219,7 @@ def play_one(spec: Spec, index: int, records: str | None = None) -> dict:
     }
 
 
-def play_chunk(job: tuple) -> "Summary":
+def play_chunk(job: tuple[Any, ...]) -> "Summary":
     """Play games [start, stop) in a worker and return their summary (small: histograms)."""
     spec, start, stop, records = job
     began = time.process_time()
@@ -239,7 +254,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: the spec's variants as the game declares them
 
 
 @dataclass
@@ -267,7 +282,7 @@ class Summary:
         self.wins = self.wins or [0] * k
         self.entry_turns = self.entry_turns or [0] * k
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict[str, Any]) -> None:
         self.ranges = add_range(self.ranges, record["index"], record["index"] + 1)
         self.games += 1
         turns = record["turns"]
@@ -314,7 +329,7 @@ class Summary:
         self.cpu_seconds += other.cpu_seconds
 
     # -------------------------------------------------------------- JSON
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The raw counts (JSON): what `merge`, --checkpoint and the figures are made from."""
         spec = self.spec
         return {
@@ -325,9 +340,7 @@ class Summary:
                 "seed": spec.seed,
                 "turn_cap": spec.turn_cap,
                 "rotate": spec.rotate,
-                "open_cards": spec.open_cards,
-                "return_home": spec.return_home,
-                "treasures": spec.treasures,
+                "variants": dict(spec.variants),
                 "paired": spec.paired,
                 "turn_limit": spec.turn_limit,
                 "pi_factor": spec.pi_factor,
@@ -348,7 +361,7 @@ class Summary:
         }
 
     @classmethod
-    def from_state(cls, data: dict) -> "Summary":
+    def from_state(cls, data: dict[str, Any]) -> "Summary":
         """Rebuild a summary from :meth:`state` (raises ValueError on anything else)."""
         try:
             if data.get("version") != STATE_VERSION:
@@ -360,9 +373,7 @@ class Summary:
                 seed=int(s["seed"]),
                 turn_cap=int(s["turn_cap"]),
                 rotate=bool(s["rotate"]),
-                open_cards=bool(s["open_cards"]),
-                return_home=bool(s["return_home"]),
-                treasures=int(s.get("treasures", 0)),
+                variants=tuple(dict(s["variants"]).items()),
                 paired=bool(s["paired"]),
                 turn_limit=int(s["turn_limit"]),
                 pi_factor=float(s.get("pi_factor", 0.0)),
@@ -390,7 +401,7 @@ class Summary:
             raise ValueError("the result's counts do not add up: the file is damaged")
         return summary
 
-    def to_json(self, planned: int | None = None, shard: str | None = None) -> dict:
+    def to_json(self, planned: int | None = None, shard: str | None = None) -> dict[str, Any]:
         spec = self.spec
         players = []
         for e, ai in enumerate(spec.entries):
@@ -420,7 +431,7 @@ class Summary:
             "turn_cap": spec.turn_cap,
             "turn_limit": spec.turn_limit,
             "pi_factor": spec.pi_factor,
-            "rules": {"open_cards": spec.open_cards, "return_home": spec.return_home, "treasures": spec.treasures},
+            "rules": rules_of(spec),
             "players": players,
             "draws": self.draws,
             "turn_limit_games": self.limited,
@@ -444,7 +455,7 @@ class Summary:
         out["state"] = self.state()
         return out
 
-    def _longest_json(self) -> dict | None:
+    def _longest_json(self) -> dict[str, Any] | None:
         if self.longest is None:
             return None
         turns, index = self.longest
@@ -467,20 +478,14 @@ def _deals(spec: Spec, ranges: list[list[int]]) -> int:
     return len(deals)
 
 
-def _stats(values: Counts) -> dict:
+def _stats(values: Counts) -> dict[str, Any]:
     return {"mean": values.mean(), "p50": values.percentile(50), "p99": values.percentile(99), "max": values.max()}
 
 
-def format_table(data: dict) -> str:
+def format_table(data: dict[str, Any]) -> str:
     """The summary a person reads at the end of a run."""
     lines = []
-    rules = [
-        k
-        for k, v in (("open cards", data["rules"]["open_cards"]), ("no return home", not data["rules"]["return_home"]))
-        if v
-    ]
-    if data["rules"].get("treasures"):
-        rules.append(f"{data['rules']['treasures']} treasures each")
+    rules = rules_words(data["game"], data["rules"])
     seats = "fixed"
     if data["rotate_seats"]:
         seats = f"rotating, paired deals ({data['deals']} deals)" if data.get("paired_deals") else "rotating"
@@ -545,7 +550,7 @@ def format_table(data: dict) -> str:
 class Progress:
     """A bar on a terminal; elsewhere (logs, CI) a plain line every 10% or 30 s."""
 
-    def __init__(self, total: int, stream=None, done: int = 0):
+    def __init__(self, total: int, stream: Any = None, done: int = 0) -> None:
         self.total = total
         self.done = done
         self.first = done
@@ -602,7 +607,7 @@ class LocalWorkers:
     def slots(self) -> int:
         return self.jobs
 
-    def submit(self, job):
+    def submit(self, job: Any) -> "_Done | _Waiting":
         if self.pool is None:
             return _Done(play_chunk(job))
         return _Waiting(self.pool.apply_async(play_chunk, (job,)))
@@ -614,22 +619,23 @@ class LocalWorkers:
 
 
 class _Done:
-    def __init__(self, value):
+    def __init__(self, value: Summary) -> None:
         self.value = value
 
-    def result(self):
+    def result(self) -> Summary:
         return self.value
 
 
 class _Waiting:
-    def __init__(self, handle):
+    def __init__(self, handle: Any) -> None:
         self.handle = handle
 
-    def result(self):
+    def result(self) -> Summary:
         # A timeout keeps the wait interruptible by Ctrl-C.
         while True:
             try:
-                return self.handle.get(timeout=0.5)
+                done: Summary = self.handle.get(timeout=0.5)
+                return done
             except multiprocessing.TimeoutError:
                 continue
 
@@ -641,24 +647,24 @@ class _CtrlCGuard:
     process). Only the main thread can have signal handlers; elsewhere it does nothing.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.busy = self.pending = self.installed = False
-        self.old = None
+        self.old: Any = None
         if threading.current_thread() is threading.main_thread():
             self.old = signal.signal(signal.SIGINT, self._on_sigint)
             self.installed = True
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_sigint(self, signum: int, frame: Any) -> None:
         if self.busy:
             self.pending = True
         else:
             raise KeyboardInterrupt
 
-    def __enter__(self):
+    def __enter__(self) -> "_CtrlCGuard":
         self.busy = True
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.busy = False
         if self.pending and exc[0] is None:
             self.pending = False
@@ -692,7 +698,7 @@ def run(
     *,
     span: tuple[int, int] | None = None,
     resume: Summary | None = None,
-    workers=None,
+    workers: Any = None,
     records: str | None = None,
     checkpoint: Callable[[Summary], None] | None = None,
     checkpoint_every: float = 5.0,
@@ -715,7 +721,7 @@ def run(
     workers = workers or LocalWorkers(jobs)
     size = chunk_size(stop - start, workers.slots)
     jobs_iter = ((spec, a, min(a + size, b), records) for a0, b in todo for a in range(a0, b, size))
-    window: deque = deque()
+    window: deque[Any] = deque()
     started = time.perf_counter()
     seconds_before = summary.seconds
     last_save = time.monotonic()
@@ -759,7 +765,7 @@ def run(
     return summary
 
 
-def write_json(path: str, data: dict) -> None:
+def write_json(path: str, data: dict[str, Any]) -> None:
     """Write atomically: a reader (or a resume after a power cut) sees the old file or the new one."""
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
@@ -770,7 +776,7 @@ def write_json(path: str, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def read_result(path: str) -> dict:
+def read_result(path: str) -> dict[str, Any]:
     """A labyrinth-sim JSON file (a result, a shard or a checkpoint); ValueError says what is wrong."""
     try:
         with open(path, encoding="utf-8") as fh:
@@ -841,7 +847,6 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         description="Play many games between computer players and report win rates, game length "
         "and decision times. `labyrinth-sim merge A.json B.json ...` adds up shards.",
     )
-    from kiosk.version import version_action
 
     version_action(parser)
     parser.add_argument(
@@ -909,17 +914,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         help="play every deal from every seat rotation (default when the levels differ)",
     )
     pairing.add_argument("--no-paired", dest="paired", action="store_false", help="a fresh deal for every game")
-    parser.add_argument("--open-cards", action="store_true", help="variant: players see all their cards")
-    parser.add_argument(
-        "--no-return", action="store_true", help="variant: a player wins when the last card is collected"
-    )
-    parser.add_argument(
-        "--treasures",
-        type=int,
-        default=0,
-        metavar="N",
-        help="the quick game: N treasures per player (e.g. 3 or 5; default 0: all, the classic deal)",
-    )
+    add_variant_options(parser)  # each game's declared variants, as labyrinth-kiosk has them
     parser.add_argument(
         "--shard",
         type=parse_shard,
@@ -975,9 +970,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
         seed=args.seed,
         turn_cap=cap,
         rotate=args.rotate,
-        open_cards=args.open_cards,
-        return_home=not args.no_return,
-        treasures=args.treasures,
+        variants=_variants(parser, args),
         paired=paired,
         turn_limit=args.turn_limit,
         pi_factor=args.pi_factor or 0.0,
@@ -990,6 +983,20 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[argparse.Namespace, S
     if args.own_checkpoint:
         args.checkpoint = args.json + ".checkpoint"
     return args, spec
+
+
+def _variants(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
+    """The variants the command line chose, other than their defaults; one the game does not
+    declare, or a value it does not take, is refused naming it."""
+
+    kind = games.get(args.game)
+    chosen = chosen_variants(args, {}, kind)
+    try:
+        for name, value in chosen.items():
+            kind.variant_named(name).check(value)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return tuple((v.name, chosen[v.name]) for v in kind.variants if chosen.get(v.name, v.default) != v.default)
 
 
 def _load_checkpoint(path: str, spec: Spec, planned: int) -> Summary | None:
@@ -1060,7 +1067,7 @@ def _sweep(args: argparse.Namespace, spec: Spec) -> int:
     workers = None
     try:
         if args.scheduler:
-            from kiosk.tools.sim.cluster import ClusterWorkers
+            from kiosk.tools.sim.cluster import ClusterWorkers  # noqa: PLC0415 -- an optional extra (cluster), only with --scheduler
 
             workers = ClusterWorkers(args.scheduler, play_chunk)
             jobs = workers.slots
@@ -1105,7 +1112,7 @@ def _interrupted(partial: Summary | None, args: argparse.Namespace, planned: int
             )
 
 
-def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
+def _report(data: dict[str, Any], json_path: str | None, plot_path: str | None) -> int:
     print(format_table(data))
     if json_path:
         try:
@@ -1115,7 +1122,7 @@ def _report(data: dict, json_path: str | None, plot_path: str | None) -> int:
             return 1
     if plot_path:
         try:
-            from kiosk.tools.sim.plot import plot
+            from kiosk.tools.sim.plot import plot  # noqa: PLC0415 -- an optional extra (plot), only with --plot
 
             plot(data, plot_path)
         except ImportError:

@@ -33,6 +33,7 @@ from kiosk.ui.art import (
     tiles as _tiles_module,
 )
 from kiosk.ui.art import treasures as _treasures_module
+from kiosk.core.seat_marks import BOARD_SEATS, SEATS
 from kiosk.ui.art.bake import bake, source_digest
 from kiosk.ui.art.pen import OUTLINE, Pen
 from kiosk.ui.art.tiles import HIGH_CONTRAST, NORMAL, TILE_BODY
@@ -50,9 +51,9 @@ MEDALLION_RIM = (205, 160, 60)
 MEDALLION_RIM_HC = (16, 16, 20)
 TREASURE_OUTLINE_HC = 0.07
 
-SEAT_COLORS = {0: (226, 54, 54), 1: (250, 206, 40), 2: (46, 172, 84), 3: (54, 116, 236)}
-SEAT_SHAPES = {0: "circle", 1: "triangle", 2: "square", 3: "diamond"}
-COLOR_NAMES = {0: "red", 1: "yellow", 2: "green", 3: "blue"}
+SEAT_COLORS = {i: SEATS[i].rgb for i in range(BOARD_SEATS)}  # kiosk/core/seat_marks.py
+SEAT_SHAPES = {i: SEATS[i].symbol for i in range(BOARD_SEATS)}  # a pawn's head
+COLOR_NAMES = {i: SEATS[i].name for i in range(BOARD_SEATS)}
 SIDE_BITS = {"N": 1, "E": 2, "S": 4, "W": 8}
 
 

@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kiosk.core.seat_marks import BOARD_SEATS, SEAT_RGB, SEATS
 from kiosk.themes.pack import PICTURE_PX, main_colour
 from kiosk.themes.png import encode
 
@@ -103,7 +104,6 @@ CARDS: dict[str, tuple[str | None, tuple[float, float, float] | None]] = {
     "vase": ("\U0001f3fa", None),
 }
 
-PAWN_HEADS = ("ball", "cone", "cube", "diamond")
 #: A card medallion's rim takes its picture's main colour, darkened to at most this brightness
 #: (0-255) so a white candle or skull still gets a rim that shows on the ivory card.
 RIM_LIGHT_MAX = 170
@@ -158,10 +158,6 @@ def _recolour(image: Any, turn: float, sat: float, val: float) -> Any:
     return Image.frombytes("RGBA", image.size, bytes(data))
 
 
-#: The seats' colours as in kiosk/ui/art SEAT_COLORS (not imported: that needs pyglet).
-SEAT_RGB = ((226, 54, 54), (250, 206, 40), (46, 172, 84), (54, 116, 236))
-
-
 def _hex(rgb: tuple[int, int, int], k: float = 1.0) -> str:
     """`rgb` darkened (k < 1) or lightened towards white (k > 1) as #rrggbb."""
     if k <= 1:
@@ -178,18 +174,18 @@ def pawn_svg(seat: int) -> str:
     light, base, shade, deep = _hex(rgb, 1.55), _hex(rgb), _hex(rgb, 0.62), _hex(rgb, 0.42)
     ink = "#1e1a22"
     head = {
-        "ball": '<circle cx="50" cy="28" r="24" fill="url(#round)"/>'
+        "circle": '<circle cx="50" cy="28" r="24" fill="url(#round)"/>'
         '<ellipse cx="41" cy="19" rx="8" ry="5" fill="#ffffff" opacity="0.7" transform="rotate(-30 41 19)"/>',
-        "cone": '<path d="M50 2 L79 50 Q50 59 21 50 Z" fill="url(#side)"/>'
+        "triangle": '<path d="M50 2 L79 50 Q50 59 21 50 Z" fill="url(#side)"/>'
         '<path d="M46 13 L34 43 L40 44 Z" fill="#ffffff" opacity="0.6"/>',
-        "cube": '<path d="M25 14 L69 14 L69 52 L25 52 Z" fill="url(#side)"/>'
+        "square": '<path d="M25 14 L69 14 L69 52 L25 52 Z" fill="url(#side)"/>'
         '<path d="M25 14 L33 6 L77 6 L69 14 Z" fill="' + light + '"/>'
         '<path d="M69 14 L77 6 L77 44 L69 52 Z" fill="' + deep + '"/>'
         '<path d="M30 19 L39 19 L39 33 L30 33 Z" fill="#ffffff" opacity="0.5"/>',
         "diamond": '<path d="M50 2 L80 29 L50 56 L20 29 Z" fill="url(#side)"/>'
         '<path d="M50 2 L80 29 L50 29 Z" fill="' + light + '" opacity="0.55"/>'
         '<path d="M50 56 L80 29 L50 29 Z" fill="' + deep + '" opacity="0.6"/>',
-    }[PAWN_HEADS[seat]]
+    }[SEATS[seat].symbol]  # the head is the seat's symbol: a ball, a cone, a cube, a diamond
     return f"""<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">
 <defs>
  <linearGradient id="side" x1="0" y1="0" x2="1" y2="0">
@@ -304,7 +300,7 @@ def pictures() -> dict[str, Any]:
                 out[f"{kind}/{name}.png"] = svg_picture(OWN_SVG[name], PICTURE_PX)
             else:
                 out[f"{kind}/{name}.png"] = emoji_picture(char, recolour)
-    for seat in range(len(PAWN_HEADS)):
+    for seat in range(BOARD_SEATS):
         out[f"pawns/{seat}.png"] = svg_picture(pawn_svg(seat), PAWN_PX)
     return out
 

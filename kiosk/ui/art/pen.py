@@ -11,6 +11,7 @@ fills — into a pyglet batch at any centre and size.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pyglet import shapes
@@ -46,7 +47,7 @@ class Pen:
         """Axis-aligned rectangle by its bottom-left corner."""
         self.poly([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], color, outline)
 
-    def poly(self, points, color, outline=True):
+    def poly(self, points: Iterable[tuple[float, float]], color: tuple[int, ...], outline: bool = True) -> None:
         self.ops.append(Op("poly", (tuple(points),), color, outline))
 
     def line(self, x1, y1, x2, y2, width, color, outline=True):

@@ -22,7 +22,9 @@ card table's places) with its box in screen pixels, and checks the rules:
   is at least ``typeface.PICTURE`` (40 px) at 800x480, scaled;
 * every text has the contrast it needs against what is drawn behind it (kiosk/ui/kit/contrast.py:
   4.5:1, 3:1 for text of 24 px and more at 800x480); each text item carries its colour and the
-  colour behind it (``"fg"``, ``"bg"``).
+  colour behind it (``"fg"``, ``"bg"``);
+* the seats' colours stay apart for people with a colour-vision deficiency, in every look
+  (kiosk/ui/audit/colour_vision.py; the report's ``"looks"``).
 
 Only text is laid out again per language; one frame without the texts is drawn per entry, for
 the colours behind them, so the whole walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from kiosk.ui.audit import colour_vision
 from kiosk.ui.kit import contrast
 from kiosk.ui.kit import widgets
 from kiosk.ui.kit.layout import MIN_TOUCH, SIZES, Layout, Rect
@@ -150,10 +153,12 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
 
 
 def _seat_items(seats: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The Join buttons at the computers' corners, the call's "I'm here" and the texts they show."""
+    """The Join buttons at the computers' corners, the call's "I'm here", Join's Yes and No, and the
+    texts they show."""
     items = [_item(uid(f"join@{_rid(rect)}"), "button", rect, touch=True) for rect in seats.joins.values()]
-    if seats.here_rect is not None:
-        items.append(_item(uid(f"here@{_rid(seats.here_rect)}"), "button", seats.here_rect, touch=True))
+    for name, rect in (("here", seats.here_rect), ("yes", seats.yes_rect), ("no", seats.no_rect)):
+        if rect is not None:
+            items.append(_item(uid(f"{name}@{_rid(rect)}"), "button", rect, touch=True))
     return items + _texts(seats, recorder, uid)
 
 
@@ -563,11 +568,12 @@ def walk(
                                 items=items,
                             )
                         )
+        looks = colour_vision.looks(env.kiosk.options.state_dir)
     finally:
         widgets.RECORDER = previous
         if own:
             env.close()
-    return dict(entries=entries, seconds=time.perf_counter() - t0)
+    return dict(entries=entries, looks=looks, seconds=time.perf_counter() - t0)
 
 
 def relabel(screen: Any, layout: Layout, new_size: bool) -> None:
@@ -580,8 +586,8 @@ def relabel(screen: Any, layout: Layout, new_size: bool) -> None:
 
 
 def problems_of(report: dict, exceptions: Iterable[Exception_] = ()) -> list[str]:
-    """Every broken rule in a walk's report, each with where it happened."""
-    out = []
+    """Every broken rule in a walk's report, each with where it happened (the seat colours: in which look)."""
+    out = colour_vision.problems(report.get("looks", []))
     for e in report["entries"]:
         w, h = (int(v) for v in e["size"].split("x"))
         where = where_of(e)

@@ -197,12 +197,12 @@ class GameMenu:
             return
         session = self.session()
         setup = getattr(session, "setup", None)
-        screen = self.ui.screen
         self.close()
-        if setup is None or screen is None:
+        if setup is None:
             return
+        # the play screen stays: the old game's end says it is replaced, the new game's start shows
+        # its board (going to the screen again showed the old board, then the attract screen)
         self.ui.post(NewGame(replace(setup, seed=None)))
-        self.ui.goto(screen.name)
 
     def end_game(self) -> None:
         """First tap: ask again; second: the game is stopped, back to the attract screen."""

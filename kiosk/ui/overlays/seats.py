@@ -11,9 +11,13 @@ says so for a moment.
 
 Every computer's seat of a game with people in it has a Join button at its
 corner, where the play screen says (``seat_spot``: the board game's panels; the
-card game offers none yet, its score chips leave no clean room for one). A tap gives the seat to a
-person from now on; during a computer's turn half played, the Join waits for
-the end of that turn ("Joining...") and is sent then.
+card game offers none yet, its score chips leave no clean room for one). A tap
+asks first, turned to the one who tapped ("Play Red yourself?", Yes / No): a
+hand that brushed the button must not leave a seat nobody plays. Yes gives the
+seat to a person from now on; during a computer's turn half played, the Join
+waits for the end of that turn ("Joining...") and is sent then. A person who
+joined and leaves their first turn untouched is called after ``JOINED_CALL_S``,
+not ``seat_timeout_s``: the seat is the computer's again within about one turn.
 
 The two overlays do not fight: the last person at the table is never called
 here, and neither is anyone when ``seat_timeout_s`` is not shorter than
@@ -35,12 +39,12 @@ import pyglet
 
 from engine.outcome import GAME_OVER
 from kiosk import games
-from kiosk.core.events import CallSeat, ChangeSeat, Event, IllegalInput, SeatCalled, SeatChanged
+from kiosk.core.events import CallSeat, ChangeSeat, Event, IllegalInput, SeatCalled, SeatChanged, TurnBegan
 from kiosk.games import HUMAN
 from kiosk.ui.overlays.idle import SeatsPlayers
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit import typeface
-from kiosk.ui.kit.menu import Canvas, config_value, fit_font, panel
+from kiosk.ui.kit.menu import TOGGLE_OFF, Canvas, config_value, fit_font, panel
 from kiosk.ui.shell.screen import game_on, session_for
 from kiosk.ui.kit.widgets import ACCENT, Frame, box, label
 
@@ -53,6 +57,10 @@ NOTE_S = 8.0
 #: Events that are no move of the called person (the rest with their ``player`` end the call).
 _NOT_A_MOVE = (SeatCalled, SeatChanged, IllegalInput)
 JOIN_BG = (40, 120, 80)
+NO_BG = TOGGLE_OFF  # No: a wooden token, as the menus' other choices (white words read on it)
+#: A person who joined and has not moved yet is called after this long (seconds; then the countdown):
+#: a Join nobody follows up hands the seat back within about one turn, not seat_timeout_s + countdown.
+JOINED_CALL_S = 10.0
 
 
 @runtime_checkable
@@ -74,6 +82,10 @@ class SeatWatch:
         self.called_at = 0.0
         self.note: tuple[int, float] | None = None  # (player, until): the computer plays their seat now
         self.pending: set[int] = set()  # Join tapped during a computer's turn half played
+        self.asking: int | None = None  # Join tapped: "Play Red yourself?" is up for this player
+        #: joined and not moved yet (player -> the computer's level before): called after JOINED_CALL_S,
+        #: and unanswered the seat goes back to that level
+        self.joined: dict[int, str] = {}
         self._for: int | None = None  # the person whose wait is counted
         self._since = 0.0
         self._batch: pyglet.graphics.Batch | None = None
@@ -83,6 +95,8 @@ class SeatWatch:
         self.note_rect: Rect | None = None
         self.panel_rect: Rect | None = None  # the call's panel (screen): it covers what is under it
         self.joins: dict[int, Rect] = {}  # player -> their Join button (screen)
+        self.yes_rect: Rect | None = None  # the question's Yes and No (screen)
+        self.no_rect: Rect | None = None
 
     # ------------------------------------------------------------ what is on the table
     def _session(self) -> "GameSession[Any] | None":
@@ -117,6 +131,9 @@ class SeatWatch:
         session = self._session()
         now = self.ui.now()
         self._send_pending(session)
+        self.joined = {p: k for p, k in self.joined.items() if session is not None and session.kinds[p] == HUMAN}
+        if self.asking is not None and (session is None or session.kinds[self.asking] == HUMAN):
+            self.asking = None  # the game ended, or the seat is a person's already
         if self.note is not None and (now >= self.note[1] or session is None):
             self.note = None
         player = self._waiting(session)
@@ -125,20 +142,21 @@ class SeatWatch:
                 self._end_call(answered=False)
             self._for, self._since = player, now
         elif self.calling is None:
-            if now - max(self.ui.last_input, self._since) >= self.timeout:
+            timeout = min(self.timeout, JOINED_CALL_S) if player in self.joined else self.timeout
+            if now - max(self.ui.last_input, self._since) >= timeout:
                 self._call(player)
         elif self._remaining() <= 0 and session is not None:
             self._hand_over(session, self.calling)
         self._rebuild(session)
 
     def on_event(self, ev: Any) -> None:
-        """A move of the person called ends the call: they are back."""
-        if (
-            self.calling is not None
-            and isinstance(ev, Event)  # the bus's commands pass here too: the call's own among them
-            and not isinstance(ev, _NOT_A_MOVE)
-            and getattr(ev, "player", None) == self.calling
-        ):
+        """A move of the person called ends the call: they are back. A move of one who joined: they play."""
+        if not isinstance(ev, Event) or isinstance(ev, _NOT_A_MOVE):  # the bus's commands pass here too
+            return
+        player = getattr(ev, "player", None)
+        if isinstance(player, int) and not isinstance(ev, TurnBegan):  # their turn beginning is no move
+            self.joined.pop(player, "")
+        if self.calling is not None and player == self.calling:
             self._end_call(answered=True)
 
     def wake_in(self) -> float | None:
@@ -149,7 +167,8 @@ class SeatWatch:
             left = self._remaining()
             times.append(left - math.floor(left) if left > 0 else 0.0)
         elif self._for is not None and self.timeout > 0:
-            times.append(self.timeout - (now - max(self.ui.last_input, self._since)))
+            timeout = min(self.timeout, JOINED_CALL_S) if self._for in self.joined else self.timeout
+            times.append(timeout - (now - max(self.ui.last_input, self._since)))
         if self.note is not None:
             times.append(self.note[1] - now)
         if self.pending:
@@ -162,7 +181,13 @@ class SeatWatch:
         return self.calling is not None
 
     def finger_down(self, x: float, y: float) -> bool:
-        """ "I'm here", the note, or a Join button: used here (True)."""
+        """ "I'm here", the note, Join's question or a Join button: used here (True)."""
+        if self.asking is not None:  # the question is answered, or a tap anywhere else says no
+            if self.yes_rect is not None and self.yes_rect.contains(x, y):
+                self.join(self.asking)
+            self.asking = None
+            self._changed()
+            return True
         if self.calling is not None and self.here_rect is not None and self.here_rect.contains(x, y):
             self._end_call(answered=True)
             return True
@@ -174,7 +199,7 @@ class SeatWatch:
             return True
         for player, rect in self.joins.items():
             if rect.contains(x, y):
-                self.join(player)
+                self.ask(player)
                 return True
         return False
 
@@ -200,7 +225,7 @@ class SeatWatch:
     def _hand_over(self, session: "GameSession[Any]", player: int) -> None:
         """Nobody answered: the computer plays the seat from now on."""
         self.calling = None
-        self.ui.post(ChangeSeat(player, self._level(session), "away"))
+        self.ui.post(ChangeSeat(player, self.joined.pop(player, "") or self._level(session), "away"))
         self.note = (player, self.ui.now() + NOTE_S)
         self._for = None
         self._changed()
@@ -209,6 +234,15 @@ class SeatWatch:
         """``[kiosk] seat_level`` as this game plays it (its own alias), else its weakest level."""
         level = games.get(session.game_name).seat_kind(self.level) if self.level else ""
         return level if level in session.ai_levels else session.ai_levels[0]
+
+    def ask(self, player: int) -> None:
+        """A Join tapped at `player`'s corner: ask the one who tapped before the seat is theirs."""
+        session = self._session()
+        if session is None or session.kinds[player] == HUMAN or player in self.pending:
+            return
+        self.asking = player
+        self.note = None
+        self._changed()
 
     def join(self, player: int) -> None:
         """Join at `player`'s corner: a person plays the seat from now on (at the end of a computer's
@@ -227,6 +261,7 @@ class SeatWatch:
                 self.pending.discard(player)
             elif not session.seat_mid_turn(player):
                 self.pending.discard(player)
+                self.joined[player] = session.kinds[player]
                 self.ui.post(ChangeSeat(player, HUMAN, "join"))
                 self._changed()
 
@@ -259,6 +294,7 @@ class SeatWatch:
             note,
             tuple(sorted(spots.items())),
             tuple(sorted(self.pending)),
+            self.asking,
             self.ui.layout.width,
             self.ui.layout.height,
             self.ui.translator.language,
@@ -269,13 +305,16 @@ class SeatWatch:
         for s in self._shapes:
             s.delete()
         self._shapes, self.joins, self.here_rect, self.note_rect, self.panel_rect = [], {}, None, None, None
+        self.yes_rect = self.no_rect = None
         self._batch = None
         if session is None or not (spots or self.calling is not None or note is not None):
             return
         self._batch = pyglet.graphics.Batch()
         for player, (rect, angle) in spots.items():
             self._join_button(player, rect, angle)
-        if self.calling is not None:
+        if self.asking is not None:
+            self._ask_panel(session, self.asking)
+        elif self.calling is not None:
             self._call_panel(session, self.calling, seconds or 0)
         elif note is not None:
             self._note_panel(session, note)
@@ -310,17 +349,38 @@ class SeatWatch:
         name = t(f"colour.{session.color_of(player)}")
         self._text(frame, t("seat.still_there", player=name), full.h - c.px(32), typeface.TITLE, bold=True)
         self._text(frame, t("seat.takes_over", seconds=seconds), full.h - c.px(76), typeface.BODY)
-        bw, bh = min(full.w - c.px(40), c.px(240)), max(float(c.touch), c.px(52))
-        local = Rect((full.w - bw) / 2, c.px(12), bw, bh)
-        self._shapes.append(box(frame, local, ACCENT, self._batch, pyglet.graphics.Group(order=31), radius=c.px(10)))
-        here = t("seat.here")
-        size = fit_font(here, c.font(typeface.LABEL), bw - c.px(16), minimum=c.font(typeface.BODY))
+        bw = min(full.w - c.px(40), c.px(240))
+        self.here_rect = self._panel_button(frame, c, Rect((full.w - bw) / 2, c.px(12), bw, 0), "seat.here", ACCENT)
+        self.panel_rect = frame.rect
+
+    def _ask_panel(self, session: "GameSession[Any]", player: int) -> None:
+        """ "Play Red yourself?" with Yes and No, on the half of the table that seat faces (the tapper's)."""
+        t = self.ui.t
+        frame, c = self._panel_frame(session, player, 150)
+        full = frame.full()
+        self._shapes += panel(frame, full, self._batch, pyglet.graphics.Group(order=30), radius=c.px(14))
+        name = t(f"colour.{session.color_of(player)}")
+        self._text(frame, t("seat.join_ask", player=name), full.h - c.px(36), typeface.TITLE, bold=True)
+        gap = c.px(12)
+        bw = (full.w - 3 * gap) / 2
+        self.no_rect = self._panel_button(frame, c, Rect(gap, gap, bw, 0), "seat.join_no", NO_BG)
+        self.yes_rect = self._panel_button(frame, c, Rect(2 * gap + bw, gap, bw, 0), "seat.join_yes", JOIN_BG)
+        self.panel_rect = frame.rect
+
+    def _panel_button(self, frame: Frame, c: Canvas, where: Rect, key: str, colour: tuple[int, int, int]) -> Rect:
+        """A button of a panel at `where` (panel units; its height: a touch target), its text `key`;
+        returns its screen rectangle."""
+        bh = max(float(c.touch), c.px(52))
+        local = Rect(where.x, where.y, where.w, bh)
+        self._shapes.append(box(frame, local, colour, self._batch, pyglet.graphics.Group(order=31), radius=c.px(10)))
+        text = self.ui.t(key)
+        size = fit_font(text, c.font(typeface.LABEL), where.w - c.px(16), minimum=c.font(typeface.BODY))
+        ink = (30, 30, 30) if colour == ACCENT else (245, 245, 245)
         group = pyglet.graphics.Group(order=32)
         self._shapes.append(
-            label(here, frame, full.w / 2, local.y + bh / 2, size, self._batch, group, bold=True, color=(30, 30, 30))
+            label(text, frame, local.x + where.w / 2, local.y + bh / 2, size, self._batch, group, bold=True, color=ink)
         )
-        self.here_rect = frame.area(local)
-        self.panel_rect = frame.rect
+        return frame.area(local)
 
     def _note_panel(self, session: "GameSession[Any]", player: int) -> None:
         t = self.ui.t

@@ -25,6 +25,7 @@ class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
+    again_key = "gameover.play_again"  # its words (a puzzle's: "Next puzzle")
     motion_hz = PASSERS_BY_HZ  # the podium's confetti
 
     def __init__(self, ui):
@@ -123,7 +124,7 @@ class GameEndScreen(Screen):
             c,
             frame,
             Rect(c.W - m - bw, m, bw, height),
-            t("gameover.play_again") + "  \u25b6",
+            t(self.again_key) + "  \u25b6",
             self.batch,
             group,
             size=20,

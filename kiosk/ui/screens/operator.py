@@ -36,6 +36,7 @@ import pyglet
 from pyglet import shapes
 
 from engine.outcome import GAME_OVER
+from kiosk.ui.kit.text_cache import Text
 from kiosk import games
 from kiosk.games import HUMAN
 from kiosk.core.events import ButtonPressed, Quit
@@ -121,7 +122,7 @@ class OperatorScreen(Screen):
         self._last_touch = 0.0
         self._shapes: list = []
         self._lights: dict[str, shapes.ShapeBase] = {}
-        self._count: pyglet.text.Label | None = None  # the button test's live count
+        self._count: Text | None = None  # the button test's live count
         self._count_fit = (1.0, 1.0)  # its largest size and its width (points, px)
         self.stats_job: Any = None  # a kiosk.store.stats.Background counting the history for the Statistics page
         self._stats_drawn = False  # the page shows the job's result (not "counting")
@@ -184,18 +185,19 @@ class OperatorScreen(Screen):
             times.append(COUNTDOWN_POLL_S)  # counted on another thread: look again soon
         return max(0.0, min(times))
 
-    def go_back(self) -> None:
-        """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
+    def back_to(self) -> str:
+        """Where Back goes: the screen the menu was opened from if it still shows something (a game
+        still running, the setup, the how-to), otherwise the attract screen."""
         back = self.back
         game_name = game_on(back)
         if game_name is not None:
             session = session_for(self.kiosk, game_name)
             game = session.game if session is not None else None
-            if game is None or game.phase == GAME_OVER:
-                back = "attract"
-        elif back not in ("attract", "setup", *(g.howto_screen for g in games.all_games())):
-            back = "attract"  # a result, a replay, the operator's own pages
-        self.ui.goto(back)
+            return back if game is not None and game.phase != GAME_OVER else "attract"
+        return back if back in ("setup", *(g.howto_screen for g in games.all_games())) else "attract"
+
+    def go_back(self) -> None:
+        self.ui.goto(self.back_to())
 
     def press(self, x: float, y: float) -> None:
         self._armed = True
@@ -497,7 +499,7 @@ class OperatorScreen(Screen):
             c,
             frame,
             back_r,
-            "\u2039 " + t("gameover.back"),
+            "\u2039 " + t("gameover.back" if self.back_to() == "attract" else "operator.back_to_game"),
             self.batch,
             self._bg,
             size=16,

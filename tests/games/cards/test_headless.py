@@ -162,48 +162,6 @@ def test_a_scripted_card_game_of_two_people_and_a_computer_plays_to_the_end(tmp_
     assert {e.source for e in events if e.type == "lay_card"} == {"script", "ai"}
 
 
-def test_a_card_game_stops_with_the_script_and_resumes_from_the_state_dir(tmp_path):
-    kinds = ["human", "hard"]
-    text, _ = card_script(kinds, seed=12)
-    lines = text.splitlines()
-    first_lay = next(i for i, line in enumerate(lines) if line.startswith("lay "))
-    script = tmp_path / "a.txt"
-    script.write_text("\n".join(lines[: first_lay + 1]) + "\n")  # red picks, turns and lays one card
-    state = tmp_path / "state"
-    r = kiosk(
-        "--game", "cards", "--players", "human,hard", "--seed", 12, "--script", script, "--fast", "--state-dir", state
-    )
-    assert r.returncode == 0, r.stderr
-    saved = json.loads((state / "current-game.json").read_text())
-    assert saved["game"] == "cards" and saved["meta"]["kinds"] == kinds
-    before = CardGame.from_dict(saved["state"])
-    assert before.turns >= 1 or before.phase == "take"
-    # the next start resumes it (another seed on the command line does not matter) and plays on
-    script.write_text("wait 10\n")
-    events_file = tmp_path / "events.jsonl"
-    r = kiosk(
-        "--game",
-        "cards",
-        "--players",
-        "human,hard",
-        "--seed",
-        99,
-        "--script",
-        script,
-        "--fast",
-        "--state-dir",
-        state,
-        "--events-out",
-        events_file,
-    )
-    assert r.returncode == 0, r.stderr
-    events = read_events(events_file)
-    assert events[0].type == "card_game_started" and events[0].resumed and events[0].seed == 12
-    assert (events[0].current, events[0].phase, events[0].turns) == (before.current, before.phase, before.turns)
-    after = CardGame.from_dict(json.loads((state / "current-game.json").read_text())["state"])
-    assert after == before
-
-
 @pytest.mark.parametrize(
     "game, line, message",
     [

@@ -426,54 +426,6 @@ def kiosk_run(k, until):
     pump(k.bus, k.clock, until, session=k.sessions["cards"], tick=k.tick)
 
 
-def test_the_kiosk_saves_a_card_game_after_every_action_and_resumes_it(tmp_path):
-    k = make_kiosk(tmp_path)
-    try:
-        k.bus.post(NewGame(GameSetup.of("human,hard", seed=13, game="cards")))
-        kiosk_run(k, lambda: k.sessions["cards"].awaiting_human())
-        g = k.sessions["cards"].game
-        rot, cell = fitting(g, 0)
-        for cmd in [SelectHandCard(0)] + [RotateHandCard()] * rot + [LayCard(cell)]:
-            k.bus.post(cmd)
-        kiosk_run(k, lambda: k.sessions["cards"].awaiting_human() and k.sessions["cards"].game.turns >= 1)
-        if k.sessions["cards"].game.phase == "take":
-            k.bus.post(ConfirmTake())
-            kiosk_run(k, lambda: k.sessions["cards"].awaiting_human() and k.sessions["cards"].game.phase == "place")
-        saved = json.loads((tmp_path / "current-game.json").read_text())
-        assert saved["game"] == "cards" and saved["state"]["game"] == "cards"
-        assert saved["meta"]["kinds"] == ["human", "hard"]
-        assert CardGame.from_dict(saved["state"]) == k.sessions["cards"].game
-        expected = k.sessions["cards"].game.copy()
-    finally:
-        k.close()
-    k2 = make_kiosk(tmp_path)
-    try:
-        assert k2.resume_saved()
-        assert k2.sessions["cards"].game == expected and k2.sessions["cards"].kinds == ("human", "hard")
-        assert k2.sessions["labyrinth"].game is None
-    finally:
-        k2.close()
-
-
-def test_finished_card_games_go_to_the_history_with_every_winner(tmp_path):
-    from kiosk.store.history import History
-
-    k = make_kiosk(tmp_path, persist_ai_games=True, record_ai_games=True)
-    try:
-        k.bus.post(NewGame(GameSetup.of("easy,easy", seed=31, game="cards")))
-        kiosk_run(k, lambda: k.games_finished >= 1)
-        g = k.sessions["cards"].game
-        assert g.phase == "over"
-    finally:
-        k.close()
-    records, _ = History(tmp_path).read()
-    assert len(records) == 1
-    rec = records[0]
-    assert rec.game == "cards" and rec.seats == ("easy", "easy") and rec.winners == tuple(g.winners)
-    assert rec.turns == g.turns
-    assert not (tmp_path / "current-game.json").exists()  # a finished game's save is removed
-
-
 def test_arcade_buttons_turn_the_card_and_confirm_the_take_during_a_card_game(tmp_path):
     from kiosk.core.events import ButtonPressed
 
@@ -513,8 +465,10 @@ def test_the_ring_lights_one_equal_arc_per_card_player():
         shown = [c for c in ring.calls if c[0] == "show_segment"]
         arcs = {(c[1], c[2]) for c in shown}
         assert len(arcs) == 6 and all(count == 4 for _, count in arcs)
-        assert shown[0][1:] == (0, 4, (255, 0, 0))
-        assert (20, 4, (0, 210, 160)) in [c[1:] for c in shown]  # turquoise, the sixth seat
+        # each in its seat's colour and pattern of lit and dark LEDs (kiosk/core/seat_marks.py)
+        assert shown[0][1:] == (0, 4, (255, 0, 0), (2, 1))
+        assert (20, 4, (0, 210, 160), (1, 3)) in [c[1:] for c in shown]  # turquoise, the sixth seat
+        assert len({c[4] for c in shown}) == 6
     finally:
         view.close()
         r.session.close()

@@ -141,6 +141,40 @@ def test_tap_a_reachable_cell_walks_there(ui):
     assert geometry.cell_at(L, spr.x, spr.y) == target
 
 
+def test_a_pawn_walled_in_is_told_to_stay_not_to_tap_a_square_twice(ui):
+    from engine.labyrinth import Shift
+
+    start(ui, seed=2)
+    g = ui.k.sessions["labyrinth"].game
+    walled = [s for s in g.legal_shifts() if _walled_in_after(g, s)]
+    assert walled, "seed 2 has a push that walls the pawn in"
+    free = next(s for s in g.legal_shifts() if not _walled_in_after(g, s))
+    assert ui.screen._prompt(_model_after(ui, free)) == ui.t("play.step_move")
+    shift: Shift = walled[0]
+    for _ in range(2):
+        tap_at(ui, geometry.arrow_rect(ui.layout, shift.insertion))
+    assert g.phase == "move" and g.reachable() == {g.player.position}
+    assert ui.screen._prompt(ui.screen.board.model) == ui.t("play.step_stay")
+
+
+def _walled_in_after(game, shift) -> bool:
+    trial = game.copy()
+    trial.apply(shift)
+    return set(trial.reachable()) == {trial.player.position}
+
+
+def _model_after(ui, shift):
+    """The board's model as it would stand in the move phase after `shift` (a copy: the screen is not touched)."""
+    from copy import copy
+
+    g = ui.k.sessions["labyrinth"].game.copy()
+    g.apply(shift)
+    m = copy(ui.screen.board.model)
+    m.phase, m.reachable = g.phase, frozenset(g.reachable())
+    m.positions = [p.position for p in g.players]
+    return m
+
+
 def test_a_whole_solo_game_played_by_taps(ui):
     """One player, no return home, 24 cards: every turn is taps on arrows, the spare and a cell."""
     ui.off.frame_s = 0.2  # big virtual steps: each animation ends in a frame or two

@@ -22,7 +22,7 @@ from kiosk import games
 from kiosk.core import config as cfg
 from kiosk.core.events import GameSetup, Message, NewGame
 from kiosk.core.kiosk import setup_from_config
-from tests.support.power_cut import kiosk_env
+from tests.support.registry_play import kiosk_env
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -65,9 +65,12 @@ def test_old_configs_saves_and_event_logs_read_as_before(tmp_path):
     path = tmp_path / "kiosk.toml"
     path.write_text("[game]\nopen_cards = true\nreturn_home = false\n")
     config = cfg.load(path)
-    assert config.game.variants == {"open_cards": True, "return_home": False, "treasures": 0}
+    # a config that names no deal gets its preset's: the public preset's quick game
+    assert config.game.variants == {"open_cards": True, "return_home": False, "treasures": 3}
     setup = setup_from_config(config)
-    assert setup.variants == {"open_cards": True, "return_home": False}
+    assert setup.variants == {"open_cards": True, "return_home": False, "treasures": 3}
+    path.write_text('[kiosk]\npreset = "home"\n[game]\nopen_cards = true\nreturn_home = false\n')
+    assert setup_from_config(cfg.load(path)).variants == {"open_cards": True, "return_home": False}
     assert cfg.load(None).to_raw()["game"]["open_cards"] is False  # written back under the same keys
     path.write_text("[game]\ntreasures = 4\n")
     with pytest.raises(cfg.ConfigError, match=r"\[game\] treasures = 4 must be one of 0, 3, 5"):

@@ -6,10 +6,8 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -78,9 +76,10 @@ def play_turn(rig: Rig, shift: Shift, cell: tuple[int, int]) -> None:
 
 
 def test_the_puzzles_are_found_by_their_folder_in_their_declared_place():
-    assert games.built_in() == ("kiosk.games.cards", "kiosk.games.labyrinth", "kiosk.games.puzzles")
-    assert games.names()[:3] == ("labyrinth", "cards", "puzzles")
-    assert games.default() == "labyrinth"
+    assert "kiosk.games.puzzles" in games.built_in()
+    built_in = [g for g in games.all_games() if f"kiosk.games.{g.name}" in games.built_in()]
+    assert [g.order for g in built_in] == sorted(g.order for g in built_in)  # the setup's order
+    assert games.get("puzzles") in built_in and games.default() == built_in[0].name
     game = games.get("puzzles")
     assert game.players == (1, 1) and game.seat_kinds == ("human", "solver")
 
@@ -217,51 +216,6 @@ def test_the_kiosk_solves_a_puzzle_headless_and_files_its_record(tmp_path):
     assert over["stars"] == 3 and over["turns"] == solved.turns and over["termination"] == "won"
     (filed,) = (state / "records").glob("*-puzzles.txt")
     assert read_record(filed.read_text(encoding="utf-8")).final().to_dict() == solved.to_dict()
-
-
-def test_a_puzzle_survives_a_power_cut_and_resumes_where_it_stopped(tmp_path):
-    turns, solved = _script(SEED)
-    assert len(turns) == 2
-    state = tmp_path / "state"
-    first = tmp_path / "first.txt"
-    first.write_text(turns[0] + "\nwait 60000\n")
-    events1 = tmp_path / "events1.jsonl"
-    cmd = [sys.executable, "-m", "kiosk", "--display", "none", "--game", "puzzles", "--players", "human"]
-    cmd += ["--seed", str(SEED), "--script", str(first), "--state-dir", str(state), "--events-out", str(events1)]
-    proc = subprocess.Popen(cmd, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if any(e["type"] == "pawn_moved" for e in _events(events1)):
-                break
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            time.sleep(0.05)
-        else:
-            pytest.fail("the first turn was not played")
-        saved_path = state / "current-game.json"
-        while time.monotonic() < deadline:  # the save after the walk is written on the main thread
-            if saved_path.exists() and json.loads(saved_path.read_text()).get("state", {}).get("turns") == 1:
-                break
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    saved = json.loads((state / "current-game.json").read_text())
-    assert saved["game"] == "puzzles" and PuzzleGame.from_dict(saved["state"]).turns == 1
-
-    rest = tmp_path / "rest.txt"
-    rest.write_text(turns[1] + "\n")
-    events2 = tmp_path / "events2.jsonl"
-    r = _kiosk("--seed", SEED, "--fast", "--script", rest, "--state-dir", state, "--events-out", events2, "--games", 1)
-    assert r.returncode == 0, r.stderr
-    log = _events(events2)
-    started = next(e for e in log if e["type"] == "puzzle_started")
-    assert started["resumed"] and started["turns"] == 1 and started["puzzle"] == pack.by_seed(SEED).name
-    over = next(e for e in log if e["type"] == "puzzle_over")
-    assert over["stars"] == 3 and over["turns"] == 2
-    assert not (state / "current-game.json").exists()
 
 
 def test_the_history_keeps_each_puzzles_grade_and_stars(tmp_path):

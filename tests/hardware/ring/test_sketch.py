@@ -128,3 +128,29 @@ def test_refuses_bad_lines_and_keeps_the_picture(sketch):
     )
     assert len(report["said"]) == 5 and all(s.startswith("ERR") for s in report["said"])
     assert report["leds"][:4] == [rgb(1, 2, 3)] * 3 + [0]
+
+
+def test_version_2_shows_the_seats_pattern_and_still_takes_version_1_lines(sketch):
+    dashes = RingPicture(SEGMENT, (0, 0, 255), 22, 6, pattern=(2, 1))
+    won = RingPicture(CELEBRATE, (0, 200, 0), pattern=(3, 1))
+    _, seg, plain, chase, refused = sketch(
+        *send(dashes),
+        "+ 30",
+        "?",
+        "> SEG 22 6 0 0 255",  # a version 1 line: solid
+        "+ 30",
+        "?",
+        *send(won),
+        "+ 30",
+        "?",
+        "> SEG 0 6 1 1 1 0 2",  # no LED lit: refused, the picture stays
+        "> SEG 0 6 1 1 1 5 4",  # a repeat longer than 8
+        "> SEG 0 6 1 1 1 1",  # half a pattern
+        "+ 30",
+        "?",
+    )
+    assert {i for i, c in enumerate(seg["leds"]) if c} == {22, 23, 1, 2}
+    assert {i for i, c in enumerate(plain["leds"]) if c} == {22, 23, 0, 1, 2, 3}
+    assert sum(1 for c in chase["leds"] if c == rgb(0, 200, 0)) == 18
+    assert len(refused["said"]) == 3 and all(s.startswith("ERR") for s in refused["said"])
+    assert sum(1 for c in refused["leds"] if c) == 18

@@ -27,6 +27,7 @@ from kiosk.games.labyrinth.events import (
     Stay,
 )
 from kiosk.core.ring_view import PAWN_RGB
+from kiosk.core.seat_marks import BY_NAME
 from kiosk.games.labyrinth.session import Pacing
 
 from tests.support.kiosk_pump import pump
@@ -189,7 +190,7 @@ def test_the_ring_follows_the_game(kiosk):
     assert _pictures(kiosk)[-1].kind == IDLE  # nobody plays yet
     game = start(kiosk, "human,human", seed=7)
     last = _pictures(kiosk)[-1]
-    assert (last.kind, last.colour) == (SEGMENT, PAWN_RGB["red"])
+    assert (last.kind, last.colour, last.pattern) == (SEGMENT, PAWN_RGB["red"], BY_NAME["red"].ring)
     assert (last.start, last.count) == layout.segment(0)
     kiosk.bus.post(SelectArrow("N1"))
     kiosk.bus.post(SelectArrow("N1"))
@@ -198,7 +199,7 @@ def test_the_ring_follows_the_game(kiosk):
     last = _pictures(kiosk)[-1]
     # 2 players sit diagonally: the second pawn (green) has seat 2
     assert game.players[1].seat == 2
-    assert (last.kind, last.colour) == (SEGMENT, PAWN_RGB["green"])
+    assert (last.kind, last.colour, last.pattern) == (SEGMENT, PAWN_RGB["green"], BY_NAME["green"].ring)
     assert (last.start, last.count) == layout.segment(2)
 
 
@@ -208,7 +209,7 @@ def test_the_ring_celebrates_the_winner_then_idles():
         k.bus.post(NewGame(GameSetup.of("hard", seed=8, open_cards=True, return_home=False)))
         run(k, until=lambda: bool(of(k, GameOver)), timeout=120)
         run(k, until=lambda: k.ring.picture.kind == CELEBRATE)
-        assert k.ring.picture.colour == PAWN_RGB["red"]
+        assert (k.ring.picture.colour, k.ring.picture.pattern) == (PAWN_RGB["red"], BY_NAME["red"].ring)
         k.clock.advance(k.ring_view.idle_after_s + 1)
         run(k)
         assert k.ring.picture.kind == IDLE

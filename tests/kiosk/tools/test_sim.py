@@ -94,12 +94,34 @@ def test_solo_reports_turns_to_finish(tmp_path):
 def test_variants_reach_the_engine(tmp_path):
     full = _run(["--games", "2", "--players", "1", "--ai", "hard", "--jobs", "1", "--seed", "2"], tmp_path, "a")
     short = _run(
-        ["--games", "2", "--players", "1", "--ai", "hard", "--jobs", "1", "--seed", "2", "--no-return", "--open-cards"],
+        [
+            "--games",
+            "2",
+            "--players",
+            "1",
+            "--ai",
+            "hard",
+            "--jobs",
+            "1",
+            "--seed",
+            "2",
+            "--no-return-home",
+            "--open-cards",
+        ],
         tmp_path,
         "b",
     )
     assert short["rules"] == {"open_cards": True, "return_home": False, "treasures": 0}
     assert short["solo"]["mean"] < full["solo"]["mean"]
+
+
+def test_the_variant_options_are_the_games_declarations():
+    from kiosk import games
+
+    game = games.get("labyrinth")
+    _, spec = sim.parse_args(["--game", game.name, "--treasures", "3", "--no-return-home", "--open-cards"])
+    assert [name for name, _ in spec.variants] == list(game.variant_names)  # each declared one has its option
+    assert dict(spec.variants) == {"open_cards": True, "return_home": False, "treasures": 3}
 
 
 def test_wilson_interval_matches_known_values():
@@ -129,7 +151,7 @@ def test_seeds_are_independent_of_the_machine():
         (["--ai", "hard,easy,random", "--players", "2"], "give one name per player"),
         (["--ai", "wizard"], "unknown level 'wizard'"),
         (["--players", "5"], "takes 1 to 4 players"),
-        (["--game", "cards", "--open-cards"], "not of the card game"),
+        (["--game", "cards", "--open-cards"], "the cards game has no open_cards variant"),
         (["--games", "0"], "at least 1"),
     ],
 )

@@ -101,11 +101,15 @@ class RaceSession(GameSession):
             ai_factory=lambda level, seed: level,
             save=opts.save,
             executor=opts.executor,
+            button_test=opts.button_test,
         )
         self._subscribe({Roll: self._on_roll}, {}, RaceDecided)
 
     def color_of(self, player: int) -> str:
         return COLOURS[player]
+
+    def button(self, name: str) -> Command | None:
+        return Roll(source="button") if name == "stay" else None
 
     def public_snapshot(self, resumed: bool = False) -> RaceStarted:
         g = self.game
@@ -145,9 +149,9 @@ class RaceSession(GameSession):
         rolled = g.apply("roll")
         self.bus.post(Rolled(player, rolled, g.positions[player]))
         if g.outcome is not None:
-            self._game_ended(RaceOver(g.winners, g.turns, self.kinds, g.outcome.termination, self._duration))
+            self._game_ended(RaceOver(g.winners, g.turns, self.kinds, g.outcome.termination, self.duration))
             return
-        self._save("roll")
+        self._save(games.Moment.STEP)
         self._turn_begins()
 
 
@@ -190,8 +194,8 @@ GAME = games.GameType(
         "roll",
         lambda words, bad: _roll_words(words, bad),
         lambda session, verb, args: [Roll(source="script")],
+        lambda session, action: ["roll"],
     ),
-    button=lambda session, name: Roll(source="button") if name == "stay" else None,
     screens=_screens,
     setup_panel=_setup_panel,
     play_screen="race_play",

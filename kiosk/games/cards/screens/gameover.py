@@ -29,6 +29,7 @@ from kiosk.ui.screens.game_end import GameEndScreen
 from kiosk.ui.screens import podium
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel
+from kiosk.ui.kit.text_cache import Text
 from kiosk.ui.shell.screen import register
 from kiosk.ui.kit.typeface import BODY, HEADLINE, RESULT
 from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, label
@@ -148,9 +149,11 @@ class CardsGameOverScreen(GameEndScreen):
         atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
         pts = c.font(BODY)
         self.blocks = podium.blocks(area, steps, cards + 8, shortest)
+        over = pyglet.graphics.Group(order=1, parent=fg)  # the seat's token on its block's corner, over the cards
         for i, block in enumerate(self.blocks):
             winner = i in ev.winners
             self._shapes += podium.draw_block(c, frame, block, winner, self.batch, mid)
+            self._shapes += seat_token(frame, c.px(block.x + 15), c.px(block.top + 1), c.px(10), i, self.batch, over)
             prgb = player_rgb(i)
             cx = block.x + block.w / 2
             inner = block.w - 12
@@ -252,7 +255,7 @@ class CardsGameOverScreen(GameEndScreen):
                 c.px(area.x + 28),
                 c.px(cy),
                 c.px(min(13, row_h * 0.3)),
-                prgb,
+                i,
                 self.batch,
                 fg,
             )
@@ -306,7 +309,7 @@ def _headline(
     batch: pyglet.graphics.Batch,
     group: pyglet.graphics.Group,
     rgb: tuple[int, int, int],
-) -> pyglet.text.Label:
+) -> Text:
     """The result's headline at `size` units, narrowed to the screen's width if it must; a long one (three
     winners' names) goes onto two lines at the body size rather than below it."""
     width = c.px(c.W - 40)

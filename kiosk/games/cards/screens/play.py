@@ -1454,7 +1454,7 @@ class CardsPlayScreen(Screen):
         cy = h / 2
         dot = h * 0.22
         pad = L.px(6)
-        self._part_items += seat_token(frame, pad + dot, cy, dot, rgb, self.batch, fg)
+        self._part_items += seat_token(frame, pad + dot, cy, dot, i, self.batch, fg)
         tx = self._chip_text_x()
         if self._chip_words_fit:
             self._chip_in_words(i, tx, frame, cy, fg, active)

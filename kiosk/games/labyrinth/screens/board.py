@@ -56,6 +56,7 @@ from kiosk.games.labyrinth import geometry
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
 FINALE_S = 1.8  # confetti for the winner
+HINT_RGB = (90, 220, 255)  # the hint's ring: the arrow to push at, then the square to walk to
 PULSE_S = 8.0  # the active ring, the preview frame and the hint pulse this long after a change,
 # then hold still (a kiosk waiting for a thinking child draws no frames)
 
@@ -182,8 +183,6 @@ class BoardView:
         self._hint_marks: list = []
         self._cursor_box: shapes.Box | None = None
         self._fx: list = []
-        #: the next pushed-out tile's flying sprites (tile, treasure), made ahead and hidden (see prepare_ahead)
-        self._fly_ready: tuple[pyglet.sprite.Sprite, pyglet.sprite.Sprite] | None = None
         self._homes: list = []
         self._active_ring: pyglet.sprite.Sprite | None = None
         self.layout: Layout | None = None
@@ -200,25 +199,7 @@ class BoardView:
         self.layout = layout
         self.queue.clear()
         self.anim = None
-        if self._fly_ready is not None:
-            for spr in self._fly_ready:
-                spr.delete()
-            self._fly_ready = None
         self._build()
-
-    def prepare_ahead(self) -> bool:
-        """Make the next pushed-out tile's flying sprites now, hidden (a loop turn that draws nothing
-        calls this): made in a push's landing frame they cost it ~0.4-0.8 ms here. True if it made them."""
-        if self._fly_ready is not None or self.layout is None:
-            return False
-        atlas = self.ui.atlas
-        tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_fx)
-        icon = pyglet.sprite.Sprite(
-            atlas.treasure("owl"), 0, 0, batch=self.live, group=pyglet.graphics.Group(order=1, parent=self.g_fx)
-        )
-        tile.visible = icon.visible = False
-        self._fly_ready = (tile, icon)
-        return True
 
     def _laid_out(self) -> Layout:
         """The layout of the last resize(): the screens resize the board before it draws anything."""
@@ -694,16 +675,21 @@ class BoardView:
         self._hint_marks = []
         m = self.model
         hint = m.hint
-        if hint is None or not m.started or hint.player != m.current or m.phase != Phase.SHIFT:
+        if hint is None or not m.started or hint.player != m.current:
             return
         L = self._laid_out()
-        r = geometry.arrow_rect(L, hint.insertion)
+        if m.phase == Phase.SHIFT:  # the arrow to push at (the spare waits there, turned as suggested)
+            where = geometry.arrow_rect(L, hint.insertion)
+        elif m.phase == Phase.MOVE and tuple(hint.cell) in m.reachable:  # then the square to walk to
+            where = geometry.cell_rect(L, *hint.cell)
+        else:
+            return
         self._hint_marks.append(
             shapes.Arc(
-                *r.center,
+                *where.center,
                 L.cell * 0.55,
-                thickness=max(3, L.px(4)),
-                color=(90, 220, 255),
+                thickness=max(3, L.px(5)),
+                color=HINT_RGB,
                 batch=self.live,
                 group=self.g_fx,
             )
@@ -863,6 +849,12 @@ class BoardView:
 
         self.anim = self._timed(TURN_S, step, done)
 
+    def _drop_hint_unless_followed(self, ev: BoardShifted) -> None:
+        """A push as the hint said keeps the hint (its square to walk to is marked next); another drops it."""
+        hint = self.model.hint
+        if hint is not None and (hint.insertion, hint.rotation % 4) != (ev.insertion, ev.rotation % 4):
+            self.model.hint = None
+
     def _start_slide(self, ev: BoardShifted) -> None:
         m = self.model
         L = self._laid_out()
@@ -926,7 +918,8 @@ class BoardView:
             for c in ev.pawns:
                 m.positions[c.player] = _cell(c.end)
             m.forbidden = ev.forbidden
-            m.preview, m.rotation, m.hint = None, 0, None
+            m.preview, m.rotation = None, 0
+            self._drop_hint_unless_followed(ev)
             pv.scale = self.scale * 0.94
             pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
@@ -948,14 +941,7 @@ class BoardView:
         L = self._laid_out()
         atlas = self.ui.atlas
         x0, y0 = geometry.cell_center(L, *cell)
-        ready, self._fly_ready = self._fly_ready, None
-        if ready is not None:  # made ahead: shown where it fell, as a new one would be
-            spr, ready_icon = ready
-            spr.image = atlas.tile(tile.openings)
-            spr.position = (x0, y0, 0)
-            spr.visible = True
-        else:
-            spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
+        spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
         if self.panels_shown and m.seats:
             seat = m.seats[(m.current + 1) % len(m.seats)]
             end = L.panel(self.panel_place(seat)[0]).center
@@ -963,22 +949,14 @@ class BoardView:
         else:
             end, scale = (x0, y0), (self.scale, self.scale * 0.2)
         self.effects.fly(spr, (x0, y0), end, FLY_S, scale, arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
-        if ready is not None and not tile.treasure:
-            ready_icon.delete()
         if tile.treasure:  # its treasure rides along
-            if ready is not None:
-                icon = ready_icon
-                icon.image = atlas.treasure(tile.treasure)
-                icon.position = (x0, y0, 0)
-                icon.visible = True
-            else:
-                icon = pyglet.sprite.Sprite(
-                    atlas.treasure(tile.treasure),
-                    x0,
-                    y0,
-                    batch=self.live,
-                    group=pyglet.graphics.Group(order=1, parent=self.g_fx),
-                )
+            icon = pyglet.sprite.Sprite(
+                atlas.treasure(tile.treasure),
+                x0,
+                y0,
+                batch=self.live,
+                group=pyglet.graphics.Group(order=1, parent=self.g_fx),
+            )
             self.effects.fly(
                 icon,
                 (x0, y0),

@@ -17,7 +17,7 @@ import pyglet
 
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
-from engine.labyrinth.parts import GAME_NAME
+from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS
 from kiosk.ui.art import SEAT_COLORS, draw_pawn
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit import seating
@@ -129,11 +129,15 @@ class Choices:
 
     def join(self, seat: int) -> None:
         """A person at corner `seat` joins (or, joined already, leaves): joined seats are people.
-        With every seat taken nobody joins: the player count adds a seat."""
+        With every seat taken by people, a newcomer at a free corner adds a seat: a third person
+        at a table set for two must not have to find the player count, upside down for them."""
         others = [k for k in self.kinds[len(self.joined) :] if k != HUMAN]
         if seat in self.joined:
             self.joined.remove(seat)
         elif self.seat_free:
+            self.joined.append(seat)
+        elif self.players < MAX_PLAYERS:
+            self.players += 1
             self.joined.append(seat)
         else:
             return
@@ -375,8 +379,6 @@ class BoardSetup(SetupPanel):
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[: self.choices.players]
-            if not joined and not self.choices.seat_free:
-                continue  # every seat is taken: the player count adds one, not a corner
             if not joined:
                 make_button(
                     self,

@@ -29,6 +29,7 @@ class PuzzleOverScreen(GameEndScreen):
     """Solved or not, the stars, the fewest turns; play again or back to start."""
 
     game_name = NAME
+    again_key = "puzzles.next"  # another puzzle of the same grade, as the session deals it
 
     def event_of(self, game: Any, session: Any) -> PuzzleOver:
         p = game.puzzle

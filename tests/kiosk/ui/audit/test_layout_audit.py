@@ -187,6 +187,9 @@ def test_the_walk_covers_every_screen_state_and_language(walked):
         if e["screen"] == "play" and e["state"] == "seat_call":  # the call's panel covers the far arrows
             assert any(it["id"].startswith("here@") for it in e["items"])
             assert 0 < sum(it["kind"] == "arrow" for it in e["items"]) < 12
+        elif e["screen"] == "play" and e["state"] == "seat_join_asked":  # so does Join's question
+            assert {it["id"].split("@")[0] for it in e["items"]} >= {"yes", "no"}
+            assert 0 < sum(it["kind"] == "arrow" for it in e["items"]) < 12
         elif e["screen"] == "play":
             assert sum(it["kind"] == "arrow" for it in e["items"]) == 12
             assert any(it["kind"] in ("button", "touch") for it in e["items"]), e["state"]

@@ -70,6 +70,7 @@ def test_text_shade_keeps_the_hue_and_reaches_the_ratio():
 
 @pytest.mark.display
 def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monkeypatch):
+    from kiosk.ui.art import SEAT_COLORS
     from kiosk.ui.audit.states import STATES
 
     window = offscreen_window((800, 480))
@@ -86,14 +87,13 @@ def test_the_audit_measures_the_colour_behind_each_text_and_finds_a_bad_one(monk
         assert la.problems_of(good) == []
 
         # the setup drawn as before the fix: the seats' own colours for their words
+        red = SEAT_COLORS[0]
         monkeypatch.setattr("kiosk.games.labyrinth.screens.setup_panel.text_shade", lambda rgb, *a: tuple(rgb[:3]))
         report = la.walk(sizes=[(800, 480)], layouts=["tabletop"], languages=["en"], states=[setup], env=env)
         problems = la.problems_of(report)
-        assert any("low_contrast" in p and f"'Join' (226, 54, 54) on {contrast.TEXT_BG}" in p for p in problems), (
-            problems
-        )
+        assert any("low_contrast" in p and f"'Join' {red} on {contrast.TEXT_BG}" in p for p in problems), problems
         out = la.to_json(report)
-        item = next(it for it in out["entries"][0]["items"] if it["text"] == "Join" and it.get("fg") == [226, 54, 54])
+        item = next(it for it in out["entries"][0]["items"] if it["text"] == "Join" and it.get("fg") == list(red))
         assert item["bg"] == list(contrast.TEXT_BG)
     finally:
         env.close()

@@ -104,9 +104,10 @@ def test_join_controls_at_every_corner_add_people_in_their_seats(size):
         ui.k.sessions["labyrinth"].close()
 
 
-def test_a_full_table_offers_no_join_so_the_player_count_is_the_one_way_to_add_a_seat():
-    """A visitor review found two ways to add players (the count and a corner's Join): joining now
-    takes one of the seats the count gives, and with every seat taken the free corners offer nothing."""
+def test_a_newcomer_at_a_free_corner_of_a_full_table_joins_as_one_more_player():
+    """A visitor review found a third person could not join a table set for two people: the free
+    corners offered nothing, and the player count was upside down for them. A free corner's Join
+    now adds the seat, up to four."""
     size = (800, 480)
     ui = _ui(size=size, layout="tabletop", first="setup")
     try:
@@ -120,15 +121,17 @@ def test_a_full_table_offers_no_join_so_the_player_count_is_the_one_way_to_add_a
         def joins() -> list[str]:
             return [w.text for w in scr.widgets if getattr(w, "text", "") == ui.t("setup.join")]
 
-        assert joins() == []  # corners 0 and 2: nothing to tap
+        assert len(joins()) == 2  # corners 0 and 2 still offer a place
         ui.tap(*_corner(size, 0))
         ui.step(0.02)
-        assert scr.choices.joined == [1, 3] and scr.choices.players == 2  # nobody added by a corner
-        scr.panel.set_players(3)
-        assert len(joins()) == 2  # a seat is free: the two free corners offer it
-        ui.tap(*_corner(size, 0))
+        assert scr.choices.joined == [1, 3, 0] and scr.choices.players == 3
+        assert scr.choices.kinds[:3] == ["human"] * 3 and scr.choices.seats() == (1, 3, 0)
+        ui.tap(*_corner(size, 2))
         ui.step(0.02)
-        assert scr.choices.joined == [1, 3, 0] and scr.choices.kinds[:3] == ["human"] * 3
+        assert scr.choices.joined == [1, 3, 0, 2] and scr.choices.players == 4 and joins() == []
+        ui.tap(*_corner(size, 0))  # one leaves: the count stays, their seat is free again
+        ui.step(0.02)
+        assert scr.choices.joined == [1, 3, 2] and scr.choices.players == 4 and len(joins()) == 1
     finally:
         ui.close()
         ui.k.sessions["labyrinth"].close()

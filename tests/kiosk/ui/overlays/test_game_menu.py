@@ -160,6 +160,22 @@ def test_new_game_needs_a_second_tap_and_keeps_the_seats(make):
     assert ui.k.sessions["labyrinth"].game_id != first and ui.screen.name == "play"
 
 
+def test_new_game_goes_straight_to_the_new_board_not_through_the_attract_screen(make):
+    """Tried as a new user would: "New game" showed the old board, then flashed the attract screen."""
+    ui = make("labyrinth")
+    visited: list[str] = []
+    goto = ui.goto
+    ui.goto = lambda name, **kw: (visited.append(name), goto(name, **kw))[1]
+    tap(ui, *ui.menu._spots[3][0].center)
+    tap(ui, *button(ui, ui.t("menu.new_game")).rect.center)
+    tap(ui, *button(ui, ui.t("menu.new_game_confirm")).rect.center)
+    steps(ui)
+    assert visited == [] and ui.screen.name == "play"
+    game = ui.k.sessions["labyrinth"].game
+    model = ui.screen.board.model
+    assert [t.openings for t in model.tiles] == [game.board[divmod(i, 7)].openings for i in range(49)]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_how_to_play_from_the_menu_comes_back_to_the_same_position(make, game):
     ui = make(game)

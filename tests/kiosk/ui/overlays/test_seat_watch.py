@@ -24,6 +24,9 @@ from kiosk.core.config import Config
 from kiosk.core.events import CallSeat, ChangeSeat, GameSetup, SeatCalled
 from kiosk.core.ring_view import CALL_RGB, PAWN_RGB
 from kiosk.games import HUMAN
+from kiosk.games.labyrinth.events import PushArrow, RotateSpare, Stay
+from kiosk.ui.kit.layout import ARROWS
+from kiosk.ui.overlays.seats import JOINED_CALL_S
 
 from tests.support.mini_ui import Now, window  # noqa: F401  (fixtures)
 
@@ -137,8 +140,11 @@ def test_nobody_answers_the_computer_plays_the_seat_and_join_gives_it_back(table
     assert ui.t("seat.computer_plays", player=ui.t("colour.red")) in texts
     assert set(ui.seats.joins) == {0}  # Join at the computer's corner, none at Green's
     shot(ui, tmp_path, f"seat_taken_over_800x480_{language}")
-    # a newcomer at Red's corner taps Join during Green's turn: Red is a person's again
+    # a newcomer at Red's corner taps Join during Green's turn, and says yes: Red is a person's again
     ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    assert ui.seats.asking == 0 and session.kinds == ("easy", HUMAN)
+    ui.tap(*ui.seats.yes_rect.center)
     settle(ui)
     assert session.kinds == (HUMAN, HUMAN) and not ui.seats.joins
     shot(ui, tmp_path, f"seat_joined_800x480_{language}")
@@ -156,3 +162,81 @@ def test_the_last_person_at_the_table_gets_the_idle_question_not_the_call(table)
     assert ui.seats.calling is None and not ui.idle.showing
     leave_it(ui, IDLE_S - SEAT_S - CALL_S)
     assert ui.idle.showing and ui.seats.calling is None
+
+
+def green_plays_a_turn(ui) -> None:
+    """Green (player 1), a person, pushes at the first arrow allowed and stays."""
+    session = ui.k.sessions["labyrinth"]
+    arrow = next(a for a in ARROWS if a != session.running.forbidden)
+    ui.k.bus.post(PushArrow(arrow))
+    settle(ui, until=lambda: session.running.phase == "move" and not session.busy)
+    ui.k.bus.post(Stay())
+    settle(ui, until=lambda: session.running.current == 0 and not session.busy)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_a_tap_on_join_asks_the_tapper_first_and_no_keeps_the_computer(table, tmp_path, language):
+    ui = table
+    ui.set_language(language)
+    session = ui.k.sessions["labyrinth"]
+    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
+    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
+    ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    # the question, turned to the one who tapped at Red's corner (the far edge of the table)
+    assert ui.seats.asking == 0 and ui.seats._facing(session, 0) == 180
+    texts = [getattr(s, "text", "") for s in ui.seats._shapes]
+    assert ui.t("seat.join_ask", player=ui.t("colour.red")) in texts
+    assert {ui.t("seat.join_yes"), ui.t("seat.join_no")} <= set(texts)
+    assert ui.seats.yes_rect is not None and ui.seats.no_rect is not None
+    assert not ui.seats.yes_rect.contains(*ui.seats.no_rect.center)
+    shot(ui, tmp_path, f"seat_join_asked_800x480_{language}")
+    ui.tap(*ui.seats.no_rect.center)
+    settle(ui)
+    assert ui.seats.asking is None and session.kinds == ("medium", HUMAN)
+    # a tap anywhere else says no as well; nothing changed hands
+    ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    ui.tap(4, 4)
+    settle(ui)
+    assert ui.seats.asking is None and session.kinds == ("medium", HUMAN)
+    assert not [c for c in ui.k.seen if isinstance(c, ChangeSeat) and c.kind == HUMAN]
+
+
+def test_one_who_joined_and_does_not_play_hands_the_seat_back_within_a_turn(table):
+    ui = table
+    session = ui.k.sessions["labyrinth"]
+    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
+    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
+    ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    ui.tap(*ui.seats.yes_rect.center)
+    settle(ui)
+    assert session.kinds == (HUMAN, HUMAN)
+    green_plays_a_turn(ui)
+    # Red's turn, and nobody at Red's corner: called after JOINED_CALL_S, not SEAT_S
+    leave_it(ui, JOINED_CALL_S + 1)
+    assert ui.seats.calling == 0
+    leave_it(ui, CALL_S)
+    settle(ui, until=lambda: session.kinds[0] != HUMAN)
+    assert session.kinds == ("medium", HUMAN)  # back to the level it had before the Join
+    assert JOINED_CALL_S + CALL_S < SEAT_S + CALL_S
+
+
+def test_one_who_joined_and_plays_is_called_as_anyone_else(table):
+    ui = table
+    session = ui.k.sessions["labyrinth"]
+    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
+    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
+    ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    ui.tap(*ui.seats.yes_rect.center)
+    settle(ui)
+    green_plays_a_turn(ui)
+    ui.k.bus.post(RotateSpare())  # Red's newcomer touches the game: they play
+    settle(ui)
+    assert 0 not in ui.seats.joined
+    leave_it(ui, JOINED_CALL_S + 1)
+    assert ui.seats.calling is None
+    leave_it(ui, SEAT_S - JOINED_CALL_S)
+    assert ui.seats.calling == 0

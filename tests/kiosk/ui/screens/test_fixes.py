@@ -51,6 +51,22 @@ def test_a_tap_in_the_computers_turn_is_answered_facing_the_person_who_tapped(ma
     assert not play.note.showing
 
 
+def test_computer_is_thinking_goes_when_the_persons_own_turn_begins(make):
+    """It lay over the person's arrows and menu buttons into their own turn."""
+    from kiosk.ui.shell.runner import Offscreen
+
+    ui = make()
+    start(ui, "hard,human", "play")
+    play = ui.screen
+    m = play.board.model
+    ui.tap(*geometry.cell_center(ui.layout, 5, 3))
+    ui.k.bus.dispatch_pending()
+    assert play.note.showing and play.note.text == ui.t("play.computer_thinking")
+    Offscreen(ui, ui.k).settle()  # the computer plays its turn (within the note's time on the UI's clock)
+    assert m.kinds[m.current] == "human" and m.phase == "shift"
+    assert not play.note.showing
+
+
 def test_a_card_game_tap_in_the_computers_turn_is_answered_facing_the_tapper(make, tmp_path):
     ui = make()
     start(ui, "easy,human,human", "cards_play", game="cards")
@@ -192,3 +208,32 @@ def test_the_first_tap_on_an_arrow_says_tap_again_beside_it_facing_the_tapper(ma
     ui.k.bus.dispatch_pending()
     ui.step(0.02)
     assert not play.note.showing
+
+
+def test_a_hint_puts_the_spare_turned_at_its_arrow_then_rings_the_square_to_walk_to(make, tmp_path):
+    """A hint a child can follow: a thin ring round one arrow showed neither the turn nor the walk."""
+    from kiosk.games.labyrinth.events import HintReady, RequestHint, SelectArrow
+    from kiosk.ui.shell.runner import Offscreen
+
+    ui = make()
+    start(ui, "human,human", "play", hints=True)
+    off = Offscreen(ui, ui.k)
+    off.settle()
+    ui.post(RequestHint())
+    off.settle()
+    (hint,) = ui.k.of(HintReady)
+    board = ui.screen.board
+    m = board.model
+    assert (m.preview, m.rotation) == (hint.insertion, hint.rotation % 4)  # the spare waits there, turned
+
+    def ring_at() -> tuple[float, float]:
+        (mark,) = board._hint_marks
+        return (mark.x, mark.y)
+
+    assert ring_at() == pytest.approx(geometry.arrow_rect(ui.layout, hint.insertion).center)
+    shot(ui, tmp_path, "hint_arrow")
+    ui.post(SelectArrow(hint.insertion))  # the same arrow again: the push
+    off.settle()
+    assert m.phase == "move" and tuple(hint.cell) in m.reachable
+    assert ring_at() == pytest.approx(geometry.cell_rect(ui.layout, *hint.cell).center)
+    shot(ui, tmp_path, "hint_walk")

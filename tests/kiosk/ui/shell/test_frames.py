@@ -488,7 +488,14 @@ def test_corner_hold_opens_the_operator_menu_from_any_screen_but_never_steals_pl
     arrow = "E3" if ui.k.sessions["labyrinth"].game.forbidden != "E3" else "W3"
     ui.post(PushArrow(arrow))  # the game moves on behind the menu
     ui.off.settle()
-    ui.screen.go_back()  # back to the game, which still runs
+    # the menu's Back says where it goes: to the game, which still runs ("Back to start" went there too)
+    for d in "2580":
+        ui.screen.key(d)
+    ui.screen.key("ok")
+    texts = [getattr(w, "text", "") for w in ui.screen.widgets]
+    assert any(ui.t("operator.back_to_game") in text for text in texts)
+    assert not any(ui.t("gameover.back") in text for text in texts)
+    ui.screen.go_back()
     assert ui.screen.name == "play" and ui.k.sessions["labyrinth"].game is not None
     ui.off.settle()
     ui.draw()
