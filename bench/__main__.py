@@ -7,7 +7,7 @@ import platform
 import sys
 import time
 
-MODULES = ("engine", "ai", "cards", "puzzles", "bus", "ui", "window", "sim_memory", "history")
+MODULES = ("engine", "ai", "cards", "puzzles", "bus", "ui", "screens", "window", "sim_memory", "history")
 
 
 def main(argv: list[str]) -> int:

@@ -179,7 +179,10 @@ class GameConfig:
 
     game: str = key(factory=lambda: games.default(), schema=lambda: _Field(_choice(tuple(PLAYER_RANGE)), from_text=str))
     players: int = key(default=2, schema=lambda: _Field(_int(1, cap=99), from_text=_text_int))
-    seats: tuple[str, ...] = key(default=(HUMAN, "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
+    seats: tuple[str, ...] = key(
+        factory=lambda: games.get(games.default()).default_seats,
+        schema=lambda: _Field(_seats, list, from_text=_text_list),
+    )
     #: the games' variants by their [game] key (open_cards, return_home, treasures, ...): declared
     #: by each game (kiosk.games.Variant), every declared key present (its default unless written)
     variants: Mapping[str, Any] = field(
@@ -743,7 +746,7 @@ def _complete_seats(values: dict[str, Any], given: Mapping[str, Any], fail: _Fai
         shown = given.get(key, players)
         raise fail("game", f"{key} = {_show(shown)}: the {game} game is for {lo} to {hi} players")
     if "seats" not in values:
-        values["seats"] = (HUMAN,) + ("medium",) * (players - 1)
+        values["seats"] = (HUMAN,) + (games.get(game).default_ai,) * (players - 1)
     elif len(values["seats"]) != players:
         raise fail(
             "game", f"seats = {_show(list(values['seats']))} has {len(values['seats'])} seats but players = {players}"

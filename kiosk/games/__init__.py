@@ -233,6 +233,12 @@ class GameType:
     audit: Callable[[], Sequence[Any]] | None = None
 
     @property
+    def default_ai(self) -> str:
+        """The computer a seat gets unless someone says otherwise: the first in `default_seats`,
+        else the weakest level (a person for a game without computers)."""
+        return next((k for k in self.default_seats if k != HUMAN), self.ai_levels[0] if self.ai_levels else HUMAN)
+
+    @property
     def seat_kinds(self) -> tuple[str, ...]:
         """Who may sit at a seat: a person or one of the AI levels."""
         return (HUMAN, *self.ai_levels)

@@ -485,11 +485,11 @@ def _seat_kinds(args: argparse.Namespace, config: Config, kind: GameType) -> lis
     a simulated demo), filled up with computers to the game's fewest players."""
     kinds = list(config.game.seats)
     if args.simulate and args.display == "none" and not args.players and not args.script:
-        kinds = [k if k != HUMAN else "medium" for k in kinds]
+        kinds = [k if k != HUMAN else kind.default_ai for k in kinds]
         if len(kinds) < 2:
-            kinds = ["medium", "hard"]
+            kinds = [kind.default_ai, kind.ai_levels[-1]]
     if not args.players:
-        # [game] seats may name another game's computer (cards has no "medium": its "easy")
+        # [game] seats may name another game's computer (GameType.ai_aliases)
         kinds = [kind.seat_kind(k) for k in kinds]
         kinds += [next((k for k in kinds if k != HUMAN), kind.ai_levels[0])] * max(0, kind.players[0] - len(kinds))
     return kinds

@@ -28,6 +28,7 @@ from kiosk.ui.kit.widgets import UNDO_COLOR, UNDO_ICON, UNDO_KEYS, UNDO_QUIET, B
 from tests.support.offscreen import Pixels, near, offscreen_window
 from tests.games.cards.test_session import fitting
 from tests.games.test_undo import walk_cell, walkable
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -78,15 +79,15 @@ def test_undo_buttons_take_a_walk_then_the_push_back_facing_the_mover(ui, tmp_pa
     me, seat = s.game.current, s.game.players[s.game.current].seat
     assert undo_buttons(ui) == []  # nothing to take back yet
     arrow = walkable(s.game)
-    ui.tap(*L.arrow_rect(arrow).center)
-    ui.tap(*L.arrow_rect(arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
     off.settle()
     pushed = s.game.to_dict()
     mine = undo_buttons(ui, ui.screen.panels[me].widgets)
     assert len(mine) == 1 and mine[0].frame.angle == L.facing(seat)  # beside "stay", facing the mover
     cell = walk_cell(s.game)
-    ui.tap(*L.cell_rect(*cell).center)
-    ui.tap(*L.cell_rect(*cell).center)
+    ui.tap(*geometry.cell_rect(L, *cell).center)
+    ui.tap(*geometry.cell_rect(L, *cell).center)
     off.settle()
     assert s.game.current != me and s.game.phase == "shift"
     off.shot("walked")
@@ -123,11 +124,11 @@ def test_the_last_move_of_the_computer_stays_marked_until_the_next_push(ui, tmp_
     off.settle()
     g, L = s.game, ui.layout
     arrow = walkable(g)
-    ui.tap(*L.arrow_rect(arrow).center)
-    ui.tap(*L.arrow_rect(arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
     off.settle()
-    ui.tap(*L.cell_rect(*g.player.position).center)  # stay: two taps
-    ui.tap(*L.cell_rect(*g.player.position).center)
+    ui.tap(*geometry.cell_rect(L, *g.player.position).center)  # stay: two taps
+    ui.tap(*geometry.cell_rect(L, *g.player.position).center)
     for _ in range(2000):
         off.frame()
         if g.current == 0 and g.phase == "shift" and not ui.screen.busy and ui.k.settled():
@@ -147,7 +148,7 @@ def test_the_last_move_of_the_computer_stays_marked_until_the_next_push(ui, tmp_
     ui.tap(2, 2)
     off.frame()
     assert not ui.screen.cue.showing
-    first, end = L.cell_rect(*ai_push.line[0]), L.cell_rect(*ai_push.line[-1])
+    first, end = geometry.cell_rect(L, *ai_push.line[0]), geometry.cell_rect(L, *ai_push.line[-1])
     x0, y0 = min(first.x, end.x), min(first.y, end.y)
     x1, y1 = max(first.right, end.right), max(first.top, end.top)
     inset = max(2, L.px(3)) * 1.5  # inside the light rim, on the coloured line
@@ -160,8 +161,8 @@ def test_the_last_move_of_the_computer_stays_marked_until_the_next_push(ui, tmp_
     assert hits >= len(edge) - 2, [px(x, y) for x, y in edge]
     # the person's push replaces the marks with theirs
     arrow = next(a for a in ("N1", "N3", "N5", "E1", "E3", "S1") if a != g.forbidden)
-    ui.tap(*L.arrow_rect(arrow).center)
-    ui.tap(*L.arrow_rect(arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
     off.settle()
     assert ui.screen.board.last_move["push"][0] == g.players[0].seat and "walk" not in ui.screen.board.last_move
 
@@ -259,8 +260,8 @@ def test_the_u_key_stands_in_for_the_undo_button(ui):
     s, L = ui.k.sessions["labyrinth"], ui.layout
     start = s.game.to_dict()
     arrow = walkable(s.game)
-    ui.tap(*L.arrow_rect(arrow).center)
-    ui.tap(*L.arrow_rect(arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
+    ui.tap(*geometry.arrow_rect(L, arrow).center)
     off.settle()
     assert s.game.phase == "move"
     assert UNDO_KEYS == (key.U, key.BACKSPACE)

@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterable
 from kiosk.ui.audit import colour_vision
 from kiosk.ui.kit import contrast
 from kiosk.ui.kit import widgets
-from kiosk.ui.kit.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
+from kiosk.ui.kit.layout import MIN_TOUCH, SIZES, Layout, Rect
 from kiosk.ui.kit.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
 from kiosk.ui.kit.i18n import LANGUAGES
 
@@ -205,11 +205,11 @@ def _item(
 
 
 def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
-    """What a finger can tap: the screen's widgets (only a picker's while it is open), the board's arrows
-    and cells, and what the screen names itself (``audit_targets``)."""
+    """What a finger can tap: the screen's widgets (only a picker's while it is open) and what the
+    screen names itself (``audit_targets``: the board game's arrows and cells)."""
     items = []
     targets = screen.widgets
-    if getattr(screen, "picking_language", False):  # the setup's language picker: only it answers
+    if getattr(screen, "picking", ""):  # the setup's language or game picker: only it answers
         targets = screen._picker
     for w in targets:
         if not getattr(w, "visible", True):
@@ -226,10 +226,6 @@ def _targets(screen: Any, L: Layout, uid: Callable[[str], str]) -> list[dict]:
                 faces=FACES[frame.angle % 360] if frame is not None else "S",
             )
         )
-    model = getattr(getattr(screen, "board", None), "model", None)
-    if screen.name == "play" and getattr(model, "started", False):  # the board answers to its own taps
-        items += [_item(f"arrow:{name}", "arrow", L.arrow_rect(name), touch=True) for name in ARROWS]
-        items += [_item(f"cell:{r},{c}", "cell", L.cell_rect(r, c), touch=True) for r in range(7) for c in range(7)]
     for name, kind, rect in getattr(screen, "audit_targets", lambda: ())():
         items.append(_item(uid(name), kind, rect, touch=True))
     return items
@@ -242,7 +238,7 @@ def _texts(screen: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -
     batches = {id(v) for v in held if v.__class__.__name__ == "Batch"}
     items: list[dict] = []
     panels: dict[str, Rect] = {}
-    modal = getattr(screen, "picking_language", False)  # the setup's picker: what is under it is dimmed
+    modal = bool(getattr(screen, "picking", ""))  # the setup's picker: what is under it is dimmed
     sheet = getattr(screen, "audit_sheet", None)  # the group order of a sheet over the whole screen, if one is up
     for lab, frame, container, role, name in recorder.texts:
         if id(getattr(lab, "_batch", None)) not in batches or not _alive(lab) or not lab.text.strip():
@@ -583,8 +579,8 @@ def walk(
 def relabel(screen: Any, layout: Layout, new_size: bool) -> None:
     """Lay the screen out again: all of it for a new size, only what has words for a new language
     (the play screen's board has none: its panels are enough)."""
-    if not new_size and screen.name == "play" and getattr(screen.board.model, "started", False):
-        screen._build_panels()
+    if not new_size and getattr(screen, "relabel", None) is not None:
+        screen.relabel()
         return
     screen.resize(layout)
 
@@ -648,7 +644,7 @@ def setup_state(game: str, choose: Callable[[Any], None], picker: bool = False) 
         screen: Any = env.ui.goto("setup")
         screen.game = game
         choose(screen.choices)
-        screen.picking_language = picker
+        screen.picking = "language" if picker else ""
         screen._build()
 
     return prepare

@@ -20,7 +20,7 @@ def _menu_open(env) -> None:
     from kiosk.core.events import GameSetup, NewGame
 
     env.post(NewGame(GameSetup.of("human,human", seed=3)))
-    env.ui.goto("play")
+    env.ui.goto(_default().play_screen)
     _reopen_menu(env)
 
 
@@ -55,12 +55,20 @@ def _seat_call(env: Any) -> None:
     Red's seat is called ("Red, still there?"), facing Red; Join at the computer's corner."""
     from kiosk.core.events import GameSetup, NewGame
 
-    env.post(NewGame(GameSetup.of("human,human,medium", seed=3)))
-    env.ui.goto("play")
+    game = _default()
+    env.post(NewGame(GameSetup.of(f"human,human,{game.default_ai}", seed=3)))
+    env.ui.goto(game.play_screen)
     seats = env.ui.seats
     seats.update()  # Red's wait begins
     env.now += seats.timeout + 1
     seats.update()
+
+
+def _default() -> Any:
+    """The default game's declaration (kiosk.games.GameType): the shell's states play it."""
+    from kiosk import games
+
+    return games.get(games.default())
 
 
 def _seat_join_asked(env: Any) -> None:
@@ -68,8 +76,9 @@ def _seat_join_asked(env: Any) -> None:
     yourself?" asks, facing that corner, with Yes and No."""
     from kiosk.core.events import GameSetup, NewGame
 
-    env.post(NewGame(GameSetup.of("human,medium", seed=3)))
-    env.ui.goto("play")
+    game = _default()
+    env.post(NewGame(GameSetup.of(f"human,{game.default_ai}", seed=3)))
+    env.ui.goto(game.play_screen)
     seats = env.ui.seats
     seats.update()
     seats.ask(1)
@@ -83,17 +92,24 @@ def _states() -> tuple[State, ...]:
 
     theirs = [st for game in games.all_games() if game.audit is not None for st in game.audit()]
     default = games.default()
+    computer = _default().default_ai
     return (
         State("attract", "idle", "", _attract),
         *(st for st in theirs if st.screen == "attract"),
         *(st for st in theirs if st.screen == "setup"),
         State("setup", "language", default, setup_state(default, lambda choices: None, picker=True)),
         # nobody at the table: Start says "Watch the computers"
-        State("setup", "watch", default, setup_state(default, lambda choices: choices.kinds.__setitem__(0, "medium"))),
+        State("setup", "watch", default, setup_state(default, lambda choices: choices.kinds.__setitem__(0, computer))),
         State("attract", "continue", "", _attract_offering),
         *(st for st in theirs if st.screen not in ("attract", "setup")),
-        State("play", "seat_call", default, _seat_call),
-        State("play", "seat_join_asked", default, _seat_join_asked, each_language=lambda env: env.ui.seats.update()),
+        State(_default().play_screen, "seat_call", default, _seat_call),
+        State(
+            _default().play_screen,
+            "seat_join_asked",
+            default,
+            _seat_join_asked,
+            each_language=lambda env: env.ui.seats.update(),
+        ),
         # last: the menu's sheet is an overlay that stays open until a screen closes it
         State("game_menu", "open", default, _menu_open, each_language=_reopen_menu),
     )

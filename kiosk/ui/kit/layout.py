@@ -1,11 +1,11 @@
 """Where everything goes on screen, for any size from 800x480 to 1920x1080 and portrait.
 
 All geometry is computed here from the window size and the layout mode, so the
-screens never hard-code pixels and the tests can ask "where is arrow N3?".
+screens never hard-code pixels.
 Coordinates are pyglet's: origin at the bottom-left, y upwards.
 
-The board sits in the middle with a ring of 12 arrow slots around it (one cell
-wide, so a slot is also where the spare previews). Landscape screens put the
+The board sits in the middle with a ring one cell wide around it (the board game's
+arrow slots: kiosk/games/labyrinth/geometry.py). Landscape screens put the
 player panels in the columns left and right of the board, portrait screens in
 the bands above and below; either way each seat's panel is at the seat's own
 corner (seat 0 top-left, 1 top-right, 2 bottom-right, 3 bottom-left, as the
@@ -23,7 +23,6 @@ from functools import cached_property
 from typing import NamedTuple
 
 SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (720, 1280))
-ARROWS = ("N1", "N3", "N5", "E1", "E3", "E5", "S1", "S3", "S5", "W1", "W3", "W5")
 MIN_TOUCH = 48  # px: the smallest touch target on the smallest screen
 PORTRAIT_BAND = 180  # px on 480x800: the least height of the panels' bands above and below the board
 ACTIVE_SHARE = 0.64  # the part of a shared side the active seat's panel gets
@@ -138,7 +137,7 @@ class Layout:
     def screen(self) -> Rect:
         return Rect(0, 0, self.width, self.height)
 
-    # -------------------------------------------------------------- board + arrow ring
+    # -------------------------------------------------------------- the board's square and its ring
     @cached_property
     def margin(self) -> int:
         return self.px(4)
@@ -164,38 +163,6 @@ class Layout:
         c = self.cell
         r = self.ring
         return Rect(r.x + c, r.y + c, 7 * c, 7 * c)
-
-    def cell_rect(self, row: int, col: int) -> Rect:
-        """The square of board cell (row, col); row 0 is the top row. Works outside 0-6 too."""
-        b, c = self.board, self.cell
-        return Rect(b.x + col * c, b.top - (row + 1) * c, c, c)
-
-    def cell_center(self, row: float, col: float) -> tuple[float, float]:
-        b, c = self.board, self.cell
-        return (b.x + (col + 0.5) * c, b.top - (row + 0.5) * c)
-
-    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
-        b = self.board
-        if not b.contains(x, y):
-            return None
-        col = int((x - b.x) // self.cell)
-        row = int((b.top - y) // self.cell)
-        return (min(row, 6), min(col, 6))
-
-    @staticmethod
-    def arrow_cell(name: str) -> tuple[int, int]:
-        """The virtual cell just outside the board where arrow `name` sits (and the spare previews)."""
-        side, k = name[0], int(name[1])
-        return {"N": (-1, k), "S": (7, k), "W": (k, -1), "E": (k, 7)}[side]
-
-    def arrow_rect(self, name: str) -> Rect:
-        return self.cell_rect(*self.arrow_cell(name))
-
-    def arrow_at(self, x: float, y: float) -> str | None:
-        for name in ARROWS:
-            if self.arrow_rect(name).contains(x, y):
-                return name
-        return None
 
     # -------------------------------------------------------------- seats and panels
     def panel(self, seat: int, active: int | None = None) -> Rect:

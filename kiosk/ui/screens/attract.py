@@ -203,7 +203,8 @@ class AttractScreen(Screen):
             session = self.demo.session if self.demo else None
             if session is not None and session.game is not None:
                 self.board.load(session.public_snapshot())
-        self._build_overlay()
+        if self.ui.screen is self:  # hidden, it is built when shown (``enter``), not twice
+            self._build_overlay()
 
     def _start_demo(self) -> None:
         self._stop_demo()
@@ -502,7 +503,7 @@ class AttractScreen(Screen):
                 front,
                 size=BODY,
                 wrap=True,
-                on_tap=partial(self.ui.goto, "howto", then="attract", edge=edge),
+                on_tap=partial(self.ui.goto, games.get(games.default()).howto_screen, then="attract", edge=edge),
             )
             caption = label(
                 self.caption(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.outcome import GAME_OVER
+from kiosk import games
 from kiosk.core.events import NewGame
 
 from kiosk.ui.kit.layout import Rect
@@ -24,7 +25,6 @@ class GameEndScreen(Screen):
     """Base of the game-over screens: idle back to start, play again, the two buttons."""
 
     game_name = ""  # the game (kiosk.games) whose session this screen reads: set by each
-    play_screen = "play"  # where "Play again" goes
     again_key = "gameover.play_again"  # its words (a puzzle's: "Next puzzle")
     motion_hz = PASSERS_BY_HZ  # the podium's confetti
 
@@ -101,7 +101,7 @@ class GameEndScreen(Screen):
             self.ui.goto("setup")
             return
         self.ui.post(NewGame(replace(setup, seed=None)))
-        self.ui.goto(self.play_screen)
+        self.ui.goto(games.get(self.game_name).play_screen)
 
     def add_buttons(self, c: Canvas, frame: Frame, m: float, height: float, group) -> None:
         """ "Back to start" bottom left, "Play again" bottom right, `m` units from the edges."""

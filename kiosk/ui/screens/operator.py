@@ -37,13 +37,15 @@ from pyglet import shapes
 
 from engine.outcome import GAME_OVER
 from kiosk.ui.kit.text_cache import Text
+from kiosk import games
 from kiosk.games import HUMAN
 from kiosk.core.events import ButtonPressed, Quit
 from kiosk.store.pin import PinGuard
 from kiosk.version import version as running_version
 
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.kit.layout import ARROWS, Rect
+from kiosk.core.config import ARROWS
+from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
 from kiosk.ui.shell.screen import Screen, game_on, register, session_for
 from kiosk.ui.kit.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
@@ -192,7 +194,7 @@ class OperatorScreen(Screen):
             session = session_for(self.kiosk, game_name)
             game = session.game if session is not None else None
             return back if game is not None and game.phase != GAME_OVER else "attract"
-        return back if back in ("setup", "howto") else "attract"
+        return back if back in ("setup", *(g.howto_screen for g in games.all_games())) else "attract"
 
     def go_back(self) -> None:
         self.ui.goto(self.back_to())

@@ -61,10 +61,14 @@ class SetupScreen(Screen):
         self.game = ""  # the chosen tab: a registered game's name
         self.panels: dict[str, SetupPanel] = {}
         self.edge = seating.NEAR  # the edge of the person who opened the setup (it faces them)
-        self.picking_language = False
+        self.picking = ""  # the picker open over the screen: "language", "game" or "" (none)
         self.quiet = 0.0  # seconds without a touch (back to attract after idle)
         self._shapes: list = []
-        self._picker: list[Button] = []  # the language picker's buttons, while it is open
+        self._picker: list[Button] = []  # the open picker's buttons
+
+    @property
+    def picking_language(self) -> bool:
+        return self.picking == "language"
 
     @property
     def panel(self) -> SetupPanel:
@@ -94,14 +98,15 @@ class SetupScreen(Screen):
             if opener is not None and self.layout.tabletop:
                 self.edge = seating.edge_at(self.layout, *opener)
                 self.panel.opened_at(*opener)
-        self.picking_language = False
+        self.picking = ""
         self.quiet = 0.0
         self._build()
 
     def resize(self, layout) -> None:
         if not self.panels:
             self._fresh()
-        self._build()
+        if self.ui.screen is self:  # hidden, it is built when shown (``enter``), not twice
+            self._build()
 
     def update(self, dt: float) -> None:
         self.quiet += dt
@@ -124,12 +129,12 @@ class SetupScreen(Screen):
 
     def tap(self, x: float, y: float) -> bool:
         self.quiet = 0.0
-        if self.picking_language:  # only the picker answers; a tap beside it closes it
+        if self.picking:  # only the picker answers; a tap beside it closes it
             w = self.widget_at(x, y)
             if w in self._picker:
                 w.tap()
             else:
-                self.picking_language = False
+                self.picking = ""
                 self._build()
             return True
         return super().tap(x, y)
@@ -145,6 +150,7 @@ class SetupScreen(Screen):
 
     def set_game(self, game: str) -> None:
         self.game = game
+        self.picking = ""
         self._build()
 
     @property
@@ -154,7 +160,7 @@ class SetupScreen(Screen):
 
     def set_language(self, language: str) -> None:
         set_language(self.ui, language)
-        self.picking_language = False
+        self.picking = ""
         self._build()
 
     def start(self) -> None:
@@ -162,8 +168,8 @@ class SetupScreen(Screen):
         self.ui.post(NewGame(setup))
         self.ui.goto(games.get(setup.game).play_screen, **self.panel.play_options())
 
-    def _open_language(self) -> None:
-        self.picking_language = True
+    def _open_picker(self, which: str) -> None:
+        self.picking = which
         self._build()
 
     # ------------------------------------------------------------ drawing
@@ -176,8 +182,13 @@ class SetupScreen(Screen):
             self._build_landscape(c, frame)
         else:
             self._build_portrait(c, frame)
-        if self.picking_language:
-            self._build_language_picker(c, frame)
+        if self.picking == "language":
+            cur = current_language(self.ui)
+            choices = [(language_name(lang), lang == cur, partial(self.set_language, lang)) for lang in LANGUAGES]
+            self._build_picker(c, frame, self.t("setup.language"), choices)
+        elif self.picking == "game":
+            choices = [(self._title(g), g.name == self.game, partial(self.set_game, g.name)) for g in offered()]
+            self._build_picker(c, frame, "", choices)
         self.ui.request_frame()  # the new picture (the screen draws only when it changes)
 
     def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="left", bold=True, width=None):
@@ -192,7 +203,8 @@ class SetupScreen(Screen):
         """Game tabs and the language button; returns the y below them."""
         t = self.t
         lw = LANGUAGE_W if not stacked else w
-        compact = not stacked and self._tabs_need(c) > w - lw - 20
+        need = self._tabs_need(c)
+        compact = not stacked and w - lw - 20 < need <= w - LANGUAGE_W_COMPACT - 20
         if compact:  # the games' names need the room: the language button shows its code ("DE")
             lw = LANGUAGE_W_COMPACT
         tabs_end = self._game_tabs(c, frame, x, y, w if stacked else w - lw - 20, h)
@@ -225,7 +237,7 @@ class SetupScreen(Screen):
             self.batch,
             self._bg,
             size=BODY,
-            on_tap=self._open_language,
+            on_tap=partial(self._open_picker, "language"),
         )
         below: float = y
         return below
@@ -233,13 +245,35 @@ class SetupScreen(Screen):
     def _tabs_need(self, c: Canvas) -> float:
         """The width (design units) the games' tabs need for their names at the body size."""
         kinds = offered()
-        names = [self.t(g.title_key) if g.title_key else g.title for g in kinds]
+        names = [self._title(g) for g in kinds]
         widest = max((measure(n, c.font(BODY))[0] / c.s for n in names), default=0.0)
         return len(kinds) * (widest + 16) + 10 * (len(kinds) - 1)
 
+    def _title(self, game: games.GameType) -> str:
+        return self.t(game.title_key) if game.title_key else game.title
+
     def _game_tabs(self, c, frame, x, y, w, h) -> float:
-        """The games' tabs side by side in `w` (each at most 230 units wide); returns where they end."""
+        """The games' tabs side by side in `w` (each at most 230 units wide); returns where they end.
+        When their names do not fit (more games than room), one button names the chosen game and
+        opens a picker of them all."""
         kinds = offered()
+        if self._tabs_need(c) > w:
+            bw = min(w, 2 * 230)
+            make_button(
+                self,
+                c,
+                frame,
+                Rect(x, y, bw, h),
+                self._title(games.get(self.game)) + "  \u25be",
+                self.batch,
+                self._bg,
+                size=BODY,
+                color=ACCENT,
+                text_color=(30, 30, 30),
+                on_tap=partial(self._open_picker, "game"),
+            )
+            end: float = x + bw
+            return end
         gap = 10
         tab_w = min(230, (w - gap * (len(kinds) - 1)) / len(kinds))
         for k, game in enumerate(kinds):
@@ -249,7 +283,7 @@ class SetupScreen(Screen):
                 c,
                 frame,
                 Rect(x + k * (tab_w + gap), y, tab_w, h),
-                self.t(game.title_key) if game.title_key else game.title,
+                self._title(game),
                 self.batch,
                 self._bg,
                 size=BODY,
@@ -257,7 +291,7 @@ class SetupScreen(Screen):
                 text_color=(30, 30, 30) if on else INK,
                 on_tap=partial(self.set_game, game.name),
             )
-        end: float = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
+        end = x + len(kinds) * tab_w + gap * (len(kinds) - 1)
         return end
 
     def _bottom_row(self, c, frame, x, y, w, h) -> None:
@@ -346,7 +380,7 @@ class SetupScreen(Screen):
             self.batch,
             self._bg,
             size=BODY,
-            on_tap=self._open_language,
+            on_tap=partial(self._open_picker, "language"),
         )
         bw = 130
         make_button(
@@ -386,44 +420,45 @@ class SetupScreen(Screen):
             on_tap=self.start,
         )
 
-    def _build_language_picker(self, c: Canvas, frame: Frame) -> None:
+    def _build_picker(self, c: Canvas, frame: Frame, title: str, choices: list[tuple[str, bool, Any]]) -> None:
+        """A modal list of (text, chosen, on_tap) in two columns over the dimmed screen, under `title`."""
         top = pyglet.graphics.Group(order=10)
         over = pyglet.graphics.Group(order=11)
         self._shapes.append(dim(self.layout, self.batch, top, alpha=200))
         cols = 2
-        rows = (len(LANGUAGES) + cols - 1) // cols
+        rows = (len(choices) + cols - 1) // cols
         bw, bh, gap = min(220, (c.W - 60) / 2), 56, 10
         w = cols * bw + (cols - 1) * gap + 40
-        h = rows * bh + (rows - 1) * gap + 80
+        h = rows * bh + (rows - 1) * gap + (80 if title else 40)
         x0, y0 = (c.W - w) / 2, (c.H - h) / 2
         self._shapes += panel(frame, c.r(x0, y0, w, h), self.batch, over, radius=c.px(14))
-        lbl = label(
-            self.t("setup.language"),
-            frame,
-            c.px(c.W / 2),
-            c.px(y0 + h - 28),
-            c.font(20),
-            self.batch,
-            pyglet.graphics.Group(order=12),
-            bold=True,
-        )
-        self._shapes.append(lbl)
-        cur = current_language(self.ui)
-        for i, lang in enumerate(LANGUAGES):
+        if title:
+            lbl = label(
+                title,
+                frame,
+                c.px(c.W / 2),
+                c.px(y0 + h - 28),
+                c.font(20),
+                self.batch,
+                pyglet.graphics.Group(order=12),
+                bold=True,
+            )
+            self._shapes.append(lbl)
+        top_y = y0 + h - (56 if title else 16)
+        for i, (text, on, on_tap) in enumerate(choices):
             r, k = divmod(i, cols)
-            on = lang == cur
             self._picker.append(
                 make_button(
                     self,
                     c,
                     frame,
-                    Rect(x0 + 20 + k * (bw + gap), y0 + h - 56 - (r + 1) * bh - r * gap, bw, bh),
-                    language_name(lang),
+                    Rect(x0 + 20 + k * (bw + gap), top_y - (r + 1) * bh - r * gap, bw, bh),
+                    text,
                     self.batch,
                     pyglet.graphics.Group(order=12),
                     size=19,
                     color=ACCENT if on else (64, 110, 170),
                     text_color=(30, 30, 30) if on else INK,
-                    on_tap=partial(self.set_language, lang),
+                    on_tap=on_tap,
                 )
             )

@@ -16,6 +16,7 @@ from kiosk.games.labyrinth.events import GameOver, PushArrow, Stay, TreasureFoun
 
 from tests.kiosk.ui.screens.test_screens import _button, pixels, rgb_at, save_png, tap_widget
 from tests.kiosk.ui.screens.test_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -49,7 +50,7 @@ def wall_points(L, r, c):
     A treasure's medallion (36 px at 800x480) or its shadow may cover one of them, so the checks
     below go by what most of the four show.
     """
-    rect = L.cell_rect(r, c)
+    rect = geometry.cell_rect(L, r, c)
     return [(rect.x + rect.w * fx, rect.y + rect.h * fy) for fx in (0.17, 0.83) for fy in (0.17, 0.83)]
 
 
@@ -92,7 +93,7 @@ def test_fixed_tiles_are_stone_movable_tiles_hedge_and_paths_read_as_paths(ui, s
     assert len(plain) > 10
     for i in plain:
         r, c = divmod(i, 7)
-        x, y = L.cell_center(r, c)
+        x, y = geometry.cell_center(L, r, c)
         centre = rgb_at(px, x, y)
         assert near(centre, NORMAL.path, 45) or near(centre, NORMAL.pebble, 45), (r, c, centre)
         assert luminance(centre) > luminance(NORMAL.wall) + 80
@@ -219,7 +220,7 @@ def test_attract_shows_the_wordmark_and_keeps_the_board_and_corners_clear(ui, sh
         px = pixels(u)
         save_png(shots_dir / f"attract-{size[0]}x{size[1]}-{layout}.png", px)
         for r, c in ((0, 0), (0, 6), (6, 0), (6, 6)):  # the start corners: stone tiles
-            cell = L.cell_rect(r, c)  # a point on the wall clear of the rivet, the pawn, the home ring
+            cell = geometry.cell_rect(L, r, c)  # a point on the wall clear of the rivet, the pawn, the home ring
             p = rgb_at(px, cell.x + cell.w * 0.1, cell.y + cell.h * 0.22)
             assert max(p) - min(p) < 40 and 70 < luminance(p) < 220, (size, layout, r, c, p)
 
@@ -247,7 +248,7 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
     for size, layout in (((800, 480), "tabletop"), ((1280, 800), "upright")):
         u = ui(size=size, layout=layout, first="attract")
         from kiosk.ui.screens.attract import BAND  # after the window: pyglet is set up for offscreen
-        from kiosk.ui.kit.layout import ARROWS
+        from kiosk.games.labyrinth.geometry import ARROWS
 
         scr = u.screen
         scr.demo_seed = 5
@@ -258,10 +259,10 @@ def test_attract_bands_hide_the_arrows_and_the_spare_under_them(ui):
         u.render(force=True)
         px = pixels(u)
         L = scr.layout  # the attract screen's own: its board smaller than the play screen's
-        under = [name for name in ARROWS if any(b.contains(*L.arrow_rect(name).center) for b in scr._bands)]
+        under = [name for name in ARROWS if any(b.contains(*geometry.arrow_rect(L, name).center) for b in scr._bands)]
         assert len(under) >= 3, (size, layout)  # a row of arrows (and the spare beside one) lies under
         for name in under:
-            r = L.arrow_rect(name)
+            r = geometry.arrow_rect(L, name)
             for x, y in ((r.cx, r.cy), (r.cx, r.y + r.h * 0.3), (r.cx, r.top - r.h * 0.3)):
                 assert near(rgb_at(px, x, y), BAND, 3), (size, layout, name, rgb_at(px, x, y))
 

@@ -15,6 +15,7 @@ from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, 
 from kiosk.games.labyrinth.session import Pacing
 
 from tests.support.offscreen import offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -69,7 +70,7 @@ def test_tap_arrow_previews_rotates_and_pushes(ui):
     g = s.game
     L = ui.layout
     spare_before = g.spare
-    tap_at(ui, L.arrow_rect("N3"))
+    tap_at(ui, geometry.arrow_rect(L, "N3"))
     assert ui.k.of(PreviewMoved)[-1].arrow == "N3"
     assert s.preview == "N3" and g.phase == "shift"
     assert ui.screen.board._preview_tile.visible
@@ -79,7 +80,7 @@ def test_tap_arrow_previews_rotates_and_pushes(ui):
     from engine.labyrinth import Shift
 
     expected.apply(Shift("N3", 1))
-    tap_at(ui, L.arrow_rect("N3"))  # the same arrow again pushes
+    tap_at(ui, geometry.arrow_rect(L, "N3"))  # the same arrow again pushes
     shifted = ui.k.of(BoardShifted)[-1]
     assert shifted.insertion == "N3" and shifted.rotation == 1
     assert g.phase == "move" and g.to_dict()["board"] == expected.to_dict()["board"]
@@ -95,14 +96,14 @@ def test_forbidden_arrow_is_refused_with_a_message(ui):
     start(ui)
     g = ui.k.sessions["labyrinth"].game
     L = ui.layout
-    tap_at(ui, L.arrow_rect("W3"))
-    tap_at(ui, L.arrow_rect("W3"))
+    tap_at(ui, geometry.arrow_rect(L, "W3"))
+    tap_at(ui, geometry.arrow_rect(L, "W3"))
     me = g.current
-    tap_at(ui, L.cell_rect(*g.player.position))  # stay: the first tap chooses ...
-    tap_at(ui, L.cell_rect(*g.player.position))  # ... the second confirms
+    tap_at(ui, geometry.cell_rect(L, *g.player.position))  # stay: the first tap chooses ...
+    tap_at(ui, geometry.cell_rect(L, *g.player.position))  # ... the second confirms
     assert g.current != me and g.forbidden == "E3"
     before = g.to_dict()
-    tap_at(ui, L.arrow_rect("E3"))
+    tap_at(ui, geometry.arrow_rect(L, "E3"))
     refused = ui.k.of(IllegalInput)[-1]
     assert refused.arrow == "E3" and g.to_dict() == before
     panel = ui.screen.panels[g.current]
@@ -122,22 +123,22 @@ def test_tap_a_reachable_cell_walks_there(ui):
         far = [c for c in trial.reachable() if c != trial.player.position]
         if far:
             break
-    tap_at(ui, L.arrow_rect(arrow))
-    tap_at(ui, L.arrow_rect(arrow))
+    tap_at(ui, geometry.arrow_rect(L, arrow))
+    tap_at(ui, geometry.arrow_rect(L, arrow))
     m = ui.screen.board.model
     assert m.reachable == frozenset(g.reachable())
     dims = [d.visible for d in ui.screen.board._dims]
     assert dims.count(False) == len(g.reachable())
     target = far[0]
     me = g.current
-    tap_at(ui, L.cell_rect(*target))
+    tap_at(ui, geometry.cell_rect(L, *target))
     assert not ui.k.of(PawnMoved) or ui.k.of(PawnMoved)[-1].path[-1] != target  # one tap only chooses
-    tap_at(ui, L.cell_rect(*target))
+    tap_at(ui, geometry.cell_rect(L, *target))
     moved = ui.k.of(PawnMoved)[-1]
     assert moved.path[-1] == target and g.players[me].position == target
     assert ui.screen.board.model.positions[me] == target
     spr = ui.screen.board._pawns[me]
-    assert L.cell_at(spr.x, spr.y) == target
+    assert geometry.cell_at(L, spr.x, spr.y) == target
 
 
 def test_a_pawn_walled_in_is_told_to_stay_not_to_tap_a_square_twice(ui):
@@ -151,7 +152,7 @@ def test_a_pawn_walled_in_is_told_to_stay_not_to_tap_a_square_twice(ui):
     assert ui.screen._prompt(_model_after(ui, free)) == ui.t("play.step_move")
     shift: Shift = walled[0]
     for _ in range(2):
-        tap_at(ui, ui.layout.arrow_rect(shift.insertion))
+        tap_at(ui, geometry.arrow_rect(ui.layout, shift.insertion))
     assert g.phase == "move" and g.reachable() == {g.player.position}
     assert ui.screen._prompt(ui.screen.board.model) == ui.t("play.step_stay")
 
@@ -186,14 +187,14 @@ def test_a_whole_solo_game_played_by_taps(ui):
         if g.phase == "over":
             break
         shift, move = ai.choose(g.copy())
-        tap_at(ui, L.arrow_rect(shift.insertion))
+        tap_at(ui, geometry.arrow_rect(L, shift.insertion))
         for _ in range(shift.rotation):
             tap_at(ui, spare_widget(ui).rect)
         assert s.rotation == shift.rotation
-        tap_at(ui, L.arrow_rect(shift.insertion))
+        tap_at(ui, geometry.arrow_rect(L, shift.insertion))
         assert g.phase in ("move", "over")
-        tap_at(ui, L.cell_rect(*move.cell))  # choose, then walk (two taps)
-        tap_at(ui, L.cell_rect(*move.cell))
+        tap_at(ui, geometry.cell_rect(L, *move.cell))  # choose, then walk (two taps)
+        tap_at(ui, geometry.cell_rect(L, *move.cell))
     assert g.phase == "over" and g.winner == 0
     assert len(ui.k.of(TreasureFound)) == 24
     assert ui.screen.board.model.cards_left == [0]
@@ -236,10 +237,10 @@ def test_game_against_a_paced_ai_shows_its_turn(ui):
     start(ui, kinds="human,easy", seed=4)
     g = s.game
     L = ui.layout
-    tap_at(ui, L.arrow_rect("N1"))
-    tap_at(ui, L.arrow_rect("N1"))
-    tap_at(ui, L.cell_rect(*g.player.position))
-    tap_at(ui, L.cell_rect(*g.player.position))
+    tap_at(ui, geometry.arrow_rect(L, "N1"))
+    tap_at(ui, geometry.arrow_rect(L, "N1"))
+    tap_at(ui, geometry.cell_rect(L, *g.player.position))
+    tap_at(ui, geometry.cell_rect(L, *g.player.position))
     for _ in range(600):
         ui.off.frame()
         if g.current == 0 and g.phase == "shift" and not ui.screen.busy:

@@ -13,6 +13,7 @@ from kiosk.core.events import GameSetup, NewGame
 from kiosk.ui.art import CORRIDOR, SEAT_COLORS, WALL
 from kiosk.games.labyrinth.screens.board import ARROW_ON, FORBIDDEN
 from kiosk.ui.kit.layout import SIZES
+from kiosk.games.labyrinth import geometry
 
 from tests.support.offscreen import Pixels, near, offscreen_window
 from tests.games.labyrinth.test_play import MiniKiosk
@@ -35,11 +36,11 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
         L = ui.layout
         # push once so the forbidden arrow exists, then check both layouts
         g = kiosk.sessions["labyrinth"].game
-        ui.tap(*L.arrow_rect("W1").center)
-        ui.tap(*L.arrow_rect("W1").center)
+        ui.tap(*geometry.arrow_rect(L, "W1").center)
+        ui.tap(*geometry.arrow_rect(L, "W1").center)
         off.settle()
-        ui.tap(*L.cell_rect(*g.player.position).center)  # stay (choose, then confirm); the AI plays;
-        ui.tap(*L.cell_rect(*g.player.position).center)  # a person's turn again
+        ui.tap(*geometry.cell_rect(L, *g.player.position).center)  # stay (choose, then confirm); the AI plays;
+        ui.tap(*geometry.cell_rect(L, *g.player.position).center)  # a person's turn again
         off.settle()
         assert g.current == 2 and g.phase == "shift" and g.forbidden
         forbidden = g.forbidden
@@ -54,14 +55,14 @@ def test_play_screen_at_every_size_and_layout(size, shots_dir):
             image = Pixels()
             # arrows: a live arrow is drawn in the arrow colour, the forbidden one crossed in red
             for name in live:
-                r = L.arrow_rect(name)
+                r = geometry.arrow_rect(L, name)
                 assert near(image(r.cx, r.cy), ARROW_ON, 60), (mode, name)
-            r = L.arrow_rect(forbidden)
+            r = geometry.arrow_rect(L, forbidden)
             assert near(image(r.cx, r.cy), FORBIDDEN, 60)
             # the board: every tile shows either a wall or a corridor at a point off its centre
-            board = [image(*L.cell_rect(r_, c_).center) for r_ in range(7) for c_ in range(7)]
+            board = [image(*geometry.cell_rect(L, r_, c_).center) for r_ in range(7) for c_ in range(7)]
             assert sum(near(px, CORRIDOR, 50) for px in board) > 5
-            corner = L.cell_rect(3, 3)
+            corner = geometry.cell_rect(L, 3, 3)
             assert near(image(corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40)
             # pawns: each seat's colour near its pawn's place (its body, below the centre)
             m = ui.screen.board.model
@@ -86,6 +87,7 @@ from pyglet import gl
 from kiosk.core.events import GameSetup, NewGame
 from kiosk.ui.shell.runner import Offscreen
 from tests.games.labyrinth.test_play import MiniKiosk
+from kiosk.games.labyrinth import geometry
 win = make_window("offscreen", (800, 480), "gles")
 print(ctypes.cast(gl.glGetString(gl.GL_VERSION), ctypes.c_char_p).value.decode())
 k = MiniKiosk()
@@ -93,7 +95,7 @@ ui = UI(k, win, layout="tabletop", first="play")
 off = Offscreen(ui, k, frame_s=0.2)
 ui.post(NewGame(GameSetup.of("human,human", seed=2)))
 off.settle()
-ui.tap(*ui.layout.arrow_rect("S3").center)
+ui.tap(*geometry.arrow_rect(ui.layout, "S3").center)
 off.settle()
 assert k.sessions["labyrinth"].preview == "S3"
 ui.screenshot(sys.argv[1])

@@ -17,6 +17,7 @@ from kiosk.games.labyrinth.events import PushArrow, Stay
 
 from tests.support.mini_ui import play_table
 from tests.support.offscreen import offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -96,6 +97,6 @@ def test_the_cross_and_the_push_marks_are_made_once_and_moved(ui):
     assert board._crosses == crosses and all(a is b for a, b in zip(board._crosses, crosses))
     assert all(a is b for a, b in zip(board._push_marks, marks))
     L = board.layout
-    cx, cy = L.arrow_rect(board._crossed).center
+    cx, cy = geometry.arrow_rect(L, board._crossed).center
     for line in board._crosses:  # each line crosses the arrow's centre
         assert abs((line.x + line.x2) / 2 - cx) < 1 and abs((line.y + line.y2) / 2 - cy) < 1

@@ -22,6 +22,7 @@ from kiosk.ui.kit.widgets import UNDO_ICON, Button
 
 from tests.games.test_undo import walk_cell, walkable
 from tests.support.offscreen import offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -51,13 +52,13 @@ def test_a_walk_undone_on_screen_resumes_undone_after_a_power_cut(window, tmp_pa
         s, L = first.sessions["labyrinth"], ui.layout
         me = s.game.current
         arrow = walkable(s.game)
-        ui.tap(*L.arrow_rect(arrow).center)
-        ui.tap(*L.arrow_rect(arrow).center)
+        ui.tap(*geometry.arrow_rect(L, arrow).center)
+        ui.tap(*geometry.arrow_rect(L, arrow).center)
         off.settle()
         pushed = s.game.to_dict()
         cell = walk_cell(s.game)
-        ui.tap(*L.cell_rect(*cell).center)
-        ui.tap(*L.cell_rect(*cell).center)
+        ui.tap(*geometry.cell_rect(L, *cell).center)
+        ui.tap(*geometry.cell_rect(L, *cell).center)
         off.settle()
         assert s.game.current != me
         (undo,) = [

@@ -15,6 +15,7 @@ from kiosk.core.events import GameSetup, NewGame
 from kiosk.games.puzzles import pack
 from kiosk.games.puzzles.events import PuzzleOver, PuzzleStarted
 from tests.support.offscreen import offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -67,11 +68,11 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
         shift, move = best_turn(game.copy(), game.target)
         for _ in range(shift.rotation):
             ui.post(screen.commands.rotate(1))  # what the panel's turn button posts
-        arrow = L.arrow_rect(shift.insertion).center
+        arrow = geometry.arrow_rect(L, shift.insertion).center
         ui.tap(*arrow)
         ui.tap(*arrow)  # the same arrow again pushes
         ui.off.settle()
-        cell = L.cell_center(*move.cell)
+        cell = geometry.cell_center(L, *move.cell)
         ui.tap(*cell)
         ui.tap(*cell)  # the second tap on the chosen cell walks there
         ui.off.settle()

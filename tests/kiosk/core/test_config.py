@@ -112,6 +112,19 @@ def test_players_without_seats_gets_one_person_and_ai_opponents(tmp_path):
     assert c.game.seats == ("human", "medium", "medium", "medium")
 
 
+def test_players_without_seats_get_the_games_own_computer(tmp_path):
+    """The computers a seat count fills in are the configured game's (GameType.default_ai), not the
+    board game's: the card game's are "easy", it has no "medium"."""
+    c = cfg.load(write(tmp_path, '[game]\ngame = "cards"\nplayers = 3\n'))
+    assert c.game.seats == ("human", "easy", "easy")
+
+
+def test_the_default_seats_are_the_default_games_declaration():
+    from kiosk import games
+
+    assert cfg.Config().game.seats == games.get(games.default()).default_seats
+
+
 def test_sections_are_frozen(tmp_path):
     c = cfg.load(EXAMPLE)
     with pytest.raises(AttributeError):

@@ -18,6 +18,7 @@ from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
 from kiosk.ui.screens.playback import ReplaySteps
 from kiosk.ui.screens.game_end import GameEndScreen
+from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import BUTTON, GO, TOGGLE_OFF, Canvas, clear_drawing, make_button, panel
 from kiosk.ui.shell.screen import Screen, register, session_for
@@ -88,7 +89,9 @@ class RaceSetup(SetupPanel):
         for i in range(self.choices.players):
             ry = y - 8 - (i + 1) * (row + 6)
             self._shapes += panel(frame, c.r(m, ry, c.W - 2 * m, row), self.batch, self._bg, radius=c.px(10))
-            self._text(c, frame, COLOURS[i].title(), m + 14, ry + row / 2, BODY, color=RGB[COLOURS[i]], width=110)
+            self._text(
+                c, frame, COLOURS[i].title(), m + 14, ry + row / 2, BODY, color=text_shade(RGB[COLOURS[i]]), width=110
+            )
             self.kind_buttons[i] = {}
             for j, (kind, words) in enumerate(((HUMAN, self.t("setup.human")), ("dice", "Dice"))):
                 on = self.choices.kinds[i] == kind
@@ -187,7 +190,6 @@ class RaceOverScreen(GameEndScreen):
     """Who won the race, then play again or back to start."""
 
     game_name = NAME
-    play_screen = "race_play"
 
     def event_of(self, game: Any, session: Any) -> RaceOver:
         return RaceOver(game.winners, game.turns, tuple(session.kinds))

@@ -46,7 +46,6 @@ class CardsGameOverScreen(GameEndScreen):
     """Winners and cards taken; play again or back to start."""
 
     game_name = "cards"
-    play_screen = "cards_play"
 
     blocks: list[Rect] = []  # each player's block on the podium (design units), while it is shown
 

@@ -47,9 +47,11 @@ from kiosk.games.labyrinth.events import (
 from kiosk.ui.kit import seating
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.kit.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
-from kiosk.ui.kit.layout import ARROWS, Layout, Rect
+from kiosk.games.labyrinth.geometry import ARROWS
+from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.kit.motion import Effects, ease_out_back
-from kiosk.ui.kit.table import board_frame
+from kiosk.games.labyrinth.screens.frame import board_frame
+from kiosk.games.labyrinth import geometry
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
@@ -284,12 +286,12 @@ class BoardView:
         self._shapes += board_frame(L, self.batch, self.g_frame, bool(getattr(self.ui, "high_contrast", False)))
         for i in range(49):
             r, c = divmod(i, 7)
-            x, y = L.cell_center(r, c)
+            x, y = geometry.cell_center(L, r, c)
             s = pyglet.sprite.Sprite(atlas.tile("NS"), x, y, batch=self.batch, group=self.g_tiles)
             s.scale = self.scale
             self._tile_sprites.append(s)
             self._treasure_sprites.append(None)
-            d = shapes.Rectangle(*L.cell_rect(r, c), color=(0, 0, 0, 150), batch=self.live, group=self.g_dim)
+            d = shapes.Rectangle(*geometry.cell_rect(L, r, c), color=(0, 0, 0, 150), batch=self.live, group=self.g_dim)
             d.visible = False
             self._dims.append(d)
         if self.live is not self.batch:
@@ -322,7 +324,7 @@ class BoardView:
 
     def _arrow_shape(self, name: str) -> shapes.Triangle:
         L = self._laid_out()
-        r = L.arrow_rect(name)
+        r = geometry.arrow_rect(L, name)
         cx, cy = r.center
         s = L.cell * ARROW_OF_CELL
         side = name[0]
@@ -411,7 +413,7 @@ class BoardView:
             self._to(self.batch, self._tile_sprites[i], self._treasure_sprites[i])
         for i, tile in enumerate(m.tiles):
             self._set_tile(i, tile)
-            self._place_tile(i, *self.layout.cell_center(*divmod(i, 7)))
+            self._place_tile(i, *geometry.cell_center(self.layout, *divmod(i, 7)))
         self._sync_homes()
         self._sync_pawns()
         self._sync_arrows()
@@ -462,12 +464,12 @@ class BoardView:
             # the trail's box, its thickness on every side (that covers a segment at any angle): one area,
             # not one a segment (each area is a pass over the still layers)
             half = L.cell * TRAIL_OF_CELL / 2
-            xs, ys = zip(*(L.cell_center(*cell) for cell in path))
+            xs, ys = zip(*(geometry.cell_center(L, *cell) for cell in path))
             self._marks_areas.append(
                 Rect(min(xs) - half, min(ys) - half, max(xs) - min(xs) + 2 * half, max(ys) - min(ys) + 2 * half)
             )
             for k in range(n):
-                (ax, ay), (bx, by) = L.cell_center(*path[k]), L.cell_center(*path[k + 1])
+                (ax, ay), (bx, by) = geometry.cell_center(L, *path[k]), geometry.cell_center(L, *path[k + 1])
                 seg = shapes.Line(
                     ax,
                     ay,
@@ -488,12 +490,12 @@ class BoardView:
         at its arrow: three pieces made once and moved to each push (made again each push, they cost
         its first frame ~0.3 ms here)."""
         L = self._laid_out()
-        a, b = L.cell_rect(*line[0]), L.cell_rect(*line[-1])
+        a, b = geometry.cell_rect(L, *line[0]), geometry.cell_rect(L, *line[-1])
         x0, y0 = min(a.x, b.x), min(a.y, b.y)
         w, h = max(a.right, b.right) - x0, max(a.top, b.top) - y0
         edge = max(2, L.px(3))
         self._marks_areas.append(Rect(x0, y0, w, h))
-        slot = L.arrow_rect(exit_arrow)
+        slot = geometry.arrow_rect(L, exit_arrow)
         self._marks_areas.append(slot)  # (the faint tile: 0.9 of the slot, centred)
         rims = ((235, 235, 235), SEAT_COLORS[seat])  # a light rim: dark colours show too
         region = self.ui.atlas.tile(tile.openings)
@@ -537,7 +539,7 @@ class BoardView:
         L = self._laid_out()
         for seat in self.model.seats if self.model.started else []:
             r, c = ((0, 0), (0, 6), (6, 6), (6, 0))[seat]
-            x, y = L.cell_center(r, c)
+            x, y = geometry.cell_center(L, r, c)
             self._homes.append(
                 shapes.Arc(
                     x,
@@ -571,7 +573,7 @@ class BoardView:
         m = self.model
         L = self._laid_out()
         here = [j for j, p in enumerate(m.positions) if tuple(p) == tuple(cell)]
-        x, y = L.cell_center(*cell)
+        x, y = geometry.cell_center(L, *cell)
         if len(here) <= 1:
             return x, y, L.cell * PAWN_OF_CELL
         idx = here.index(k) if k in here else 0
@@ -618,7 +620,7 @@ class BoardView:
                 c.visible = False
             return
         L = self._laid_out()
-        cx, cy = L.arrow_rect(arrow).center
+        cx, cy = geometry.arrow_rect(L, arrow).center
         s = L.cell * 0.3
         w = max(3, L.px(5))
         ends = (((cx - s, cy - s), (cx + s, cy + s)), ((cx - s, cy + s), (cx + s, cy - s)))
@@ -642,7 +644,7 @@ class BoardView:
         if not show or m.preview is None:  # (show says it is not None; this tells mypy)
             return
         atlas = self.ui.atlas
-        r = self._laid_out().arrow_rect(m.preview)
+        r = geometry.arrow_rect(self._laid_out(), m.preview)
         cx, cy = r.center
         openings = rotate_openings(m.spare.openings, 0)
         tile.image = atlas.tile(openings)
@@ -677,9 +679,9 @@ class BoardView:
             return
         L = self._laid_out()
         if m.phase == Phase.SHIFT:  # the arrow to push at (the spare waits there, turned as suggested)
-            where = L.arrow_rect(hint.insertion)
+            where = geometry.arrow_rect(L, hint.insertion)
         elif m.phase == Phase.MOVE and tuple(hint.cell) in m.reachable:  # then the square to walk to
-            where = L.cell_rect(*hint.cell)
+            where = geometry.cell_rect(L, *hint.cell)
         else:
             return
         self._hint_marks.append(
@@ -700,7 +702,7 @@ class BoardView:
             return
         box.visible = cell is not None
         if cell is not None:
-            r = self._laid_out().cell_rect(*cell)
+            r = geometry.cell_rect(self._laid_out(), *cell)
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
@@ -859,7 +861,7 @@ class BoardView:
         line = [_cell(c) for c in ev.line]
         seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
         self._mark_move(push=(seat, line, ev.forbidden, ev.pushed_out))
-        entry = L.arrow_cell(ev.insertion)
+        entry = geometry.arrow_cell(ev.insertion)
         exit_cell = (2 * line[-1][0] - line[-2][0], 2 * line[-1][1] - line[-2][1])
         starts = [entry] + line
         ends = line + [exit_cell]
@@ -878,15 +880,15 @@ class BoardView:
             pt.image = atlas.treasure(ev.inserted.treasure)
             pt.scale = self.scale * 0.56
         carried = {c.player: c for c in ev.pawns}
-        pawn_from = {k: L.cell_center(*m.positions[k]) for k in carried}
+        pawn_from = {k: geometry.cell_center(L, *m.positions[k]) for k in carried}
         sprites = [(pv, pt), *self._ride(idx)]  # the row slides: drawn every frame, not in the cache
-        a, b = L.cell_rect(*entry), L.cell_rect(*exit_cell)
+        a, b = geometry.cell_rect(L, *entry), geometry.cell_rect(L, *exit_cell)
         strip = Rect(
             min(a.x, b.x), min(a.y, b.y), max(a.right, b.right) - min(a.x, b.x), max(a.top, b.top) - min(a.y, b.y)
         )
         self._changed(strip)
-        pos_a = [L.cell_center(*c) for c in starts]
-        pos_b = [L.cell_center(*c) for c in ends]
+        pos_a = [geometry.cell_center(L, *c) for c in starts]
+        pos_b = [geometry.cell_center(L, *c) for c in ends]
 
         def step(k):
             e = _ease(k)
@@ -897,7 +899,7 @@ class BoardView:
                     tr.position = (x, y, 0)
             for pl, carry in carried.items():
                 ax, ay = pawn_from[pl]
-                bx, by = L.cell_center(*(exit_cell if carry.wrapped else carry.end))
+                bx, by = geometry.cell_center(L, *(exit_cell if carry.wrapped else carry.end))
                 self._pawns[pl].position = (ax + (bx - ax) * e, ay + (by - ay) * e, 0)
 
         def done():
@@ -922,7 +924,7 @@ class BoardView:
             pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
                 self._set_tile(i, tiles[i])
-                self._place_tile(i, *L.cell_center(*divmod(i, 7)))
+                self._place_tile(i, *geometry.cell_center(L, *divmod(i, 7)))
             self._sync_pawns()
             self._sync_arrows()
             self._sync_preview()
@@ -938,7 +940,7 @@ class BoardView:
         m = self.model
         L = self._laid_out()
         atlas = self.ui.atlas
-        x0, y0 = L.cell_center(*cell)
+        x0, y0 = geometry.cell_center(L, *cell)
         spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
         if self.panels_shown and m.seats:
             seat = m.seats[(m.current + 1) % len(m.seats)]
@@ -977,7 +979,7 @@ class BoardView:
             self._sync_pawns()
             return
         L = self._laid_out()
-        pts = [L.cell_center(*c) for c in path]
+        pts = [geometry.cell_center(L, *c) for c in path]
         start = (spr.x, spr.y)
         pts[0] = start
         n = len(pts) - 1
@@ -1008,7 +1010,7 @@ class BoardView:
             m.cards_left[ev.player] = ev.cards_left
         cell = m.positions[ev.player] if ev.player < len(m.positions) else (3, 3)
         L = self._laid_out()
-        x0, y0 = L.cell_center(*cell)
+        x0, y0 = geometry.cell_center(L, *cell)
         seat = m.seats[ev.player] if ev.player < len(m.seats) else 0
         place, face = self.panel_place(seat)
         px, py = L.panel(place).center

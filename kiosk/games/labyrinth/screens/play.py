@@ -45,11 +45,13 @@ from kiosk.games.labyrinth.session import Session
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.overlays.edge_note import EdgeNote
 from kiosk.ui.overlays.game_menu import corner_spots
-from kiosk.ui.kit.table import frame_extent
+from kiosk.games.labyrinth.screens.frame import frame_extent
 from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
 from kiosk.ui.overlays.turn_cue import TurnCue, TwoTap
 from kiosk.ui.kit.widgets import UNDO_KEYS, Frame, Hold
+from kiosk.games.labyrinth import geometry
+from kiosk.games.labyrinth.geometry import ARROWS
 
 log = logging.getLogger(__name__)
 
@@ -261,7 +263,7 @@ class PlayScreen(Screen):
         m = self.board.model
         if cell is not None and m.started:
             L = self.layout
-            x, y = L.cell_center(*cell)
+            x, y = geometry.cell_center(L, *cell)
             seat = m.seats[m.current]
             color = SEAT_COLORS[seat]
             g = pyglet.graphics.Group(order=40)
@@ -521,7 +523,7 @@ class PlayScreen(Screen):
                 self.ui.request_frame()
             return
         L = self.layout
-        a, board = L.arrow_rect(arrow), L.board
+        a, board = geometry.arrow_rect(L, arrow), L.board
         side = arrow[0]
         angle = self.panel_place(m.seats[m.current])[1] if m.seats else 0
         gap = L.px(4)
@@ -724,7 +726,8 @@ class PlayScreen(Screen):
         L = self.layout
         if self._menu_spots is None or self._menu_spots[0] != L:  # asked every frame: once per layout
             corners = {0: (-1, -1), 1: (-1, 7), 2: (7, 7), 3: (7, -1)}
-            self._menu_spots = (L, corner_spots(L, {seat: L.cell_rect(*cell) for seat, cell in corners.items()}))
+            spots = {seat: geometry.cell_rect(L, *cell) for seat, cell in corners.items()}
+            self._menu_spots = (L, corner_spots(L, spots))
         return list(self._menu_spots[1])
 
     def wake_in(self) -> float | None:
@@ -744,7 +747,7 @@ class PlayScreen(Screen):
         if self.widget_at(x, y) is not None:
             return True
         return self.board.model.started and (
-            self.layout.arrow_at(x, y) is not None or self.layout.cell_at(x, y) is not None
+            geometry.arrow_at(self.layout, x, y) is not None or geometry.cell_at(self.layout, x, y) is not None
         )
 
     # ------------------------------------------------------------------ fingers
@@ -763,11 +766,11 @@ class PlayScreen(Screen):
         if not m.started:
             return False
         L = self.layout
-        arrow = L.arrow_at(x, y)
+        arrow = geometry.arrow_at(L, x, y)
         if arrow is not None:
             self.ui.post(self.commands.select(arrow))
             return True
-        cell = L.cell_at(x, y)
+        cell = geometry.cell_at(L, x, y)
         if cell is not None:
             self._tap_cell(cell)
             return True
@@ -815,6 +818,22 @@ class PlayScreen(Screen):
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol == key.P:
             self._peek_hold(False)
+
+    def relabel(self) -> None:
+        """A new language: only the panels have words (the layout audit's languages)."""
+        if self.board.model.started:
+            self._build_panels()
+        else:
+            self.resize(self.layout)
+
+    def audit_targets(self) -> list[tuple[str, str, Rect]]:
+        """What the layout audit measures besides the widgets: the board answers to its own taps."""
+        if not self.board.model.started:
+            return []
+        L = self.layout
+        arrows = [(f"arrow:{name}", "arrow", geometry.arrow_rect(L, name)) for name in ARROWS]
+        cells = [(f"cell:{r},{c}", "cell", geometry.cell_rect(L, r, c)) for r in range(7) for c in range(7)]
+        return arrows + cells
 
 
 def _no(*_args: Any) -> None:

@@ -29,7 +29,6 @@ class PuzzleOverScreen(GameEndScreen):
     """Solved or not, the stars, the fewest turns; play again or back to start."""
 
     game_name = NAME
-    play_screen = "puzzle_play"
     again_key = "puzzles.next"  # another puzzle of the same grade, as the session deals it
 
     def event_of(self, game: Any, session: Any) -> PuzzleOver:

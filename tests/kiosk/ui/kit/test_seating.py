@@ -11,6 +11,7 @@ from kiosk.ui.kit import seating
 from kiosk.ui.kit.layout import Layout
 
 from tests.kiosk.ui.screens.test_screens import _close_windows, make_ui, tap_widget  # noqa: F401  (the shared windows)
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -200,7 +201,7 @@ def test_a_move_needs_a_second_tap_and_a_resting_finger_is_no_tap():
         assert game.current == 0 and session.kinds[0] == "human"  # the test kiosk lets player 0 start
         arrow = next(a for a in ("N1", "N3", "N5", "E1", "E3", "E5") if a != game.forbidden)
         for _ in range(2):
-            ui.tap(*ui.layout.arrow_rect(arrow).center)
+            ui.tap(*geometry.arrow_rect(ui.layout, arrow).center)
             ui.step(0.02)
         for _ in range(200):
             if game.phase == "move" and not play.board.busy:
@@ -210,17 +211,17 @@ def test_a_move_needs_a_second_tap_and_a_resting_finger_is_no_tap():
         assert game.phase == "move"
         cell = sorted(play.board.model.reachable)[-1]
         before = len(ui.k.of(TapCell))
-        ui.finger_down(*ui.layout.cell_rect(*cell).center)  # a resting palm: down ...
+        ui.finger_down(*geometry.cell_rect(ui.layout, *cell).center)  # a resting palm: down ...
         ui.clock.t += 2.0
-        ui.finger_up(*ui.layout.cell_rect(*cell).center)  # ... and up two seconds later
+        ui.finger_up(*geometry.cell_rect(ui.layout, *cell).center)  # ... and up two seconds later
         ui.step(0.02)
         assert play.destination.pending is None and len(ui.k.of(TapCell)) == before
-        ui.tap(*ui.layout.cell_rect(*cell).center)  # first tap: only chosen
+        ui.tap(*geometry.cell_rect(ui.layout, *cell).center)  # first tap: only chosen
         ui.step(0.02)
         assert play.destination.pending == cell and len(ui.k.of(TapCell)) == before
         assert game.phase == "move"
         assert play.panels[0].state.pending  # the stay button now confirms
-        ui.tap(*ui.layout.cell_rect(*cell).center)  # second tap on it: walk there
+        ui.tap(*geometry.cell_rect(ui.layout, *cell).center)  # second tap on it: walk there
         ui.step(0.02)
         assert [c.cell for c in ui.k.of(TapCell)][before:] == [cell]
     finally:

@@ -14,6 +14,7 @@ from kiosk.games.labyrinth.events import GameOver
 from tests.games.labyrinth.test_art_motion import near, start_game
 from tests.kiosk.ui.screens.test_screens import _button, pixels, rgb_at, tap_widget
 from tests.kiosk.ui.screens.test_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -31,14 +32,14 @@ def test_the_board_lies_in_an_oak_frame_with_big_arrows_in_it(ui, size):
     px = pixels(u)
     L, c = u.layout, u.layout.cell
     for row, col in ((-1, 2), (2, -1), (7, 4), (4, 7)):  # frame between two arrows, one on each side
-        x, y = L.cell_center(row, col)
+        x, y = geometry.cell_center(L, row, col)
         spots = [rgb_at(px, x + dx * c, y + dy * c) for dx in (-0.04, 0.0, 0.04) for dy in (-0.1, 0.0, 0.1)]
         oak = [p for p in spots if near(p, FRAME, 12)]
         assert len(oak) >= 6, (size, row, col, spots)  # a thin grain line may cross a few
     from kiosk.games.labyrinth.screens.board import ARROW_ON
 
     for name in ("N1", "N5"):  # pointing down: the base at the top
-        r = L.arrow_rect(name)
+        r = geometry.arrow_rect(L, name)
         for dx in (-0.33, 0.33):
             p = rgb_at(px, r.cx + dx * c, r.cy + 0.18 * c)
             assert near(p, ARROW_ON, 12), (size, name, dx, p)
@@ -55,9 +56,9 @@ def test_high_contrast_frame_is_black_with_white_rims(ui):
     u.render(force=True)
     px = pixels(u)
     L, c = u.layout, u.layout.cell
-    x, y = L.cell_center(-1, 2)
+    x, y = geometry.cell_center(L, -1, 2)
     assert max(rgb_at(px, x, y)) < 20
-    r = L.arrow_rect("N1")
+    r = geometry.arrow_rect(L, "N1")
     rim = rgb_at(px, r.x + c * 0.09, r.cy)  # the hole's white rim, at its left
     assert min(rim) > 235, rim
 

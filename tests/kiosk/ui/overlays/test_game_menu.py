@@ -19,6 +19,7 @@ from kiosk.core.config import Config
 from kiosk.core.events import AbandonGame, GameSetup, NewGame
 
 from tests.support.offscreen import offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -139,7 +140,7 @@ def test_a_tap_beside_the_sheet_closes_it_and_plays_nothing(make):
     before = game.to_dict()
     rect, _ = ui.menu._spots[2]
     tap(ui, *rect.center)
-    arrow = ui.layout.arrow_rect("N3")  # an arrow beside the sheet, under the dimmed screen
+    arrow = geometry.arrow_rect(ui.layout, "N3")  # an arrow beside the sheet, under the dimmed screen
     sheet = ui.menu._sheet_rect()
     assert not sheet.contains(*arrow.center)
     tap(ui, *arrow.center)

@@ -15,6 +15,7 @@ from kiosk.core.events import GameSetup, NewGame
 
 from tests.support.mini_ui import Now, make, shot, window  # noqa: F401  (fixtures)
 from tests.support.offscreen import Pixels, near, offscreen_window
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -32,7 +33,10 @@ def test_a_tap_in_the_computers_turn_is_answered_facing_the_person_who_tapped(ma
     play = ui.screen
     m = play.board.model
     assert m.kinds[m.current] != "human" and m.seats[m.current] == 0  # the computer sits at the far edge
-    for (x, y), edge, angle in (((ui.layout.cell_center(5, 3)), "S", 0), ((ui.layout.cell_center(1, 3)), "N", 180)):
+    for (x, y), edge, angle in (
+        ((geometry.cell_center(ui.layout, 5, 3)), "S", 0),
+        ((geometry.cell_center(ui.layout, 1, 3)), "N", 180),
+    ):
         ui.tap(x, y)  # a cell: the session refuses it (the computer's turn)...
         ui.k.bus.dispatch_pending()  # ... and only that: the computer's paced steps wait for the clock
         assert play.note.showing and play.note.edge == edge
@@ -55,7 +59,7 @@ def test_computer_is_thinking_goes_when_the_persons_own_turn_begins(make):
     start(ui, "hard,human", "play")
     play = ui.screen
     m = play.board.model
-    ui.tap(*ui.layout.cell_center(5, 3))
+    ui.tap(*geometry.cell_center(ui.layout, 5, 3))
     ui.k.bus.dispatch_pending()
     assert play.note.showing and play.note.text == ui.t("play.computer_thinking")
     Offscreen(ui, ui.k).settle()  # the computer plays its turn (within the note's time on the UI's clock)
@@ -185,7 +189,7 @@ def test_the_first_tap_on_an_arrow_says_tap_again_beside_it_facing_the_tapper(ma
     m = play.board.model
     ui.step(0.5)
     for arrow in ("N3", "W3", "S5"):
-        a = L.arrow_rect(arrow)
+        a = geometry.arrow_rect(L, arrow)
         ui.tap(*a.center)
         ui.k.bus.dispatch_pending()
         ui.step(0.02)
@@ -200,7 +204,7 @@ def test_the_first_tap_on_an_arrow_says_tap_again_beside_it_facing_the_tapper(ma
         assert 0 < max(dx, dy) <= L.px(6), (note, a)  # right beside the arrow, not on it
         assert box is not None
         shot(ui, tmp_path, f"arrow_note_{language}_{arrow}")
-    ui.tap(*L.arrow_rect("S5").center)  # the second tap pushes: the note goes
+    ui.tap(*geometry.arrow_rect(L, "S5").center)  # the second tap pushes: the note goes
     ui.k.bus.dispatch_pending()
     ui.step(0.02)
     assert not play.note.showing
@@ -226,10 +230,10 @@ def test_a_hint_puts_the_spare_turned_at_its_arrow_then_rings_the_square_to_walk
         (mark,) = board._hint_marks
         return (mark.x, mark.y)
 
-    assert ring_at() == pytest.approx(ui.layout.arrow_rect(hint.insertion).center)
+    assert ring_at() == pytest.approx(geometry.arrow_rect(ui.layout, hint.insertion).center)
     shot(ui, tmp_path, "hint_arrow")
     ui.post(SelectArrow(hint.insertion))  # the same arrow again: the push
     off.settle()
     assert m.phase == "move" and tuple(hint.cell) in m.reachable
-    assert ring_at() == pytest.approx(ui.layout.cell_rect(*hint.cell).center)
+    assert ring_at() == pytest.approx(geometry.cell_rect(ui.layout, *hint.cell).center)
     shot(ui, tmp_path, "hint_walk")

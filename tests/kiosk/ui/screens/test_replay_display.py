@@ -14,6 +14,7 @@ from kiosk.tools import replay
 from kiosk.ui.kit.layout import Layout
 from tests.support.offscreen import offscreen_window
 from tests.engine.test_records import play_cards, play_maze
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 Image = pytest.importorskip("PIL.Image")
@@ -42,7 +43,7 @@ def shots(tmp_path, text, name="game.txt"):
 
 def cell_pixels(img, layout: Layout, cell):
     """The pixels of board cell (row, col), a little inside its square (PNG rows run top-down)."""
-    r = layout.cell_rect(*cell)
+    r = geometry.cell_rect(layout, *cell)
     inset = r.w * 0.12
     box = (
         round(r.x + inset),

@@ -26,6 +26,7 @@ from kiosk.games.labyrinth.events import PushArrow, SelectArrow, Stay, TapCell
 from tests.support.offscreen import offscreen_window
 from tests.games.labyrinth.test_play import MiniKiosk
 from tests.kiosk.ui.screens.test_screens import Now
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -185,7 +186,7 @@ def test_turned_screen_draws_turned_and_maps_touches_back(make, rotation):
     start(ui)
     ui.off.settle()
     # the arrow N3 where the panel shows it: a press+release there (window pixels) selects N3
-    lx, ly = ui.layout.arrow_rect("N3").center
+    lx, ly = geometry.arrow_rect(ui.layout, "N3").center
     x, y, _, _ = m @ __import__("pyglet").math.Vec4(lx, ly, 0, 1)
     ui.draw()
     px = pixels(ui)
@@ -196,7 +197,7 @@ def test_turned_screen_draws_turned_and_maps_touches_back(make, rotation):
     ui.off.settle()
     assert ui.k.sessions["labyrinth"].preview == "N3"
     # tap-px counts screenshot pixels (top-left origin) of the turned picture
-    lx, ly = ui.layout.cell_center(0, 0)
+    lx, ly = geometry.cell_center(ui.layout, 0, 0)
     x, y, _, _ = m @ __import__("pyglet").math.Vec4(lx, ly, 0, 1)
     before = len(ui.k.of(TapCell))
     ui.tap_px(x, H - 1 - y)
@@ -288,7 +289,7 @@ def test_forgotten_game_shows_the_countdown_then_attract_and_is_archived(make, t
         assert rgb_at(px, 512, 300 - 6)[0] > 200  # the amber countdown disc
         # a touch dismisses it and is used up (no move)
         taps = len([e for e in kiosk.seen if isinstance(e, TapCell)])
-        x, y = ui.layout.cell_center(3, 3)
+        x, y = geometry.cell_center(ui.layout, 3, 3)
         ui.tap(x, y)
         ui.step(0.02)
         assert not ui.idle.showing

@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
@@ -188,13 +189,13 @@ def child(out_dir: Path) -> dict:
 
     image = Pixels()
     L = ui.layout
-    board = [image(*L.cell_rect(r, c).center) for r in range(7) for c in range(7)]
-    corner = L.cell_rect(3, 3)
+    board = [image(*geometry.cell_rect(L, r, c).center) for r in range(7) for c in range(7)]
+    corner = geometry.cell_rect(L, 3, 3)
     m = ui.screen.board.model
     report["pixels"] = {
         "corridor_centres": sum(near(px, CORRIDOR, 50) for px in board),
         "wall_corner": near(image(corner.x + corner.w * 0.1, corner.y + corner.h * 0.1), WALL, 40),
-        "arrow_on": near(image(*L.arrow_rect("N1").center), ARROW_ON, 60),
+        "arrow_on": near(image(*geometry.arrow_rect(L, "N1").center), ARROW_ON, 60),
         "pawns": [
             near(image(spr.x, spr.y - L.cell * 0.12), SEAT_COLORS[seat], 70)
             for spr, seat in zip(ui.screen.board._pawns, m.seats)
