@@ -19,7 +19,7 @@ from engine.puzzles import LEVELS, NAME, Puzzle, PuzzleGame, best_turn
 from kiosk.core.events import GameSetup, Message, SeatSetup
 from kiosk.games import Moment
 from kiosk.games.labyrinth.events import Commands, GameOver, PlayerInfo, tile_info
-from kiosk.games.labyrinth.session import Pacing, Session
+from kiosk.games.labyrinth.session import AI_TIME_LIMIT_S, Pacing, Session
 from kiosk.games.puzzles import pack
 from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleOver, PuzzleStarted
 
@@ -56,6 +56,7 @@ class PuzzleSession(Session):
         save: Callable[[Any, Moment], None] | None = None,
         executor: Any = None,
         button_test: Callable[[], bool] | None = None,
+        think_cap_s: float = AI_TIME_LIMIT_S,
         today: Callable[[], datetime.date] = datetime.date.today,
     ) -> None:
         super().__init__(
@@ -67,6 +68,7 @@ class PuzzleSession(Session):
             save=save,
             hint_level=LEVELS[0],
             executor=executor,
+            think_cap_s=think_cap_s,
             button_test=button_test,
         )
         self.today = today
