@@ -280,8 +280,6 @@ def _follow(focus: float, lo: int, hi: int, span: float) -> float:
     return min(most, max(least, focus))
 
 
-#: texts laid out ahead in one loop turn that draws nothing (CardsPlayScreen.prepare_ahead)
-TEXTS_AHEAD = 3
 #: frames in a row in which the rest of the table waits for a board built again (CardsPlayScreen._rebuild)
 BEHIND_FRAMES = 6
 
@@ -291,11 +289,6 @@ def _set(shape: Any, **values: Any) -> None:
     for name, value in values.items():
         if getattr(shape, name) != value:
             setattr(shape, name, value)
-
-
-def _ahead(text: str, angle: int, size: float, **kw: Any) -> tuple[str, int, float, Any]:
-    """A text to lay out ahead (CardsPlayScreen.prepare_ahead): its words, turn, size and settings."""
-    return (text, angle, size, tuple(sorted(kw.items())))
 
 
 @register("cards_play")
@@ -323,14 +316,6 @@ class CardsPlayScreen(Screen):
         self._waits = 0  # the frames in a row the rest waited for a board built again (_rebuild)
         self._chips_built = False  # the last _build_scores built a chip
         self._chips_left = False  # and left another chip for the next frame
-        self._ahead: set[Any] = set()  # the counts laid out ahead (prepare_ahead): their texts' pool keys
-        # the ticks on cards chosen to be taken ("\u2714" texts, made ahead): hidden ones to show, and the ids
-        # of all of them (a board part built again gives its ticks back here instead of deleting them)
-        self._spare_ticks: list[pyglet.text.Label] = []
-        self._ticks: set[int] = set()
-        # the group of every text made ahead (equal to the parts' own, order 12), as widgets.shared gives it:
-        # a text's layout groups are told apart by their parent object, each a draw call of every frame
-        self._ahead_group = shared(pyglet.graphics.Group(order=12))
         self._board_sprites: dict[Cell, tuple[Any, int]] = {}  # cell -> (sprite, rotation) for the view animation
         self._board_marks: list[tuple[Any, Cell, Any]] = []  # (shape, cell, kind) highlights that follow the view
         self.why: list[
@@ -595,133 +580,6 @@ class CardsPlayScreen(Screen):
         drawn again only when it changes (``_rebuild``), after an input or an event."""
         return self.busy or self._over is not None
 
-    def prepare_ahead(self) -> bool:
-        """Lay out a few texts the next turns will show (the pile after a draw, a chip's cards in hand
-        and taken, the hand panel's prompts and buttons, the tick on a card chosen to be taken) into the
-        pool and give them back: the part that shows one then only moves it (a new text is ~1 ms of a
-        frame here). Only in loop turns that draw no frame (``Screen.prepare_ahead``); True while some are
-        left."""
-        if widgets.RECORDER is not None or self.game is None or self.atlas is None:
-            return False
-        jobs: dict[Any, Any] = {}
-        if len(self._spare_ticks) < self._ticks_wanted():  # (first: the computer's first take may tick cards)
-            jobs[("tick", len(self._spare_ticks))] = self._tick_ahead
-        for item in self._texts_ahead():
-            if item not in self._ahead:
-                jobs.setdefault(item, partial(self._lay_ahead, item))
-        for key, make in self._buttons_ahead():
-            if key not in self._ahead:
-                jobs.setdefault(key, make)
-        todo = list(jobs.items())
-        for key, make in todo[:TEXTS_AHEAD]:
-            if key[0] != "tick":
-                self._ahead.add(key)
-            make()
-        return len(todo) > TEXTS_AHEAD
-
-    def _lay_ahead(self, item: tuple[str, int, float, Any]) -> None:
-        """Lay out one text of ``_texts_ahead`` into the pool (it stays there, hidden)."""
-        group = self._ahead_group  # the hand panel's and the chips' texts' (their fg)
-        text, angle, size, kw = item
-        settings = dict(kw)
-        lab = self.labels.take(text, Frame(self.layout.screen, angle), 0, 0, size, self.batch, group, **settings)
-        self.labels.give_back(lab)
-        if settings.get("anchor_x") == "right":  # a chip's count: its width is measured too (_words_fit)
-            measure(text, size, bold=bool(settings.get("bold")))
-
-    def _buttons_ahead(self) -> list[tuple[Any, Any]]:
-        """The hand panel's buttons the next turns show, each as (key, what makes it ahead): a person's
-        rotate button and the take button of the take phase (beside the Undo of the card just laid, or
-        alone) with the Undo's icon; in a computer's turn, the Undo of the person who played before it.
-        Made as ``_build_hand`` makes them and deleted at once: their texts stay in the pool."""
-        g, s = self.game, self.session
-        take = [self.t("cards.take_none"), *(self.t("cards.take_n", n=n) for n in (1, 2))]
-        out: list[tuple[Any, Any]] = []
-        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
-            angle, before = self.facing(p), (p - 1) % g.players
-            if s.kinds[p] != HUMAN:  # a computer's turn: the Undo of the person who played before it
-                if s.kinds[before] == HUMAN:
-                    out.append((("undo", p, angle, before), partial(self._button_ahead, p, before, None)))
-                continue
-            out.append((("rotate", p, angle), partial(self._button_ahead, p, None, None)))
-            for undo in (p, None):
-                for text in take:
-                    out.append((("take", p, angle, undo, text), partial(self._button_ahead, p, undo, text)))
-        return out
-
-    def _button_ahead(self, p: int, undo: int | None, take: str | None) -> None:
-        """Make the hand panel's buttons for player `p` (``_button_row``, or the rotate button when `take`
-        is None and there is no Undo) and delete them: their texts go back to the pool."""
-        kept_items, kept_widgets = self._part_items, self.widgets
-        self._part_items, self.widgets = [], []
-        try:
-            frame = Frame(self.hand_rect, self.facing(p))
-            fg = self._ahead_group  # (the hand panel's, _build_hand)
-            if take is None and undo is None:
-                self._rotate_button(frame, BUTTON, fg)
-            else:
-                self._button_row(frame, p, undo, take, GO, fg)
-            self._delete(self._part_items)
-        finally:
-            self._part_items, self.widgets = kept_items, kept_widgets
-
-    def _texts_ahead(self) -> list[tuple[str, int, float, Any]]:
-        """The texts the next turns may show, as (text, angle, size, the label's settings), as
-        ``_build_hand`` and ``_chip_in_words`` / ``_score_chip`` make them (only equal texts are shared):
-        the counts first, then the prompts (each comes once a game, the first time in a frame of its own)."""
-        return self._counts_ahead() + self._prompts_ahead()
-
-    def _counts_ahead(self) -> list[tuple[str, int, float, Any]]:
-        """The pile after a draw of up to three cards, each chip's cards taken and in hand a turn on."""
-        g, body = self.game, self.layout.font(typeface.BODY)
-        out = []
-        nxt = (g.current + 1) % g.players
-        for n in range(len(g.draw_pile) - 1, max(-1, len(g.draw_pile) - 4), -1):
-            for p in dict.fromkeys((g.current, nxt)):
-                out.append(_ahead(self.t("cards.pile", n=n), self.facing(p), body, color=DIM, anchor_y="top"))
-        for i in range(g.players):
-            angle = self.facing(i)
-            for more in (1, 2, 3):
-                taken = self.t("cards.chip_taken", n=g.scores[i] + more) if self._chip_words_fit else None
-                out.append(
-                    _ahead(taken or str(g.scores[i] + more), angle, body, color=INK, anchor_x="right", bold=True)
-                )
-            if self._chip_words_fit:
-                for n in range(len(g.hands[i]) - 1, len(g.hands[i]) + 2):  # (each in both colours: a turn changes it)
-                    hand = self.t("cards.chip_hand", n=max(0, n))
-                    out += [_ahead(hand, angle, body, color=c, anchor_x="right", bold=False) for c in (INK, DIM)]
-        for i in dict.fromkeys((g.current, nxt)):  # the two chips a turn change turns: their name, as ``_chip_name``
-            angle, shade, stars = self.facing(i), text_shade(player_rgb(i)), strength_stars(self.session.kinds[i])
-            for color, bold in ((INK, True), (shade, False)):
-                out.append(_ahead(self.player_name(i), angle, body, color=color, anchor_x="left", bold=bold))
-                if stars:
-                    out.append(_ahead(stars, angle, body, color=color, anchor_x="left"))
-        return out
-
-    def _prompts_ahead(self) -> list[tuple[str, int, float, Any]]:
-        """The hand panel's heading and instruction for this turn's and the next player (``_prompt``)."""
-        g, s, L = self.game, self.session, self.layout
-        width = self.hand_rect.w - 2 * L.px(10)  # (the hand panel's padding, _build_hand)
-        out = []
-        for p in dict.fromkeys((g.current, (g.current + 1) % g.players)):
-            name, angle = self.player_name(p), self.facing(p)
-            if s.kinds[p] != HUMAN:
-                heads, prompts = [name], [self.t("cards.thinking", player=name)]
-            else:
-                heads = [name, self.t("cards.your_turn", player=name)]
-                keys = ("take_choose", "discard", "pick_card", "lay_confirm", "lay_card", "turn_card")
-                prompts = [self.t("cards.pass_to", player=name), *(self.t(f"cards.{key}") for key in keys)]
-            title, shade = L.font(typeface.TITLE), text_shade(player_rgb(p))
-            out += [
-                _ahead(head, angle, title, color=shade, bold=True, anchor_y="top", width=width, multiline=True)
-                for head in heads
-            ]
-            body = L.font(typeface.BODY)
-            out += [
-                _ahead(text, angle, body, color=INK, anchor_y="top", width=width, multiline=True) for text in prompts
-            ]
-        return out
-
     def wake_in(self) -> float | None:
         """A message on the table runs out then (update takes it away)."""
         return max(0.0, self.toast_until - self.ui.now()) if self.toast else None
@@ -773,10 +631,6 @@ class CardsPlayScreen(Screen):
             self._delete(items)
         self._parts = {}
         self.labels.clear()  # (a new size or language: those texts will not come back)
-        self._ahead.clear()
-        for mark in self._spare_ticks:
-            mark.delete()
-        self._spare_ticks, self._ticks = [], set()
         self._board_sprites = {}
         self._board_marks = []
         self.why = []
@@ -812,33 +666,17 @@ class CardsPlayScreen(Screen):
             self._delete(self._parts.pop(name)[1])
 
     def _delete(self, items: list[Any]) -> None:
-        """Delete a part's items; its texts from the pool go back to it, its ticks to the spare ones."""
+        """Delete a part's items; its texts from the pool go back to it."""
         for item in items:
             if id(item) in self._pooled:
                 self._pooled.discard(id(item))
                 self.labels.give_back(item)
-            elif id(item) in self._ticks:
-                item.visible = False
-                self._spare_ticks.append(item)
             else:
                 item.delete()
 
     def _tick(self, clip: Any) -> pyglet.text.Label:
-        """The tick on a card chosen to be taken, over the board's marks in `clip`: a spare one made
-        ahead (``_tick_ahead``) shown again, else a new one (~1 ms here: a text laid out)."""
-        group = shared(pyglet.graphics.Group(order=5, parent=clip))
-        while self._spare_ticks:
-            mark = self._spare_ticks.pop()
-            if mark.group == group:
-                mark.visible = True
-                return mark
-            self._ticks.discard(id(mark))  # (of another room: it would clip wrong)
-            mark.delete()
-        return self._new_tick(group)
-
-    def _new_tick(self, group: Any) -> pyglet.text.Label:
-        """A new tick (a card chosen to be taken) in `group`."""
-        mark = pyglet.text.Label(
+        """The tick on a card chosen to be taken, over the board's marks in `clip`."""
+        return pyglet.text.Label(
             "\u2714",
             font_name="DejaVu Sans",
             font_size=10,
@@ -847,21 +685,8 @@ class CardsPlayScreen(Screen):
             anchor_x="center",
             anchor_y="center",
             batch=self.batch,
-            group=group,
+            group=shared(pyglet.graphics.Group(order=5, parent=clip)),
         )
-        self._ticks.add(id(mark))
-        return mark
-
-    def _ticks_wanted(self) -> int:
-        """How many ticks to have made ahead: as many as cards may be taken now, at least a few."""
-        g = self.game
-        return max(3, len(g.takeable())) if g is not None and g.phase == CardPhase.TAKE else 3
-
-    def _tick_ahead(self) -> None:
-        """Make one tick ahead, hidden, for a card chosen to be taken later (``_tick``)."""
-        mark = self._new_tick(shared(pyglet.graphics.Group(order=5, parent=Clip(self.room, order=1))))
-        mark.visible = False
-        self._spare_ticks.append(mark)
 
     def _text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
         """A text as :func:`label` makes it, from the pool (given back when its part is built again)."""
