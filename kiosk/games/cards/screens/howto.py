@@ -51,7 +51,7 @@ class CardsHowToScreen(GuideScreen):
 
     def _card_atlas(self, size: float) -> CardAtlas:
         px = int(min(256, max(96, size)))
-        theme = getattr(self.ui, "theme", None)
+        theme = self.ui.theme
         if self.atlas is None or self.atlas.px != px or self.atlas.theme is not theme:
             self.ui.window.switch_to()
             self.atlas = CardAtlas(px, self.ui.window, theme=theme)

@@ -49,6 +49,7 @@ from kiosk.ui.art import SEAT_COLORS
 from kiosk.ui.shell.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
 from kiosk.ui.shell.layout import ARROWS, Layout, Rect
 from kiosk.ui.shell.motion import Effects, ease_out_back
+from kiosk.ui.shell.contract import UIView
 from kiosk.ui.shell.table import board_frame
 
 TURN_S = 0.15  # the spare turning a quarter
@@ -135,7 +136,7 @@ class BoardView:
 
     def __init__(
         self,
-        ui: Any,
+        ui: UIView,
         batch: pyglet.graphics.Batch,
         base_order: int = 0,
         live: pyglet.graphics.Batch | None = None,
@@ -226,9 +227,8 @@ class BoardView:
     def _changed(self, rect: Rect | None = None) -> None:
         """The still part changed (inside `rect`; default the board and its arrow ring): the frame
         cache must be drawn again there."""
-        invalidate = getattr(self.ui, "invalidate", None)
-        if invalidate is not None and self.layout is not None:
-            invalidate(rect or self.layout.ring)
+        if self.layout is not None:
+            self.ui.invalidate(rect or self.layout.ring)
 
     def _to(self, batch, *objs) -> None:
         for obj in objs:
@@ -300,7 +300,7 @@ class BoardView:
         L = self._laid_out()
         atlas = self.ui.atlas
         self.scale = L.cell / atlas.px
-        self._shapes += board_frame(L, self.batch, self.g_frame, bool(getattr(self.ui, "high_contrast", False)))
+        self._shapes += board_frame(L, self.batch, self.g_frame, self.ui.high_contrast)
         for i in range(49):
             r, c = divmod(i, 7)
             x, y = L.cell_center(r, c)
@@ -682,9 +682,7 @@ class BoardView:
                 d.visible = visible
                 changed = True
         if changed:
-            request = getattr(self.ui, "request_frame", None)
-            if request is not None:
-                request()
+            self.ui.request_frame()
 
     def _sync_hint(self) -> None:
         for h in self._hint_marks:
@@ -823,9 +821,8 @@ class BoardView:
             if obj.opacity != opacity:
                 obj.opacity = opacity
                 changed = True
-        request = getattr(self.ui, "request_frame", None)
-        if changed and request is not None:
-            request()
+        if changed:
+            self.ui.request_frame()
 
     def _timed(self, duration: float, step: Callable[[float], None], done: Callable[[], None]):
         state = {"t": 0.0}
