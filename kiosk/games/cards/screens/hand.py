@@ -111,49 +111,17 @@ class HandPanel:
         r, pad = self.rect, L.px(10)
         head, text = words
         y = r.h - L.px(10)
-        title = parts.text(
-            head,
-            frame,
-            r.w / 2,
-            y,
-            L.font(typeface.TITLE),
-            batch,
-            fg,
-            color=text_shade(player_rgb(m.current)),
-            bold=True,
-            anchor_y="top",
-            width=r.w - 2 * pad,
-            multiline=True,
-            name="head",
-        )
+
+        def line(text: str, size: float, color: Any, **kw: Any) -> Any:
+            return parts.text(text, frame, r.w / 2, y, size, batch, fg, color=color, anchor_y="top", **kw)
+
+        wrap: dict[str, Any] = dict(width=r.w - 2 * pad, multiline=True)
+        shade = text_shade(player_rgb(m.current))
+        title = line(head, L.font(typeface.TITLE), shade, bold=True, name="head", **wrap)
         y -= title.content_height + L.px(4)
-        said = parts.text(
-            toast or text,
-            frame,
-            r.w / 2,
-            y,
-            L.font(typeface.BODY),
-            batch,
-            fg,
-            color=TOAST_RED if toast else INK,
-            anchor_y="top",
-            width=r.w - 2 * pad,
-            multiline=True,
-            name="prompt",
-        )
+        said = line(toast or text, L.font(typeface.BODY), TOAST_RED if toast else INK, name="prompt", **wrap)
         y -= said.content_height + L.px(4)
-        pile = parts.text(
-            self.host.t("cards.pile", n=m.pile),
-            frame,
-            r.w / 2,
-            y,
-            L.font(typeface.BODY),
-            batch,
-            fg,
-            color=DIM,
-            anchor_y="top",
-            name="pile",
-        )
+        pile = line(self.host.t("cards.pile", n=m.pile), L.font(typeface.BODY), DIM, name="pile")
         return float(y - pile.content_height)
 
     def _cards(self, frame: Frame, hand: Sequence[int], bottom: float, top: float, groups: tuple[Any, Any]) -> None:

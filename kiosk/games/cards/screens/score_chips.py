@@ -231,32 +231,12 @@ class ScoreChips:
         tx = self._text_x()
         color = INK if active else text_shade(player_rgb(i))
         room = frame.area(Rect(tx, 0, max(1.0, right - tx), frame.h))
-        lab = parts.text(
-            self.host.player_name(i),
-            frame,
-            tx,
-            cy,
-            L.font(typeface.BODY),
-            self.host.batch,
-            group,
-            color=color,
-            anchor_x="left",
-            bold=active,
-            container=room,
-            name="player",
-        )
+        pts, batch = L.font(typeface.BODY), self.host.batch
+
+        def say(text: str, x: float, **kw: Any) -> Any:
+            return parts.text(text, frame, x, cy, pts, batch, group, color=color, anchor_x="left", container=room, **kw)
+
+        lab = say(self.host.player_name(i), tx, bold=active, name="player")
         stars = strength_stars(self.host.model.kinds[i])  # a computer's strength after its name (pictogram font)
         if stars:
-            parts.text(
-                stars,
-                frame,
-                tx + lab.content_width + L.px(6),
-                cy,
-                L.font(typeface.BODY),
-                self.host.batch,
-                group,
-                color=color,
-                anchor_x="left",
-                container=room,
-                name="stars",
-            )
+            say(stars, tx + lab.content_width + L.px(6), name="stars")
