@@ -34,6 +34,7 @@ class Parts:
         self.labels = LabelPool()
         self._pooled: set[int] = set()  # the ids of the items taken from it
         self.built: dict[Any, tuple[Any, list[Any], list[Any]]] = {}
+        self._areas: dict[Any, Rect | None] = {}  # where each part lies (None: anywhere)
         self.items: list[Any] = []  # the items of the part being built
         self.widgets: list[Any] = []  # and its widgets
 
@@ -45,10 +46,13 @@ class Parts:
             return False
         if old is not None:
             self.delete(old[1])
+            if self._areas.get(name) != area:
+                self.mark(self._areas.get(name))  # (it moved: where it was changed too)
         self.items, self.widgets = [], []
         try:
             build()
             self.built[name] = (key, self.items, self.widgets)
+            self._areas[name] = area
         finally:
             self.items, self.widgets = [], []
         self.mark(area)
@@ -83,13 +87,14 @@ class Parts:
         """Delete the parts not in `keep` (a hand-over sheet taken away, the chips of a smaller table)."""
         for name in [n for n in self.built if n not in keep]:
             self.delete(self.built.pop(name)[1])
-            self.mark(None)
+            self.mark(self._areas.pop(name, None))
 
     def clear(self) -> None:
         """Drop every part: the next build makes each anew."""
         for _key, items, _widgets in self.built.values():
             self.delete(items)
-        self.built = {}
+        self.built, self._areas = {}, {}
+        self.mark(None)
         self.labels.clear()  # (a new size or language: those texts will not come back)
 
     def delete(self, items: list[Any]) -> None:

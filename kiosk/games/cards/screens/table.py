@@ -294,7 +294,7 @@ class Table:
         m, parts, L, room = self.model, self.host.parts, self.host.layout, self.room
         cells = self.cells()
         self.aim(cells, picked)
-        parts.part("room", (L, room), partial(self._room, room), room.grow(L.px(ROOM_RIM) + L.px(4)))
+        parts.part("room", (L, room), partial(self._room, room), room.grow(L.px(ROOM_RIM) + max(2, L.px(4))))
         board_key: tuple[Any, ...] = (
             L,
             room,
