@@ -172,7 +172,7 @@ class CardSession(GameSession[CardGame]):
         g = self.game
         assert g is not None
         players = tuple(
-            CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i]), (g.taken[i] or [None])[-1])
+            CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i]), _last(g.taken[i]))
             for i in range(g.players)
         )
         layout = tuple(
@@ -504,6 +504,11 @@ class CardSession(GameSession[CardGame]):
             return
         self._save(reason)
         self._turn_begins(new_turn=True)
+
+
+def _last(cards: list[int]) -> int | None:
+    """The last of `cards`, None if there are none."""
+    return cards[-1] if cards else None
 
 
 #: ``_last_viewer`` of a resumed game: someone (unknown) may have seen a hand.
