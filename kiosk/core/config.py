@@ -31,7 +31,7 @@ from kiosk.games import HUMAN
 from kiosk.errors import KioskError
 from kiosk import games
 from kiosk.store.safeio import CONFIG_LIMIT, UnsafeFile, read_bounded
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.kit.i18n import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ LAYOUTS = ("tabletop", "upright")
 GL_APIS = ("auto", "gl", "gles")
 ROTATIONS = (0, 90, 180, 270)
 # PIN_FACTORIES and the ring drivers are declared with the hardware they choose (hardware.pins;
-# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.shell.i18n).
+# hardware.ring.drivers, the entry points of pyproject.toml); LANGUAGES with the texts' catalogs (kiosk.ui.kit.i18n).
 #: The ring's fixed seats: the board's four corners (the card game cuts equal arcs of its own).
 RING_SEATS = 4
 #: Upper bounds of the times (seconds): a day of idling, about three years of resuming.
@@ -173,7 +173,9 @@ class GameConfig:
     seats: tuple[str, ...] = key(default=(HUMAN, "medium"), schema=lambda: _Field(_seats, list, from_text=_text_list))
     #: the games' variants by their [game] key (open_cards, return_home, treasures, ...): declared
     #: by each game (kiosk.games.Variant), every declared key present (its default unless written)
-    variants: Mapping[str, Any] = field(default_factory=lambda: {v.key: v.default for v in _declared_variants()})
+    variants: Mapping[str, Any] = field(
+        default_factory=lambda: {v.key: v.default_for(DEFAULT_PRESET) for v in _declared_variants()}
+    )
     language: str = key(default="en", schema=lambda: _Field(_choice(LANGUAGES), from_text=str))
     first_player: int | None = key(
         default=None,  # None: random
@@ -623,6 +625,7 @@ def from_raw(raw: Mapping[str, Any], source: str = "config.toml") -> Config:
     _check_shape(raw, source)
     sections = {name: _read_section(name, spec, raw.get(name, {}), fail) for name, spec in _SECTIONS.items()}
     sections["kiosk"] = _with_preset(sections["kiosk"], raw.get("kiosk", {}))
+    sections["game"] = _game_with_preset(sections["game"], sections["kiosk"].preset, raw.get("game", {}))
     config = Config(**sections, source=source)
     _check_across(config, raw, fail)
     return config
@@ -637,16 +640,31 @@ def _with_preset(kiosk: KioskConfig, written: Mapping[str, Any]) -> KioskConfig:
     return replace(kiosk, **times)
 
 
+def _game_with_preset(game: GameConfig, preset: str, written: Mapping[str, Any]) -> GameConfig:
+    """`game` with its variants' defaults under `preset` (Variant.default_for) for the keys the file
+    does not write itself."""
+    from dataclasses import replace
+
+    chosen = {v.key: v.default_for(preset) for v in _declared_variants() if v.key not in written}
+    return replace(game, variants={**game.variants, **chosen})
+
+
 def switch_preset(config: Config, name: str) -> Config:
-    """`config` with preset `name` and all of its times: the operator picked it in the menu, which
+    """`config` with preset `name`, all of its times and its games' defaults: the operator picked it in the menu, which
     wins over the file (as the menu's volume wins over ``[sound] volume``). A ValueError names the presets."""
     from dataclasses import replace
 
     if name not in PRESETS:
         raise ValueError(f"preset {name!r}: use one of {', '.join(PRESETS)}")
     times = PRESETS[name]
-    kiosk = replace(config.kiosk, preset=name, idle_timeout_s=times["idle_timeout_s"], continue_s=times["continue_s"])
-    return replace(config, kiosk=kiosk)
+    kiosk = replace(
+        config.kiosk,
+        preset=name,
+        idle_timeout_s=times["idle_timeout_s"],
+        continue_s=times["continue_s"],
+        seat_timeout_s=times["seat_timeout_s"],
+    )
+    return replace(config, kiosk=kiosk, game=_game_with_preset(config.game, name, {}))
 
 
 def _check_shape(raw: Mapping[str, Any], source: str) -> None:

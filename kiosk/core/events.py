@@ -269,7 +269,7 @@ class Undo(Command):
 class CallSeat(Command):
     """Ask whether the person at `player`'s seat is still there (their turn ran long without a
     touch): for `seconds` the seat is called on the ring and its screen side; 0 ends the call
-    (they answered "I'm here", or the turn moved on). kiosk/ui/shell/seats.py sends it."""
+    (they answered "I'm here", or the turn moved on). kiosk/ui/overlays/seats.py sends it."""
 
     player: int
     seconds: float = 0.0
@@ -411,9 +411,10 @@ class SeatChanged(Event):
 
 @message("game_abandoned")
 class GameAbandoned(Event):
-    """The running game was stopped without a winner."""
+    """The running game was stopped without a winner (`replaced`: by a new game, which shows next)."""
 
     reason: str
+    replaced: bool = False
 
 
 @message("ai_thinking")

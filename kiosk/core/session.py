@@ -301,7 +301,7 @@ class GameSession(Generic[G]):
     def _begin(self, game: G, setup: GameSetup) -> None:
         """Start `game` fresh (abandoning a running one of this kind)."""
         if self.game is not None and self.game.phase != GAME_OVER:
-            self.abandon("a new game was started")
+            self.abandon("a new game was started", replaced=True)
         self._install(game, setup, uuid.uuid4().hex, time.time(), resumed=False)
 
     def _continue(
@@ -364,8 +364,9 @@ class GameSession(Generic[G]):
     def _game_installed(self, resumed: bool) -> None:
         """Hook: a game was just started or resumed (before its snapshot is posted)."""
 
-    def abandon(self, reason: str = "") -> None:
-        """Stop the running game without a winner (its save is archived through the hook)."""
+    def abandon(self, reason: str = "", replaced: bool = False) -> None:
+        """Stop the running game without a winner (its save is archived through the hook); `replaced`:
+        a new game takes its place (the screens wait for it instead of going back to start)."""
         if self.game is None:
             return
         self._cancel_timers()
@@ -373,7 +374,7 @@ class GameSession(Generic[G]):
         self._drop_undo()
         if self.game.phase != GAME_OVER:
             self._save("abandon")
-            self.bus.post(GameAbandoned(reason or "abandoned"))
+            self.bus.post(GameAbandoned(reason or "abandoned", replaced))
             log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
         self.game = None
         self._reset_turn_state()
@@ -461,7 +462,7 @@ class GameSession(Generic[G]):
         if cmd.setup.game != self.game_name:
             self.let_go()  # archived before the other game's first save takes the save's place
             if self.game is not None:
-                self.abandon("another game was started")
+                self.abandon("another game was started", replaced=True)
 
     def _on_new_game(self, cmd: NewGame) -> None:
         if cmd.setup.game != self.game_name:

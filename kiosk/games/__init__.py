@@ -87,10 +87,18 @@ class Variant:
     text_key: str = ""
     history: str = ""  # the history's word when not the default ("" : the name)
     config_key: str = ""  # its key in the config's [game] section ("": the name)
+    #: the default under an operator's preset where it differs (``(("public", 3),)``): a walk-up
+    #: visitor gets a game that fits a visit, a family the full one; a [game] key written wins
+    preset_defaults: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.default not in self.choices:
-            raise ContractError(f"variant {self.name}: the default {self.default!r} is not one of its choices")
+        for value in (self.default, *(v for _, v in self.preset_defaults)):
+            if value not in self.choices:
+                raise ContractError(f"variant {self.name}: the default {value!r} is not one of its choices")
+
+    def default_for(self, preset: str) -> Any:
+        """The default under operator preset `preset` (``[kiosk] preset``)."""
+        return dict(self.preset_defaults).get(preset, self.default)
 
     @property
     def key(self) -> str:
@@ -171,7 +179,7 @@ class GameType:
     play_screen: str = ""
     over_screen: str = ""
     #: its part of the setup screen (who plays, its own rules): a function returning a
-    #: kiosk.ui.shell.setup_panel.SetupPanel subclass, imported only with a display; None: the
+    #: kiosk.ui.kit.setup_panel.SetupPanel subclass, imported only with a display; None: the
     #: setup screen does not offer the game
     setup_panel: Callable[[], type] | None = None
     #: the screen that shows how to play it (the setup's and the in-game menu's "How to play")
@@ -185,7 +193,7 @@ class GameType:
     sim: Callable[[], Any] | None = None
     #: the game's tile/card/seat words the kiosk shows in texts (i18n keys) -- free for the game
     extra: Mapping[str, Any] = field(default_factory=dict)
-    #: its players sit at the board's four corners (a seat is a corner; kiosk/ui/shell/seating.py)
+    #: its players sit at the board's four corners (a seat is a corner; kiosk/ui/kit/seating.py)
     corner_seats: bool = False
     #: the attract screen's demo: a function returning the game's demo parts (its board view, a
     #: private session, a replay of a filed record: kiosk/games/labyrinth/demo.py BoardDemo)

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from kiosk import games
 from kiosk.store.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.kit.i18n import LANGUAGES
 from kiosk.themes import png
 
 #: The manifest's format number (a later kiosk may read more).

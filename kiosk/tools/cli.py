@@ -165,8 +165,8 @@ def _layout_report(args) -> int:
     import json
 
     from kiosk.ui.audit import layout as layout_audit, states as audit_states
-    from kiosk.ui.shell.i18n import LANGUAGES
-    from kiosk.ui.shell.layout import SIZES, parse_size
+    from kiosk.ui.kit.i18n import LANGUAGES
+    from kiosk.ui.kit.layout import SIZES, parse_size
 
     sizes = [parse_size(args.size)] if args.size else list(SIZES)
     layouts = [args.layout] if args.layout else list(layout_audit.LAYOUTS)
@@ -479,14 +479,14 @@ def _setup(args: argparse.Namespace, config: Config, kind: GameType, at_table: b
 
     `at_table` (a screen people sit around): a game whose players sit at the board's corners
     (``GameType.corner_seats``, the board game) seats its people at the near corners first, so
-    solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/shell/seating.py);
+    solo and one person against the computer sit at the near edge, reading upright (kiosk/ui/kit/seating.py);
     headless runs keep the game's own corners, which records and scripts were written for."""
     from kiosk.core.events import GameSetup, SeatSetup
 
     kinds = _seat_kinds(args, config, kind)
     corners: tuple[int | None, ...] = (None,) * len(kinds)
     if at_table and kind.corner_seats and HUMAN in kinds and len(kinds) <= 4:
-        from kiosk.ui.shell.seating import seats_for_kinds
+        from kiosk.ui.kit.seating import seats_for_kinds
 
         corners = seats_for_kinds(kinds)
     turn_limit = args.turn_limit if args.turn_limit is not None else config.game.turn_limit

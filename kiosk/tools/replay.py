@@ -124,7 +124,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if args.screenshot_dir and args.display != "offscreen":
         parser.error("--screenshot-dir needs --display offscreen")
     if args.size is not None:
-        from kiosk.ui.shell.layout import parse_size
+        from kiosk.ui.kit.layout import parse_size
 
         try:
             width, height = parse_size(args.size)

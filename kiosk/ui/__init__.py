@@ -1,7 +1,7 @@
 """The touchscreen kiosk's views (pyglet): ``run(kiosk, options)`` is the entry for display modes.
 
 See kiosk/ui/shell/window.py for the window and loop, kiosk/ui/shell/screen.py for the Screen
-base class, kiosk/ui/shell/layout.py for geometry, kiosk/games/labyrinth/screens/play.py for the board.
+base class, kiosk/ui/kit/layout.py for geometry, kiosk/games/labyrinth/screens/play.py for the board.
 pyglet is imported lazily so ``--display none`` never needs a GL library.
 """
 

@@ -13,7 +13,7 @@ import pytest
 from engine.records import read_record
 from kiosk import games
 from tests.games.test_third_game import ROOT, entry_point_dir, kiosk, kiosk_env
-from tests.kiosk.ui.test_screens import _close_windows, make_ui, pixels, save_png, tap_widget  # noqa: F401
+from tests.kiosk.ui.screens.test_screens import _close_windows, make_ui, pixels, save_png, tap_widget  # noqa: F401
 from tests.support.race.engine import GOAL, NAME
 from tests.support.race.kiosk import GAME
 

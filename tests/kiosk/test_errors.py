@@ -78,8 +78,8 @@ def test_a_callers_mistakes_are_contract_errors():
     its input, so these are ContractErrors, which an ``except ValueError`` does not swallow."""
     from kiosk import games
     from kiosk.core import events
-    from kiosk.ui.shell.seating import angle
-    from kiosk.ui.shell.widgets import Frame
+    from kiosk.ui.kit.seating import angle
+    from kiosk.ui.kit.widgets import Frame
 
     with pytest.raises(ContractError, match="defined twice"):
         events.message(next(iter(events.REGISTRY)))(type("Again", (), {}))

@@ -34,7 +34,7 @@ def test_the_license_is_an_spdx_string_not_the_deprecated_table():
 
 
 def test_fuzzy_translations_are_not_shown():
-    from kiosk.ui.shell.i18n import parse_po
+    from kiosk.ui.kit.i18n import parse_po
 
     text = """
 msgid ""

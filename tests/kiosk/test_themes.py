@@ -22,7 +22,7 @@ from kiosk.core import config as cfg
 from kiosk.themes import BUILTIN, ThemedTranslator, installed, load, read_installed
 from kiosk.themes.pack import PICTURE_PX, expected_files, read_pack
 from kiosk.themes.png import encode
-from kiosk.ui.shell.i18n import LANGUAGES, Translator
+from kiosk.ui.kit.i18n import LANGUAGES, Translator
 
 OCEAN = Path(__file__).resolve().parents[2] / "kiosk" / "themes" / "ocean"
 

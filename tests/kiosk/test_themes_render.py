@@ -14,8 +14,8 @@ from kiosk.core import testing
 from kiosk.core.config import Config, apply_overrides
 from kiosk.core.events import GameSetup, NewGame
 
-from tests.kiosk.ui.test_screens import Now, _button, pixels, save_png, tap_widget, window_of
-from tests.kiosk.ui.test_screens import _close_windows  # noqa: F401  (closes the module's windows)
+from tests.kiosk.ui.screens.test_screens import Now, _button, pixels, save_png, tap_widget, window_of
+from tests.kiosk.ui.screens.test_screens import _close_windows  # noqa: F401  (closes the module's windows)
 
 pytestmark = pytest.mark.display
 

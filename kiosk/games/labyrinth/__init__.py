@@ -78,10 +78,14 @@ def _button_leds(bus: Any, leds: Any):
 #: The board game's rule choices (docs/rules.md section 1): the two "younger children" variants
 #: and the quick game's treasures per player (0: all, the classic deal). The history's words and
 #: the [game] config keys are these; saves and records keep them in the engine's Rules.
+#: The public preset deals 3 treasures each: two people finish in about 3-4 minutes (docs/ai.md,
+#: "How long a game lasts"); at home the classic deal.
 VARIANTS = (
     Variant("open_cards", (False, True), False, text_key="setup.open_cards", history="open_cards"),
     Variant("return_home", (True, False), True, text_key="setup.no_return_home", history="no_return_home"),
-    Variant("treasures", (0, 3, 5), 0, text_key="setup.treasures", history="treasures_{}"),
+    Variant(
+        "treasures", (0, 3, 5), 0, text_key="setup.treasures", history="treasures_{}", preset_defaults=(("public", 3),)
+    ),
 )
 
 

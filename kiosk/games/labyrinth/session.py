@@ -312,6 +312,10 @@ class Session(GameSession[Game]):
         g = self.running
         if ev.hint:
             if not ev.error and g.phase == Phase.SHIFT:
+                # a hint a child can follow: the spare waits at the suggested arrow, turned as
+                # suggested (one more tap on that arrow pushes); the board then marks where to walk
+                self.preview, self.rotation = ev.insertion, ev.rotation % 4
+                self.bus.post(PreviewMoved(ev.player, ev.insertion, self.rotation, self._turned_spare(g)))
                 self.bus.post(HintReady(ev.player, ev.insertion, ev.rotation, ev.cell))
             return
         insertion, rotation = ev.insertion, ev.rotation

@@ -14,7 +14,7 @@ with gradients for the shading. The kiosk itself only reads the PNGs (pure
 Python, kiosk/themes/png.py): no font, Pillow or librsvg on the Pi.
 
 Needs Pillow, fonts-noto-color-emoji and librsvg2-bin (Makefile APT_PACKAGES);
-tests/kiosk/ui/test_pictures.py checks the committed files against a fresh
+tests/kiosk/ui/art/test_pictures.py checks the committed files against a fresh
 rendering where they are installed.
 """
 

@@ -14,9 +14,9 @@ from typing import Any
 import pyglet
 
 from kiosk.product import PRODUCT_NAME
-from kiosk.ui.shell.menu import fit_box
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.widgets import Frame, box, label
+from kiosk.ui.kit.menu import fit_box
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.widgets import Frame, box, label
 from kiosk.ui.art.theme_art import theme_art
 
 WORD_COLOR = (255, 226, 150)

@@ -20,13 +20,13 @@ card table's places) with its box in screen pixels, and checks the rules:
   hint button in the active panel) is there and that large, whatever the texts beside it;
 * every treasure picture off the board (a target, a treasure found, an open card, a card's symbol)
   is at least ``typeface.PICTURE`` (40 px) at 800x480, scaled;
-* every text has the contrast it needs against what is drawn behind it (kiosk/ui/audit/contrast.py:
+* every text has the contrast it needs against what is drawn behind it (kiosk/ui/kit/contrast.py:
   4.5:1, 3:1 for text of 24 px and more at 800x480); each text item carries its colour and the
   colour behind it (``"fg"``, ``"bg"``).
 
 Only text is laid out again per language; one frame without the texts is drawn per entry, for
 the colours behind them, so the whole walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
-writes what it collected; tests/kiosk/ui/test_layout_audit.py runs it in ``make test``.
+writes what it collected; tests/kiosk/ui/audit/test_layout_audit.py runs it in ``make test``.
 """
 
 from __future__ import annotations
@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from kiosk.ui.audit import contrast
-from kiosk.ui.shell import widgets
-from kiosk.ui.shell.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
-from kiosk.ui.shell.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
-from kiosk.ui.shell.i18n import LANGUAGES
+from kiosk.ui.kit import contrast
+from kiosk.ui.kit import widgets
+from kiosk.ui.kit.layout import ARROWS, MIN_TOUCH, SIZES, Layout, Rect
+from kiosk.ui.kit.typeface import BODY as MIN_BODY_PX, HEADLINE as MIN_HEADLINE_PX, PICTURE as PICTURE_PX
+from kiosk.ui.kit.i18n import LANGUAGES
 
 LAYOUTS = ("tabletop", "upright")
 #: The walk's stand-in language (``walk(languages=[WIDEST])``): every text in the language in which it
@@ -129,7 +129,7 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
         return base if used[base] == 1 else f"{base}#{used[base]}"
 
     items = _targets(screen, ui.layout, uid)
-    if menu is not None and not menu.open:  # its buttons over a game's play screen (kiosk/ui/shell/game_menu.py)
+    if menu is not None and not menu.open:  # its buttons over a game's play screen (kiosk/ui/overlays/game_menu.py)
         menu.update()
         items += [
             _item(uid(f"menu@{_rid(rect)}"), "button", rect, touch=True, faces=FACES[angle % 360])
@@ -140,7 +140,7 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
     for name, rect, least in getattr(screen, "audit_floors", lambda: ())():  # a missing one is an empty box
         items.append(_item(uid(f"control:{name}"), "control", rect or Rect(0, 0, 0, 0), touch=False, least=least))
     seats = getattr(ui, "seats", None)
-    if seats is not None and screen is ui.screen:  # the seats' Join buttons and call (kiosk/ui/shell/seats.py)
+    if seats is not None and screen is ui.screen:  # the seats' Join buttons and call (kiosk/ui/overlays/seats.py)
         seats.update()
         cover = seats.panel_rect  # the call's panel: what lies under it is neither seen nor tapped
         if cover is not None:
@@ -150,10 +150,12 @@ def collect(ui: Any, recorder: widgets.Recorder) -> list[dict]:
 
 
 def _seat_items(seats: Any, recorder: widgets.Recorder, uid: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The Join buttons at the computers' corners, the call's "I'm here" and the texts they show."""
+    """The Join buttons at the computers' corners, the call's "I'm here", Join's Yes and No, and the
+    texts they show."""
     items = [_item(uid(f"join@{_rid(rect)}"), "button", rect, touch=True) for rect in seats.joins.values()]
-    if seats.here_rect is not None:
-        items.append(_item(uid(f"here@{_rid(seats.here_rect)}"), "button", seats.here_rect, touch=True))
+    for name, rect in (("here", seats.here_rect), ("yes", seats.yes_rect), ("no", seats.no_rect)):
+        if rect is not None:
+            items.append(_item(uid(f"{name}@{_rid(rect)}"), "button", rect, touch=True))
     return items + _texts(seats, recorder, uid)
 
 
@@ -429,8 +431,8 @@ _WIDEST: dict[str, str] = {}
 def widest_catalog(languages: Iterable[str] = LANGUAGES) -> dict[str, str]:
     """Each text key's translation that is widest when laid out on one line (bold, at the body size),
     over `languages`: what the layout has to make room for at every size."""
-    from kiosk.ui.shell.i18n import load_catalog
-    from kiosk.ui.shell.menu import measure
+    from kiosk.ui.kit.i18n import load_catalog
+    from kiosk.ui.kit.menu import measure
 
     languages = tuple(languages)
     if languages == LANGUAGES and _WIDEST:

@@ -63,6 +63,19 @@ def _seat_call(env: Any) -> None:
     seats.update()
 
 
+def _seat_join_asked(env: Any) -> None:
+    """A board game of a person and a computer: Join tapped at the computer's corner, so "Play Green
+    yourself?" asks, facing that corner, with Yes and No."""
+    from kiosk.core.events import GameSetup, NewGame
+
+    env.post(NewGame(GameSetup.of("human,medium", seed=3)))
+    env.ui.goto("play")
+    seats = env.ui.seats
+    seats.update()
+    seats.ask(1)
+    seats.update()
+
+
 def _states() -> tuple[State, ...]:
     """The shell's own screens and each registered game's (``GameType.audit``): the attract screen,
     every game's setup, the setup's language picker, then the games' other screens."""
@@ -80,6 +93,7 @@ def _states() -> tuple[State, ...]:
         State("attract", "continue", "", _attract_offering),
         *(st for st in theirs if st.screen not in ("attract", "setup")),
         State("play", "seat_call", default, _seat_call),
+        State("play", "seat_join_asked", default, _seat_join_asked, each_language=lambda env: env.ui.seats.update()),
         # last: the menu's sheet is an overlay that stays open until a screen closes it
         State("game_menu", "open", default, _menu_open, each_language=_reopen_menu),
     )

@@ -32,15 +32,15 @@ from kiosk.core.bus import Bus
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import GameSetup, SeatSetup
 
-from kiosk.ui.shell import seating
-from kiosk.ui.shell.i18n import LANGUAGES, names_list
-from kiosk.ui.shell.layout import Layout, Rect, ShowcaseLayout
-from kiosk.ui.shell.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
+from kiosk.ui.kit import seating
+from kiosk.ui.kit.i18n import LANGUAGES, names_list
+from kiosk.ui.kit.layout import Layout, Rect, ShowcaseLayout
+from kiosk.ui.kit.menu import GO, Canvas, config_value, current_language, fit_box, make_button, panel, set_language
 from kiosk.ui.screens.operator import CornerHold
 from kiosk.ui.art.wordmark import PLAQUE
 from kiosk.ui.shell.screen import PASSERS_BY_HZ, Screen, register
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
 
 log = logging.getLogger(__name__)
 
@@ -314,7 +314,7 @@ class AttractScreen(Screen):
         self.live.draw()
         self.overlay.draw()
 
-    # the frame cache (kiosk/ui/shell/frame_cache.py): the demo's still board once, then each frame what
+    # the frame cache (kiosk/ui/kit/frame_cache.py): the demo's still board once, then each frame what
     # moves on it and "touch to play" over it (its words fade)
     def draw_static(self) -> None:
         self.draw_table()

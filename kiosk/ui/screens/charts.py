@@ -14,8 +14,8 @@ from pyglet import shapes
 from kiosk import games
 from kiosk.store.stats import ChartData
 
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DIM, INK
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.widgets import ACCENT, BUTTON, DIM, INK
 
 BAR = ACCENT
 PEOPLE = (90, 200, 130)

@@ -42,10 +42,10 @@ from kiosk.store.pin import PinGuard
 from kiosk.version import version as running_version
 
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.layout import ARROWS, Rect
-from kiosk.ui.shell.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
+from kiosk.ui.kit.layout import ARROWS, Rect
+from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
 from kiosk.ui.shell.screen import Screen, game_on, register, session_for
-from kiosk.ui.shell.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
+from kiosk.ui.kit.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.ui.shell.window import UI
@@ -182,18 +182,19 @@ class OperatorScreen(Screen):
             times.append(COUNTDOWN_POLL_S)  # counted on another thread: look again soon
         return max(0.0, min(times))
 
-    def go_back(self) -> None:
-        """Back to where the menu was opened from: a game still running, otherwise the attract screen."""
+    def back_to(self) -> str:
+        """Where Back goes: the screen the menu was opened from if it still shows something (a game
+        still running, the setup, the how-to), otherwise the attract screen."""
         back = self.back
         game_name = game_on(back)
         if game_name is not None:
             session = session_for(self.kiosk, game_name)
             game = session.game if session is not None else None
-            if game is None or game.phase == GAME_OVER:
-                back = "attract"
-        elif back not in ("attract", "setup", "howto", "gameover"):
-            back = "attract"
-        self.ui.goto(back if back != "gameover" else "attract")
+            return back if game is not None and game.phase != GAME_OVER else "attract"
+        return back if back in ("setup", "howto") else "attract"
+
+    def go_back(self) -> None:
+        self.ui.goto(self.back_to())
 
     def press(self, x: float, y: float) -> None:
         self._armed = True
@@ -495,7 +496,7 @@ class OperatorScreen(Screen):
             c,
             frame,
             back_r,
-            "\u2039 " + t("gameover.back"),
+            "\u2039 " + t("gameover.back" if self.back_to() == "attract" else "operator.back_to_game"),
             self.batch,
             self._bg,
             size=16,

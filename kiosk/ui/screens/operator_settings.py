@@ -18,9 +18,9 @@ from typing import Any
 from kiosk.core.config import DEFAULT_PRESET, PRESETS
 from kiosk.store.operator_choices import OperatorChoices
 
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import GO, TOGGLE_OFF, config_value, make_button
-from kiosk.ui.shell.widgets import DIM, INK, label
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import GO, TOGGLE_OFF, config_value, make_button
+from kiosk.ui.kit.widgets import DIM, INK, label
 
 VOLUME_STEP = 10
 

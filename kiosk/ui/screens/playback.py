@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.session import GameSession
 
     from kiosk.ui.shell.contract import StartOptions
-    from kiosk.ui.shell.widgets import AnchorY
+    from kiosk.ui.kit.widgets import AnchorY
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +204,7 @@ class ReplaySteps:
     def _show_caption(self) -> None:
         import pyglet
 
-        from kiosk.ui.shell.widgets import DIM, Frame, label
+        from kiosk.ui.kit.widgets import DIM, Frame, label
 
         if self._caption is not None:
             self._caption.delete()

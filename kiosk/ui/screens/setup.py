@@ -2,7 +2,7 @@
 
 One look, no menus to dig through. What every game shares is drawn here: the games'
 tabs, the language, Back, How to play and a big green Start. Between them sits the
-chosen game's setup panel (``GameType.setup_panel``, kiosk/ui/shell/setup_panel.py):
+chosen game's setup panel (``GameType.setup_panel``, kiosk/ui/kit/setup_panel.py):
 who plays and the game's own rules. Every control is at least a finger wide (48 px
 on 800x480). The choices come from the config's ``[game]`` section and are made
 afresh whenever the screen is entered fresh (a new visitor); coming back from the
@@ -22,10 +22,10 @@ import pyglet
 
 from kiosk import games
 from kiosk.core.events import NewGame
-from kiosk.ui.shell import seating
-from kiosk.ui.shell.i18n import LANGUAGES, language_name
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import (
+from kiosk.ui.kit import seating
+from kiosk.ui.kit.i18n import LANGUAGES, language_name
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import (
     GO,
     TOGGLE_OFF,
     Canvas,
@@ -39,9 +39,9 @@ from kiosk.ui.shell.menu import (
     set_language,
 )
 from kiosk.ui.shell.screen import Screen, register
-from kiosk.ui.shell.setup_panel import SetupPanel
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Button, Frame, label
+from kiosk.ui.kit.setup_panel import SetupPanel
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Button, Frame, label
 
 LANGUAGE_W_COMPACT = 76  # design units: the language button with only its code ("NL  \u25be")
 LANGUAGE_W = 150  # design units: the language button beside the game tabs ("Nederlands  \u25be")

@@ -26,8 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from kiosk.store.history import History
     from kiosk.core.session import GameSession
     from kiosk.themes import Theme
-    from kiosk.ui.shell.i18n import Texts
-    from kiosk.ui.shell.layout import Layout, Rect
+    from kiosk.ui.kit.i18n import Texts
+    from kiosk.ui.kit.layout import Layout, Rect
 
 
 class StartOptions(Protocol):

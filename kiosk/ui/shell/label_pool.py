@@ -22,9 +22,9 @@ from typing import Any, Hashable
 
 import pyglet
 
-from kiosk.ui.shell import widgets
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.widgets import Frame
+from kiosk.ui.kit import widgets
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.widgets import Frame
 
 
 class LabelPool:

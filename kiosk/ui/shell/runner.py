@@ -48,7 +48,7 @@ def _size(value: Any) -> tuple[int, int] | None:
     if value is None or value == "auto":
         return None
     if isinstance(value, str):
-        from kiosk.ui.shell.layout import parse_size
+        from kiosk.ui.kit.layout import parse_size
 
         return parse_size(value)
     return (int(value[0]), int(value[1]))

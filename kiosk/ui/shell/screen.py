@@ -6,7 +6,7 @@ frame. Screens never change game state: they post commands with ``ui.post``.
 
 Coordinates given to ``tap``/``press``/``release`` are pyglet window pixels
 (origin bottom-left). Widgets added with ``self.add(widget)`` get taps and
-press-and-hold for free (see kiosk/ui/shell/widgets.py); override ``tap`` for more.
+press-and-hold for free (see kiosk/ui/kit/widgets.py); override ``tap`` for more.
 
 Register a screen class under its name with ``@register("name")``; the UI
 creates it on first use and calls ``resize`` whenever the layout changes.
@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 import pyglet
 
-from kiosk.ui.shell.table import TABLE, table_grain
+from kiosk.ui.kit.table import TABLE, table_grain
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.session import GameSession
 
     from kiosk.ui.shell.window import UI
     from kiosk.ui.shell.contract import KioskView
-    from kiosk.ui.shell.layout import Layout
+    from kiosk.ui.kit.layout import Layout
 
 #: the pace of a screen that plays to passers-by (the attract demo, a how-to, the podium): it looks
 #: the same at 30 frames a second as at 60, and costs a Pi half the CPU all day (Screen.motion_hz)
@@ -64,7 +64,7 @@ def game_on(screen_name: str) -> str | None:
 @runtime_checkable
 class Layered(Protocol):
     """A screen that draws in two layers: what stays still (``draw_static``, which the UI keeps in
-    its frame cache, kiosk/ui/shell/frame_cache.py) and what moves (``draw_live``, drawn over it)."""
+    its frame cache, kiosk/ui/kit/frame_cache.py) and what moves (``draw_live``, drawn over it)."""
 
     def draw_static(self) -> None: ...
 
@@ -95,7 +95,7 @@ class Screen:
 
     name: str = "screen"
     background: tuple[int, int, int] = TABLE  # the walnut table of docs/art.md
-    #: the table's planks drawn behind the screen (kiosk/ui/shell/table.py); False: the plain colour
+    #: the table's planks drawn behind the screen (kiosk/ui/kit/table.py); False: the plain colour
     shows_table: bool = True
     #: hears bus events while another screen shows (``on_event``)
     listens_in_background: bool = False

@@ -12,7 +12,7 @@ is a finger up (``Screen.release``) followed by ``Screen.tap`` at the place the
 finger went down — unless it slid more than a finger's width away (a swipe is
 not a tap) or rested longer than ``TAP_MAX_S`` (a palm or a sleeve is not a tap). No hover, no double-tap.
 
-Frames (see kiosk/ui/shell/frame_cache.py): a screen that says what moves (it has
+Frames (see kiosk/ui/kit/frame_cache.py): a screen that says what moves (it has
 ``draw_static``/``draw_live`` and an ``animating`` flag) gets its still layers
 drawn once into a cache; each frame is then one blit plus what moves. The cache
 is redrawn only after ``invalidate(rect)`` -- called by the screen when a still
@@ -49,9 +49,9 @@ from kiosk.games import HUMAN
 from kiosk import games
 from kiosk.core.events import GameBegan
 
-from kiosk.ui.shell.frame_cache import FrameCache, joined
-from kiosk.ui.shell.i18n import Texts
-from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.kit.frame_cache import FrameCache, joined
+from kiosk.ui.kit.i18n import Texts
+from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Layered, Screen, is_layered, session_for
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -242,12 +242,12 @@ class UI:
         window.push_handlers(self)
         self._apply_view()
         _import_screens()
-        from kiosk.ui.shell.idle import IdleWatch
+        from kiosk.ui.overlays.idle import IdleWatch
         from kiosk.ui.screens.operator import CornerHold
 
-        from kiosk.ui.shell.game_menu import GameMenu
+        from kiosk.ui.overlays.game_menu import GameMenu
 
-        from kiosk.ui.shell.seats import SeatWatch
+        from kiosk.ui.overlays.seats import SeatWatch
 
         self.seats = SeatWatch(self)  # before the idle watch, which leaves to it whom it looks after
         self._apply_preset(choices(self).get("preset"))
@@ -785,7 +785,7 @@ class _Keys:
 
 def _make_translator(language: str) -> Texts:
     try:
-        from kiosk.ui.shell.i18n import Translator
+        from kiosk.ui.kit.i18n import Translator
 
         return Translator(language)
     except Exception as exc:  # catalogs missing or broken: keep running with the keys

@@ -16,8 +16,8 @@ import pytest
 from engine.cards import CardGame, Place
 from engine.cards.deck import CARDS
 
-from tests.kiosk.ui.test_screens import _button, colours_in, pixels, rgb_at, save_png, tap_widget
-from tests.kiosk.ui.test_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
+from tests.kiosk.ui.screens.test_screens import _button, colours_in, pixels, rgb_at, save_png, tap_widget
+from tests.kiosk.ui.screens.test_screens import ui  # noqa: F401  (the fixture: UIs made in a test are closed after it)
 
 pytestmark = pytest.mark.display
 
@@ -88,7 +88,7 @@ def test_card_howto_renders_every_step(ui, size, tmp_path):
 
 def test_card_howto_advances_by_itself_and_the_last_step_ends(ui):
     from kiosk.games.cards.screens.howto import STEPS
-    from kiosk.ui.shell.guide import STEP_S
+    from kiosk.ui.screens.guide import STEP_S
 
     u = ui(size=(800, 480), first="setup")
     u.screen.set_game("cards")

@@ -225,7 +225,7 @@ def test_card_play_screen_at_sizes_and_layouts(size, shots_dir, tmp_path):
 
 def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
     from kiosk.games.cards.events import RotateHandCard
-    from kiosk.ui.shell.i18n import load_catalog
+    from kiosk.ui.kit.i18n import load_catalog
 
     ui = open_ui((800, 480), "upright", tmp_path)
     try:
@@ -421,7 +421,7 @@ def test_a_table_larger_than_its_room_pans_and_keeps_its_symbols_readable(tmp_pa
     from kiosk.games.cards.art import MEDAL_R  # (pyglet, headless once the window is open)
     from kiosk.games.cards.events import ConfirmTake, RotateHandCard
     from kiosk.games.cards.screens.play import CARD_FILL
-    from kiosk.ui.shell import typeface
+    from kiosk.ui.kit import typeface
 
     try:
         ui.post(NewGame(GameSetup.of("human,human,human,human", seed=3, game="cards")))

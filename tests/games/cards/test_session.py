@@ -587,7 +587,7 @@ def test_every_card_refusal_code_is_translated_in_every_catalog():
     from pathlib import Path
 
     from kiosk.games.cards import session as card_session
-    from kiosk.ui.shell.i18n import LANGUAGES, load_catalog
+    from kiosk.ui.kit.i18n import LANGUAGES, load_catalog
     import kiosk.core.session
 
     source = Path(card_session.__file__).read_text() + Path(kiosk.core.session.__file__).read_text()

@@ -65,9 +65,12 @@ def test_old_configs_saves_and_event_logs_read_as_before(tmp_path):
     path = tmp_path / "kiosk.toml"
     path.write_text("[game]\nopen_cards = true\nreturn_home = false\n")
     config = cfg.load(path)
-    assert config.game.variants == {"open_cards": True, "return_home": False, "treasures": 0}
+    # a config that names no deal gets its preset's: the public preset's quick game
+    assert config.game.variants == {"open_cards": True, "return_home": False, "treasures": 3}
     setup = setup_from_config(config)
-    assert setup.variants == {"open_cards": True, "return_home": False}
+    assert setup.variants == {"open_cards": True, "return_home": False, "treasures": 3}
+    path.write_text('[kiosk]\npreset = "home"\n[game]\nopen_cards = true\nreturn_home = false\n')
+    assert setup_from_config(cfg.load(path)).variants == {"open_cards": True, "return_home": False}
     assert cfg.load(None).to_raw()["game"]["open_cards"] is False  # written back under the same keys
     path.write_text("[game]\ntreasures = 4\n")
     with pytest.raises(cfg.ConfigError, match=r"\[game\] treasures = 4 must be one of 0, 3, 5"):
@@ -165,7 +168,7 @@ def test_a_quick_game_survives_sigkill_and_resumes_in_it(tmp_path):
 def test_the_setup_offers_the_quick_game_and_starts_it(tmp_path):
     from kiosk.core.testing import MiniKiosk
     from kiosk.ui.shell.window import UI
-    from tests.kiosk.ui.test_screens import Now, tap_widget, window_of
+    from tests.kiosk.ui.screens.test_screens import Now, tap_widget, window_of
 
     path = tmp_path / "kiosk.toml"
     path.write_text("[game]\ntreasures = 5\n")  # the operator's default for a public place

@@ -472,7 +472,14 @@ def test_hint_suggests_a_legal_shift(rig):
     g = game.copy()
     g.apply(Shift(hint.insertion, hint.rotation))
     assert hint.cell in g.reachable()
-    assert game == Game.new(players=2, seed=20)  # a hint changes nothing
+    assert game == Game.new(players=2, seed=20)  # a hint changes nothing on the board
+    # the spare waits at the suggested arrow, turned as suggested: one more tap there pushes it so
+    preview = rig.of(PreviewMoved)[-1]
+    assert (preview.arrow, preview.rotation) == (hint.insertion, hint.rotation % 4)
+    assert (rig.session.preview, rig.session.rotation) == (hint.insertion, hint.rotation % 4)
+    rig.post(SelectArrow(hint.insertion))
+    shifted = rig.of(BoardShifted)[-1]
+    assert (shifted.insertion, shifted.rotation) == (hint.insertion, hint.rotation % 4)
 
 
 def test_commands_without_a_game_are_refused(rig):

@@ -60,7 +60,7 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
     started = [m for m in ui.seen if isinstance(m, PuzzleStarted)][-1]
     assert started.grade == "hard"
     screen = ui.screen
-    assert screen.info_lines()[1] == ui.t("puzzles.grade_hard")
+    assert ui.t("puzzles.grade_hard") in screen.info_lines()[1]
     game = ui.k.sessions["puzzles"].game
     L = screen.layout
     while game.outcome is None:
@@ -83,6 +83,11 @@ def test_a_hard_puzzle_chosen_on_the_setup_screen_is_played_by_taps_to_its_stars
         ui.k.clock.advance(0.5)
         ui.off.frame()
     assert ui.screen.name == "puzzle_over" and ui.screen.event.stars == 3
+    # "Next puzzle": another puzzle of the same grade
+    _tap_text(ui, ui.t("puzzles.next"))
+    ui.off.settle()
+    nxt = [m for m in ui.seen if isinstance(m, PuzzleStarted)][-1]
+    assert ui.screen.name == "puzzle_play" and nxt.grade == "hard" and nxt is not started
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)], ids=("landscape", "portrait"))
@@ -132,3 +137,45 @@ def test_a_puzzle_faces_the_person_who_started_it_and_the_board_game_keeps_its_s
 
 def _overlap(a, b) -> bool:
     return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+def test_a_puzzle_started_at_the_right_corner_shows_its_goal_in_words_and_says_your_turn(tmp_path, language):
+    """Tried as a new user would: a puzzle whose pawn starts at a right-hand corner showed no info
+    panel (drawn, but never into the frame cache), its turn cue named a colour though one person
+    plays, and the goal was nowhere in words."""
+    from tests.kiosk.ui.screens.test_screens import colours_in, pixels
+
+    seed = next(p.seed for grade in pack.pack().values() for p in grade if p.seat in (1, 2))
+    window = offscreen_window((800, 480))
+    from kiosk.core.kiosk import Kiosk, KioskOptions
+    from kiosk.core.events import SeatSetup
+    from kiosk.ui.shell.runner import Offscreen
+    from kiosk.ui.shell.window import UI
+
+    setup = GameSetup(seats=(SeatSetup("human"),), seed=seed, game="puzzles")
+    kiosk = Kiosk(options=KioskOptions(fast=True, ring="none", state_dir=tmp_path, setup=setup, start_game=True))
+    kiosk.start()
+    u = UI(kiosk, window, layout="tabletop", language=language, clock=kiosk.clock.now)
+    try:
+        Offscreen(u, kiosk, frame_s=0.2).settle()
+        screen = u.screen
+        assert screen.name == "puzzle_play" and screen.board.model.seats[0] in (1, 2)
+        started = screen.started
+        treasure = u.t(f"treasure.{started.target}")
+        key = "puzzles.goal_one" if started.optimum == 1 else "puzzles.goal"
+        assert screen.info_lines()[0] == u.t(key, treasure=treasure, n=started.optimum)
+        assert screen._cue_text(0) == u.t("puzzles.your_turn")
+        info = screen.info_frame()
+        u.draw()
+        light = [c for c in colours_in(pixels(u), info.rect, step=2) if min(c) > 200]
+        assert light, "the info panel's words are drawn"
+        lines = [item for item in screen._line if hasattr(item, "content_height")]
+        assert len(lines) == 3 and info.angle == 0
+        tops = [item.y for item in lines]  # anchored at their tops, stacked downwards
+        for item, below in zip(lines, lines[1:]):
+            assert below.y <= item.y - item.content_height  # none over another
+        assert max(tops) <= info.rect.top and lines[-1].y - lines[-1].content_height >= info.rect.y
+    finally:
+        u.close()
+        kiosk.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk import games
 from kiosk.core import config as cfg
 from kiosk.core.config import ConfigError
 
@@ -44,8 +45,13 @@ def test_example_file_equals_the_defaults_and_lists_every_key():
     by_preset = cfg.PRESETS[cfg.DEFAULT_PRESET]
     for key, value in by_preset.items():
         assert re.search(rf"^#{key} = {value}$", text, re.M), f"#{key} = {value} missing"
+    # so are the variants whose default depends on the preset
+    by_variant = {v.key: v.default_for(cfg.DEFAULT_PRESET) for v in games.all_variants() if v.preset_defaults}
+    for key, value in by_variant.items():
+        assert re.search(rf"^#{key} = {str(value).lower()}$", text, re.M), f"#{key} = {value} missing"
+    commented = {"kiosk": by_preset.keys(), "game": by_variant.keys()}
     for section, values in cfg.Config().to_raw().items():
-        written = raw[section].keys() | (by_preset.keys() if section == "kiosk" else set())
+        written = raw[section].keys() | commented.get(section, set())
         assert written == values.keys(), section
 
 
@@ -58,6 +64,19 @@ def test_the_preset_sets_the_times_a_written_value_wins(tmp_path):
     public = cfg.load(write(tmp_path, "[kiosk]\nidle_countdown_s = 10\n"))
     assert tuple(getattr(public.kiosk, k) for k in times) == tuple(cfg.PRESETS["public"].values())
     assert '[kiosk] preset = "museum"' in error_of(tmp_path, '[kiosk]\npreset = "museum"\n')
+
+
+def test_the_preset_deals_a_walk_up_game_a_written_value_wins(tmp_path):
+    """A visitor at a public kiosk gets a game that fits a visit; a family the classic deal."""
+    assert cfg.load(write(tmp_path, "")).game.variants["treasures"] == 3
+    assert cfg.Config().game.variants["treasures"] == 3
+    assert cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\n')).game.variants["treasures"] == 0
+    written = cfg.load(write(tmp_path, '[kiosk]\npreset = "home"\n[game]\ntreasures = 5\n'))
+    assert written.game.variants["treasures"] == 5
+    # the operator's switch in the menu wins over the file, for the deal as for the times
+    assert cfg.switch_preset(written, "public").game.variants["treasures"] == 3
+    home = cfg.switch_preset(cfg.Config(), "home")
+    assert (home.game.variants["treasures"], home.kiosk.seat_timeout_s) == (0, cfg.PRESETS["home"]["seat_timeout_s"])
 
 
 def test_every_key_in_the_example_has_a_comment_above_it():

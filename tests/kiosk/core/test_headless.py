@@ -17,9 +17,12 @@ import pytest
 
 from engine.labyrinth import Game, Move, Rules, Shift
 from engine.labyrinth.ai import make_ai
+from kiosk.core.config import Config
 from kiosk.core.events import Message
 
 ROOT = Path(__file__).resolve().parents[3]
+#: the deal a kiosk with no config file plays: its preset's (the public preset's quick game)
+KIOSK_RULES = Rules(treasures=Config().game.variants["treasures"])
 
 
 def kiosk(*args, timeout=120):
@@ -43,7 +46,7 @@ def read_events(path: Path) -> list:
     return [Message.from_dict(d) for d in data]
 
 
-def check_against_engine(events, rules=Rules()) -> list[Game]:  # noqa: B008 (Rules is frozen)
+def check_against_engine(events, rules=KIOSK_RULES) -> list[Game]:
     """Replay every game in the stream on the engine, checking each event; returns the games."""
     games: list[Game] = []
     game = None
@@ -93,7 +96,7 @@ def check_against_engine(events, rules=Rules()) -> list[Game]:  # noqa: B008 (Ru
 
 def solo_script(seed: int, level="medium") -> tuple[str, Game]:
     """A script that plays a whole solo game (decisions by an engine AI), and the game it must give."""
-    game = Game.new(players=1, seed=seed)
+    game = Game.new(players=1, seed=seed, rules=KIOSK_RULES)
     ai = make_ai(level, seed=seed)
     lines = [f"# solo game, seed {seed}, decisions by the {level} AI"]
     while game.phase != "over":

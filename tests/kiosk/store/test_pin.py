@@ -145,7 +145,7 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
     pytest.importorskip("pyglet")
     from kiosk.store.history import History
 
-    from tests.kiosk.ui.test_screens import make_ui
+    from tests.kiosk.ui.screens.test_screens import make_ui
 
     def open_pad():
         u = make_ui(size=(800, 480), layout="tabletop", first="attract")

@@ -117,7 +117,7 @@ def test_labyrinth_kiosk_stats_prints_them(tmp_path):
 
 @pytest.mark.display
 def test_the_operator_statistics_page_shows_the_modes_scores_and_seat_changes(tmp_path):
-    from tests.kiosk.ui.test_screens import make_ui
+    from tests.kiosk.ui.screens.test_screens import make_ui
 
     history = History(tmp_path)
     today = utc_now_iso(datetime.now(timezone.utc).timestamp())  # inside the charts' fortnight

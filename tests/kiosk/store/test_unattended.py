@@ -382,7 +382,7 @@ def _damaged(data: bytes, how: str) -> bytes:
 
 @pytest.mark.parametrize("how", ["truncated", "garbage", "empty", "outlines"])
 def test_a_damaged_andika_falls_back_to_dejavu_in_one_log_line(tmp_path, caplog, how, offscreen_pyglet):
-    from kiosk.ui.shell import typeface
+    from kiosk.ui.kit import typeface
 
     if not (ANDIKA / typeface.FILES[0]).exists():
         pytest.skip("install the Debian package fonts-sil-andika (make test does)")
@@ -392,12 +392,12 @@ def test_a_damaged_andika_falls_back_to_dejavu_in_one_log_line(tmp_path, caplog,
     saved = dict(typeface._state)
     try:
         typeface._state.clear()
-        with caplog.at_level("WARNING", logger="kiosk.ui.shell.typeface"):
+        with caplog.at_level("WARNING", logger="kiosk.ui.kit.typeface"):
             family = typeface.load(tmp_path)
         if how == "outlines" and family == typeface.FAMILY:  # FreeType drew the samples: not damage it sees
             pytest.xfail("FreeType renders these outlines")
         assert family == typeface.FALLBACK
-        lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.ui.shell.typeface"]
+        lines = [r.getMessage() for r in caplog.records if r.name == "kiosk.ui.kit.typeface"]
         assert len(lines) == 1 and "unusable" in lines[0] and str(tmp_path) in lines[0], lines
     finally:
         typeface._state.clear()
@@ -405,7 +405,7 @@ def test_a_damaged_andika_falls_back_to_dejavu_in_one_log_line(tmp_path, caplog,
 
 
 def test_a_font_that_is_a_fifo_is_not_waited_on(tmp_path, offscreen_pyglet):
-    from kiosk.ui.shell import typeface
+    from kiosk.ui.kit import typeface
 
     os.mkfifo(tmp_path / typeface.FILES[0])
     saved = dict(typeface._state)
@@ -418,7 +418,7 @@ def test_a_font_that_is_a_fifo_is_not_waited_on(tmp_path, offscreen_pyglet):
 
 
 def test_the_real_andika_passes_the_check(offscreen_pyglet):
-    from kiosk.ui.shell import typeface
+    from kiosk.ui.kit import typeface
 
     if not (ANDIKA / typeface.FILES[0]).exists():
         pytest.skip("install the Debian package fonts-sil-andika (make test does)")

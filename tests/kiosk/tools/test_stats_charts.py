@@ -65,7 +65,7 @@ def test_an_empty_history_gives_empty_charts():
 @pytest.mark.display
 def test_the_stats_page_draws_a_bar_for_every_non_zero_number(tmp_path):
     pytest.importorskip("pyglet")
-    from tests.kiosk.ui.test_screens import make_ui
+    from tests.kiosk.ui.screens.test_screens import make_ui
 
     history = History(tmp_path)
     now = datetime.now(timezone.utc)
@@ -138,7 +138,7 @@ def test_the_stats_page_counts_on_a_worker_and_shows_games_waiting_for_the_histo
     pytest.importorskip("pyglet")
     import pyglet
 
-    from tests.kiosk.ui.test_screens import make_ui
+    from tests.kiosk.ui.screens.test_screens import make_ui
 
     history = SlowHistory(tmp_path)
     now = datetime.now(timezone.utc).timestamp()

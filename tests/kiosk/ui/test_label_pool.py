@@ -100,8 +100,8 @@ def test_a_changed_text_is_not_kept_and_the_oldest_go_beyond_the_limit(ui):
     import pyglet
 
     from kiosk.ui.shell.label_pool import LabelPool
-    from kiosk.ui.shell.layout import Rect
-    from kiosk.ui.shell.widgets import Frame
+    from kiosk.ui.kit.layout import Rect
+    from kiosk.ui.kit.widgets import Frame
 
     batch = pyglet.graphics.Batch()
     frame = Frame(Rect(0, 0, 200, 100), 180)

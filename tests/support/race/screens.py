@@ -17,13 +17,13 @@ import pyglet
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
 from kiosk.ui.screens.playback import ReplaySteps
-from kiosk.ui.shell.game_end import GameEndScreen
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import BUTTON, GO, TOGGLE_OFF, Canvas, clear_drawing, make_button, panel
+from kiosk.ui.screens.game_end import GameEndScreen
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import BUTTON, GO, TOGGLE_OFF, Canvas, clear_drawing, make_button, panel
 from kiosk.ui.shell.screen import Screen, register, session_for
-from kiosk.ui.shell.setup_panel import SetupPanel
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, INK, Frame, label
+from kiosk.ui.kit.setup_panel import SetupPanel
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, INK, Frame, label
 from tests.support.race.engine import GOAL, NAME, PLAYERS
 from tests.support.race.kiosk import COLOURS, RaceOver, Roll
 

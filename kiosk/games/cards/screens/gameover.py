@@ -1,6 +1,6 @@
 """The card game's game-over screen: who took the most cards (ties share the win), and what each took.
 
-The players stand on the shared podium (kiosk/ui/shell/podium.py, as the board game's result):
+The players stand on the shared podium (kiosk/ui/screens/podium.py, as the board game's result):
 a wooden block each, the best in the middle, the winners' the tallest and rimmed in gold, and
 players who took as many cards share a step. On each block lie the cards that player took
 (fanned, the same pictures as on the table); on its front the colour's name, who played it (the
@@ -25,15 +25,15 @@ from kiosk.games.cards.art import CardAtlas
 from kiosk.games.cards.events import CardGameOver
 from kiosk.games.cards.screens.play import CardsPlayScreen
 
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell.i18n import names_list
-from kiosk.ui.shell.game_end import GameEndScreen
-from kiosk.ui.shell import podium
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit.i18n import names_list
+from kiosk.ui.screens.game_end import GameEndScreen
+from kiosk.ui.screens import podium
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY, HEADLINE, RESULT
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui.kit.typeface import BODY, HEADLINE, RESULT
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 WINNER_STAR = "\u2605"  # before a winner's number on their block, and after their name in a row

@@ -22,11 +22,11 @@ from kiosk.games.cards.art import MEDAL_R
 from kiosk.games.cards.events import ConfirmTake, DiscardCard, RotateHandCard, SelectHandCard
 from kiosk.games.cards.screens.parts import Host
 from kiosk.games.cards.screens.seats import ACTIVE_TRAY, player_rgb
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import GO, undo_button
-from kiosk.ui.shell.widgets import (
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit import typeface
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import GO, undo_button
+from kiosk.ui.kit.widgets import (
     ACCENT,
     BUTTON,
     DIM,

@@ -19,11 +19,11 @@ from kiosk.games.cards.events import HandOver
 from kiosk.games.cards.screens.hand import undo
 from kiosk.games.cards.screens.parts import Host
 from kiosk.games.cards.screens.seats import player_rgb
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import GO
-from kiosk.ui.shell.widgets import DIM, INK, PANEL, Button, Frame, Widget, box, label
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit import typeface
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import GO
+from kiosk.ui.kit.widgets import DIM, INK, PANEL, Button, Frame, Widget, box, label
 
 ORDER = 40  # the sheet's drawing groups start here (above everything of the table)
 SHADE = (8, 10, 14, 205)  # over the table while the sheet is up

@@ -20,10 +20,10 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.games.cards.art import CardAtlas, face_layout
-from kiosk.ui.shell.guide import GuideScreen, _ease
-from kiosk.ui.shell.menu import picture
+from kiosk.ui.screens.guide import GuideScreen, _ease
+from kiosk.ui.kit.menu import picture
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.widgets import ACCENT, INK, sign
+from kiosk.ui.kit.widgets import ACCENT, INK, sign
 
 STEP_S = 6.0
 STEPS = ("howto.cards.turn", "howto.cards.lay", "howto.cards.take", "howto.cards.win")

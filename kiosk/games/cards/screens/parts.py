@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 import pyglet
 
-from kiosk.ui.shell import widgets
+from kiosk.ui.kit import widgets
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.kit.layout import Layout, Rect
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.games.cards.art import CardAtlas

@@ -5,7 +5,7 @@ the first half of the players along the far edge, the rest along the near one; i
 layout each chip faces its player), the hand of the player whose turn it is beside the table
 (hand.py; landscape: a column on the right; portrait: a band above or below), the table with the
 open layout in what is left (table.py). Every text is at least the body size of the type scale
-(kiosk/ui/shell/typeface.py): a long instruction wraps onto more lines rather than being set smaller.
+(kiosk/ui/kit/typeface.py): a long instruction wraps onto more lines rather than being set smaller.
 
 A view of events, never of the engine: the screen reads a :class:`TableModel` (model.py) that the
 card game's events keep up to date, loaded from the session's public picture when the screen
@@ -55,11 +55,11 @@ from kiosk.games.cards.screens.model import Cell, TableModel
 from kiosk.games.cards.screens.parts import Parts
 from kiosk.games.cards.screens.score_chips import SCORE_ROW, ScoreChips, sides
 from kiosk.games.cards.screens.table import CARD_FILL, ROOM_RIM, Table
-from kiosk.ui.shell import widgets
-from kiosk.ui.shell.edge_note import EdgeNote
-from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.kit import widgets
+from kiosk.ui.overlays.edge_note import EdgeNote
+from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.shell.widgets import UNDO_KEYS, Widget
+from kiosk.ui.kit.widgets import UNDO_KEYS, Widget
 
 __all__ = ["CARD_FILL", "CardsPlayScreen"]
 
@@ -252,7 +252,7 @@ class CardsPlayScreen(Screen):
         }
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
-        """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): at the table's end of each long edge
+        """The in-game menu's buttons (kiosk/ui/overlays/game_menu.py): at the table's end of each long edge
         (the left, clear of the hand), beside the score chips, turned to the people at that edge
         (one, at the near edge, in the upright layout). None while the hand-over sheet covers the
         table: a tap anywhere on it gives the screen to the next player."""

@@ -14,7 +14,7 @@ from engine.cards.parts import GAME_NAME
 
 from kiosk.games.cards.session import CardSession
 from kiosk.ui.screens.playback import ReplaySteps
-from kiosk.ui.shell.widgets import AnchorY
+from kiosk.ui.kit.widgets import AnchorY
 from kiosk.ui.shell.screen import register
 
 from kiosk.games.cards.screens.play import CardsPlayScreen

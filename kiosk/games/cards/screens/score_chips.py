@@ -20,11 +20,11 @@ from kiosk.games import HUMAN
 from kiosk.games.cards.screens.model import TableModel
 from kiosk.games.cards.screens.parts import Host
 from kiosk.games.cards.screens.seats import ACTIVE_TRAY, player_rgb, seat_token, strength_stars
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import typeface, widgets
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import measure
-from kiosk.ui.shell.widgets import DIM, INK, PANEL, PANEL_EDGE, Frame, box
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit import typeface, widgets
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import measure
+from kiosk.ui.kit.widgets import DIM, INK, PANEL, PANEL_EDGE, Frame, box
 
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 CHIP_EMPTY = (52, 40, 32)  # a score chip's place for the cards taken while there are none: a dark hollow

@@ -16,9 +16,9 @@ import pyglet
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
 from kiosk.games.cards.screens.seats import player_rgb
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import (
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import (
     TOGGLE_OFF,
     TOGGLE_ON,
     Canvas,
@@ -28,9 +28,9 @@ from kiosk.ui.shell.menu import (
     panel,
     star_button,
 )
-from kiosk.ui.shell.setup_panel import SetupPanel
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, INK, Frame, label
+from kiosk.ui.kit.setup_panel import SetupPanel
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, INK, Frame, label
 
 CARD_LEVELS = ("random", "easy", "hard")  # the card game's computer players, weakest first
 #: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)

@@ -27,10 +27,10 @@ from kiosk.games.cards.art import MEDAL_R, face_layout
 from kiosk.games.cards.events import CardsTaken
 from kiosk.games.cards.screens.model import Cell, TableModel
 from kiosk.games.cards.screens.parts import Host
-from kiosk.ui.shell import typeface
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
-from kiosk.ui.shell.widgets import ACCENT, Widget, note_picture, shared
+from kiosk.ui.kit import typeface
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
+from kiosk.ui.kit.widgets import ACCENT, Widget, note_picture, shared
 
 FIT_GREEN = (60, 210, 110)
 FIT_SHADE = (24, 96, 48)  # the green token's side away from the light

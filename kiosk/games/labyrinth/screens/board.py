@@ -44,17 +44,18 @@ from kiosk.games.labyrinth.events import (
     TreasureFound,
     TurnChanged,
 )
-from kiosk.ui.shell import seating
+from kiosk.ui.kit import seating
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
-from kiosk.ui.shell.layout import ARROWS, Layout, Rect
-from kiosk.ui.shell.motion import Effects, ease_out_back
+from kiosk.ui.kit.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
+from kiosk.ui.kit.layout import ARROWS, Layout, Rect
+from kiosk.ui.kit.motion import Effects, ease_out_back
+from kiosk.ui.kit.table import board_frame
 from kiosk.ui.shell.contract import UIView
-from kiosk.ui.shell.table import board_frame
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
 FINALE_S = 1.8  # confetti for the winner
+HINT_RGB = (90, 220, 255)  # the hint's ring: the arrow to push at, then the square to walk to
 PULSE_S = 8.0  # the active ring, the preview frame and the hint pulse this long after a change,
 # then hold still (a kiosk waiting for a thinking child draws no frames)
 
@@ -149,7 +150,7 @@ class BoardView:
         self.panels_shown = live is not None if panels_shown is None else panels_shown
         #: where a seat's panel lies and which way it faces (the play screen's ``panel_place``)
         self.panel_place: Callable[[int], tuple[int, int]] = lambda seat: (seat, self._laid_out().facing(seat))
-        self.effects = Effects()  # motions beside the queue (kiosk/ui/shell/motion.py)
+        self.effects = Effects()  # motions beside the queue (kiosk/ui/kit/motion.py)
         g = [pyglet.graphics.Group(order=base_order + k) for k in range(8)]
         self.g_frame = pyglet.graphics.Group(order=base_order - 1)  # the oak frame, under the out tile's mark
         self.g_bg, self.g_tiles, self.g_treasure, self.g_dim, self.g_pawns, self.g_arrows, self.g_top, self.g_fx = g
@@ -690,16 +691,21 @@ class BoardView:
         self._hint_marks = []
         m = self.model
         hint = m.hint
-        if hint is None or not m.started or hint.player != m.current or m.phase != Phase.SHIFT:
+        if hint is None or not m.started or hint.player != m.current:
             return
         L = self._laid_out()
-        r = L.arrow_rect(hint.insertion)
+        if m.phase == Phase.SHIFT:  # the arrow to push at (the spare waits there, turned as suggested)
+            where = L.arrow_rect(hint.insertion)
+        elif m.phase == Phase.MOVE and tuple(hint.cell) in m.reachable:  # then the square to walk to
+            where = L.cell_rect(*hint.cell)
+        else:
+            return
         self._hint_marks.append(
             shapes.Arc(
-                *r.center,
+                *where.center,
                 L.cell * 0.55,
-                thickness=max(3, L.px(4)),
-                color=(90, 220, 255),
+                thickness=max(3, L.px(5)),
+                color=HINT_RGB,
                 batch=self.live,
                 group=self.g_fx,
             )
@@ -858,6 +864,12 @@ class BoardView:
 
         self.anim = self._timed(TURN_S, step, done)
 
+    def _drop_hint_unless_followed(self, ev: BoardShifted) -> None:
+        """A push as the hint said keeps the hint (its square to walk to is marked next); another drops it."""
+        hint = self.model.hint
+        if hint is not None and (hint.insertion, hint.rotation % 4) != (ev.insertion, ev.rotation % 4):
+            self.model.hint = None
+
     def _start_slide(self, ev: BoardShifted) -> None:
         m = self.model
         L = self._laid_out()
@@ -921,7 +933,8 @@ class BoardView:
             for c in ev.pawns:
                 m.positions[c.player] = _cell(c.end)
             m.forbidden = ev.forbidden
-            m.preview, m.rotation, m.hint = None, 0, None
+            m.preview, m.rotation = None, 0
+            self._drop_hint_unless_followed(ev)
             pv.scale = self.scale * 0.94
             pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:

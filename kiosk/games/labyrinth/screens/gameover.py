@@ -21,17 +21,17 @@ from pyglet import shapes
 from engine.outcome import Termination
 from kiosk.games.labyrinth.events import GameOver
 
-from kiosk.ui.audit.contrast import text_shade
+from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.art import SEAT_COLORS
-from kiosk.ui.shell.i18n import names_list
-from kiosk.ui.shell.game_end import GameEndScreen
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell import podium
-from kiosk.ui.shell.menu import Canvas, fit_font, measure, panel, picture
-from kiosk.ui.shell.podium import NAME_W
+from kiosk.ui.kit.i18n import names_list
+from kiosk.ui.screens.game_end import GameEndScreen
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.screens import podium
+from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel, picture
+from kiosk.ui.screens.podium import NAME_W
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY, HEADLINE, RESULT
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.kit.typeface import BODY, HEADLINE, RESULT
+from kiosk.ui.kit.widgets import DIM, INK, Frame, label
 
 COLOR_KEYS = ("red", "yellow", "green", "blue")
 CONFETTI = 70

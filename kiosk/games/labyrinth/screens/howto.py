@@ -9,7 +9,7 @@ in (two taps on an arrow),
 walk the open paths, stop on your treasure, the no-push-back rule, hurry home.
 Each step lasts a few seconds and advances by itself; dots at the bottom show
 where you are; a tap anywhere goes to the next step; "Let's play!" at the end
-starts the game set up on the setup screen (kiosk/ui/shell/guide.py). Text is one
+starts the game set up on the setup screen (kiosk/ui/screens/guide.py). Text is one
 sentence per step, in the visitor's language, wrapped (never shrunk) under the
 title and Skip; the guide faces whoever opened it.
 """
@@ -23,10 +23,10 @@ import pyglet
 from pyglet import shapes
 
 from kiosk.games.labyrinth.screens.player_panel import CARD_BACK, CARD_FACE
-from kiosk.ui.shell.menu import picture
-from kiosk.ui.shell.guide import GuideScreen, _ease
+from kiosk.ui.kit.menu import picture
+from kiosk.ui.screens.guide import GuideScreen, _ease
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.widgets import ACCENT, DANGER, PANEL, PANEL_EDGE, sign
+from kiosk.ui.kit.widgets import ACCENT, DANGER, PANEL, PANEL_EDGE, sign
 
 STEPS = ("howto.goal", "howto.rotate", "howto.push", "howto.walk", "howto.collect", "howto.no_push_back", "howto.home")
 

@@ -43,14 +43,14 @@ from kiosk.games.labyrinth.screens.board import BoardView
 from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
 from kiosk.games.labyrinth.session import Session
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.ui.shell.edge_note import EdgeNote
-from kiosk.ui.shell.game_menu import corner_spots
+from kiosk.ui.overlays.edge_note import EdgeNote
+from kiosk.ui.overlays.game_menu import corner_spots
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.table import frame_extent
-from kiosk.ui.shell.layout import Layout, Rect
+from kiosk.ui.kit.table import frame_extent
+from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
-from kiosk.ui.shell.turn_cue import TurnCue, TwoTap
-from kiosk.ui.shell.widgets import UNDO_KEYS, Frame, Hold
+from kiosk.ui.overlays.turn_cue import TurnCue, TwoTap
+from kiosk.ui.kit.widgets import UNDO_KEYS, Frame, Hold
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +222,11 @@ class PlayScreen(Screen):
                 return self.t("play.step_push")
             return self.t("play.push_again")
         if m.phase == Phase.MOVE:
-            return self.t("play.step_confirm") if self.destination.pending is not None else self.t("play.step_move")
+            if self.destination.pending is not None:
+                return self.t("play.step_confirm")
+            if m.reachable <= {m.positions[m.current]}:  # walls all round: the pawn's square is the only lit one
+                return self.t("play.step_stay")
+            return self.t("play.step_move")
         return ""
 
     def _stay_or_confirm(self) -> None:
@@ -434,7 +438,7 @@ class PlayScreen(Screen):
         return Frame(self.layout.panel(place, None if active is None else self.panel_place(active)[0]), angle)
 
     def facing(self, player: int) -> int:
-        """The angle the overlays (kiosk/ui/shell/idle.py, seats.py) turn `player`'s texts by: their panel's."""
+        """The angle the overlays (kiosk/ui/overlays/idle.py, seats.py) turn `player`'s texts by: their panel's."""
         m = self.board.model
         if not 0 <= player < len(m.seats):
             return self.layout.facing(None)
@@ -609,8 +613,7 @@ class PlayScreen(Screen):
             self.destination.clear()
         if isinstance(ev, TurnChanged) and ev.phase == Phase.SHIFT:
             self.peek.cancel()
-            if self.toast == self.t("play.computer_thinking"):
-                self.toast = ""  # the computer has played: "thinking" is no longer true
+            self._thinking_done()
             self._panels_later()
             self._cue_due = True  # shown once the board has played the walk before it out
         elif isinstance(ev, IllegalInput):
@@ -618,7 +621,7 @@ class PlayScreen(Screen):
         elif isinstance(ev, GameOver):
             self._gameover = ev
             self._gameover_at = None
-        elif isinstance(ev, GameAbandoned):
+        elif isinstance(ev, GameAbandoned) and not ev.replaced:  # a new game shows itself next
             if "attract" in SCREENS:
                 self.ui.goto("attract")
 
@@ -676,6 +679,16 @@ class PlayScreen(Screen):
             self._build_panels()
             self.ui.request_frame()
         return True
+
+    def _thinking_done(self) -> None:
+        """A turn begins: "Computer is thinking..." is no longer true, in the panel nor at the edge of
+        the one who tapped (where it lay over their arrows and menu buttons)."""
+        thinking = self.t("play.computer_thinking")
+        if self.toast == thinking:
+            self.toast = ""
+        if self.note.showing and self.note.text == thinking:
+            self.note.hide()
+            self.ui.request_frame()
 
     def _refused(self, ev: IllegalInput) -> None:
         """A refusal answers the person who tapped: during the computer's turn at the tapper's edge,
@@ -819,7 +832,7 @@ class PlayScreen(Screen):
         return self.board.animating or self._panels_behind()
 
     def seat_spot(self, player: int) -> tuple[Rect, int] | None:
-        """Where a computer's Join button goes (kiosk/ui/shell/seats.py): the outer end of its panel,
+        """Where a computer's Join button goes (kiosk/ui/overlays/seats.py): the outer end of its panel,
         at its corner of the table, turned to that side."""
         m = self.board.model
         if not m.started or not 0 <= player < len(m.seats):
@@ -836,7 +849,7 @@ class PlayScreen(Screen):
         return Rect(rect.x + (rect.w - w) / 2, y, w, h), angle
 
     def menu_spots(self) -> list[tuple[Rect, int]]:
-        """The in-game menu's buttons (kiosk/ui/shell/game_menu.py): the arrow ring's four corner squares,
+        """The in-game menu's buttons (kiosk/ui/overlays/game_menu.py): the arrow ring's four corner squares,
         which hold no arrow, each at a seat's start corner and turned to that seat's edge."""
         L = self.layout
         if self._menu_spots is None or self._menu_spots[0] != L:  # asked every frame: once per layout
@@ -892,7 +905,7 @@ class PlayScreen(Screen):
 
     def _tap_cell(self, cell: tuple[int, int]) -> None:
         """A person's tap on a cell: in their move phase, a lit cell (or their own pawn) is only
-        chosen by the first tap and walked to by the second (kiosk/ui/shell/turn_cue.py TwoTap); any
+        chosen by the first tap and walked to by the second (kiosk/ui/overlays/turn_cue.py TwoTap); any
         other tap goes to the session, which explains what to do instead."""
         m = self.board.model
         human = m.kinds and m.kinds[m.current] == HUMAN

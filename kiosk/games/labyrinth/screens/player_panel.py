@@ -22,14 +22,14 @@ from pyglet import shapes
 
 from engine.labyrinth.parts import Phase
 from kiosk.games import HUMAN
-from kiosk.ui.audit.contrast import text_shade
+from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
-from kiosk.ui.shell import typeface
+from kiosk.ui.kit import typeface
 from kiosk.ui.shell.label_pool import LabelPool
-from kiosk.ui.shell.layout import MIN_TOUCH, Layout, Rect
-from kiosk.ui.shell.menu import GO, measure, undo_button
-from kiosk.ui.shell.turn_cue import band_text, draw_band
-from kiosk.ui.shell.widgets import (
+from kiosk.ui.kit.layout import MIN_TOUCH, Layout, Rect
+from kiosk.ui.kit.menu import GO, measure, undo_button
+from kiosk.ui.overlays.turn_cue import band_text, draw_band
+from kiosk.ui.kit.widgets import (
     ACCENT,
     DIM,
     INK,
@@ -73,7 +73,7 @@ class PanelState:
     step: str = ""  # "push" / "move": the instruction's icon
     pending: bool = False  # a destination is chosen: the stay button confirms it
     undo: bool = False  # this player can take their push or walk back: the Undo button shows
-    cue: str = ""  # "<colour>'s turn" over the header until the first touch (kiosk/ui/shell/turn_cue.py)
+    cue: str = ""  # "<colour>'s turn" over the header until the first touch (kiosk/ui/overlays/turn_cue.py)
 
 
 #: the icon before each step's instruction: two arrows (tap an arrow twice), a pointing finger
@@ -232,7 +232,7 @@ class PlayerPanel:
     def _text(
         self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
     ):
-        """A text `px` tall (the type scale, kiosk/ui/shell/typeface.py); `fit`: narrowed to that width if it
+        """A text `px` tall (the type scale, kiosk/ui/kit/typeface.py); `fit`: narrowed to that width if it
         must, measured as laid out, never below the body size (a title may give up its extra size).
 
         From the pool: ``self.labels.fresh`` says whether it is new (and still to be settled by the
@@ -648,7 +648,7 @@ class PlayerPanel:
 
     def _undo_button(self, r: Rect, icon_only: bool = False, quiet: tuple[int, int, int] | None = None) -> None:
         """The Undo button at `r` (panel coordinates), facing the panel's reader (the shared piece,
-        kiosk/ui/shell/menu.py undo_button); `quiet`: the previous player's, edged in their colour."""
+        kiosk/ui/kit/menu.py undo_button); `quiet`: the previous player's, edged in their colour."""
         b, under = undo_button(
             self.ui.layout,
             self.frame,

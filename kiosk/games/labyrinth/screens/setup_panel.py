@@ -17,12 +17,12 @@ import pyglet
 
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
-from engine.labyrinth.parts import GAME_NAME
+from engine.labyrinth.parts import GAME_NAME, MAX_PLAYERS
 from kiosk.ui.art import SEAT_COLORS, draw_pawn
-from kiosk.ui.audit.contrast import text_shade
-from kiosk.ui.shell import seating
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import (
+from kiosk.ui.kit.contrast import text_shade
+from kiosk.ui.kit import seating
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import (
     TOGGLE_OFF,
     TOGGLE_ON,
     Canvas,
@@ -35,9 +35,9 @@ from kiosk.ui.shell.menu import (
     star_button,
 )
 from kiosk.games.labyrinth.screens.player_panel import ACTIVE_TRAY
-from kiosk.ui.shell.setup_panel import SetupPanel
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, box, label
+from kiosk.ui.kit.setup_panel import SetupPanel
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, box, label
 
 FRIENDLY = "fair"  # the engine's level that adapts to the table: offered as "Family" when it exists
 LEVELS = ("easy", "medium", "hard")
@@ -118,7 +118,7 @@ class Choices:
     joined: list[int] = field(default_factory=list)  # corners people joined at, in order (tabletop)
 
     def seats(self) -> tuple[int, ...]:
-        """The start corners: those people joined at, then the rest (kiosk/ui/shell/seating.py)."""
+        """The start corners: those people joined at, then the rest (kiosk/ui/kit/seating.py)."""
         return seating.seats_for(self.players, self.joined)
 
     @property
@@ -129,11 +129,15 @@ class Choices:
 
     def join(self, seat: int) -> None:
         """A person at corner `seat` joins (or, joined already, leaves): joined seats are people.
-        With every seat taken nobody joins: the player count adds a seat."""
+        With every seat taken by people, a newcomer at a free corner adds a seat: a third person
+        at a table set for two must not have to find the player count, upside down for them."""
         others = [k for k in self.kinds[len(self.joined) :] if k != HUMAN]
         if seat in self.joined:
             self.joined.remove(seat)
         elif self.seat_free:
+            self.joined.append(seat)
+        elif self.players < MAX_PLAYERS:
+            self.players += 1
             self.joined.append(seat)
         else:
             return
@@ -375,8 +379,6 @@ class BoardSetup(SetupPanel):
         for seat, (x, y, jh) in spots.items():
             f = Frame(c.r(x, y, jw, jh), seating.facing(self.layout, seat))
             joined = seat in self.choices.joined[: self.choices.players]
-            if not joined and not self.choices.seat_free:
-                continue  # every seat is taken: the player count adds one, not a corner
             if not joined:
                 make_button(
                     self,

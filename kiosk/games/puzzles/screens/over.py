@@ -12,11 +12,11 @@ from engine.puzzles import NAME, stars
 from engine.puzzles.state import STARS_OPTIMAL
 
 from kiosk.games.puzzles.events import PuzzleOver
-from kiosk.ui.shell.game_end import GameEndScreen
-from kiosk.ui.shell.menu import Canvas, fit_font, picture
+from kiosk.ui.screens.game_end import GameEndScreen
+from kiosk.ui.kit.menu import Canvas, fit_font, picture
 from kiosk.ui.shell.screen import register
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import DIM, INK, Frame, label
 
 STAR_ON = (255, 206, 84)
 STAR_OFF = (124, 132, 148)
@@ -30,6 +30,7 @@ class PuzzleOverScreen(GameEndScreen):
 
     game_name = NAME
     play_screen = "puzzle_play"
+    again_key = "puzzles.next"  # another puzzle of the same grade, as the session deals it
 
     def event_of(self, game: Any, session: Any) -> PuzzleOver:
         p = game.puzzle

@@ -14,9 +14,9 @@ from kiosk.games.labyrinth.events import Commands, TurnChanged
 from kiosk.games.labyrinth.screens.play import PlayScreen
 from kiosk.games.puzzles.events import PUZZLE_COMMANDS, PuzzleStarted
 from kiosk.ui.shell.screen import register, session_for
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.menu import Canvas, panel
-from kiosk.ui.shell.widgets import DIM, INK, Frame, label
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.menu import Canvas, panel
+from kiosk.ui.kit.widgets import DIM, INK, Frame, label
 
 
 #: the near corner below each far one (same column in landscape, same half of the band in portrait)
@@ -67,18 +67,24 @@ class PuzzlePlayScreen(PlayScreen):
             self._show_line()
 
     def info_lines(self) -> list[str]:
-        """Which puzzle, its grade, the turn being played and the fewest turns that solve it."""
+        """The goal in words (the treasure and the fewest turns that reach it), which puzzle and its
+        grade, and the turn being played."""
         s = self.started
         if s is None:
             return []
         t = self.t
         name = t("puzzles.daily") if s.daily else t("puzzles.number", n=s.puzzle.rpartition("-")[2])
-        return [
-            name,
-            t(f"puzzles.grade_{s.grade}"),
-            t("puzzles.turn", n=self.turn + 1),
-            t("puzzles.fewest", n=s.optimum),
-        ]
+        treasure = t(f"treasure.{s.target}")
+        goal = (
+            t("puzzles.goal_one", treasure=treasure)
+            if s.optimum == 1
+            else t("puzzles.goal", treasure=treasure, n=s.optimum)
+        )
+        return [goal, f"{name} \u00b7 {t(f'puzzles.grade_{s.grade}')}", t("puzzles.turn", n=self.turn + 1)]
+
+    def _cue_text(self, idx: int) -> str:
+        """One player, no colour to tell apart: "Your turn"."""
+        return self.t("puzzles.your_turn")
 
     def panel_place(self, seat: int) -> tuple[int, int]:
         """The one player's panel faces the person who pressed Start at the near edge (where the setup
@@ -101,6 +107,23 @@ class PuzzlePlayScreen(PlayScreen):
         beside = BESIDE[place]
         return Frame(L.panel(beside, place if L.portrait else beside), angle)
 
+    def _info_label(self, c: Canvas, frame: Frame, text: str, v: float, goal: bool, width: float) -> Any:
+        """One line of the info panel, its top at `v`."""
+        return label(
+            text,
+            frame,
+            frame.w / 2,
+            v,
+            c.font(BODY),
+            self.batch,
+            self._line_group,
+            color=INK if goal else DIM,
+            anchor_y="top",
+            bold=goal,
+            width=width,
+            multiline=True,
+        )
+
     def _show_line(self) -> None:
         for item in self._line:
             item.delete()
@@ -109,27 +132,21 @@ class PuzzlePlayScreen(PlayScreen):
         frame = self.info_frame()
         if not lines or frame is None:
             return
+        self.ui.invalidate(frame.rect)  # the panel lies in the frame cache: draw its part again
         c = Canvas(self.layout)
-        g0, g1 = pyglet.graphics.Group(order=20), self._line_group
-        self._line += panel(frame, frame.full(), self.batch, g0, radius=c.px(10))
+        self._line += panel(frame, frame.full(), self.batch, pyglet.graphics.Group(order=20), radius=c.px(10))
         pad = c.px(10)
         width = frame.w - 2 * pad
-        step = (frame.h - 2 * pad) / len(lines)
-        for k, text in enumerate(lines):
-            v = frame.h - pad - (k + 0.5) * step
-            colour = INK if k in (0, 3) else DIM
-            self._line.append(
-                label(
-                    text,
-                    frame,
-                    frame.w / 2,
-                    v,
-                    c.font(BODY),
-                    self.batch,
-                    g1,
-                    color=colour,
-                    bold=k == 0,
-                    width=width,
-                    multiline=True,
-                )
-            )
+        shown = list(lines)
+        while True:  # the lines stacked from the top, each as tall as its wrapped words; where they do
+            # not all fit (a short band in portrait), the puzzle's name goes first, then the turn
+            items, v = [], frame.h - pad
+            for k, text in enumerate(shown):
+                items.append(self._info_label(c, frame, text, v, k == 0, width))
+                v -= items[-1].content_height + pad
+            if v >= 0 or len(shown) == 1:
+                break
+            for it in items:
+                it.delete()
+            shown.pop(1)
+        self._line += items

@@ -19,11 +19,11 @@ from engine.puzzles import GRADES
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
 from kiosk.games.puzzles import pack
-from kiosk.ui.shell.layout import Rect
-from kiosk.ui.shell.menu import BUTTON, Canvas, config_value, make_button
-from kiosk.ui.shell.setup_panel import SetupPanel
-from kiosk.ui.shell.typeface import BODY
-from kiosk.ui.shell.widgets import ACCENT, DIM, INK, Frame, label
+from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.menu import BUTTON, Canvas, config_value, make_button
+from kiosk.ui.kit.setup_panel import SetupPanel
+from kiosk.ui.kit.typeface import BODY
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, label
 
 #: The choices, in the order the buttons show them: the day's puzzle first.
 DAILY = "daily"

@@ -1,0 +1,1 @@
+"""tests.kiosk.ui.shell."""
