@@ -10,7 +10,7 @@ Prints:
   6.6 ms (33 ms). The budget is judged on the main thread's CPU time (Python and the GL driver's
   front end: what a Pi's CPU runs); all threads' is shown beside it (llvmpipe's rasteriser threads
   fill the pixels, which a Pi's GPU does: not x5);
-* the loop turns that drew no frame: where the screen's work ahead runs (Screen.prepare_ahead);
+* the loop turns that drew no frame (news handled, nothing to show);
 * waiting for a person: the frames drawn per second and the CPU share of the window loop's pacing
   (kiosk/ui/shell/runner.py Pacer) over 20 s of real time, and the 1,200 fixed-rate steps of old;
 * input latency: a mock-pin press on the real debounced button adapter -> the bus ->
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     if o.undrawn:
         print(
-            f"ui loop turns that drew nothing (a frame's news handled, work done ahead: Screen.prepare_ahead): "
+            f"ui loop turns that drew nothing (a frame's news handled): "
             f"n={len(o.undrawn)}, main thread p99 {percentile(o.undrawn, 99) * ms:.2f} / worst "
             f"{max(o.undrawn) * ms:.2f} ms (x{PI_FACTOR} on a Pi 4: {max(o.undrawn) * PI_FACTOR * ms:.1f} ms; "
             f"no frame waits for it, an input may)"
@@ -237,7 +237,7 @@ class Offscreen:
         self.main: list[float] = []
         self.last_cpu = 0.0  # the last drawn frame's CPU time
         self.last_main = 0.0  # and its main thread's
-        # the main thread's CPU of each loop turn that drew nothing (the screen's work ahead runs there)
+        # the main thread's CPU of each loop turn that drew nothing
         self.undrawn: list[float] = []
 
     def frame(self, dt: float = 1 / 60) -> float | None:
@@ -293,8 +293,7 @@ def _shifts(
     drawn while a person thinks.
 
     The frames that redraw the cached still layers (a push starting and landing) count as shift frames.
-    Half a second of loop turns (THINK_STEPS) comes before each action, as a person takes at least
-    that: the turns that draw nothing do the screen's work ahead (``Screen.prepare_ahead``).
+    Half a second of loop turns (THINK_STEPS) comes before each action, as a person takes at least that.
     """
     from kiosk.games.labyrinth.events import PushArrow, Stay, TapCell
 
@@ -304,7 +303,7 @@ def _shifts(
     turn_frames: list[float] = []
     walk_cpu = Frames()
     turn_cpu = Frames()
-    thinking = Frames()  # the frames drawn while a person thinks (pulses; what is laid out ahead then)
+    thinking = Frames()  # the frames drawn while a person thinks (pulses)
 
     def think() -> None:
         o.clear()

@@ -303,6 +303,8 @@ class _Field:
 
 
 def _type_name(value: Any) -> str:
+    import datetime
+
     return {
         bool: "a boolean",
         int: "an integer",
@@ -310,6 +312,9 @@ def _type_name(value: Any) -> str:
         str: "a string",
         list: "a list",
         dict: "a table",
+        datetime.date: "a date",
+        datetime.datetime: "a date and time",
+        datetime.time: "a time of day",
     }.get(type(value), type(value).__name__)
 
 
@@ -353,9 +358,16 @@ def _choice(choices: tuple | Callable[[], tuple]) -> Callable[[Any], Any]:
     return parse
 
 
+#: Characters no path, device or word of the config holds (a NUL ends a path in the kernel's eyes).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _str(v: Any) -> str:
+    """A free string (a serial port, a path): any text but control characters."""
     if not isinstance(v, str):
         raise _Bad(f"must be a string, not {_type_name(v)}")
+    if _CONTROL.search(v):
+        raise _Bad("must not contain control characters (a NUL, a tab, a line break)")
     return v
 
 
@@ -598,8 +610,10 @@ def _show_full(v: Any, depth: int = 0) -> str:
         return f'"{v[:100]}..."'
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
+    if isinstance(v, str):  # as TOML escapes them: a control character never reaches the journal raw
+        return '"' + _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04X}", v) + '"'
+    if hasattr(v, "isoformat"):  # a TOML date or time, as it was written
+        return str(v.isoformat())
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{k} = {_show_full(x, depth + 1)}" for k, x in list(v.items())[:20]) + " }"
     if isinstance(v, list):
@@ -816,7 +830,7 @@ def load(path: str | Path | None = None) -> Config:
     except OSError as e:
         raise ConfigError(f"{p}: cannot read the configuration file: {e.strerror or e}") from None
     try:
-        raw = tomllib.loads(data.decode("utf-8"))
+        raw = tomllib.loads(data.decode("utf-8-sig"))  # a byte-order mark some editors write first
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:

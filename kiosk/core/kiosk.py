@@ -10,8 +10,9 @@ watchdog is pinged. The edges are chosen by options:
   ``ButtonPressed`` from gpiozero's thread;
 - the LED ring: ``hardware.make_ring`` from config, or a virtual ring that
   records its pictures (headless);
-- persistence: ``kiosk.store.persistence.GameStore`` in the state directory, saving
-  after every committed action; ``kiosk.store.history.History`` for finished games.
+- persistence: ``kiosk.store.game_persistence.GamePersistence`` in the state directory: each
+  session tells it every moment of its game (saved after every committed action; at the end the
+  history line, the record, the clean-up).
 
 The games come from the registry (kiosk.games): one session per registered
 game on the same bus, started by ``NewGame(setup)`` with ``setup.game`` its
@@ -22,9 +23,7 @@ name. The kiosk names no game: the life-cycle events every game shares
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
-import os
 import random
 import threading
 from dataclasses import dataclass
@@ -32,20 +31,20 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable
 
 from engine.outcome import GAME_OVER
-from engine.outcome import Termination
 
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock, RealClock, Timer, VirtualClock
 from kiosk.core.config import Config
 from kiosk.core.events import ButtonPressed, GameEnded, GameSetup, KioskStopping, Message, NewGame, Quit, SeatSetup
 from kiosk.core.ring_view import RingView
-from kiosk.core.session import GameSession, seat_changes_of
+from kiosk.core.session import GameSession
 
 if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
     from hardware import ArrowButtons, ArrowLeds
 
+    from kiosk.store.game_persistence import GamePersistence
     from kiosk.store.records import RecordShelf
     from kiosk.store.history import History
     from kiosk.store.persistence import GameStore, StateLock
@@ -53,8 +52,6 @@ if TYPE_CHECKING:  # imported when used: the kiosk's start-up counts
 
 log = logging.getLogger(__name__)
 
-#: How the history names the way a game ended (kiosk/store/history.py).
-HISTORY_OUTCOME = {Termination.BLOCKED: "blocked", Termination.TURN_LIMIT: "turn_limit"}
 # Pauses of the default pacing that [kiosk] ai_pace_ms = 800 stands for.
 _DEFAULT_PACE_MS = 800
 
@@ -117,11 +114,11 @@ class Kiosk:
         if opts.events_out is not None:
             self.bus.subscribe_all(self._write_event)
 
-        # persistence
+        # persistence: the three parts of `persistence` by themselves, for the screens that read them
+        self.persistence: GamePersistence | None = None
         self.store: GameStore | None = None
         self.history: History | None = None
         self.record_shelf: RecordShelf | None = None  # kiosk/store/records.py: every finished game as a record
-        self._recordings: dict = {}
         self.state_lock: StateLock | None = None  # held while a state directory is open
         if opts.state_dir is not None:
             try:
@@ -182,13 +179,12 @@ class Kiosk:
     def _open_state_dir(self, state_dir: Path) -> None:
         """The store and history; a state directory that cannot be written still resumes what it
         can read, and every save tries again (the directory may become writable, e.g. a late mount)."""
-        from kiosk.store.history import History
-        from kiosk.store.persistence import GameStore, StateDirBusy, StateLock
+        from kiosk.store.game_persistence import GamePersistence
+        from kiosk.store.persistence import StateDirBusy, StateLock
         from kiosk.store import safeio
 
-        ops = safeio.OPS
         try:
-            ops.mkdir(state_dir)
+            safeio.OPS.mkdir(state_dir)
         except OSError as e:
             log.warning("cannot create the state directory %s: %s", state_dir, e.strerror or e)
         try:
@@ -202,26 +198,22 @@ class Kiosk:
         except OSError as e:  # a read-only directory: nothing can be saved, nobody to guard against
             log.warning("cannot lock the state directory %s: %s", state_dir, e.strerror or e)
         try:
-            probe = state_dir / ".writable"
-            ops.close(ops.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
-            ops.unlink(probe)
+            safeio.probe_writable(state_dir)
         except OSError as e:
             log.warning(
                 "state directory %s is not writable (%s): resuming what can be read; each save tries again",
                 state_dir,
                 e.strerror or e,
             )
-        self.store = GameStore(
+        self.persistence = GamePersistence(
             state_dir,
             loaders={g.name: g.load for g in games.all_games()},
             resume_within_s=self.config.kiosk.resume_within_s,
+            saves_ai_games=self.options.persist_ai_games,
+            records_ai_games=self.options.record_ai_games,
         )
-        self.history = History(state_dir)
-        if self.history.flush_pending():
-            log.error("%d finished game(s) still wait for the history %s", self.history.pending(), self.history.path)
-        from kiosk.store.records import RecordShelf
-
-        self.record_shelf = RecordShelf(state_dir)
+        self.store, self.history = self.persistence.store, self.persistence.history
+        self.record_shelf = self.persistence.shelf
         from kiosk.themes.pack import remove_leftovers
 
         remove_leftovers(state_dir)  # an install cut short by a power cut: its half-written folder
@@ -342,6 +334,9 @@ class Kiosk:
             self.bus.dispatch_pending(max_count=10_000)
         except RuntimeError:
             pass
+        lost = self.persistence.close() if self.persistence is not None else 0
+        if lost:  # said in the log, game by game; the exit status says it to systemd
+            self.exit_status = self.exit_status or 1
         self.stopped = True
         if self.notifier is not None:
             self.notifier.stopping(self.stop_reason or "stopping")
@@ -420,7 +415,8 @@ class Kiosk:
             log.warning("the saved %s does not say who plays which seat; all seats human", session.noun)
             kinds = [HUMAN] * players
         if game.phase == GAME_OVER:
-            self._record_finished_save(saved, session, kinds)
+            assert self.persistence is not None
+            self.persistence.finish_saved(saved, kinds)
             return False
         try:
             session.resume(
@@ -434,131 +430,14 @@ class Kiosk:
             return False
         return True
 
-    def _record_finished_save(self, saved, session: GameSession, kinds: list) -> None:
-        """A save of a game that ended before its history line was surely written: write it once, remove the save."""
-        from kiosk.store.history import GameRecord
-
-        game = saved.state
-        kind = games.get(session.game_name)
-        game_id = saved.meta.get("game_id")
-        if self.history is not None and (self.options.record_ai_games or HUMAN in kinds):
-            if game_id is not None and self.history.has(game_id):
-                log.info("the finished %s %s is in the history already", session.noun, game_id[:8])
-            else:
-                duration = saved.meta.get("duration_s", max(0.0, saved.saved_at - saved.started_at))
-                outcome = HISTORY_OUTCOME.get(game.outcome.termination, "won") if game.outcome is not None else "won"
-                record = GameRecord.make(
-                    game=kind.name,
-                    seats=kinds,
-                    winners=game.winners,
-                    turns=game.turns,
-                    duration_s=duration,
-                    variant=kind.variant_words(game),
-                    outcome=outcome,
-                    ended_at=saved.saved_at,
-                    game_id=game_id,
-                    seat_changes=seat_changes_of(saved.meta, players=len(kinds)),
-                    score=kind.score(game),
-                )
-                if not self.history.record(record):
-                    self._hold_save()  # the save is the game's only copy on disk
-                    return
-                log.info("recorded the finished %s %s", session.noun, (game_id or "")[:8])
-        if self.store is not None:
-            self.store.discard()
-
-    def _hold_save(self) -> None:
-        """The finished game is in memory only: its save must not be replaced by the next game's."""
-        if self.store is not None:
-            self.store.held = "a finished game not yet written to the history"
-            log.error("the finished game stays in %s until the history can be written", self.store.save_path)
-
-    def _persisted(self, session: GameSession) -> bool:
-        return self.options.persist_ai_games or HUMAN in session.kinds
-
-    def _save(self, session: GameSession, reason: str) -> None:
-        """A session's hook after every committed action (runs on the main thread)."""
-        self._record(session, reason)
-        if self.store is None or not self._persisted(session):
-            return
-        meta = session.meta()
-        if reason == "over":
-            # The end is saved first; the history line follows, and only then is the save
-            # removed (_on_game_over): a crash at any point leaves the game in one of the two.
-            meta["duration_s"] = session._duration
-        if reason == "abandon":
-            self.store.archive("abandoned")
-            return
-        if reason == "resume" or session.game is None:
-            return
-        if self.store.held is not None and self.history is not None:
-            self.history.flush_pending()
-            if not self.history.unwritten:
-                self.store.held = None  # the finished game it kept is on disk now (history or pending/)
-        self.store.save(session.game_name, session.game.to_dict(), meta=meta, started_at=session.started_at)
-
-    def _record(self, session: GameSession, reason: str) -> None:
-        """Keep the game's record beside its save and file it when the game ends (the games the
-        history keeps: with a person at the table, or all with ``record_ai_games``)."""
-        if self.record_shelf is None or session.game is None:
-            return
-        if not (self.options.record_ai_games or HUMAN in session.kinds):
-            return
-        if not _has_notation(session.game_name):
-            return  # a game without a record notation (engine.records.register_codec) keeps no records
-        from kiosk.store.records import Recording
-
-        recording = self._recordings.setdefault(session.game_name, Recording(self.record_shelf))
-        game = session.game
-        try:
-            if reason == "start":
-                recording.begin(game.copy(), list(session.kinds))
-            elif reason == "resume":
-                recording.resume(game.copy(), list(session.kinds))
-                recording.seats(session.seat_log)  # a record begun afresh at the resume names them too
-            elif reason == "seat":
-                recording.seats(session.seat_log)
-            elif reason == "abandon":
-                recording.end(abandoned=True)
-            elif reason == "over":
-                recording.end(game)
-            elif reason == "undo":
-                recording.take_back(game.copy())
-            else:
-                recording.step(game)
-        except Exception:
-            # A record is worth less than the game: it goes on, the journal says why.
-            log.exception("keeping the game record failed (%s)", reason)
+    def _save(self, session: GameSession, moment: Moment) -> None:
+        """A session's hook at every moment of its game (runs on the main thread)."""
+        if self.persistence is not None:
+            self.persistence.at(session, moment)
 
     def _on_game_over(self, ev: GameEnded) -> None:
-        """Any game ended: count it, put it in the history, start the next one (auto play)."""
+        """Any game ended (its session has kept it: GamePersistence.end): count it, start the next one."""
         self.games_finished += 1
-        session = self.game_session
-        recorded = True
-        if self.history is not None and (self.options.record_ai_games or HUMAN in ev.kinds):
-            from kiosk.store.history import GameRecord
-
-            kind = games.get(session.game_name)
-            variant = kind.variant_words(session.game) if session.game is not None else ()
-            recorded = self.history.record(
-                GameRecord.make(
-                    game=kind.name,
-                    seats=ev.kinds,
-                    winners=ev.winners,
-                    turns=ev.turns,
-                    duration_s=ev.duration,
-                    variant=variant,
-                    outcome=HISTORY_OUTCOME.get(ev.termination, "won"),
-                    game_id=session.game_id,
-                    seat_changes=session.seat_log,
-                    score=kind.score(session.game) if session.game is not None else None,
-                )
-            )
-        if self.store is not None and self._persisted(session):
-            if recorded:
-                self.store.discard()
-            else:
-                self._hold_save()
         self._game_finished()
 
     def _game_finished(self) -> None:
@@ -672,16 +551,3 @@ def setup_from_config(config: Config) -> GameSetup:
         turn_limit=c.turn_limit,
         first=c.first_player if c.first_player is not None and c.first_player < len(c.seats) else 0,
     )
-
-
-@functools.cache
-def _has_notation(game: str) -> bool:
-    """Whether `game` writes records: a game's engine registers its notation (engine.records)."""
-    from engine.records import codec_for
-
-    try:
-        codec_for(game)
-    except ValueError:
-        log.info("the %s game has no record notation: its games are not filed as records", game)
-        return False
-    return True

@@ -57,6 +57,11 @@ def stream_is_journal(stream: IO, env: Mapping[str, str] | None = None) -> bool:
     return (st.st_dev, st.st_ino) == (int(dev), int(ino))
 
 
+#: ``extra=`` of a record that is never held back as a repeat: each one says something new (a
+#: finished game lost to a full disk), however many come in a minute.
+EVERY_TIME = {"every_time": True}
+
+
 class RepeatFilter(logging.Filter):
     """Warnings and errors that repeat are logged once, then once a `window` with a count.
 
@@ -80,7 +85,7 @@ class RepeatFilter(logging.Filter):
         self._seen: dict[tuple, list] = {}  # key -> [time of the last record let through, held back]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < self.level:
+        if record.levelno < self.level or getattr(record, "every_time", False):
             return True
         key = (record.name, record.levelno, str(record.msg))
         now = self.clock()

@@ -23,6 +23,7 @@ anything runs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -60,6 +61,17 @@ class Step:
 
     def __str__(self) -> str:
         return self.text
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(word: str, digits: int) -> int | None:
+    """`word` as a whole number of at most `digits` digits, or None: ASCII digits with at most one
+    sign (``str.isdigit`` takes "²" and ``int`` takes "٣", and "--5" passes a stripped sign)."""
+    if len(word) > digits + 1 or not _WHOLE.fullmatch(word):
+        return None
+    return int(word)
 
 
 def _button_name(word: str) -> str | None:
@@ -107,10 +119,9 @@ def _wait_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
     """``wait MS``: whole milliseconds, 0 to an hour."""
     if len(words) != 2:
         raise bad("write `wait MILLISECONDS`")
-    word = words[1]
-    if not word.lstrip("+-").isdigit() or len(word) > 12:
+    ms = whole_number(words[1], 12)
+    if ms is None:
         raise bad(f"the wait must be a whole number of milliseconds, 0 to {MAX_WAIT_MS}")
-    ms = int(word)
     if ms < 0:
         raise bad("the wait cannot be negative")
     if ms > MAX_WAIT_MS:
@@ -142,9 +153,10 @@ def _undo_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool
 
 def _seat_args(words: list[str], bad: Callable[[str], ScriptError], pixels: bool) -> tuple[int]:
     """``away N`` / ``join N``: seat N (0 is the first player) is left to the computer / taken by a person."""
-    if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 2:
+    seat = whole_number(words[1], 2) if len(words) == 2 else None
+    if seat is None or seat < 0:
         raise bad(f"write `{words[0].lower()} SEAT` with the seat's number (0 is the first player)")
-    return (int(words[1]),)
+    return (seat,)
 
 
 #: The readers of the kiosk's own lines, each returning the step's arguments; the games add theirs.

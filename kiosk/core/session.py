@@ -55,7 +55,7 @@ from kiosk.core.events import (
     Undo,
     UndoChanged,
 )
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.games import get as game_type
 
 log = logging.getLogger(__name__)
@@ -156,7 +156,7 @@ class GameSession(Generic[G]):
         *,
         pacing,
         ai_factory: Callable[[str, int | None], Any],
-        save: Callable[[Any, str], None] | None,
+        save: Callable[[Any, Moment], None] | None,
         executor: concurrent.futures.Executor | None,
     ) -> None:
         self.bus = bus
@@ -358,7 +358,7 @@ class GameSession(Generic[G]):
             game.seed,
         )
         self.bus.post(self.public_snapshot(resumed))
-        self._save("resume" if resumed else "start")
+        self._save(Moment.RESUME if resumed else Moment.BEGIN)
         self._turn_begins(new_turn=True)
 
     def _game_installed(self, resumed: bool) -> None:
@@ -373,7 +373,7 @@ class GameSession(Generic[G]):
         self._new_turn_token()
         self._drop_undo()
         if self.game.phase != GAME_OVER:
-            self._save("abandon")
+            self._save(Moment.ABANDON)
             self.bus.post(GameAbandoned(reason or "abandoned", replaced))
             log.info("%s %s abandoned: %s", self.noun, (self.game_id or "")[:8], reason)
         self.game = None
@@ -422,7 +422,7 @@ class GameSession(Generic[G]):
         running = self.game, self.setup, self.game_id, self.seat_log
         self.game, self.setup, self.game_id, self.seat_log = kept.game, kept.setup, kept.game_id, kept.seat_log
         try:
-            self._save("abandon")
+            self._save(Moment.ABANDON)
         finally:
             self.game, self.setup, self.game_id, self.seat_log = running
         log.info("%s %s was not continued: archived", self.noun, (kept.game_id or "")[:8])
@@ -476,7 +476,7 @@ class GameSession(Generic[G]):
         """The game is over: no more turns; save the end and announce it."""
         self._new_turn_token()
         self._drop_undo()
-        self._save("over")
+        self._save(Moment.END)
         self.bus.post(over)
 
     @property
@@ -625,7 +625,7 @@ class GameSession(Generic[G]):
         if not self._undo:
             self._undo_player = None
             self.bus.post(UndoChanged(player, False))
-        self._save("undo")
+        self._save(Moment.UNDO)
         self._turn_begins(new_turn=False)
 
     # ------------------------------------------------------------ seats that change hands
@@ -710,10 +710,10 @@ class GameSession(Generic[G]):
             self._cancel_timers()
             self._drop_undo()
             self._reset_turn_state()
-            self._save("seat")
+            self._save(Moment.SEAT_CHANGE)
             self._turn_begins(new_turn=True)  # the new player's turn: a computer is asked at once
         else:
-            self._save("seat")
+            self._save(Moment.SEAT_CHANGE)
 
     def _seat_level(self, kind: str) -> str:
         """A computer level of this game for `kind` (another game's level it plays as one of its own)."""
@@ -753,11 +753,11 @@ class GameSession(Generic[G]):
         return True
 
     # ------------------------------------------------------------ saving
-    def _save(self, reason: str) -> None:
+    def _save(self, moment: Moment) -> None:
         if self.save is None:
             return
         try:
-            self.save(self, reason)
+            self.save(self, moment)
         except Exception:
             # The game goes on; the operator sees it in the journal.
-            log.exception("saving the %s failed (%s)", self.noun, reason)
+            log.exception("saving the %s failed (%s)", self.noun, moment.value)

@@ -25,6 +25,7 @@ stays cheap); each declares its place in the setup's order (``GameType.order``):
 
 from __future__ import annotations
 
+import enum
 import functools
 import importlib
 import logging
@@ -120,6 +121,19 @@ class Variant:
         return word.format(value) if "{}" in word else word
 
 
+class Moment(enum.Enum):
+    """The moments of a game its session tells the kiosk's persistence of (``save(session, moment)``;
+    kiosk/store/game_persistence.py keeps the game at each)."""
+
+    BEGIN = "begin"  # a new game, at its start position
+    STEP = "step"  # one more committed action (a shift, a move, a card laid...)
+    UNDO = "undo"  # actions taken back
+    SEAT_CHANGE = "seat_change"  # a seat changed hands
+    END = "end"  # the game is over: its last action is committed
+    ABANDON = "abandon"  # left unfinished on purpose or after the idle time
+    RESUME = "resume"  # a saved game continued after a restart
+
+
 @dataclass(frozen=True)
 class SessionOptions:
     """What the kiosk tells every game's session when it builds it."""
@@ -128,7 +142,7 @@ class SessionOptions:
     clock: "Clock"
     fast: bool = False  # no pacing (headless --fast, tests)
     pace: float = 1.0  # [kiosk] ai_pace_ms relative to the default pacing
-    save: Callable[[Any, str], None] | None = None
+    save: Callable[[Any, Moment], None] | None = None
     executor: Any = None
     config: Any = None  # the kiosk's Config (a game reads its own keys)
 

@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import IO, Any, Iterable, Iterator, Sequence
 
 from kiosk.games import HUMAN
 from kiosk.store import safeio
@@ -271,8 +271,7 @@ class History:
         self.flush_pending()
         if self.append(record) or self._write_pending(record):
             return True
-        self.unwritten.append(record)
-        log.error("the finished game %s is kept in memory only until the disk can be written", record.game_id)
+        self.unwritten.append(record)  # the caller says what keeps it (kiosk/store/game_persistence.py)
         return False
 
     def append(self, record: GameRecord) -> bool:
@@ -549,7 +548,7 @@ def _duration(seconds: float | None) -> str:
     return f"{m} min {sec:02d} s" if m else f"{sec} s"
 
 
-def print_stats(state_dir: Path | str, out=None) -> int:
+def print_stats(state_dir: Path | str, out: IO[str] | None = None) -> int:
     """``labyrinth-kiosk --stats``: print which file was read and its summary; exit status 0.
 
     Naming the file matters: a wrong ``--config`` or ``--state-dir`` would

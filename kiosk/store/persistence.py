@@ -208,6 +208,11 @@ class StateLock:
         # still closes its descriptor, and with it the lock
         self._file: Any = os.fdopen(fd, "r+b", buffering=0)
         try:
+            safeio.refuse_linked(fd, self.path)  # the pid is written into it: never into another file
+        except OSError:
+            self.release()
+            raise
+        try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             try:
@@ -269,7 +274,7 @@ class GameStore:
     """
 
     state_dir: Path
-    loaders: Mapping[str, Callable[[dict], Any]]
+    loaders: Mapping[str, Callable[[dict[str, Any]], Any]]
     resume_within_s: float = 1800
     archive_keep: int = ARCHIVE_KEEP
     corrupt_keep: int = CORRUPT_KEEP
@@ -354,8 +359,10 @@ class GameStore:
             log.error("could not remove the finished game's save %s: %s", self.save_path, e)
 
     def archive(self, reason: str = "abandoned") -> Path | None:
-        """Move the save into archive/ (a game left unfinished). Never raises."""
-        if not os.path.lexists(self.save_path):
+        """Move the save into archive/ (a game left unfinished). Never raises.
+
+        A save kept for a finished game (:attr:`held`) is not the abandoned game's: it stays."""
+        if self.held or not os.path.lexists(self.save_path):
             return None
         return self._move_aside(ARCHIVE_DIR, reason, self.archive_keep)
 

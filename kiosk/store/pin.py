@@ -13,6 +13,11 @@ atomically). The end is stored as wall-clock time, because the in-run clock
 jump in time at boot, so on loading the remaining lock is capped at the
 length the count calls for -- a clock jump can shorten a lock, never make it
 longer than the rule says.
+
+A state directory that cannot be written (read-only, full) must not forget the
+wrong tries either: what could not be written is remembered in memory for the
+life of the process (:data:`_UNWRITTEN`), and a guard made later (the operator
+screen opened again) counts against the stricter of the file and the memory.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ FIRST_LOCK_S = 30.0  # the first lock; each further wrong PIN doubles it
 MAX_LOCK_S = 4 * 3600.0  # the cap
 STATE_NAME = "operator-pin.json"
 MAX_STATE_BYTES = 4096  # the file is a few dozen bytes; anything bigger is not ours
+#: The lock-outs the state directory refused, by file: (failures, end of the lock on the wall clock).
+_UNWRITTEN: dict[Path, tuple[int, float]] = {}
 
 
 def lock_length(failures: int) -> float:
@@ -44,7 +51,7 @@ def lock_length(failures: int) -> float:
     doublings = failures - FREE_TRIES
     if doublings >= 64:  # 2**64 * 30 s is far past the cap; avoid huge floats
         return MAX_LOCK_S
-    return min(FIRST_LOCK_S * 2**doublings, MAX_LOCK_S)
+    return min(FIRST_LOCK_S * float(2**doublings), MAX_LOCK_S)
 
 
 class PinGuard:
@@ -64,6 +71,19 @@ class PinGuard:
         self.failures = 0
         self.locked_until = 0.0  # on `clock`
         self._load()
+        self._remember_unwritten()
+
+    def _remember_unwritten(self) -> None:
+        """Count against the stricter of the file and what this process could not write into it."""
+        unwritten = _UNWRITTEN.get(self.path) if self.path is not None else None
+        if unwritten is None:
+            return
+        failures, until = unwritten
+        left = min(max(0.0, until - self.wall()), lock_length(failures))
+        if failures > self.failures:
+            self.failures = failures
+        if left > self.remaining():
+            self.locked_until = self.clock() + left
 
     # ------------------------------------------------------------ checking
     def remaining(self) -> float:
@@ -144,7 +164,10 @@ class PinGuard:
         try:
             atomic_write(self.path, data)
         except OSError as e:
-            log.error("cannot keep the PIN lock-out in %s: %s", self.path, e)
+            log.error("cannot keep the PIN lock-out in %s (kept in memory meanwhile): %s", self.path, e)
+            _UNWRITTEN[self.path] = (self.failures, until)
+            return
+        _UNWRITTEN.pop(self.path, None)
 
 
 def _human(seconds: float) -> str:

@@ -3,8 +3,8 @@
 A game being played keeps its record next to the save (``current-game.record.txt``,
 rewritten atomically after every turn), so a game resumed after a power cut
 continues its record; when the game ends the record moves to ``records/``,
-named by the time it ended. The folder is bounded (``keep`` files and
-``max_bytes`` bytes, the oldest go first). :meth:`RecordShelf.best_of_day`
+named by the time it ended and the game's id (filing the same game again replaces it).
+The folder is bounded (``keep`` files and ``max_bytes`` bytes, the oldest go first). :meth:`RecordShelf.best_of_day`
 picks the day's best game for the attract mode to replay.
 
 Records are the notation of docs/notation.md (``engine.records``).
@@ -17,6 +17,7 @@ import os
 import time
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any, Sequence
 
 from engine.outcome import GAME_OVER
 from engine.records import Record, RecordError, Recorder, read_record
@@ -67,12 +68,12 @@ class RecordShelf:
         return self.state_dir / CURRENT_NAME
 
     # -------------------------------------------------------------- the game being played
-    def start(self, state, levels, when: float | None = None) -> Recorder:
+    def start(self, state: Any, levels: Sequence[str], when: float | None = None) -> Recorder:
         """A recorder for a new game (its record is saved with :meth:`save_current`)."""
         day = datetime.fromtimestamp(time.time() if when is None else when).strftime("%Y-%m-%d")
         return Recorder(state, list(levels), date=day, Site="kiosk")
 
-    def resume(self, state, levels) -> Recorder:
+    def resume(self, state: Any, levels: Sequence[str]) -> Recorder:
         """The recorder of a resumed game: its saved record continued, or a new record from this
         position. A turn begun but not finished when the power went is found again; a record one
         turn ahead of the save (the power went between writing the record and the save) is
@@ -98,24 +99,41 @@ class RecordShelf:
     def save_current(self, recorder: Recorder) -> None:
         self._write(self.current_path, recorder.text())
 
-    def finish(self, recorder: Recorder, when: float | None = None) -> Path | None:
-        """File the record of a finished game under ``records/`` and forget the current one."""
+    def finish(self, recorder: Recorder, when: float | None = None, game_id: str | None = None) -> Path | None:
+        """File the record of a finished game under ``records/`` and forget the current one.
+
+        With the game's id the name ends with it (``STAMP-KIND-ID.txt``) and filing the same game
+        again (the kiosk stopped before its save was removed) replaces its file, whatever the time."""
         stamp = datetime.fromtimestamp(time.time() if when is None else when).strftime("%Y-%m-%d_%H%M%S")
         try:
             safeio.own_dir(self.folder)
         except OSError as exc:
             log.warning("cannot file records in %s: %s", self.folder, getattr(exc, "reason", exc.strerror))
             return None
-        path = self.folder / f"{stamp}-{recorder.codec.KIND}.txt"
-        n = 1
-        while os.path.lexists(path):
-            n += 1
-            path = self.folder / f"{stamp}-{recorder.codec.KIND}-{n}.txt"
+        kind = recorder.codec.KIND
+        if game_id and game_id.isdigit():  # "-2.txt" is the count of an older record's name
+            game_id = None
+        filed = self.filed_as(game_id, kind) if game_id else None
+        if filed is not None:
+            path = filed
+        elif game_id:
+            path = self.folder / f"{stamp}-{kind}-{game_id}.txt"
+        else:
+            path = self.folder / f"{stamp}-{recorder.codec.KIND}.txt"
+            n = 1
+            while os.path.lexists(path):
+                n += 1
+                path = self.folder / f"{stamp}-{recorder.codec.KIND}-{n}.txt"
         if not self._write(path, recorder.text()):
             return None
         self.discard_current()
         self.prune(keep=path)
         return path
+
+    def filed_as(self, game_id: str, kind: str) -> Path | None:
+        """The record filed for the `kind` game of this id, if there is one."""
+        suffix = f"-{kind}-{game_id}.txt"
+        return next((p for p in self.files() if p.name.endswith(suffix)), None)
 
     def discard_current(self) -> None:
         try:
@@ -197,7 +215,7 @@ class RecordShelf:
             return False
 
 
-def margin(final) -> int:
+def margin(final: Any) -> int:
     """How close a finished game was: the winner's score minus the best other score (cards
     found in the maze game, cards taken in the card game)."""
     if hasattr(final, "maze"):
@@ -224,14 +242,14 @@ class Recording:
         self.shelf = shelf
         self.recorder: Recorder | None = None
 
-    def begin(self, start, levels) -> None:
+    def begin(self, start: Any, levels: Sequence[str]) -> None:
         self.recorder = self.shelf.start(start, levels)
         self.shelf.save_current(self.recorder)  # so a game cut off in its first turn resumes its record
 
-    def resume(self, state, levels) -> None:
+    def resume(self, state: Any, levels: Sequence[str]) -> None:
         self.recorder = self.shelf.resume(state, levels)
 
-    def step(self, state) -> None:
+    def step(self, state: Any) -> None:
         """The session's game after one more committed action."""
         recorder = self.recorder
         if recorder is None:
@@ -262,7 +280,7 @@ class Recording:
             recorder.tags.pop(SEAT_CHANGES, None)
         self.shelf.save_current(recorder)
 
-    def take_back(self, state) -> None:
+    def take_back(self, state: Any) -> None:
         """The session took actions back (an undo): the record forgets them, so it never keeps
         an action that was undone."""
         recorder = self.recorder
@@ -278,8 +296,8 @@ class Recording:
         if len(recorder.turns) != before_turns:
             self.shelf.save_current(recorder)
 
-    def end(self, state=None, abandoned: bool = False) -> Path | None:
-        """File the record of a finished game (an abandoned one is dropped)."""
+    def end(self, state: Any = None, abandoned: bool = False, game_id: str | None = None) -> Path | None:
+        """File the record of a finished game, named by its id (an abandoned one is dropped)."""
         recorder, self.recorder = self.recorder, None
         if recorder is None:
             return None
@@ -288,16 +306,16 @@ class Recording:
             return None
         if state is not None and not same(recorder.state, state):
             follow(recorder, state)
-        return self.shelf.finish(recorder)
+        return self.shelf.finish(recorder, game_id=game_id)
 
 
-def same(a, b) -> bool:
+def same(a: Any, b: Any) -> bool:
     """Two engine states of one game are the same position (compared as saved: engine.GameState
     promises ``to_dict``, not ``==``)."""
-    return a.to_dict() == b.to_dict()
+    return bool(a.to_dict() == b.to_dict())
 
 
-def follow(recorder: Recorder, state) -> bool:
+def follow(recorder: Recorder, state: Any) -> bool:
     """Record the action that leads from the recorder's game to `state`; True when they agree."""
     if same(recorder.state, state):
         return True
@@ -315,7 +333,7 @@ def follow(recorder: Recorder, state) -> bool:
     return catch_up(recorder, state)
 
 
-def catch_up(recorder: Recorder, state) -> bool:
+def catch_up(recorder: Recorder, state: Any) -> bool:
     """Bring a recorder to `state`, which may be one action further (a turn begun before the
     power cut: the shift was saved, the record had only whole turns). True when they agree."""
     if same(recorder.state, state):

@@ -309,6 +309,28 @@ class FileOps:
         path.mkdir(parents=True, exist_ok=True)
 
 
+def refuse_linked(fd: int, path: Path | str) -> None:
+    """:class:`UnsafeFile` unless the open file `fd` is a regular file with one name: a hard link
+    planted in the state directory would have the kiosk write into another file (a lock's pid)."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeFile(path, f"{kind_of(st.st_mode)}, not a regular file")
+    if st.st_nlink > 1:
+        raise UnsafeFile(path, f"a file with {st.st_nlink} links (a hard link), which is not written here")
+
+
+def probe_writable(directory: Path) -> None:
+    """Raise OSError when no file can be created in `directory`. The probe is a new file of a
+    random name (``mkstemp``: ``O_CREAT|O_EXCL``, so it never opens a file or link already there:
+    a planted ``.writable`` link to the history must not empty it), removed at once; one left by a
+    crash is removed first (unlinking a name never touches what a link points to)."""
+    for stale in Path(directory).glob(".writable.*.tmp"):
+        OPS.unlink(stale)
+    fd, probe = OPS.mkstemp(directory, ".writable.", ".tmp")
+    OPS.close(fd)
+    OPS.unlink(probe)
+
+
 #: The operations in use (tests swap it for a counting one).
 OPS = FileOps()
 
@@ -329,6 +351,8 @@ __all__ = [
     "loads_json",
     "open_bounded",
     "own_dir",
+    "probe_writable",
+    "refuse_linked",
     "split_lines",
     "read_bounded",
     "read_json",

@@ -541,8 +541,9 @@ def themes_dir(state_dir: Path | str) -> Path:
 def install(pack: Pack, state_dir: Path | str) -> Path:
     """Write a checked pack into the state directory: into a folder beside the themes, each file
     synced, then renamed into place (an older copy of the same id is replaced, then removed)."""
-    root = themes_dir(state_dir)
-    root.mkdir(parents=True, exist_ok=True)
+    from kiosk.store.safeio import own_dir
+
+    root = own_dir(themes_dir(state_dir))  # a link out of the state directory is not written through
     with _install_lock(root, wait=True):
         remove_leftovers(state_dir, locked=True)
         return _install(pack, root)
@@ -592,7 +593,14 @@ class _install_lock:
     def __enter__(self) -> bool:
         import fcntl
 
+        from kiosk.store.safeio import refuse_linked
+
         self.fd = os.open(self.root / INSTALL_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        try:
+            refuse_linked(self.fd, self.root / INSTALL_LOCK)
+        except OSError:
+            os.close(self.fd)
+            raise
         try:
             fcntl.flock(self.fd, fcntl.LOCK_EX | (0 if self.wait else fcntl.LOCK_NB))
         except BlockingIOError:

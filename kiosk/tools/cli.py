@@ -207,7 +207,8 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
     that Python's own flush at exit cannot fail afterwards."""
     try:
         status = run()
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
+            sys.stdout.flush()
         return status
     except OSError as e:
         if e.errno not in _OUTPUT_GONE:
@@ -225,7 +226,22 @@ def output_guarded(run: Callable[[], int], prog: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``labyrinth-kiosk``: its exit status (docs/headless.md)."""
+    standard_fds_opened()
     return output_guarded(lambda: _command(argv), "labyrinth-kiosk")
+
+
+def standard_fds_opened() -> None:
+    """Put /dev/null where standard input, output or error is closed (``>&-``): else the next file
+    opened (the state lock, a save) takes its number, and whatever writes to standard output
+    writes into it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
 
 
 def _command(argv: Sequence[str] | None = None) -> int:
@@ -251,9 +267,22 @@ def _write_exit_status(path: str, status: int | str | None) -> None:
     no-restart status 2 of a kiosk running inside it (systemd/labyrinth-kiosk.service reads it)."""
     code = status if isinstance(status, int) else (0 if status is None else 1)
     try:
-        Path(path).write_text(f"{code}\n", encoding="ascii")
+        with open(_output_fd(path), "w", encoding="ascii") as f:
+            f.write(f"{code}\n")
     except OSError as e:
-        print(f"error: cannot write the exit status to {path}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot write the exit status to {path}: {_why(e)}", file=sys.stderr)
+
+
+def _output_fd(path: str) -> int:
+    """A file the kiosk writes its output to, opened for writing without blocking: a FIFO nobody
+    reads refuses at once (ENXIO) instead of waiting for ever; writes then block as usual."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _why(e: OSError) -> str:
+    return "a FIFO that nobody reads" if e.errno == errno.ENXIO else str(e.strerror or e)
 
 
 def _main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -374,7 +403,7 @@ def _install_theme(path: str, state_dir: Path, language: str) -> int:
     try:
         target = install(pack, state_dir)
     except OSError as e:
-        print(f"error: cannot install the theme into {state_dir}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot install the theme into {e.filename or state_dir}: {e.strerror or e}", file=sys.stderr)
         return 1
     print(f"Installed theme {pack.id!r} in {target}")
     print('Installed themes (choose one with [display] theme = "ID" or in the operator menu):')
@@ -544,9 +573,10 @@ def _events_file(path: str | None) -> IO[str] | None:
     if not path:
         return None
     try:
-        return open(path, "w", encoding="utf-8", buffering=1)
+        fd = _output_fd(path)
     except OSError as e:
-        raise _Refused(f"cannot write the events file {path}: {e.strerror or e}") from None
+        raise _Refused(f"cannot write the events file {path}: {_why(e)}") from None
+    return open(fd, "w", encoding="utf-8", buffering=1)
 
 
 def _options(
@@ -625,7 +655,7 @@ def _play(kiosk: Kiosk, args: argparse.Namespace, steps: list[Step] | None, ui: 
         status = 2
     finally:
         kiosk.close()
-    return status
+    return status or kiosk.exit_status  # closing may fail it: finished games the disk refused are lost
 
 
 if __name__ == "__main__":  # pragma: no cover

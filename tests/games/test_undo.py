@@ -21,6 +21,7 @@ import pytest
 from engine.labyrinth import Game, Move, Shift
 from engine.cards import CardGame
 from engine.records import Recorder, read_record
+from kiosk.games import Moment
 from kiosk.core.events import IllegalInput, Undo, UndoChanged
 from kiosk.store.records import CURRENT_NAME, RecordShelf, Recording
 from kiosk.games.cards.events import CardLaid, ConfirmTake, HandOver, LayCard, SelectHandCard
@@ -53,17 +54,17 @@ def walkable(game: Game) -> str:
 
 def saving_rig(rig_cls, tmp_path: Path, **kw):
     """A rig whose session saves into a list and keeps a game record, as the kiosk's save hook does."""
-    saves: list[tuple[str, dict]] = []
+    saves: list[tuple[Moment, dict]] = []
     recording = Recording(RecordShelf(tmp_path))
 
-    def save(session, reason):
-        saves.append((reason, session.game.to_dict()))
+    def save(session, moment):
+        saves.append((moment, session.game.to_dict()))
         game = session.game
-        if reason == "start":
+        if moment == Moment.BEGIN:
             recording.begin(game.copy(), list(session.kinds))
-        elif reason == "undo":
+        elif moment == Moment.UNDO:
             recording.take_back(game.copy())
-        elif reason == "over":
+        elif moment == Moment.END:
             recording.end(game)
         else:
             recording.step(game)
@@ -83,7 +84,7 @@ def test_a_push_is_taken_back_exactly_and_the_spare_can_go_in_elsewhere(tmp_path
         assert rig.session.game.to_dict() == before  # the whole game as before the push
         assert [e.type for e in out][:3] == ["undo", "action_undone", "undo_changed"]
         assert out[2] == UndoChanged(0, False) and rig.session.undo_player is None
-        assert saves[-1] == ("undo", before)  # a restart now resumes the undone game
+        assert saves[-1] == (Moment.UNDO, before)  # a restart now resumes the undone game
         assert recording.recorder.state == rig.session.game and not recording.recorder._pending
         rig.post(SelectArrow("W3"), SelectArrow("W3"))  # the spare goes in elsewhere
         expected = Game.new(players=2, seed=7)
@@ -255,7 +256,7 @@ def test_a_laid_card_is_taken_back_with_the_hand_and_pile_as_they_were(tmp_path)
         g = rig.session.game
         assert g.to_dict() == before and laid.cell not in g.layout
         assert rig.session.visible_hand(0) == tuple(g.hands[0]) and not rig.session.handover
-        assert saves[-1] == ("undo", before)
+        assert saves[-1] == (Moment.UNDO, before)
         assert recording.recorder.turns == [] and recording.recorder.state == g
         # laid again and handed over: the next person has the screen, the lay is final
         cards.lay(rig, 0)

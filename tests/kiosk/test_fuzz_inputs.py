@@ -47,6 +47,7 @@ from hardware.ring import drivers as ring_drivers
 from kiosk.core import config as cfg
 from kiosk.store import safeio
 from kiosk.core.kiosk import KioskOptions, setup_from_config
+from kiosk.games import Moment
 from kiosk.store.history import GameRecord, History, print_stats
 from kiosk.store.persistence import SAVE_NAME, utc_now_iso
 from kiosk.core.script import MAX_WAIT_MS, ScriptError, parse, parse_line
@@ -247,7 +248,7 @@ def check_save(raw: bytes) -> str:
                 assert not corrupt and (state / SAVE_NAME).read_bytes() == raw
                 session = running[0]
                 game = session.game
-                kiosk._save(session, "shift")  # and it saves again
+                kiosk._save(session, Moment.STEP)  # and it saves again
                 assert type(game).from_dict(json.loads((state / SAVE_NAME).read_bytes())["state"]) == game
                 return "resumed"
             if History(state).path.exists():  # a valid finished game: recorded, removed

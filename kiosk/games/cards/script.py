@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.core.script import whole_number
+
 #: The card game's script verbs (the kiosk's own and other games' are elsewhere).
 CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
 USAGE = "card K, rotate, lay X Y, take ID... / take none, discard K, ready"
@@ -27,9 +29,10 @@ def parse_card_words(words: list[str], bad: Callable[[str], Exception]) -> tuple
     verb, rest = words[0].lower(), words[1:]
 
     def whole(word: str, what: str) -> int:
-        if not word.lstrip("+-").isdigit() or len(word) > 6:
+        number = whole_number(word, 6)
+        if number is None:
             raise bad(f"{what} must be a whole number of at most 6 digits, not {word[:20]!r}")
-        return int(word)
+        return number
 
     if verb in ("rotate", "ready"):
         if rest:

@@ -17,7 +17,7 @@ with the prompt. No event carries a hand card.
 
 Everything here runs on the main thread (bus dispatch, clock callbacks), so
 there are no locks. The game is saved after every committed action through
-the ``save(session, reason)`` hook (the kiosk writes it with ``"game":
+the ``save(session, moment)`` hook (the kiosk writes it with ``"game":
 "cards"``).
 """
 
@@ -36,7 +36,7 @@ from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Tak
 from engine.cards.ai import LEVELS
 from engine.cards.parts import GAME_NAME
 
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.errors import ContractError
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
@@ -88,8 +88,8 @@ class CardPacing(PacingBase):
 
 CardPacing.FAST = CardPacing.fast()
 
-# save(session, reason): "start", "resume", "lay", "take", "discard", "undo", "over" or "abandon".
-SaveHook = Callable[["CardSession", str], None]
+# save(session, moment): the moment of the game to keep (kiosk.games.Moment; a card laid, taken or discarded is a STEP).
+SaveHook = Callable[["CardSession", Moment], None]
 
 
 def default_ai_factory(level: str, seed: int | None):
@@ -431,7 +431,7 @@ class CardSession(GameSession[CardGame]):
         self._quiet_until = self.clock.now() + self.pacing.after_lay
         self._undoable(player, undo_point)
         if g.phase == CardPhase.TAKE and g.current == player and g.placed == cell:
-            self._save("lay")
+            self._save(Moment.STEP)
             self._turn_begins(new_turn=False)
             return
         self._turn_ends(player, "lay")
@@ -502,7 +502,7 @@ class CardSession(GameSession[CardGame]):
             )
             log.info("card game %s over: %s", (self.game_id or "")[:8], g.outcome.termination.value)
             return
-        self._save(reason)
+        self._save(Moment.STEP)
         self._turn_begins(new_turn=True)
 
 

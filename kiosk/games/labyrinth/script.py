@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 from engine.labyrinth.maze import SIZE
 
+from kiosk.core.script import whole_number
+
 from kiosk.games.labyrinth.events import Stay, TapCell
 
 VERBS = ("tap", "stay")
@@ -25,12 +27,9 @@ def parse_words(words: list[str], bad: Callable[[str], Exception]) -> tuple:
     if verb == "tap":
         if len(words) != 3:
             raise bad(f"write `tap ROW COL` (0-{SIZE - 1} each)")
-        try:
-            if len(words[1]) > 6 or len(words[2]) > 6:
-                raise ValueError
-            r, c = int(words[1]), int(words[2])
-        except ValueError:
-            raise bad(f"row and column must be whole numbers 0-{SIZE - 1}") from None
+        r, c = whole_number(words[1], 6), whole_number(words[2], 6)
+        if r is None or c is None:
+            raise bad(f"row and column must be whole numbers 0-{SIZE - 1}")
         if not (0 <= r < SIZE and 0 <= c < SIZE):
             raise bad(f"row and column must be 0-{SIZE - 1}")
         return ((r, c),)

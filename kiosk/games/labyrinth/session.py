@@ -25,7 +25,7 @@ from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
 from engine.labyrinth.ai import LEVELS
 from engine.labyrinth.parts import GAME_NAME
 
-from kiosk.games import HUMAN
+from kiosk.games import HUMAN, Moment
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
@@ -86,8 +86,8 @@ class Pacing(PacingBase):
 
 Pacing.FAST = Pacing.fast()
 
-# save(session, reason): reason is "start", "resume", "shift", "move", "undo", "over" or "abandon".
-SaveHook = Callable[["Session", str], None]
+# save(session, moment): the moment of the game to keep (kiosk.games.Moment; a shift or a move is a STEP).
+SaveHook = Callable[["Session", Moment], None]
 
 
 #: the searching AIs' wall-clock cap per decision in the kiosk (labyrinth-sim --pi-factor divides it)
@@ -467,7 +467,7 @@ class Session(GameSession[Game]):
         self._quiet_until = self.clock.now() + self.pacing.after_shift
         self.pushed_at = self.clock.now()  # the arrow button's undo waits a moment after (kiosk/games/labyrinth)
         self._undoable(player, undo_point)
-        self._save("shift")
+        self._save(Moment.STEP)
         self._turn_begins(new_turn=False)
 
     def _walk(self, cmd: Command, cell: tuple[int, int]) -> None:
@@ -511,7 +511,7 @@ class Session(GameSession[Game]):
             )
             return
         self._undoable(player, undo_point)
-        self._save("move")
+        self._save(Moment.STEP)
         self._turn_begins()
 
 

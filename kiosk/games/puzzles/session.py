@@ -17,6 +17,7 @@ from engine.labyrinth.game import Game, Move, Shift
 from engine.puzzles import LEVELS, NAME, Puzzle, PuzzleGame, best_turn
 
 from kiosk.core.events import GameSetup, Message, SeatSetup
+from kiosk.games import Moment
 from kiosk.games.labyrinth.events import Commands, GameOver, PlayerInfo, tile_info
 from kiosk.games.labyrinth.session import Pacing, Session
 from kiosk.games.puzzles import pack
@@ -51,7 +52,7 @@ class PuzzleSession(Session):
         *,
         confirm_push: bool = True,
         pacing: Pacing | None = None,
-        save: Callable[[Any, str], None] | None = None,
+        save: Callable[[Any, Moment], None] | None = None,
         executor: Any = None,
         today: Callable[[], datetime.date] = datetime.date.today,
     ) -> None:

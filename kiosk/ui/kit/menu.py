@@ -200,11 +200,13 @@ def make_button(
     )
     if two_lines:
         lab = b._label
+        lab.begin_update()  # one text drawn for the four changes
         lab.font_size = pts
         lab.width = int(room)
         lab.multiline = True
         lab.set_style("align", "center")
         lab.set_style("line_spacing", height * 0.85)
+        lab.end_update()
     return screen.add(b)
 
 

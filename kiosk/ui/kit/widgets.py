@@ -23,6 +23,7 @@ from kiosk.errors import ContractError
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.typeface import FALLBACK as FONT  # noqa: F401  (the family of drawn signs; texts: typeface.font_for)
 from kiosk.ui.kit.typeface import font_for
+from kiosk.ui.kit.text_cache import Spec, Text
 
 # A small palette shared by all screens (docs/art.md: light ink on the walnut table and its trays).
 #: Where a label's (x, y) sits on its text (pyglet's anchors).
@@ -100,7 +101,7 @@ class Recorder:
     """
 
     def __init__(self) -> None:
-        self.texts: list[tuple[pyglet.text.Label, Frame, Rect | None, str, str]] = []
+        self.texts: list[tuple[Text, Frame, Rect | None, str, str]] = []
         self.pictures: list[tuple[Any, str, str, float]] = []  # (sprite, kind, treasure, px across)
 
     def picture(self, sprite: Any, kind: str, treasure: str, px: float) -> None:
@@ -108,8 +109,8 @@ class Recorder:
         self.pictures = [p for p in self.pictures if p[0] is not sprite or p[1] != kind]
         self.pictures.append((sprite, kind, treasure, px))
 
-    def note(self, lab: pyglet.text.Label, frame: Frame, container: Rect | None, role: str, name: str) -> None:
-        """A text shown now; a text shown again (kiosk/ui/shell/label_pool.py) is checked at its new place only."""
+    def note(self, lab: Text, frame: Frame, container: Rect | None, role: str, name: str) -> None:
+        """A text shown now; a text shown again is checked at its new place only."""
         self.texts = [t for t in self.texts if t[0] is not lab]
         self.texts.append((lab, frame, container, role, name))
 
@@ -143,22 +144,15 @@ def shared(group: Any) -> Any:
 
 def sign(
     text: str, x: float, y: float, size: float, color: Any, batch: Any, group: Any = None, bold: bool = False
-) -> pyglet.text.Label:
+) -> Text:
     """A pictogram or a number (a pointing finger, a tick, a die) centred at screen point (x, y), in the
     face that has the pictograms (:data:`FONT`); the how-to's stages and the card table draw these."""
-    return pyglet.text.Label(
-        text,
-        font_name=FONT,
-        font_size=size,
-        weight="bold" if bold else "normal",
-        x=x,
-        y=y,
-        anchor_x="center",
-        anchor_y="center",
-        color=color,
-        batch=batch,
-        group=shared(group),
-    )
+    spec = Spec(text, FONT, float(size), bold)
+    return Text(spec, round(x), round(y), 0, _rgba(color), batch, group)
+
+
+def _rgba(color: Any) -> tuple[int, int, int, int]:
+    return (*color[:3], color[3] if len(color) > 3 else 255)
 
 
 def label(
@@ -177,42 +171,51 @@ def label(
     width: float | None = None,
     multiline: bool = False,
     align: str = "center",
+    line_spacing: float | None = None,
     container: Rect | None = None,
     role: str = "body",
     name: str = "",
-) -> pyglet.text.Label:
-    """A text at local (u, v) of `frame`, turned with it. `size` is in points (use layout.font).
+) -> Text:
+    """A text at local (u, v) of `frame`, turned with it, drawn once (kiosk/ui/kit/text_cache.py).
+    `size` is in points (use layout.font); `line_spacing` in px between a multiline text's lines.
 
     For the layout audit: `container` is the screen rectangle the text must stay in (default: the
     frame's), `role` "body" or "headline" (which minimum size applies), `name` a short id.
     """
     x, y = frame.point(u, v)
-    # whole pixels: pyglet draws glyphs at a half-pixel position with their thin strokes washed out
-    # (worst on a screen turned 90 degrees, where the layout's x becomes the panel's y)
-    x, y = round(x), round(y)
-    kw: dict[str, Any] = {}
-    if width is not None:
-        kw = dict(width=max(1, int(width)), multiline=multiline)
-        if multiline:
-            kw["align"] = align
-    lab = pyglet.text.Label(
-        text,
-        font_name=font_for(text),
-        font_size=max(1.0, size),
-        weight="bold" if bold else "normal",
-        x=x,
-        y=y,
-        anchor_x=anchor_x,
-        anchor_y=anchor_y,
-        rotation=frame.angle,
-        color=(*color[:3], color[3] if len(color) > 3 else 255),
-        batch=batch,
-        group=shared(group),
-        **kw,
-    )
+    # whole pixels: a text drawn at a half-pixel position has its thin strokes washed out (worst on a
+    # screen turned 90 degrees, where the layout's x becomes the panel's y)
+    spec = label_spec(text, size, bold, width, multiline, align, anchor_x, anchor_y, line_spacing)
+    lab = Text(spec, round(x), round(y), frame.angle, _rgba(color), batch, group)
     if RECORDER is not None:
         RECORDER.note(lab, frame, container, role, name)
     return lab
+
+
+def label_spec(
+    text: str,
+    size: float,
+    bold: bool = False,
+    width: float | None = None,
+    multiline: bool = False,
+    align: str = "center",
+    anchor_x: AnchorX = "center",
+    anchor_y: AnchorY = "center",
+    line_spacing: float | None = None,
+) -> Spec:
+    """What :func:`label` draws for these settings (a screen's vocabulary to warm: TextCache.warm)."""
+    return Spec(
+        text,
+        font_for(text),
+        max(1.0, float(size)),
+        bold,
+        None if width is None else max(1, int(width)),
+        multiline and width is not None,
+        align,
+        anchor_x,
+        anchor_y,
+        line_spacing,
+    )
 
 
 def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) -> shapes.ShapeBase:
@@ -224,7 +227,7 @@ def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) 
     return shapes.Rectangle(r.x, r.y, r.w, r.h, color=color, batch=batch, group=group)
 
 
-def fit_width(lab: pyglet.text.Label, width: float) -> None:
+def fit_width(lab: Text, width: float) -> None:
     """Shrink a label's font until its laid-out text is at most `width` px wide (a rough size guess,
     e.g. menu.fit_font, can be a few letters short for a long translation)."""
     for _ in range(4):
@@ -289,7 +292,7 @@ class Button(Widget):
         radius: float | None = None,
         labels: Any = None,
     ):
-        """`labels`: a kiosk.ui.shell.label_pool.LabelPool to take the text from (and give it back on delete)."""
+        """(`labels`: not used; the card screen still passes its pool until it adopts the text cache.)"""
         u, v, w, h = local
         if w < min_size:
             u, w = u - (min_size - w) / 2, min_size
@@ -311,9 +314,7 @@ class Button(Widget):
         )
         self._bg = box(frame, local, color, batch, group, radius)
         fg = pyglet.graphics.Group(order=1, parent=group)
-        self._labels, self._changed = labels, False
-        make = label if labels is None else labels.take
-        self._label = make(
+        self._label = label(
             text,
             frame,
             u + w / 2,
@@ -327,26 +328,21 @@ class Button(Widget):
             container=self.rect,
             name="button",
         )
-        if labels is None or labels.fresh:
-            self._label.multiline = False
-            fit_width(self._label, w - BUTTON_TEXT_MARGIN)
+        fit_width(self._label, w - BUTTON_TEXT_MARGIN)
         self.fg_group = fg
 
     @property
     def text(self) -> str:
-        return self._label.text
+        return str(self._label.text)
 
     @text.setter
     def text(self, value: str) -> None:
-        if value != self._label.text:
-            self._label.text = value
-            self._changed = True
+        self._label.text = value
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
         self._paint(self.color if on else DISABLED)
         self._label.color = (*INK, 255) if on else (*DIM, 255)
-        self._changed = True
 
     def _paint(self, color: tuple[int, int, int] | tuple[int, int, int, int]) -> None:
         """The token's colour now (its edge follows)."""
@@ -374,10 +370,7 @@ class Button(Widget):
     def delete(self) -> None:
         self._bg.delete()
         self._edge.delete()
-        if self._labels is not None:
-            self._labels.give_back(self._label, changed=self._changed)
-        else:
-            self._label.delete()
+        self._label.delete()
 
 
 def edge_of(color: tuple[int, int, int] | tuple[int, int, int, int]) -> tuple[int, int, int]:

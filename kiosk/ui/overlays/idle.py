@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import pyglet
 
 from engine.outcome import GAME_OVER
+from kiosk.ui.kit.text_cache import Text
 from kiosk.games import HUMAN
 from kiosk.core.events import SuspendGame
 
@@ -64,7 +65,7 @@ class IdleWatch:
         self.shown_at = 0.0
         self._awaiting_since: float | None = None
         self._batch: pyglet.graphics.Batch | None = None
-        self._number: pyglet.text.Label | None = None
+        self._number: Text | None = None
         self._shown_n: int | None = None
         self._shapes: list = []
         self._built_for: tuple | None = None

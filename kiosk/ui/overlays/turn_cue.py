@@ -29,9 +29,9 @@ import pyglet
 
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit import typeface
-from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.kit.layout import Layout, Rect
-from kiosk.ui.kit.widgets import Frame, box
+from kiosk.ui.kit.widgets import Frame, box, label
+from kiosk.ui.kit.text_cache import Text
 
 T = TypeVar("T")
 CUE_BAND = (34, 24, 19)  # the turn cue's band over the head of the panel: dark walnut (docs/art.md)
@@ -102,9 +102,6 @@ class TurnCue:
 
 #: the distance of the cue's two lines, in text heights (tighter than a paragraph: it is one phrase)
 CUE_LINE_SPACING = 1.05
-#: how far a text measured at one size may be off its width at another scaled by the sizes' ratio
-#: (hinting rounds each letter to whole pixels): a size whose estimate misses by more is not measured
-FIT_SLACK = 1.1
 #: the room (px on 800x480) the band's text keeps from its sides, and from its top and bottom together
 BAND_MARGIN = 6
 
@@ -125,21 +122,11 @@ def cue_lines(text: str, layout: Layout, width: float, height: float) -> tuple[s
         h = measure(lines[0], pts)[1] + (len(lines) - 1) * pts * 4 / 3 * CUE_LINE_SPACING
         return w, h
 
-    # each size measured lays its letters out (and renders them, a fraction of a ms each): the sizes
-    # that cannot fit by the first one's proportions are passed over unmeasured (letters scale with
-    # the size to within a few per cent, well inside FIT_SLACK), so the result is the same
-    first: dict[str, tuple[float, float, float]] = {}  # candidate: (points, width, height) first measured
     size = float(typeface.CUE)
     while True:
         pts = layout.font(size)
         for candidate in [text] + breaks[:1]:
-            known = first.get(candidate)
-            if known is not None:
-                scale = pts / known[0]
-                if known[1] * scale > width * FIT_SLACK or known[2] * scale > height * FIT_SLACK:
-                    continue
             w, h = size_of(candidate, pts)
-            first.setdefault(candidate, (pts, w, h))
             if w <= width and h <= height:
                 return candidate, pts
         if size <= typeface.TITLE:
@@ -150,13 +137,6 @@ def cue_lines(text: str, layout: Layout, width: float, height: float) -> tuple[s
     return candidate, pts * min(width / w, height / h) * 0.98
 
 
-def band_text(layout: Layout, area: Rect, text: str) -> tuple[str, float]:
-    """`text` as :func:`draw_band` sets it over `area`: its lines and size (:func:`cue_lines`). The
-    measuring renders letters at new sizes (~1 ms here each): a panel built a part at a time does it
-    as a part of its own."""
-    return cue_lines(text, layout, area.w - 2 * layout.px(BAND_MARGIN), area.h - layout.px(BAND_MARGIN))
-
-
 def draw_band(
     layout: Layout,
     frame: Frame,
@@ -165,17 +145,16 @@ def draw_band(
     color: tuple[int, int, int],
     batch: Any,
     group: Any,
-    labels: LabelPool,
-) -> tuple[list[Any], pyglet.text.Label]:
+) -> tuple[list[Any], Text]:
     """The cue over `area` (local to `frame`, the reader's panel): dark wood, an edge of the reader's
     colour on the side nearer them, and `text` in a light shade of that colour, as large as fits.
-    Returns the shapes and the text (taken from `labels`, to be given back)."""
+    Returns the shapes and the text."""
     band = box(frame, area, CUE_BAND, batch, group, radius=layout.px(6))
     over = pyglet.graphics.Group(order=1, parent=group)
     edge = box(frame, Rect(area.x + layout.px(4), area.y, area.w - layout.px(8), layout.px(4)), color, batch, over)
-    words, pts = band_text(layout, area, text)
+    words, pts = cue_lines(text, layout, area.w - 2 * layout.px(BAND_MARGIN), area.h - layout.px(BAND_MARGIN))
     fg = pyglet.graphics.Group(order=2, parent=group)
-    lab = labels.take(
+    lab = label(
         words,
         frame,
         area.x + area.w / 2,
@@ -187,8 +166,7 @@ def draw_band(
         bold=True,
         width=area.w - 2 * layout.px(BAND_MARGIN),
         multiline="\n" in words,
+        line_spacing=pts * 4 / 3 * CUE_LINE_SPACING if "\n" in words else None,
         name="turn-cue",
     )
-    if labels.fresh and "\n" in words:
-        lab.set_style("line_spacing", pts * 4 / 3 * CUE_LINE_SPACING)
     return [band, edge], lab

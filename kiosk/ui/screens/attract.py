@@ -40,7 +40,8 @@ from kiosk.ui.screens.operator import CornerHold
 from kiosk.ui.art.wordmark import PLAQUE
 from kiosk.ui.shell.screen import PASSERS_BY_HZ, Screen, register
 from kiosk.ui.kit.typeface import BODY
-from kiosk.ui.kit.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label
+from kiosk.ui.kit.widgets import ACCENT, DIM, INK, AnchorX, AnchorY, Frame, box, label, label_spec
+from kiosk.ui.kit.text_cache import CACHE
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +137,6 @@ class AttractScreen(Screen):
         self._shapes: list[Any] = []
         self._invites: list[Any] = []
         self._fits: dict[str, list[float]] = {}  # made again by _build_overlay
-        self._lettered: set[str] = set()  # the texts of _fits whose letters are rendered (prepare_ahead)
-        self._read: dict[str, str] = {}  # "touch to play" in each language read ahead (prepare_ahead)
         self._captions: list[Any] = []  # what the game behind is: a demo, or the day's best game
         self._offered = None  # (game, id) of the game set aside the overlay offers to continue
         self._time_bars: list[Any] = []  # (bar, full width, frame) of that offer's time left
@@ -396,26 +395,16 @@ class AttractScreen(Screen):
             lbl.text = text
             lbl.end_update()
 
-    def prepare_ahead(self) -> bool:
-        """Each language's "touch to play" read, measured and its letters drawn ahead, each a turn
-        that draws nothing: reading a language's texts the first time parses its whole catalog
-        (~5 ms here), measuring lays it out (~3 ms) and its letters at their size were rendered
-        the first time they showed (freetype, ~5 ms here); they otherwise fell in the frame where
-        that language's turn came, and all three in one turn kept a touch waiting ~50 ms on a Pi."""
-        for language in LANGUAGES:
-            text = self._read.get(language)
-            if text is None:
-                self._read[language] = self._invite(language)
-                return True
-            if text not in self._fits:
-                self._invite_sizes(text)
-                return True
-            if text not in self._lettered:
-                for lbl, size in zip(self._invites, self._invite_sizes(text)):  # at the size each band sets
-                    pyglet.font.load(lbl.font_name, max(1.0, size), weight="bold").get_glyphs(text)
-                self._lettered.add(text)
-                return True
-        return False
+    def _warm_invites(self) -> None:
+        """Each language's "touch to play" drawn now, at the size each band sets it, while the screen
+        changes: reading a language's texts the first time parses its catalog (~5 ms here), measuring
+        and drawing it a few more; in the frame where that language's turn came they kept a touch
+        waiting ~50 ms on a Pi."""
+        CACHE.warm(
+            label_spec(text, size, bold=True)
+            for text in (self._invite(language) for language in LANGUAGES)
+            for size in self._invite_sizes(text)
+        )
 
     def _build_overlay(self) -> None:
         self.clear_widgets()
@@ -423,8 +412,6 @@ class AttractScreen(Screen):
             s.delete()
         self._shapes, self._invites, self._invite_widths, self._captions = [], [], [], []
         self._fits = {}  # "touch to play" in each language: its size in each band
-        self._lettered = set()
-        self._read = {}  # (a language change may come with a theme's own words)
         self.continue_buttons: list = []
         self.overlay = batch = pyglet.graphics.Batch()
         L = self.layout
@@ -477,6 +464,7 @@ class AttractScreen(Screen):
             )
             self._shapes.append(hand)
         self._set_invite_text()
+        self._warm_invites()
         t = self.t
         mark = pyglet.graphics.Group(order=32)
         if landscape:
@@ -530,9 +518,8 @@ class AttractScreen(Screen):
                 width=c.px(demo.width),
                 multiline=True,
                 align=demo.align,
+                line_spacing=c.px(BODY * 1.2),  # three lines at most (the banner's end, a portrait screen's foot)
             )
-            # three lines at most (the banner's end, a portrait screen's foot): set close
-            caption.document.set_style(0, len(caption.document.text), {"line_spacing": c.px(BODY * 1.2)})
             self._shapes.append(caption)
             self._captions.append(caption)
         self._build_offer(c, batch)

@@ -36,6 +36,7 @@ import pyglet
 from pyglet import shapes
 
 from engine.outcome import GAME_OVER
+from kiosk.ui.kit.text_cache import Text
 from kiosk.games import HUMAN
 from kiosk.core.events import ButtonPressed, Quit
 from kiosk.store.pin import PinGuard
@@ -119,7 +120,7 @@ class OperatorScreen(Screen):
         self._last_touch = 0.0
         self._shapes: list = []
         self._lights: dict[str, shapes.ShapeBase] = {}
-        self._count: pyglet.text.Label | None = None  # the button test's live count
+        self._count: Text | None = None  # the button test's live count
         self._count_fit = (1.0, 1.0)  # its largest size and its width (points, px)
         self.stats_job: Any = None  # a kiosk.store.stats.Background counting the history for the Statistics page
         self._stats_drawn = False  # the page shows the job's result (not "counting")

@@ -242,7 +242,7 @@ class Pacer:
             self.drawn += 1
             if self.on_frame is not None:
                 self.on_frame()
-        pending = self.kiosk.bus.pending() > 0 or self.ui.work_ahead
+        pending = self.kiosk.bus.pending() > 0
         self.moving = pending or self.ui.needs_frame()
         self.next_at = now + (self._frame_after(pending) if self.moving else self._still_for())
         return max(0.0, self.next_at - self.clock())

@@ -200,17 +200,6 @@ class Screen:
         screen says when it is still)."""
         return True
 
-    #: each piece of :meth:`prepare_ahead` is small (a part of a panel, ~1 ms here): one may also be done in a
-    #: drawn frame that drew only what moves (no still layer drawn again, kiosk/ui/shell/window.py step)
-    ahead_in_light_frames: bool = False
-
-    def prepare_ahead(self) -> bool:
-        """Do one piece of work ahead (lay out what the next moments will show); True if more is
-        left. Called in loop turns that draw no frame, so no frame pays for it (and, for a screen
-        with :attr:`ahead_in_light_frames`, after a frame that drew only what moves); the window
-        loop keeps stepping while it says True (kiosk/ui/shell/runner.py)."""
-        return False
-
     def wake_in(self) -> float | None:
         """Seconds until ``update`` has something to do while the screen is still (a message that
         times out, a delayed screen change); None: nothing until an input or an event. Only asked

@@ -217,7 +217,6 @@ class UI:
         self._cache_of: Screen | None = None  # the screen whose picture the cache holds
         self._frame_due = True
         self.skipped = 0  # frames not drawn because nothing changed
-        self.work_ahead = False  # the screen has work to do ahead, in turns that draw nothing (Screen.prepare_ahead)
         self._translator = translator if translator is not None else _make_translator(language)
         from kiosk.ui.screens.operator_settings import choices
 
@@ -467,19 +466,7 @@ class UI:
         self.idle.update(dt)
         self.menu.update(dt)
         self.gesture.update()
-        renders = self.cache.renders
-        if self.render():
-            screen = self.screen
-            light = not self.cache.broken and self.cache.renders == renders and self._cache_of is screen
-            if screen is not None and screen.ahead_in_light_frames and light:
-                # a frame that drew only what moves (no still layer drawn again) has room for one
-                # small piece of work ahead: a flight or a walk then prepares the next moment too
-                self.work_ahead = screen.prepare_ahead()
-            return True
-        # no frame this turn: the screen may do a piece of its work ahead (a frame that is drawn
-        # never does, so none is slowed by it); while some is left the loop comes back next frame
-        self.work_ahead = self.screen is not None and self.screen.prepare_ahead()
-        return False
+        return self.render()
 
     def render(self, force: bool = False) -> bool:
         """Draw a frame unless nothing changed and nothing moves (then the last frame stays)."""

@@ -36,6 +36,7 @@ from kiosk.store import safeio
 from kiosk.core.kiosk import Kiosk, KioskOptions
 from kiosk.core.config import Config
 from kiosk.core.events import AbandonGame
+from kiosk.games import Moment
 from kiosk.games.labyrinth.events import TapCell
 from kiosk.store.history import History
 from kiosk.store.persistence import SAVE_NAME, GameStore
@@ -447,7 +448,7 @@ def test_a_full_disk_keeps_the_finished_game_in_its_save_through_the_next_game(t
         assert where_is_the_game(tmp_path)["save"] == 1, "the next game replaced the finished one"
         ops.full = False  # room again: the new game's next save writes the old one first
         session = kiosk.sessions["labyrinth"]
-        kiosk._save(session, "action")  # the hook a session calls after each committed action
+        kiosk._save(session, Moment.STEP)  # the hook a session calls after each committed action
         assert not kiosk.store.held
         saved = json.loads((tmp_path / SAVE_NAME).read_bytes())
         assert saved["meta"]["game_id"] == session.game_id, "saving did not resume"

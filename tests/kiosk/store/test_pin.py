@@ -184,3 +184,23 @@ def test_the_keypad_escalates_and_stays_locked_after_a_restart(tmp_path):
     finally:
         u2.close()
         u2.k.close()
+
+
+def test_wrong_pins_typed_while_the_state_dir_is_read_only_are_not_forgotten(tmp_path, monkeypatch):
+    import errno
+
+    def read_only(path, data):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    c = Clocks()
+    monkeypatch.setattr(pin, "atomic_write", read_only)
+    g = guard(tmp_path, c)
+    for _ in range(9):
+        c.wait(g.remaining())
+        assert g.check("0000", PIN) == "wrong"
+    again = guard(tmp_path, c)  # the operator screen opened again
+    assert again.failures == 9 and again.remaining() == lock_length(9) == 32 * 60
+    monkeypatch.undo()  # writable again: the right PIN clears both
+    c.wait(again.remaining())
+    assert again.check(PIN, PIN) == "ok"
+    assert guard(tmp_path, c).failures == 0

@@ -31,6 +31,7 @@ from kiosk.ui.screens.game_end import GameEndScreen
 from kiosk.ui.screens import podium
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel
+from kiosk.ui.kit.text_cache import Text
 from kiosk.ui.shell.screen import register
 from kiosk.ui.kit.typeface import BODY, HEADLINE, RESULT
 from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, label
@@ -313,7 +314,7 @@ def _headline(
     batch: pyglet.graphics.Batch,
     group: pyglet.graphics.Group,
     rgb: tuple[int, int, int],
-) -> pyglet.text.Label:
+) -> Text:
     """The result's headline at `size` units, narrowed to the screen's width if it must; a long one (three
     winners' names) goes onto two lines at the body size rather than below it."""
     width = c.px(c.W - 40)

@@ -182,8 +182,6 @@ class BoardView:
         self._hint_marks: list = []
         self._cursor_box: shapes.Box | None = None
         self._fx: list = []
-        #: the next pushed-out tile's flying sprites (tile, treasure), made ahead and hidden (see prepare_ahead)
-        self._fly_ready: tuple[pyglet.sprite.Sprite, pyglet.sprite.Sprite] | None = None
         self._homes: list = []
         self._active_ring: pyglet.sprite.Sprite | None = None
         self.layout: Layout | None = None
@@ -200,25 +198,7 @@ class BoardView:
         self.layout = layout
         self.queue.clear()
         self.anim = None
-        if self._fly_ready is not None:
-            for spr in self._fly_ready:
-                spr.delete()
-            self._fly_ready = None
         self._build()
-
-    def prepare_ahead(self) -> bool:
-        """Make the next pushed-out tile's flying sprites now, hidden (a loop turn that draws nothing
-        calls this): made in a push's landing frame they cost it ~0.4-0.8 ms here. True if it made them."""
-        if self._fly_ready is not None or self.layout is None:
-            return False
-        atlas = self.ui.atlas
-        tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_fx)
-        icon = pyglet.sprite.Sprite(
-            atlas.treasure("owl"), 0, 0, batch=self.live, group=pyglet.graphics.Group(order=1, parent=self.g_fx)
-        )
-        tile.visible = icon.visible = False
-        self._fly_ready = (tile, icon)
-        return True
 
     def _laid_out(self) -> Layout:
         """The layout of the last resize(): the screens resize the board before it draws anything."""
@@ -956,14 +936,7 @@ class BoardView:
         L = self._laid_out()
         atlas = self.ui.atlas
         x0, y0 = L.cell_center(*cell)
-        ready, self._fly_ready = self._fly_ready, None
-        if ready is not None:  # made ahead: shown where it fell, as a new one would be
-            spr, ready_icon = ready
-            spr.image = atlas.tile(tile.openings)
-            spr.position = (x0, y0, 0)
-            spr.visible = True
-        else:
-            spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
+        spr = pyglet.sprite.Sprite(atlas.tile(tile.openings), x0, y0, batch=self.live, group=self.g_fx)
         if self.panels_shown and m.seats:
             seat = m.seats[(m.current + 1) % len(m.seats)]
             end = L.panel(self.panel_place(seat)[0]).center
@@ -971,22 +944,14 @@ class BoardView:
         else:
             end, scale = (x0, y0), (self.scale, self.scale * 0.2)
         self.effects.fly(spr, (x0, y0), end, FLY_S, scale, arc=L.cell * 0.6, spin=90 if self.panels_shown else 0)
-        if ready is not None and not tile.treasure:
-            ready_icon.delete()
         if tile.treasure:  # its treasure rides along
-            if ready is not None:
-                icon = ready_icon
-                icon.image = atlas.treasure(tile.treasure)
-                icon.position = (x0, y0, 0)
-                icon.visible = True
-            else:
-                icon = pyglet.sprite.Sprite(
-                    atlas.treasure(tile.treasure),
-                    x0,
-                    y0,
-                    batch=self.live,
-                    group=pyglet.graphics.Group(order=1, parent=self.g_fx),
-                )
+            icon = pyglet.sprite.Sprite(
+                atlas.treasure(tile.treasure),
+                x0,
+                y0,
+                batch=self.live,
+                group=pyglet.graphics.Group(order=1, parent=self.g_fx),
+            )
             self.effects.fly(
                 icon,
                 (x0, y0),

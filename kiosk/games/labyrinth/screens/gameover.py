@@ -19,6 +19,7 @@ import pyglet
 from pyglet import shapes
 
 from engine.outcome import Termination
+from kiosk.ui.kit.text_cache import Text
 from kiosk.games.labyrinth.events import GameOver
 
 from kiosk.ui.kit.contrast import text_shade
@@ -395,7 +396,7 @@ class GameOverScreen(GameEndScreen):
 
 def _extent(item: Any) -> Rect:
     """The pixels a centred label or picture covers (either way up: both are centred on their point)."""
-    if isinstance(item, pyglet.text.Label):
+    if isinstance(item, Text):
         w, h = item.content_width, item.content_height
     else:
         w, h = item.width, item.height

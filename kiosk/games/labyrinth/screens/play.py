@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import replace
-from typing import Any, ClassVar, Iterator, NamedTuple
+from typing import Any, ClassVar
 
 import pyglet
 from pyglet.window import key
@@ -45,7 +45,6 @@ from kiosk.games.labyrinth.session import Session
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.overlays.edge_note import EdgeNote
 from kiosk.ui.overlays.game_menu import corner_spots
-from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.kit.table import frame_extent
 from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.shell.screen import SCREENS, Screen, register, session_for
@@ -69,7 +68,6 @@ class PlayScreen(Screen):
     game_name: str = GAME_NAME
     commands: ClassVar[Commands] = BOARD_COMMANDS
     over_screen = "gameover"
-    ahead_in_light_frames = True  # a piece is a part of a panel or the flying tile's sprites (~1 ms here at most)
 
     def __init__(self, ui: Any) -> None:
         super().__init__(ui)
@@ -88,7 +86,6 @@ class PlayScreen(Screen):
         self._panel_built_at = -1  # the frame (ui.frames) in which a panel was last built
         self._panels_pending = False  # a panel waits for the next frame (_refresh_panels)
         self.panels: dict[int, PlayerPanel] = {}
-        self.labels = LabelPool()  # the panels' texts, moved from panel to panel (kiosk/ui/shell/label_pool.py)
         self.panel_group = pyglet.graphics.Group(order=20)
         self.peek = Hold(clock=ui.now)
         self.toast = ""
@@ -106,13 +103,6 @@ class PlayScreen(Screen):
         )
         self._marks: list[Any] = []
         self._panel_active: int | None = None
-        #: panels to lay out ahead (see _prepare): player, frame, state, of the next moment
-        self._upcoming: list[tuple[int, Frame, PanelState, bool]] = []
-        self._upcoming_for: Any = None
-        self._prepared: set[tuple[Any, ...]] = set()  # (frame, state) laid out ahead
-        #: whole panels built ahead, hidden in their batch: (player, rect, angle, state) -> panel (see _prepare)
-        self._ready: dict[tuple[Any, ...], PlayerPanel] = {}
-        self._building: _Building | None = None  # the panel being built ahead, a part a turn
         self.undo_player: int | None = None  # who may take an action back now (their panel's Undo button)
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
@@ -125,13 +115,10 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
-        self._drop_ready()
-        self.labels.clear()
-        self._prepared.clear()
-        self._upcoming_for = None
         self._signature = None
         if self.board.model.started:
             self._build_panels()
+            self._warm_panels()
 
     def enter(self, hints: bool | None = None, **kw: Any) -> None:
         """Show the running game: take the public picture from the session (resume, late entry).
@@ -142,6 +129,7 @@ class PlayScreen(Screen):
         game = getattr(session, "game", None)
         if game is not None:
             self.load_from_session(session)
+            self._warm_panels()
 
     def leave(self) -> None:
         super().leave()
@@ -168,9 +156,6 @@ class PlayScreen(Screen):
         for p in self.panels.values():
             p.delete()
         self.panels = {}
-        self._drop_ready()
-        self._prepared.clear()  # a new game: its panels are laid out ahead again
-        self._upcoming_for = None
         m = self.board.model
         active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         self._panel_active = active
@@ -187,11 +172,44 @@ class PlayScreen(Screen):
                 on_peek_tap=self.peek.tap,
                 on_hint=lambda: self.ui.post(self.commands.hint()),
                 on_stay=self._stay_or_confirm,
-                labels=self.labels,
                 on_undo=functools.partial(self._undo_tap, idx),
             )
         self._signature = None
         self._refresh_panels()
+
+    def _warm_panels(self) -> None:
+        """Each player's turn as their panel will show it (cued, the push, the walk, a walk chosen) and
+        their panel while another plays, built once into a batch that is never drawn, as the game's
+        screen opens: the texts of the game's panels (its vocabulary) are then drawn once (the text
+        cache), and a turn's frames only place them."""
+        m = self.board.model
+        if not m.started or not m.seats:
+            return
+        scratch = pyglet.graphics.Batch()
+        seen: set[tuple[float, float, str]] = set()  # (width, height, kind) of the turns built: the same words
+        for idx, seat in enumerate(m.seats):
+            human = m.kinds[idx] == HUMAN
+            base = replace(
+                self._panel_state(idx), active=True, peek=False, toast="", hints=self.hints_enabled and human
+            )
+            push = replace(base, phase=Phase.SHIFT, step="push", prompt=self.t("play.step_push"), cue="")
+            turns = [replace(push, cue=self._cue_text(idx)), push]  # (only the colour's words differ)
+            if not human:
+                turns = [replace(base, phase=Phase.SHIFT, prompt=self.t("play.computer_thinking"), step="", cue="")]
+            mine = self._panel_frame(seat, seat)
+            if human and (mine.w, mine.h, m.kinds[idx]) not in seen:
+                seen.add((mine.w, mine.h, m.kinds[idx]))
+                walk = replace(base, phase=Phase.MOVE, step="move", prompt=self.t("play.step_move"), spare=None)
+                turns += [replace(walk, undo=True), replace(walk, prompt=self.t("play.step_confirm"), pending=True)]
+            other = m.seats[(idx + 1) % len(m.seats)]
+            idle = replace(base, active=False, phase="", spare=None, hints=False, prompt="", step="", undo=human)
+            for frame, states in ((mine, turns), (self._panel_frame(seat, other), [idle])):
+                panel = PlayerPanel(
+                    self.ui, scratch, None, frame, on_rotate=_no, on_peek=_no, on_peek_tap=_no, on_hint=_no, on_stay=_no
+                )
+                for st in states:
+                    panel.show(st)
+                panel.delete()
 
     # ------------------------------------------------------------------ panels
     def _peek_hold(self, down: bool) -> None:
@@ -367,16 +385,12 @@ class PlayScreen(Screen):
             panel, st = self.panels[i], state_of[i]
             if self._side_of(m.seats[i]) in self._moving_sides or panel.state == st:
                 continue  # (a side still to move: where it was, as it was, its turn is next frame)
-            ready = self._ready.pop((i, tuple(panel.frame.rect), panel.frame.angle, st), None)
-            if ready is None and panel.state is not None and self._panel_built_at == self.ui.frames:
+            if panel.state is not None and self._panel_built_at == self.ui.frames:
                 # a panel in its place waits for the next frame if one was built in this one (each is a
                 # few ms); moved ones are all built now (the two of a side together, they must not overlap)
                 self._panels_pending = True
                 continue
             self.ui.invalidate(panel.frame.rect)  # only this panel's part of the cache
-            if ready is not None:
-                panel.take_over(ready)  # built ahead: only shown (no build this frame)
-                continue
             self._panel_built_at = self.ui.frames
             panel.show(st)
         self._signature = None if self._moving_sides or self._panels_pending else states
@@ -386,21 +400,6 @@ class PlayScreen(Screen):
         if held is not None and held not in widgets:
             # the panel was rebuilt under a holding finger: keep the hold on the new peek area
             self._held = next((w for w in widgets if w.rect == held.rect), None)
-
-    def prepare_ahead(self) -> bool:
-        """Lay out one panel the game will soon show (this turn's move phase, the next player's turn),
-        into nothing: its texts go to the pool, so when that moment comes the panels only move texts
-        (kiosk/ui/shell/label_pool.py). A part of a panel a turn of the loop (PlayerPanel.build_hidden),
-        in turns that draw no frame or draw only what moves (``Screen.prepare_ahead``), so no frame pays
-        for a whole panel. True while some are left.
-        The board's next flying tile comes first (kiosk/games/labyrinth/screens/board.py prepare_ahead)."""
-        if self.board.prepare_ahead():
-            return True
-        self._prepare()
-        m = self.board.model
-        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
-            return False
-        return self._building is not None or bool(self._upcoming) or self._upcoming_for != self._moment()
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
@@ -460,135 +459,6 @@ class PlayScreen(Screen):
             self.ui.invalidate(panel.frame.rect)  # ... and where it is now (only the sides)
             panel.state = None
 
-    def _prepare(self) -> None:
-        """One piece of :meth:`prepare_ahead`'s work."""
-        m = self.board.model
-        if not m.started or m.phase == Phase.OVER or not self.panels or self.board.busy:
-            return
-        if self._panels_behind() or self._signature is None:
-            return  # the panels still follow the board's news: what was built ahead for it is yet to show
-        if self._upcoming_for != self._moment():
-            self._upcoming_for = self._moment()
-            self._upcoming = self._coming()
-            wanted = {(idx, tuple(frame.rect), frame.angle, st) for idx, frame, st, _next in self._upcoming}
-            for key in [k for k in self._ready if k not in wanted]:
-                self._ready.pop(key).delete()  # (its texts back to the pool)
-            if self._building is not None and self._building.key is not None and self._building.key not in wanted:
-                self._drop_building()
-        if self._building is not None:
-            self._build_step()
-            return
-        while self._upcoming:
-            idx, frame, st, next_moment = self._upcoming.pop(0)
-            shown = self.panels.get(idx)
-            if shown is not None and shown.state == st and shown.frame.rect == frame.rect:
-                continue
-            if next_moment and shown is not None:
-                # the next moment's panels (this turn's move phase, or the next turn's), known whole now
-                # (a push or a stay leaves them as they will be shown): built now and hidden, that
-                # moment only shows them (see PlayerPanel.take_over)
-                whole = (idx, tuple(frame.rect), frame.angle, st)
-                if whole in self._ready:
-                    continue
-                ready = self._ghost(idx, frame)
-                ready.callbacks = shown.callbacks
-                self._building = _Building(ready.build_hidden(st), ready, whole)
-                self._build_step()
-                return
-            # the texts depend on neither the spare's picture nor which treasures were found
-            key = (tuple(frame.rect), frame.angle, replace(st, spare=("", None) if st.spare else None, found=()))
-            if key in self._prepared:
-                continue
-            self._prepared.add(key)
-            ghost = self._ghost(idx, frame)
-            self._building = _Building(ghost.build_hidden(st), ghost, None)
-            self._build_step()
-            return
-
-    def _build_step(self) -> None:
-        """One piece of the panel being built ahead; the panel is ready (or its texts in the pool) after its last."""
-        building = self._building
-        assert building is not None
-        if next(building.steps, _BUILT) is not _BUILT:
-            return
-        self._building = None
-        if building.key is None:
-            building.panel.delete()  # (its texts to the pool)
-        else:
-            self._ready[building.key] = building.panel
-
-    def _drop_building(self) -> None:
-        """Delete the panel being built ahead (its moment will not come)."""
-        if self._building is not None:
-            self._building.panel.delete()
-            self._building = None
-
-    def _moment(self) -> tuple[Any, ...]:
-        """What the coming panels depend on: the turn, its phase, the arrow chosen, the spare as turned."""
-        m = self.board.model
-        return (m.current, m.phase, m.preview, m.spare)
-
-    def _ghost(self, idx: int, frame: Frame) -> PlayerPanel:
-        """A panel for player `idx` at `frame` that nobody taps (yet), in the batch of its side."""
-        return PlayerPanel(
-            self.ui,
-            self.side_batches[self._side_of(self.board.model.seats[idx])],
-            self.panel_group,
-            frame,
-            on_rotate=_nothing,
-            on_peek=_nothing,
-            on_peek_tap=_nothing,
-            on_hint=_nothing,
-            on_stay=_nothing,
-            labels=self.labels,
-        )
-
-    def _drop_ready(self) -> None:
-        """Delete the panels built ahead (a new game, layout or seating: they will not be shown)."""
-        for ready in self._ready.values():
-            ready.delete()
-        self._ready.clear()
-        self._drop_building()
-
-    def _coming(self) -> list[tuple[int, Frame, PanelState, bool]]:
-        """The panels (player, frame, state, of the next moment) of this turn's move phase and of the
-        next player's turn, as :meth:`_panel_state` will give them (no arrow chosen yet, no
-        destination); the active player's panel first (the most texts), sooner moments first."""
-        m = self.board.model
-        nxt = (m.current + 1) % len(m.seats)
-        ahead = (
-            [(m.current, "move"), (nxt, "shift"), (nxt, "move")]
-            if m.phase == Phase.SHIFT
-            else [(nxt, "shift"), (nxt, "move")]
-        )
-        saved = m.current, m.phase, m.preview, self.undo_player
-        mover = m.current
-        out = []
-        if m.phase == Phase.SHIFT and m.kinds[m.current] == HUMAN and 0 <= m.current < len(m.seats):
-            # the push sent, before it lands: the pusher's panel gains its Undo button, its cue gone
-            st = replace(self._panel_state(m.current), undo=True, cue="")
-            if not (st.toast or st.peek or st.pending):
-                out.append((m.current, self._panel_frame(m.seats[m.current], m.seats[m.current]), st, True))
-        try:
-            for current, phase in ahead:
-                soon = (current, phase) == ahead[0]
-                m.current, m.phase, m.preview = current, phase, None
-                # who may undo then: the one who just pushed (move phase), or who just walked
-                undoer = current if phase == "move" else mover if current != mover else None
-                self.undo_player = undoer if undoer is not None and m.kinds[undoer] == "human" else None
-                for idx in sorted(range(len(m.seats)), key=lambda i: i != current):
-                    st = self._panel_state(idx)
-                    if st.toast or st.peek or st.pending:
-                        continue  # of this moment only
-                    seat = m.seats[idx]
-                    frame = self._panel_frame(seat, m.seats[current])
-                    if idx == current != mover and phase == Phase.SHIFT and m.kinds[idx] == HUMAN:
-                        out.append((idx, frame, replace(st, cue=self._cue_text(idx)), soon))  # its turn begins cued
-                    out.append((idx, frame, st, soon))
-        finally:
-            m.current, m.phase, m.preview, self.undo_player = saved
-        return out
-
     # ------------------------------------------------------------------ events
     def on_event(self, ev: Any) -> None:
         if self._undo_event(ev) or self._seat_changed(ev):
@@ -600,6 +470,7 @@ class PlayScreen(Screen):
             self.peek.cancel()
             self.destination.clear()
             self._build_panels()
+            self._warm_panels()
             self._cue_turn()
             return
         self.board.on_event(ev)
@@ -675,7 +546,6 @@ class PlayScreen(Screen):
         m = self.board.model
         if m.started and 0 <= ev.player < len(m.kinds):
             m.kinds[ev.player] = ev.kind
-            self._prepared.clear()
             self._build_panels()
             self.ui.request_frame()
         return True
@@ -947,16 +817,5 @@ class PlayScreen(Screen):
             self._peek_hold(False)
 
 
-_BUILT = object()  # a panel's steps are all done (PlayScreen._build_step)
-
-
-class _Building(NamedTuple):
-    """A panel being built ahead a part a turn (PlayerPanel.build_hidden)."""
-
-    steps: Iterator[None]
-    panel: PlayerPanel
-    key: tuple[Any, ...] | None  # its key in PlayScreen._ready; None: built for its texts, deleted when done
-
-
-def _nothing(*_args: Any) -> None:
-    """A prepared panel's controls (it is never shown)."""
+def _no(*_args: Any) -> None:
+    """A control of a panel built only for its texts (PlayScreen._warm_panels)."""

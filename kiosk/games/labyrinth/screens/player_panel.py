@@ -7,15 +7,15 @@ cards, all their cards), the hint button and, in the move phase, "stay".
 
 The panel is rebuilt only when what it shows changes (the play screen compares
 a small signature every frame), never redrawn shape by shape per frame. Its texts
-come from a pool shared by the panels (kiosk/ui/shell/label_pool.py): a rebuild moves the
-texts it showed before instead of laying them out again.
+are drawn once (kiosk/ui/kit/text_cache.py): a rebuild places sprites of texts
+drawn before instead of laying them out again.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pyglet
 from pyglet import shapes
@@ -25,10 +25,9 @@ from kiosk.games import HUMAN
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.kit import typeface
-from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.kit.layout import MIN_TOUCH, Layout, Rect
 from kiosk.ui.kit.menu import GO, measure, undo_button
-from kiosk.ui.overlays.turn_cue import band_text, draw_band
+from kiosk.ui.overlays.turn_cue import draw_band
 from kiosk.ui.kit.widgets import (
     ACCENT,
     DIM,
@@ -41,6 +40,7 @@ from kiosk.ui.kit.widgets import (
     Widget,
     box,
     edge_of,
+    label,
     note_picture,
 )
 
@@ -98,11 +98,9 @@ class PlayerPanel:
         on_peek_tap: Callable[[], None],
         on_hint: Callable[[], None],
         on_stay: Callable[[], None],
-        labels: LabelPool | None = None,
         on_undo: Callable[[], None] = lambda: None,
     ):
         self.ui = ui
-        self.labels = labels if labels is not None else LabelPool()
         self.batch = batch
         self.group = group
         self.under = pyglet.graphics.Group(order=0, parent=group)  # on the tray, under what lies in it
@@ -113,7 +111,7 @@ class PlayerPanel:
             rotate=on_rotate, peek=on_peek, peek_tap=on_peek_tap, hint=on_hint, stay=on_stay, undo=on_undo
         )
         self.items: list = []
-        self.texts: list[pyglet.text.Label] = []  # taken from self.labels, given back on delete
+        self.texts: list[Any] = []  # sprites of texts drawn once (kiosk/ui/kit/text_cache.py)
         self.widgets: list[Widget] = []
         self.state: PanelState | None = None
         self.cue_area: Rect | None = None  # where the turn cue lies on the screen, while it does
@@ -121,14 +119,10 @@ class PlayerPanel:
         #: the spare's and the hint's screen boxes as last built (None: not shown), for the layout audit
         self.spare_box: Rect | None = None
         self.hint_box: Rect | None = None
-        #: what hide() made invisible, or clear (with the opacity it had): take_over shows it again
-        self._hidden: list[tuple[Any, int | None]] = []
 
     def delete(self) -> None:
-        for it in self.items:
+        for it in self.items + self.texts:
             it.delete()
-        for lab in self.texts:
-            self.labels.give_back(lab)
         for w in self.widgets:
             w.delete()
         self.items, self.texts, self.widgets = [], [], []
@@ -140,65 +134,7 @@ class PlayerPanel:
             return
         self.state = state
         self.delete()
-        for _ in self._build(state):
-            pass
-
-    def build_hidden(self, state: PanelState) -> Iterator[None]:
-        """Build `state` hidden (as :meth:`show` then :meth:`hide`), one piece a step: the panel's
-        frame and header, its counts, the turn cue, the instruction, the spare, the buttons (each
-        a few texts, ~1 ms here at most). A panel built ahead in frames that are drawn then costs
-        none of them a whole build (3-7 ms here); :meth:`take_over` shows it when its moment comes."""
-        self.state = state
-        self.delete()
-        self._hidden = []
-        for _ in self._build(state):
-            self._hide_new()
-            yield
-        self._hide_new()
-
-    def _drawn(self) -> list[Any]:
-        """Everything of the panel that has pixels: its shapes, sprites and texts, its buttons' parts."""
-        out: list[Any] = []
-        for w in self.widgets:
-            if isinstance(w, Button):
-                out += [w._edge, w._bg, w._label, *w.marks]
-        return out + self.items + self.texts
-
-    def hide(self) -> None:
-        """Keep the panel in its batch with no pixels (built ahead: :meth:`take_over` shows it).
-
-        Its shapes are made clear (opacity 0: blended, they leave every pixel as it was) rather than
-        invisible: an invisible shape's corners are worked out again when it shows (~35 us a rounded
-        box here, eight a panel), its colour is only written back."""
-        self._hidden = []
-        self._hide_new()
-
-    def _hide_new(self) -> None:
-        """Hide what of the panel has pixels and is not hidden yet (:meth:`hide`)."""
-        hidden = {id(d) for d, _opacity in self._hidden}
-        for d in self._drawn():
-            if not d.visible or id(d) in hidden:
-                continue
-            if isinstance(d, shapes.ShapeBase):
-                self._hidden.append((d, d.opacity))
-                d.opacity = 0
-            else:
-                self._hidden.append((d, None))
-                d.visible = False
-
-    def take_over(self, ready: PlayerPanel) -> None:
-        """Show `ready`, a panel built ahead at this frame and hidden, instead of what this one shows:
-        its parts are only made visible (~a fifth of building them: no vertex lists made, no texts placed)."""
-        self.delete()
-        self.state, self.items, self.texts, self.widgets = ready.state, ready.items, ready.texts, ready.widgets
-        self.cue_area, self.cue_label = ready.cue_area, ready.cue_label
-        self.spare_box, self.hint_box = ready.spare_box, ready.hint_box
-        for d, opacity in ready._hidden:
-            if opacity is None:
-                d.visible = True
-            else:
-                d.opacity = opacity
-        ready.items, ready.texts, ready.widgets, ready._hidden = [], [], [], []
+        self._build(state)
 
     # ------------------------------------------------------------------ drawing
     def _sprite(self, region, u: float, v: float, size: float, group=None, turn: bool = True, picture: tuple = ()):
@@ -229,35 +165,18 @@ class PlayerPanel:
             )
         )
 
-    def _text(
-        self, text, u, v, px, fit: float | None = None, line_spacing: float | None = None, variant: Any = None, **kw
-    ):
+    def _text(self, text, u, v, px, fit: float | None = None, **kw):
         """A text `px` tall (the type scale, kiosk/ui/kit/typeface.py); `fit`: narrowed to that width if it
-        must, measured as laid out, never below the body size (a title may give up its extra size).
-
-        From the pool: ``self.labels.fresh`` says whether it is new (and still to be settled by the
-        caller as `variant` says) or an equal one shown before."""
+        must, measured as laid out, never below the body size (a title may give up its extra size)."""
         L = self.ui.layout
-        lab = self.labels.take(
-            text,
-            self.frame,
-            u,
-            v,
-            L.font(px),
-            self.batch,
-            kw.pop("group", self.fg),
-            variant=(fit, line_spacing, variant),
-            **kw,
-        )
-        if self.labels.fresh and line_spacing is not None:
-            lab.set_style("line_spacing", line_spacing)
-        if self.labels.fresh and fit is not None and lab.content_width > fit:
+        lab = label(text, self.frame, u, v, L.font(px), self.batch, kw.pop("group", self.fg), **kw)
+        if fit is not None and lab.content_width > fit:
             lab.font_size = max(L.font(min(px, typeface.BODY)), lab.font_size * fit / lab.content_width)
         self.texts.append(lab)
         return lab
 
-    def _build(self, st: PanelState) -> Iterator[None]:
-        """Lay `st` out: a step at each yield (:meth:`build_hidden`); :meth:`show` runs them all at once."""
+    def _build(self, st: PanelState) -> None:
+        """Lay `st` out."""
         L = self.ui.layout
         f = self.frame
         W, H = f.w, f.h
@@ -293,7 +212,6 @@ class PlayerPanel:
                 color=text_shade(color),
                 fit=W - 3 * pad - head,
             )
-        yield
         y = H - pad - head - L.px(16)
         if st.kind != HUMAN:  # a computer's panel says so under its name
             self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
@@ -303,18 +221,14 @@ class PlayerPanel:
         icon = L.px(typeface.PICTURE)  # the treasures found: the latest that fit, "+n" for the others
         if not cued:
             self._counts(st, y, cw, ch, icon, pad)
-            yield
         block_top = y - max(ch, icon if st.found else ch) / 2 - L.px(6)
         wide = W > H * 1.15  # portrait screens: panels are wide and short
         if cued:  # "<colour>'s turn" over the head of the panel, until the first touch
             local = Rect(t, block_top + L.px(2), (W * 0.40 if wide else W) - 2 * t, H - t - block_top - L.px(2))
-            band_text(L, local, st.cue)  # its measures are kept: draw_band only looks them up
-            yield
-            shapes_, self.cue_label = draw_band(L, f, local, st.cue, color, self.batch, self.top, self.labels)
+            shapes_, self.cue_label = draw_band(L, f, local, st.cue, color, self.batch, self.top)
             self.items.extend(shapes_)
             self.texts.append(self.cue_label)
             self.cue_area = f.area(local)
-            yield
         if not st.active:
             if st.undo and block_top - pad >= L.touch:  # the walk just made can still be taken back
                 # quiet: it is the next player's turn, whose own buttons are the loud ones; the
@@ -328,7 +242,7 @@ class PlayerPanel:
             return
         if wide:  # the stay button under the header, where the left column is free
             stay = Rect(pad, pad, W * 0.40 - 2 * pad, L.touch)
-            yield from self._build_active(
+            self._build_active(
                 st,
                 Rect(W * 0.40, 0, W * 0.60, H),
                 H - pad,
@@ -337,7 +251,7 @@ class PlayerPanel:
                 aside_h=block_top - 2 * pad,
             )
         else:
-            yield from self._build_active(st, Rect(0, 0, W, H), block_top, pad)
+            self._build_active(st, Rect(0, 0, W, H), block_top, pad)
 
     def _counts(self, st: PanelState, y: float, cw: float, ch: float, icon: float, pad: float) -> None:
         """The cards left (a card with its number) and the treasures found, in one row at `y`, no words."""
@@ -384,20 +298,22 @@ class PlayerPanel:
         lab = self._prompt_text(st, text, u, top, w, size, room)
         if size != typeface.BODY and room is not None and lab.content_height > room - L.px(4):
             self.texts.remove(lab)
-            self.labels.give_back(lab)
+            lab.delete()
             size = typeface.BODY
             lab = self._prompt_text(st, text, u, top, w, size, room)
         if icon:  # the icon sits where the first line starts; the text wraps under it at full width
             self._text(icon, u + L.px(size * 0.7), top - L.px(size * 0.75), size, color=ACCENT, bold=True)
-        for _ in range(3 if self.labels.fresh else 0):
+        for _ in range(3):
             if room is None or lab.content_height <= room - L.px(4):
                 break
             least = L.font(typeface.BODY)  # never under the body size: past it, a shorter translation
             if lab.font_size <= least + 0.01:
                 break
             shrink = max(0.7, (room - L.px(4)) / lab.content_height, least / lab.font_size)
+            lab.begin_update()
             lab.font_size *= shrink
             lab.set_style("line_spacing", lab.get_style("line_spacing") * shrink)
+            lab.end_update()
         return top - max(lab.content_height, L.px(size * 1.3)) - L.px(4)
 
     def _prompt_text(
@@ -417,12 +333,11 @@ class PlayerPanel:
             color=ACCENT if st.toast else INK,
             anchor_y="top",
             line_spacing=L.px(size * 1.3),
-            variant=room,
         )
 
     def _build_active(
         self, st: PanelState, region: Rect, top: float, pad: float, stay_at: Rect | None = None, aside_h: float = 0
-    ) -> Iterator[None]:
+    ) -> None:
         """The controls of the person whose turn it is in `region`; `stay_at`: the stay button's place
         when it is not under the others (a wide panel's left column, `aside_h` tall), where the eye goes
         in the shift phase when it fits: the spare keeps the room under the instruction."""
@@ -441,7 +356,6 @@ class PlayerPanel:
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
         needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
         top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
-        yield
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - under
         # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
@@ -487,18 +401,15 @@ class PlayerPanel:
                     on_tap=self.callbacks["hint"],
                     min_size=L.touch,
                     color=(40, 130, 120),
-                    labels=self.labels,
                 )
                 self.widgets.append(b)
                 self.hint_box = b.rect
                 self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
-            yield
         if not human:
             return
         v = area.y
         if st.phase == Phase.MOVE:
             v = self._move_rows(st, area, stay_at, undo_row)
-            yield
         # the secret target: hold the eye (open cards: all of them, where the spare was)
         if st.open_cards and st.cards:
             self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
@@ -519,7 +430,6 @@ class PlayerPanel:
             on_hold=self.callbacks["peek"],
             min_size=L.touch,
             color=CARD_BACK,
-            labels=self.labels,
         )
         self.widgets.append(b)
         eu, ev = eye.x + btn_h * 0.4, eye.y + eye_h / 2  # an eye: lens + pupil, then the words
@@ -642,7 +552,6 @@ class PlayerPanel:
             on_tap=self.callbacks["stay"],
             min_size=L.touch,
             color=GO if st.pending else (64, 110, 170),
-            labels=self.labels,
         )
         self.widgets.append(b)
 
@@ -660,7 +569,6 @@ class PlayerPanel:
             icon_only=icon_only,
             quiet=quiet,
             over=self.top,
-            labels=self.labels,
         )
         self.items.extend(under)
         self.widgets.append(b)

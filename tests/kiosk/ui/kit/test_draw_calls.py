@@ -1,7 +1,7 @@
-"""Texts of one layer that share a glyph sheet are drawn in one call (kiosk/ui/kit/widgets.py
-``shared``): pyglet joins two texts' draws only when their groups' parent is the very same object,
-and every button and tray made its own. On a software renderer each draw call costs the main
-thread ~25 us, and a tray's redraw in the frame cache drew every text of both trays of its side.
+"""Texts of one layer drawn on one page of the text cache (kiosk/ui/kit/text_cache.py) are drawn in one
+call, whatever their sizes, and though every button and tray makes its own (equal) layer. On a
+software renderer each draw call costs the main thread ~25 us, and a tray's redraw in the frame
+cache drew every text of both trays of its side.
 
 Offscreen EGL window; skips when none can be made.
 """
@@ -24,10 +24,11 @@ window_of = functools.cache(offscreen_window)
 
 
 def _text_groups(batch) -> list:
-    """The text groups a batch draws, one draw call each."""
-    from pyglet.text.layout.base import TextLayoutGroup
+    """The text groups a batch draws (sprites of the text cache's pages), one draw call each."""
+    from kiosk.ui.kit.text_cache import CACHE
 
-    return [g for g in batch.group_map if isinstance(g, TextLayoutGroup)]
+    pages = {p.texture.id for p in CACHE.pages}
+    return [g for g in batch.group_map if getattr(getattr(g, "texture", None), "id", None) in pages]
 
 
 def test_two_texts_under_equal_layers_are_one_draw():
@@ -40,7 +41,7 @@ def test_two_texts_under_equal_layers_are_one_draw():
     frame = Frame(Rect(0, 0, 400, 200))
     # each under a layer of its own making, as two buttons of one tray make them
     a = label("Stay", frame, 50, 50, 14, batch, pyglet.graphics.Group(order=1, parent=tray))
-    b = label("Hint", frame, 150, 50, 14, batch, pyglet.graphics.Group(order=1, parent=tray))
+    b = label("Hint", frame, 150, 50, 20, batch, pyglet.graphics.Group(order=1, parent=tray))
     assert len(_text_groups(batch)) == 1
     # a text of another layer is drawn apart (over or under the others, as asked)
     c = label("Undo", frame, 250, 50, 14, batch, pyglet.graphics.Group(order=2, parent=tray))
@@ -57,4 +58,4 @@ def test_the_trays_texts_of_one_size_and_layer_are_drawn_together():
             groups = _text_groups(batch)
             assert groups, "the trays show texts"
             kinds = {(g.texture.id, g.order, g.parent) for g in groups}
-            assert len(kinds) == len(groups), "two texts of one glyph sheet and layer drawn apart"
+            assert len(kinds) == len(groups), "two texts of one page and layer drawn apart"
