@@ -54,7 +54,6 @@ def undo(host: Host, rect: Rect, player: int, group: Any, icon_only: bool = Fals
         host.t("play.undo"),
         host.batch,
         group,
-        labels=host.parts.labels,
         on_tap=partial(host.post, Undo(player)),
         icon_only=icon_only,
         quiet=text_shade(player_rgb(player)) if quiet else None,
@@ -194,7 +193,6 @@ class HandPanel:
             fg,
             font_size=L.font(typeface.LABEL),
             min_size=L.touch,
-            labels=self.host.parts.labels,
             color=color,
             on_tap=on_tap,
         )

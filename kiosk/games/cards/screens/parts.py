@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 import pyglet
 
 from kiosk.ui.kit import widgets
-from kiosk.ui.shell.label_pool import LabelPool
 from kiosk.ui.kit.layout import Layout, Rect
+from kiosk.ui.kit.text_cache import Text
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.games.cards.art import CardAtlas
@@ -29,10 +29,6 @@ class Parts:
     def __init__(self, batch: pyglet.graphics.Batch, mark: Callable[[Rect | None], None]) -> None:
         self.batch = batch
         self.mark = mark  # the frame cache's: this area of the screen changed (None: anywhere)
-        # the parts' texts, given back when their part is built again: a name, a count or a prompt that
-        # comes back (every turn) is moved, not laid out again (~0.4 ms a text here)
-        self.labels = LabelPool()
-        self._pooled: set[int] = set()  # the ids of the items taken from it
         self.built: dict[Any, tuple[Any, list[Any], list[Any]]] = {}
         self._areas: dict[Any, Rect | None] = {}  # where each part lies (None: anywhere)
         self.items: list[Any] = []  # the items of the part being built
@@ -67,10 +63,9 @@ class Parts:
         self.widgets.append(widget)
         return widget
 
-    def text(self, *args: Any, **kw: Any) -> pyglet.text.Label:
-        """A text of the part being built, as :func:`widgets.label` makes it, from the pool."""
-        lab = self.labels.take(*args, **kw)
-        self._pooled.add(id(lab))
+    def text(self, *args: Any, **kw: Any) -> Text:
+        """A text of the part being built, as :func:`widgets.label` makes it (drawn once, by the text cache)."""
+        lab = widgets.label(*args, **kw)
         self.items.append(lab)
         return lab
 
@@ -95,16 +90,12 @@ class Parts:
             self.delete(items)
         self.built, self._areas = {}, {}
         self.mark(None)
-        self.labels.clear()  # (a new size or language: those texts will not come back)
 
-    def delete(self, items: list[Any]) -> None:
-        """Delete a part's items; its texts from the pool go back to it."""
+    @staticmethod
+    def delete(items: list[Any]) -> None:
+        """Delete a part's items (a text's sprite: its pixels stay in the text cache)."""
         for item in items:
-            if id(item) in self._pooled:
-                self._pooled.discard(id(item))
-                self.labels.give_back(item)
-            else:
-                item.delete()
+            item.delete()
 
 
 class Host(Protocol):

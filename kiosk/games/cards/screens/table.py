@@ -30,6 +30,7 @@ from kiosk.games.cards.screens.parts import Host
 from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
+from kiosk.ui.kit.text_cache import Spec, Text
 from kiosk.ui.kit.widgets import ACCENT, Widget, note_picture, shared
 
 FIT_GREEN = (60, 210, 110)
@@ -57,6 +58,7 @@ SHADOW_STRIPS = ("shadow_r", "shadow_b")  # a laid card's shadow: beside the car
 #: the segments of a round mark: as many as pyglet gives a circle or an arc made at radius 1 (the marks
 #: were made so and sized afterwards; made at their size now, they keep that outline)
 ROUND_SEGMENTS = 14
+TICK = Spec("\u2714", "DejaVu Sans", 10.0, bold=True)  # on a card chosen to be taken
 SIDES = {"E": (1, 0), "W": (-1, 0), "N": (0, 1), "S": (0, -1)}  # a side of the room: its way on the screen
 
 
@@ -615,19 +617,10 @@ class Table:
             self.marks.append((edge, cell, "box"))
             parts.add(edge)
 
-    def _tick(self, clip: Any) -> pyglet.text.Label:
-        """The tick on a card chosen to be taken, over the board's marks in `clip`."""
-        return pyglet.text.Label(
-            "\u2714",
-            font_name="DejaVu Sans",
-            font_size=10,
-            weight="bold",
-            color=(30, 30, 30, 255),
-            anchor_x="center",
-            anchor_y="center",
-            batch=self.host.batch,
-            group=shared(pyglet.graphics.Group(order=5, parent=clip)),
-        )
+    def _tick(self, clip: Any) -> Text:
+        """The tick on a card chosen to be taken, over the board's marks in `clip` (sized by ``place``)."""
+        group = shared(pyglet.graphics.Group(order=5, parent=clip))
+        return Text(TICK, 0, 0, 0, (30, 30, 30, 255), self.host.batch, group)
 
     def _pointer_sides(
         self, cells: dict[Cell, int], picked: int | None, human: bool
