@@ -25,6 +25,7 @@ from kiosk.games.cards.screens.seats import ACTIVE_TRAY, player_rgb
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.text_cache import Spec
 from kiosk.ui.kit.menu import GO, undo_button
 from kiosk.ui.kit.widgets import (
     ACCENT,
@@ -37,10 +38,13 @@ from kiosk.ui.kit.widgets import (
     Frame,
     Widget,
     box,
+    label_spec,
     note_picture,
 )
 
 TOAST_RED = (255, 140, 120)  # a refusal said in the hand panel
+#: the instructions of a person's turn (``cards.<key>``), as the screen words them
+PROMPTS = ("take_choose", "discard", "pick_card", "lay_confirm", "lay_card", "turn_card")
 
 
 def undo(host: Host, rect: Rect, player: int, group: Any, icon_only: bool = False, quiet: bool = False) -> None:
@@ -103,6 +107,26 @@ class HandPanel:
         self._cards(frame, hand, bottom, top, (mid, fg))
         if hand and m.phase == CardPhase.PLACE and controls:
             self._rotate_button(frame, BUTTON if m.selected is not None else DISABLED, fg)
+
+    def vocabulary(self, players: int, piles: range) -> list[Spec]:
+        """The texts this panel shows in a game of `players` (the draw pile's counts `piles`), as ``_words``
+        and the buttons lay them out: drawn once as the screen opens (the text cache)."""
+        host, L = self.host, self.host.layout
+        width = self.rect.w - 2 * L.px(10)
+        title, body = L.font(typeface.TITLE), L.font(typeface.BODY)
+        out = [label_spec(host.t(f"cards.{key}"), body, False, width, True, anchor_y="top") for key in PROMPTS]
+        for p in range(players):
+            name = host.player_name(p)
+            heads = (name, host.t("cards.your_turn", player=name))
+            out += [label_spec(head, title, True, width, True, anchor_y="top") for head in heads]
+            said = (host.t("cards.thinking", player=name), host.t("cards.pass_to", player=name))
+            out += [label_spec(text, body, False, width, True, anchor_y="top") for text in said]
+        out += [label_spec(host.t("cards.pile", n=n), body, anchor_y="top") for n in piles]
+        row, square = width - 8, width - L.px(50) - L.px(10) - 8  # a button's text: the row, or beside the Undo
+        words = [host.t("cards.take_none"), *(host.t("cards.take_n", n=n) for n in (1, 2, 3))]
+        out += [label_spec(text, L.font(typeface.LABEL), True, w) for text in words for w in (row, square)]
+        out.append(label_spec("\u27f3  " + host.t("cards.rotate"), L.font(typeface.LABEL), True, row))
+        return out
 
     def _words(self, frame: Frame, words: tuple[str, str], toast: str, fg: Any) -> float:
         """The heading, the instruction (or the `toast`) and the pile, from the top; returns where they end."""

@@ -55,6 +55,7 @@ from kiosk.games.cards.screens.model import Cell, TableModel
 from kiosk.games.cards.screens.parts import Parts
 from kiosk.games.cards.screens.score_chips import SCORE_ROW, ScoreChips, sides
 from kiosk.games.cards.screens.table import CARD_FILL, ROOM_RIM, Table
+from kiosk.ui.kit.text_cache import CACHE
 from kiosk.ui.kit import widgets
 from kiosk.ui.overlays.edge_note import EdgeNote
 from kiosk.ui.kit.layout import Layout, Rect
@@ -68,6 +69,9 @@ GAMEOVER_DELAY_S = 1.6
 #: frames in a row in which the rest of the table waits for a board built again (``_rebuild``)
 BEHIND_FRAMES = 6
 RISE_PX = 60  # px a second at 800x480: a card taken rises as it fades
+#: the counts drawn as the screen opens (``_warm``): the pile's next few, and a few more cards taken than now
+#: (each text is a few ms to draw here: a game's every count would make the screen open late)
+COUNTS_WARMED = 3
 
 
 class CardSource(Protocol):
@@ -195,8 +199,20 @@ class CardsPlayScreen(Screen):
         self._over, self._over_at = None, None
         self.table.view.cell = 0.0
         self.load()
+        self._warm()
         self._clear()
         self._rebuild()
+
+    def _warm(self) -> None:
+        """The game's texts (its vocabulary: the hand panel's, the chips') drawn once as the screen opens
+        or a game begins (the text cache), so that a turn's frames only place them."""
+        m = self.model
+        if not m.started:
+            return
+        self._compute_areas()  # (the hand panel's width: its texts wrap in it)
+        piles = range(max(0, m.pile - COUNTS_WARMED), m.pile + 1)
+        taken = range(min(m.scores), max(m.scores) + COUNTS_WARMED)
+        CACHE.warm(self.hand.vocabulary(m.players, piles) + self.chips.vocabulary(taken))
 
     def leave(self) -> None:
         super().leave()
@@ -210,6 +226,7 @@ class CardsPlayScreen(Screen):
     def resize(self, layout: Layout) -> None:
         self.note.hide()
         self._compute_areas()
+        self._warm()
         self.table.view.cell = 0.0
         self._stale = True
         self._clear()
@@ -273,6 +290,7 @@ class CardsPlayScreen(Screen):
             self._over, self._over_at = None, None
             self.last_turn = None
             self.table.new_game()
+            self._warm()
         elif isinstance(ev, CardLaid):
             self.table.laid((ev.cell[0], ev.cell[1]))
             self.last_turn = LastTurn(ev.player, ev.card, ev.rotation)

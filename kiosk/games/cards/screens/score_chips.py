@@ -24,7 +24,8 @@ from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit import typeface, widgets
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import measure
-from kiosk.ui.kit.widgets import DIM, INK, PANEL, PANEL_EDGE, Frame, box
+from kiosk.ui.kit.text_cache import Spec
+from kiosk.ui.kit.widgets import DIM, INK, PANEL, PANEL_EDGE, Frame, box, label_spec
 
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
 CHIP_EMPTY = (52, 40, 32)  # a score chip's place for the cards taken while there are none: a dark hollow
@@ -96,6 +97,23 @@ class ScoreChips:
                 self.built |= parts.part(("chip", i), (key, words), partial(self._chip, i, frame), frame.rect)
             names.append(("chip", i))
         return names
+
+    def vocabulary(self, taken: range) -> list[Spec]:
+        """The chips' texts (names, the counts `taken` of cards taken), as ``_in_words``, ``_in_pictures``
+        and ``_name`` lay them out: drawn once as the screen opens (the text cache)."""
+        m, host, body = self.host.model, self.host, self.host.layout.font(typeface.BODY)
+        out = []
+        for i in range(m.players):
+            stars = strength_stars(m.kinds[i])
+            out += [label_spec(host.player_name(i), body, bold, anchor_x="left") for bold in (True, False)]
+            out += [label_spec(stars, body, anchor_x="left")] if stars else []
+        for n in taken:
+            out.append(label_spec(host.t("cards.chip_taken", n=n), body, True, anchor_x="right"))
+            out.append(label_spec(str(n), body, True, anchor_x="right"))
+        out += [
+            label_spec(host.t("cards.chip_hand", n=n), body, anchor_x="right") for n in range(max(m.hand_sizes) + 1)
+        ]
+        return out
 
     def _width(self, strip: Rect, in_row: int) -> float:
         """A score chip's width in a row of `in_row` chips: fewer in a row, wider (room for the words)."""
