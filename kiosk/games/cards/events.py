@@ -81,6 +81,7 @@ class CardPlayerInfo:
     kind: str
     hand_size: int
     taken: int
+    last_taken: int | None = None  # the card they took last (public: it was on the layout)
 
 
 # ---------------------------------------------------------------- commands
@@ -168,6 +169,12 @@ class CardGameStarted(GameBegan):
     discards: tuple[int, ...]
     placed: Cell | None = None  # in phase take: the cell of the card just laid
     resumed: bool = False
+    # the turn as it stands (a picture taken mid-turn: a screen opened late, a game after an undo)
+    selected: int | None = None  # the hand position the current player picked (never the card)
+    rotation: int = 0  # its quarter turns
+    chosen: tuple[int, ...] = ()  # the cards ticked for taking
+    handover: bool = False  # the "pass to" prompt is up
+    undo_player: int | None = None  # who may take their last action back
 
     def seating(self) -> tuple[Seat, ...]:
         return tuple(Seat(p.index, p.index, p.color, p.kind) for p in self.players)

@@ -174,14 +174,29 @@ class CardSession(GameSession[CardGame]):
         g = self.game
         assert g is not None
         players = tuple(
-            CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i])) for i in range(g.players)
+            CardPlayerInfo(i, COLORS[i], self.kinds[i], len(g.hands[i]), len(g.taken[i]), _last(g.taken[i]))
+            for i in range(g.players)
         )
         layout = tuple(
             LaidCard(cell, p.card, p.rotation)
             for cell, p in sorted(g.layout.items(), key=lambda kv: (kv[0][1], kv[0][0]))
         )
         return CardGameStarted(
-            g.seed, players, layout, g.current, g.phase, g.turns, len(g.draw_pile), tuple(g.discards), g.placed, resumed
+            g.seed,
+            players,
+            layout,
+            g.current,
+            g.phase,
+            g.turns,
+            len(g.draw_pile),
+            tuple(g.discards),
+            g.placed,
+            resumed,
+            self.selected,
+            self.rotation,
+            tuple(sorted(self.chosen)),
+            self.handover,
+            self.undo_player,
         )
 
     # ------------------------------------------------------------ starting and stopping
@@ -497,6 +512,11 @@ class CardSession(GameSession[CardGame]):
             return
         self._save(Moment.STEP)
         self._turn_begins(new_turn=True)
+
+
+def _last(cards: list[int]) -> int | None:
+    """The last of `cards`, None if there are none."""
+    return cards[-1] if cards else None
 
 
 #: ``_last_viewer`` of a resumed game: someone (unknown) may have seen a hand.

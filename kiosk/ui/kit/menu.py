@@ -124,7 +124,6 @@ def undo_button(
     icon_only: bool = False,
     quiet: tuple[int, int, int] | None = None,
     over: Any = None,
-    labels: Any = None,
 ) -> tuple[Button, list[Any]]:
     """The Undo button of both games at `local` of `frame` (turned to the person whose action it
     takes back): its icon and `word`, else the word alone, else the icon alone; never set too small.
@@ -154,7 +153,6 @@ def undo_button(
         on_tap=on_tap,
         min_size=MIN_TOUCH if icon_only else layout.touch,  # a square beside another button may be narrower
         color=UNDO_COLOR if quiet is None else UNDO_QUIET,
-        labels=labels,
     )
     return button, under
 

@@ -290,9 +290,7 @@ class Button(Widget):
         color=BUTTON,
         text_color=INK,
         radius: float | None = None,
-        labels: Any = None,
     ):
-        """(`labels`: not used; the card screen still passes its pool until it adopts the text cache.)"""
         u, v, w, h = local
         if w < min_size:
             u, w = u - (min_size - w) / 2, min_size

@@ -9,11 +9,14 @@ posting commands on ``bus``.
 
 Members the kiosk may change but the UI only reads are read-only properties
 here, so a kiosk may declare them narrower (``Config`` for ``Config | None``).
+
+:class:`UIView` is the other side: the UI (kiosk/ui/shell/window.py ``UI``) as a screen or a part
+of one sees it, so a screen asks the shell by name and type, not with ``getattr(ui, name, default)``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.bus import Bus
@@ -22,6 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from kiosk.core.events import GameSetup
     from kiosk.store.history import History
     from kiosk.core.session import GameSession
+    from kiosk.themes import Theme
+    from kiosk.ui.kit.i18n import Texts
+    from kiosk.ui.kit.layout import Layout, Rect
 
 
 class StartOptions(Protocol):
@@ -90,3 +96,61 @@ class KioskView(Protocol):
 
     def test_ring(self, rgb: Any) -> None:
         """The operator's ring test paints the ring (None gives it back)."""
+
+
+class UIView(Protocol):
+    """The UI as a screen, or a part of one, sees it (kiosk/ui/shell/window.py ``UI``)."""
+
+    #: the UI's clock: seconds (virtual in fast and offscreen runs)
+    now: Callable[[], float]
+
+    @property
+    def kiosk(self) -> KioskView:
+        """The kiosk the UI shows."""
+
+    @property
+    def layout(self) -> "Layout":
+        """The screen's size and layout (tabletop or upright) now."""
+
+    @property
+    def window(self) -> Any:
+        """The pyglet window (its GL context: ``switch_to`` before making textures)."""
+
+    @property
+    def theme(self) -> "Theme | None":
+        """The theme the operator chose (its treasures and names), None: the built-in one."""
+
+    @property
+    def translator(self) -> "Texts":
+        """The texts in the visitors' language."""
+
+    @property
+    def high_contrast(self) -> bool:
+        """The low-vision palette is on."""
+
+    @property
+    def atlas(self) -> Any:
+        """The board game's drawings at the current cell size (kiosk/ui/art)."""
+
+    def t(self, key: str, **fields: Any) -> str:
+        """Text `key` in the visitors' language."""
+
+    def post(self, command: Any) -> None:
+        """A command on the kiosk's bus."""
+
+    def request_frame(self) -> None:
+        """Draw the next frame even if nothing in the frame cache changed."""
+
+    def invalidate(self, rect: "Rect | None" = None) -> None:
+        """The still picture changed inside `rect` (None: anywhere): the frame cache draws it again."""
+
+    def goto(self, name: str, **kw: Any) -> Any:
+        """Show screen `name` (``ui.goto``)."""
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from kiosk.ui.shell.window import UI
+
+    def _ui_is_a_view(ui: UI) -> UIView:
+        """mypy holds the UI to what a screen sees of it."""
+        return ui

@@ -281,13 +281,13 @@ def test_empty_places_on_the_table_are_outlined(tmp_path):
         ui.render(force=True)
         image = Pixels()
         v, r = scr.view, scr.room
-        places = [cell for cell in scr.game.legal_cells() if v.seen(r, cell)]  # (others are clipped)
+        places = [cell for cell in scr.model.legal_cells() if v.seen(r, cell)]  # (others are clipped)
         assert places
         for cell in places:
             x, y = v.centre(r, cell)
             edge = image(x - v.cell * 0.48 + 1, y)  # on its left edge (2 px thick)
             inside = image(x - v.cell * 0.3, y)
-            outside = image(x - v.cell * 0.55, y) if (cell[0] - 1, cell[1]) not in scr.game.layout else inside
+            outside = image(x - v.cell * 0.55, y) if (cell[0] - 1, cell[1]) not in scr.model.layout else inside
             for other in (inside, outside):
                 assert sum(edge) > sum(other) + 150, (cell, edge, other)
     finally:
@@ -461,7 +461,7 @@ def test_a_table_larger_than_its_room_pans_and_keeps_its_symbols_readable(tmp_pa
         assert any(scr.view.seen(scr.room, c) for c in that_way)  # and shows what was beyond that side
         assert scr.view.cell * CARD_FILL * MEDAL_R >= ui.layout.px(typeface.PICTURE) - 0.5  # not zoomed out
         lay_first()  # the next turn: the table follows the play again
-        assert scr.pan == (0, 0)
+        assert scr.table.pan == (0, 0)
     finally:
         close_ui(ui)
 
@@ -495,10 +495,10 @@ def test_a_pan_or_a_pick_builds_again_only_the_parts_that_change(tmp_path):
         ui.off.settle()
 
         def made() -> dict:
-            return {name: [id(item) for item in items] for name, (_key, items, _w) in scr._parts.items()}
+            return {name: [id(item) for item in items] for name, (_key, items, _w) in scr.parts.built.items()}
 
         laid = [("card", cell) for cell in g.layout]
-        chips = [name for name in scr._parts if name[0] == "chip"]
+        chips = [name for name in scr.parts.built if name[0] == "chip"]
         assert scr.pointers and len(laid) > 4 and chips
         before = made()
         side = sorted(scr.pointers)[0]
@@ -530,18 +530,18 @@ def test_no_frame_builds_the_board_with_the_rest_or_two_chips(tmp_path, monkeypa
 
     ui = open_ui((800, 480), "tabletop", tmp_path)
     ui.off.frame_s = 1 / 60  # (frames as the kiosk draws them: a computer's steps come frames apart)
-    from kiosk.games.cards.screens.play import CardsPlayScreen
+    from kiosk.games.cards.screens.parts import Parts
 
     frames: list[list[str]] = [[]]
-    real_part = CardsPlayScreen._part
+    real_part = Parts.part
 
-    def part(screen, name, key, build):
-        made = real_part(screen, name, key, build)
+    def part(parts, name, key, build, area):
+        made = real_part(parts, name, key, build, area)
         if made:
             frames[-1].append(name if isinstance(name, str) else name[0])
         return made
 
-    monkeypatch.setattr(CardsPlayScreen, "_part", part)
+    monkeypatch.setattr(Parts, "part", part)
     real_step = ui.step
 
     def step(dt, waited=0.0):
@@ -616,14 +616,14 @@ def test_round_marks_are_made_where_they_go_and_a_ring_once_a_view(tmp_path, mon
         real = shapes.Arc._get_vertices, shapes.Circle._get_vertices
         monkeypatch.setattr(shapes.Arc, "_get_vertices", lambda arc: made.append(arc) or real[0](arc))
         monkeypatch.setattr(shapes.Circle, "_get_vertices", lambda disc: made.append(disc) or real[1](disc))
-        _key, items, parts_widgets = scr._parts["board"]
-        scr._parts["board"] = (None, items, parts_widgets)  # the board's marks made again, as by a change
+        _key, items, parts_widgets = scr.parts.built["board"]
+        scr.parts.built["board"] = (None, items, parts_widgets)  # the board's marks made again, as by a change
         scr._rebuild()
-        rings = [mark for mark, _cell, kind in scr._board_marks if isinstance(kind, tuple) and kind[0] == "ring"]
+        rings = [mark for mark, _cell, kind in scr.table.marks if isinstance(kind, tuple) and kind[0] == "ring"]
         assert rings and len(made) == len(set(map(id, made))), "each round mark's outline made once"
         made.clear()
         scr.view.cell *= 1.1  # the view zooms: each ring's outline anew, once
-        scr._place_board()
+        scr.table.place()
         assert sum(1 for m in made if m in rings) == len(rings)
     finally:
         close_ui(ui)

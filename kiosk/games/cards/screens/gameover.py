@@ -21,7 +21,9 @@ import pyglet
 from engine.cards.parts import CardPhase
 from kiosk.games import HUMAN
 from kiosk.games.cards.screens.seats import player_rgb, seat_token, strength_stars
+from kiosk.games.cards.art import CardAtlas
 from kiosk.games.cards.events import CardGameOver
+from kiosk.games.cards.screens.play import CardsPlayScreen
 
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit.i18n import names_list
@@ -48,18 +50,24 @@ class CardsGameOverScreen(GameEndScreen):
     game_name = "cards"
 
     blocks: list[Rect] = []  # each player's block on the podium (design units), while it is shown
+    taken: list[list[int]] | None = None  # the cards each player took, when the finished game is at hand
 
     def event_of(self, game: Any, session: Any) -> CardGameOver:
         return CardGameOver(tuple(game.winners), tuple(game.scores), game.turns, tuple(session.kinds))
 
     def prepare(self, game: Any, event: Any) -> None:
         """The cards each player took (pictures), when the finished game is at hand."""
-        over = game is not None and getattr(game, "phase", "") == CardPhase.OVER
+        over = game is not None and game.phase == CardPhase.OVER
         taken = [list(t) for t in game.taken] if over else None
         # only that game's cards: the result shown may be another's (a record played back, a
         # result given to the screen), and a fan must never sit on a block that counts otherwise
-        scores = list(getattr(event, "scores", ()) or ())
+        scores = list(event.scores) if isinstance(event, CardGameOver) else []
         self.taken = taken if taken is not None and [len(t) for t in taken] == scores else None
+
+    def _atlas(self) -> CardAtlas | None:
+        """The play screen's card pictures, to draw the cards taken with (None: none are shown)."""
+        play = self.ui.screen_named("cards_play")
+        return play.card_atlas() if self.taken is not None and isinstance(play, CardsPlayScreen) else None
 
     def _draw(self, ev: CardGameOver, L: Any, c: Canvas, frame: Frame) -> None:
         bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (0, 1, 2))
@@ -145,8 +153,7 @@ class CardsGameOverScreen(GameEndScreen):
         front = 10 + FRONT_LINE * (2 if computers else 1) + COUNT_H
         cards = min(CARDS_ON_BLOCK, area.h * 0.22)
         shortest = min(front + 8, area.h - cards - 40)
-        taken = getattr(self, "taken", None)
-        atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
+        taken, atlas = self.taken, self._atlas()
         pts = c.font(BODY)
         self.blocks = podium.blocks(area, steps, cards + 8, shortest)
         over = pyglet.graphics.Group(order=1, parent=fg)  # the seat's token on its block's corner, over the cards
@@ -245,8 +252,7 @@ class CardsGameOverScreen(GameEndScreen):
                 bold=True,
             )
         )
-        taken = getattr(self, "taken", None)
-        atlas = getattr(self.ui.screen_named("cards_play"), "atlas", None) if taken is not None else None
+        taken, atlas = self.taken, self._atlas()
         for i, score in enumerate(ev.scores):
             cy = area.top - 40 - (i + 0.5) * row_h
             prgb = player_rgb(i)

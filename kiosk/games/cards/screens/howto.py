@@ -14,6 +14,7 @@ its bell to the bell of card 3 at (2, 0), and taking card 3 leaves no card alone
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pyglet
 from pyglet import shapes
@@ -51,7 +52,7 @@ class CardsHowToScreen(GuideScreen):
 
     def _card_atlas(self, size: float) -> CardAtlas:
         px = int(min(256, max(96, size)))
-        theme = getattr(self.ui, "theme", None)
+        theme = self.ui.theme
         if self.atlas is None or self.atlas.px != px or self.atlas.theme is not theme:
             self.ui.window.switch_to()
             self.atlas = CardAtlas(px, self.ui.window, theme=theme)
@@ -120,36 +121,7 @@ class CardsHowToScreen(GuideScreen):
             scene["cards"][cell] = keep(self._sprite(atlas.face(card), x, y, S * 0.97, rot, batch, g_cards))
         lx, ly = self._cell_xy(LAY_CELL)
         if step == "howto.cards.turn":
-            # the hand: the chosen card lifted with a glow; a finger taps it
-            for k, card in enumerate(HAND):
-                hx, hy = self._hand[k]
-                if k == 0:
-                    keep(
-                        shapes.Rectangle(
-                            hx - S * 0.56,
-                            hy - S * 0.56 + S * 0.12,
-                            S * 1.12,
-                            S * 1.12,
-                            color=ACCENT,
-                            batch=batch,
-                            group=g_marks,
-                        )
-                    )
-                    hy += S * 0.12
-                scene.setdefault("hand", []).append(keep(self._sprite(atlas.face(card), hx, hy, S, 0, batch, g_cards)))
-            hx, hy = self._hand[0]
-            scene["ripple"] = keep(
-                shapes.Arc(
-                    hx,
-                    hy + S * 0.12,
-                    S * 0.3,
-                    thickness=max(2, S * 0.05),
-                    color=(255, 255, 255),
-                    batch=batch,
-                    group=g_top,
-                )
-            )
-            scene["finger"] = keep(sign("☝", hx + S * 0.3, hy - S * 0.45, S * 0.4, (255, 255, 255, 255), batch, g_top))
+            self._turn_scene(scene, keep, atlas, batch, (g_marks, g_cards, g_top))
         elif step == "howto.cards.lay":
             # the empty place glows; the turned card slides there from the hand
             scene["spot"] = keep(
@@ -198,6 +170,40 @@ class CardsHowToScreen(GuideScreen):
             self._build_piles(scene, keep, batch, atlas, g_cards, g_top)
         self._scene = scene
         self._animate()
+
+    def _turn_scene(self, scene: dict, keep: Any, atlas: CardAtlas, batch: Any, groups: tuple[Any, Any, Any]) -> None:
+        """The step "turn": the hand, the chosen card lifted with a glow; a finger taps it."""
+        S = self._S
+        g_marks, g_cards, g_top = groups
+        for k, card in enumerate(HAND):
+            hx, hy = self._hand[k]
+            if k == 0:
+                keep(
+                    shapes.Rectangle(
+                        hx - S * 0.56,
+                        hy - S * 0.56 + S * 0.12,
+                        S * 1.12,
+                        S * 1.12,
+                        color=ACCENT,
+                        batch=batch,
+                        group=g_marks,
+                    )
+                )
+                hy += S * 0.12
+            scene.setdefault("hand", []).append(keep(self._sprite(atlas.face(card), hx, hy, S, 0, batch, g_cards)))
+        hx, hy = self._hand[0]
+        scene["ripple"] = keep(
+            shapes.Arc(
+                hx,
+                hy + S * 0.12,
+                S * 0.3,
+                thickness=max(2, S * 0.05),
+                color=(255, 255, 255),
+                batch=batch,
+                group=g_top,
+            )
+        )
+        scene["finger"] = keep(sign("☝", hx + S * 0.3, hy - S * 0.45, S * 0.4, (255, 255, 255, 255), batch, g_top))
 
     def _bell(self, card: int, cell, rotation: int) -> tuple[float, float]:
         """Pixel centre of the bell on `card` laid at `cell` turned `rotation` quarter turns clockwise."""

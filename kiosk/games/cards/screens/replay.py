@@ -3,12 +3,16 @@
 ``labyrinth-replay --display offscreen|window FILE`` (kiosk/ui/screens/playback.py) shows
 it. Each position is installed in the replay's private session; the table, the
 scores and the hand of the player to act (a replay has no secrets) are drawn
-by the play screen from that session; taps and keys only step.
+by the play screen from that session's public picture; taps and keys only step.
 """
 
 from __future__ import annotations
 
-from engine.cards.parts import CardPhase
+from typing import cast
+
+from engine.cards.parts import GAME_NAME
+
+from kiosk.games.cards.session import CardSession
 from kiosk.ui.screens.playback import ReplaySteps
 from kiosk.ui.kit.widgets import AnchorY
 from kiosk.ui.shell.screen import register
@@ -23,17 +27,17 @@ class CardsReplayScreen(ReplaySteps, CardsPlayScreen):
     controls = False  # no rotate button: a replay's taps only step
 
     def shown(self) -> None:
-        session = self.session
+        session = cast(CardSession, self.kiosk.sessions[GAME_NAME])
         session.handover = False  # no "pass to" sheet between positions: the hand is shown
-        self._signature = None  # drawn again from the session at the next frame
+        self.load()  # the position's picture, drawn at the next frame
         self.view.cell = 0.0
 
-    def _prompt(self, hand, picked) -> tuple[str, str]:
+    def _prompt(self, hand: tuple[int, ...], picked: int | None) -> tuple[str, str]:
         """The player to act and who they were (a person, a computer level): no instruction to anyone."""
-        g = self.game
-        if g is None or g.phase == CardPhase.OVER:
+        m = self.model
+        if not m.started or m.over:
             return "", ""
-        return self.player_name(g.current), self.seat_words(g.current)
+        return self.player_name(m.current), self.seat_words(m.current)
 
     def caption_place(self) -> tuple[float, float, float, AnchorY]:
         """The top-left corner of the table (the view keeps the cards clear of the edges)."""

@@ -52,6 +52,7 @@ from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.kit.motion import Effects, ease_out_back
 from kiosk.games.labyrinth.screens.frame import board_frame
 from kiosk.games.labyrinth import geometry
+from kiosk.ui.shell.contract import UIView
 
 TURN_S = 0.15  # the spare turning a quarter
 FLY_S = 0.45  # the pushed-out tile flying to the next player's spare
@@ -138,7 +139,7 @@ class BoardView:
 
     def __init__(
         self,
-        ui: Any,
+        ui: UIView,
         batch: pyglet.graphics.Batch,
         base_order: int = 0,
         live: pyglet.graphics.Batch | None = None,
@@ -209,9 +210,8 @@ class BoardView:
     def _changed(self, rect: Rect | None = None) -> None:
         """The still part changed (inside `rect`; default the board and its arrow ring): the frame
         cache must be drawn again there."""
-        invalidate = getattr(self.ui, "invalidate", None)
-        if invalidate is not None and self.layout is not None:
-            invalidate(rect or self.layout.ring)
+        if self.layout is not None:
+            self.ui.invalidate(rect or self.layout.ring)
 
     def _to(self, batch, *objs) -> None:
         for obj in objs:
@@ -283,7 +283,7 @@ class BoardView:
         L = self._laid_out()
         atlas = self.ui.atlas
         self.scale = L.cell / atlas.px
-        self._shapes += board_frame(L, self.batch, self.g_frame, bool(getattr(self.ui, "high_contrast", False)))
+        self._shapes += board_frame(L, self.batch, self.g_frame, self.ui.high_contrast)
         for i in range(49):
             r, c = divmod(i, 7)
             x, y = geometry.cell_center(L, r, c)
@@ -665,9 +665,7 @@ class BoardView:
                 d.visible = visible
                 changed = True
         if changed:
-            request = getattr(self.ui, "request_frame", None)
-            if request is not None:
-                request()
+            self.ui.request_frame()
 
     def _sync_hint(self) -> None:
         for h in self._hint_marks:
@@ -811,9 +809,8 @@ class BoardView:
             if obj.opacity != opacity:
                 obj.opacity = opacity
                 changed = True
-        request = getattr(self.ui, "request_frame", None)
-        if changed and request is not None:
-            request()
+        if changed:
+            self.ui.request_frame()
 
     def _timed(self, duration: float, step: Callable[[float], None], done: Callable[[], None]):
         state = {"t": 0.0}

@@ -115,10 +115,10 @@ def test_card_game_cards_cast_a_shadow_on_the_table(ui):
         u.step(0.1)
     scr = u.screen
     assert scr.name == "cards_play"
-    shadows = [(shape, cell, kind) for shape, cell, kind in scr._board_marks if kind in ("shadow_r", "shadow_b")]
-    assert len(shadows) == 2 * len(scr._board_sprites) >= 2  # a strip right of each card and one below it
+    shadows = [(shape, cell, kind) for shape, cell, kind in scr.table.marks if kind in ("shadow_r", "shadow_b")]
+    assert len(shadows) == 2 * len(scr.table.sprites) >= 2  # a strip right of each card and one below it
     for shape, cell, kind in shadows:
-        sprite, _ = scr._board_sprites[cell]
+        sprite = scr.table.sprites[cell]
         half = sprite.width / 2
         if kind == "shadow_r":  # beside the card, not under it (no layer drawn under it all)
             assert shape.x >= sprite.x + half - 1 and shape.y < sprite.y - half

@@ -71,8 +71,8 @@ def test_a_card_game_tap_in_the_computers_turn_is_answered_facing_the_tapper(mak
     ui = make()
     start(ui, "easy,human,human", "cards_play", game="cards")
     scr = ui.screen
-    g = scr.game
-    assert scr.session.kinds[g.current] != "human"
+    g = scr.model
+    assert g.kinds[g.current] != "human"
     cell = next(iter(g.layout))
     x, y = scr.cell_center(cell)
     ui.tap(x, y)
@@ -167,14 +167,14 @@ def test_the_card_game_shows_why_cards_may_be_taken_the_path_and_both_treasures(
     ui.post(LayCard((1, 2)))
     for _ in range(10):
         ui.step(0.05)
-    g = scr.game
+    g = scr.model
     assert g.phase == "take" and g.takeable() == {41}
     path = g.joined_paths()["kite"]
     assert {(1, 2), g.cell_of(41)} <= path
-    lit = {cell for _shape, cell, kind in scr._board_marks if kind == "path"}
+    lit = {cell for _shape, cell, kind in scr.table.marks if kind == "path"}
     assert lit == path  # the joined path is outlined
     assert sorted(scr.why) == sorted([((1, 2), "kite"), (g.cell_of(41), "kite")])  # both treasures ringed
-    rings = [shape for shape, _cell, kind in scr._board_marks if isinstance(kind, tuple)]
+    rings = [shape for shape, _cell, kind in scr.table.marks if isinstance(kind, tuple)]
     assert len(rings) == 2 and all(r.radius > 4 for r in rings)
     shot(ui, tmp_path, "cards_why_take")
 

@@ -129,8 +129,8 @@ def test_the_card_replay_shows_the_hand_but_no_rotate_button(tmp_path):
         for k in range(playback.last + 1):
             scr.show_position(k)
             u.step(0.05)
-            g = scr.game
-            if g is not None and g.phase == "place":
+            g = scr.model
+            if g.started and g.phase == "place":
                 placing += 1
                 assert any(getattr(s, "image", None) is not None for s in scr._items)  # the hand's cards
                 assert not [w for w in scr.widgets if rotate in getattr(w, "text", "")], k
