@@ -244,7 +244,9 @@ def test_setup_start_posts_the_chosen_game(ui):
     setup = news[0].setup
     assert setup.kinds == ("hard", "human", "medium")
     assert [s.seat for s in setup.seats] == [3, 1, 2]  # nobody joined: people at the near edge first
-    assert setup.variant("open_cards") and setup.variant("return_home") and setup.variant("treasures") == 0
+    assert (
+        setup.variant("open_cards") and setup.variant("return_home") and setup.variant("treasures") == 3
+    )  # the public preset's quick game
     assert u.screen.name == "play"
     assert u.k.sessions["labyrinth"].game is not None and len(u.k.sessions["labyrinth"].game.players) == 3
 
