@@ -25,8 +25,9 @@ def _change(o: Offscreen, action: Callable[[], Any], screen: str) -> tuple[float
     cpu, main = time.process_time(), time.thread_time()
     action()
     for _ in range(TURNS):
-        if o.frame() is not None and o.ui.screen.name == screen:
-            return time.process_time() - cpu, time.thread_time() - main, o.ui.screen
+        drawn, shown = o.frame(), o.ui.screen
+        if drawn is not None and shown is not None and shown.name == screen:
+            return time.process_time() - cpu, time.thread_time() - main, shown
     raise RuntimeError(f"no frame of {screen!r} within {TURNS} loop turns")
 
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
         _settle(o)
 
     row("attract -> setup", lambda: ui.goto("setup"), "setup")
-    setup = ui.screen
+    setup: Any = ui.screen  # the setup screen (its game tab and Start)
     setup.game = board_game.name
     setup._build()
     _settle(o)
