@@ -341,12 +341,17 @@ class SeatWatch:
             label(text, frame, frame.w / 2, v, font, self._batch, group, bold=bold, width=width, multiline=True)
         )
 
-    def _call_panel(self, session: "GameSession[Any]", player: int, seconds: int) -> None:
-        t = self.ui.t
-        frame, c = self._panel_frame(session, player, 170)
+    def _panel(self, session: "GameSession[Any]", player: int, h_units: float) -> tuple[Frame, Canvas, Rect, str]:
+        """A panel of the overlay drawn for `player` (:meth:`_panel_frame`): its frame, canvas, full local
+        rectangle and the player's colour name."""
+        frame, c = self._panel_frame(session, player, h_units)
         full = frame.full()
         self._shapes += panel(frame, full, self._batch, pyglet.graphics.Group(order=30), radius=c.px(14))
-        name = t(f"colour.{session.color_of(player)}")
+        return frame, c, full, self.ui.t(f"colour.{session.color_of(player)}")
+
+    def _call_panel(self, session: "GameSession[Any]", player: int, seconds: int) -> None:
+        t = self.ui.t
+        frame, c, full, name = self._panel(session, player, 170)
         self._text(frame, t("seat.still_there", player=name), full.h - c.px(32), typeface.TITLE, bold=True)
         self._text(frame, t("seat.takes_over", seconds=seconds), full.h - c.px(76), typeface.BODY)
         bw = min(full.w - c.px(40), c.px(240))
@@ -356,10 +361,7 @@ class SeatWatch:
     def _ask_panel(self, session: "GameSession[Any]", player: int) -> None:
         """ "Play Red yourself?" with Yes and No, on the half of the table that seat faces (the tapper's)."""
         t = self.ui.t
-        frame, c = self._panel_frame(session, player, 150)
-        full = frame.full()
-        self._shapes += panel(frame, full, self._batch, pyglet.graphics.Group(order=30), radius=c.px(14))
-        name = t(f"colour.{session.color_of(player)}")
+        frame, c, full, name = self._panel(session, player, 150)
         self._text(frame, t("seat.join_ask", player=name), full.h - c.px(36), typeface.TITLE, bold=True)
         gap = c.px(12)
         bw = (full.w - 3 * gap) / 2
@@ -384,10 +386,7 @@ class SeatWatch:
 
     def _note_panel(self, session: "GameSession[Any]", player: int) -> None:
         t = self.ui.t
-        frame, c = self._panel_frame(session, player, 140)
-        full = frame.full()
-        self._shapes += panel(frame, full, self._batch, pyglet.graphics.Group(order=30), radius=c.px(14))
-        name = t(f"colour.{session.color_of(player)}")
+        frame, c, full, name = self._panel(session, player, 140)
         self._text(frame, t("seat.computer_plays", player=name), full.h - c.px(38), typeface.BODY, bold=True)
         self._text(frame, t("seat.join_again"), c.px(40), typeface.BODY)
         self.note_rect = frame.rect

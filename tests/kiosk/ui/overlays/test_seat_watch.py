@@ -25,7 +25,7 @@ from kiosk.core.events import CallSeat, ChangeSeat, GameSetup, SeatCalled
 from kiosk.core.ring_view import CALL_RGB, PAWN_RGB
 from kiosk.games import HUMAN
 from kiosk.games.labyrinth.events import PushArrow, RotateSpare, Stay
-from kiosk.ui.kit.layout import ARROWS
+from kiosk.games.labyrinth.geometry import ARROWS
 from kiosk.ui.overlays.seats import JOINED_CALL_S
 
 from tests.support.mini_ui import Now, window  # noqa: F401  (fixtures)
@@ -164,6 +164,17 @@ def test_the_last_person_at_the_table_gets_the_idle_question_not_the_call(table)
     assert ui.idle.showing and ui.seats.calling is None
 
 
+def a_newcomer_joins_at_reds_corner(ui) -> None:
+    """Red's seat is the computer's (Red went away); during Green's turn a newcomer joins there, saying yes."""
+    session = ui.k.sessions["labyrinth"]
+    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
+    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
+    ui.tap(*ui.seats.joins[0].center)
+    settle(ui)
+    ui.tap(*ui.seats.yes_rect.center)
+    settle(ui)
+
+
 def green_plays_a_turn(ui) -> None:
     """Green (player 1), a person, pushes at the first arrow allowed and stays."""
     session = ui.k.sessions["labyrinth"]
@@ -206,12 +217,7 @@ def test_a_tap_on_join_asks_the_tapper_first_and_no_keeps_the_computer(table, tm
 def test_one_who_joined_and_does_not_play_hands_the_seat_back_within_a_turn(table):
     ui = table
     session = ui.k.sessions["labyrinth"]
-    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
-    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
-    ui.tap(*ui.seats.joins[0].center)
-    settle(ui)
-    ui.tap(*ui.seats.yes_rect.center)
-    settle(ui)
+    a_newcomer_joins_at_reds_corner(ui)
     assert session.kinds == (HUMAN, HUMAN)
     green_plays_a_turn(ui)
     # Red's turn, and nobody at Red's corner: called after JOINED_CALL_S, not SEAT_S
@@ -225,13 +231,7 @@ def test_one_who_joined_and_does_not_play_hands_the_seat_back_within_a_turn(tabl
 
 def test_one_who_joined_and_plays_is_called_as_anyone_else(table):
     ui = table
-    session = ui.k.sessions["labyrinth"]
-    ui.k.bus.post(ChangeSeat(0, "medium", "away"))
-    settle(ui, until=lambda: session.running.current == 1 and not session.busy)
-    ui.tap(*ui.seats.joins[0].center)
-    settle(ui)
-    ui.tap(*ui.seats.yes_rect.center)
-    settle(ui)
+    a_newcomer_joins_at_reds_corner(ui)
     green_plays_a_turn(ui)
     ui.k.bus.post(RotateSpare())  # Red's newcomer touches the game: they play
     settle(ui)

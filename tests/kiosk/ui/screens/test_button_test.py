@@ -31,13 +31,7 @@ def test_the_button_test_counts_live_and_says_all_12_buttons_work(tmp_path, lang
     kiosk = testing.MiniKiosk(config=Config())
     ui = UI(kiosk, window, layout="upright", language=language, first="setup", clock=Now())
     try:
-        ui.goto("operator")
-        scr = ui.screen
-        scr._armed = True
-        for d in "2580":
-            scr.key(d)
-        scr.key("ok")
-        assert scr.page == "hardware"
+        scr = open_hardware_page(ui)
         assert scr._count.text == "0 / 12"
         for k, name in enumerate(ARROWS[:-1], 1):
             ui.post(ButtonPressed(name))
@@ -58,3 +52,15 @@ def test_the_button_test_counts_live_and_says_all_12_buttons_work(tmp_path, lang
         ui.close()
         kiosk.close()
         window.close()
+
+
+def open_hardware_page(ui):
+    """The operator menu opened with the default PIN: its first page is the hardware test."""
+    ui.goto("operator")
+    scr = ui.screen
+    scr._armed = True
+    for d in "2580":
+        scr.key(d)
+    scr.key("ok")
+    assert scr.page == "hardware"
+    return scr

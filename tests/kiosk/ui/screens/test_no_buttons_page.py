@@ -11,6 +11,7 @@ import pytest
 from kiosk.core import testing
 from kiosk.core.config import Config
 
+from tests.kiosk.ui.screens.test_button_test import open_hardware_page
 from tests.support.mini_ui import Now  # noqa: F401  (fixtures)
 from tests.support.offscreen import offscreen_window
 
@@ -28,13 +29,7 @@ def test_the_hardware_page_shows_why_the_buttons_cannot_work(tmp_path, problem):
     kiosk.pins_problem = problem
     ui = UI(kiosk, window, layout="upright", language="en", first="setup", clock=Now())
     try:
-        ui.goto("operator")
-        scr = ui.screen
-        scr._armed = True
-        for d in "2580":
-            scr.key(d)
-        scr.key("ok")
-        assert scr.page == "hardware"
+        scr = open_hardware_page(ui)
         texts = [getattr(s, "text", "") for s in scr._shapes]
         assert (PROBLEM in texts) == (problem is not None)
         assert (ui.t("operator.press_buttons") in texts) == (problem is None)
