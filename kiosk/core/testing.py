@@ -47,6 +47,7 @@ class MiniKiosk:
         self.options: StartOptions | None = None  # nobody started it with a game
         self.stopping = False
         self.exit_status = 0
+        self.pins_problem: str | None = None  # mock pins, as on a PC: nothing to report
 
     @property
     def game_session(self) -> GameSession[Any]:

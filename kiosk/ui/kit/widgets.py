@@ -125,23 +125,6 @@ def note_picture(sprite: Any, kind: str, treasure: str, px: float) -> None:
         RECORDER.picture(sprite, kind, treasure, px)
 
 
-#: the one Group object of each value that texts are drawn in (see :func:`shared`)
-_SHARED: dict[Any, Any] = {}
-
-
-def shared(group: Any) -> Any:
-    """The one object equal to `group` that texts are given as their group.
-
-    pyglet joins the draws of texts that share a glyph sheet only when their groups' parent is the
-    very same object (``TextLayoutGroup`` compares parents with ``is``; every other group compares
-    by value). A tray whose texts each hang under a Group of their own made one draw call per text;
-    given the shared one, all its texts of one size take one. Groups are equal by their order and
-    parent, so this holds one per distinct layer: a handful, never freed."""
-    if group is None:
-        return None
-    return _SHARED.setdefault(group, group)
-
-
 def sign(
     text: str, x: float, y: float, size: float, color: Any, batch: Any, group: Any = None, bold: bool = False
 ) -> Text:

@@ -556,7 +556,7 @@ class OperatorScreen(Screen):
     def _build_hardware(self, c: Canvas, frame: Frame, area: Rect) -> None:
         t = self.t
         # no real pins on a Pi (hardware.pins): said where the instruction to press them would be
-        problem = getattr(self.ui.kiosk, "pins_problem", None)
+        problem = self.ui.kiosk.pins_problem
         text, size, color = (problem, 15, DANGER) if problem else (t("operator.press_buttons"), 16, INK)
         self._text(c, frame, text, area.cx, area.top - 22, size, color=color, width=area.w - 20)
         # a board outline with the 12 arrow buttons around it: left part (landscape) or top (portrait)

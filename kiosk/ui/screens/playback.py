@@ -114,6 +114,7 @@ class ReplayKiosk:
         self.options: StartOptions | None = None
         self.stopping = False
         self.exit_status = 0
+        self.pins_problem: str | None = None  # a record played back: no buttons to report on
         self.bus.subscribe(Quit, lambda _: setattr(self, "stopping", True))
 
     @property

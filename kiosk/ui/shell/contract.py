@@ -79,6 +79,10 @@ class KioskView(Protocol):
         """The process's exit status once stopped."""
 
     @property
+    def pins_problem(self) -> str | None:
+        """Why the arcade buttons cannot work (no real pins on a Raspberry Pi), or None."""
+
+    @property
     def game_session(self) -> "GameSession":
         """The session whose game runs (or ran last)."""
 

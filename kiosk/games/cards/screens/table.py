@@ -31,7 +31,7 @@ from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
 from kiosk.ui.kit.text_cache import Spec, Text
-from kiosk.ui.kit.widgets import ACCENT, Widget, note_picture, shared
+from kiosk.ui.kit.widgets import ACCENT, Widget, note_picture
 
 FIT_GREEN = (60, 210, 110)
 FIT_SHADE = (24, 96, 48)  # the green token's side away from the light
@@ -619,7 +619,7 @@ class Table:
 
     def _tick(self, clip: Any) -> Text:
         """The tick on a card chosen to be taken, over the board's marks in `clip` (sized by ``place``)."""
-        group = shared(pyglet.graphics.Group(order=5, parent=clip))
+        group = pyglet.graphics.Group(order=5, parent=clip)
         return Text(TICK, 0, 0, 0, (30, 30, 30, 255), self.host.batch, group)
 
     def _pointer_sides(
