@@ -124,7 +124,7 @@ def test_the_kiosk_plays_the_race_headless_from_setup_to_game_over(tmp_path):
     assert r.returncode == 0, r.stderr
     # saved after every roll, its record kept beside the save and filed at the end: and no error on the way
     assert "ERROR" not in r.stderr and "Traceback" not in r.stderr, r.stderr
-    (filed,) = (tmp_path / "state" / "records").glob("*-race.txt")
+    (filed,) = (tmp_path / "state" / "records").glob("*-race-*.txt")
     record = read_record(filed.read_text(encoding="utf-8"))
     assert record.kind == NAME and record.final().to_dict() == replay(5, 2).to_dict()
     log = events_of(events)

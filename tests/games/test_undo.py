@@ -302,7 +302,7 @@ def _saved(state: Path) -> dict | None:
 @pytest.mark.parametrize("game_kind", ["labyrinth", "cards"])
 def test_sigkill_after_an_undo_resumes_the_undone_game_exactly(tmp_path, game_kind):
     state, config = tmp_path / "state", tmp_path / "config.toml"
-    config.write_text("# the undo test: built-in defaults\n")
+    config.write_text("# the undo test: built-in defaults, the classic deal\n[game]\ntreasures = 0\n")
     if game_kind == "labyrinth":
         game = Game.new(players=2, seed=9)
         arrow = walkable(game)

@@ -10,7 +10,7 @@ from engine import IllegalAction
 from engine.labyrinth import Game, Move, Rules, Shift
 from engine.labyrinth.ai import LEVELS, EasyAI, ExpertAI, FairAI, HardAI, MediumAI, RandomAI, make_ai
 from engine.labyrinth.ai.base import View
-from engine.labyrinth.ai.expert import ROUND_MORE, ROUND_PLANS, ROUND_RANK, ROUND_SAFE
+from engine.labyrinth.ai.expert import ROUND_MORE, ROUND_PLANS, ROUND_RANK, ROUND_SAFE, ROUND_UNGUARDED
 from engine.labyrinth.maze import CELLS
 from engine.labyrinth.ai.bits import CARRY, LINES, ROTATIONS, flood, pawns_before, shifted, tiles_after, tiles_before
 
@@ -847,8 +847,8 @@ def _played_round(game: Game, o, cell: int) -> Game:
 def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
     """Play out, in the game, every round expert played out for a plan (its opponents as it
     models them: `hard` on a quarter of its budget), and check its foresight: 0 if an opponent
-    got home first, else at least ROUND_SAFE and ROUND_SAFE + 1 exactly when its target is then
-    in reach. It keeps a plan that fares best (the better scored of two that fare alike).
+    got home first, ROUND_UNGUARDED when no shift of its next turn can then guard home from the runner
+    after it, else at least ROUND_SAFE and ROUND_SAFE + 1 exactly when its target is then in reach. It keeps a plan that fares best (the better scored of two that fare alike).
     Returns (rounds checked, rounds with the target in reach)."""
     open_after = checked = 0
     for game in games:
@@ -859,6 +859,8 @@ def _foresees_its_rounds(games: list[Game]) -> tuple[int, int]:
             g = _played_round(game, o, cell)
             if g.phase == "over":
                 assert value == 0.0
+            elif value == ROUND_UNGUARDED:  # the runner after it stands where no shift can guard home
+                assert not _guardable(g)
             else:
                 assert value >= ROUND_SAFE
                 assert (value >= ROUND_SAFE + 1.0) == can_collect(g)
@@ -928,8 +930,6 @@ def test_at_two_players_expert_keeps_a_runner_off_the_squares_no_shift_can_guard
     out (the opponent as `hard`) and marks a plan after which no shift of its next turn keeps
     the opponent from home: a square no single shift can guard. Checked against the game played
     that way, by brute force; and it never keeps such a plan when another keeps the race open."""
-    from engine.labyrinth.ai.expert import ROUND_UNGUARDED
-
     unguarded = checked = 0
     for game in _race(positions(16, players=2, seed=83), 83, (1,)):
         ai = ExpertAI(0)

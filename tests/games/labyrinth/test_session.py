@@ -12,6 +12,7 @@ from engine.labyrinth.ai import make_ai
 from kiosk.core.bus import Bus
 from kiosk.core.clock import VirtualClock
 from kiosk.core.events import AbandonGame, AIThinking, GameAbandoned, GameSetup, IllegalInput, NewGame
+from kiosk.games import Moment
 from kiosk.games.labyrinth.events import (
     AIDecided,
     BoardShifted,
@@ -508,14 +509,14 @@ def test_a_game_set_aside_continues_exactly_or_is_archived_once_its_time_is_up()
         assert rig.game is None and saves == []  # nothing archived yet: the save stays in place
         now(rig, ContinueGame("labyrinth"))
         assert rig.game.to_dict() == before and rig.session.game_id == game_id
-        assert saves == ["resume"] and rig.session.set_aside is None
+        assert saves == [Moment.RESUME] and rig.session.set_aside is None
         now(rig, SuspendGame("idle", keep_s=60))
         rig.clock.advance(59)
         now(rig)
-        assert saves == ["resume"] and rig.session.set_aside is not None
+        assert saves == [Moment.RESUME] and rig.session.set_aside is not None
         rig.clock.advance(2)
         now(rig)
-        assert saves == ["resume", "abandon"] and rig.session.set_aside is None
+        assert saves == [Moment.RESUME, Moment.ABANDON] and rig.session.set_aside is None
         refused = now(rig, ContinueGame("labyrinth"))
         assert [m.code for m in refused if isinstance(m, IllegalInput)] == ["nothing_to_continue"]
         assert rig.game is None

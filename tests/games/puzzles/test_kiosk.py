@@ -214,7 +214,7 @@ def test_the_kiosk_solves_a_puzzle_headless_and_files_its_record(tmp_path):
     assert "ERROR" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     over = next(e for e in _events(events) if e["type"] == "puzzle_over")
     assert over["stars"] == 3 and over["turns"] == solved.turns and over["termination"] == "won"
-    (filed,) = (state / "records").glob("*-puzzles.txt")
+    (filed,) = (state / "records").glob("*-puzzles-*.txt")
     assert read_record(filed.read_text(encoding="utf-8")).final().to_dict() == solved.to_dict()
 
 

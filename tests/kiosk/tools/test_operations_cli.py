@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.labyrinth import Game
+from engine.labyrinth import Game, Rules
+from kiosk.core.config import Config
 from kiosk.store.persistence import SAVE_NAME
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -241,7 +242,8 @@ def test_a_corrupt_save_at_start_is_moved_aside_and_the_kiosk_starts_fresh(tmp_p
     started = [json.loads(line) for line in events.read_text().splitlines() if '"type":"game_started"' in line]
     assert started[0]["resumed"] is False and started[0]["seed"] == 5
     fresh = json.loads((state / SAVE_NAME).read_text())  # the fresh game is saved in its place
-    assert Game.from_dict(fresh["state"]) == Game.new(players=2, seed=5)
+    deal = Rules(treasures=Config().game.variants["treasures"])  # the built-in defaults' deal (the public preset's)
+    assert Game.from_dict(fresh["state"]) == Game.new(players=2, seed=5, rules=deal)
 
 
 def test_an_old_save_is_archived_and_a_new_game_starts(tmp_path, config, real_save):

@@ -198,7 +198,7 @@ class PlayerPanel:
             )
         )
         on_top = pyglet.graphics.Group(order=1, parent=self.top)  # over the turn cue
-        self.items += seat_token(f, W - L.px(7), H - L.px(7), L.px(9), st.seat, self.batch, on_top, outline=True)
+        self.items += seat_token(f, W - L.px(12), H - L.px(12), L.px(9), st.seat, self.batch, on_top, outline=True)
         # header: pawn + colour name (+ "computer"); under the turn cue, only its room
         head = L.px(typeface.TITLE + 12)
         cued = bool(st.cue)
