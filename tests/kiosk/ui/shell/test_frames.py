@@ -30,7 +30,7 @@ from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 #: One offscreen window per size, kept for the whole run (closing an EGL window takes seconds).

@@ -27,7 +27,7 @@ from kiosk.games.labyrinth import geometry
 
 pytestmark = pytest.mark.display
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[4]
 NO_CONTEXT = 77  # the child's exit status when it cannot make an OpenGL ES context
 
 # Every entry point in Khronos' GLES3/gl31.h whose desktop version pyglet's own table
