@@ -77,9 +77,11 @@ lint: venv
 # one worker per core, at most 8 (pytest-xdist; TEST_WORKERS=0 runs them all in this one process).
 # Each module runs whole on one worker, so its module- and session-scoped fixtures (the bundles,
 # the PulseAudio server, the layout audit's walk) are made once; tests/conftest.py starts the longest.
+# A worker that crashes (a segfault in a driver) ends the run with its test named: restarted, its
+# module's other tests were never handed out again and the run waited for them until CI's limit.
 TEST_WORKERS ?= auto
 test: venv system-packages lint
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 8 --dist loadfile --no-loadscope-reorder
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 8 --dist loadfile --no-loadscope-reorder --max-worker-restart 0
 
 # Starts the kiosk with simulated hardware: a window where there is a display,
 # otherwise the headless mode.

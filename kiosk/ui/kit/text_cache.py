@@ -73,7 +73,7 @@ class TextCache:
         self.entries: dict[Spec, _Entry] = {}
         self.clock = 0
         self.drawn = 0  # texts laid out and rasterised (tests, bench)
-        self._space: Any = None  # the GL object space the pages live in
+        self._context: Any = None  # the GL context the pages, their framebuffers and the batch were made in
         self._batch: Any = None
         self._shaders: Any = ()
 
@@ -83,7 +83,7 @@ class TextCache:
 
     def take(self, spec: Spec) -> _Entry:
         """`spec`'s region (drawn now if it is not yet), counted as showing until :meth:`release`."""
-        entry = self.entries.get(spec) if self._space is _object_space() else None
+        entry = self.entries.get(spec) if self._context is pyglet.gl.current_context else None
         if entry is None:
             entry = self._draw([spec])[0]
         self.clock += 1
@@ -97,7 +97,7 @@ class TextCache:
 
     def warm(self, specs: Iterable[Spec]) -> int:
         """Draw the texts of `specs` not drawn yet (a screen's vocabulary, while it changes); how many."""
-        if self._space is not _object_space():
+        if self._context is not pyglet.gl.current_context:
             self._reset()
         todo = list(dict.fromkeys(s for s in specs if s not in self.entries))
         if todo:
@@ -106,19 +106,21 @@ class TextCache:
 
     # ------------------------------------------------------------------ drawing
     def _reset(self) -> None:
-        """A new GL context (a new window in tests): the old pages went with the old one. The batch the
-        texts are laid out in, and pyglet's text shaders, are kept: pyglet keeps a shader only while
-        something holds it (and no shown text does now), and a batch of its own made a label's buffers."""
+        """A new GL context (another window, in tests): start afresh. Keyed by the context, not by the
+        object space two windows' contexts share: a page's framebuffer and the batch's vertex arrays
+        belong to the context that made them, and drawing them in another crashed the driver. The
+        batch the texts are laid out in, and pyglet's text shaders, are held for the context's life: pyglet
+        keeps a shader only while something holds it, and a batch of a label's own made its buffers anew."""
         from pyglet.text.layout import base
 
-        self.pages, self.entries, self._space = [], {}, _object_space()
+        self.pages, self.entries, self._context = [], {}, pyglet.gl.current_context
         self._batch = pyglet.graphics.Batch()
         self._shaders = (base.get_default_layout_shader(), base.get_default_decoration_shader())
 
     def _draw(self, specs: list[Spec]) -> list[_Entry]:
         from pyglet import gl  # (importing pyglet.gl opens a window: only once the UI chose its platform)
 
-        if self._space is not _object_space():
+        if self._context is not pyglet.gl.current_context:
             self._reset()
         window = _window()
         saved_fbo, viewport, scissor, clear = gl.GLint(0), (gl.GLint * 4)(), (gl.GLint * 4)(), (gl.GLfloat * 4)()
@@ -193,11 +195,6 @@ class TextCache:
         self.pages.append(page)
         x, y = page.allocator.alloc(w, h)
         return page, x, y
-
-
-def _object_space() -> Any:
-    ctx = pyglet.gl.current_context
-    return ctx.object_space if ctx is not None else None
 
 
 def _window() -> Any:
