@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from kiosk import games
+from kiosk.ui.audit import states  # imported before any test renames the board game: its STATES are built at import
 
 
 @pytest.fixture
@@ -37,8 +38,6 @@ def test_the_config_fills_seats_with_the_declared_computer(renamed_board_game, t
 
 
 def test_the_audit_plays_the_default_games_screen_and_computer(renamed_board_game):
-    from kiosk.ui.audit import states
-
     call = next(s for s in states._states() if s.name == "seat_call")
     assert call.screen == renamed_board_game.play_screen
     assert states._default().default_ai == "hard"

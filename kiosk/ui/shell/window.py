@@ -111,6 +111,12 @@ def make_window(
 
     from kiosk.product import PRODUCT_NAME
 
+    # (here, not in prepare_pyglet: importing pyglet.font imports pyglet.gl, which reads the options)
+    # Each font size gets its own glyph texture, at least this big (pyglet grows it until ~100 glyphs
+    # fit, and adds another when it is full). pyglet's 512 is 1 MB of RGBA per size, and the screens
+    # use some twenty sizes; a software renderer (and a Pi's GPU) keep them in the system's memory.
+    pyglet.font.base.Font.texture_width = pyglet.font.base.Font.texture_height = GLYPH_TEXTURE_PX
+    _fast_glyph_pixels()
     caption = caption or PRODUCT_NAME
     apis = {"gl": ["gl"], "gles": ["gles"], "auto": ["gl", "gles"]}[gl_api]
     last_error: Exception | None = None
@@ -178,11 +184,6 @@ def prepare_pyglet(display: str, gl_api: str = "auto") -> None:
     # pyglet 2.x has no global "opengl_api" option.
     pyglet.options["debug_gl"] = False
     pyglet.options["shadow_window"] = False
-    # Each font size gets its own glyph texture, at least this big (pyglet grows it until ~100 glyphs
-    # fit, and adds another when it is full). pyglet's 512 is 1 MB of RGBA per size, and the screens
-    # use some twenty sizes; a software renderer (and a Pi's GPU) keep them in the system's memory.
-    pyglet.font.base.Font.texture_width = pyglet.font.base.Font.texture_height = GLYPH_TEXTURE_PX
-    _fast_glyph_pixels()
 
 
 def _fast_glyph_pixels() -> None:
