@@ -70,21 +70,39 @@ assert ui.screen.name == "attract", ui.screen.name
 ui.step(1 / 60)
 from pyglet import gl
 gl.glFinish()
-print(time.perf_counter() - t0)
+print(time.perf_counter() - t0, time.process_time(), time.thread_time())
 """
 
 
-def attract_startup(size: str, api: str) -> float:
-    """Seconds from a fresh process to the first attract frame drawn: imports, window, GL context,
-    the art bake (atlas), the demo game and its first frame. The sound's cache is not involved
-    (the cues are made on their own thread, after the first frame)."""
+def attract_startup(size: str, api: str, runs: int = 3) -> tuple[tuple[float, float, float], float]:
+    """A fresh process to the first attract frame drawn: imports, window, GL context, the art (baked, or
+    loaded from its disk cache), the demo game and its first frame. The sound's cache is not involved
+    (the cues are made on their own thread, after the first frame).
+
+    Started as installed: the installer byte-compiles the kiosk (pip --compile), so the runs here read
+    bytecode too (written into a folder of their own by a first run; PYTHONDONTWRITEBYTECODE, set on
+    this machine, made every run compile all ~400 modules: half a second). Returns the median of `runs`
+    (wall, CPU of all threads, the main thread's CPU) in seconds, and the first run's wall time."""
+    import os
     import subprocess
     import sys
+    import tempfile
 
-    out = subprocess.run([sys.executable, "-c", _ATTRACT_CHILD, size, api], capture_output=True, text=True, timeout=120)
-    if out.returncode != 0:
-        raise RuntimeError(f"attract start-up run failed: {out.stderr[-1500:]}")
-    return float(out.stdout.strip().splitlines()[-1])
+    times = []
+    with tempfile.TemporaryDirectory(prefix="bench-pyc-") as pyc:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = pyc
+        for _ in range(runs + 1):
+            out = subprocess.run(
+                [sys.executable, "-c", _ATTRACT_CHILD, size, api], capture_output=True, text=True, timeout=120, env=env
+            )
+            if out.returncode != 0:
+                raise RuntimeError(f"attract start-up run failed: {out.stderr[-1500:]}")
+            wall, cpu, main = (float(v) for v in out.stdout.strip().splitlines()[-1].split())
+            times.append((wall, cpu, main))
+    first, rest = times[0], times[1:]
+    median = tuple(statistics.median(t[k] for t in rest) for k in range(3))
+    return (median[0], median[1], median[2]), first[0]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -141,10 +159,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{o.skipped} skipped (nothing changed), cache drawn {o.ui.cache.renders} times"
     )
     print(f"ui start-up to first frame: {startup:.2f} s (goal < 3 s: {verdict(startup < 3)})")
-    attract = attract_startup(f"{width}x{height}", args.gl)
+    (wall, cpu, main), first = attract_startup(f"{width}x{height}", args.gl)
     print(
-        f"ui start-up, fresh process to the first attract frame (art bake included): {attract:.2f} s "
-        f"(goal < 3 s: {verdict(attract < 3)})"
+        f"ui start-up, fresh process to the first attract frame, bytecode compiled as installed (median of 3): "
+        f"{wall:.2f} s, CPU {cpu:.2f} s, main thread {main:.2f} s (goal CPU <= 0.6 s: {verdict(cpu <= 0.6)}); "
+        f"the first run (compiling, the art baked if not cached): {first:.2f} s"
     )
     print(
         f"ui frame, game on screen: median {med * ms:.2f} ms, "
