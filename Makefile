@@ -22,10 +22,10 @@ IMAGE_PACKAGES := $(IMAGE_FS_TOOLS) mmdebstrap arch-test qemu-user-static binfmt
 # Type-checked with mypy: the whole tree (a new file is checked too).
 TYPED   := engine hardware bench kiosk
 # Type-checked with mypy --strict, with no error allowed.
-STRICT  := engine hardware kiosk/core kiosk/store kiosk/tools
+STRICT  := engine hardware kiosk/core kiosk/store kiosk/tools kiosk/ui/kit kiosk/ui/shell kiosk/ui/overlays
 # The errors `mypy --strict` finds in kiosk/: a ratchet that may only fall. lint fails when
 # there are more, and when there are fewer until this count is lowered to what was found.
-KIOSK_STRICT_ERRORS := 742
+KIOSK_STRICT_ERRORS := 687
 
 .PHONY: run test lint bench bundle arm64-check image venv system-packages clean
 

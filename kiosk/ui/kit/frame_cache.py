@@ -26,6 +26,8 @@ copied picture is opaque whatever was blended into it, as a screenshot expects.
 
 from __future__ import annotations
 
+from typing import Any
+
 import logging
 from typing import Callable, Sequence
 
@@ -38,7 +40,7 @@ log = logging.getLogger(__name__)
 class FrameCache:
     """One colour renderbuffer the size of the window's framebuffer."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.size: tuple[int, int] = (0, 0)
         self.valid = False  # holds a picture that matches the screen
         self.renders = 0  # how often the static layers were drawn (tests, bench)
@@ -80,7 +82,7 @@ class FrameCache:
         clear_rgb: tuple[int, int, int],
         draw: Callable[[], None],
         areas: list[tuple[int, int, int, int]] | None = None,
-        window=None,
+        window: Any = None,
         draw_in: Callable[[tuple[int, int, int, int]], None] | None = None,
     ) -> bool:
         """Draw the static layers (`draw`) into the cache: all of it, or only inside `areas`

@@ -230,8 +230,8 @@ class Translator:
         return self.t(f"colour.{name}")
 
 
-class _Lenient(dict):
+class _Lenient(dict[str, object]):
     """format_map helper: an unknown field stays visible as {field} instead of crashing a frame."""
 
-    def __missing__(self, key):
+    def __missing__(self, key: str) -> str:
         return "{" + key + "}"

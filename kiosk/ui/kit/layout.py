@@ -18,6 +18,7 @@ it upright. ``upright``: everything upright.
 
 from __future__ import annotations
 
+
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
@@ -96,7 +97,7 @@ class Layout:
     height: int
     mode: str = "tabletop"  # "tabletop" or "upright"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.mode not in ("tabletop", "upright"):
             raise ValueError(f"layout {self.mode!r}: use 'tabletop' or 'upright'")
         if self.width < 320 or self.height < 320:

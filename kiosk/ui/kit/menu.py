@@ -158,18 +158,18 @@ def undo_button(
 
 
 def make_button(
-    screen,
+    screen: Any,
     canvas: Canvas,
     frame: Frame,
     rect_units: Rect,
     text: str,
-    batch,
-    group=None,
+    batch: Any,
+    group: Any = None,
     *,
     size: float = 17,
     on_tap: Callable[[], object] | None = None,
-    color=BUTTON,
-    text_color=INK,
+    color: Any = BUTTON,
+    text_color: Any = INK,
     wrap: bool = False,
 ) -> Button:
     """A finger-sized button placed in design units, registered on `screen`.
@@ -205,21 +205,22 @@ def make_button(
         lab.set_style("align", "center")
         lab.set_style("line_spacing", height * 0.85)
         lab.end_update()
-    return screen.add(b)
+    screen.add(b)
+    return b
 
 
 def star_button(
-    screen,
+    screen: Any,
     canvas: Canvas,
     frame: Frame,
     rect_units: Rect,
     stars: str,
-    batch,
-    group=None,
+    batch: Any,
+    group: Any = None,
     *,
     on_tap: Callable[[], None] | None = None,
-    color=BUTTON,
-    star_color=INK,
+    color: Any = BUTTON,
+    star_color: Any = INK,
 ) -> Button:
     """A button showing a computer's strength as drawn stars (one to three), registered on `screen`.
 
@@ -261,13 +262,13 @@ class Toggle(Button):
         local: Rect,
         text: str,
         on: bool,
-        batch,
-        group=None,
+        batch: Any,
+        group: Any = None,
         *,
         font_size: float,
         on_change: Callable[[bool], None],
         min_size: float = 48,
-    ):
+    ) -> None:
         self.on = on
         self._on_change = on_change
         super().__init__(
@@ -337,7 +338,15 @@ class Toggle(Button):
         self._text.delete()
 
 
-def panel(frame: Frame, rect: Rect, batch, group=None, color=PANEL, edge=PANEL_EDGE, radius: float = 10) -> list:
+def panel(
+    frame: Frame,
+    rect: Rect,
+    batch: Any,
+    group: Any = None,
+    color: Any = PANEL,
+    edge: Any = PANEL_EDGE,
+    radius: float = 10,
+) -> list[Any]:
     """A rounded panel with a thin edge (two shapes)."""
     return [
         box(frame, rect.grow(2), edge, batch, group, radius=radius + 2),
@@ -345,7 +354,7 @@ def panel(frame: Frame, rect: Rect, batch, group=None, color=PANEL, edge=PANEL_E
     ]
 
 
-def clear_drawing(screen) -> None:
+def clear_drawing(screen: Any) -> None:
     """Drop a menu screen's widgets and shapes (``screen._shapes``) and give it an empty batch.
 
     Menu screens draw themselves again from scratch on every change (enter, resize, a choice).
@@ -357,7 +366,7 @@ def clear_drawing(screen) -> None:
     screen.batch = pyglet.graphics.Batch()
 
 
-def dim(layout: Layout, batch, group=None, alpha: int = 170) -> shapes.Rectangle:
+def dim(layout: Layout, batch: Any, group: Any = None, alpha: int = 170) -> shapes.Rectangle:
     """A translucent dark sheet over the whole window (for overlays)."""
     return shapes.Rectangle(0, 0, layout.width, layout.height, color=(8, 10, 14, alpha), batch=batch, group=group)
 
@@ -387,7 +396,7 @@ def config_value(ui: UI, section: str, key: str, default: Any) -> Any:
     return default if value is None else value
 
 
-def set_language(ui, language: str) -> None:
+def set_language(ui: Any, language: str) -> None:
     """Switch the UI's language (the app's hook if it has one, else its translator)."""
     hook = getattr(ui, "set_language", None)
     if callable(hook):
@@ -398,12 +407,12 @@ def set_language(ui, language: str) -> None:
         translator.set_language(language)
 
 
-def current_language(ui) -> str:
+def current_language(ui: Any) -> str:
     translator = getattr(ui, "translator", None)
     return str(getattr(ui, "language", None) or getattr(translator, "language", "en"))
 
 
-def picture(ui, kind: str, what, cx: float, cy: float, size: float, batch, group=None):
+def picture(ui: Any, kind: str, what: Any, cx: float, cy: float, size: float, batch: Any, group: Any = None) -> Any:
     """A drawing from the UI's art atlas ("tile" openings, "treasure" name, "pawn" seat) as one sprite.
 
     Sprites keep each drawing's own stroke order (shapes sharing a group do not).

@@ -34,14 +34,14 @@ def ease_out_back(t: float) -> float:
 class Effects:
     """The running effects; ``update(dt)`` moves them, ``active`` says whether frames are needed."""
 
-    def __init__(self):
-        self._running: list[tuple[Callable[[float], bool], list]] = []
+    def __init__(self) -> None:
+        self._running: list[tuple[Callable[[float], bool], list[Any]]] = []
 
     @property
     def active(self) -> bool:
         return bool(self._running)
 
-    def add(self, step: Callable[[float], bool], objects: list) -> None:
+    def add(self, step: Callable[[float], bool], objects: list[Any]) -> None:
         """`step(t)` is called with the seconds since the start and returns False when done;
         `objects` are deleted then."""
         state = {"t": 0.0}
@@ -71,7 +71,7 @@ class Effects:
     # ------------------------------------------------------------------ the effects
     def fly(
         self,
-        sprite,
+        sprite: Any,
         start: tuple[float, float],
         end: tuple[float, float],
         duration: float,
@@ -101,12 +101,12 @@ class Effects:
 
     def sparkles(
         self,
-        batch,
-        group,
+        batch: Any,
+        group: Any,
         x: float,
         y: float,
         radius: float,
-        color,
+        color: Any,
         duration: float = 0.7,
         count: int = 12,
         delay: float = 0.0,
@@ -134,9 +134,9 @@ class Effects:
 
     def card_turn(
         self,
-        batch,
-        group,
-        atlas,
+        batch: Any,
+        group: Any,
+        atlas: Any,
         treasure: str,
         x: float,
         y: float,
@@ -186,7 +186,9 @@ class Effects:
 
         self.add(step, objs)
 
-    def confetti(self, batch, group, area, colors, duration: float = 1.8, count: int = 70, seed: int = 7) -> None:
+    def confetti(
+        self, batch: Any, group: Any, area: Any, colors: Any, duration: float = 1.8, count: int = 70, seed: int = 7
+    ) -> None:
         """Paper bits in the players' colours falling over `area` (x, y, w, h) and fading."""
         rnd = random.Random(seed)
         bits = []
@@ -220,14 +222,14 @@ class Effects:
         self.add(step, [b for b, *_ in bits])
 
 
-def _set_width(rect, w: float, h: float) -> None:
+def _set_width(rect: Any, w: float, h: float) -> None:
     """Resize a centred rectangle in place (its anchor stays in the middle)."""
     rect.width = max(0.5, w)
     rect.height = h
     rect.anchor_position = (rect.width / 2, h / 2)
 
 
-def _delete(objects: list) -> None:
+def _delete(objects: list[Any]) -> None:
     for o in objects:
         try:
             o.delete()

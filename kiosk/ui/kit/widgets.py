@@ -144,10 +144,10 @@ def label(
     u: float,
     v: float,
     size: float,
-    batch,
-    group=None,
+    batch: Any,
+    group: Any = None,
     *,
-    color=INK,
+    color: Any = INK,
     anchor_x: AnchorX = "center",
     anchor_y: AnchorY = "center",
     bold: bool = False,
@@ -201,7 +201,7 @@ def label_spec(
     )
 
 
-def box(frame: Frame, local: Rect, color, batch, group=None, radius: float = 0) -> shapes.ShapeBase:
+def box(frame: Frame, local: Rect, color: Any, batch: Any, group: Any = None, radius: float = 0) -> shapes.ShapeBase:
     """A filled (optionally rounded) rectangle at a local position of `frame`."""
     r = frame.area(local)
     if radius > 0:
@@ -263,17 +263,17 @@ class Button(Widget):
         frame: Frame,
         local: Rect,
         text: str,
-        batch,
-        group=None,
+        batch: Any,
+        group: Any = None,
         *,
         font_size: float = 12,
         on_tap: Callable[[], object] | None = None,
         on_hold: Callable[[bool], object] | None = None,
         min_size: float = 48,
-        color=BUTTON,
-        text_color=INK,
+        color: Any = BUTTON,
+        text_color: Any = INK,
         radius: float | None = None,
-    ):
+    ) -> None:
         u, v, w, h = local
         if w < min_size:
             u, w = u - (min_size - w) / 2, min_size

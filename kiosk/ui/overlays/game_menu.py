@@ -82,7 +82,7 @@ class GameMenu:
         screen = self.ui.screen
         return game_on(screen.name) if screen is not None else None
 
-    def session(self) -> "GameSession | None":
+    def session(self) -> "GameSession[Any] | None":
         game = self._game()
         return session_for(self.ui.kiosk, game) if game is not None else None
 
@@ -376,7 +376,7 @@ class GameMenu:
             on_tap=self.end_game,
         )
 
-    def _sound_row(self, c: Canvas, frame: Frame, batch, group, x: float, y: float, w: float) -> None:
+    def _sound_row(self, c: Canvas, frame: Frame, batch: Any, group: Any, x: float, y: float, w: float) -> None:
         """Sound: the level this visitor hears, quieter, louder (up to the operator's), off/on."""
         t = self.ui.t
         sound = getattr(self.ui, "sound", None)
@@ -454,7 +454,7 @@ class GameMenu:
         )
 
 
-def corner_spots(layout, cells: dict[int, Rect]) -> list[tuple[Rect, int]]:
+def corner_spots(layout: Any, cells: dict[int, Rect]) -> list[tuple[Rect, int]]:
     """Menu spots at the given seats' rectangles, each turned to its seat's edge of the table."""
     return [(rect, seating.facing(layout, seat)) for seat, rect in cells.items()]
 

@@ -25,7 +25,7 @@ The watch is an overlay, not a screen: the UI calls ``update(dt)`` each frame,
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pyglet
 
@@ -67,8 +67,8 @@ class IdleWatch:
         self._batch: pyglet.graphics.Batch | None = None
         self._number: Text | None = None
         self._shown_n: int | None = None
-        self._shapes: list = []
-        self._built_for: tuple | None = None
+        self._shapes: list[Any] = []
+        self._built_for: tuple[Any, ...] | None = None
 
     def reload(self) -> None:
         """Read the times from the config again (the operator switched the preset)."""
@@ -81,7 +81,7 @@ class IdleWatch:
         self.keep = float(config_value(ui, "kiosk", "continue_s", 0))  # the attract screen offers it that long
 
     # ------------------------------------------------------------ what counts as a human game waiting
-    def _session(self) -> "GameSession | None":
+    def _session(self) -> "GameSession[Any] | None":
         """The session of the game on screen (a game's play screen); None elsewhere."""
         screen = self.ui.screen
         game = game_on(screen.name) if screen is not None else None
@@ -101,7 +101,7 @@ class IdleWatch:
         seats = getattr(self.ui, "seats", None)  # kiosk/ui/overlays/seats.py: a person while others play
         if seats is not None and seats.looks_after(session, game.current, self.timeout):
             return None
-        return game.current
+        return int(game.current)
 
     def _facing(self, player: int) -> int:
         """The angle the overlay is turned by: towards `player`'s side of the table."""

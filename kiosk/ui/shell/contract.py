@@ -59,7 +59,7 @@ class KioskView(Protocol):
         """The configuration (None: built-in defaults, in demos and tests)."""
 
     @property
-    def sessions(self) -> Mapping[str, "GameSession"]:
+    def sessions(self) -> Mapping[str, "GameSession[Any]"]:
         """One session per registered game (kiosk.games), by game name."""
 
     @property
@@ -83,7 +83,7 @@ class KioskView(Protocol):
         """Why the arcade buttons cannot work (no real pins on a Raspberry Pi), or None."""
 
     @property
-    def game_session(self) -> "GameSession":
+    def game_session(self) -> "GameSession[Any]":
         """The session whose game runs (or ran last)."""
 
     def first_player(self, players: int) -> int:

@@ -150,10 +150,11 @@ def run_window(ui: "UI", kiosk: "KioskView") -> int:
     while nothing does (pyglet's own redraw is off). A frame not drawn is not flipped either, so
     the front buffer keeps showing the last one."""
     import pyglet
+    from pyglet.app.base import EventLoop
 
     pacer = Pacer(ui, kiosk, notify=pyglet.app.platform_event_loop.notify, on_frame=lambda: _first_frame_drawn(kiosk))
 
-    class Loop(pyglet.app.EventLoop):
+    class Loop(EventLoop):
         def idle(self) -> float | None:
             dt = self.clock.update_time()
             self.clock.call_scheduled_functions(dt)  # pyglet's own (the sound's players)

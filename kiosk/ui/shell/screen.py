@@ -46,7 +46,7 @@ def register(name: str) -> Callable[[type["Screen"]], type["Screen"]]:
     return wrap
 
 
-def session_for(kiosk: "KioskView", game: str) -> "GameSession | None":
+def session_for(kiosk: "KioskView", game: str) -> "GameSession[Any] | None":
     """The session of game `game` in `kiosk` (``kiosk.sessions``), or None."""
     return kiosk.sessions.get(game)
 

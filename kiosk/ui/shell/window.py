@@ -162,7 +162,7 @@ def make_window(
 ROTATIONS = (0, 90, 180, 270)
 
 
-def rotation_view(rotation: int, width: int, height: int):
+def rotation_view(rotation: int, width: int, height: int) -> Any:
     """The view matrix that turns a picture laid out for the turned size by `rotation` degrees
     clockwise onto a `width` x `height` framebuffer (x' = a*x + b*y + tx, y' = c*x + d*y + ty)."""
     from pyglet.math import Mat4
@@ -369,7 +369,7 @@ class UI:
         self.kiosk.bus.post(command)
 
     @property
-    def atlas(self):
+    def atlas(self) -> Any:
         """The drawings at the current cell size (rebuilt when the layout's cell size changes)."""
         from kiosk.ui.art import Atlas
 
@@ -396,7 +396,7 @@ class UI:
 
             chosen = self._high_contrast = choices(self).get("high_contrast")
         if chosen is not None:
-            return chosen
+            return bool(chosen)
         config = self.kiosk.config
         return config is not None and config.display.high_contrast
 
@@ -610,7 +610,7 @@ class UI:
     def on_expose(self) -> None:  # the window was uncovered: the next frame must be drawn
         self.invalidate()
 
-    def screenshot(self, path: str | os.PathLike) -> Path:
+    def screenshot(self, path: str | os.PathLike[str]) -> Path:
         """Save what the last frame showed as a PNG."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -709,13 +709,13 @@ class UI:
         pixels: with a rotation, the screenshot shows the turned picture and the tap is turned back)."""
         self.tap(*self.to_logical(x, self.window.height - 1 - y))
 
-    def on_mouse_press(self, x, y, button, modifiers):
+    def on_mouse_press(self, x: Any, y: Any, button: Any, modifiers: Any) -> None:
         self.finger_down(*self.to_logical(x, y))
 
-    def on_mouse_release(self, x, y, button, modifiers):
+    def on_mouse_release(self, x: Any, y: Any, button: Any, modifiers: Any) -> None:
         self.finger_up(*self.to_logical(x, y))
 
-    def on_resize(self, width, height):
+    def on_resize(self, width: Any, height: Any) -> None:
         self._relayout(width, height)
 
     def _relayout(self, width: int, height: int) -> None:
@@ -728,7 +728,7 @@ class UI:
         self.invalidate()
 
     # ---------------------------------------------------------------- keys stand in for buttons
-    def on_key_press(self, symbol, modifiers):
+    def on_key_press(self, symbol: Any, modifiers: Any) -> bool | None:
         from pyglet.window import key
 
         self.last_input = self.now()
@@ -748,7 +748,7 @@ class UI:
         # Every other key stops here, Escape included: pyglet's default closes the window on Escape.
         return True
 
-    def on_key_release(self, symbol, modifiers):
+    def on_key_release(self, symbol: Any, modifiers: Any) -> bool | None:
         if self.screen is not None and hasattr(self.screen, "on_key_release"):
             self.screen.on_key_release(symbol, modifiers)
         return True
@@ -764,7 +764,7 @@ class UI:
 
         self.post(Quit("keyboard"))
 
-    def on_close(self):
+    def on_close(self) -> bool:
         """The window manager asks to close (Alt+F4, the close button): only a desktop window quits."""
         if self.locked:
             log.info("kiosk mode: a request to close the window was ignored (only the operator menu quits)")
@@ -772,7 +772,7 @@ class UI:
             self.request_quit()
         return True
 
-    def on_hide(self):
+    def on_hide(self) -> bool | None:
         """Minimised (or hidden) by the compositor: in kiosk mode, come straight back."""
         if self.locked:
             log.info("kiosk mode: the window was hidden; showing it again")
@@ -826,7 +826,7 @@ def _state_dir(kiosk: KioskView) -> Path | None:
     return Path(config.paths.state_dir) if config is not None else None
 
 
-def _configured_theme(kiosk: KioskView, chosen: str | None = None):
+def _configured_theme(kiosk: KioskView, chosen: str | None = None) -> Any:
     """The theme the operator `chosen` in the menu, else the one ``[display] theme`` names (the
     built-in one when it cannot be used, said in the log)."""
     from kiosk.themes import BUILTIN, load
