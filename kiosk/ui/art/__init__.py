@@ -46,6 +46,7 @@ WALL = NORMAL.wall  # a hedge: what a tile shows off its path
 CORRIDOR = NORMAL.path  # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
+MEDALLION_PICTURE = 0.7  # the picture's share of its medallion's drawing (an ivory ring shows round it)
 # high contrast: a dark, wider rim sets the medallion off the near-white path, and the treasure's
 # own outline is twice as thick (pen.py draws size * 0.035 otherwise)
 MEDALLION_RIM_HC = (16, 16, 20)
@@ -59,6 +60,13 @@ SIDE_BITS = {"N": 1, "E": 2, "S": 4, "W": 8}
 
 def mask_of(openings: str) -> int:
     return sum(SIDE_BITS[ch] for ch in openings)
+
+
+def _shade(color: tuple, k: float) -> tuple:
+    """`color` darkened (k < 1) or lightened towards white (k > 1)."""
+    if k <= 1:
+        return tuple(int(c * k) for c in color[:3])
+    return tuple(min(255, int(c + (255 - c) * (k - 1))) for c in color[:3])
 
 
 def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:
@@ -144,15 +152,19 @@ def draw_treasure(
     if medallion:
         rim = art.theme.colour("medallion_rim", MEDALLION_RIM) if art is not None else MEDALLION_RIM
         face = art.theme.colour("medallion", MEDALLION) if art is not None else MEDALLION
-        out.append(
-            pyglet.shapes.Circle(
-                cx, cy, size * 0.5, color=MEDALLION_RIM_HC if high_contrast else rim, batch=batch, group=group
+        if high_contrast:
+            discs = [(0.0, 0.5, MEDALLION_RIM_HC), (0.0, 0.42, face)]
+        else:  # set into the tile: its hollow's wall towards the light (top-left) in shade
+            discs = [
+                (0.0, 0.5, rim),
+                (0.0, 0.41, _shade(face, 0.92)),
+                (0.012, 0.398, face),
+            ]
+        for off, r, color in discs:
+            out.append(
+                pyglet.shapes.Circle(cx + off * size, cy - off * size, size * r, color=color, batch=batch, group=group)
             )
-        )
-        out.append(
-            pyglet.shapes.Circle(cx, cy, size * (0.42 if high_contrast else 0.45), color=face, batch=batch, group=group)
-        )
-        size *= 0.78
+        size *= 0.78 if high_contrast else MEDALLION_PICTURE
     if art is not None:
         out.append(art.sprite("board", name, cx, cy, size, batch, pyglet.graphics.Group(order=50, parent=group)))
         return out

@@ -37,7 +37,10 @@ class Palette:
     stone_light: tuple
     rivet: tuple
     path: tuple
+    path_shade: tuple  # the sand in the hedges' shadow (their upper and left side)
     verge: tuple  # the path's darker border
+    lip: tuple | None  # the hedges' lit faces along the path's lower and right side
+    painted: bool  # washes of light and shade, brush strokes and shadows under leaves and pebbles
     pebble: tuple
     outline: float  # the path's border, as a fraction of the tile
 
@@ -53,8 +56,11 @@ NORMAL = Palette(
     stone_dark=(84, 82, 92),
     stone_light=(184, 182, 188),
     rivet=(226, 186, 84),
-    path=(248, 226, 172),
-    verge=(150, 112, 66),
+    path=(250, 228, 170),
+    path_shade=(202, 164, 104),
+    verge=(124, 88, 50),
+    lip=(150, 200, 104),
+    painted=True,
     pebble=(214, 188, 136),
     outline=0.025,
 )
@@ -70,7 +76,10 @@ HIGH_CONTRAST = Palette(
     stone_light=(80, 80, 90),
     rivet=(255, 210, 60),
     path=(255, 248, 222),
+    path_shade=(255, 248, 222),  # no shading: the path stays one flat bright colour for low vision
     verge=(0, 0, 0),
+    lip=None,
+    painted=False,
     pebble=(236, 226, 196),
     outline=0.06,
 )
@@ -107,13 +116,14 @@ def draw_tile(
     for the atlas bake, where a batch would otherwise draw all circles before all rectangles.
     """
     out: list = []
-    groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(6)]
-    g_shadow, g_tile, g_wall, g_verge, g_path, g_detail = groups
+    groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(9)]
+    g_shadow, g_tile, g_wall, g_paint, g_leaf, g_verge, g_path, g_sand, g_detail = groups
     rnd = random.Random(sum(ord(ch) * (k + 3) for k, ch in enumerate(openings)) + (101 if fixed else 0))
     t = size * TILE_BODY  # the tile, a little inset in its cell
     inner = _body(out, batch, (g_shadow, g_tile, g_wall), cx, cy, size, t, fixed, palette)
-    _walls(out, batch, g_wall, inner, fixed, palette, rnd)
-    _path(out, batch, (g_verge, g_path), cx, cy, size, openings, palette)
+    _light(out, batch, g_paint, inner, palette.stone if fixed else palette.wall, palette)
+    _walls(out, batch, (g_paint, g_leaf), inner, fixed, palette, rnd)
+    _path(out, batch, (g_verge, g_path, g_sand), cx, cy, size, openings, palette, rnd)
     _details(out, batch, g_detail, cx, cy, size, t, openings, fixed, palette, rnd)
     return out
 
@@ -145,37 +155,94 @@ def _body(out, batch, groups, cx, cy, s, t, fixed, p) -> tuple[float, float, flo
     return (x0 + bevel, y0 + bevel, t - 2 * bevel)
 
 
-def _walls(out, batch, group, inner, fixed, p, rnd) -> None:
-    """Wall texture: blocks on stone; on hedges a leaf clump in each corner (the path never covers
-    those) and a few more -- few shapes, as each costs time in the bake at start-up."""
+def _mix(color: tuple, towards: tuple, t: float) -> tuple:
+    """`color` moved the share `t` of the way to `towards`, opaque. (The bake draws into a texture:
+    a translucent shape there would make the texel itself translucent, and the table show through.)"""
+    return tuple(round(a + (b - a) * t) for a, b in zip(color[:3], towards[:3]))
+
+
+LAMP = (255, 250, 214)  # the light's colour, what a lit surface moves towards
+DUSK = (16, 10, 4)  # what a shaded one moves towards
+
+
+def _light(out, batch, group, inner, base, p) -> None:
+    """The light across the tile, as paint: a wash lighter towards the top-left and one darker towards
+    the bottom-right, each a few nested discs a little further from the base colour."""
+    if not p.painted:
+        return
+    ix, iy, iw = inner
+    for (u, v), towards, most in (((0.3, 0.7), LAMP, 0.14), ((0.72, 0.28), DUSK, 0.16)):
+        for k, r in enumerate((0.3, 0.24, 0.18, 0.12)):
+            color = _mix(base, towards, most * (k + 1) / 4)
+            _circle(out, batch, group, ix + u * iw, iy + v * iw, iw * r, color)
+
+
+def _walls(out, batch, groups, inner, fixed, p, rnd) -> None:
+    """Wall texture: blocks on stone, each with a lit top and a shaded foot; on hedges a leaf clump
+    in each corner (the path never covers those) and a few more, each with its shadow down-right and
+    a dab of light up-left -- few shapes, as each costs time in the bake at start-up."""
+    g_under, g_over = groups
     ix, iy, iw = inner
     if fixed:
         for _ in range(6):
             bx, by = ix + rnd.uniform(0.05, 0.8) * iw, iy + rnd.uniform(0.05, 0.8) * iw
-            _rect(out, batch, group, bx, by, iw * rnd.uniform(0.12, 0.2), iw * 0.05, p.stone_dark)
+            bw, bh = iw * rnd.uniform(0.12, 0.2), iw * 0.07
+            _rect(out, batch, g_under, bx, by, bw, bh, p.stone_dark)
+            _rect(out, batch, g_over, bx, by + bh * 0.55, bw - iw * 0.015, bh * 0.45, p.stone_light)
         return
     corners = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
     spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
     for k, (u, v) in enumerate(spots):
         lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
-        _circle(out, batch, group, lx, ly, iw * rnd.uniform(0.07, 0.1), p.leaf_dark if k % 2 else p.leaf_light)
+        r = iw * rnd.uniform(0.07, 0.1)
+        if p.painted:
+            _circle(out, batch, g_under, lx + r * 0.3, ly - r * 0.4, r, _mix(p.wall, DUSK, 0.35))
+        _circle(out, batch, g_over, lx, ly, r, p.leaf_dark if k % 2 else p.wall)
+        _circle(out, batch, g_over, lx - r * 0.3, ly + r * 0.3, r * 0.5, p.leaf_light)
 
 
-def _path(out, batch, groups, cx, cy, s, openings, p) -> None:
-    """The path: a verge (darker border) under the sand, from the centre out through each opening."""
-    half = s / 2
-    w = s * 0.36
-    hw = w / 2
-    arms_of = {
-        "N": lambda g: (cx - hw - g, cy, w + 2 * g, half),
-        "S": lambda g: (cx - hw - g, cy - half, w + 2 * g, half),
-        "E": lambda g: (cx, cy - hw - g, half, w + 2 * g),
-        "W": lambda g: (cx - half, cy - hw - g, half, w + 2 * g),
+def _path_rects(cx, cy, s, openings, grow, lit=0.0) -> list[tuple[float, float, float, float]]:
+    """The path's rectangles (its crossing and an arm to each opening), grown by `grow` on every side;
+    `lit` > 0 cuts that much off their top and left sides (the part the hedges there shade)."""
+    half, hw = s / 2, s * 0.18
+    w = 2 * hw + 2 * grow
+    x, y = cx - hw - grow, cy - hw - grow
+    arms = {
+        "N": (x, cy, w, half),
+        "S": (x, cy - half, w, half),
+        "E": (cx, y, half, w),
+        "W": (cx - half, y, half, w),
     }
-    for grow, color, group in ((s * max(0.035, p.outline), p.verge, groups[0]), (0.0, p.path, groups[1])):
-        _rect(out, batch, group, cx - hw - grow, cy - hw - grow, w + 2 * grow, w + 2 * grow, color)
-        for side in openings:
-            _rect(out, batch, group, *arms_of[side](grow), color)
+    rects = [(x, y, w, w)] + [arms[side] for side in openings]
+    # an arm running off the tile keeps its far end; only a side along a hedge is cut
+    return [(rx + lit, ry, rw - lit, rh - lit) for rx, ry, rw, rh in rects]
+
+
+def _path(out, batch, groups, cx, cy, s, openings, p, rnd) -> None:
+    """The path, sunk between the hedges and lit from the top-left: the hedges' lit faces show as a
+    light lip along its lower and right sides, a darker verge borders it, and the sand under the
+    hedges on its upper and left sides lies in their shadow."""
+    g_verge, g_path, g_sand = groups
+    grow = s * max(0.035, p.outline)
+    lip = s * 0.02
+    if p.lip is not None:
+        for rx, ry, rw, rh in _path_rects(cx, cy, s, openings, grow):
+            _rect(out, batch, g_verge, rx, ry - lip, rw + lip, rh + lip, p.lip)
+    for rect in _path_rects(cx, cy, s, openings, grow):
+        _rect(out, batch, g_verge, *rect, p.verge)
+    for rect in _path_rects(cx, cy, s, openings, 0.0):
+        _rect(out, batch, g_path, *rect, p.path_shade)
+    for rect in _path_rects(cx, cy, s, openings, 0.0, lit=s * 0.06):
+        _rect(out, batch, g_path, *rect, p.path)
+    # a broad brush stroke of light along each arm's lit side: the sand painted, not printed
+    for side in openings if p.painted else "":
+        dx, dy = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}[side]
+        off = s * rnd.uniform(0.02, 0.07) * (1 if dx else -1)  # towards the lower right
+        a, b = s * rnd.uniform(0.06, 0.14), s * rnd.uniform(0.36, 0.46)
+        x0, y0 = cx + dx * a - dy * off, cy + dy * a + dx * off
+        x1, y1 = cx + dx * b - dy * off, cy + dy * b + dx * off
+        light = _mix(p.path, LAMP, 0.5)
+        out.append(pyglet.shapes.Line(x0, y0, x1, y1, s * 0.07, color=light, batch=batch, group=g_sand))
 
 
 def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
@@ -187,7 +254,9 @@ def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
             for _ in range(2):
                 px = cx + (dx + rnd.uniform(-0.1, 0.1)) * s
                 py = cy + (dy + rnd.uniform(-0.1, 0.1)) * s
-                _circle(out, batch, group, px, py, s * rnd.uniform(0.012, 0.02), p.pebble)
+                r = s * rnd.uniform(0.014, 0.022)
+                _circle(out, batch, group, px + r * 0.4, py - r * 0.5, r, p.path_shade)  # its shadow
+                _circle(out, batch, group, px, py, r, p.pebble)
     if fixed:
         for dx in (-1, 1):
             for dy in (-1, 1):

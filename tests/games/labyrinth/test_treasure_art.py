@@ -52,7 +52,7 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
     """A pawn is a solid piece in its seat's colour, taller than wide, with no light disc behind it
     (a treasure sits on one); the four silhouettes differ, not only their colours."""
     import pyglet
-    from kiosk.ui.art import MEDALLION, SEAT_COLORS
+    from kiosk.ui.art import MEDALLION, MEDALLION_RIM, SEAT_COLORS
     from kiosk.ui.kit.menu import picture
 
     u = make_ui(size=(800, 480), first="setup")
@@ -92,7 +92,9 @@ def test_pawns_are_standing_pieces_not_medallions_and_each_seat_has_its_own_shap
             cx = sum(i for i, _ in pts) / len(pts)
             masks.append({(round(i - cx), j) for i, j in pts if j > 244})  # the head: the seat's shape
         medallion_pts, medallion = silhouette(xs[4])
-        assert sum(_near(c, MEDALLION, 20) for c in medallion) > 0.3 * len(medallion)  # the test sees a disc
+        # the test sees a disc: the ivory face in its gold rim (a wide rim: set into the tile, docs/art.md)
+        disc = sum(_near(c, MEDALLION, 20) or _near(c, MEDALLION_RIM, 20) for c in medallion)
+        assert disc > 0.4 * len(medallion)
         for a in range(4):
             for b in range(a + 1, 4):
                 differ = len(masks[a] ^ masks[b]) / len(masks[a] | masks[b])
