@@ -31,11 +31,11 @@ PROMPT = 22  # the instruction in the panel of the player whose turn it is, wher
 HEADLINE = 28  # screen titles, the instruction's key word, the pass / game-over headline
 RESULT = 32  # "Red wins!" on the game-over screen; the far side's copy is a HEADLINE (they play too)
 CUE = 40  # "Red's turn": the cue when a turn starts
-TREASURE = 32  # a treasure drawn on a board tile (the art's medallion diameter)
+TREASURE = 34  # a treasure drawn on a board tile (the art's medallion diameter)
 #: the treasure's drawing as a part of a board cell: a TREASURE px medallion on the 52 px cell of
 #: 800x480, set into the path's crossing and small enough that the path's arms read first (docs/art.md);
 #: larger screens have larger cells
-TREASURE_OF_CELL = 0.62
+TREASURE_OF_CELL = 0.66
 #: a treasure picture off the board (a target, a treasure found, an open card, a card's symbol), at least
 #: this many px across at 800x480 (the layout audit checks it, scaled with the screen)
 PICTURE = 40

@@ -50,7 +50,7 @@ from kiosk.ui.kit.typeface import SPARE_TREASURE_OF_TILE, TREASURE_OF_CELL
 from kiosk.games.labyrinth.geometry import ARROWS
 from kiosk.ui.kit.layout import Layout, Rect
 from kiosk.ui.kit.motion import Effects, ease_out_back
-from kiosk.games.labyrinth.screens.frame import board_frame
+from kiosk.games.labyrinth.screens.frame import arrow_points, board_frame
 from kiosk.games.labyrinth import geometry
 from kiosk.ui.shell.contract import UIView
 
@@ -65,8 +65,8 @@ PULSE_HZ = 15  # a pulse changes this often (one frame each), not every frame: a
 PAWN_OF_CELL = 0.7  # a pawn alone on its cell, standing taller than it is wide
 PAWN_SHARED_OF_CELL = 0.5  # pawns sharing a cell, each in its own quarter
 ARROW_ON = (255, 196, 64)
+LIFT_OF_CELL = 0.1  # how far the spare at an arrow is lifted: its shadow's offset to the right (x 1.3 down)
 ARROW_OFF = (128, 104, 80)  # an arrow that cannot be pressed now: a dull wooden one in its hole
-ARROW_OF_CELL = 0.42  # an arrow's half-width: 0.84 of its slot across (about 8.5 mm on a 7-inch 800x480)
 FORBIDDEN = (230, 60, 60)
 REACH = (255, 236, 120)
 TRAIL_OF_CELL = 0.16  # the walk's trail: a line this part of a cell wide along the cells walked through
@@ -181,6 +181,7 @@ class BoardView:
         self._preview_tile: pyglet.sprite.Sprite | None = None  # these five: made by resize()
         self._preview_treasure: pyglet.sprite.Sprite | None = None
         self._preview_frame: shapes.Box | None = None
+        self._preview_shadow: pyglet.sprite.Sprite | None = None  # the spare lifted above the board casts it
         self._hint_marks: list = []
         self._cursor_box: shapes.Box | None = None
         self._fx: list = []
@@ -264,6 +265,7 @@ class BoardView:
             self._preview_tile,
             self._preview_treasure,
             self._preview_frame,
+            self._preview_shadow,
             self._cursor_box,
             self._active_ring,
         ):
@@ -276,6 +278,7 @@ class BoardView:
         self._homes, self._move_marks, self._push_marks = [], [], []
         self._marks_drawn, self._marks_areas = None, []
         self._preview_tile = self._preview_treasure = self._preview_frame = self._cursor_box = None
+        self._preview_shadow = None
         self._active_ring = None
 
     def _build(self) -> None:
@@ -302,6 +305,13 @@ class BoardView:
                 self._riders.append((tile, icon))
         for name in ARROWS:
             self._arrows[name] = self._arrow_shape(name)
+        # the spare at an arrow is lifted above the board: its square's shadow falls down-right (docs/art.md)
+        self._preview_shadow = shadow = pyglet.sprite.Sprite(
+            atlas.tile_face("NESW"), 0, 0, batch=self.live, group=self.g_arrows
+        )
+        shadow.scale = self.scale * 0.94
+        shadow.color, shadow.opacity = (0, 0, 0), 140
+        shadow.visible = False
         self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
         tile.scale = self.scale * 0.94
         tile.visible = False
@@ -323,20 +333,7 @@ class BoardView:
         self._sync_all()
 
     def _arrow_shape(self, name: str) -> shapes.Triangle:
-        L = self._laid_out()
-        r = geometry.arrow_rect(L, name)
-        cx, cy = r.center
-        s = L.cell * ARROW_OF_CELL
-        side = name[0]
-        # the triangle points into the board
-        if side == "N":
-            pts = [(cx - s, cy + s * 0.5), (cx + s, cy + s * 0.5), (cx, cy - s * 0.7)]
-        elif side == "S":
-            pts = [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s * 0.7)]
-        elif side == "W":
-            pts = [(cx - s * 0.5, cy - s), (cx - s * 0.5, cy + s), (cx + s * 0.7, cy)]
-        else:
-            pts = [(cx + s * 0.5, cy - s), (cx + s * 0.5, cy + s), (cx - s * 0.7, cy)]
+        pts = arrow_points(self._laid_out(), name)
         return shapes.Triangle(*pts[0], *pts[1], *pts[2], color=ARROW_ON, batch=self.live, group=self.g_arrows)
 
     # ------------------------------------------------------------------ model -> sprites
@@ -637,9 +634,11 @@ class BoardView:
     def _sync_preview(self) -> None:
         m = self.model
         tile, treasure, frame = self._preview_tile, self._preview_treasure, self._preview_frame
+        shadow = self._preview_shadow
         assert tile is not None and treasure is not None and frame is not None, "made by resize()"
+        assert shadow is not None, "made by resize()"
         show = m.started and m.phase == Phase.SHIFT and m.preview is not None
-        tile.visible = frame.visible = show
+        tile.visible = frame.visible = shadow.visible = show
         treasure.visible = show and bool(m.spare.treasure)
         if not show or m.preview is None:  # (show says it is not None; this tells mypy)
             return
@@ -654,6 +653,8 @@ class BoardView:
             treasure.image = atlas.treasure(m.spare.treasure)
             treasure.position = (cx, cy, 0)
         frame.position = (r.x, r.y)
+        lift = self._laid_out().cell * LIFT_OF_CELL
+        shadow.position = (cx + lift, cy - lift * 1.3, 0)
 
     def _sync_reach(self) -> None:
         m = self.model
@@ -865,9 +866,9 @@ class BoardView:
         idx = [r * 7 + c for r, c in line]
         # the inserted tile uses the preview sprite
         atlas = self.ui.atlas
-        pv, pt, frame = self._preview_tile, self._preview_treasure, self._preview_frame
-        assert pv is not None and pt is not None and frame is not None, "made by resize()"
-        frame.visible = False
+        pv, pt, frame, shadow = self._preview_tile, self._preview_treasure, self._preview_frame, self._preview_shadow
+        assert pv is not None and pt is not None and frame is not None and shadow is not None, "made by resize()"
+        frame.visible = shadow.visible = False  # the spare is laid down: it slides on the board
         pv.visible = True
         pv.image = atlas.tile(ev.inserted.openings)
         pv.rotation = 0

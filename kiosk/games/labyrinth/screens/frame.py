@@ -27,6 +27,7 @@ HC_RIM = (255, 255, 255)  # high contrast: the frame is black, its holes rimmed 
 CORNERS = ((-1, -1), (-1, 7), (7, 7), (7, -1))  # the ring's corner cells (row, col), seat 0's first
 
 
+ARROW_OF_CELL = 0.42  # an arrow's half-width: 0.84 of its slot across (about 8.5 mm on a 7-inch 800x480)
 SHADOW_OF_CELL = 0.07  # how far the frame's shadow falls to the right (and 1.4 times that down)
 
 
@@ -139,7 +140,8 @@ def _well(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[s
 
 
 def _holes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[shapes.ShapeBase]:
-    """The 12 arrows' holes in the frame, each with a lit lip at its lower right."""
+    """The 12 arrows' holes cut into the frame: a lit lip at the lower right, the wall at the upper left
+    in shade, and the arrow's shadow on the hole's floor."""
     c = layout.cell
     out: list[shapes.ShapeBase] = []
     for name in ARROWS:
@@ -157,7 +159,16 @@ def _holes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> list[
             out.append(
                 shapes.Line(right, hole.y + edge, right, hole.top - edge, lip, FRAME_LIGHT, batch=batch, group=group)
             )
-            out.append(rounded(hole, c * 0.14, RECESS, batch, group))
+            # carved: the hole's wall towards the light in shade, its floor below, and the gold
+            # arrow's shadow on the floor (the arrow itself is the board's, drawn over it)
+            wall = c * 0.06
+            out.append(rounded(hole, c * 0.14, WELL_SHADOW, batch, group))
+            floor = Rect(hole.x + wall, hole.y, hole.w - wall, hole.h - wall)
+            out.append(rounded(floor, c * 0.12, RECESS, batch, group))
+            arrow = arrow_points(layout, name)
+            mx, my = sum(x for x, _ in arrow) / 3, sum(y for _, y in arrow) / 3
+            pts = [(mx + (x - mx) * 0.94 + c * 0.03, my + (y - my) * 0.94 - c * 0.04) for x, y in arrow]
+            out.append(shapes.Triangle(*pts[0], *pts[1], *pts[2], color=WELL_SHADOW, batch=batch, group=group))
     return out
 
 
@@ -179,6 +190,20 @@ def _rosettes(layout: Layout, batch: Any, group: Any, high_contrast: bool) -> li
         ):
             out.append(shapes.Circle(x + dx * c, y + dy * c, r * c, color=color, batch=batch, group=group))
     return out
+
+
+def arrow_points(layout: Layout, name: str) -> list[tuple[float, float]]:
+    """The corners of arrow `name`'s triangle, pointing into the board (the board draws it in gold)."""
+    cx, cy = geometry.arrow_rect(layout, name).center
+    s = layout.cell * ARROW_OF_CELL
+    side = name[0]
+    if side == "N":
+        return [(cx - s, cy + s * 0.5), (cx + s, cy + s * 0.5), (cx, cy - s * 0.7)]
+    if side == "S":
+        return [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s * 0.7)]
+    if side == "W":
+        return [(cx - s * 0.5, cy - s), (cx - s * 0.5, cy + s), (cx + s * 0.7, cy)]
+    return [(cx + s * 0.5, cy - s), (cx + s * 0.5, cy + s), (cx - s * 0.7, cy)]
 
 
 def rounded(r: Rect, radius: float, color: Colour, batch: Any, group: Any) -> shapes.ShapeBase:
