@@ -56,8 +56,8 @@ NORMAL = Palette(
     stone_dark=(84, 82, 92),
     stone_light=(184, 182, 188),
     rivet=(226, 186, 84),
-    path=(250, 228, 170),
-    path_shade=(202, 164, 104),
+    path=(244, 218, 156),
+    path_shade=(198, 158, 98),
     verge=(124, 88, 50),
     lip=(150, 200, 104),
     painted=True,
@@ -171,7 +171,7 @@ def _light(out, batch, group, inner, base, p) -> None:
     if not p.painted:
         return
     ix, iy, iw = inner
-    for (u, v), towards, most in (((0.3, 0.7), LAMP, 0.14), ((0.72, 0.28), DUSK, 0.16)):
+    for (u, v), towards, most in (((0.3, 0.7), LAMP, 0.24), ((0.72, 0.28), DUSK, 0.24)):
         for k, r in enumerate((0.3, 0.24, 0.18, 0.12)):
             color = _mix(base, towards, most * (k + 1) / 4)
             _circle(out, batch, group, ix + u * iw, iy + v * iw, iw * r, color)
@@ -194,7 +194,7 @@ def _walls(out, batch, groups, inner, fixed, p, rnd) -> None:
     spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
     for k, (u, v) in enumerate(spots):
         lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
-        r = iw * rnd.uniform(0.07, 0.1)
+        r = iw * rnd.uniform(0.08, 0.12)
         if p.painted:
             _circle(out, batch, g_under, lx + r * 0.3, ly - r * 0.4, r, _mix(p.wall, DUSK, 0.35))
         _circle(out, batch, g_over, lx, ly, r, p.leaf_dark if k % 2 else p.wall)
@@ -241,8 +241,8 @@ def _path(out, batch, groups, cx, cy, s, openings, p, rnd) -> None:
         a, b = s * rnd.uniform(0.06, 0.14), s * rnd.uniform(0.36, 0.46)
         x0, y0 = cx + dx * a - dy * off, cy + dy * a + dx * off
         x1, y1 = cx + dx * b - dy * off, cy + dy * b + dx * off
-        light = _mix(p.path, LAMP, 0.5)
-        out.append(pyglet.shapes.Line(x0, y0, x1, y1, s * 0.07, color=light, batch=batch, group=g_sand))
+        light = _mix(p.path, LAMP, 0.6)
+        out.append(pyglet.shapes.Line(x0, y0, x1, y1, s * 0.08, color=light, batch=batch, group=g_sand))
 
 
 def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
