@@ -172,8 +172,8 @@ def _light(out, batch, group, inner, base, p) -> None:
         return
     ix, iy, iw = inner
     for (u, v), towards, most in (((0.3, 0.7), LAMP, 0.24), ((0.72, 0.28), DUSK, 0.24)):
-        for k, r in enumerate((0.3, 0.24, 0.18, 0.12)):
-            color = _mix(base, towards, most * (k + 1) / 4)
+        for k, r in enumerate((0.3, 0.21, 0.12)):
+            color = _mix(base, towards, most * (k + 1) / 3)
             _circle(out, batch, group, ix + u * iw, iy + v * iw, iw * r, color)
 
 
@@ -191,7 +191,7 @@ def _walls(out, batch, groups, inner, fixed, p, rnd) -> None:
             _rect(out, batch, g_over, bx, by + bh * 0.55, bw - iw * 0.015, bh * 0.45, p.stone_light)
         return
     corners = [(0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8)]
-    spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(6)]
+    spots = corners + [(rnd.uniform(0.1, 0.9), rnd.uniform(0.1, 0.9)) for _ in range(4)]
     for k, (u, v) in enumerate(spots):
         lx, ly = ix + (u + rnd.uniform(-0.06, 0.06)) * iw, iy + (v + rnd.uniform(-0.06, 0.06)) * iw
         r = iw * rnd.uniform(0.08, 0.12)
