@@ -62,11 +62,10 @@ def mask_of(openings: str) -> int:
     return sum(SIDE_BITS[ch] for ch in openings)
 
 
-def _shade(color: tuple, k: float) -> tuple:
+def _shade(color: tuple[int, ...], k: float) -> tuple[int, int, int]:
     """`color` darkened (k < 1) or lightened towards white (k > 1)."""
-    if k <= 1:
-        return tuple(int(c * k) for c in color[:3])
-    return tuple(min(255, int(c + (255 - c) * (k - 1))) for c in color[:3])
+    r, g, b = (int(c * k) if k <= 1 else min(255, int(c + (255 - c) * (k - 1))) for c in color[:3])
+    return (r, g, b)
 
 
 def pawn_pen(seat: int, high_contrast: bool = False) -> Pen:

@@ -19,29 +19,32 @@ so a tile looks the same each time and on every screen.
 from __future__ import annotations
 
 import random
+from typing import Any
 from dataclasses import dataclass
 
 import pyglet
 
+from kiosk.ui.kit.table import Colour
+
 
 @dataclass(frozen=True)
 class Palette:
-    shadow: tuple
-    edge_light: tuple
-    edge_dark: tuple
-    wall: tuple  # hedge
-    leaf_dark: tuple
-    leaf_light: tuple
-    stone: tuple  # fixed tiles' walls
-    stone_dark: tuple
-    stone_light: tuple
-    rivet: tuple
-    path: tuple
-    path_shade: tuple  # the sand in the hedges' shadow (their upper and left side)
-    verge: tuple  # the path's darker border
-    lip: tuple | None  # the hedges' lit faces along the path's lower and right side
+    shadow: Colour
+    edge_light: Colour
+    edge_dark: Colour
+    wall: Colour  # hedge
+    leaf_dark: Colour
+    leaf_light: Colour
+    stone: Colour  # fixed tiles' walls
+    stone_dark: Colour
+    stone_light: Colour
+    rivet: Colour
+    path: Colour
+    path_shade: Colour  # the sand in the hedges' shadow (their upper and left side)
+    verge: Colour  # the path's darker border
+    lip: Colour | None  # the hedges' lit faces along the path's lower and right side
     painted: bool  # washes of light and shade, brush strokes and shadows under leaves and pebbles
-    pebble: tuple
+    pebble: Colour
     outline: float  # the path's border, as a fraction of the tile
 
 
@@ -90,16 +93,16 @@ HIGH_CONTRAST = Palette(
 TILE_BODY = 0.90
 
 
-def _rect(out, batch, group, x, y, w, h, color):
+def _rect(out: list[Any], batch: Any, group: Any, x: float, y: float, w: float, h: float, color: Colour) -> None:
     out.append(pyglet.shapes.Rectangle(x, y, w, h, color=color, batch=batch, group=group))
 
 
-def _circle(out, batch, group, x, y, r, color):
+def _circle(out: list[Any], batch: Any, group: Any, x: float, y: float, r: float, color: Colour) -> None:
     out.append(pyglet.shapes.Circle(x, y, r, color=color, batch=batch, group=group))
 
 
 def draw_tile(
-    batch,
+    batch: Any,
     cx: float,
     cy: float,
     size: float,
@@ -108,14 +111,14 @@ def draw_tile(
     fixed: bool = False,
     palette: Palette = NORMAL,
     layered: bool = False,
-    group=None,
-) -> list:
+    group: Any = None,
+) -> list[Any]:
     """A tile with walls and a path (no treasure), centred at (cx, cy), `size` px square.
 
     `layered` puts each layer (shadow, tile, walls, path, details) in its own ordered group:
     for the atlas bake, where a batch would otherwise draw all circles before all rectangles.
     """
-    out: list = []
+    out: list[Any] = []
     groups = [pyglet.graphics.Group(order=k, parent=group) if layered else group for k in range(9)]
     g_shadow, g_tile, g_wall, g_paint, g_leaf, g_verge, g_path, g_sand, g_detail = groups
     rnd = random.Random(sum(ord(ch) * (k + 3) for k, ch in enumerate(openings)) + (101 if fixed else 0))
@@ -128,7 +131,17 @@ def draw_tile(
     return out
 
 
-def _body(out, batch, groups, cx, cy, s, t, fixed, p) -> tuple[float, float, float]:
+def _body(
+    out: list[Any],
+    batch: Any,
+    groups: tuple[Any, Any, Any],
+    cx: float,
+    cy: float,
+    s: float,
+    t: float,
+    fixed: bool,
+    p: Palette,
+) -> tuple[float, float, float]:
     """The soft shadow (three translucent squares offset down-right) and the tile with a bevelled
     edge; returns the wall area inside the edge as (x, y, side)."""
     g_shadow, g_tile, g_wall = groups
@@ -155,17 +168,18 @@ def _body(out, batch, groups, cx, cy, s, t, fixed, p) -> tuple[float, float, flo
     return (x0 + bevel, y0 + bevel, t - 2 * bevel)
 
 
-def _mix(color: tuple, towards: tuple, t: float) -> tuple:
+def _mix(color: Colour, towards: Colour, t: float) -> tuple[int, int, int]:
     """`color` moved the share `t` of the way to `towards`, opaque. (The bake draws into a texture:
     a translucent shape there would make the texel itself translucent, and the table show through.)"""
-    return tuple(round(a + (b - a) * t) for a, b in zip(color[:3], towards[:3]))
+    r, g, b = (round(a + (b - a) * t) for a, b in zip(color[:3], towards[:3]))
+    return (r, g, b)
 
 
 LAMP = (255, 250, 214)  # the light's colour, what a lit surface moves towards
 DUSK = (16, 10, 4)  # what a shaded one moves towards
 
 
-def _light(out, batch, group, inner, base, p) -> None:
+def _light(out: list[Any], batch: Any, group: Any, inner: tuple[float, float, float], base: Colour, p: Palette) -> None:
     """The light across the tile, as paint: a wash lighter towards the top-left and one darker towards
     the bottom-right, each a few nested discs a little further from the base colour."""
     if not p.painted:
@@ -177,7 +191,15 @@ def _light(out, batch, group, inner, base, p) -> None:
             _circle(out, batch, group, ix + u * iw, iy + v * iw, iw * r, color)
 
 
-def _walls(out, batch, groups, inner, fixed, p, rnd) -> None:
+def _walls(
+    out: list[Any],
+    batch: Any,
+    groups: tuple[Any, Any],
+    inner: tuple[float, float, float],
+    fixed: bool,
+    p: Palette,
+    rnd: random.Random,
+) -> None:
     """Wall texture: blocks on stone, each with a lit top and a shaded foot; on hedges a leaf clump
     in each corner (the path never covers those) and a few more, each with its shadow down-right and
     a dab of light up-left -- few shapes, as each costs time in the bake at start-up."""
@@ -201,7 +223,9 @@ def _walls(out, batch, groups, inner, fixed, p, rnd) -> None:
         _circle(out, batch, g_over, lx - r * 0.3, ly + r * 0.3, r * 0.5, p.leaf_light)
 
 
-def _path_rects(cx, cy, s, openings, grow, lit=0.0) -> list[tuple[float, float, float, float]]:
+def _path_rects(
+    cx: float, cy: float, s: float, openings: str, grow: float, lit: float = 0.0
+) -> list[tuple[float, float, float, float]]:
     """The path's rectangles (its crossing and an arm to each opening), grown by `grow` on every side;
     `lit` > 0 cuts that much off their top and left sides (the part the hedges there shade)."""
     half, hw = s / 2, s * 0.18
@@ -218,7 +242,17 @@ def _path_rects(cx, cy, s, openings, grow, lit=0.0) -> list[tuple[float, float, 
     return [(rx + lit, ry, rw - lit, rh - lit) for rx, ry, rw, rh in rects]
 
 
-def _path(out, batch, groups, cx, cy, s, openings, p, rnd) -> None:
+def _path(
+    out: list[Any],
+    batch: Any,
+    groups: tuple[Any, Any, Any],
+    cx: float,
+    cy: float,
+    s: float,
+    openings: str,
+    p: Palette,
+    rnd: random.Random,
+) -> None:
     """The path, sunk between the hedges and lit from the top-left: the hedges' lit faces show as a
     light lip along its lower and right sides, a darker verge borders it, and the sand under the
     hedges on its upper and left sides lies in their shadow."""
@@ -245,7 +279,19 @@ def _path(out, batch, groups, cx, cy, s, openings, p, rnd) -> None:
         out.append(pyglet.shapes.Line(x0, y0, x1, y1, s * 0.08, color=light, batch=batch, group=g_sand))
 
 
-def _details(out, batch, group, cx, cy, s, t, openings, fixed, p, rnd) -> None:
+def _details(
+    out: list[Any],
+    batch: Any,
+    group: Any,
+    cx: float,
+    cy: float,
+    s: float,
+    t: float,
+    openings: str,
+    fixed: bool,
+    p: Palette,
+    rnd: random.Random,
+) -> None:
     """Pebbles on the path (few, small: the treasure sits in the middle); rivets on stone tiles,
     fastened to the board."""
     spots = [(0, 0.32), (0, -0.32), (0.32, 0), (-0.32, 0)]
