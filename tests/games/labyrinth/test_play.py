@@ -92,6 +92,21 @@ def test_tap_arrow_previews_rotates_and_pushes(ui):
     assert spare_before.treasure == shifted.inserted.treasure
 
 
+def test_the_spare_at_an_arrow_is_lifted_with_its_shadow_and_laid_down_to_slide(ui):
+    """docs/art.md: the spare previewed at an arrow stands above the board, its shadow falling
+    down-right (the light comes from the top-left); pushed, it lies on the board: no shadow."""
+    start(ui)
+    board = ui.screen.board
+    tap_at(ui, geometry.arrow_rect(ui.layout, "W3"))
+    tile, shadow = board._preview_tile, board._preview_shadow
+    assert tile.visible and shadow.visible
+    assert shadow.x > tile.x and shadow.y < tile.y
+    assert shadow.color[:3] == (0, 0, 0) and 0 < shadow.opacity < 255
+    tap_at(ui, geometry.arrow_rect(ui.layout, "W3"))  # pushed
+    assert ui.k.of(BoardShifted)
+    assert not shadow.visible
+
+
 def test_forbidden_arrow_is_refused_with_a_message(ui):
     start(ui)
     g = ui.k.sessions["labyrinth"].game
