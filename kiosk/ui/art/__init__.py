@@ -46,7 +46,7 @@ WALL = NORMAL.wall  # a hedge: what a tile shows off its path
 CORRIDOR = NORMAL.path  # the sandy path
 MEDALLION = (255, 250, 238)
 MEDALLION_RIM = (205, 160, 60)
-MEDALLION_PICTURE = 0.7  # the picture's share of its medallion's drawing (an ivory ring shows round it)
+MEDALLION_PICTURE = 0.74  # the picture's share of its medallion's drawing (an ivory ring shows round it)
 # high contrast: a dark, wider rim sets the medallion off the near-white path, and the treasure's
 # own outline is twice as thick (pen.py draws size * 0.035 otherwise)
 MEDALLION_RIM_HC = (16, 16, 20)
