@@ -1,0 +1,56 @@
+"""What the card game's screens say about each seat, offscreen at 800x480 tabletop in de and et: a
+computer's strength in the same stars on the setup, the table and the result (a star never marks a
+winner there: a crown does), and six players' chips that say whose they are and what their number means.
+"""
+
+from __future__ import annotations
+
+import pyglet
+import pytest
+
+from kiosk.core.events import GameSetup, NewGame
+from kiosk.games.cards.events import CardGameOver
+
+from tests.games.cards.test_screens import close_ui, open_ui
+
+pytestmark = pytest.mark.display
+
+STAR = "\u2605"
+KINDS = ("human", "random", "easy", "hard")
+
+
+def _texts(items) -> list[str]:
+    return [getattr(x, "text", "") for x in items]
+
+
+@pytest.mark.parametrize("language", ["de", "et"])
+def test_a_computers_strength_shows_the_same_stars_on_the_setup_the_table_and_the_result(tmp_path, language):
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.set_language(language)
+        setup = ui.goto("setup")
+        setup.game = "cards"
+        setup.choices.players = 4
+        setup.choices.kinds[:4] = list(KINDS)
+        setup._build()
+        levels = [w.text for w in setup.widgets if getattr(w, "text", "") and set(w.text) == {STAR}]
+        assert levels[:3] == [STAR, STAR * 2, STAR * 3]  # a seat's strengths: one to three stars, weakest first
+        ui.post(NewGame(GameSetup.of(",".join(KINDS), seed=4, game="cards")))
+        ui.off.settle()
+        screen = ui.screen
+        assert screen.name == "cards_play"
+        chips = {i: _texts(screen.parts.items_of(("chip", i))) for i in range(4)}
+        marks = {i: [t for t in chips[i] if t and set(t) <= {STAR}] for i in range(4)}
+        assert marks == {0: [], 1: [STAR], 2: [STAR * 2], 3: [STAR * 3]}  # as on the setup's buttons
+        assert not any("\u2684" in t for ts in chips.values() for t in ts)  # no die any more
+        ev = CardGameOver((0,), (9, 4, 2, 0), 40, KINDS)
+        over = ui.goto("cards_gameover", event=ev)
+        ui.off.settle()
+        said = " ".join(_texts(over._shapes))
+        assert said.count(STAR) == 1 + 2 + 3  # the computers' strengths, and no star for the winner
+        crowns = [
+            s for s in over._shapes if isinstance(s, pyglet.sprite.Sprite) and s.image is ui.atlas.treasure("crown")
+        ]
+        assert len(crowns) == 1  # the winner is crowned
+    finally:
+        close_ui(ui)
