@@ -251,8 +251,8 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
 
 
 def test_the_score_chips_say_their_counters_in_words_where_they_fit(tmp_path):
-    """Two to four players: each chip says "2 in hand" and "0 taken" (de: "auf der Hand", "genommen");
-    six at 800x480: no chip has the room, so none does (the little card backs and the number)."""
+    """Two players: each chip says "2 in hand" and "0 taken" (de: "auf der Hand", "genommen"); six at
+    800x480: the chips have room only for the cards taken, on a line under the name."""
     texts = lambda ui: [getattr(x, "text", "") for x in ui.screen._items]  # noqa: E731
     ui = open_ui((800, 480), "tabletop", tmp_path)
     try:
@@ -263,8 +263,8 @@ def test_the_score_chips_say_their_counters_in_words_where_they_fit(tmp_path):
         ui.post(NewGame(GameSetup.of("human,easy,easy,human,easy,easy", seed=4, game="cards")))
         ui.off.settle()
         assert ui.screen.name == "cards_play"
-        assert not any("auf der Hand" in t or "genommen" in t for t in texts(ui))
-        assert texts(ui).count("0") == 6  # the scores, as numbers
+        assert not any("auf der Hand" in t for t in texts(ui))
+        assert texts(ui).count("0 genommen") == 6  # the scores, in words
     finally:
         close_ui(ui)
 

@@ -54,3 +54,29 @@ def test_a_computers_strength_shows_the_same_stars_on_the_setup_the_table_and_th
         assert len(crowns) == 1  # the winner is crowned
     finally:
         close_ui(ui)
+
+
+@pytest.mark.parametrize("language", ["de", "et"])
+def test_six_players_chips_say_whose_they_are_and_what_their_number_means(tmp_path, language):
+    """Six at 800x480: each chip names its player and says its number in words ("0 genommen"), no bare
+    number, every text at the body size at least and turned to the chip's own edge."""
+    from kiosk.ui.kit import typeface
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.set_language(language)
+        ui.post(NewGame(GameSetup.of("human,easy,random,human,hard,easy", seed=4, game="cards")))
+        ui.off.settle()
+        screen = ui.screen
+        assert screen.name == "cards_play"
+        body = screen.layout.font(typeface.BODY)
+        for i in range(6):
+            items = [x for x in screen.parts.items_of(("chip", i)) if getattr(x, "text", "")]
+            said = _texts(items)
+            assert screen.player_name(i) in said
+            assert ui.t("cards.chip_taken", n=0) in said
+            assert not [t for t in said if t.strip().isdigit()]  # no bare number
+            assert all(x.font_size >= body - 0.01 for x in items)
+            assert {int(x.rotation) % 360 for x in items} == {screen.facing(i) % 360}
+    finally:
+        close_ui(ui)
