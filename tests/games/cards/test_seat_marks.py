@@ -80,3 +80,45 @@ def test_six_players_chips_say_whose_they_are_and_what_their_number_means(tmp_pa
             assert {int(x.rotation) % 360 for x in items} == {screen.facing(i) % 360}
     finally:
         close_ui(ui)
+
+
+@pytest.mark.parametrize("language", ["de", "et"])
+def test_the_cards_the_others_laid_are_rimmed_in_their_colours_and_cut_off_cards_pointed_to(tmp_path, language):
+    """A person against two computers, three rounds: at the person's turn the card each computer laid
+    since is rimmed in its colour; every side of the room past which a laid card lies out of view
+    (cut off by the rim) has a pointer."""
+    from kiosk.games.cards.events import ConfirmTake, LayCard, RotateHandCard, SelectHandCard
+    from kiosk.games.cards.screens.seats import player_rgb
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.set_language(language)
+        ui.post(NewGame(GameSetup.of("human,easy,easy", seed=7, game="cards", first=0)))
+        ui.off.settle()
+        g, table = ui.k.sessions["cards"].game, ui.screen.table
+        for _ in range(3):
+            assert g.current == 0
+            place = g.legal_placements()[0]
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            for _ in range(place.rotation):
+                ui.post(RotateHandCard())
+            ui.post(LayCard(place.cell))
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            ui.off.settle()  # the computers play
+        assert g.current == 0 and g.phase == "place"
+        others = table.laid_by_others()
+        assert sorted(p for _cell, p in others) == [1, 2] and all(cell in g.layout for cell, _p in others)
+        rims = {(cell, tuple(shape.color[:3])) for shape, cell, kind in table.marks if kind == "box"}
+        for cell, p in others:
+            assert (cell, player_rgb(p)) in rims
+        room, view = table.room, table.view
+        (cx, cy, _c), half_w, half_h = view.target, room.w / view.target[2] / 2, room.h / view.target[2] / 2
+        beyond = set()  # the sides of the room past which a laid card lies out of view
+        for x, y in (cell for cell in g.layout if not view.seen(room, cell)):
+            dx, dy = x - cx, y - cy
+            beyond.add(("E" if dx > 0 else "W") if abs(dx) - half_w >= abs(dy) - half_h else ("S" if dy > 0 else "N"))
+        assert beyond and beyond <= set(table.pointers)
+        assert beyond <= set(table._pointer_sides({}, None, True))  # cards alone, no place beyond: pointed to too
+    finally:
+        close_ui(ui)

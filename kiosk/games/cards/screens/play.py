@@ -292,7 +292,7 @@ class CardsPlayScreen(Screen):
             self.table.new_game()
             self._warm()
         elif isinstance(ev, CardLaid):
-            self.table.laid((ev.cell[0], ev.cell[1]))
+            self.table.laid((ev.cell[0], ev.cell[1]), ev.player)
             self.last_turn = LastTurn(ev.player, ev.card, ev.rotation)
         elif isinstance(ev, CardsTaken):
             self.table.fade_out(ev)
