@@ -433,18 +433,19 @@ def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) ->
 
 
 # ---------------------------------------------------------------------------- the walk
-_STAND_INS: dict[str, dict[str, str]] = {}
+_STAND_INS: dict[bool, dict[str, str]] = {}
 
 
-def widest_catalog(languages: Iterable[str] = LANGUAGES, pick: Callable[..., str] = max) -> dict[str, str]:
+def widest_catalog(languages: Iterable[str] = LANGUAGES, narrowest: bool = False) -> dict[str, str]:
     """Each text key's translation that is widest when laid out on one line (bold, at the body size),
-    over `languages`: what the layout has to make room for at every size. `pick` ``min``: the narrowest
-    (``NARROWEST``)."""
+    over `languages`: what the layout has to make room for at every size; with `narrowest`, the
+    narrowest (``NARROWEST``)."""
     from kiosk.ui.kit.i18n import load_catalog
     from kiosk.ui.kit.menu import measure
 
     languages = tuple(languages)
-    cached = _STAND_INS.setdefault(pick.__name__, {}) if languages == LANGUAGES else {}
+    cached = _STAND_INS.setdefault(narrowest, {}) if languages == LANGUAGES else {}
+    pick = min if narrowest else max
     if cached:
         return cached
     catalogs = [load_catalog(lang) for lang in languages]
@@ -513,7 +514,7 @@ class Env:
         narrowest (NARROWEST) in."""
         translator: Any = getattr(self.ui.translator, "inner", self.ui.translator)  # under a theme's names
         if language in (WIDEST, NARROWEST):
-            translator.use_catalog(widest_catalog(pick=max if language == WIDEST else min))
+            translator.use_catalog(widest_catalog(narrowest=language == NARROWEST))
             return
         translator.set_language(language)
 

@@ -1,6 +1,8 @@
-"""What the card game's screens say about each seat, offscreen at 800x480 tabletop in de and et: a
-computer's strength in the same stars on the setup, the table and the result (a star never marks a
-winner there: a crown does), and six players' chips that say whose they are and what their number means.
+"""What the card game's screens say about each seat, offscreen at 800x480 tabletop (in de and et where
+it is about words): a computer's strength in the same stars on the setup, the table and the result (a
+star never marks a winner there: a crown does); six players' chips that say whose they are and what
+their number means; the cards the others laid, rimmed in their colours; cards cut off by the room's rim
+pointed to; a table that holds still while the card laid is in view.
 """
 
 from __future__ import annotations
@@ -120,5 +122,59 @@ def test_the_cards_the_others_laid_are_rimmed_in_their_colours_and_cut_off_cards
             beyond.add(("E" if dx > 0 else "W") if abs(dx) - half_w >= abs(dy) - half_h else ("S" if dy > 0 else "N"))
         assert beyond and beyond <= set(table.pointers)
         assert beyond <= set(table._pointer_sides({}, None, True))  # cards alone, no place beyond: pointed to too
+    finally:
+        close_ui(ui)
+
+
+def test_the_table_holds_still_while_the_card_laid_is_in_view(tmp_path):
+    """Four people ten turns in (a layout larger than the room: the view pans): a card laid where the
+    table shows it leaves the view where it is for the next player; one laid out of view brings it there."""
+    from kiosk.games.cards.events import ConfirmTake, HandOver, LayCard, RotateHandCard, SelectHandCard
+
+    ui = open_ui((800, 480), "tabletop", tmp_path)
+    try:
+        ui.post(NewGame(GameSetup.of("human,human,human,human", seed=3, game="cards")))
+        ui.off.settle()
+        s, table = ui.k.sessions["cards"], ui.screen.table
+        g = s.game
+
+        def lay(place):
+            if s.handover:
+                ui.post(HandOver())
+            ui.post(SelectHandCard(g.hand.index(place.card)))
+            for _ in range(place.rotation):
+                ui.post(RotateHandCard())
+            ui.post(LayCard(place.cell))
+            if g.phase == "take":
+                ui.post(ConfirmTake())
+            ui.off.settle()
+
+        for _ in range(10):
+            lay(g.legal_placements()[0])
+        if s.handover:
+            ui.post(HandOver())
+            ui.off.settle()
+        room, view = table.room, table.view
+        assert not all(view.seen(room, c) for c in g.layout)  # larger than the room
+        before = view.target
+        xs, ys = [c[0] for c in g.layout], [c[1] for c in g.layout]
+
+        def quiet(p):  # in view, inside the layout's bounds (it does not grow), taking nothing
+            x, y = p.cell
+            inside = min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)
+            return view.seen(room, p.cell) and inside and not any(g.preview(p).values())
+
+        shown = sorted(
+            (p for p in g.legal_placements() if quiet(p)),
+            key=lambda p: -abs(p.cell[0] - before[0]) - abs(p.cell[1] - before[1]),  # the farthest from the middle
+        )
+        assert shown
+        lay(shown[0])
+        assert g.phase == "place" and table.last_cell == shown[0].cell
+        assert view.target == before  # held still
+        hidden = [p for p in g.legal_placements() if not view.seen(room, p.cell)]
+        assert hidden
+        lay(hidden[0])
+        assert view.seen(room, hidden[0].cell)  # followed the play out of view
     finally:
         close_ui(ui)

@@ -385,7 +385,8 @@ class Table:
 
     def _focus(self) -> tuple[float, float] | None:
         """Where the play is, for a layout larger than the room (``View.aim``): the cards that may be taken
-        with the card just laid, else the place a card is shown at, else the card laid last."""
+        with the card just laid, else the place a card is shown at, else the card laid last; where that
+        card is in view already, the view as it is (the table slid to every computer's card in turn)."""
         m = self.model
         spots: list[Cell]
         if m.phase == CardPhase.TAKE and m.placed is not None:
@@ -393,6 +394,8 @@ class Table:
         elif self.pending is not None:
             spots = [self.pending]
         elif self.last_cell is not None and self.last_cell in m.layout:
+            if self.view.seen(self.room, self.last_cell):
+                return self.view.target[0], self.view.target[1]
             spots = [self.last_cell]
         else:
             return None
