@@ -4,10 +4,10 @@ The first half of the players' chips run along the far edge, the rest along the 
 person against the computer has their chip at the near edge, where they sit). A chip says its
 player's colour and name (a computer's strength in stars), the cards in hand and the cards taken,
 in words ("2 in hand", "3 taken": a bare number and little card backs said nothing to a visitor):
-on one line where every chip has room for them, else on two (the name above; the cards in hand
-only where they fit beside the cards taken: they are the same for everyone until the pile runs
-out). Each chip is a part of its own (``Parts``), built again only when what it says
-changes, and marks its own rectangle.
+on one line where every chip has room for them (the cards in hand left out where only the cards
+taken fit: hands are the same for everyone until the pile runs out), else on two (the name above;
+the cards in hand only where they fit beside the cards taken). Each chip is a part of its own
+(``Parts``), built again only when what it says changes, and marks its own rectangle.
 """
 
 from __future__ import annotations
@@ -55,22 +55,29 @@ class ScoreChips:
         self.top = Rect(0, 0, 0, 0)
         self.bottom = Rect(0, 0, 0, 0)
         self.one_line = True  # each chip's name and counters on one line (``plan``), else on two
+        self.with_hand = True  # the cards in hand said too (``plan``)
         self.built = False  # the last ``build`` built a chip
         self.left = False  # and left another chip for the next frame
 
     def plan(self, strip_w: float) -> float:
         """A row of chips' height on strips `strip_w` wide: one line where every chip has room for its
-        name and counters (two-digit counts), else two (``one_line``). The same for every chip: chips
-        that differ would read as different things."""
+        name and the cards taken (two digits), and the cards in hand too where they also fit
+        (``with_hand``); else two (``one_line``). The same for every chip: chips that differ would read
+        as different things."""
         m, L = self.host.model, self.host.layout
         cols = 2 if L.portrait else 3
         pts = L.font(typeface.BODY)
         room = [self._width(Rect(0, 0, strip_w, 0), min(cols, len(p))) for p in sides(m)]
         hand = self.host.t("cards.chip_hand", n=max(m.hand_sizes, default=0))
         taken = self.host.t("cards.chip_taken", n=WORST_TAKEN)
-        counters = measure(hand, pts)[0] + measure(taken, pts, bold=True)[0] + 2 * L.px(10)
+        hand_w, taken_w = measure(hand, pts)[0] + L.px(10), measure(taken, pts, bold=True)[0] + L.px(10)
         names = [measure(self._words(i)[0], pts, bold=True)[0] for i in range(m.players if m.started else 0)]
-        self.one_line = all(n + counters <= min(room) - self._text_x() - L.px(6) for n in names)
+
+        def fits(need: float) -> bool:
+            return all(n + need <= min(room) - self._text_x() - L.px(6) for n in names)
+
+        self.one_line = fits(taken_w)
+        self.with_hand = fits(taken_w + hand_w) or not self.one_line  # (two lines: where it fits, ``_in_words``)
         return self.row_px()
 
     def row_px(self) -> float:
@@ -106,7 +113,7 @@ class ScoreChips:
                 m.hand_sizes[i],
                 m.kinds[i],
             )
-            words = (self._words(i), self.one_line)
+            words = (self._words(i), self.one_line, self.with_hand)
             old = parts.built.get(("chip", i))
             if self.built and old is not None and old[0] != (key, words) and widgets.RECORDER is None:
                 self.left = True  # one chip a frame (~1 ms each here): this one in the next
@@ -186,7 +193,7 @@ class ScoreChips:
         widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
         x = frame.w - L.px(6)
         said = ((2, taken), (1, hand))
-        if not self.one_line and x - widths[2] - gap - widths[1] < self._text_x():
+        if not self.with_hand or not self.one_line and x - widths[2] - gap - widths[1] < self._text_x():
             said = said[:1]
         for k, text in said:  # right to left, the score at the chip's end
             self.host.parts.text(
