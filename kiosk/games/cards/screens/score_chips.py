@@ -192,7 +192,7 @@ class ScoreChips:
         pts, gap = L.font(typeface.BODY), L.px(10)
         widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
         x = frame.w - L.px(6)
-        said = ((2, taken), (1, hand))
+        said: tuple[tuple[int, str], ...] = ((2, taken), (1, hand))
         if not self.with_hand or not self.one_line and x - widths[2] - gap - widths[1] < self._text_x():
             said = said[:1]
         for k, text in said:  # right to left, the score at the chip's end
