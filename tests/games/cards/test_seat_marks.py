@@ -25,6 +25,23 @@ def _texts(items) -> list[str]:
     return [getattr(x, "text", "") for x in items]
 
 
+def lay(ui, place) -> None:
+    """The current person lays `place` (the hand-over first, taking nothing after), and the computers
+    play."""
+    from kiosk.games.cards.events import ConfirmTake, HandOver, LayCard, RotateHandCard, SelectHandCard
+
+    s = ui.k.sessions["cards"]
+    if s.handover:
+        ui.post(HandOver())
+    ui.post(SelectHandCard(s.game.hand.index(place.card)))
+    for _ in range(place.rotation):
+        ui.post(RotateHandCard())
+    ui.post(LayCard(place.cell))
+    if s.game.phase == "take":
+        ui.post(ConfirmTake())
+    ui.off.settle()
+
+
 @pytest.mark.parametrize("language", ["de", "et"])
 def test_a_computers_strength_shows_the_same_stars_on_the_setup_the_table_and_the_result(tmp_path, language):
     ui = open_ui((800, 480), "tabletop", tmp_path)
@@ -89,7 +106,6 @@ def test_the_cards_the_others_laid_are_rimmed_in_their_colours_and_cut_off_cards
     """A person against two computers, three rounds: at the person's turn the card each computer laid
     since is rimmed in its colour; every side of the room past which a laid card lies out of view
     (cut off by the rim) has a pointer."""
-    from kiosk.games.cards.events import ConfirmTake, LayCard, RotateHandCard, SelectHandCard
     from kiosk.games.cards.screens.seats import player_rgb
 
     ui = open_ui((800, 480), "tabletop", tmp_path)
@@ -100,14 +116,7 @@ def test_the_cards_the_others_laid_are_rimmed_in_their_colours_and_cut_off_cards
         g, table = ui.k.sessions["cards"].game, ui.screen.table
         for _ in range(3):
             assert g.current == 0
-            place = g.legal_placements()[0]
-            ui.post(SelectHandCard(g.hand.index(place.card)))
-            for _ in range(place.rotation):
-                ui.post(RotateHandCard())
-            ui.post(LayCard(place.cell))
-            if g.phase == "take":
-                ui.post(ConfirmTake())
-            ui.off.settle()  # the computers play
+            lay(ui, g.legal_placements()[0])
         assert g.current == 0 and g.phase == "place"
         others = table.laid_by_others()
         assert sorted(p for _cell, p in others) == [1, 2] and all(cell in g.layout for cell, _p in others)
@@ -129,7 +138,7 @@ def test_the_cards_the_others_laid_are_rimmed_in_their_colours_and_cut_off_cards
 def test_the_table_holds_still_while_the_card_laid_is_in_view(tmp_path):
     """Four people ten turns in (a layout larger than the room: the view pans): a card laid where the
     table shows it leaves the view where it is for the next player; one laid out of view brings it there."""
-    from kiosk.games.cards.events import ConfirmTake, HandOver, LayCard, RotateHandCard, SelectHandCard
+    from kiosk.games.cards.events import HandOver
 
     ui = open_ui((800, 480), "tabletop", tmp_path)
     try:
@@ -137,20 +146,8 @@ def test_the_table_holds_still_while_the_card_laid_is_in_view(tmp_path):
         ui.off.settle()
         s, table = ui.k.sessions["cards"], ui.screen.table
         g = s.game
-
-        def lay(place):
-            if s.handover:
-                ui.post(HandOver())
-            ui.post(SelectHandCard(g.hand.index(place.card)))
-            for _ in range(place.rotation):
-                ui.post(RotateHandCard())
-            ui.post(LayCard(place.cell))
-            if g.phase == "take":
-                ui.post(ConfirmTake())
-            ui.off.settle()
-
         for _ in range(10):
-            lay(g.legal_placements()[0])
+            lay(ui, g.legal_placements()[0])
         if s.handover:
             ui.post(HandOver())
             ui.off.settle()
@@ -169,12 +166,12 @@ def test_the_table_holds_still_while_the_card_laid_is_in_view(tmp_path):
             key=lambda p: -abs(p.cell[0] - before[0]) - abs(p.cell[1] - before[1]),  # the farthest from the middle
         )
         assert shown
-        lay(shown[0])
+        lay(ui, shown[0])
         assert g.phase == "place" and table.last_cell == shown[0].cell
         assert view.target == before  # held still
         hidden = [p for p in g.legal_placements() if not view.seen(room, p.cell)]
         assert hidden
-        lay(hidden[0])
+        lay(ui, hidden[0])
         assert view.seen(room, hidden[0].cell)  # followed the play out of view
     finally:
         close_ui(ui)
