@@ -320,7 +320,7 @@ class PlayScreen(Screen):
         m = self.board.model
         active = idx == m.current and m.phase != Phase.OVER
         session = session_for(self.kiosk, self.game_name)
-        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
+        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
@@ -400,8 +400,11 @@ class PlayScreen(Screen):
         held = self._held
         self.widgets = widgets
         if held is not None and held not in widgets:
-            # the panel was rebuilt under a holding finger: keep the hold on the new peek area
-            self._held = next((w for w in widgets if w.rect == held.rect), None)
+            # the panel was rebuilt under a holding finger: keep the hold on the new peek area (the
+            # same place, or the larger one that took it in: all the open cards, held)
+            self._held = next((w for w in widgets if w.rect == held.rect), None) or next(
+                (w for w in widgets if w.on_hold is not None and w.rect.contains(*held.rect.center)), None
+            )
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""

@@ -358,7 +358,8 @@ class PlayerPanel:
             rows_below -= 1
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
         needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
-        top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
+        if not (st.open_cards and st.peek):  # (all the open cards held: they take the instruction's room too)
+            top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - under
         # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
@@ -413,9 +414,11 @@ class PlayerPanel:
         v = area.y
         if st.phase == Phase.MOVE:
             v = self._move_rows(st, area, stay_at, undo_row)
-        # the secret target: hold the eye (open cards: all of them, where the spare was)
+        # the secret target: hold the eye (open cards: all of them; those that do not fit under the
+        # spare while the row is held, where the spare was)
         if st.open_cards and st.cards:
-            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
+            whole = st.phase == Phase.MOVE or st.peek
+            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if whole else btn_h), held=st.peek)
             return
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
@@ -604,9 +607,10 @@ class PlayerPanel:
         w = Widget(self.frame.area(r), on_hold=self.callbacks["peek"])
         self.widgets.append(w)
 
-    def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
+    def _cards(self, cards: tuple[str, ...], r: Rect, held: bool = False) -> None:
         """The open cards in `r`, as large as they fit, never under ``typeface.PICTURE``: when they do not
-        all fit at that size the first ones show and "+n" says how many more."""
+        all fit at that size the first ones show and "+n" says how many more; a hold on them shows all
+        (`held`: they are held, in the whole room: "see all your treasures" is true of every deal)."""
         L = self.ui.layout
         atlas = self.ui.atlas
         least = L.px(typeface.PICTURE) / 0.94
@@ -622,10 +626,15 @@ class PlayerPanel:
             cu = r.x + size / 2 + (k % cols) * size
             cv = r.y + r.h - size / 2 - (k // cols) * size
             self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94, picture=("open_card", treasure))
-        if len(shown) < n:
+        if len(shown) < n:  # "+n" on a card's back: hold to see them all
             k = len(shown)
             cu, cv = r.x + size / 2 + (k % cols) * size, r.y + r.h - size / 2 - (k // cols) * size
-            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=DIM)
+            chip = Rect(cu - size * 0.47, cv - size * 0.47, size * 0.94, size * 0.94)
+            self.items.append(box(self.frame, chip, CARD_BACK, self.batch, self.fg, radius=L.px(6)))
+            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=CARD_FACE, group=self.top)
+        if len(shown) < n or held:  # the whole row keeps the hold (letting go anywhere on it hides them)
+            tap = None if held else self.callbacks["peek_tap"]
+            self.widgets.append(Widget(self.frame.area(r), tap, on_hold=self.callbacks["peek"]))
 
 
 def hint_bulb(frame: Frame, local: Rect, batch, group) -> list:
