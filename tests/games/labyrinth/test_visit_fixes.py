@@ -74,3 +74,67 @@ def test_open_cards_show_all_of_the_deal(make, tmp_path, treasures):
     ui.now.t += 10  # (a short hold is a tap: they stay a moment, as the target's eye does)
     ui.step(0.05)
     assert len(open_cards_shown(ui)) < len(cards)
+
+
+#: the spare in the active panel at 800x480, at least (px): its paths read from the player's seat
+#: (the board's cells are 52 px; it was 65 beside the hint button)
+SPARE_READS_PX = 88
+#: a panel's texts keep this far from its edge at 800x480 (px): the tray's rim and a margin
+TEXT_MARGIN_PX = 8
+
+
+def _overlap(a, b) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.top and b.y < a.top
+
+
+def _turns(ui):
+    """The active person's panel in each moment of a turn with hints on: cued, the push, an arrow
+    chosen, the walk, a refusal."""
+    from kiosk.games.labyrinth.events import SelectArrow
+
+    play = ui.screen
+    yield "cued"
+    play.cue.hide()
+    play._signature = None
+    yield "push"
+    ui.post(SelectArrow("W3"))
+    yield "arrow"
+    ui.post(SelectArrow("W3"))
+    for _ in range(30):
+        ui.step(0.05)
+        ui.now.t += 0.1
+    yield "walk"
+    play._show_toast(ui.t("play.blocked"), play.board.model.current)
+    play.toast_until = ui.now() + 3600
+    yield "refusal"
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+@pytest.mark.parametrize("kinds", ["human,medium,human,hard", "human,human"])
+def test_the_spare_reads_and_texts_keep_inside_the_panel(make, tmp_path, language, kinds):
+    from kiosk.ui.audit.layout import text_box
+
+    ui = make(language=language)
+    play = start(ui, kinds, hints=True)
+    m = play.board.model
+    me = m.current
+    for moment in _turns(ui):
+        for _ in range(3):
+            ui.step(0.05)
+        play._refresh_panels()
+        panel = play.panels[me]
+        shot(ui, tmp_path, f"panel_{language}_{len(m.seats)}_{moment}")
+        st = panel.state
+        if st.spare is not None and m.phase == "shift":
+            assert panel.spare_box is not None and panel.hint_box is not None, moment
+            assert min(panel.spare_box.w, panel.spare_box.h) >= SPARE_READS_PX - 0.5, (moment, panel.spare_box)
+            assert not _overlap(panel.spare_box, panel.hint_box)
+        inner = panel.frame.rect.inset(TEXT_MARGIN_PX)
+        for lab in panel.texts:
+            if not lab.text.strip() or lab.text in ("\u21bb",):  # the turn badge's arrow sits on the spare
+                continue
+            r = text_box(lab)
+            assert inner.x - 0.5 <= r.x and r.right <= inner.right + 0.5, (moment, lab.text, r, inner)
+            if lab.multiline:  # a wrapped text keeps the margin above and below too (a line's box
+                # holds its descent: one line's is taller than its ink, and the header's sits by the rim)
+                assert inner.y - 0.5 <= r.y and r.top <= inner.top + 0.5, (moment, lab.text, r, inner)

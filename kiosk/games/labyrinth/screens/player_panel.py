@@ -82,6 +82,9 @@ STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
+#: design units the panel's texts keep from its edge beyond the controls' padding: a wrapped line
+#: does not touch the tray's rim
+TEXT_INSET = 4
 
 
 class PlayerPanel:
@@ -213,11 +216,14 @@ class PlayerPanel:
                 anchor_x="left",
                 bold=True,
                 color=text_shade(color),
-                fit=W - 3 * pad - head,
+                fit=W - 3 * pad - head - L.px(TEXT_INSET),
             )
         y = H - pad - head - L.px(16)
         if st.kind != HUMAN:  # a computer's panel says so under its name
-            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
+            inset = pad + L.px(TEXT_INSET)
+            self._text(
+                self.ui.t("setup.computer"), inset, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * inset
+            )
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
         cw, ch = L.px(15), L.px(21)
@@ -240,7 +246,13 @@ class PlayerPanel:
                 block_top = pad + L.touch
             if st.toast:
                 self._text(
-                    st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True, color=ACCENT
+                    st.toast,
+                    W / 2,
+                    block_top / 2,
+                    typeface.BODY,
+                    width=W - 2 * (pad + L.px(TEXT_INSET)),
+                    multiline=True,
+                    color=ACCENT,
                 )
             return
         if wide:  # the stay button under the header, where the left column is free
@@ -347,70 +359,37 @@ class PlayerPanel:
         L = self.ui.layout
         f = self.frame
         W = region.w
-        atlas = self.ui.atlas
         human = st.kind == HUMAN
         gap = L.px(4)
         btn_h = L.touch
         least = self.spare_least(st)
-        eye_at, eye_w, eye_h = self._eye_place(st, W - 2 * pad, stay_at if least else None, aside_h)
+        hint_below, (eye_at, eye_w, eye_h) = self._hint_and_eye(st, region, pad, stay_at if least else None, aside_h)
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
         if eye_at is not None:  # the eye's row is beside, not under
             rows_below -= 1
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
         needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
         if not (st.open_cards and st.peek):  # (all the open cards held: they take the instruction's room too)
-            top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
+            inset = L.px(TEXT_INSET)
+            top = self._instruction(st, region.x + pad + inset, top, W - 2 * (pad + inset), room=top - pad - needed)
         area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
         spare_room = area.h - rows_below * (btn_h + gap) - under
-        # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
-        # a long instruction or refusal is set smaller (down to the body size) to leave it that room
+        if spare_room < least:  # a long refusal: the eye makes way for the spare, the hint goes beside it
+            hint_below = False
+        # the spare (tap to turn) in the shift phase, with the hint beside it or under it: never under its
+        # least size, a long instruction or refusal is set smaller (down to the body size) to leave it that room
         if least and st.spare:  # (least: there is a spare to show)
-            hint_w = btn_h if self.hint_shown(st) else 0
-            spare_size = max(least, min(area.w - hint_w - gap, spare_room))
-            cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
-            openings, treasure = st.spare
-            self._shadow(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size), spare_size * 0.04)
-            self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
-            self.spare_box = f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size))
-            if treasure:
-                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
-            if human:
-                w = Widget(
-                    f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
-                    self.callbacks["rotate"],
-                )
-                self.widgets.append(w)
-                # a turning-arrow badge says "tap to turn"
-                r = L.px(13)
-                bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
-                x, y = f.point(bu, bv)
-                self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
-                self._text(
-                    "\u21bb",
-                    bu,
-                    bv,
-                    typeface.BODY,
-                    group=pyglet.graphics.Group(order=3, parent=self.group),
-                    color=(30, 30, 30),
-                    bold=True,
-                )
-            if hint_w:
-                b = Button(
-                    f,
-                    Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
-                    "",  # a picture, not "?": "?" is "How to play" everywhere else
-                    self.batch,
-                    self.fg,
-                    font_size=L.font(typeface.HEADLINE),
-                    on_tap=self.callbacks["hint"],
-                    min_size=L.touch,
-                    color=(40, 130, 120),
-                )
-                self.widgets.append(b)
-                self.hint_box = b.rect
-                self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
+            self._spare(
+                st,
+                area,
+                min(spare_room, area.w),
+                least,
+                Rect(area.right - btn_h, area.y, btn_h, eye_h) if hint_below else None,
+            )
         if not human:
             return
+        if hint_below:  # the eye's row: its room left of the hint
+            area = Rect(area.x, area.y, area.w - btn_h - gap, area.h)
         v = area.y
         if st.phase == Phase.MOVE:
             v = self._move_rows(st, area, stay_at, undo_row)
@@ -460,6 +439,57 @@ class PlayerPanel:
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
 
+    def _spare(self, st: PanelState, area: Rect, room: float, least: float, hint_at: Rect | None) -> None:
+        """The spare `room` px at most (never under `least`) at the top of `area`, tap to turn, and the
+        hint button beside it at the top right, or at `hint_at` (the end of the eye's row)."""
+        assert st.spare is not None
+        L = self.ui.layout
+        f = self.frame
+        atlas = self.ui.atlas
+        btn_h, gap = L.touch, L.px(4)
+        hint_w = btn_h if self.hint_shown(st) and hint_at is None else 0
+        spare_size = max(least, min(area.w - hint_w - gap, room))
+        cu, cv = (area.cx if not hint_w else area.x + spare_size / 2), area.top - spare_size / 2
+        tile = Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)
+        openings, treasure = st.spare
+        self._shadow(tile, spare_size * 0.04)
+        self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
+        self.spare_box = f.area(tile)
+        if treasure:
+            self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
+        if st.kind == HUMAN:
+            self.widgets.append(Widget(f.area(tile), self.callbacks["rotate"]))
+            # a turning-arrow badge says "tap to turn"
+            r = L.px(13)
+            bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
+            x, y = f.point(bu, bv)
+            self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
+            self._text(
+                "\u21bb",
+                bu,
+                bv,
+                typeface.BODY,
+                group=pyglet.graphics.Group(order=3, parent=self.group),
+                color=(30, 30, 30),
+                bold=True,
+            )
+        if not self.hint_shown(st):
+            return
+        b = Button(
+            f,
+            hint_at or Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
+            "",  # a picture, not "?": "?" is "How to play" everywhere else
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.HEADLINE),
+            on_tap=self.callbacks["hint"],
+            min_size=L.touch,
+            color=(40, 130, 120),
+        )
+        self.widgets.append(b)
+        self.hint_box = b.rect
+        self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
+
     def spare_least(self, st: PanelState) -> float:
         """The least side of the spare tile this panel shows (0: it shows none): ``typeface.SPARE``
         scaled, at least a finger."""
@@ -501,11 +531,31 @@ class PlayerPanel:
 
         if aside is not None and st.kind == HUMAN and not st.open_cards:
             w = aside.w - btn_h * 0.8 - L.px(6)
-            longest = max((measure(part, font)[0] for part in words.split()), default=0.0)
-            if longest <= w and height(w) <= aside_h:
+            if self._eye_words_fit(w) and height(w) <= aside_h:
                 return aside, w, height(w)
         w = row_w - btn_h * 0.8 - L.px(6)
         return None, w, height(w)
+
+    def _hint_and_eye(
+        self, st: PanelState, region: Rect, pad: float, aside: Rect | None, aside_h: float
+    ) -> tuple[bool, tuple[Rect | None, float, float]]:
+        """Whether the hint goes under the spare, and the eye's place (``_eye_place``). A tall panel's hint
+        sits at the end of the eye's row, not beside the spare: the spare takes the panel's whole width
+        (where each of the eye's words still fits beside it; the open cards keep their whole row: the
+        public deal's three in it)."""
+        L = self.ui.layout
+        row_w = region.w - 2 * pad
+        eye = self._eye_place(st, row_w, aside, aside_h)
+        if self.hint_shown(st) and eye[0] is None and region.h > region.w and not st.open_cards:
+            narrow = self._eye_place(st, row_w - L.touch - L.px(4), None, aside_h)
+            if self._eye_words_fit(narrow[1]):
+                return True, narrow
+        return False, eye
+
+    def _eye_words_fit(self, w: float) -> bool:
+        """Each word of the eye's caption fits `w` wide (two lines at most then)."""
+        font = self.ui.layout.font(typeface.LABEL)
+        return max((measure(part, font)[0] for part in self.ui.t("play.your_target").split()), default=0.0) <= w
 
     def _rows(self, st: PanelState, stay_w: float, stay_below: bool) -> tuple[bool, int]:
         """Whether the Undo gets a row of its own, and how many rows of buttons go under the instruction.
