@@ -42,9 +42,8 @@ PICTURE = 40
 #: than on the board, so the tile's openings read at a glance and a turn of it shows
 SPARE_TREASURE_OF_TILE = 0.34
 #: the spare tile in the active player's panel is never smaller than this many px at 800x480 (scaled,
-#: and never under the finger size): it is what the player must act on, the texts give way to it; its
-#: paths read from the seat (it was 64: the treasure on it hid the crossing)
-SPARE = 88
+#: and never under the finger size): it is what the player must act on, the texts give way to it
+SPARE = 64
 
 FALLBACK = "DejaVu Sans"
 FAMILY = "Andika"

@@ -81,6 +81,9 @@ class PanelState:
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
+#: the spare's side the instruction makes room for, where the panel is that wide (design units): its
+#: paths read from the seat (the least, ``typeface.SPARE``, is what no text may push it under)
+SPARE_READS = 88
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
 #: design units the panel's texts keep from its edge beyond the controls' padding: a wrapped line
 #: does not touch the tray's rim
@@ -311,7 +314,8 @@ class PlayerPanel:
         # the prompt larger where the panel has the room for it (read from across the table), else the body size
         size = typeface.PROMPT if room is not None else typeface.BODY
         lab = self._prompt_text(st, text, u, top, w, size, room)
-        if size != typeface.BODY and room is not None and lab.content_height > room - L.px(4):
+        too_big = lab.content_height > room - L.px(4) or lab.content_width > w + 0.5 if room is not None else False
+        if size != typeface.BODY and too_big:  # (too wide: a first word longer than the line)
             self.texts.remove(lab)
             lab.delete()
             size = typeface.BODY
@@ -368,7 +372,9 @@ class PlayerPanel:
         if eye_at is not None:  # the eye's row is beside, not under
             rows_below -= 1
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
-        needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
+        beside = btn_h + gap if self.hint_shown(st) and not hint_below else 0
+        want = max(least, min(L.px(SPARE_READS), W - 2 * pad - beside)) if least else 0
+        needed = rows_below * (btn_h + gap) + under + (want + gap if want else 0)
         if not (st.open_cards and st.peek):  # (all the open cards held: they take the instruction's room too)
             inset = L.px(TEXT_INSET)
             top = self._instruction(st, region.x + pad + inset, top, W - 2 * (pad + inset), room=top - pad - needed)
