@@ -138,3 +138,136 @@ def test_the_spare_reads_and_texts_keep_inside_the_panel(make, tmp_path, languag
             if lab.multiline:  # a wrapped text keeps the margin above and below too (a line's box
                 # holds its descent: one line's is taller than its ink, and the header's sits by the rim)
                 assert inner.y - 0.5 <= r.y and r.top <= inner.top + 0.5, (moment, lab.text, r, inner)
+
+
+@pytest.mark.parametrize("away", ["howto", "operator"])
+def test_the_last_move_stays_marked_after_the_rules_or_the_operator_menu(make, tmp_path, away):
+    from kiosk.games.labyrinth.events import SelectArrow
+
+    ui = make()
+    play = start(ui, "human,human")
+    ui.post(SelectArrow("N1"))
+    ui.post(SelectArrow("N1"))
+    for _ in range(30):
+        ui.step(0.05)
+    board = play.board
+    assert board.last_move.get("push") is not None
+    marked = [obj for obj in board._push_marks if obj.visible]
+    assert marked
+    ui.goto(away, **({"then": "play"} if away == "howto" else {}))
+    ui.step(0.05)
+    ui.goto("play")
+    for _ in range(3):
+        ui.step(0.05)
+    shot(ui, tmp_path, f"back_from_{away}")
+    assert board.last_move.get("push") is not None
+    assert [obj for obj in board._push_marks if obj.visible]
+
+
+def test_a_new_game_shows_no_marks_of_the_last_one(make):
+    """(the marks stay only for the same game at the same moment)"""
+    from kiosk.games.labyrinth.events import SelectArrow
+
+    ui = make()
+    play = start(ui, "human,human")
+    ui.post(SelectArrow("N1"))
+    ui.post(SelectArrow("N1"))
+    for _ in range(30):
+        ui.step(0.05)
+    ui.goto("howto", then="play")
+    ui.post(NewGame(GameSetup.of("human,human", seed=4)))
+    ui.goto("play")
+    ui.step(0.05)
+    assert play.board.last_move == {}
+
+
+def _join_rect(ui, player):
+    seats = ui.seats
+    seats.update()
+    return seats.joins.get(player)
+
+
+@pytest.mark.parametrize("kinds", ["medium,human", "human,medium,human", "human,medium,human,hard"])
+def test_the_computers_spare_is_not_under_its_join(make, tmp_path, kinds):
+    from kiosk.ui.kit.layout import Rect
+
+    ui = make()
+    ui.post(NewGame(GameSetup.of(kinds, seed=3, first=1 if kinds.startswith("human") else 0)))
+    ui.k.bus.dispatch_pending()  # the computer's turn: its panel shows the spare (its steps wait)
+    ui.goto("play")
+    play = ui.screen
+    m = play.board.model
+    for _ in range(40):  # until it shows the spare at an arrow (its words gone: the spare at its largest)
+        ui.step(0.05)
+        if m.preview is not None:
+            break
+    assert m.preview is not None and m.kinds[m.current] != "human"
+    m = play.board.model
+    assert m.kinds[m.current] != "human" and m.phase == "shift"
+    panel = play.panels[m.current]
+    join = _join_rect(ui, m.current)
+    shot(ui, tmp_path, f"computer_join_{len(m.seats)}")
+    assert join is not None and panel.spare_box is not None
+    assert not _overlap(Rect(*panel.spare_box), Rect(*join)), (panel.spare_box, join)
+
+
+def test_a_seat_handed_back_in_its_turn_is_cued(make, tmp_path):
+    from kiosk.core.events import ChangeSeat
+
+    ui = make()
+    ui.post(NewGame(GameSetup.of("medium,human", seed=3, first=0)))
+    ui.k.bus.dispatch_pending()  # the game is announced; the computer's paced steps wait for the clock
+    ui.goto("play")
+    play = ui.screen
+    m = play.board.model
+    assert m.current == 0 and m.kinds[0] != "human" and not play.cue.showing  # the computer's turn ...
+    ui.post(ChangeSeat(0, "human", reason="join"))  # ... handed back before its first step
+    for _ in range(4):
+        ui.step(0.05)
+    assert m.kinds[0] == "human" and m.current == 0 and m.phase == "shift"
+    shot(ui, tmp_path, "handed_back")
+    assert play.cue.showing and play.cue.player == 0
+    assert play.toast == ""  # the computer's step that came too late is no message for the person
+
+
+def test_the_high_contrast_switch_builds_only_the_screen_on_show_at_once(make, tmp_path):
+    """The operator's tap answered late: every screen was built again (the play screen's art baked
+    again) before the switch showed its new state. The others are built as they are next shown."""
+    from kiosk.ui.screens import operator_settings
+
+    ui = make()
+    play = start(ui, "human,human")
+    ui.goto("operator")
+    op = ui.screen
+    op.page = "settings"
+    op._build()
+    built = []
+    play_resize = play.resize
+    play.resize = lambda layout: (built.append(layout), play_resize(layout))
+    operator_settings._contrast(op, True)
+    assert ui.high_contrast and not built  # the play screen waits ...
+    shot(ui, tmp_path, "contrast_on")
+    ui.goto("play")
+    assert len(built) == 1 and ui.atlas.high_contrast  # ... until it is shown, in the new palette
+    ui.step(0.05)
+    shot(ui, tmp_path, "contrast_play")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "et"])
+@pytest.mark.parametrize("layout", ["tabletop", "upright"])
+def test_the_result_has_its_buttons_for_each_side_of_a_table(make, tmp_path, language, layout):
+    from kiosk.games.labyrinth.events import GameOver
+    from kiosk.ui.kit.widgets import Button
+
+    ui = make(layout=layout, language=language)
+    ui.goto("gameover", event=GameOver((0,), 31, (("ring", "crown"), ("keys",)), ("human", "medium")))
+    scr = ui.screen
+    ui.step(0.05)
+    shot(ui, tmp_path, f"result_{layout}_{language}")
+    again = [w for w in scr.widgets if isinstance(w, Button) and w.on_tap == scr.play_again]
+    back = [w for w in scr.widgets if isinstance(w, Button) and w.text.startswith("\u2039")]
+    faces = [0, 180] if layout == "tabletop" else [0]
+    assert sorted(b.frame.angle for b in again) == faces
+    assert sorted(b.frame.angle for b in back) == faces
+    for b in again + back:  # each at its own edge, upright for who reads it there
+        assert (b.rect.cy < ui.layout.height / 2) == (b.frame.angle == 0)

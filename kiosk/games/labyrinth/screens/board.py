@@ -713,11 +713,12 @@ class BoardView:
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
-    def load(self, ev: GameStarted, undone: bool = False) -> None:
-        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back)."""
+    def load(self, ev: GameStarted, undone: bool = False, again: bool = False) -> None:
+        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back);
+        `again`: the same moment shown again (back from the rules or a menu: its marks stay)."""
         if undone:
             self.last_move = self._last_moves.pop() if self._last_moves else {}
-        else:
+        elif not again:
             self.last_move, self._last_moves = {}, []
         m = Model()
         m.tiles = list(ev.board)

@@ -84,6 +84,9 @@ EYE_LINES = 1.2
 #: the spare's side the instruction makes room for, where the panel is that wide (design units): its
 #: paths read from the seat (the least, ``typeface.SPARE``, is what no text may push it under)
 SPARE_READS = 88
+#: design units: a computer's Join button (kiosk/ui/overlays/seats.py) at its panel's outer end, this far
+#: from the edge and this tall at least (a finger at least): its panel's spare stays clear of it
+JOIN_PAD, JOIN_H = 8, 44
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
 #: design units the panel's texts keep from its edge beyond the controls' padding: a wrapped line
 #: does not touch the tray's rim
@@ -369,16 +372,17 @@ class PlayerPanel:
         least = self.spare_least(st)
         hint_below, (eye_at, eye_w, eye_h) = self._hint_and_eye(st, region, pad, stay_at if least else None, aside_h)
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
+        floor = pad if human else sum(join_row(L)) + gap  # a computer's outer end is its Join's
         if eye_at is not None:  # the eye's row is beside, not under
             rows_below -= 1
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
         beside = btn_h + gap if self.hint_shown(st) and not hint_below else 0
         want = max(least, min(L.px(SPARE_READS), W - 2 * pad - beside)) if least else 0
-        needed = rows_below * (btn_h + gap) + under + (want + gap if want else 0)
+        needed = rows_below * (btn_h + gap) + under + (want + gap if want else 0) + floor - pad
         if not (st.open_cards and st.peek):  # (all the open cards held: they take the instruction's room too)
             inset = L.px(TEXT_INSET)
             top = self._instruction(st, region.x + pad + inset, top, W - 2 * (pad + inset), room=top - pad - needed)
-        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
+        area = Rect(region.x + pad, floor, W - 2 * pad, max(10.0, top - floor))
         spare_room = area.h - rows_below * (btn_h + gap) - under
         if spare_room < least:  # a long refusal: the eye makes way for the spare, the hint goes beside it
             hint_below = False
@@ -691,6 +695,12 @@ class PlayerPanel:
         if len(shown) < n or held:  # the whole row keeps the hold (letting go anywhere on it hides them)
             tap = None if held else self.callbacks["peek_tap"]
             self.widgets.append(Widget(self.frame.area(r), tap, on_hold=self.callbacks["peek"]))
+
+
+def join_row(L: Layout) -> tuple[float, float]:
+    """Where a computer's Join goes from its panel's outer end (as the panel reads it): its distance
+    from the edge and its height."""
+    return L.px(JOIN_PAD), max(float(L.touch), L.px(JOIN_H))
 
 
 def hint_bulb(frame: Frame, local: Rect, batch, group) -> list:
