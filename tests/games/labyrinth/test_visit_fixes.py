@@ -140,8 +140,8 @@ def test_the_spare_reads_and_texts_keep_inside_the_panel(make, tmp_path, languag
                 assert inner.y - 0.5 <= r.y and r.top <= inner.top + 0.5, (moment, lab.text, r, inner)
 
 
-@pytest.mark.parametrize("away", ["howto", "operator"])
-def test_the_last_move_stays_marked_after_the_rules_or_the_operator_menu(make, tmp_path, away):
+def _pushed(make):
+    """A UI with a game of two people whose first person has pushed (the push is marked)."""
     from kiosk.games.labyrinth.events import SelectArrow
 
     ui = make()
@@ -150,6 +150,12 @@ def test_the_last_move_stays_marked_after_the_rules_or_the_operator_menu(make, t
     ui.post(SelectArrow("N1"))
     for _ in range(30):
         ui.step(0.05)
+    return ui, play
+
+
+@pytest.mark.parametrize("away", ["howto", "operator"])
+def test_the_last_move_stays_marked_after_the_rules_or_the_operator_menu(make, tmp_path, away):
+    ui, play = _pushed(make)
     board = play.board
     assert board.last_move.get("push") is not None
     marked = [obj for obj in board._push_marks if obj.visible]
@@ -166,14 +172,7 @@ def test_the_last_move_stays_marked_after_the_rules_or_the_operator_menu(make, t
 
 def test_a_new_game_shows_no_marks_of_the_last_one(make):
     """(the marks stay only for the same game at the same moment)"""
-    from kiosk.games.labyrinth.events import SelectArrow
-
-    ui = make()
-    play = start(ui, "human,human")
-    ui.post(SelectArrow("N1"))
-    ui.post(SelectArrow("N1"))
-    for _ in range(30):
-        ui.step(0.05)
+    ui, play = _pushed(make)
     ui.goto("howto", then="play")
     ui.post(NewGame(GameSetup.of("human,human", seed=4)))
     ui.goto("play")
