@@ -46,8 +46,11 @@ def test_the_statistics_are_written_at_the_body_size(make, tmp_path, language):
     from kiosk.ui.audit.layout import text_box
     from kiosk.ui.kit.typeface import BODY
 
-    ui = make(language=language, first="attract")
+    from kiosk.ui.kit.menu import set_language
+
+    ui = make(first="attract")
     ui.k.history = _history(tmp_path)
+    set_language(ui, language)  # (the attract screen opens in the kiosk's own language)
     ui.goto("operator")
     scr = ui.screen
     scr.open_page("stats")
@@ -57,6 +60,7 @@ def test_the_statistics_are_written_at_the_body_size(make, tmp_path, language):
     shot(ui, tmp_path, f"stats_{language}")
     texts = [lab for lab in scr._shapes if hasattr(lab, "font_size") and getattr(lab, "text", "").strip()]
     assert len(texts) > 10
+    assert ui.t("operator.chart_per_day") in {lab.text for lab in texts}  # (in this language)
     least = ui.layout.font(BODY) - 0.01
     small = [(lab.text, round(lab.font_size, 1)) for lab in texts if lab.font_size < least]
     assert not small, small
