@@ -7,12 +7,10 @@ game's save, an unknown format version, missing fields, bad rule switches.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 from engine.errors import InvalidState
-
-if TYPE_CHECKING:
-    from engine.outcome import Outcome
+from engine.outcome import Outcome
 
 
 def need(cond: bool, message: str) -> None:
@@ -92,7 +90,6 @@ def check_rules(rules: Any, switches: Iterable[str], message: str) -> dict[str, 
 
 def read_outcome(data: dict[str, Any], phase_over: bool, players: int) -> Outcome | None:
     """The saved ``outcome`` field: None while running, an Outcome with known seats once over."""
-    from engine.outcome import Outcome
 
     raw = data.get("outcome")
     need((raw is None) != phase_over, "a finished game, and only a finished game, has an outcome")

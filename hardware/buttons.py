@@ -97,7 +97,7 @@ class ArrowButtons:
     ) -> None:
         # gpiozero's Button is this class plus a "held" thread per button that
         # polls ten times a second and makes close() slow; we need no hold.
-        from gpiozero import DigitalInputDevice
+        from gpiozero import DigitalInputDevice  # noqa: PLC0415 -- gpiozero only where the buttons are driven
 
         pins = check_pins(pins, BUTTON_NAMES, "buttons")
         self._on_press = on_press
@@ -181,7 +181,7 @@ class ArrowLeds:
         blink_on: float = 0.25,
         blink_off: float = 0.25,
     ) -> None:
-        from gpiozero import LED
+        from gpiozero import LED  # noqa: PLC0415 -- gpiozero only where the buttons are driven
 
         pins = check_pins(pins, BUTTON_NAMES, "button LEDs")
         self._blink = (float(blink_on), float(blink_off))

@@ -51,7 +51,7 @@ class PinChoice(NamedTuple):
 
 
 def _mock_factory() -> MockFactory:
-    from gpiozero.pins.mock import MockFactory
+    from gpiozero.pins.mock import MockFactory  # noqa: PLC0415 -- gpiozero only where pins are driven
 
     return MockFactory()
 
@@ -205,7 +205,7 @@ def _open_factory(choice: str, chip: int | None, on_chip: str, reasons: list[str
                 raise
             reasons.append(f"lgpio{on_chip}: {exc}")
     if choice == "auto":
-        from gpiozero import Device
+        from gpiozero import Device  # noqa: PLC0415 -- gpiozero only where pins are driven
 
         return Device._default_pin_factory()
     return _named_factory(choice)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 @functools.cache
 def _every() -> Any:  # EntryPoints, or on Python 3.11 SelectableGroups: both select by group
     # imported on the first question only: a command that asks for no plug-in never pays for it
-    from importlib import metadata
+    from importlib import metadata  # noqa: PLC0415 -- the entry points scanned on the first question only
 
     return metadata.entry_points()
 

@@ -8,6 +8,8 @@ number, a line in CHANGELOG.md and a git tag ``v<version>``.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version as dist_version
+
 __version__ = "0.4.5"
 
 DIST_NAME = "labyrinth-kiosk"
@@ -16,13 +18,8 @@ DIST_NAME = "labyrinth-kiosk"
 def version() -> str:
     """The installed distribution's version, or this file's when running from a plain checkout."""
     try:
-        from importlib.metadata import PackageNotFoundError, version as dist_version
-
-        try:
-            return dist_version(DIST_NAME)
-        except PackageNotFoundError:
-            return __version__
-    except ImportError:  # pragma: no cover - Python without importlib.metadata
+        return dist_version(DIST_NAME)
+    except PackageNotFoundError:
         return __version__
 
 

@@ -21,6 +21,7 @@ rules). They never look at other hands or the draw pile's order.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from math import comb
 from typing import Callable
 
@@ -82,7 +83,6 @@ def _best_takes(layout: Layout, candidates: frozenset[int], keep_connected: bool
         return [frozenset()]
     cell_of = {p.card: cell for cell, p in layout.items() if p.card in candidates}
     ordered = sorted(candidates)
-    from itertools import combinations
 
     for size in range(len(ordered), 0, -1):
         found = [

@@ -29,6 +29,7 @@ import enum
 import functools
 import importlib
 import logging
+import pkgutil
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
@@ -329,7 +330,6 @@ def _load() -> None:
 def built_in() -> tuple[str, ...]:
     """The built-in games' packages: every package folder under kiosk/games/ (a new game
     needs no line anywhere else)."""
-    import pkgutil
 
     return tuple(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg)
 

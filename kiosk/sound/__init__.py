@@ -30,10 +30,11 @@ attract jingle stays silent) and the operator menu (``volume``, ``muted``).
 from __future__ import annotations
 
 import heapq
+import io
 import logging
-from collections import deque
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -136,10 +137,10 @@ class PygletOutput:
 
     def open(self) -> bool:
         try:
-            import pyglet
+            import pyglet  # noqa: PLC0415 -- pyglet's audio only once the sound opens
 
             pyglet.options["audio"] = ("pulse", "openal", "silent")
-            import pyglet.media
+            import pyglet.media  # noqa: PLC0415 -- pyglet's audio only once the sound opens
 
             driver = pyglet.media.get_audio_driver()
             name = type(driver).__name__ if driver is not None else "none"
@@ -154,14 +155,13 @@ class PygletOutput:
             return False
 
     def load(self, name: str, data: bytes) -> None:
-        import io
 
-        import pyglet.media
+        import pyglet.media  # noqa: PLC0415 -- pyglet's audio only once the sound opens
 
         self._sources[name] = pyglet.media.load(f"{name}.wav", file=io.BytesIO(synth.wav(data)), streaming=False)
 
     def play(self, name: str, volume: float) -> None:
-        import pyglet.media
+        import pyglet.media  # noqa: PLC0415 -- pyglet's audio only once the sound opens
 
         player = pyglet.media.Player()
         player.volume = volume
@@ -260,8 +260,9 @@ class Sound:
 
     # ------------------------------------------------------------ events -> cues
     def _subscribe(self, bus: Any) -> None:
-        from kiosk.core.events import GameBegan, GameEnded, TurnBegan
-        from kiosk.games import all_games
+        # the events and the registry only on subscribing: the sound's synthesis loads alone
+        from kiosk.core.events import GameBegan, GameEnded, TurnBegan  # noqa: PLC0415 -- see above
+        from kiosk.games import all_games  # noqa: PLC0415 -- see above
 
         handlers: list[tuple[type, Callable[[Any], None]]] = [
             (GameBegan, lambda ev: self._reset_timeline()),

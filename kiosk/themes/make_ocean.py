@@ -507,10 +507,10 @@ def _downsample(pixels: bytes, big_w: int, big_h: int, k: int) -> bytes:
 def render(draw, window, width: int, height: int) -> bytes:
     """One drawing (a Pen function) as a transparent RGBA picture, top row first; the pen's unit box
     spans 90% of the height (a wide picture draws beyond it left and right)."""
-    import pyglet
+    import pyglet  # noqa: PLC0415 -- a maker's tool: the GL window only when it draws
 
-    from kiosk.ui.art.bake import render as render_batch
-    from kiosk.ui.art.pen import Pen
+    from kiosk.ui.art.bake import render as render_batch  # noqa: PLC0415 -- a maker's tool: the GL window only when it draws
+    from kiosk.ui.art.pen import Pen  # noqa: PLC0415 -- a maker's tool: the GL window only when it draws
 
     pen = Pen()
     draw(pen)
@@ -536,7 +536,7 @@ def wordmark_pen(p):
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else HERE
-    from kiosk.ui.shell.window import make_window, prepare_pyglet
+    from kiosk.ui.shell.window import make_window, prepare_pyglet  # noqa: PLC0415 -- a maker's tool: the GL window only when it draws
 
     prepare_pyglet("offscreen")
     window = make_window("offscreen", (64, 64), "auto")

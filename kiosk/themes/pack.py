@@ -24,6 +24,7 @@ beside the installed themes and renames it into place.
 from __future__ import annotations
 
 import errno
+import fcntl
 import hashlib
 import json
 import logging
@@ -40,7 +41,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
 from kiosk import games
-from kiosk.store.safeio import SMALL_LIMIT, UnsafeFile, loads_json, read_bounded
+from kiosk.store.safeio import SMALL_LIMIT, UnsafeFile, loads_json, own_dir, read_bounded, refuse_linked
 from kiosk.languages import LANGUAGES
 from kiosk.themes import png
 
@@ -541,8 +542,6 @@ def themes_dir(state_dir: Path | str) -> Path:
 def install(pack: Pack, state_dir: Path | str) -> Path:
     """Write a checked pack into the state directory: into a folder beside the themes, each file
     synced, then renamed into place (an older copy of the same id is replaced, then removed)."""
-    from kiosk.store.safeio import own_dir
-
     root = own_dir(themes_dir(state_dir))  # a link out of the state directory is not written through
     with _install_lock(root, wait=True):
         remove_leftovers(state_dir, locked=True)
@@ -591,10 +590,6 @@ class _install_lock:
         self.root, self.wait, self.fd = root, wait, -1
 
     def __enter__(self) -> bool:
-        import fcntl
-
-        from kiosk.store.safeio import refuse_linked
-
         self.fd = os.open(self.root / INSTALL_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         try:
             refuse_linked(self.fd, self.root / INSTALL_LOCK)

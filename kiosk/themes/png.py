@@ -124,7 +124,7 @@ def decode_rgba(data: bytes) -> tuple[int, int, bytes]:
     """(width, height, RGBA bytes with the top row first) of PNG `data`; raises PngError.
 
     Call :func:`header` and :func:`check_inflated_size` first for a file from outside."""
-    from pyglet.extlibs import png as pypng
+    from pyglet.extlibs import png as pypng  # noqa: PLC0415 -- pyglet's PNG codec only when a theme is read
 
     try:
         width, height, rows, _info = pypng.Reader(bytes=data).asRGBA8()

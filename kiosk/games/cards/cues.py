@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.core.events import IllegalInput
+from kiosk.games.cards.events import CardLaid, CardsTaken
+from kiosk.sound import Cue
+
 LAY_S = 0.35  # the laid card's pop on the play screen
 TAKE_S = 0.5  # the taken cards' fade
 #: refusals of a lay or a take (the card does not fit there, those cards may not be taken): the blocked cue
@@ -18,9 +22,6 @@ BLOCKED_CODES = ("cell_taken", "not_next_to_layout", "no_opening_meets", "not_jo
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from kiosk.core.events import IllegalInput
-    from kiosk.sound import Cue
-    from kiosk.games.cards.events import CardLaid, CardsTaken
 
     return {
         CardLaid: lambda ev: Cue("lay", lasts=LAY_S),

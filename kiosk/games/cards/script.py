@@ -18,6 +18,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kiosk.core.script import whole_number
+from kiosk.games.cards.events import (
+    ConfirmTake,
+    DiscardCard,
+    HandOver,
+    LayCard,
+    RotateHandCard,
+    SelectHandCard,
+    ToggleTake,
+)
 
 #: The card game's script verbs (the kiosk's own and other games' are elsewhere).
 CARD_VERBS = ("card", "rotate", "lay", "take", "discard", "ready")
@@ -70,16 +79,6 @@ def _cards_to_take(
 
 def play(session: Any, verb: str, args: tuple) -> list:
     """The commands a card-game line posts (the same as the card screen's)."""
-    from kiosk.games.cards.events import (
-        ConfirmTake,
-        DiscardCard,
-        HandOver,
-        LayCard,
-        RotateHandCard,
-        SelectHandCard,
-        ToggleTake,
-    )
-
     if verb == "card":
         return [SelectHandCard(args[0], source="script")]
     if verb == "rotate":

@@ -31,17 +31,15 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
-from engine.cards.parts import CardPhase
 from engine.cards import CardGame, CardRules, Discard, IllegalAction, Place, Take
-from engine.cards.ai import LEVELS
-from engine.cards.parts import GAME_NAME
-
-from kiosk.games import HUMAN, Moment
-from kiosk.errors import ContractError
+from engine.cards.ai import LEVELS, make_ai
+from engine.cards.parts import GAME_NAME, CardPhase
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup
 from kiosk.core.session import GameSession, PacingBase, Step
+from kiosk.errors import ContractError
+from kiosk.games import HUMAN, Moment
 from kiosk.games.cards.events import (
     CardAIDecided,
     CardDiscarded,
@@ -94,7 +92,6 @@ SaveHook = Callable[["CardSession", Moment], None]
 
 def default_ai_factory(level: str, seed: int | None):
     """The engine's card AI players (``engine.cards.ai.make_ai``)."""
-    from engine.cards.ai import make_ai
 
     return make_ai(level, seed)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from kiosk.tools.sim.sweep import GameResult, Runner, derive, make_recorder
+from engine.cards import CardGame, CardRules, play_game
+from engine.cards.ai import CardAI, make_ai
 from engine.cards.parts import GAME_NAME, CardPhase
+from engine.outcome import Termination
+from kiosk.tools.sim.sweep import GameResult, Runner, derive, make_recorder
 
 
 class CardsRunner(Runner):
@@ -13,8 +16,6 @@ class CardsRunner(Runner):
     default_turn_cap = 500
 
     def play(self, levels, seed, spec, timer, record=None):
-        from engine.cards import CardGame, CardRules, play_game
-        from engine.cards.ai import CardAI, make_ai
 
         rules = CardRules(turn_limit=spec.turn_limit)
         # each seat's player: the level's AI, or one that also records its choices
@@ -33,7 +34,6 @@ class CardsRunner(Runner):
             times[d["seat"]].append(d["seconds"] * 1000.0)
             if d["phase"] == CardPhase.PLACE:
                 turns[d["seat"]] += 1
-        from engine.outcome import Termination
 
         limited = result["end"] == Termination.TURN_LIMIT.value
         return GameResult(

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kiosk.core.events import IllegalInput
+from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, TreasureFound
+from kiosk.sound import Cue
+
 SLIDE_S = 0.30  # a row sliding in
 WALK_STEP_S = 0.12  # the pawn walking one cell
 FOUND_S = 1.3  # the treasure-found moment
@@ -21,9 +25,6 @@ BLOCKED_CODES = ("push_back", "push_refused")
 
 def sounds() -> dict[type, Callable[[Any], Any]]:
     """{event class: event -> Cue or None} (``GameType.sounds``)."""
-    from kiosk.core.events import IllegalInput
-    from kiosk.sound import Cue
-    from kiosk.games.labyrinth.events import BoardShifted, PawnMoved, PreviewMoved, TreasureFound
 
     def walk(ev: PawnMoved) -> Cue | None:
         steps = len(ev.path) - 1

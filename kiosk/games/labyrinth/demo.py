@@ -132,7 +132,7 @@ class BoardDemo:
 
     def view(self, ui: Any, batch: Any, live: Any) -> Any:
         """The board the demo is drawn on: the play screen's own view, without the players' panels."""
-        from kiosk.games.labyrinth.screens.board import BoardView
+        from kiosk.games.labyrinth.screens.board import BoardView  # noqa: PLC0415 -- the screens need a display: only when the demo is drawn
 
         return BoardView(ui, batch, base_order=0, live=live, panels_shown=False)
 

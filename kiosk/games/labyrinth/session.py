@@ -17,20 +17,21 @@ import concurrent.futures
 import logging
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
-from engine.labyrinth.parts import Phase
 from engine import IllegalAction
 from engine.labyrinth import INSERTIONS, OPPOSITE, Game, Move, Rules, Shift
-from engine.labyrinth.ai import LEVELS
-from engine.labyrinth.parts import GAME_NAME
-
-from kiosk.games import HUMAN, Moment
+from engine.labyrinth.ai import LEVELS, make_ai
+from engine.labyrinth.maze import CELLS, INSERTION_LINES
+from engine.labyrinth.parts import GAME_NAME, Phase
+from kiosk import games
 from kiosk.core.bus import Bus
 from kiosk.core.clock import Clock
 from kiosk.core.events import AIThinking, Command, GameSetup, SeatSetup, Undo
 from kiosk.core.session import GameSession, PacingBase, Step
+from kiosk.games import HUMAN, Moment
 from kiosk.games.labyrinth.events import (
     BOARD_COMMANDS,
     AIDecided,
@@ -65,7 +66,6 @@ BUTTON_UNDO_AFTER_S = 1.0
 
 def _chosen(game: Game) -> dict[str, Any]:
     """The variants of a running game that differ from the declared defaults (GameSetup.variants)."""
-    from kiosk import games
 
     kind = games.get(GAME_NAME)
     values = kind.variant_values(game)
@@ -117,9 +117,6 @@ def default_ai_factory(level: str, seed: int | None):
     (deterministic); the clock here is only a safety cap so that a slow Pi never
     leaves a visitor waiting.
     """
-    import time
-
-    from engine.labyrinth.ai import LEVELS, make_ai
 
     if level in LEVELS and LEVELS[level].clock_capped:
         return make_ai(level, seed=seed, clock=time.monotonic, time_limit=AI_TIME_LIMIT_S)
@@ -585,7 +582,6 @@ def _best_walk(game: Game) -> tuple[int, int]:
 
 
 def _lines() -> dict[str, tuple[tuple[int, int], ...]]:
-    from engine.labyrinth.maze import CELLS, INSERTION_LINES
 
     return {name: tuple(CELLS[i] for i in cells) for name, (cells, _) in INSERTION_LINES.items()}
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import math
 import time
 
-from kiosk.tools.sim.sweep import GameResult, Runner, Spec, derive, ended_by_limit, make_recorder, variant
+from engine.labyrinth import Game, Rules
+from engine.labyrinth.ai import LEVELS, make_ai
 from engine.labyrinth.parts import GAME_NAME, Phase
+from kiosk.games.labyrinth.session import Pacing, think_budget
+from kiosk.tools.sim.sweep import GameResult, Runner, Spec, derive, ended_by_limit, make_recorder, variant
 
 
 def pi_budget_s(level: str, pi_factor: float) -> float | None:
@@ -15,11 +18,8 @@ def pi_budget_s(level: str, pi_factor: float) -> float | None:
     factor. It thinks while people watch, at least for the pause in which a computer is shown
     thinking (``Pacing.think``; the walk before and an undo grace are often longer), with the
     operator's cap above that (``think_budget``)."""
-    from engine.labyrinth.ai import LEVELS
 
     if pi_factor > 0 and level in LEVELS and LEVELS[level].clock_capped:
-        from kiosk.games.labyrinth.session import Pacing, think_budget
-
         return think_budget(Pacing().think, math.inf) / pi_factor
     return None
 
@@ -28,7 +28,6 @@ def pi_speed_ai(level: str, seed: int, pi_factor: float):
     """An engine.labyrinth.ai player; with a Pi factor, the searching ones get `pi_budget_s`.
     This process's CPU time is their clock: on a machine busy with other work that is what a
     Pi running only the kiosk would give them (the kiosk itself caps wall-clock time)."""
-    from engine.labyrinth.ai import make_ai
 
     budget = pi_budget_s(level, pi_factor)
     if budget is not None:
@@ -48,7 +47,6 @@ class LabyrinthRunner(Runner):
         return None if budget is None else budget * 1000.0
 
     def play(self, levels, seed, spec, timer, record=None):
-        from engine.labyrinth import Game, Rules
 
         rules = Rules(
             open_cards=variant(spec, "open_cards"),

@@ -28,7 +28,10 @@ card table's places) with its box in screen pixels, and checks the rules:
 
 Only text is laid out again per language; one frame without the texts is drawn per entry, for
 the colours behind them, so the whole walk takes seconds, not minutes. ``labyrinth-kiosk --layout-report FILE.json``
-writes what it collected; tests/kiosk/ui/audit/test_layout_audit.py runs it in ``make test``.
+writes what it collected; tests/kiosk/ui/audit/test_layout_audit.py runs it in ``make test``:
+every language at 800x480, and at every size two stand-in languages, each text in the language
+it is widest in (``WIDEST``) and narrowest in (``NARROWEST``), the two ends between which a
+screen that arranges itself by its words' width picks.
 """
 
 from __future__ import annotations
@@ -52,6 +55,12 @@ LAYOUTS = ("tabletop", "upright")
 #: is widest (widest_catalog). One pass in it at every size finds what any one language's longest
 #: label breaks there (a German Undo at 1280x800, a Spanish Stay in portrait), at the cost of one language.
 WIDEST = "widest"
+#: The other stand-in: every text in the language in which it is narrowest. A screen that picks its
+#: arrangement by how wide its words are (the card result: blocks side by side where the names fit,
+#: else a row each) takes in it the roomy arrangement the widest words never reach, and what runs
+#: out of its panel there is found too (the German six-player result at 720x1280: blocks whose
+#: numbers ran out of them, while the widest pass saw rows). Text only (no colours): it is about room.
+NARROWEST = "narrowest"
 #: A text's box may stick out of its container by this much (anti-aliasing, rounding to whole pixels).
 SLACK_PX = 1.5
 #: Reader's edge by the angle a text is turned (pyglet turns clockwise).
@@ -424,28 +433,30 @@ def _check_texts(layout: Layout, items: list[dict], bad: Callable[..., None]) ->
 
 
 # ---------------------------------------------------------------------------- the walk
-_WIDEST: dict[str, str] = {}
+_STAND_INS: dict[bool, dict[str, str]] = {}
 
 
-def widest_catalog(languages: Iterable[str] = LANGUAGES) -> dict[str, str]:
+def widest_catalog(languages: Iterable[str] = LANGUAGES, narrowest: bool = False) -> dict[str, str]:
     """Each text key's translation that is widest when laid out on one line (bold, at the body size),
-    over `languages`: what the layout has to make room for at every size."""
+    over `languages`: what the layout has to make room for at every size; with `narrowest`, the
+    narrowest (``NARROWEST``)."""
     from kiosk.ui.kit.i18n import load_catalog
     from kiosk.ui.kit.menu import measure
 
     languages = tuple(languages)
-    if languages == LANGUAGES and _WIDEST:
-        return _WIDEST
+    cached = _STAND_INS.setdefault(narrowest, {}) if languages == LANGUAGES else {}
+    pick = min if narrowest else max
+    if cached:
+        return cached
     catalogs = [load_catalog(lang) for lang in languages]
     out: dict[str, str] = {}
     for key in set().union(*catalogs):
         texts = [c[key] for c in catalogs if c.get(key)]
         if texts:
-            out[key] = max(
+            out[key] = pick(
                 texts, key=lambda text: max(measure(line, MIN_BODY_PX * 0.75)[0] for line in text.split("\n"))
             )
-    if languages == LANGUAGES:
-        _WIDEST.update(out)
+    cached.update(out)
     return out
 
 
@@ -499,10 +510,11 @@ class Env:
             ui._atlas, ui._atlas_px = self._atlases[px], px
 
     def set_language(self, language: str) -> None:
-        """A language of LANGUAGES, or WIDEST: each text in the language it is widest in."""
+        """A language of LANGUAGES, or a stand-in: each text in the language it is widest (WIDEST) or
+        narrowest (NARROWEST) in."""
         translator: Any = getattr(self.ui.translator, "inner", self.ui.translator)  # under a theme's names
-        if language == WIDEST:
-            translator.use_catalog(widest_catalog())
+        if language in (WIDEST, NARROWEST):
+            translator.use_catalog(widest_catalog(narrowest=language == NARROWEST))
             return
         translator.set_language(language)
 

@@ -41,7 +41,7 @@ TREASURE_OF_CELL = 0.66
 PICTURE = 40
 #: the treasure on the spare (a player's panel, the preview at an arrow) as a part of the tile: smaller
 #: than on the board, so the tile's openings read at a glance and a turn of it shows
-SPARE_TREASURE_OF_TILE = 0.42
+SPARE_TREASURE_OF_TILE = 0.34
 #: the spare tile in the active player's panel is never smaller than this many px at 800x480 (scaled,
 #: and never under the finger size): it is what the player must act on, the texts give way to it
 SPARE = 64

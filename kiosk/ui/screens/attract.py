@@ -9,7 +9,8 @@ stays free for visitors. Its clock is virtual and advances with the frames, so
 the demo pauses when the screen is hidden and tests can drive it with ``dt``.
 
 "Touch to play" changes language every few seconds (all eight, each in its own
-words). In the tabletop layout it is written twice, once for each long side of
+words), one straight after the other (a fade through nothing left the banner
+blank). In the tabletop layout it is written twice, once for each long side of
 the table. A tap anywhere opens the setup screen, facing the person who tapped;
 "How to play" (on a table: one button for each long side) opens the guide facing
 that side;
@@ -46,7 +47,6 @@ from kiosk.ui.kit.text_cache import CACHE
 log = logging.getLogger(__name__)
 
 CYCLE_S = 3.0  # each language's "touch to play" stays this long
-FADE_S = 0.35
 DEMO_MAX_TURNS = 60  # a demo that drags on is replaced by a fresh one
 RESTART_S = 4.0  # pause after a demo game ends
 STILL_POLL_S = 0.25  # while nothing moves, the demo is looked at this often (it advances at most this per frame)
@@ -299,14 +299,10 @@ class AttractScreen(Screen):
             self.board.update(dt)
         self.clock += dt
         index = int(self.clock // CYCLE_S) % len(LANGUAGES)
-        phase = self.clock % CYCLE_S
         if index != self.lang_index:
             self.lang_index = index
             self._set_invite_text()
-        fade = min(1.0, phase / FADE_S, (CYCLE_S - phase) / FADE_S)
-        for lbl in self._invites:
-            r, g, b, _ = lbl.color
-            lbl.color = (r, g, b, int(255 * max(0.0, fade)))
+            self.ui.request_frame()  # the next language's words, in the frame that takes the last one's place
 
     def draw(self) -> None:
         self.draw_table()
@@ -326,18 +322,14 @@ class AttractScreen(Screen):
 
     @property
     def animating(self) -> bool:
-        """Frames only while something moves: the demo's board, or "touch to play" fading between
-        languages (a still picture stays in the window; changes to the board's still part
-        invalidate it)."""
-        if self.board is None or self.board.animating:
-            return True
-        phase = self.clock % CYCLE_S
-        return phase < FADE_S or phase > CYCLE_S - FADE_S
+        """Frames only while the demo's board moves (a still picture stays in the window; changes to
+        the board's still part invalidate it; "touch to play" asks for its frame when its words change)."""
+        return self.board is None or bool(self.board.animating)
 
     def wake_in(self) -> float | None:
-        """While still: the next fade, the demo's next timer, the corner hold, at most
+        """While still: the next language, the demo's next timer, the corner hold, at most
         STILL_POLL_S (the demo's computer players answer on its own bus, which wakes nobody)."""
-        times = [STILL_POLL_S, CYCLE_S - FADE_S - self.clock % CYCLE_S, self.gesture.wake_in()]
+        times = [STILL_POLL_S, CYCLE_S - self.clock % CYCLE_S, self.gesture.wake_in()]
         if self.board is not None:
             times.append(self.board.wake_in())  # the next step of a pulse
         clock = getattr(self.demo, "clock", None)

@@ -15,6 +15,7 @@ from kiosk import games
 from kiosk.store.stats import ChartData
 
 from kiosk.ui.kit.layout import Rect
+from kiosk.ui.kit.typeface import BODY
 from kiosk.ui.kit.widgets import ACCENT, BUTTON, DIM, INK
 
 BAR = ACCENT
@@ -25,6 +26,10 @@ TRACK = (52, 60, 74)
 GAME_COLOURS = (BAR, BUTTON)
 #: the most modes the games chart lists (the most played of each game first)
 MAX_MODES = 5
+#: design units: a chart's row of words (its title, its ticks, a bar's name): a body-size line; every
+#: word on the charts is at the body size at least, cut short rather than set smaller
+ROW = 24
+BAR_ROW = 22  # design units: a named bar's row at least (a body-size line, no gap)
 
 
 def draw(screen, c, frame, area: Rect, data: ChartData) -> int:
@@ -61,8 +66,10 @@ def draw(screen, c, frame, area: Rect, data: ChartData) -> int:
 
 def _title(screen, c, frame, cell: Rect, text: str) -> float:
     """The chart's title at the top of `cell`; returns the y below it."""
-    screen._text(c, frame, text, cell.x + 4, cell.top - 12, 12, anchor_x="left", color=DIM, width=cell.w - 8)
-    return cell.top - 26
+    screen._text(
+        c, frame, text, cell.x + 4, cell.top - ROW / 2, BODY, anchor_x="left", color=DIM, width=cell.w - 8, least=BODY
+    )
+    return cell.top - ROW - 2
 
 
 def _rect(screen, c, x, y, w, h, color):
@@ -75,8 +82,8 @@ def _rect(screen, c, x, y, w, h, color):
 
 def _columns(screen, c, frame, cell: Rect, title: str, values: list[int], ticks: list[str]) -> int:
     top = _title(screen, c, frame, cell, title)
-    base = cell.y + 18
-    plot_h = top - base - 16
+    base = cell.y + ROW
+    plot_h = top - base - ROW
     n = len(values)
     if n == 0 or plot_h <= 4:
         return 0
@@ -89,25 +96,38 @@ def _columns(screen, c, frame, cell: Rect, title: str, values: list[int], ticks:
         if v:
             _rect(screen, c, cell.x + 4 + i * step + (step - width) / 2, base, width, plot_h * v / most, BAR)
             drawn += 1
-    screen._text(c, frame, str(max(values)), cell.right - 4, top - 6, 10, anchor_x="right", color=DIM, bold=False)
+    screen._text(
+        c, frame, str(max(values)), cell.right - 4, top - ROW / 2, BODY, anchor_x="right", color=DIM, bold=False
+    )
     for k, tick in enumerate(ticks):
         x = cell.x + 4 + (cell.w - 8) * (k / (len(ticks) - 1) if len(ticks) > 1 else 0)
         anchor = "left" if k == 0 else "right" if k == len(ticks) - 1 else "center"
-        screen._text(c, frame, tick, x, cell.y + 8, 10, anchor_x=anchor, color=DIM, bold=False)
+        screen._text(c, frame, tick, x, cell.y + ROW / 2, BODY, anchor_x=anchor, color=DIM, bold=False)
     return drawn
 
 
 def _hrows(screen, c, frame, cell: Rect, top: float, rows) -> int:
+    rows = rows[: max(1, int((top - cell.y - 4) // BAR_ROW))]  # as many as have a body-size line each
     if not rows:
         return 0
     row_h = min(28.0, (top - cell.y - 4) / len(rows))
-    label_w = min(124.0, cell.w * 0.36)
-    track_w = cell.w - label_w - 70
+    after_w = 86.0
+    label_w = min(150.0, cell.w * 0.42)
+    track_w = cell.w - label_w - after_w - 6
     drawn = 0
     for i, (label_text, fraction, after, colour) in enumerate(rows):
         y = top - (i + 1) * row_h + 4
         screen._text(
-            c, frame, label_text, cell.x + 4, y + row_h * 0.35, 11, anchor_x="left", bold=False, width=label_w - 6
+            c,
+            frame,
+            label_text,
+            cell.x + 4,
+            y + row_h * 0.35,
+            BODY,
+            anchor_x="left",
+            bold=False,
+            width=label_w - 6,
+            least=BODY,
         )
         _rect(screen, c, cell.x + label_w, y + 2, track_w, row_h * 0.55, TRACK)
         if fraction > 0:
@@ -119,11 +139,12 @@ def _hrows(screen, c, frame, cell: Rect, top: float, rows) -> int:
             after,
             cell.x + label_w + track_w + 6,
             y + row_h * 0.35,
-            11,
+            BODY,
             anchor_x="left",
             color=INK,
             bold=False,
-            width=64,
+            width=after_w,
+            least=BODY,
         )
     return drawn
 

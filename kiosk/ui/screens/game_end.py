@@ -103,19 +103,24 @@ class GameEndScreen(Screen):
         self.ui.post(NewGame(replace(setup, seed=None)))
         self.ui.goto(games.get(self.game_name).play_screen)
 
-    def add_buttons(self, c: Canvas, frame: Frame, m: float, height: float, group) -> None:
-        """ "Back to start" bottom left, "Play again" bottom right, `m` units from the edges."""
-        t = self.t
-        bw = min(300, (c.W - 2 * m - 12) / 2)
+    def button_words(self) -> tuple[tuple[str, float], tuple[str, float]]:
+        """The two buttons' words and their sizes: "Back to start", "Play again"."""
+        return ("\u2039 " + self.t("gameover.back"), BODY), (self.t(self.again_key) + "  \u25b6", 20)
+
+    def add_buttons(self, c: Canvas, frame: Frame, m: float, height: float, group, width: float = 300) -> None:
+        """ "Back to start" bottom left, "Play again" bottom right (as `frame` reads), `m` units from the
+        edges, each `width` units wide at most."""
+        (back, back_size), (again, again_size) = self.button_words()
+        bw = min(width, (c.W - 2 * m - 12) / 2)
         make_button(
             self,
             c,
             frame,
             Rect(m, m, bw, height),
-            "\u2039 " + t("gameover.back"),
+            back,
             self.batch,
             group,
-            size=BODY,
+            size=back_size,
             color=TOGGLE_OFF,
             on_tap=lambda: self.ui.goto("attract"),
         )
@@ -124,10 +129,10 @@ class GameEndScreen(Screen):
             c,
             frame,
             Rect(c.W - m - bw, m, bw, height),
-            t(self.again_key) + "  \u25b6",
+            again,
             self.batch,
             group,
-            size=20,
+            size=again_size,
             color=GO,
             on_tap=self.play_again,
         )

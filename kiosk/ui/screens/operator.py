@@ -46,7 +46,8 @@ from kiosk.version import version as running_version
 from kiosk.ui.art import SEAT_COLORS
 from kiosk.core.config import ARROWS
 from kiosk.ui.kit.layout import Rect
-from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, panel
+from kiosk.ui.kit.menu import GO, TOGGLE_OFF, Canvas, config_value, fit_font, make_button, measure, panel
+from kiosk.ui.kit.typeface import BODY
 from kiosk.ui.shell.screen import Screen, game_on, register, session_for
 from kiosk.ui.kit.widgets import ACCENT, BUTTON, DANGER, DIM, INK, Frame, label
 
@@ -58,6 +59,8 @@ log = logging.getLogger(__name__)
 HOLD_S = 3.0  # press-and-hold time on the corner
 TIMEOUT_S = 60.0  # untouched operator menu returns to attract
 LIT_S = 0.6  # the button test: a pressed button's light stays lit this long, then shows it was seen
+#: design units from one line of the statistics to the next (a body-size line and its gap)
+LINE = 26
 COUNTDOWN_POLL_S = 0.25  # how often a still menu looks at the PIN's countdown and the statistics' count
 RING_COLOURS = (SEAT_COLORS[0], SEAT_COLORS[1], SEAT_COLORS[2], SEAT_COLORS[3], (255, 255, 255), (0, 0, 0))
 LIT = (90, 230, 120)
@@ -379,8 +382,13 @@ class OperatorScreen(Screen):
     _bg = pyglet.graphics.Group(order=0)
     _fg = pyglet.graphics.Group(order=3)
 
-    def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="center", bold=True, width=None):
+    def _text(self, c, frame, text, x, y, size, *, color=INK, anchor_x="center", bold=True, width=None, least=0.0):
+        """A text `size` tall (design units), narrowed to `width` if it must; with `least`, never under that
+        size: what does not fit then is cut short with an ellipsis (the statistics: read, not squeezed)."""
         pts = fit_font(text, c.font(size), c.px(width)) if width else c.font(size)
+        if least and pts < c.font(least):
+            pts = c.font(least)
+            text = elide(text, pts, c.px(width), bold)
         lbl = label(text, frame, c.px(x), c.px(y), pts, self.batch, self._fg, color=color, anchor_x=anchor_x, bold=bold)
         self._shapes.append(lbl)
         return lbl
@@ -539,10 +547,11 @@ class OperatorScreen(Screen):
                 f"labyrinth-kiosk {running_version()}",
                 12 + 200 / 2,
                 H - 56,
-                11,
+                BODY,
                 color=DIM,
                 bold=False,
                 width=200,
+                least=BODY,
             )
         if self.page == "hardware":
             self._build_hardware(c, frame, area)
@@ -669,11 +678,12 @@ class OperatorScreen(Screen):
                     frame,
                     line,
                     area.x + 16 + col * (half + 8),
-                    area.top - 22 - row * 26,
-                    13,
+                    area.top - 22 - row * LINE,
+                    BODY,
                     anchor_x="left",
                     bold=i == 0,
                     width=half,
+                    least=BODY,
                 )
             waiting = self.stats_job.result[0].pending
             more = [self.t("operator.pending", n=waiting)] if waiting else []
@@ -687,16 +697,17 @@ class OperatorScreen(Screen):
                     frame,
                     line,
                     area.x + 16,
-                    area.top - 74 - 26 * k,
-                    13,
+                    area.top - 22 - 2 * LINE - LINE * k,
+                    BODY,
                     anchor_x="left",
                     color=colour,
                     bold=False,
                     width=area.w - 32,
+                    least=BODY,
                 )
             from kiosk.ui.screens.charts import draw
 
-            top = 86 + 26 * len(more)
+            top = 22 + 2 * LINE + LINE * len(more)
             self.chart_bars = draw(self, c, frame, Rect(area.x + 12, area.y + 10, area.w - 24, area.h - top), data)
             return
         y = area.top - 30
@@ -707,13 +718,25 @@ class OperatorScreen(Screen):
                 line,
                 area.x + 20,
                 y,
-                17 if i < 4 else 14,
+                BODY,
                 anchor_x="left",
                 bold=i == 0,
                 color=INK if i < 4 else DIM,
                 width=area.w - 40,
+                least=BODY,
             )
             y -= 36 if i < 4 else 26
+
+
+def elide(text: str, pts: float, width: float, bold: bool = True) -> str:
+    """`text` cut short with an ellipsis until it fits one line `width` px at `pts` (the whole of it
+    when it fits)."""
+    if width <= 0 or measure(text, pts, bold)[0] <= width:
+        return text
+    words = text
+    while len(words) > 1 and measure(words + "\u2026", pts, bold)[0] > width:
+        words = words[:-1]
+    return words.rstrip() + "\u2026"
 
 
 def _guard(ui: "UI") -> PinGuard:

@@ -250,6 +250,7 @@ class UI:
         self.theme = _configured_theme(kiosk, choices(self).get("theme"))
         self._translator = _themed(self._translator, self.theme)
         self._screens: dict[str, Screen] = {}
+        self._stale: set[str] = set()  # screens built in an old look (palette, theme): built again when shown
         self.screen: Screen | None = None
         self.frames = 0
         self.last_input = clock()
@@ -417,9 +418,15 @@ class UI:
             self.idle.reload()
 
     def set_high_contrast(self, on: bool) -> None:
-        """Switch the palette now (the operator menu): the art is baked again and every screen rebuilt."""
+        """Switch the palette now (the operator menu): the screen on show is built again now, the art
+        baked again and the other screens built again as they are next shown (all of them at once made
+        the operator's tap answer late)."""
         self._high_contrast = bool(on)
-        self._relayout(self.window.width, self.window.height)
+        self._stale = set(self._screens)
+        if self.screen is not None:
+            self._stale.discard(self.screen.name)
+            self.screen.resize(self.layout)
+        self.invalidate()
 
     def set_theme(self, theme_id: str) -> None:
         """Show theme `theme_id` now (the operator menu): its pictures are baked and every screen rebuilt;
@@ -455,6 +462,9 @@ class UI:
         self.gesture.release()
         if name == "operator" and previous is not None and previous.name != "operator":
             kw.setdefault("back", previous.name)
+        if name in self._stale:  # built in the look before the last switch
+            self._stale.discard(name)
+            screen.resize(self.layout)
         screen.enter(**kw)
         # the menu's buttons follow the screen now, not at the next loop turn: a screenshot or a
         # measurement taken right after goto showed the last play screen's buttons over this one
@@ -723,6 +733,7 @@ class UI:
             return
         self._apply_view()
         self.layout = Layout(*self._logical_size(width, height), self.layout_mode)
+        self._stale = set()
         for screen in self._screens.values():
             screen.resize(self.layout)
         self.invalidate()

@@ -111,7 +111,8 @@ def play_turn_by_taps(ui):
             screen.bring_into_view(g.cell_of(card))
             ui.tap(*screen.cell_center(g.cell_of(card)))
             ui.off.settle()
-        button = next(w for w in screen.widgets if ui.t("cards.take_none") in w.text or "\u2714" in w.text)
+        said = [(w, getattr(w, "text", "")) for w in screen.widgets]  # (the rim's pointers say nothing)
+        button = next(w for w, text in said if ui.t("cards.take_none") in text or "\u2714" in text)
         ui.tap(*button.rect.center)
         ui.off.settle()
 
@@ -251,20 +252,23 @@ def test_the_card_screen_shows_refusals_in_its_language_by_their_code(tmp_path):
 
 
 def test_the_score_chips_say_their_counters_in_words_where_they_fit(tmp_path):
-    """Two to four players: each chip says "2 in hand" and "0 taken" (de: "auf der Hand", "genommen");
-    six at 800x480: no chip has the room, so none does (the little card backs and the number)."""
+    """Two players: each chip says "2 in hand" and "0 taken" on one line; in German only "0 genommen"
+    fits beside the name (room is kept for two-digit counts); six at 800x480: the counters go on a
+    line under the name, in German only the cards taken."""
     texts = lambda ui: [getattr(x, "text", "") for x in ui.screen._items]  # noqa: E731
     ui = open_ui((800, 480), "tabletop", tmp_path)
     try:
-        ui.set_language("de")
         ui.post(NewGame(GameSetup.of("human,easy", seed=4, game="cards")))
         ui.off.settle()
-        assert texts(ui).count("2 auf der Hand") == 2 and texts(ui).count("0 genommen") == 2
+        assert texts(ui).count("2 in hand") == 2 and texts(ui).count("0 taken") == 2
+        ui.set_language("de")
+        ui.off.settle()
+        assert texts(ui).count("0 genommen") == 2 and not any("auf der Hand" in t for t in texts(ui))
         ui.post(NewGame(GameSetup.of("human,easy,easy,human,easy,easy", seed=4, game="cards")))
         ui.off.settle()
         assert ui.screen.name == "cards_play"
-        assert not any("auf der Hand" in t or "genommen" in t for t in texts(ui))
-        assert texts(ui).count("0") == 6  # the scores, as numbers
+        assert not any("auf der Hand" in t for t in texts(ui))
+        assert texts(ui).count("0 genommen") == 6  # the scores, in words
     finally:
         close_ui(ui)
 

@@ -4,8 +4,9 @@ The players stand on the shared podium (kiosk/ui/screens/podium.py, as the board
 a wooden block each, the best in the middle, the winners' the tallest and rimmed in gold, and
 players who took as many cards share a step. On each block lie the cards that player took
 (fanned, the same pictures as on the table); on its front the colour's name, who played it (the
-computer and its strength, as on the setup screen) and the number of cards taken, starred for
-every winner; above the podium the rule that orders it ("the most cards taken wins"). Where the
+computer and its strength in stars, as on the setup screen and the table) and the number of cards
+taken, crowned for every winner (the crown of the game's how-to: a star here would read as a
+computer's strength); above the podium the rule that orders it ("the most cards taken wins"). Where the
 names do not fit side by side (many players on a narrow screen) each player gets a row instead.
 The headline names every winner of a shared win and is also written for the far side of the
 table. "Play again" starts the same seats with a new shuffle; "Back to start" returns to the
@@ -30,17 +31,19 @@ from kiosk.ui.kit.i18n import names_list
 from kiosk.ui.screens.game_end import GameEndScreen
 from kiosk.ui.screens import podium
 from kiosk.ui.kit.layout import Rect
-from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel
+from kiosk.ui.kit.menu import Canvas, fit_font, measure, panel, picture
 from kiosk.ui.kit.text_cache import Text
 from kiosk.ui.shell.screen import register
 from kiosk.ui.kit.typeface import BODY, HEADLINE, RESULT
 from kiosk.ui.kit.widgets import ACCENT, DIM, INK, Frame, label
 
 COLORS = ("red", "yellow", "green", "blue", "purple", "turquoise")
-WINNER_STAR = "\u2605"  # before a winner's number on their block, and after their name in a row
+WINNER_MARK = "crown"  # the treasure picture before a winner's number (the how-to crowns its winner too)
 CARDS_ON_BLOCK = 44  # design units: the cards a player took, fanned on their block, at most this tall
 FRONT_LINE = 24  # a line of body text on a block's front
 COUNT_H = 40  # the number of cards taken on a block's front
+CROWN = 32  # design units: a winner's crown before their number on a block (at most, in a row)
+COUNT_SIZE = HEADLINE + 8  # the number of cards taken on a block's front
 
 
 @register("cards_gameover")
@@ -140,13 +143,21 @@ class CardsGameOverScreen(GameEndScreen):
             stars = strength_stars(ev.kinds[i]) if i < len(ev.kinds) else ""
             if stars and c.px(inner) < measure(stars, pts)[0]:
                 return False
+            crown = c.px(CROWN + 4) if i in ev.winners else 0.0
+            if c.px(inner) < crown + measure(str(ev.scores[i]), c.font(COUNT_SIZE), bold=True)[0]:
+                return False
         return True
+
+    def _crown(self, c: Canvas, frame: Frame, cx: float, cy: float, size: float, group: Any) -> None:
+        """A winner's crown centred at (`cx`, `cy`), `size` across (design units)."""
+        x, y = frame.point(c.px(cx), c.px(cy))
+        self._shapes.append(picture(self.ui, "treasure", WINNER_MARK, x, y, c.px(size), self.batch, group))
 
     def _podium(
         self, ev: CardGameOver, c: Canvas, frame: Frame, area: Rect, names: list[str], mid: Any, fg: Any
     ) -> None:
         """Each player on a block: the cards taken fanned on top, the name, who played and the number on
-        the front (a star before every winner's)."""
+        the front (a crown before every winner's)."""
         n = len(ev.scores)
         steps = podium.places([(i not in ev.winners, -score) for i, score in enumerate(ev.scores)])
         computers = any(self._who(ev, i) for i in range(n))
@@ -190,14 +201,19 @@ class CardsGameOverScreen(GameEndScreen):
                 )
             elif computers:
                 v -= FRONT_LINE  # the numbers stay on one line across the podium
-            count = (WINNER_STAR + " " if winner else "") + str(ev.scores[i])
+            count, cy = str(ev.scores[i]), v - FRONT_LINE / 2 - COUNT_H / 2 + 4
+            wide = measure(count, c.font(COUNT_SIZE), bold=True)[0] / c.px(1)  # design units
+            nx = cx
+            if winner:  # the crown and the number, centred together
+                self._crown(c, frame, cx - wide / 2 - 2, cy, CROWN, fg)
+                nx += CROWN / 2 + 2
             self._shapes.append(
                 label(
                     count,
                     frame,
-                    c.px(cx),
-                    c.px(v - FRONT_LINE / 2 - COUNT_H / 2 + 4),
-                    c.font(HEADLINE + 8),
+                    c.px(nx),
+                    c.px(cy),
+                    c.font(COUNT_SIZE),
                     self.batch,
                     fg,
                     color=ACCENT if winner else INK,
@@ -231,7 +247,7 @@ class CardsGameOverScreen(GameEndScreen):
     def _rows(self, ev: CardGameOver, c: Canvas, frame: Frame, room: Rect, names: list[str], bg: Any, fg: Any) -> None:
         """A row per player in one tray (where blocks side by side would leave a name too little room):
         the colour (a computer's strength after it, as on the table), the cards taken and their number,
-        starred for every winner."""
+        crowned for every winner."""
         t = self.t
         n = len(ev.scores)
         row_h = min(52.0, (room.h - 44) / n)
@@ -289,9 +305,13 @@ class CardsGameOverScreen(GameEndScreen):
                 x0, x1 = area.x + 50 + name_w + 8, area.right - 56
                 size = min(row_h - 4, 40)
                 self._fan(taken[i] if i < len(taken) else [], atlas, c, (x0 + x1) / 2, cy, size, x1 - x0, fg)
+            if i in ev.winners:
+                wide = measure(str(score), c.font(22), bold=True)[0] / c.px(1)
+                crown = min(CROWN, row_h * 0.6)
+                self._crown(c, frame, area.right - 16 - wide - 4 - crown / 2, cy, crown, fg)
             self._shapes.append(
                 label(
-                    (WINNER_STAR + " " if i in ev.winners else "") + str(score),
+                    str(score),
                     frame,
                     c.px(area.right - 16),
                     c.px(cy),

@@ -26,7 +26,7 @@ from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.text_cache import Spec
-from kiosk.ui.kit.menu import GO, undo_button
+from kiosk.ui.kit.menu import GO, measure, undo_button
 from kiosk.ui.kit.widgets import (
     ACCENT,
     BUTTON,
@@ -144,7 +144,11 @@ class HandPanel:
         y -= title.content_height + L.px(4)
         said = line(toast or text, L.font(typeface.BODY), TOAST_RED if toast else INK, name="prompt", **wrap)
         y -= said.content_height + L.px(4)
-        pile = line(self.host.t("cards.pile", n=m.pile), L.font(typeface.BODY), DIM, name="pile")
+        count = self.host.t("cards.pile", n=m.pile)
+        below = y - measure(count, L.font(typeface.BODY), bold=False)[1] - L.px(1)
+        if below - (pad + L.px(50) + L.px(4)) < L.px(typeface.PICTURE) / MEDAL_R:
+            return float(y)  # the pile's count gives way to the cards' symbols (a long prompt, tall score chips)
+        pile = line(count, L.font(typeface.BODY), DIM, name="pile")
         return float(y - pile.content_height)
 
     def _cards(self, frame: Frame, hand: Sequence[int], bottom: float, top: float, groups: tuple[Any, Any]) -> None:

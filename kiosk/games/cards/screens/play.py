@@ -53,7 +53,7 @@ from kiosk.games.cards.screens.hand import HandPanel
 from kiosk.games.cards.screens.handover import LastTurn, Sheet
 from kiosk.games.cards.screens.model import Cell, TableModel
 from kiosk.games.cards.screens.parts import Parts
-from kiosk.games.cards.screens.score_chips import SCORE_ROW, ScoreChips, sides
+from kiosk.games.cards.screens.score_chips import ScoreChips, sides
 from kiosk.games.cards.screens.table import CARD_FILL, ROOM_RIM, Table
 from kiosk.ui.kit.text_cache import CACHE
 from kiosk.ui.kit import widgets
@@ -237,12 +237,12 @@ class CardsPlayScreen(Screen):
         owner's side (``hand.far``: turned to the far edge) and the table in what is left."""
         L = self.layout
         m = L.px(6)
-        row = L.px(SCORE_ROW)
         far, near = sides(self.model)
-        top_h, bottom_h = self.chips.rows(len(far)) * row, self.chips.rows(len(near)) * row
         # the strips leave a finger-wide square at the left end of each long edge: the menu buttons'
         # (menu_spots)
         spot = L.touch + m
+        row = self.chips.plan(L.width - 2 * m - spot)
+        top_h, bottom_h = self.chips.rows(len(far)) * row, self.chips.rows(len(near)) * row
         top = self.chips.top = Rect(m + spot, L.height - m - top_h, L.width - 2 * m - spot, top_h)
         bottom = self.chips.bottom = Rect(m + spot, m, L.width - 2 * m - spot, bottom_h)
         y0, y1 = bottom.top + m, top.y - m
@@ -292,7 +292,7 @@ class CardsPlayScreen(Screen):
             self.table.new_game()
             self._warm()
         elif isinstance(ev, CardLaid):
-            self.table.laid((ev.cell[0], ev.cell[1]))
+            self.table.laid((ev.cell[0], ev.cell[1]), ev.player)
             self.last_turn = LastTurn(ev.player, ev.card, ev.rotation)
         elif isinstance(ev, CardsTaken):
             self.table.fade_out(ev)

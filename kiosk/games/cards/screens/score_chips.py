@@ -2,10 +2,12 @@
 
 The first half of the players' chips run along the far edge, the rest along the near one (one
 person against the computer has their chip at the near edge, where they sit). A chip says its
-player's colour and name (a computer's strength in stars), the cards in hand and the cards taken:
-in words when every chip has room for them, else as little card backs and a number beside the
-last card taken. Each chip is a part of its own (``Parts``), built again only when what it says
-changes, and marks its own rectangle.
+player's colour and name (a computer's strength in stars), the cards in hand and the cards taken,
+in words ("2 in hand", "3 taken": a bare number and little card backs said nothing to a visitor):
+on one line where every chip has room for them (the cards in hand left out where only the cards
+taken fit: hands are the same for everyone until the pile runs out), else on two (the name above;
+the cards in hand only where they fit beside the cards taken). Each chip is a part of its own
+(``Parts``), built again only when what it says changes, and marks its own rectangle.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from kiosk.ui.kit.text_cache import Spec
 from kiosk.ui.kit.widgets import DIM, INK, PANEL, PANEL_EDGE, Frame, box, label_spec
 
 SCORE_ROW = 40  # px at 800x480: a score chip's row, a line of body text and its margins
-CHIP_EMPTY = (52, 40, 32)  # a score chip's place for the cards taken while there are none: a dark hollow
-PILE_EDGE = (120, 108, 92)  # the edge of the little card that stands for the cards taken on a score chip
+TWO_LINES = 56  # px at 800x480: a chip's row where its name and its counters take a line each
+WORST_TAKEN = 88  # the cards taken a chip must have room for (two digits; the deck has fewer than 88)
 
 
 def sides(model: TableModel) -> tuple[list[int], list[int]]:
@@ -52,9 +54,34 @@ class ScoreChips:
         self.host = host
         self.top = Rect(0, 0, 0, 0)
         self.bottom = Rect(0, 0, 0, 0)
-        self.in_words = False  # the chips say their counters in words (``build``)
+        self.one_line = True  # each chip's name and counters on one line (``plan``), else on two
+        self.with_hand = True  # the cards in hand said too (``plan``)
         self.built = False  # the last ``build`` built a chip
         self.left = False  # and left another chip for the next frame
+
+    def plan(self, strip_w: float) -> float:
+        """A row of chips' height on strips `strip_w` wide: one line where every chip has room for its
+        name and the cards taken (two digits), and the cards in hand too where they also fit
+        (``with_hand``); else two (``one_line``). The same for every chip: chips that differ would read
+        as different things."""
+        m, L = self.host.model, self.host.layout
+        cols = 2 if L.portrait else 3
+        pts = L.font(typeface.BODY)
+        room = [self._width(Rect(0, 0, strip_w, 0), min(cols, len(p))) for p in sides(m)]
+        hand = self.host.t("cards.chip_hand", n=max(m.hand_sizes, default=0))
+        taken = self.host.t("cards.chip_taken", n=WORST_TAKEN)
+        hand_w, taken_w = measure(hand, pts)[0] + L.px(10), measure(taken, pts, bold=True)[0] + L.px(10)
+        names = [measure(self._words(i)[0], pts, bold=True)[0] for i in range(m.players if m.started else 0)]
+
+        def fits(need: float) -> bool:
+            return all(n + need <= min(room) - self._text_x() - L.px(6) for n in names)
+
+        self.one_line = fits(taken_w)
+        self.with_hand = fits(taken_w + hand_w) or not self.one_line  # (two lines: where it fits, ``_in_words``)
+        return self.row_px()
+
+    def row_px(self) -> float:
+        return self.host.layout.px(SCORE_ROW if self.one_line else TWO_LINES)
 
     def rows(self, count: int) -> int:
         """The rows a strip of `count` chips takes."""
@@ -72,8 +99,6 @@ class ScoreChips:
             for players, strip in ((far, self.top), (near, self.bottom))
             for k, i in enumerate(players)
         ]
-        # the counters in words on every chip, or on none (chips that differ would read as different things)
-        self.in_words = all(self._words_fit(i, self._width(strip, n)) for i, strip, _r, _c, n in chips)
         names = []
         self.built = self.left = False
         for i, strip, r, c, in_row in chips:
@@ -88,8 +113,7 @@ class ScoreChips:
                 m.hand_sizes[i],
                 m.kinds[i],
             )
-            key += (m.last_taken[i],)
-            words = (self._words(i), self.in_words)
+            words = (self._words(i), self.one_line, self.with_hand)
             old = parts.built.get(("chip", i))
             if self.built and old is not None and old[0] != (key, words) and widgets.RECORDER is None:
                 self.left = True  # one chip a frame (~1 ms each here): this one in the next
@@ -99,8 +123,8 @@ class ScoreChips:
         return names
 
     def vocabulary(self, taken: range) -> list[Spec]:
-        """The chips' texts (names, the counts `taken` of cards taken), as ``_in_words``, ``_in_pictures``
-        and ``_name`` lay them out: drawn once as the screen opens (the text cache)."""
+        """The chips' texts (names, the counts `taken` of cards taken), as ``_in_words`` and ``_name`` lay
+        them out: drawn once as the screen opens (the text cache)."""
         m, host, body = self.host.model, self.host, self.host.layout.font(typeface.BODY)
         out = []
         for i in range(m.players):
@@ -109,7 +133,6 @@ class ScoreChips:
             out += [label_spec(stars, body, anchor_x="left")] if stars else []
         for n in taken:
             out.append(label_spec(host.t("cards.chip_taken", n=n), body, True, anchor_x="right"))
-            out.append(label_spec(str(n), body, True, anchor_x="right"))
         out += [
             label_spec(host.t("cards.chip_hand", n=n), body, anchor_x="right") for n in range(max(m.hand_sizes) + 1)
         ]
@@ -118,13 +141,6 @@ class ScoreChips:
     def _width(self, strip: Rect, in_row: int) -> float:
         """A score chip's width in a row of `in_row` chips: fewer in a row, wider (room for the words)."""
         return strip.w / max(in_row, 2) - 2 * self.host.layout.px(3)
-
-    def _words_fit(self, i: int, chip_w: float) -> bool:
-        """Whether player `i`'s chip, `chip_w` wide, has room for its counters in words at the body size."""
-        L = self.host.layout
-        pts = L.font(typeface.BODY)
-        need = sum(measure(text, pts, bold=k != 1)[0] for k, text in enumerate(self._words(i)))
-        return need + 2 * L.px(10) <= chip_w - self._text_x() - L.px(6)
 
     def _text_x(self) -> float:
         """Where a chip's name starts: after its padding and its colour dot."""
@@ -135,7 +151,7 @@ class ScoreChips:
         """Chip `i`'s place: the row's chips centred on the strip; the frame turns the chip to its
         player's edge, and the chips run left to right as the people at that edge read them."""
         L = self.host.layout
-        rh = L.px(SCORE_ROW)
+        rh = self.row_px()
         gap = L.px(3)
         cw = self._width(strip, in_row) + 2 * gap
         angle = self.host.facing(i)
@@ -148,7 +164,7 @@ class ScoreChips:
     def _chip(self, i: int, frame: Frame) -> None:
         m, L, batch, parts = self.host.model, self.host.layout, self.host.batch, self.host.parts
         w, h = frame.w, frame.h
-        bg, mid, fg, top = (pyglet.graphics.Group(order=k) for k in (10, 11, 12, 13))
+        bg, mid, fg = (pyglet.graphics.Group(order=k) for k in (10, 11, 12))
         rgb = player_rgb(i)
         active = i == m.current and not m.over
         # a tray on the table (docs/art.md): a wooden rim, the player's colour round the one whose turn it is
@@ -156,61 +172,10 @@ class ScoreChips:
         parts.add(box(frame, frame.full(), rgb if active else PANEL_EDGE, batch, bg, radius=L.px(7)))
         inner = Rect(rim, rim, w - 2 * rim, h - 2 * rim)
         parts.add(box(frame, inner, ACTIVE_TRAY if active else PANEL, batch, mid, radius=L.px(5)))
-        cy = h / 2
-        dot = h * 0.22
-        pad = L.px(6)
-        parts.add(*seat_token(frame, pad + dot, cy, dot, i, batch, fg))
-        if self.in_words:
-            self._in_words(i, frame, cy, fg, active)
-        else:
-            self._in_pictures(i, frame, cy, (fg, top), active)
-
-    def _in_pictures(self, i: int, frame: Frame, cy: float, groups: tuple[Any, Any], active: bool) -> None:
-        """No room for the words: right to left, the score beside a card, the hand as little backs, then
-        the name in what is left."""
-        m, L, batch, parts = self.host.model, self.host.layout, self.host.batch, self.host.parts
-        fg, top = groups
-        pad = L.px(6)
-        score = parts.text(
-            str(m.scores[i]),
-            frame,
-            frame.w - pad,
-            cy,
-            L.font(typeface.BODY),
-            batch,
-            fg,
-            color=INK,
-            anchor_x="right",
-            bold=True,
-            name="score",
-        )
-        # the cards taken: the last one taken, a little card face up (edged), beside the number; none yet:
-        # its place, chalked (a plain ivory square read as a missing letter)
-        card = L.px(12)
-        right = frame.w - pad - score.content_width - L.px(4)
-        spot = Rect(right - card, cy - card / 2, card, card)
-        atlas = self.host.card_atlas()
-        parts.add(box(frame, spot.grow(1), PILE_EDGE, batch, fg))
-        last = m.last_taken[i]
-        if last is not None:
-            x, y = frame.point(spot.cx, spot.cy)
-            face = pyglet.sprite.Sprite(atlas.face(last), x, y, batch=batch, group=top)
-            face.scale, face.rotation = card / atlas.px, frame.angle
-            parts.add(face)
-        else:
-            parts.add(box(frame, spot, CHIP_EMPTY, batch, top))
-        right -= card + L.px(8)
-        # the cards in hand: as many little card backs, overlapping, the same back as on the table
-        backs = m.hand_sizes[i]
-        step = card * 0.4
-        for k in range(backs):
-            x, y = frame.point(right - card / 2 - k * step, cy)
-            sprite = pyglet.sprite.Sprite(atlas.back, x, y, batch=batch, group=top)
-            sprite.scale, sprite.rotation = card / atlas.px, frame.angle
-            parts.add(sprite)
-        if backs:
-            right -= card + (backs - 1) * step + L.px(6)
-        self._name(i, frame, right, cy, fg, active)
+        cy, low = (h / 2, h / 2) if self.one_line else (h * 0.71, h * 0.29)  # the name's line, the counters'
+        dot = (L.px(SCORE_ROW) - L.px(3)) * 0.22
+        parts.add(*seat_token(frame, L.px(6) + dot, cy, dot, i, batch, fg))
+        self._in_words(i, frame, cy, low, fg, active)
 
     def _words(self, i: int) -> tuple[str, str, str]:
         """A score chip's texts: the name (with a computer's strength in stars), the cards in hand, the cards taken."""
@@ -219,19 +184,23 @@ class ScoreChips:
         name = host.player_name(i) + (f" {stars}" if stars else "")
         return name, host.t("cards.chip_hand", n=m.hand_sizes[i]), host.t("cards.chip_taken", n=m.scores[i])
 
-    def _in_words(self, i: int, frame: Frame, cy: float, group: Any, active: bool) -> None:
-        """The chip's counters said in words ("2 in hand", "3 taken") after the name."""
+    def _in_words(self, i: int, frame: Frame, cy: float, low: float, group: Any, active: bool) -> None:
+        """The chip's counters said in words ("2 in hand", "3 taken") after the name, or on the line
+        under it (`low`), the cards in hand only where they fit there."""
         L = self.host.layout
         name, hand, taken = self._words(i)
         pts, gap = L.font(typeface.BODY), L.px(10)
         widths = [measure(text, pts, bold=k != 1)[0] for k, text in enumerate((name, hand, taken))]
         x = frame.w - L.px(6)
-        for k, text in ((2, taken), (1, hand)):  # right to left, the score at the chip's end
+        said: tuple[tuple[int, str], ...] = ((2, taken), (1, hand))
+        if not self.with_hand or not self.one_line and x - widths[2] - gap - widths[1] < self._text_x():
+            said = said[:1]
+        for k, text in said:  # right to left, the score at the chip's end
             self.host.parts.text(
                 text,
                 frame,
                 x,
-                cy,
+                low,
                 pts,
                 self.host.batch,
                 group,
@@ -241,7 +210,7 @@ class ScoreChips:
                 name="score" if k == 2 else "hand",
             )
             x -= widths[k] + gap
-        self._name(i, frame, x + gap, cy, group, active)
+        self._name(i, frame, x + gap if self.one_line else frame.w - L.px(6), cy, group, active)
 
     def _name(self, i: int, frame: Frame, right: float, cy: float, group: Any, active: bool) -> None:
         """The chip's name (a computer's strength in stars after it) up to `right`."""

@@ -17,14 +17,19 @@ def player_rgb(i: int) -> tuple[int, int, int]:
     return PLAYER_RGB[i % len(PLAYER_RGB)]
 
 
+#: A computer's strength, weakest first, in the board game's symbols (its setup: one to three stars):
+#: the same on the setup's buttons, the table's chips and the result. Stars say only this in the card
+#: game; a winner is crowned (as in its how-to), not starred.
+STRENGTH_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+
+
 def strength_stars(kind: str) -> str:
-    """A computer's strength, in the board game's symbols (easy one star, hard three); the computer
-    that plays at random a die."""
-    return {"random": "\u2684", "easy": "\u2605", "hard": "\u2605\u2605\u2605"}.get(kind, "")
+    """A computer's strength as stars ("" for a person)."""
+    return STRENGTH_STARS.get(kind, "")
 
 
 #: The tray of the player whose turn it is: lighter wood (docs/art.md, the board game's panels).
 ACTIVE_TRAY = (84, 62, 46)
 
 
-__all__ = ["ACTIVE_TRAY", "PLAYER_RGB", "player_rgb", "seat_token", "strength_stars"]
+__all__ = ["ACTIVE_TRAY", "PLAYER_RGB", "STRENGTH_STARS", "player_rgb", "seat_token", "strength_stars"]

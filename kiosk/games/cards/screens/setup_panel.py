@@ -15,7 +15,7 @@ import pyglet
 
 from kiosk.core.events import GameSetup, SeatSetup
 from kiosk.games import HUMAN
-from kiosk.games.cards.screens.seats import player_rgb
+from kiosk.games.cards.screens.seats import STRENGTH_STARS, player_rgb
 from kiosk.ui.kit.contrast import text_shade
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.menu import (
@@ -32,9 +32,7 @@ from kiosk.ui.kit.setup_panel import SetupPanel
 from kiosk.ui.kit.typeface import BODY
 from kiosk.ui.kit.widgets import ACCENT, INK, Frame, label
 
-CARD_LEVELS = ("random", "easy", "hard")  # the card game's computer players, weakest first
-#: as the board game's: one star is the easy computer, three the hard one (the captions say the same words)
-CARD_STARS = {"random": "\u2605", "easy": "\u2605\u2605", "hard": "\u2605\u2605\u2605"}
+CARD_LEVELS = tuple(STRENGTH_STARS)  # the card game's computer players, weakest first
 CARD_COLOR_KEYS = ("red", "yellow", "green", "blue", "purple", "turquoise")
 
 
@@ -146,7 +144,7 @@ class CardSetup(SetupPanel):
                         c,
                         frame,
                         Rect(bx, row_y, width, 48),
-                        CARD_STARS[option],
+                        STRENGTH_STARS[option],
                         self.batch,
                         self._bg,
                         color=color,
@@ -246,7 +244,7 @@ class CardSetup(SetupPanel):
                 c,
                 frame,
                 Rect(bx + hw + gap + j * (sw + gap), line_y, sw, 48),
-                CARD_STARS[option],
+                STRENGTH_STARS[option],
                 self.batch,
                 self._bg,
                 color=TOGGLE_ON if on else TOGGLE_OFF,

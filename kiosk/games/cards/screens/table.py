@@ -3,8 +3,10 @@
 The layout lies on an unbounded grid: the view pans and zooms (smoothly) to fit every card and
 every place a card could go into the room, never smaller than the symbols' reading size; a
 layout larger than that is panned, following the play, and pointers set into the room's rim
-show where places out of view lie (a tap on one slides the table that way). Cards that lie
-beyond the part in view slide under the rim (everything of the table is clipped to the room).
+show where places and cards out of view lie (a tap on one slides the table that way). Cards that
+lie beyond the part in view slide under the rim (everything of the table is clipped to the room).
+The card each other player laid last is rimmed in their colour while one plays: the people round
+the table see what the others did since their own turn.
 
 The table knows its rectangle (``room``) and builds its parts (the room's rim, each card laid,
 the board's marks, the pointers) through the screen's :class:`Parts`, each marking its area.
@@ -27,6 +29,7 @@ from kiosk.games.cards.art import MEDAL_R, face_layout
 from kiosk.games.cards.events import CardsTaken
 from kiosk.games.cards.screens.model import Cell, TableModel
 from kiosk.games.cards.screens.parts import Host
+from kiosk.games.cards.screens.seats import player_rgb
 from kiosk.ui.kit import typeface
 from kiosk.ui.kit.layout import Rect
 from kiosk.ui.kit.table import FRAME, FRAME_LIGHT, FRAME_SHADE, RECESS
@@ -43,7 +46,9 @@ CARD_FILL = 0.97  # a card on the table fills this part of its cell (the table s
 CARD_MAX = 120  # px at 800x480: the largest card on the table (few cards: they do not grow past it)
 ROOM_RIM = 6  # px at 800x480: the oak rim round the table's room
 ROOM_SHADOW = (0, 0, 0, 90)  # the rim's shadow on the walnut (light from the top-left)
-POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT)  # a side with several kinds of place shows the first
+MORE_CARDS = (236, 226, 200)  # a pointer to cards laid beyond the part in view (the ivory of the places' outline)
+POINTER_RANK = (FIT_GREEN, TAKE_AMBER, ACCENT, MORE_CARDS)  # a side with several kinds of place shows the first
+LAST_RIM = 4  # px at 800x480: the rim in a player's colour round the card they laid last
 POINTER_OF_TOUCH = 0.8  # a pointer's hole in the rim, as a part of the touch size (it covered a card's edge)
 POP_S = 0.35  # a card just laid pops in this long
 FADE_S = 0.5  # a card taken fades away this long
@@ -242,6 +247,7 @@ class Table:
         self._pan_turn: Any = None  # the turn and phase the slide belongs to
         self._base: tuple[float, float] = (0.5, 0.5)  # the grid point the play is at (``aim``)
         self.last_cell: Cell | None = None  # where the last card was laid (the view follows it)
+        self.last_laid: dict[int, Cell] = {}  # per player, where they laid their last card
         self.anims: dict[Cell, float] = {}  # cell -> seconds left of the "just laid" pop
         self._ghosts: list[list[Any]] = []  # fading sprites of taken cards
         self.sprites: dict[Cell, Any] = {}  # cell -> the sprite of the card laid there
@@ -260,6 +266,7 @@ class Table:
 
     def new_game(self) -> None:
         self.pending, self.last_cell = None, None
+        self.last_laid.clear()
         self.anims.clear()
         self.view.cell = 0.0
 
@@ -307,7 +314,7 @@ class Table:
             m.rotation,
             human,
         )
-        board_key += (self.pending, tuple(sorted(m.chosen)))
+        board_key += (self.pending, tuple(sorted(m.chosen)), tuple(self.laid_by_others()))
         built = False
         for cell, placed in m.layout.items():
             card_key = (L, room, placed.card, placed.rotation)
@@ -378,7 +385,8 @@ class Table:
 
     def _focus(self) -> tuple[float, float] | None:
         """Where the play is, for a layout larger than the room (``View.aim``): the cards that may be taken
-        with the card just laid, else the place a card is shown at, else the card laid last."""
+        with the card just laid, else the place a card is shown at, else the card laid last; where that
+        card is in view already, the view as it is (the table slid to every computer's card in turn)."""
         m = self.model
         spots: list[Cell]
         if m.phase == CardPhase.TAKE and m.placed is not None:
@@ -386,6 +394,8 @@ class Table:
         elif self.pending is not None:
             spots = [self.pending]
         elif self.last_cell is not None and self.last_cell in m.layout:
+            if self.view.seen(self.room, self.last_cell):
+                return self.view.target[0], self.view.target[1]
             spots = [self.last_cell]
         else:
             return None
@@ -432,10 +442,20 @@ class Table:
                 ghost[0].y += dt * rise
         return busy
 
-    def laid(self, cell: Cell) -> None:
+    def laid(self, cell: Cell, player: int | None = None) -> None:
         self.anims[cell] = POP_S
         self.last_cell = cell
+        if player is not None:
+            self.last_laid[player] = cell
         self.pending = None
+
+    def laid_by_others(self) -> list[tuple[Cell, int]]:
+        """While a player places a card: the card each other player laid last (since that player's own
+        last turn: everyone lays once a round) and still on the table, and who laid it."""
+        m = self.model
+        if m.phase != CardPhase.PLACE:
+            return []
+        return sorted((cell, p) for p, cell in self.last_laid.items() if p != m.current and cell in m.layout)
 
     def fade_out(self, ev: CardsTaken) -> None:
         """The cards taken leave the table: each a fading copy of its sprite, rising."""
@@ -527,6 +547,16 @@ class Table:
             self.host.parts.add(sprite)
             self._pending_sprite = sprite
             self._mark(self.pending, "laid", g_over)
+        for cell, player in self.laid_by_others():  # what the others laid, each rimmed in their colour
+            edge = shapes.Box(
+                *self._square(cell, "box"),
+                thickness=max(2.0, self.host.layout.px(LAST_RIM)),
+                color=(*player_rgb(player), 255),
+                batch=self.host.batch,
+                group=g_over,
+            )
+            self.marks.append((edge, cell, "box"))
+            self.host.parts.add(edge)
         if m.phase == CardPhase.TAKE and m.placed is not None:
             self._mark(m.placed, "laid", g_over)
             self._why_takeable(pyglet.graphics.Group(order=5, parent=clip))
@@ -627,7 +657,8 @@ class Table:
     ) -> dict[str, tuple[int, int, int]]:
         """For each side of the room beyond which lie places a card could go (or, after a placement, cards
         that may be taken) out of view: the colour of the pointer on that side (``_build_pointers``).
-        Green when the picked card fits a place that way (as the places themselves), amber for cards to take."""
+        Green when the picked card fits a place that way (as the places themselves), amber for cards to take,
+        ivory where only cards laid lie beyond the rim (cut off by it, they had no pointer)."""
         pointers: dict[str, tuple[int, int, int]] = {}
         m = self.model
         if not human or self.view.cell <= 0:
@@ -641,6 +672,7 @@ class Table:
             }
         else:
             return pointers
+        wanted = {cell: MORE_CARDS for cell in m.layout} | wanted
         room, (cx, cy, c) = self.room, self.view.target
         half_w, half_h = room.w / c / 2, room.h / c / 2
         for cell, rgb in wanted.items():

@@ -309,19 +309,27 @@ class BoardView:
         self._preview_shadow = shadow = pyglet.sprite.Sprite(
             atlas.tile_face("NESW"), 0, 0, batch=self.live, group=self.g_arrows
         )
-        shadow.scale = self.scale * 0.94
+        shadow.scale = self.scale  # the tile's face: its square as the preview shows it
         shadow.color, shadow.opacity = (0, 0, 0), 140
         shadow.visible = False
         self._preview_tile = tile = pyglet.sprite.Sprite(atlas.tile("NS"), 0, 0, batch=self.live, group=self.g_arrows)
-        tile.scale = self.scale * 0.94
+        tile.scale = self.scale  # as large as the board's tiles, its frame round it (not over its paths)
         tile.visible = False
         self._preview_treasure = treasure = pyglet.sprite.Sprite(
             atlas.treasure("owl"), 0, 0, batch=self.live, group=self.g_top
         )
         treasure.scale = self.scale * SPARE_TREASURE_OF_TILE
         treasure.visible = False
+        edge = max(2, L.px(3))
         self._preview_frame = frame = shapes.Box(
-            0, 0, L.cell, L.cell, thickness=max(2, L.px(3)), color=ARROW_ON, batch=self.live, group=self.g_top
+            0,
+            0,
+            L.cell + 2 * edge,
+            L.cell + 2 * edge,
+            thickness=edge,
+            color=ARROW_ON,
+            batch=self.live,
+            group=self.g_top,
         )
         frame.visible = False
         self._cursor_box = box = shapes.Box(
@@ -652,7 +660,8 @@ class BoardView:
         if m.spare.treasure:
             treasure.image = atlas.treasure(m.spare.treasure)
             treasure.position = (cx, cy, 0)
-        frame.position = (r.x, r.y)
+        edge = (frame.width - r.w) / 2  # (made a frame's width wider than the cell)
+        frame.position = (r.x - edge, r.y - edge)
         lift = self._laid_out().cell * LIFT_OF_CELL
         shadow.position = (cx + lift, cy - lift * 1.3, 0)
 
@@ -705,11 +714,12 @@ class BoardView:
             box.position = (r.x, r.y)
 
     # ------------------------------------------------------------------ events
-    def load(self, ev: GameStarted, undone: bool = False) -> None:
-        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back)."""
+    def load(self, ev: GameStarted, undone: bool = False, again: bool = False) -> None:
+        """Show `ev`'s game; `undone`: it is the game before an undone action (its marks step back);
+        `again`: the same moment shown again (back from the rules or a menu: its marks stay)."""
         if undone:
             self.last_move = self._last_moves.pop() if self._last_moves else {}
-        else:
+        elif not again:
             self.last_move, self._last_moves = {}, []
         m = Model()
         m.tiles = list(ev.board)
@@ -918,7 +928,7 @@ class BoardView:
             m.forbidden = ev.forbidden
             m.preview, m.rotation = None, 0
             self._drop_hint_unless_followed(ev)
-            pv.scale = self.scale * 0.94
+            pv.scale = self.scale
             pt.scale = self.scale * SPARE_TREASURE_OF_TILE
             for i in idx:
                 self._set_tile(i, tiles[i])

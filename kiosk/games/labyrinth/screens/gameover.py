@@ -7,7 +7,8 @@ The winners stand tallest even when another found more (the winner came home
 first, RULES.md 1), so a line under the headline says why they won.
 "Play again" starts the same seats and rules with a new board; "Back to start"
 returns to the attract screen, as does a minute without a touch. In the
-tabletop layout the winner line is also written upside down for the far side.
+tabletop layout the winner line and the two buttons are also there upside down
+for the far side (people sit on every side).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ LINE_UNDER_HEADLINE = 24  # design units from one line under the headline (turns
 FAR_WHY_H = 32  # design units: the far side's why line under its headline (a body-size line box)
 HEAD_H = 70  # design units: the near headline's box (crown, pawns, words); the far one's is FAR_HEAD_H
 FAR_HEAD_H = 52
+FAR_HEADLINE_W = 360  # design units: the far headline's least width between the far side's buttons
 
 
 @register("gameover")
@@ -140,21 +142,32 @@ class GameOverScreen(GameEndScreen):
             )
         # the headline with the winner's pawn (and a copy for the far side in tabletop)
         head_y = c.H - m - HEAD_H
+        btn_h = 58
         top_taken = 0
         why = self.why(ev)
         if L.tabletop:
             # the far side of the table gets the news too: a smaller upside-down line along the top edge,
-            # and why under it (as they read it: nearer their edge) where it fits at the body size
-            far_why = why if measure(why, c.font(BODY), bold=False)[0] <= c.px(c.W - 2 * m) else ""
+            # and why under it (as they read it: nearer their edge) where it fits at the body size; its
+            # own two buttons at its corners (people sit on every side), the headline between them
+            # (a narrow screen: the buttons in a row of their own above it, as they read it)
+            far_bw = self._button_w(c)
+            self.add_buttons(c, Frame(L.screen, 180), m, btn_h, fg, width=far_bw)
+            side = far_bw + 8
+            beside = c.W - 2 * m - 2 * side >= FAR_HEADLINE_W
+            far_w = c.W - 2 * m - (2 * side if beside else 0)
+            far_why = why if measure(why, c.font(BODY), bold=False)[0] <= c.px(far_w) else ""
             below = FAR_WHY_H if far_why else 0
-            far = Frame(c.r(m, c.H - m - FAR_HEAD_H - below, c.W - 2 * m, FAR_HEAD_H + below), 180)
+            above = 0 if beside else btn_h + 4  # (the buttons' row, between the far edge and the headline)
+            far = Frame(
+                c.r(m + (side if beside else 0), c.H - m - above - FAR_HEAD_H - below, far_w, FAR_HEAD_H + below), 180
+            )
             head = Frame(far.area(Rect(0, c.px(below), far.w, c.px(FAR_HEAD_H))), 180)
             self._headline(c, head, headline, winner_seats, rgb, mid, fg, size=HEADLINE)
             if far_why:
                 far_line = label(far_why, far, far.w / 2, c.px(below / 2), c.font(BODY), self.batch, fg, color=INK)
                 self._shapes.append(far_line)
                 self._words.append(_extent(far_line))
-            top_taken = FAR_HEAD_H + 4 + below
+            top_taken = max(above + FAR_HEAD_H + below, btn_h) + 4
         self._headline(
             c, Frame(c.r(m, head_y - top_taken, c.W - 2 * m, HEAD_H), 0), headline, winner_seats, rgb, mid, fg
         )
@@ -178,7 +191,6 @@ class GameOverScreen(GameEndScreen):
                 )
             )
             self._words.append(_extent(under))
-        btn_h = 58
         area_top = head_y - top_taken - 26 - (len(lines) - 1) * LINE_UNDER_HEADLINE
         bottom = m + btn_h + 14
         n = len(ev.found)
@@ -190,6 +202,10 @@ class GameOverScreen(GameEndScreen):
         self.add_buttons(c, frame, m, btn_h, fg)
         for piece, *_ in self._confetti:
             piece.visible = self._clear(piece.x, piece.y)
+
+    def _button_w(self, c: Canvas) -> float:
+        """Design units a button needs for the longer of the two buttons' words at their size."""
+        return max(measure(words, c.font(size))[0] / c.px(1) for words, size in self.button_words()) + 24
 
     def headline(self, ev: GameOver) -> tuple[str, tuple[int, ...]]:
         """The result line and the seats of the winners: "<colour> wins!", "<colours> share the win!"

@@ -40,7 +40,7 @@ from kiosk.games.labyrinth.events import (
     TurnChanged,
 )
 from kiosk.games.labyrinth.screens.board import BoardView
-from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel
+from kiosk.games.labyrinth.screens.player_panel import PanelState, PlayerPanel, join_row
 from kiosk.games.labyrinth.session import Session
 from kiosk.ui.art import COLOR_NAMES, SEAT_COLORS
 from kiosk.ui.overlays.edge_note import EdgeNote
@@ -109,6 +109,7 @@ class PlayScreen(Screen):
         self._cue_due = False  # a person's turn began: its cue shows when the board has caught up
         self._cued: tuple[int, int] | None = None  # (player, turn) the cue was last shown for
         self._menu_spots: tuple[Layout, list[tuple[Rect, int]]] | None = None  # (for this layout, the spots)
+        self._left: tuple[Any, GameStarted] | None = None  # the game and its moment when the screen was left
 
     # ------------------------------------------------------------------ lifecycle
     def resize(self, layout: Layout) -> None:
@@ -137,12 +138,23 @@ class PlayScreen(Screen):
         super().leave()
         self.peek.cancel()
         self.note.hide()
+        self._left = self._moment(session_for(self.kiosk, self.game_name))
+
+    @staticmethod
+    def _moment(session: Any) -> tuple[Any, GameStarted] | None:
+        """Which game and where in it the session is (None: no game)."""
+        if getattr(session, "game", None) is None:
+            return None
+        return getattr(session, "game_id", None), session.public_snapshot()
 
     def load_from_session(self, session: Any, undone: bool = False) -> None:
-        """The session's game as it is now (`undone`: after an undo, the marks step back too)."""
+        """The session's game as it is now (`undone`: after an undo, the marks step back too; the
+        moment the screen was left, shown again on coming back from the rules or a menu: the last
+        move's marks stay)."""
         g = session.game
         snap: GameStarted = session.public_snapshot()
-        self.board.load(snap, undone=undone)
+        again = not undone and self._left is not None and self._left == (getattr(session, "game_id", None), snap)
+        self.board.load(snap, undone=undone, again=again)
         m = self.board.model
         m.reachable = frozenset(g.reachable()) if g.phase == Phase.MOVE else frozenset()
         m.preview = session.preview
@@ -320,7 +332,7 @@ class PlayScreen(Screen):
         m = self.board.model
         active = idx == m.current and m.phase != Phase.OVER
         session = session_for(self.kiosk, self.game_name)
-        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN and not m.open_cards
+        peek_on = active and self.peek.on and m.kinds[idx] == HUMAN
         cards: tuple[str, ...] = ()
         if active and m.kinds[idx] == HUMAN and (peek_on or m.open_cards) and isinstance(session, Session):
             try:
@@ -400,8 +412,11 @@ class PlayScreen(Screen):
         held = self._held
         self.widgets = widgets
         if held is not None and held not in widgets:
-            # the panel was rebuilt under a holding finger: keep the hold on the new peek area
-            self._held = next((w for w in widgets if w.rect == held.rect), None)
+            # the panel was rebuilt under a holding finger: keep the hold on the new peek area (the
+            # same place, or the larger one that took it in: all the open cards, held)
+            self._held = next((w for w in widgets if w.rect == held.rect), None) or next(
+                (w for w in widgets if w.on_hold is not None and w.rect.contains(*held.rect.center)), None
+            )
 
     def _active_seat(self) -> int | None:
         """The seat whose turn the board shows (its panel gets the room), None when the game is over."""
@@ -465,6 +480,8 @@ class PlayScreen(Screen):
     def on_event(self, ev: Any) -> None:
         if self._undo_event(ev) or self._seat_changed(ev):
             return
+        if isinstance(ev, IllegalInput) and ev.code == "not_computer_turn":
+            return  # a computer's step that came after its seat was handed back: nobody touched anything
         if isinstance(ev, GameStarted):
             self.undo_player, self._cued = None, None
             self.board.load(ev)
@@ -550,6 +567,8 @@ class PlayScreen(Screen):
             m.kinds[ev.player] = ev.kind
             self._build_panels()
             self.ui.request_frame()
+            if ev.kind == HUMAN and ev.player == m.current:  # handed back in its own turn: the session
+                self._cued = None  # says the turn again, and "Red's turn" shows, even if it showed before
         return True
 
     def _thinking_done(self) -> None:
@@ -714,7 +733,7 @@ class PlayScreen(Screen):
         active = m.seats[m.current] if m.phase != Phase.OVER and m.current < len(m.seats) else None
         frame = self._panel_frame(seat, active)
         rect, angle = frame.rect, frame.angle
-        pad, h = L.px(8), max(float(L.touch), L.px(44))
+        pad, h = join_row(L)
         w = min(rect.w - 2 * pad, L.px(150))
         # the end of the panel its texts read towards last: the table's edge in the tabletop layout
         y = rect.top - pad - h if angle == 180 else rect.y + pad

@@ -81,7 +81,16 @@ class PanelState:
 STEP_ICONS = {"push": "\u25b6\u25b6", "move": "\u261d"}
 #: the eye button's words on two lines (a long translation): line distance in text heights
 EYE_LINES = 1.2
+#: the spare's side the instruction makes room for, where the panel is that wide (design units): its
+#: paths read from the seat (the least, ``typeface.SPARE``, is what no text may push it under)
+SPARE_READS = 88
+#: design units: a computer's Join button (kiosk/ui/overlays/seats.py) at its panel's outer end, this far
+#: from the edge and this tall at least (a finger at least): its panel's spare stays clear of it
+JOIN_PAD, JOIN_H = 8, 44
 INDENT_NBSP = 7  # no-break spaces that keep the icon's place on the instruction's first line
+#: design units the panel's texts keep from its edge beyond the controls' padding: a wrapped line
+#: does not touch the tray's rim
+TEXT_INSET = 4
 
 
 class PlayerPanel:
@@ -213,11 +222,14 @@ class PlayerPanel:
                 anchor_x="left",
                 bold=True,
                 color=text_shade(color),
-                fit=W - 3 * pad - head,
+                fit=W - 3 * pad - head - L.px(TEXT_INSET),
             )
         y = H - pad - head - L.px(16)
         if st.kind != HUMAN:  # a computer's panel says so under its name
-            self._text(self.ui.t("setup.computer"), pad, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * pad)
+            inset = pad + L.px(TEXT_INSET)
+            self._text(
+                self.ui.t("setup.computer"), inset, y, typeface.BODY, anchor_x="left", color=DIM, fit=W - 2 * inset
+            )
             y -= L.px(typeface.BODY * 1.4)
         # cards left (a card with its number) and the treasures found, one row, no words
         cw, ch = L.px(15), L.px(21)
@@ -240,7 +252,13 @@ class PlayerPanel:
                 block_top = pad + L.touch
             if st.toast:
                 self._text(
-                    st.toast, W / 2, block_top / 2, typeface.BODY, width=W - 2 * pad, multiline=True, color=ACCENT
+                    st.toast,
+                    W / 2,
+                    block_top / 2,
+                    typeface.BODY,
+                    width=W - 2 * (pad + L.px(TEXT_INSET)),
+                    multiline=True,
+                    color=ACCENT,
                 )
             return
         if wide:  # the stay button under the header, where the left column is free
@@ -299,7 +317,8 @@ class PlayerPanel:
         # the prompt larger where the panel has the room for it (read from across the table), else the body size
         size = typeface.PROMPT if room is not None else typeface.BODY
         lab = self._prompt_text(st, text, u, top, w, size, room)
-        if size != typeface.BODY and room is not None and lab.content_height > room - L.px(4):
+        too_big = lab.content_height > room - L.px(4) or lab.content_width > w + 0.5 if room is not None else False
+        if size != typeface.BODY and too_big:  # (too wide: a first word longer than the line)
             self.texts.remove(lab)
             lab.delete()
             size = typeface.BODY
@@ -347,75 +366,48 @@ class PlayerPanel:
         L = self.ui.layout
         f = self.frame
         W = region.w
-        atlas = self.ui.atlas
         human = st.kind == HUMAN
         gap = L.px(4)
         btn_h = L.touch
         least = self.spare_least(st)
-        eye_at, eye_w, eye_h = self._eye_place(st, W - 2 * pad, stay_at if least else None, aside_h)
+        hint_below, (eye_at, eye_w, eye_h) = self._hint_and_eye(st, region, pad, stay_at if least else None, aside_h)
         undo_row, rows_below = self._rows(st, stay_at.w if stay_at is not None else W - 2 * pad, stay_at is None)
+        floor = pad if human else sum(join_row(L)) + gap  # a computer's outer end is its Join's
         if eye_at is not None:  # the eye's row is beside, not under
             rows_below -= 1
         under = eye_h - btn_h if (human and eye_at is None) else 0  # the eye's extra height under the spare
-        needed = rows_below * (btn_h + gap) + under + (least + gap if least else 0)
-        top = self._instruction(st, region.x + pad, top, W - 2 * pad, room=top - pad - needed)
-        area = Rect(region.x + pad, pad, W - 2 * pad, max(10.0, top - pad))
+        beside = btn_h + gap if self.hint_shown(st) and not hint_below else 0
+        want = max(least, min(L.px(SPARE_READS), W - 2 * pad - beside)) if least else 0
+        needed = rows_below * (btn_h + gap) + under + (want + gap if want else 0) + floor - pad
+        if not (st.open_cards and st.peek):  # (all the open cards held: they take the instruction's room too)
+            inset = L.px(TEXT_INSET)
+            top = self._instruction(st, region.x + pad + inset, top, W - 2 * (pad + inset), room=top - pad - needed)
+        area = Rect(region.x + pad, floor, W - 2 * pad, max(10.0, top - floor))
         spare_room = area.h - rows_below * (btn_h + gap) - under
-        # the spare (tap to turn) in the shift phase, with the hint beside it: never under its least size,
-        # a long instruction or refusal is set smaller (down to the body size) to leave it that room
+        if spare_room < least:  # a long refusal: the eye makes way for the spare, the hint goes beside it
+            hint_below = False
+        # the spare (tap to turn) in the shift phase, with the hint beside it or under it: never under its
+        # least size, a long instruction or refusal is set smaller (down to the body size) to leave it that room
         if least and st.spare:  # (least: there is a spare to show)
-            hint_w = btn_h if self.hint_shown(st) else 0
-            spare_size = max(least, min(area.w - hint_w - gap, spare_room))
-            cu, cv = area.x + spare_size / 2, area.top - spare_size / 2
-            openings, treasure = st.spare
-            self._shadow(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size), spare_size * 0.04)
-            self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
-            self.spare_box = f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size))
-            if treasure:
-                self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
-            if human:
-                w = Widget(
-                    f.area(Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)),
-                    self.callbacks["rotate"],
-                )
-                self.widgets.append(w)
-                # a turning-arrow badge says "tap to turn"
-                r = L.px(13)
-                bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
-                x, y = f.point(bu, bv)
-                self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
-                self._text(
-                    "\u21bb",
-                    bu,
-                    bv,
-                    typeface.BODY,
-                    group=pyglet.graphics.Group(order=3, parent=self.group),
-                    color=(30, 30, 30),
-                    bold=True,
-                )
-            if hint_w:
-                b = Button(
-                    f,
-                    Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
-                    "",  # a picture, not "?": "?" is "How to play" everywhere else
-                    self.batch,
-                    self.fg,
-                    font_size=L.font(typeface.HEADLINE),
-                    on_tap=self.callbacks["hint"],
-                    min_size=L.touch,
-                    color=(40, 130, 120),
-                )
-                self.widgets.append(b)
-                self.hint_box = b.rect
-                self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
+            self._spare(
+                st,
+                area,
+                min(spare_room, area.w),
+                least,
+                Rect(area.right - btn_h, area.y, btn_h, eye_h) if hint_below else None,
+            )
         if not human:
             return
+        if hint_below:  # the eye's row: its room left of the hint
+            area = Rect(area.x, area.y, area.w - btn_h - gap, area.h)
         v = area.y
         if st.phase == Phase.MOVE:
             v = self._move_rows(st, area, stay_at, undo_row)
-        # the secret target: hold the eye (open cards: all of them, where the spare was)
+        # the secret target: hold the eye (open cards: all of them; those that do not fit under the
+        # spare while the row is held, where the spare was)
         if st.open_cards and st.cards:
-            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if st.phase == Phase.MOVE else btn_h))
+            whole = st.phase == Phase.MOVE or st.peek
+            self._cards(st.cards, Rect(area.x, v, area.w, area.top - v if whole else btn_h), held=st.peek)
             return
         if st.peek:
             self._peek(st, Rect(area.x, v, area.w, max(btn_h, area.top - v)))
@@ -456,6 +448,57 @@ class PlayerPanel:
             container=f.area(eye),
             line_spacing=L.px(typeface.LABEL * EYE_LINES),
         )
+
+    def _spare(self, st: PanelState, area: Rect, room: float, least: float, hint_at: Rect | None) -> None:
+        """The spare `room` px at most (never under `least`) at the top of `area`, tap to turn, and the
+        hint button beside it at the top right, or at `hint_at` (the end of the eye's row)."""
+        assert st.spare is not None
+        L = self.ui.layout
+        f = self.frame
+        atlas = self.ui.atlas
+        btn_h, gap = L.touch, L.px(4)
+        hint_w = btn_h if self.hint_shown(st) and hint_at is None else 0
+        spare_size = max(least, min(area.w - hint_w - gap, room))
+        cu, cv = (area.cx if not hint_w else area.x + spare_size / 2), area.top - spare_size / 2
+        tile = Rect(cu - spare_size / 2, cv - spare_size / 2, spare_size, spare_size)
+        openings, treasure = st.spare
+        self._shadow(tile, spare_size * 0.04)
+        self._sprite(atlas.tile_face(openings), cu, cv, spare_size, turn=False)  # no path past its edge
+        self.spare_box = f.area(tile)
+        if treasure:
+            self._sprite(atlas.treasure(treasure), cu, cv, spare_size * typeface.SPARE_TREASURE_OF_TILE)
+        if st.kind == HUMAN:
+            self.widgets.append(Widget(f.area(tile), self.callbacks["rotate"]))
+            # a turning-arrow badge says "tap to turn"
+            r = L.px(13)
+            bu, bv = cu + spare_size / 2 - r, cv + spare_size / 2 - r
+            x, y = f.point(bu, bv)
+            self.items.append(shapes.Circle(x, y, r, color=ACCENT, batch=self.batch, group=self.top))
+            self._text(
+                "\u21bb",
+                bu,
+                bv,
+                typeface.BODY,
+                group=pyglet.graphics.Group(order=3, parent=self.group),
+                color=(30, 30, 30),
+                bold=True,
+            )
+        if not self.hint_shown(st):
+            return
+        b = Button(
+            f,
+            hint_at or Rect(area.right - hint_w, area.top - btn_h, hint_w, btn_h),
+            "",  # a picture, not "?": "?" is "How to play" everywhere else
+            self.batch,
+            self.fg,
+            font_size=L.font(typeface.HEADLINE),
+            on_tap=self.callbacks["hint"],
+            min_size=L.touch,
+            color=(40, 130, 120),
+        )
+        self.widgets.append(b)
+        self.hint_box = b.rect
+        self.items += hint_bulb(f, b.local, self.batch, pyglet.graphics.Group(order=3, parent=self.group))
 
     def spare_least(self, st: PanelState) -> float:
         """The least side of the spare tile this panel shows (0: it shows none): ``typeface.SPARE``
@@ -498,11 +541,31 @@ class PlayerPanel:
 
         if aside is not None and st.kind == HUMAN and not st.open_cards:
             w = aside.w - btn_h * 0.8 - L.px(6)
-            longest = max((measure(part, font)[0] for part in words.split()), default=0.0)
-            if longest <= w and height(w) <= aside_h:
+            if self._eye_words_fit(w) and height(w) <= aside_h:
                 return aside, w, height(w)
         w = row_w - btn_h * 0.8 - L.px(6)
         return None, w, height(w)
+
+    def _hint_and_eye(
+        self, st: PanelState, region: Rect, pad: float, aside: Rect | None, aside_h: float
+    ) -> tuple[bool, tuple[Rect | None, float, float]]:
+        """Whether the hint goes under the spare, and the eye's place (``_eye_place``). A tall panel's hint
+        sits at the end of the eye's row, not beside the spare: the spare takes the panel's whole width
+        (where each of the eye's words still fits beside it; the open cards keep their whole row: the
+        public deal's three in it)."""
+        L = self.ui.layout
+        row_w = region.w - 2 * pad
+        eye = self._eye_place(st, row_w, aside, aside_h)
+        if self.hint_shown(st) and eye[0] is None and region.h > region.w and not st.open_cards:
+            narrow = self._eye_place(st, row_w - L.touch - L.px(4), None, aside_h)
+            if self._eye_words_fit(narrow[1]):
+                return True, narrow
+        return False, eye
+
+    def _eye_words_fit(self, w: float) -> bool:
+        """Each word of the eye's caption fits `w` wide (two lines at most then)."""
+        font = self.ui.layout.font(typeface.LABEL)
+        return max((measure(part, font)[0] for part in self.ui.t("play.your_target").split()), default=0.0) <= w
 
     def _rows(self, st: PanelState, stay_w: float, stay_below: bool) -> tuple[bool, int]:
         """Whether the Undo gets a row of its own, and how many rows of buttons go under the instruction.
@@ -604,9 +667,10 @@ class PlayerPanel:
         w = Widget(self.frame.area(r), on_hold=self.callbacks["peek"])
         self.widgets.append(w)
 
-    def _cards(self, cards: tuple[str, ...], r: Rect) -> None:
+    def _cards(self, cards: tuple[str, ...], r: Rect, held: bool = False) -> None:
         """The open cards in `r`, as large as they fit, never under ``typeface.PICTURE``: when they do not
-        all fit at that size the first ones show and "+n" says how many more."""
+        all fit at that size the first ones show and "+n" says how many more; a hold on them shows all
+        (`held`: they are held, in the whole room: "see all your treasures" is true of every deal)."""
         L = self.ui.layout
         atlas = self.ui.atlas
         least = L.px(typeface.PICTURE) / 0.94
@@ -622,10 +686,21 @@ class PlayerPanel:
             cu = r.x + size / 2 + (k % cols) * size
             cv = r.y + r.h - size / 2 - (k // cols) * size
             self._sprite(atlas.treasure(treasure), cu, cv, size * 0.94, picture=("open_card", treasure))
-        if len(shown) < n:
+        if len(shown) < n:  # "+n" on a card's back: hold to see them all
             k = len(shown)
             cu, cv = r.x + size / 2 + (k % cols) * size, r.y + r.h - size / 2 - (k // cols) * size
-            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=DIM)
+            chip = Rect(cu - size * 0.47, cv - size * 0.47, size * 0.94, size * 0.94)
+            self.items.append(box(self.frame, chip, CARD_BACK, self.batch, self.fg, radius=L.px(6)))
+            self._text(f"+{n - k}", cu, cv, typeface.BODY, bold=True, color=CARD_FACE, group=self.top)
+        if len(shown) < n or held:  # the whole row keeps the hold (letting go anywhere on it hides them)
+            tap = None if held else self.callbacks["peek_tap"]
+            self.widgets.append(Widget(self.frame.area(r), tap, on_hold=self.callbacks["peek"]))
+
+
+def join_row(L: Layout) -> tuple[float, float]:
+    """Where a computer's Join goes from its panel's outer end (as the panel reads it): its distance
+    from the edge and its height."""
+    return L.px(JOIN_PAD), max(float(L.touch), L.px(JOIN_H))
 
 
 def hint_bulb(frame: Frame, local: Rect, batch, group) -> list:

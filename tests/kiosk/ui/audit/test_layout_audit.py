@@ -13,7 +13,12 @@ one offscreen window and lay out text without drawing frames:
   it is widest in (``layout.WIDEST``: the German Undo beside the Spanish Stay).
   Text and boxes grow with the screen alike, so what differs between sizes is
   the aspect ratio and the layout; any one language's longest label is the one
-  that breaks there first, and this pass has all of them at the cost of one.
+  that breaks there first, and this pass has all of them at the cost of one;
+* every state at every size and in both layouts again with each text in the language
+  it is narrowest in (``layout.NARROWEST``, text only): a screen that picks its
+  arrangement by how wide its words are takes there the arrangement the widest
+  words never reach (the card result's blocks, whose numbers ran out of them in
+  German at 720x1280 while the widest pass saw rows).
 
 ``labyrinth-kiosk --layout-report FILE.json`` runs the full matrix.
 
@@ -154,18 +159,19 @@ def walked():
         widest = la.WIDEST
         rest = la.walk(sizes=SIZES, languages=[widest], states=STATES, env=env)
         rest["entries"] = [e for e in rest["entries"] if (e["size"], e["layout"]) != ("800x480", "tabletop")]
+        narrow = la.walk(sizes=SIZES, languages=[la.NARROWEST], states=STATES, env=env, colours=False)
     finally:
         env.close()
+    passes = (first, rest, narrow)
     print(
-        f"layout audit: {len(first['entries']) + len(rest['entries'])} entries "
-        f"in {first['seconds'] + rest['seconds']:.0f} s"
+        f"layout audit: {sum(len(p['entries']) for p in passes)} entries in {sum(p['seconds'] for p in passes):.0f} s"
     )
-    return dict(first=first, rest=rest)
+    return dict(first=first, rest=rest, narrow=narrow)
 
 
 @pytest.mark.display
 def test_every_screen_state_size_layout_and_language_is_laid_out_cleanly(walked):
-    problems = la.problems_of(walked["first"], EXCEPTIONS) + la.problems_of(walked["rest"], EXCEPTIONS)
+    problems = [p for k in ("first", "rest", "narrow") for p in la.problems_of(walked[k], EXCEPTIONS)]
     assert problems == [], f"{len(problems)} layout problems, e.g.:\n" + "\n".join(problems[:30])
 
 
@@ -201,7 +207,7 @@ def test_the_walk_covers_every_screen_state_and_language(walked):
 @pytest.mark.display
 def test_the_listed_exceptions_still_match_something(walked):
     """An exception that covers nothing any more is dropped from the list (it must only shrink)."""
-    entries = walked["first"]["entries"] + walked["rest"]["entries"]
+    entries = walked["first"]["entries"] + walked["rest"]["entries"] + walked["narrow"]["entries"]
     for ex in EXCEPTIONS:
         hit = False
         for e in entries:
@@ -241,6 +247,27 @@ def test_the_report_is_in_the_issues_schema(tmp_path):
 
 
 @pytest.mark.display
+def test_the_narrowest_stand_in_lays_the_six_player_card_result_out_as_german_does():
+    """What only an independent check found: in German at 720x1280 the six players' result stood on
+    blocks (the widest words give rows) whose numbers ran out of them. The narrowest stand-in takes
+    the arrangement German takes, and the audit's rules find nothing there, upright or on the table."""
+    from kiosk.games.cards.screens.audit import states
+
+    (six,) = [st for st in states() if (st.screen, st.name) == ("cards_gameover", "players-6")]
+    env = la.Env(offscreen_window((800, 480)))
+    arrangement, problems = {}, []
+    try:
+        for language in ("de", la.NARROWEST):
+            report = la.walk(sizes=[(720, 1280)], languages=[language], states=[six], env=env, colours=False)
+            arrangement[language] = bool(env.ui.screen.blocks)  # blocks, or a row each
+            problems += la.problems_of(report)
+    finally:
+        env.close()
+    assert arrangement["de"] == arrangement[la.NARROWEST]
+    assert problems == []
+
+
+@pytest.mark.display
 def test_the_widest_catalog_has_each_texts_widest_translation():
     """The stand-in language of the all-sizes pass: for every key, no language's text is wider."""
     from kiosk.ui.kit.i18n import LANGUAGES, load_catalog
@@ -258,6 +285,9 @@ def test_the_widest_catalog_has_each_texts_widest_translation():
             )
         # it differs from every single language: no one language is the widest everywhere
         assert all(widest != load_catalog(lang) for lang in LANGUAGES)
+        narrowest = la.widest_catalog(narrowest=True)  # the other stand-in: no language's text is narrower
+        have = measure(narrowest["setup.start"], pts)[0]
+        assert all(measure(load_catalog(lang)["setup.start"], pts)[0] >= have for lang in LANGUAGES)
     finally:
         window.close()
 

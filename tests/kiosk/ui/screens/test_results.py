@@ -1,4 +1,5 @@
-"""Results as they happened: a shared win is named as shared in both games, every winner starred.
+"""Results as they happened: a shared win is named as shared in both games, every winner marked (starred
+in the board game, crowned in the card game, where stars are a computer's strength).
 
 Real games played by seeded computer players to a turn limit (no hand-made result events): the
 board game's seed 3 ends 0-0 after two turns, the card game's seed 4 ends 1-1 after four.
@@ -33,6 +34,18 @@ def play_out(ui, setup, over_type):
 
 def texts(screen) -> list[str]:
     return [getattr(s, "text", "") for s in screen._shapes if getattr(s, "text", "")]
+
+
+def crowns(ui) -> int:
+    """The card result's winners' crowns (the crown treasure's picture)."""
+    crown = ui.atlas.treasure("crown")
+    return sum(type(s).__name__ == "Sprite" and s.image is crown for s in ui.screen._shapes)
+
+
+def card_faces(ui) -> list:
+    """The cards taken, fanned on the card result's blocks (its sprites other than the crowns)."""
+    crown = ui.atlas.treasure("crown")
+    return [s for s in ui.screen._shapes if type(s).__name__ == "Sprite" and s.image is not crown]
 
 
 @pytest.mark.parametrize("language", ["en", "de", "et"])
@@ -86,7 +99,7 @@ def test_a_winner_with_fewer_treasures_is_explained(make):
 
 
 @pytest.mark.parametrize("language", ["en", "de", "et"])
-def test_card_game_shared_win_names_both_and_stars_both(make, tmp_path, language):
+def test_card_game_shared_win_names_both_and_crowns_both(make, tmp_path, language):
     ui = make(language=language)
     over = play_out(ui, GameSetup.of("easy,easy", seed=4, game="cards", turn_limit=4), CardGameOver)
     assert over.winners == (0, 1) and over.scores == (1, 1)
@@ -94,11 +107,10 @@ def test_card_game_shared_win_names_both_and_stars_both(make, tmp_path, language
     shown = texts(ui.screen)
     red, yellow = ui.t("colour.red"), ui.t("colour.yellow")
     assert shown.count(ui.t("cards.shared_win", players=f"{red} {ui.t('common.and')} {yellow}")) == 2
-    assert shown.count("\u2605 1") == 2  # both winners' numbers starred, on their blocks of the podium
+    assert shown.count("1") == 2 and crowns(ui) == 2  # both winners' numbers crowned, on their podium blocks
     assert ui.t("cards.most_wins") in shown  # why the order is what it is
     # what each took: the cards themselves, fanned on their blocks; both blocks as tall (a shared step)
-    faces = [s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]
-    assert len(faces) == 2
+    assert len(card_faces(ui)) == 2
     blocks = ui.screen.blocks
     assert len(blocks) == 2 and blocks[0].h == blocks[1].h
     shot(ui, tmp_path, f"tie_cards_{language}")
@@ -111,12 +123,12 @@ def test_card_game_result_of_another_game_shows_no_cards_from_the_finished_one(m
     ui = make()
     play_out(ui, GameSetup.of("easy,easy", seed=4, game="cards", turn_limit=4), CardGameOver)
     ui.goto("cards_gameover", event=CardGameOver((0,), (9, 4, 9, 0, 7, 2), 40, ("human",) * 6))
-    assert not [s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]
+    assert not card_faces(ui)
     ui.goto("cards_gameover")  # the finished game's own result: its two cards, fanned
-    assert len([s for s in ui.screen._shapes if type(s).__name__ == "Sprite"]) == 2
+    assert len(card_faces(ui)) == 2
 
 
-def test_card_game_podium_orders_by_cards_taken_and_stars_every_winner(make):
+def test_card_game_podium_orders_by_cards_taken_and_crowns_every_winner(make):
     ui = make()
     ui.goto("cards_gameover", event=CardGameOver((0, 2), (9, 4, 9, 0), 40, ("human", "hard", "human", "random")))
     blocks = ui.screen.blocks
@@ -124,4 +136,4 @@ def test_card_game_podium_orders_by_cards_taken_and_stars_every_winner(make):
     # left to right as a podium: the second, the first (the shared win: both winners first), then the rest
     assert sorted(range(4), key=lambda i: blocks[i].x) == [2, 0, 1, 3]
     shown = texts(ui.screen)
-    assert shown.count("\u2605 9") == 2 and "4" in shown and "0" in shown  # only the winners starred
+    assert shown.count("9") == 2 and "4" in shown and "0" in shown and crowns(ui) == 2  # only the winners crowned
