@@ -25,7 +25,7 @@ TYPED   := engine hardware bench kiosk
 STRICT  := engine hardware kiosk/core kiosk/store kiosk/tools kiosk/ui/kit kiosk/ui/shell kiosk/ui/overlays
 # The errors `mypy --strict` finds in kiosk/: a ratchet that may only fall. lint fails when
 # there are more, and when there are fewer until this count is lowered to what was found.
-KIOSK_STRICT_ERRORS := 687
+KIOSK_STRICT_ERRORS := 654
 
 .PHONY: run test lint bench bundle arm64-check image venv system-packages clean
 
