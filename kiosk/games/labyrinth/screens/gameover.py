@@ -71,7 +71,9 @@ class GameOverScreen(GameEndScreen):
     def prepare(self, game, event: GameOver | None) -> None:
         """Each player's seat and colour: from the game, else the usual seats for that many players."""
         self.return_home = True
-        if game is not None:
+        # (a result for another game than the session's, as the layout audit shows one after a game of
+        # two, takes the usual seats of its own count: it showed "Green" twice and no Yellow)
+        if game is not None and (event is None or len(game.players) == len(event.found)):
             self.players = [(p.seat, p.color) for p in game.players]
             self.return_home = game.rules.return_home
         elif event is not None:

@@ -87,6 +87,19 @@ def test_board_game_over_at_the_turn_limit_says_why(make, language):
     assert ui.t("gameover.why_home", player=ui.t("colour.green")) not in shown
 
 
+def test_a_result_of_four_after_a_game_of_two_names_each_of_the_four(make):
+    """A four-player result shown while the session still holds a two-player game (the layout audit
+    does that) takes the four usual seats: it named Green twice and no Yellow."""
+    ui = make()
+    play_out(ui, GameSetup.of("easy,easy", seed=0, turn_limit=2), GameOver)
+    found = (("ring", "crown"), ("keys",), (), ("map", "owl", "bat"))
+    ui.goto("gameover", event=GameOver((0,), 31, found, ("human",) * 4))
+    names = [ui.t(f"colour.{c}") for c in ("red", "yellow", "green", "blue")]
+    shown = " ".join(texts(ui.screen))
+    assert all(name in shown for name in names), shown
+    assert len({colour for _, colour in ui.screen.players}) == 4
+
+
 def test_a_winner_with_fewer_treasures_is_explained(make):
     """Red came home first with two treasures; Blue found three and stands lower: the line under the
     headline says why Red won."""
