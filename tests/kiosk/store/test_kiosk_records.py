@@ -18,8 +18,12 @@ def test_headless_games_of_both_kinds_leave_records_that_replay(tmp_path):
         files = [p for p in RecordShelf(state).files() if f"-{game}" in p.name]
         assert len(files) == 2, [p.name for p in (state / "records").iterdir()]
         history = [json.loads(line) for line in (state / "history.jsonl").read_text().splitlines()]
-        history = [h for h in history if h["game"] == game]
-        for path, entry in zip(files, history):
+        # each record is named by its game's id, as its history line says it: paired by that id (two
+        # games played --fast can end in the same second, and such names sort by the id, not the end)
+        by_id = {h["game_id"]: h for h in history if h["game"] == game}
+        assert len(by_id) == 2
+        for path in files:
+            entry = by_id[path.stem.rsplit("-", 1)[1]]
             record = read_record(path.read_text())
             final = record.final()
             assert final.phase == "over" and record.levels == players.split(",")
