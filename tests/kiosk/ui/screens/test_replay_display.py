@@ -210,7 +210,7 @@ def test_the_attract_replays_the_days_best_game_position_by_position(tmp_path):
         scr = u.screen
         assert isinstance(scr.demo, RecordDemo)
         assert scr.demo.record.text() == record.text()
-        assert captions(u) == ["Today's best game"] * 2  # not "The computers play": one for each side
+        assert captions(u) == ["Today's best game."] * 2  # not "The computers play": one for each side
         wanted = [state_picture(s) for s in [record.start()] + [s for _, s in record.replay()]]
         seen = [board_picture(scr.board.model)]
         deadline = time.monotonic() + 60
@@ -235,7 +235,7 @@ def test_the_attract_plays_a_fresh_demo_without_a_good_record_of_today(tmp_path)
     u = attract_ui(tmp_path)  # nothing filed today
     try:
         assert type(u.screen.demo) is Demo
-        assert captions(u) == ["The computers play"] * 2
+        assert captions(u) == ["The computers play."] * 2
     finally:
         u.close()
     (tmp_path / "state" / "records").mkdir(parents=True)
@@ -267,7 +267,7 @@ def test_a_replay_that_fails_gives_way_to_a_fresh_demo(tmp_path):
         for _ in range(40):
             u.step(0.25)
         assert type(scr.demo) is Demo
-        assert captions(u) == ["The computers play"] * 2  # the caption follows the game behind
+        assert captions(u) == ["The computers play."] * 2  # the caption follows the game behind
         scr._start_demo()
         assert type(scr.demo) is Demo  # not tried again
     finally:
